@@ -1,0 +1,1 @@
+"""gryph client: the Python API, the CLI, suites, and the Spark Connect engine."""

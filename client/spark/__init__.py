@@ -1,0 +1,1 @@
+"""Spark Connect engine (needs the optional extra: pip install "gryph[spark]")."""

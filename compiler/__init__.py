@@ -1,0 +1,1 @@
+"""gryph compiler: the Griffin DSL, its checks, and the backend-neutral plan."""

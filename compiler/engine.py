@@ -1,0 +1,26 @@
+"""What an engine offers the client: the one interface DuckDB and Spark Connect both implement."""
+
+from __future__ import annotations
+
+from typing import Mapping, Protocol
+
+from .plan import Plan
+from .sources import SourceSpec
+from .types import Schema
+
+Rows = list[dict[str, object]]
+
+
+class Engine(Protocol):
+    """Runs plans. Rows come back as dicts of plain Python values (see ``values.normalize``)."""
+
+    name: str
+
+    def schema_of(self, source: SourceSpec) -> Schema:
+        """The schema of a source, read without scanning its rows where the format allows."""
+
+    def run(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> dict[str, Rows]:
+        """Register ``plan.views``, run every query and return its rows by query name."""
+
+    def close(self) -> None:
+        """Release what the engine holds (connections, temporary views)."""

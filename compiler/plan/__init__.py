@@ -1,0 +1,15 @@
+"""The backend-neutral relational plan: the contract between the compiler and the engines."""
+
+from .functions import AggFn, Fn, JoinKind, WindowFn
+from .printer import format_plan, format_relation, format_scalar
+from .program import Plan, Query, View
+from .relations import (
+    RELATION_TYPES, Aggregate, Distinct, Filter, Join, Limit, Named, Project, Read, Relation,
+    Sort, Sql, Window, inputs, reads, walk_relations,
+)
+from .scalars import (
+    SCALAR_TYPES, AggregateCall, Between, Call, Cast, Field, IfThen, In, IsNull, Like, Literal,
+    RLike, Scalar, SortKey, WindowCall, and_all, children, count_all, not_, or_all, walk,
+)
+
+__all__ = [name for name in dir() if not name.startswith("_")]

@@ -1,0 +1,276 @@
+"""Relations of the plan: frozen nodes with tuple children and a known output schema.
+
+Every relation has uniquely named output columns; a join's two sides must not share a name
+(the lowering renames one side first), so no column reference ever needs a qualifier.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from ..types import BOOLEAN, Column, Kind, Schema
+from .functions import JoinKind
+from .scalars import (
+    AggregateCall,
+    Scalar,
+    SortKey,
+    WindowCall,
+    contains_aggregate,
+    contains_window,
+    field_names,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """An expression with the output column name it produces."""
+
+    expr: Scalar
+    name: str
+
+
+def _check_fields(where: str, exprs, schema: Schema) -> None:
+    for expr in exprs:
+        missing = field_names(expr) - set(schema.names)
+        if missing:
+            raise ValueError(f"{where}: unknown column(s) {sorted(missing)}; input has {list(schema.names)}")
+
+
+def _check_unique(where: str, names) -> None:
+    names = list(names)
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ValueError(f"{where}: duplicate output column(s) {duplicates}")
+
+
+def _check_boolean(where: str, expr: Scalar) -> None:
+    if expr.dtype.kind not in (Kind.BOOLEAN, Kind.NULL):
+        raise ValueError(f"{where}: condition must be boolean, got {expr.dtype}")
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """All rows of a named source (or view) with the schema the compiler checked against."""
+
+    source: str
+    source_schema: Schema
+
+    @property
+    def schema(self) -> Schema:
+        return self.source_schema
+
+
+@dataclass(frozen=True, slots=True)
+class Sql:
+    """Pass-through SQL text in ``dialect`` (a ``spark-sql`` rule or ``pre.proc`` step).
+
+    It reads the sources and views named in ``tables``; its schema is known only when the
+    compiler could learn it (``None`` otherwise).
+    """
+
+    text: str
+    tables: tuple[str, ...]
+    dialect: str = "spark"
+    output_schema: Schema | None = None
+
+    @property
+    def schema(self) -> Schema:
+        if self.output_schema is None:
+            raise ValueError("the schema of a SQL relation is not known before it runs")
+        return self.output_schema
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """Rows of the input for which ``condition`` is true."""
+
+    input: "Relation"
+    condition: Scalar
+
+    def __post_init__(self) -> None:
+        _check_boolean("Filter", self.condition)
+        if contains_aggregate(self.condition) or contains_window(self.condition):
+            raise ValueError("Filter: aggregates and windows are not allowed in a condition")
+        _check_fields("Filter", [self.condition], self.input.schema)
+
+    @property
+    def schema(self) -> Schema:
+        return self.input.schema
+
+
+@dataclass(frozen=True, slots=True)
+class Project:
+    """One output row per input row with the given columns."""
+
+    input: "Relation"
+    columns: tuple[Named, ...]
+
+    def __post_init__(self) -> None:
+        if not self.columns:
+            raise ValueError("Project needs at least one column")
+        _check_unique("Project", (c.name for c in self.columns))
+        for column in self.columns:
+            if contains_aggregate(column.expr) or contains_window(column.expr):
+                raise ValueError("Project: use Aggregate or Window for aggregates and windows")
+        _check_fields("Project", [c.expr for c in self.columns], self.input.schema)
+
+    @property
+    def schema(self) -> Schema:
+        return Schema(tuple(Column(c.name, c.expr.dtype) for c in self.columns))
+
+
+@dataclass(frozen=True, slots=True)
+class Aggregate:
+    """Group by ``keys`` (none: one row for the whole input) and compute ``measures``."""
+
+    input: "Relation"
+    keys: tuple[Named, ...]
+    measures: tuple[Named, ...]
+
+    def __post_init__(self) -> None:
+        _check_unique("Aggregate", [k.name for k in self.keys] + [m.name for m in self.measures])
+        for key in self.keys:
+            if contains_aggregate(key.expr) or contains_window(key.expr):
+                raise ValueError("Aggregate: grouping keys cannot hold aggregates")
+        for measure in self.measures:
+            if not isinstance(measure.expr, AggregateCall):
+                raise ValueError(f"Aggregate: measure {measure.name!r} must be an AggregateCall")
+            if measure.expr.filter is not None:
+                _check_boolean("Aggregate filter", measure.expr.filter)
+        _check_fields("Aggregate", [k.expr for k in self.keys] + [m.expr for m in self.measures],
+                      self.input.schema)
+
+    @property
+    def schema(self) -> Schema:
+        return Schema(tuple(Column(n.name, n.expr.dtype) for n in self.keys + self.measures))
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Join two relations; ANTI and SEMI keep only the left columns."""
+
+    kind: JoinKind
+    left: "Relation"
+    right: "Relation"
+    on: Scalar | None
+
+    def __post_init__(self) -> None:
+        if self.kind is JoinKind.CROSS:
+            if self.on is not None:
+                raise ValueError("Join: a cross join has no condition")
+        else:
+            if self.on is None:
+                raise ValueError(f"Join: a {self.kind.value} join needs a condition")
+            _check_boolean("Join", self.on)
+            both = Schema(self.left.schema.columns + tuple(
+                c for c in self.right.schema.columns if c.name not in self.left.schema))
+            _check_fields("Join", [self.on], both)
+        shared = set(self.left.schema.names) & set(self.right.schema.names)
+        if shared:
+            raise ValueError(f"Join: both sides have column(s) {sorted(shared)}; rename one side")
+
+    @property
+    def schema(self) -> Schema:
+        if self.kind in (JoinKind.ANTI, JoinKind.SEMI):
+            return self.left.schema
+        right = self.right.schema.columns
+        if self.kind is JoinKind.LEFT:
+            right = tuple(Column(c.name, c.dtype, True) for c in right)
+        return Schema(self.left.schema.columns + right)
+
+
+@dataclass(frozen=True, slots=True)
+class Distinct:
+    """The input without duplicate rows (NULLs compare equal)."""
+
+    input: "Relation"
+
+    @property
+    def schema(self) -> Schema:
+        return self.input.schema
+
+
+@dataclass(frozen=True, slots=True)
+class Sort:
+    """The input ordered by ``keys``."""
+
+    input: "Relation"
+    keys: tuple[SortKey, ...]
+
+    def __post_init__(self) -> None:
+        if not self.keys:
+            raise ValueError("Sort needs at least one key")
+        _check_fields("Sort", [k.expr for k in self.keys], self.input.schema)
+
+    @property
+    def schema(self) -> Schema:
+        return self.input.schema
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """At most ``count`` rows of the input."""
+
+    input: "Relation"
+    count: int
+
+    def __post_init__(self) -> None:
+        if self.count < 0:
+            raise ValueError("Limit: count must not be negative")
+
+    @property
+    def schema(self) -> Schema:
+        return self.input.schema
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """The input plus one column per window call (row numbering and partition counts)."""
+
+    input: "Relation"
+    columns: tuple[Named, ...]
+
+    def __post_init__(self) -> None:
+        for column in self.columns:
+            if not isinstance(column.expr, WindowCall):
+                raise ValueError(f"Window: column {column.name!r} must be a WindowCall")
+        _check_unique("Window", list(self.input.schema.names) + [c.name for c in self.columns])
+        _check_fields("Window", [c.expr for c in self.columns], self.input.schema)
+
+    @property
+    def schema(self) -> Schema:
+        return Schema(self.input.schema.columns + tuple(Column(c.name, c.expr.dtype, False)
+                                                        for c in self.columns))
+
+
+Relation = Union[Read, Sql, Filter, Project, Aggregate, Join, Distinct, Sort, Limit, Window]
+
+RELATION_TYPES: tuple[type, ...] = (Read, Sql, Filter, Project, Aggregate, Join, Distinct, Sort, Limit, Window)
+
+
+def inputs(rel: Relation) -> tuple[Relation, ...]:
+    """The direct input relations of a node."""
+    if isinstance(rel, (Read, Sql)):
+        return ()
+    if isinstance(rel, Join):
+        return (rel.left, rel.right)
+    return (rel.input,)
+
+
+def walk_relations(rel: Relation):
+    """Yield ``rel`` and every relation beneath it."""
+    yield rel
+    for child in inputs(rel):
+        yield from walk_relations(child)
+
+
+def reads(rel: Relation) -> list[str]:
+    """Names of the sources a relation scans, once per scan."""
+    out = []
+    for node in walk_relations(rel):
+        if isinstance(node, Read):
+            out.append(node.source)
+        elif isinstance(node, Sql):
+            out.extend(node.tables)
+    return out

@@ -1,0 +1,1 @@
+"""gryph local backend: runs plans on embedded DuckDB."""
