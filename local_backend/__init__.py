@@ -1,1 +1,5 @@
 """gryph local backend: runs plans on embedded DuckDB."""
+
+from .engine import DuckDBEngine
+
+__all__ = ["DuckDBEngine"]

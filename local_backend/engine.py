@@ -1,0 +1,93 @@
+"""The DuckDB engine: runs plans on an embedded (or the user's own) DuckDB database."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Mapping
+
+import duckdb
+
+from gryph.compiler.engine import Rows
+from gryph.compiler.errors import EngineError
+from gryph.compiler.plan import Plan, reads
+from gryph.compiler.sources import SourceSpec
+from gryph.compiler.types import Schema
+from gryph.compiler.values import normalize
+
+from .duck_types import schema_of_relation
+from .quoting import ident
+from .sources import Loaded, register_source
+from .sql_relations import Aliases, query_sql, relation_sql
+
+
+class DuckDBEngine:
+    """Runs plans on DuckDB; sources become temporary views for the length of one run."""
+
+    name = "duckdb"
+
+    def __init__(self, database: duckdb.DuckDBPyConnection | str | None = None) -> None:
+        """Use an open connection, open a database file, or (by default) an in-memory database."""
+        if isinstance(database, duckdb.DuckDBPyConnection):
+            self._con, self._owned = database, False
+        else:
+            self._con, self._owned = duckdb.connect(database or ":memory:"), True
+        # Timestamps with a zone read and print in UTC, as the contract says, whatever the machine's zone.
+        self._con.execute("SET TimeZone = 'UTC'")
+        # Table names in users' SQL must mean sources and tables, never Python variables in scope.
+        self._con.execute("SET python_enable_replacements = false")
+        self._scratch = itertools.count(1)
+
+    @property
+    def connection(self) -> duckdb.DuckDBPyConnection:
+        return self._con
+
+    def schema_of(self, source: SourceSpec) -> Schema:
+        """The schema of a source; DuckDB reads only what it needs to know the columns."""
+        loaded = register_source(self._con, source, f"__gryph_schema_{next(self._scratch)}")
+        try:
+            return schema_of_relation(self._con.sql(f"SELECT * FROM {ident(loaded.view)}"))
+        finally:
+            loaded.drop(self._con)
+
+    def run(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> dict[str, Rows]:
+        """Register the sources the plan reads and its views, run every query, then drop them again."""
+        relations = [v.relation for v in plan.views] + [q.relation for q in plan.queries]
+        wanted = dict.fromkeys(name for rel in relations for name in reads(rel) if name in sources)
+        registered: list[Loaded] = []
+        try:
+            for name in wanted:
+                registered.append(register_source(self._con, sources[name], name))
+            for view in plan.views:
+                self._execute(f"CREATE OR REPLACE TEMP VIEW {ident(view.name)} AS "
+                              f"{relation_sql(view.relation, Aliases())}", f"view {view.name!r}")
+                registered.append(Loaded(view.name))
+            return {query.name: self._rows(query_sql(query), f"query {query.name!r}")
+                    for query in plan.queries}
+        finally:
+            for loaded in reversed(registered):
+                loaded.drop(self._con)
+
+    def _execute(self, sql: str, what: str) -> None:
+        try:
+            self._con.execute(sql)
+        except duckdb.Error as exc:
+            raise _failed(what, exc, sql) from None
+
+    def _rows(self, sql: str, what: str) -> Rows:
+        try:
+            cursor = self._con.execute(sql)
+            names = [d[0] for d in cursor.description]
+            rows = cursor.fetchall()
+        except duckdb.Error as exc:
+            raise _failed(what, exc, sql) from None
+        # column order kept: dicts preserve insertion order
+        return [{name: normalize(value) for name, value in zip(names, row)} for row in rows]
+
+    def close(self) -> None:
+        """Close the connection if the engine opened it; a caller's connection stays open."""
+        if self._owned:
+            self._con.close()
+
+
+def _failed(what: str, exc: duckdb.Error, sql: str) -> EngineError:
+    return EngineError("QUERY_FAILED", f"{what} failed on duckdb: {exc}", text=sql)

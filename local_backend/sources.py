@@ -1,0 +1,255 @@
+"""Loading a ``SourceSpec`` into DuckDB as a temporary view named after the source.
+
+Formats DuckDB reads natively (csv, tsv, parquet, json) and catalog tables become views over
+the files or tables themselves, so every query scans them and nothing is copied. ORC and Avro
+are read with pyarrow and polars into Arrow tables that DuckDB then scans in place, as frames.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+
+import duckdb
+import pyarrow as pa
+
+from gryph.compiler.errors import EngineError, InvalidInput, did_you_mean
+from gryph.compiler.sources import SourceSpec
+from gryph.compiler.types import Schema
+
+from .duck_types import to_duckdb
+from .quoting import ident, split_qualified, string
+
+_GLOB_CHARS = set("*?[")
+_TRUE = {"true", "1", "yes", "y", "on"}
+_FALSE = {"false", "0", "no", "n", "off"}
+
+
+class Loaded:
+    """What registering a source left in the connection, so it can be removed again."""
+
+    def __init__(self, view: str, arrow_names: tuple[str, ...] = ()) -> None:
+        self.view = view
+        self.arrow_names = arrow_names
+
+    def drop(self, con: duckdb.DuckDBPyConnection) -> None:
+        con.execute(f"DROP VIEW IF EXISTS {ident(self.view)}")
+        for name in self.arrow_names:
+            con.unregister(name)
+
+
+def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str) -> Loaded:
+    """Create (or replace) the temporary view ``view`` over the data of ``spec``."""
+    arrow_names: tuple[str, ...] = ()
+    if spec.format in ("csv", "tsv"):
+        relation = _csv_relation(con, spec)
+    elif spec.format in ("parquet", "json"):
+        relation = _declared(spec, _NATIVE[spec.format](spec))
+    elif spec.format == "table":
+        relation = _declared(spec, _table_name(con, spec))
+    else:
+        arrow_name = f"__gryph_arrow_{view}"
+        con.register(arrow_name, _ARROW[spec.format](spec))
+        arrow_names = (arrow_name,)
+        relation = _declared(spec, ident(arrow_name))
+    try:
+        con.execute(f"CREATE OR REPLACE TEMP VIEW {ident(view)} AS SELECT * FROM {relation}")
+    except duckdb.Error as exc:
+        for name in arrow_names:
+            con.unregister(name)
+        raise _unreadable(spec, exc) from None
+    return Loaded(view, arrow_names)
+
+
+def _unreadable(spec: SourceSpec, exc: Exception) -> EngineError:
+    return EngineError("SOURCE_UNREADABLE", f"source {spec.name!r} ({spec.describe()}) cannot be read: "
+                       f"{str(exc).splitlines()[0]}")
+
+
+# --- files ----------------------------------------------------------------------------------
+
+def expand_paths(spec: SourceSpec) -> list[str]:
+    """Every file of a source: globs expanded, directories read as Spark writes them."""
+    if not spec.paths:
+        raise InvalidInput("SOURCE_NO_PATH", f"source {spec.name!r} ({spec.format}) names no file")
+    files: list[str] = []
+    for path in spec.paths:
+        if "://" in path:  # a URL: DuckDB resolves it itself
+            files.append(path)
+            continue
+        matches = sorted(glob.glob(path, recursive=True)) if _GLOB_CHARS & set(path) else \
+            [path] if os.path.exists(path) else []
+        found = [f for m in matches for f in (_data_files(m) if os.path.isdir(m) else [m])]
+        if not found:
+            raise EngineError("SOURCE_NOT_FOUND", f"source {spec.name!r}: no file found at {path!r}")
+        files.extend(found)
+    return files
+
+
+def _data_files(directory: str) -> list[str]:
+    # Spark and Hadoop write _SUCCESS markers and .crc checksums beside the part files
+    return sorted(os.path.join(directory, name) for name in os.listdir(directory)
+                  if not name.startswith(("_", ".")) and os.path.isfile(os.path.join(directory, name)))
+
+
+def _file_list(spec: SourceSpec) -> str:
+    return "[" + ", ".join(string(p) for p in expand_paths(spec)) + "]"
+
+
+def _columns_arg(schema: Schema) -> str:
+    """A reader's ``columns`` argument: the declared names and types, in order."""
+    pairs = []
+    for column in schema.columns:
+        duck_type = to_duckdb(column.dtype)
+        if duck_type is None:
+            raise InvalidInput("SOURCE_BAD_SCHEMA", f"column {column.name!r} has a type ({column.dtype}) "
+                               "a source cannot declare")
+        pairs.append(f"{string(column.name)}: {string(duck_type)}")
+    return "{" + ", ".join(pairs) + "}"
+
+
+def _flag(spec: SourceSpec, key: str, default: bool) -> bool:
+    value = spec.option(key, default)
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text not in _TRUE | _FALSE:
+        raise InvalidInput("SOURCE_BAD_OPTION", f"source {spec.name!r}: option {key}={value!r} "
+                           "should be true or false")
+    return text in _TRUE
+
+
+def _csv_relation(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> str:
+    header = _flag(spec, "header", True)
+    args = [_file_list(spec), f"header = {'true' if header else 'false'}"]
+    delimiter = spec.option("delimiter", spec.option("sep", "\t" if spec.format == "tsv" else None))
+    for name, value in (("delim", delimiter), ("quote", spec.option("quote")),
+                        ("escape", spec.option("escape")), ("nullstr", spec.option("nullValue"))):
+        if value is not None:
+            args.append(f"{name} = {string(str(value))}")
+    if spec.schema is not None:
+        args.append(f"columns = {_columns_arg(spec.schema)}")
+    elif not _flag(spec, "inferSchema", True):
+        args.append("all_varchar = true")  # Spark reads every CSV column as a string unless told to infer
+    relation = f"read_csv({', '.join(args)})"
+    if header or spec.schema is not None:
+        return relation
+    return _spark_column_names(con, spec, relation)
+
+
+def _spark_column_names(con: duckdb.DuckDBPyConnection, spec: SourceSpec, relation: str) -> str:
+    """A headerless CSV's columns named as Spark names them (_c0, _c1, ...), not DuckDB's column0."""
+    try:
+        names = con.sql(f"SELECT * FROM {relation}").columns
+    except duckdb.Error as exc:
+        raise _unreadable(spec, exc) from None
+    renamed = ", ".join(f"{ident(name)} AS {ident(f'_c{i}')}" for i, name in enumerate(names))
+    return f"(SELECT {renamed} FROM {relation})"
+
+
+def _declared(spec: SourceSpec, relation: str) -> str:
+    """A self-describing source narrowed to the declared schema: those columns, those types."""
+    if spec.schema is None:
+        return relation
+    columns = []
+    for column in spec.schema.columns:
+        duck_type = to_duckdb(column.dtype)
+        value = ident(column.name) if duck_type is None else f"CAST({ident(column.name)} AS {duck_type})"
+        columns.append(f"{value} AS {ident(column.name)}")
+    return f"(SELECT {', '.join(columns)} FROM {relation})"
+
+
+_NATIVE = {
+    "parquet": lambda spec: f"read_parquet({_file_list(spec)})",
+    # format 'auto' reads both JSON lines and a top-level JSON array
+    "json": lambda spec: f"read_json({_file_list(spec)}, format = 'auto')",
+}
+
+
+# --- catalog tables -------------------------------------------------------------------------
+
+def _table_name(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> str:
+    """The fully qualified, quoted name of a catalog table or view.
+
+    Qualifying it fully keeps the source's temporary view (which may bear the same name) from
+    shadowing the table it reads.
+    """
+    if not spec.table:
+        raise InvalidInput("SOURCE_NO_TABLE", f"source {spec.name!r} names no table")
+    parts = split_qualified(spec.table)
+    rows = con.execute(
+        "SELECT table_catalog, table_schema, table_name FROM information_schema.tables "
+        "WHERE table_catalog <> 'temp' ORDER BY table_catalog = current_database() DESC, "
+        "table_schema = current_schema() DESC, table_catalog, table_schema").fetchall()
+    matches = [row for row in rows if _names_table(parts, row)]
+    if not matches:
+        raise EngineError("SOURCE_NOT_FOUND", f"source {spec.name!r}: no table {spec.table!r} in the DuckDB database",
+                          hint=did_you_mean(parts[-1], (r[2] for r in rows)))
+    return ".".join(ident(part) for part in matches[0])
+
+
+def _names_table(parts: list[str], row: tuple[str, str, str]) -> bool:
+    catalog, schema, table = (p.lower() for p in row)
+    wanted = [p.lower() for p in parts]
+    if wanted[-1] != table:
+        return False
+    if len(wanted) == 3:
+        return wanted[:2] == [catalog, schema]
+    if len(wanted) == 2:  # schema.table, or database.table in its main schema, as DuckDB reads it
+        return wanted[0] == schema or (wanted[0] == catalog and schema == "main")
+    return True
+
+
+# --- what DuckDB cannot read: into Arrow ---------------------------------------------------
+
+def frame_to_arrow(frame: object) -> pa.Table:
+    """An in-memory Arrow, Polars or pandas table as an Arrow table."""
+    module = type(frame).__module__.split(".")[0]
+    if module == "pandas":
+        return pa.Table.from_pandas(frame, preserve_index=False)
+    if module == "polars" and hasattr(frame, "collect"):  # a LazyFrame
+        frame = frame.collect()
+    # Arrow tables, record batches and Polars frames all speak the Arrow stream protocol
+    return pa.table(frame)
+
+
+def _frame(spec: SourceSpec) -> pa.Table:
+    if spec.frame is None:
+        raise InvalidInput("SOURCE_NO_FRAME", f"source {spec.name!r} has no frame")
+    try:
+        return frame_to_arrow(spec.frame)
+    except (TypeError, ValueError, pa.ArrowException) as exc:
+        raise _unreadable(spec, exc) from None
+
+
+def _read_files(spec: SourceSpec, read_one) -> pa.Table:
+    tables = []
+    for path in expand_paths(spec):
+        try:
+            tables.append(read_one(path))
+        except Exception as exc:  # each reader raises its own types for damaged files
+            raise EngineError("SOURCE_UNREADABLE", f"source {spec.name!r}: cannot read {path!r} as "
+                              f"{spec.format}: {exc}") from None
+    try:
+        return pa.concat_tables(tables, promote_options="default")
+    except pa.ArrowException as exc:
+        raise _unreadable(spec, exc) from None
+
+
+def _orc(path: str) -> pa.Table:
+    import pyarrow.orc  # imported when needed: ORC support is optional in some pyarrow builds
+
+    return pyarrow.orc.read_table(path)
+
+
+def _avro(path: str) -> pa.Table:
+    import polars  # DuckDB's avro extension needs a download; polars reads Avro natively
+
+    return polars.read_avro(path).to_arrow()
+
+
+_ARROW = {
+    "frame": _frame,
+    "orc": lambda spec: _read_files(spec, _orc),
+    "avro": lambda spec: _read_files(spec, _avro),
+}

@@ -1,0 +1,135 @@
+"""Plan relations -> DuckDB SQL text: one function per node type.
+
+Each relation becomes a ``SELECT`` statement; a parent reads it as ``(...) AS "t<N>"``. DuckDB's
+optimizer flattens the nesting, so the simple form costs nothing.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import singledispatch
+
+from gryph.compiler.plan import (
+    Aggregate, Distinct, Filter, Join, JoinKind, Limit, Project, Query, Read, Sort, Sql, Window,
+)
+
+from .quoting import ident
+from .spark_sql import spark_to_duckdb
+from .sql_scalars import scalar_sql, sort_key_sql, unsupported
+
+
+class Aliases:
+    """Fresh subquery aliases for one compiled statement."""
+
+    def __init__(self) -> None:
+        self._counter = itertools.count(1)
+
+    def next(self) -> str:
+        return ident(f"t{next(self._counter)}")
+
+
+def query_sql(query: Query) -> str:
+    """The SQL of a plan query, its row limit included."""
+    relation = query.relation if query.limit is None else Limit(query.relation, query.limit)
+    return relation_sql(relation, Aliases())
+
+
+@singledispatch
+def relation_sql(rel: object, aliases: Aliases) -> str:
+    """The DuckDB ``SELECT`` statement of a plan relation."""
+    raise unsupported(f"relation {type(rel).__name__}")
+
+
+def _from(rel: object, aliases: Aliases) -> str:
+    return f"({relation_sql(rel, aliases)}) AS {aliases.next()}"
+
+
+@relation_sql.register
+def _read(rel: Read, aliases: Aliases) -> str:
+    # Name the columns: the plan's column order holds even if the source lists them otherwise.
+    columns = ", ".join(ident(name) for name in rel.schema.names) or "*"
+    return f"SELECT {columns} FROM {ident(rel.source)}"
+
+
+DIALECTS = {
+    "spark": spark_to_duckdb,
+    "duckdb": lambda text: text,
+}
+
+
+@relation_sql.register
+def _sql(rel: Sql, aliases: Aliases) -> str:
+    translate = DIALECTS.get(rel.dialect.lower())
+    if translate is None:
+        raise unsupported(f"SQL in the {rel.dialect!r} dialect")
+    return f"SELECT * FROM ({translate(rel.text)}) AS {aliases.next()}"
+
+
+@relation_sql.register
+def _filter(rel: Filter, aliases: Aliases) -> str:
+    return f"SELECT * FROM {_from(rel.input, aliases)} WHERE {scalar_sql(rel.condition)}"
+
+
+def _select_list(named) -> str:
+    return ", ".join(f"{scalar_sql(n.expr)} AS {ident(n.name)}" for n in named)
+
+
+@relation_sql.register
+def _project(rel: Project, aliases: Aliases) -> str:
+    return f"SELECT {_select_list(rel.columns)} FROM {_from(rel.input, aliases)}"
+
+
+@relation_sql.register
+def _aggregate(rel: Aggregate, aliases: Aliases) -> str:
+    outputs = rel.keys + rel.measures
+    if not outputs:
+        raise unsupported("an Aggregate with no keys and no measures")
+    sql = f"SELECT {_select_list(outputs)} FROM {_from(rel.input, aliases)}"
+    if rel.keys:
+        # by position: the keys lead the select list, and expressions need not be repeated
+        sql += " GROUP BY " + ", ".join(str(i) for i in range(1, len(rel.keys) + 1))
+    return sql
+
+
+JOINS = {
+    JoinKind.INNER: "INNER JOIN",
+    JoinKind.LEFT: "LEFT JOIN",
+    JoinKind.ANTI: "ANTI JOIN",
+    JoinKind.SEMI: "SEMI JOIN",
+    JoinKind.CROSS: "CROSS JOIN",
+}
+
+
+@relation_sql.register
+def _join(rel: Join, aliases: Aliases) -> str:
+    if rel.kind not in JOINS:
+        raise unsupported(f"{rel.kind.value} join")
+    # The two sides never share a column name, so unqualified names are unambiguous.
+    sql = f"SELECT * FROM {_from(rel.left, aliases)} {JOINS[rel.kind]} {_from(rel.right, aliases)}"
+    return sql if rel.on is None else f"{sql} ON {scalar_sql(rel.on)}"
+
+
+@relation_sql.register
+def _distinct(rel: Distinct, aliases: Aliases) -> str:
+    return f"SELECT DISTINCT * FROM {_from(rel.input, aliases)}"
+
+
+@relation_sql.register
+def _sort(rel: Sort, aliases: Aliases) -> str:
+    keys = ", ".join(sort_key_sql(k) for k in rel.keys)
+    return f"SELECT * FROM {_from(rel.input, aliases)} ORDER BY {keys}"
+
+
+@relation_sql.register
+def _limit(rel: Limit, aliases: Aliases) -> str:
+    # LIMIT goes on the sorting statement itself: an order is not promised across a subquery
+    if isinstance(rel.input, Sort):
+        return f"{relation_sql(rel.input, aliases)} LIMIT {int(rel.count)}"
+    return f"SELECT * FROM {_from(rel.input, aliases)} LIMIT {int(rel.count)}"
+
+
+@relation_sql.register
+def _window(rel: Window, aliases: Aliases) -> str:
+    if not rel.columns:
+        return relation_sql(rel.input, aliases)
+    return f"SELECT *, {_select_list(rel.columns)} FROM {_from(rel.input, aliases)}"

@@ -1,0 +1,350 @@
+"""Plan scalars -> DuckDB SQL text: one function per node type, a table per function family.
+
+Every result is parenthesised or a function call, so it nests without precedence surprises.
+Identifiers and strings go through ``quoting``; nothing the user wrote is pasted in raw.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import singledispatch
+from typing import Callable
+
+from gryph.compiler.errors import UnsupportedError
+from gryph.compiler.plan import (
+    AggFn, AggregateCall, Between, Call, Cast, Field, Fn, IfThen, In, IsNull, Like, Literal, RLike,
+    SortKey, WindowCall, WindowFn,
+)
+from gryph.compiler.types import DataType, Kind
+
+from .duck_types import to_duckdb
+from .quoting import ident, string
+
+
+def unsupported(what: str) -> UnsupportedError:
+    return UnsupportedError("UNSUPPORTED", f"{what} is not supported on duckdb")
+
+
+@singledispatch
+def scalar_sql(node: object) -> str:
+    """The DuckDB SQL text of a plan scalar."""
+    raise unsupported(f"scalar node {type(node).__name__}")
+
+
+@scalar_sql.register
+def _field(node: Field) -> str:
+    return ident(node.name)
+
+
+def _raw_literal(value: object) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        # repr covers nan/inf too ('nan', 'inf'), which DuckDB parses only from a string
+        return string(repr(value)) if not math.isfinite(value) else repr(value)
+    if isinstance(value, str):
+        return string(value)
+    raise unsupported(f"a literal of Python type {type(value).__name__}")
+
+
+@scalar_sql.register
+def _literal(node: Literal) -> str:
+    raw = _raw_literal(node.value)
+    target = to_duckdb(node.dtype)
+    # Typed even when NULL, so CASE and COALESCE branches keep the type the compiler chose.
+    return raw if target is None else f"CAST({raw} AS {target})"
+
+
+@scalar_sql.register
+def _call(node: Call) -> str:
+    handler = CALLS.get(node.fn)
+    if handler is None:
+        raise unsupported(f"function {node.fn.value}")
+    return as_plan_type(handler(node, [scalar_sql(a) for a in node.args]), node.dtype)
+
+
+def as_plan_type(sql: str, dtype: DataType) -> str:
+    """DuckDB picks its own numeric widths (INTEGER lengths, DECIMAL rounding); the plan's type decides."""
+    if dtype.kind in (Kind.INTEGER, Kind.DOUBLE):
+        return f"CAST({sql} AS {to_duckdb(dtype)})"
+    return sql
+
+
+@scalar_sql.register
+def _if_then(node: IfThen) -> str:
+    cases = " ".join(f"WHEN {scalar_sql(c)} THEN {scalar_sql(v)}" for c, v in node.cases)
+    return f"(CASE {cases} ELSE {scalar_sql(node.otherwise)} END)"
+
+
+_INTEGER_TEXT = string(r"\s*[+-]?[0-9]+\s*")
+
+
+@scalar_sql.register
+def _cast(node: Cast) -> str:
+    operand = scalar_sql(node.operand)
+    target = to_duckdb(node.dtype)
+    source = node.operand.dtype.kind
+    if target is None:
+        return operand
+    if node.dtype.kind is Kind.INTEGER and source in (Kind.DOUBLE, Kind.DECIMAL):
+        # DuckDB rounds; the contract truncates toward zero (NaN and overflow become NULL)
+        return f"TRY_CAST(trunc({operand}) AS BIGINT)"
+    if node.dtype.kind is Kind.INTEGER and source is Kind.STRING:
+        # DuckDB would round '1.5' and accept '1e3'; only integer text is an integer (Spark's try_cast)
+        return f"(CASE WHEN regexp_full_match({operand}, {_INTEGER_TEXT}) THEN TRY_CAST({operand} AS BIGINT) END)"
+    if source in (Kind.STRING, Kind.OTHER):
+        return f"TRY_CAST({operand} AS {target})"
+    return f"CAST({operand} AS {target})"
+
+
+@scalar_sql.register
+def _is_null(node: IsNull) -> str:
+    return f"({scalar_sql(node.operand)} IS NULL)"
+
+
+@scalar_sql.register
+def _in(node: In) -> str:
+    options = ", ".join(scalar_sql(o) for o in node.options)
+    return f"({scalar_sql(node.operand)} IN ({options}))"
+
+
+@scalar_sql.register
+def _between(node: Between) -> str:
+    return f"({scalar_sql(node.operand)} BETWEEN {scalar_sql(node.low)} AND {scalar_sql(node.high)})"
+
+
+@scalar_sql.register
+def _like(node: Like) -> str:
+    return f"({scalar_sql(node.operand)} LIKE {scalar_sql(node.pattern)} ESCAPE '\\')"
+
+
+@scalar_sql.register
+def _rlike(node: RLike) -> str:
+    # regexp_matches is a search (matches anywhere), like Spark's rlike
+    return f"regexp_matches({scalar_sql(node.operand)}, {scalar_sql(node.pattern)})"
+
+
+AGGREGATES: dict[AggFn, str] = {
+    AggFn.COUNT: "count",
+    AggFn.SUM: "sum",
+    AggFn.AVG: "avg",
+    AggFn.MIN: "min",
+    AggFn.MAX: "max",
+    AggFn.STDDEV_SAMP: "stddev_samp",
+    AggFn.STDDEV_POP: "stddev_pop",
+    AggFn.VAR_SAMP: "var_samp",
+    AggFn.VAR_POP: "var_pop",
+}
+"""DuckDB names of the aggregates with one argument (COUNT_ALL is count(*))."""
+
+
+@scalar_sql.register
+def _aggregate(node: AggregateCall) -> str:
+    if node.fn is AggFn.COUNT_ALL:
+        call = "count(*)"
+    elif node.fn in AGGREGATES:
+        distinct = "DISTINCT " if node.distinct else ""
+        call = f"{AGGREGATES[node.fn]}({distinct}{scalar_sql(node.args[0])})"
+    else:
+        raise unsupported(f"aggregate {node.fn.value}")
+    if node.filter is not None:
+        call += f" FILTER (WHERE {scalar_sql(node.filter)})"
+    # SUM stays as wide as DuckDB makes it (HUGEINT), so it never overflows before normalising
+    return f"CAST({call} AS DOUBLE)" if node.dtype.kind is Kind.DOUBLE else call
+
+
+WINDOWS: dict[WindowFn, str] = {
+    WindowFn.ROW_NUMBER: "row_number()",
+    WindowFn.COUNT_ALL: "count(*)",
+}
+
+
+@scalar_sql.register
+def _window(node: WindowCall) -> str:
+    if node.fn not in WINDOWS:
+        raise unsupported(f"window function {node.fn.value}")
+    over = []
+    if node.partition_by:
+        over.append("PARTITION BY " + ", ".join(scalar_sql(p) for p in node.partition_by))
+    if node.order_by:
+        over.append("ORDER BY " + ", ".join(sort_key_sql(k) for k in node.order_by))
+    return f"({WINDOWS[node.fn]} OVER ({' '.join(over)}))"
+
+
+def sort_key_sql(key: SortKey) -> str:
+    """An ordering term with direction and NULL placement spelled out."""
+    direction = "ASC" if key.ascending else "DESC"
+    nulls = "NULLS FIRST" if key.nulls_first else "NULLS LAST"
+    return f"{scalar_sql(key.expr)} {direction} {nulls}"
+
+
+# --- the function catalogue -------------------------------------------------------------
+
+Handler = Callable[[Call, list[str]], str]
+
+
+def _infix(operator: str) -> Handler:
+    return lambda node, args: "(" + f" {operator} ".join(args) + ")"
+
+
+def _function(name: str) -> Handler:
+    return lambda node, args: f"{name}(" + ", ".join(args) + ")"
+
+
+def _widened(node: Call, args: list[str]) -> list[str]:
+    # 32-bit source columns would overflow in DuckDB; gryph integers are 64-bit
+    if node.dtype.kind is Kind.INTEGER:
+        return [f"CAST({a} AS BIGINT)" for a in args]
+    return args
+
+
+def _arithmetic(operator: str) -> Handler:
+    return lambda node, args: _infix(operator)(node, _widened(node, args))
+
+
+def _negate(node: Call, args: list[str]) -> str:
+    return f"(- {_widened(node, args)[0]})"
+
+
+def _divide(node: Call, args: list[str]) -> str:
+    left, right = (f"CAST({a} AS DOUBLE)" for a in args)
+    return f"({left} / NULLIF({right}, 0))"
+
+
+def _modulo(node: Call, args: list[str]) -> str:
+    # DuckDB's % keeps the dividend's sign (as Spark's) but fails on a zero divisor
+    left, right = args
+    return _arithmetic("%")(node, [left, f"NULLIF({right}, 0)"])
+
+
+def _is_nan(node: Call, args: list[str]) -> str:
+    if node.args[0].dtype.kind is Kind.DOUBLE:
+        return f"COALESCE(isnan({args[0]}), FALSE)"
+    return "FALSE"  # only floating values can be NaN
+
+
+def _substring(node: Call, args: list[str]) -> str:
+    # Spark reads start 0 as 1 and a negative length as empty; DuckDB does neither
+    text, start, *length = args
+    start = f"(CASE WHEN {start} = 0 THEN 1 ELSE {start} END)"
+    if length:
+        return f"substring({text}, {start}, greatest({length[0]}, 0))"
+    return f"substring({text}, {start})"
+
+
+def _concat(node: Call, args: list[str]) -> str:
+    # || is NULL when any part is NULL (Spark's concat); DuckDB's concat() skips NULLs
+    if not args:
+        return "''"
+    parts = [a if arg.dtype.kind is Kind.STRING else f"CAST({a} AS VARCHAR)"
+             for a, arg in zip(args, node.args)]
+    return "(" + " || ".join(parts) + ")"
+
+
+def _replace(node: Call, args: list[str]) -> str:
+    text, search, *replacement = args
+    return f"replace({text}, {search}, {replacement[0] if replacement else string('')})"
+
+
+def _round(node: Call, args: list[str]) -> str:
+    # DuckDB's round is half away from zero; its digits must be a 32-bit INTEGER
+    value, *digits = args
+    return f"round({value}, CAST({digits[0] if digits else '0'} AS INTEGER))"
+
+
+def _power(node: Call, args: list[str]) -> str:
+    return _function("pow")(node, [f"CAST({a} AS DOUBLE)" for a in args])
+
+
+def _temporal(part: str) -> Handler:
+    def handler(node: Call, args: list[str]) -> str:
+        return f"{part}({_as_timestamp(node.args[0].dtype, args[0])})"
+    return handler
+
+
+def _as_timestamp(dtype: DataType, sql: str) -> str:
+    """A time value as a zone-less TIMESTAMP (zoned ones read in the session's UTC)."""
+    if dtype.kind in (Kind.STRING, Kind.OTHER):
+        return f"TRY_CAST({sql} AS TIMESTAMP)"
+    return f"CAST({sql} AS TIMESTAMP)"
+
+
+def _to_date(node: Call, args: list[str]) -> str:
+    if len(args) != 1:
+        raise unsupported("TO_DATE with a format")
+    return f"TRY_CAST({args[0]} AS DATE)"
+
+
+def _epoch_millis(node: Call, args: list[str]) -> str:
+    return f"epoch_ms({_as_timestamp(node.args[0].dtype, args[0])})"
+
+
+def _element_at(node: Call, args: list[str]) -> str:
+    container, key = args
+    kind = node.args[0].dtype.kind
+    if kind is Kind.ARRAY:
+        # plan indexes are 0-based (negative from the end); DuckDB's are 1-based, -1 is last
+        return f"list_extract({container}, (CASE WHEN {key} >= 0 THEN {key} + 1 ELSE {key} END))"
+    if kind is Kind.MAP:
+        return f"map_extract_value({container}, {key})"
+    raise unsupported(f"ELEMENT_AT on {node.args[0].dtype}")
+
+
+def _get_field(node: Call, args: list[str]) -> str:
+    name = node.args[1]
+    if not isinstance(name, Literal) or not isinstance(name.value, str):
+        raise unsupported("GET_FIELD with a non-constant field name")
+    return f"struct_extract({args[0]}, {string(name.value)})"
+
+
+CALLS: dict[Fn, Handler] = {
+    Fn.ADD: _arithmetic("+"),
+    Fn.SUBTRACT: _arithmetic("-"),
+    Fn.MULTIPLY: _arithmetic("*"),
+    Fn.DIVIDE: _divide,
+    Fn.MODULO: _modulo,
+    Fn.NEGATE: _negate,
+    Fn.EQ: _infix("="),
+    Fn.NE: _infix("<>"),
+    Fn.LT: _infix("<"),
+    Fn.LE: _infix("<="),
+    Fn.GT: _infix(">"),
+    Fn.GE: _infix(">="),
+    Fn.EQ_NULL_SAFE: _infix("IS NOT DISTINCT FROM"),
+    Fn.AND: _infix("AND"),
+    Fn.OR: _infix("OR"),
+    Fn.NOT: lambda node, args: f"(NOT {args[0]})",
+    Fn.COALESCE: _function("COALESCE"),
+    Fn.IS_NAN: _is_nan,
+    Fn.UPPER: _function("upper"),
+    Fn.LOWER: _function("lower"),
+    Fn.TRIM: _function("trim"),
+    Fn.LTRIM: _function("ltrim"),
+    Fn.RTRIM: _function("rtrim"),
+    Fn.LENGTH: _function("length"),
+    Fn.SUBSTRING: _substring,
+    Fn.CONCAT: _concat,
+    Fn.REPLACE: _replace,
+    Fn.ABS: _function("abs"),
+    Fn.ROUND: _round,
+    Fn.FLOOR: _function("floor"),
+    Fn.CEIL: _function("ceil"),
+    Fn.SQRT: _function("sqrt"),
+    Fn.POWER: _power,
+    Fn.LEAST: _function("least"),
+    Fn.GREATEST: _function("greatest"),
+    Fn.YEAR: _temporal("year"),
+    Fn.MONTH: _temporal("month"),
+    Fn.DAY: _temporal("day"),
+    Fn.HOUR: _temporal("hour"),
+    Fn.MINUTE: _temporal("minute"),
+    Fn.SECOND: _temporal("second"),
+    Fn.TO_DATE: _to_date,
+    Fn.EPOCH_MILLIS: _epoch_millis,
+    Fn.ELEMENT_AT: _element_at,
+    Fn.GET_FIELD: _get_field,
+}
