@@ -1,0 +1,18 @@
+"""One lowering per DQ type: a checked rule becomes plan requests and a finishing step."""
+
+from .accuracy import AccuracyLowering
+from .common import Finisher, Options, RuleLowering
+from .completeness import CompletenessLowering
+from .duplicates import DistinctnessLowering, UniquenessLowering
+from .profiling import ProfilingLowering
+from .sql import SqlLowering
+from .timeliness import TimelinessLowering
+
+LOWERINGS: dict[str, type[RuleLowering]] = {
+    kind: cls
+    for cls in (AccuracyLowering, CompletenessLowering, DistinctnessLowering, UniquenessLowering,
+                ProfilingLowering, SqlLowering, TimelinessLowering)
+    for kind in cls.kinds
+}
+
+__all__ = ["LOWERINGS", "Finisher", "Options", "RuleLowering"]

@@ -9,7 +9,8 @@ from .relations import (
 )
 from .scalars import (
     SCALAR_TYPES, AggregateCall, Between, Call, Cast, Field, IfThen, In, IsNull, Like, Literal,
-    RLike, Scalar, SortKey, WindowCall, and_all, children, count_all, not_, or_all, walk,
+    RLike, Scalar, SortKey, WindowCall, and_all, children, contains_aggregate, count_all, not_,
+    or_all, substitute, walk,
 )
 
 __all__ = [name for name in dir() if not name.startswith("_")]

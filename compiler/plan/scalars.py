@@ -189,6 +189,38 @@ def walk(node: Scalar):
         yield from walk(child)
 
 
+def substitute(node: Scalar, replace) -> Scalar:
+    """``node`` rebuilt top-down: where ``replace(sub)`` returns a node, it takes sub's place."""
+    new = replace(node)
+    if new is not None:
+        return new
+    r = lambda e: substitute(e, replace)  # noqa: E731
+    if isinstance(node, (Field, Literal)):
+        return node
+    if isinstance(node, Call):
+        return Call(node.fn, tuple(r(a) for a in node.args), node.dtype)
+    if isinstance(node, AggregateCall):
+        return AggregateCall(node.fn, tuple(r(a) for a in node.args), node.dtype, node.distinct,
+                             None if node.filter is None else r(node.filter))
+    if isinstance(node, IfThen):
+        return IfThen(tuple((r(c), r(v)) for c, v in node.cases), r(node.otherwise), node.dtype)
+    if isinstance(node, Cast):
+        return Cast(r(node.operand), node.dtype)
+    if isinstance(node, IsNull):
+        return IsNull(r(node.operand))
+    if isinstance(node, In):
+        return In(r(node.operand), tuple(r(o) for o in node.options))
+    if isinstance(node, Between):
+        return Between(r(node.operand), r(node.low), r(node.high))
+    if isinstance(node, (Like, RLike)):
+        return type(node)(r(node.operand), r(node.pattern))
+    if isinstance(node, WindowCall):
+        return WindowCall(node.fn, tuple(r(p) for p in node.partition_by),
+                          tuple(SortKey(r(k.expr), k.ascending, k.nulls_first) for k in node.order_by),
+                          node.dtype)
+    raise TypeError(f"not a scalar node: {node!r}")
+
+
 def contains_aggregate(node: Scalar) -> bool:
     return any(isinstance(n, AggregateCall) for n in walk(node))
 

@@ -1,0 +1,38 @@
+"""From a checked suite to a plan and back: ``compile_suite`` lowers, ``finish`` makes metrics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .collect import Collector, Results
+from .lowering import LOWERINGS, Finisher, Options
+from .plan import Plan, Sql
+from .results import RuleResult
+from .suite import Suite
+from .types import Schema
+
+
+@dataclass
+class CompiledSuite:
+    """A suite's plan and the finishing step of each of its rules."""
+
+    suite: Suite
+    plan: Plan
+    finishers: list[Finisher]
+
+    def finish(self, rows_by_query: dict[str, list[dict]]) -> list[RuleResult]:
+        results = Results(rows_by_query)
+        return [finish(results) for finish in self.finishers]
+
+
+def compile_suite(suite: Suite, schemas: dict[str, Schema], options: Options | None = None) -> CompiledSuite:
+    """Check every rule against the schemas and lower the suite into one fused plan.
+
+    ``schemas`` holds the schema of every source and pre-processing view by name.
+    """
+    options = options or Options()
+    collector = Collector()
+    for view in suite.views:
+        collector.view(view.name, Sql(view.sql, tuple(suite.sources), output_schema=schemas.get(view.name)))
+    finishers = [LOWERINGS[rule.kind](rule, schemas, collector, options).lower() for rule in suite.rules]
+    return CompiledSuite(suite, collector.plan(), finishers)

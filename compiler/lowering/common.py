@@ -1,0 +1,143 @@
+"""What every lowering shares: the rule's scope, its details, and the hand-off to finishing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..collect import Collector, Results, RowsRef
+from ..errors import InvalidInput, did_you_mean
+from ..parser import source_text, unquote_name
+from ..plan import Field, Limit, Named, Project, Read, Relation, Scalar
+from ..resolve import Context, Resolver, Scope, Side
+from ..results import MetricWrite, RecordOutput, RuleResult
+from ..suite import RuleSpec
+from ..types import Schema
+
+Finisher = Callable[[Results], RuleResult]
+
+# Details every rule accepts besides its own (Griffin names its sources there).
+COMMON_DETAILS = ("source", "target")
+
+
+@dataclass
+class Options:
+    """Knobs of one compilation."""
+
+    record_sample: int = 20  # rows of each record output brought back (0: none)
+    now_ms: int = 0  # the run's time, for timeliness rules without an end column
+
+
+class RuleLowering:
+    """Helpers for lowering one rule; a subclass per DQ type implements ``lower``."""
+
+    kinds: tuple[str, ...] = ()
+    details_allowed: tuple[str, ...] = ()
+    needs_target = False
+
+    def __init__(self, rule: RuleSpec, schemas: dict[str, Schema], collector: Collector,
+                 options: Options) -> None:
+        self.rule = rule
+        self.schemas = schemas
+        self.collector = collector
+        self.options = options
+        self.check_details()
+
+    # -- errors and details ---------------------------------------------------------------------
+    def error(self, code: str, message: str, node=None, hint: str | None = None) -> InvalidInput:
+        if node is not None:
+            return self.scope_for([]).error(code, message, node, hint)
+        return InvalidInput(code, message, self.rule.location, None, hint)
+
+    def check_details(self) -> None:
+        allowed = set(self.details_allowed) | set(COMMON_DETAILS)
+        for key in self.rule.details:
+            if key not in allowed:
+                raise InvalidInput("UNKNOWN_DETAIL", f"{self.rule.kind} rule {self.rule.name!r} has no option {key!r}",
+                                   self.rule.location, key, did_you_mean(key, allowed))
+
+    def name_of(self, key: str) -> str:
+        """A metric's name: renamed in the details, else the key itself (Griffin's getStringOrKey)."""
+        value = self.rule.details.get(key)
+        return str(value) if value not in (None, "") else key
+
+    def write(self, rows: list[dict]) -> MetricWrite:
+        """The rule's main metric write, named and flattened as its ``out`` entry says."""
+        metric = self.rule.metric
+        return MetricWrite(metric.name if metric and metric.name else self.rule.name, rows,
+                           metric.flatten if metric else "default")
+
+    def sample(self, relation: Relation) -> RowsRef | None:
+        """A bounded sample of a relation's rows, unless samples are switched off."""
+        if not self.options.record_sample:
+            return None
+        return self.collector.rows(Limit(relation, self.options.record_sample))
+
+    def record(self, results: Results, default_name: str, count: int | None,
+               sample: RowsRef | None) -> RecordOutput:
+        """A record output: its name (``out`` entry or Griffin's default), count and sample."""
+        return RecordOutput(self.rule.record_name or default_name, count,
+                            results.rows(sample) if sample is not None else [])
+
+    # -- sources ------------------------------------------------------------------------------------
+    def schema(self, source: str) -> Schema:
+        if source not in self.schemas:
+            raise InvalidInput("UNKNOWN_SOURCE", f"rule {self.rule.name!r} reads unknown source {source!r}",
+                               self.rule.location, source, did_you_mean(source, self.schemas))
+        return self.schemas[source]
+
+    def read(self, source: str) -> Read:
+        return Read(source, self.schema(source))
+
+    def scope_for(self, sides: list[Side], roles: dict[str, str] | None = None,
+                  default: list[str] | None = None) -> Scope:
+        origin = self.rule.origin
+        return Scope({s.source: s for s in sides}, roles or {}, default or [s.source for s in sides],
+                     origin.file, origin.line_offset, origin.column_offset)
+
+    def source_scope(self, source: str) -> Scope:
+        """Only the rule's source is visible (completeness, timeliness, profiling, ...)."""
+        return self.scope_for([Side(source, self.schema(source))], {"source": source})
+
+    # -- select lists --------------------------------------------------------------------------------
+    def selections(self, items, resolver: Resolver, ctx: Context | None = None) -> list[tuple[Scalar, str, object]]:
+        """Each item of a select list as (expression, output name, model node)."""
+        out = []
+        for item in items:
+            if type(item.expr).__name__ == "Star":
+                raise resolver.scope.error("STAR_NOT_ALLOWED", "'*' is not allowed here: name the columns", item)
+            expr = resolver.expression(item.expr, ctx or Context(clause=f"{self.rule.kind} rule"))
+            out.append((expr, self.output_name(item, expr), item))
+        names = [name for _, name, _ in out]
+        for expr, name, node in out:
+            if names.count(name) > 1:
+                raise resolver.scope.error("DUPLICATE_NAME", f"two selections are named {name!r}", node,
+                                           "give one an alias with AS")
+        return out
+
+    @staticmethod
+    def output_name(item, expr: Scalar) -> str:
+        """An item's alias, else its column name, else its text."""
+        if getattr(item, "alias", None):
+            return unquote_name(item.alias)
+        text = source_text(item.expr)
+        if isinstance(expr, Field):
+            # a column keeps its own name (without the data source in front)
+            return text.rsplit(".", 1)[-1].strip("`") if "." in text else unquote_name(text)
+        return text
+
+
+def rename_all(read: Read, rename: Callable[[str], str], keep: set[str] | None = None) -> Relation:
+    """``read`` with columns renamed (only those in ``keep``, when given)."""
+    columns = [c for c in read.schema.columns if keep is None or c.name in keep]
+    if not columns:
+        columns = list(read.schema.columns[:1])
+    return Project(read, tuple(Named(Field(c.name, c.dtype), rename(c.name)) for c in columns))
+
+
+def free_prefix(base: str, taken: Schema) -> str:
+    """A column-name prefix that no column of ``taken`` starts with."""
+    prefix = base
+    while any(name.startswith(prefix) for name in taken.names):
+        prefix = "_" + prefix
+    return prefix

@@ -1,0 +1,135 @@
+"""Uniqueness and distinctness: counting values that occur more than once.
+
+Both group the source by the selected values (NULL is a value of its own, as in SQL GROUP BY).
+Distinctness counts the groups; uniqueness counts the values that occur exactly once in the
+target (the source itself by default; against another target, values are compared as
+accuracy compares them). ``duplication.array`` lists, per duplicate count ``dup``, the number
+``num`` of values duplicated that many times.
+"""
+
+from __future__ import annotations
+
+from ..collect import Results
+from ..plan import (
+    Aggregate, Call, Distinct, Field, Filter, Fn, Join, JoinKind, Literal, Named, Project, Relation,
+    SortKey, Sort, and_all, count_all,
+)
+from ..resolve import Resolver, Side
+from ..results import MetricWrite, RuleResult
+from ..types import BOOLEAN, INTEGER
+from .accuracy import griffin_equality
+from .common import Finisher, RuleLowering, free_prefix
+
+COUNT = "__count"
+
+
+class _DuplicateLowering(RuleLowering):
+    """The grouping both rule types share."""
+
+    def keys(self, source: str, prefix: str = "__key") -> tuple[list[Named], list[str]]:
+        """The selected values of ``source`` as named keys, and their output names."""
+        resolver = Resolver(self.source_scope(source))
+        selections = self.selections(self.rule.body.items, resolver)
+        keys = [Named(expr, f"{prefix}{i}") for i, (expr, _, _) in enumerate(selections)]
+        return keys, [name for _, name, _ in selections]
+
+    def duplication(self, counted: Relation, count: Field) -> Relation:
+        """Rows ``{dup, num}``: how many values occur ``dup + 1`` times, ``dup`` ascending."""
+        dup_name, num_name = self.name_of("dup"), self.name_of("num")
+        duplicated = Filter(counted, Call(Fn.GT, (count, Literal(1, INTEGER)), BOOLEAN))
+        dup = Call(Fn.SUBTRACT, (count, Literal(1, INTEGER)), INTEGER)
+        grouped = Aggregate(duplicated, (Named(dup, dup_name),), (Named(count_all(), num_name),))
+        return Sort(grouped, (SortKey(Field(dup_name, INTEGER)),))
+
+    def dup_records(self, counted: Relation, keys: list[Named], names: list[str], count: Field) -> Relation:
+        """The duplicated values with their ``dup`` count, as record samples show them."""
+        duplicated = Filter(counted, Call(Fn.GT, (count, Literal(1, INTEGER)), BOOLEAN))
+        columns = [Named(Field(k.name, k.expr.dtype), n) for k, n in zip(keys, names)]
+        columns.append(Named(Call(Fn.SUBTRACT, (count, Literal(1, INTEGER)), INTEGER), self.name_of("dup")))
+        return Project(duplicated, tuple(columns))
+
+    def finish_with(self, results: Results, row: dict, dup_ref, records_count_ref, sample_ref) -> RuleResult:
+        writes = [MetricWrite(name, [{name: value}], "entries") for name, value in row.items()]
+        array_name = self.rule.details.get("duplication.array")
+        if dup_ref is not None:
+            writes.append(MetricWrite(str(array_name), results.rows(dup_ref), "array"))
+        records = [self.record(results, "dupRecords", results.value(records_count_ref), sample_ref)]
+        return RuleResult(self.rule.name, self.rule.kind, writes, records)
+
+
+class DistinctnessLowering(_DuplicateLowering):
+    kinds = ("distinctness",)
+    details_allowed = ("total", "distinct", "dup", "num", "duplication.array", "accu_dup",
+                       "with.accumulate", "record.enable")
+
+    def lower(self) -> Finisher:
+        source = self.rule.source
+        read = self.read(source)
+        keys, names = self.keys(source)
+        counted = Aggregate(read, tuple(keys), (Named(count_all(), COUNT),))
+        count = Field(COUNT, INTEGER)
+        total_ref = self.collector.value(read, count_all())
+        distinct_ref = self.collector.value(counted, count_all())
+        duplicated_ref = self.collector.value(counted, count_all(filter=Call(
+            Fn.GT, (count, Literal(1, INTEGER)), BOOLEAN)))
+        dup_ref = (self.collector.rows(self.duplication(counted, count))
+                   if self.rule.details.get("duplication.array") else None)
+        sample_ref = self.sample(self.dup_records(counted, keys, names, count))
+        total_name, distinct_name = self.name_of("total"), self.name_of("distinct")
+
+        def finish(results: Results) -> RuleResult:
+            row = {total_name: results.value(total_ref) or 0, distinct_name: results.value(distinct_ref) or 0}
+            return self.finish_with(results, row, dup_ref, duplicated_ref, sample_ref)
+
+        return finish
+
+
+class UniquenessLowering(_DuplicateLowering):
+    kinds = ("uniqueness",)
+    details_allowed = ("total", "unique", "dup", "num", "duplication.array")
+
+    def lower(self) -> Finisher:
+        rule = self.rule
+        source, target = rule.source, rule.target or rule.source
+        read = self.read(source)
+        keys, names = self.keys(source)
+        count = Field(COUNT, INTEGER)
+        if target == source:
+            counted: Relation = Aggregate(read, tuple(keys), (Named(count_all(), COUNT),))
+        else:
+            counted = self._against_target(read, keys, target)
+        total_ref = self.collector.value(read, count_all())
+        # a value is unique when the target holds it at most once (0: not there at all)
+        unique = Call(Fn.LE, (Call(Fn.COALESCE, (count, Literal(0, INTEGER)), INTEGER),
+                              Literal(1, INTEGER)), BOOLEAN)
+        unique_ref = self.collector.value(counted, count_all(filter=unique))
+        duplicated_ref = self.collector.value(counted, count_all(filter=Call(
+            Fn.GT, (count, Literal(1, INTEGER)), BOOLEAN)))
+        dup_ref = (self.collector.rows(self.duplication(counted, count))
+                   if rule.details.get("duplication.array") else None)
+        sample_ref = self.sample(self.dup_records(counted, keys, names, count))
+        total_name, unique_name = self.name_of("total"), self.name_of("unique")
+
+        def finish(results: Results) -> RuleResult:
+            row = {total_name: results.value(total_ref) or 0, unique_name: results.value(unique_ref) or 0}
+            return self.finish_with(results, row, dup_ref, duplicated_ref, sample_ref)
+
+        return finish
+
+    def _against_target(self, read, keys: list[Named], target: str) -> Relation:
+        """Distinct source values, each with how often the target holds it (NULL: never)."""
+        target_read = self.read(target)
+        prefix = free_prefix("__tkey", read.schema)
+        # the same selections, read from the target: the source's name now means the target
+        scope = self.scope_for([Side(target, target_read.schema)], {"source": target, "target": target})
+        scope.sides[self.rule.source] = scope.sides[target]
+        resolver = Resolver(scope)
+        target_keys = [Named(expr, f"{prefix}{i}")
+                       for i, (expr, _, _) in enumerate(self.selections(self.rule.body.items, resolver))]
+        source_values = Distinct(Project(read, tuple(keys)))
+        target_counts = Aggregate(target_read, tuple(target_keys), (Named(count_all(), COUNT),))
+        on = and_all([griffin_equality(Field(k.name, k.expr.dtype), Field(t.name, t.expr.dtype))
+                      for k, t in zip(keys, target_keys)])
+        joined = Join(JoinKind.LEFT, source_values, target_counts, on)
+        return Project(joined, tuple(Named(Field(k.name, k.expr.dtype), k.name) for k in keys) +
+                       (Named(Field(COUNT, INTEGER), COUNT),))

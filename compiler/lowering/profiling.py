@@ -1,0 +1,201 @@
+"""Profiling: a SQL-like query over one source; its result rows are the metric.
+
+A query of aggregates only (no group by, having, order or limit) joins the source's shared
+scan: its ``where`` becomes the aggregates' filter. Anything else is a query of its own,
+brought back whole up to ``ROW_LIMIT`` rows (more is an error, never a silent cut).
+"""
+
+from __future__ import annotations
+
+from ..collect import Results
+from ..errors import InvalidInput
+from ..parser import unquote_name
+from ..plan import (
+    AggregateCall, Aggregate, Distinct, Field, Filter, Limit, Named, Project, Relation, Scalar, Sort,
+    SortKey, contains_aggregate, substitute, walk,
+)
+from ..resolve import Context, Resolver
+from ..results import RuleResult
+from .common import Finisher, RuleLowering
+
+ROW_LIMIT = 10_000
+
+
+class ProfilingLowering(RuleLowering):
+    kinds = ("profiling",)
+
+    def lower(self) -> Finisher:
+        rule, query = self.rule, self.rule.body
+        source = self._source()
+        read = self.read(source)
+        self.resolver = Resolver(self.source_scope(source))
+        where = self.resolver.condition(query.where, Context(clause="where")) if query.where else None
+        items = self._items(query)
+        groups = [self.resolver.expression(g, Context(clause="group by")) for g in query.groups]
+        having = (self.resolver.condition(query.having, Context(aggregates=True, clause="having"))
+                  if query.having else None)
+        aggregated = bool(groups) or having is not None or any(contains_aggregate(e) for e, _ in items)
+        names = [name for _, name in items]
+
+        if aggregated and not (groups or having or query.orders or query.limit or query.distinct):
+            refs = [self.collector.value(read, substitute(expr, lambda n: AggregateCall(
+                n.fn, n.args, n.dtype, n.distinct, where) if isinstance(n, AggregateCall) else None))
+                for expr, _ in items]
+
+            def finish_fused(results: Results) -> RuleResult:
+                row = {name: results.value(ref) for name, ref in zip(names, refs)}
+                return RuleResult(rule.name, rule.kind, [self.write([row])], rows_metric=True)
+
+            return finish_fused
+
+        base: Relation = Filter(read, where) if where is not None else read
+        if aggregated:
+            base, items, order_scope = self._aggregate(base, items, groups, having, query)
+        else:
+            order_scope = None
+        relation = self._order_and_limit(base, items, query, order_scope)
+        ref = self.collector.rows(relation, ROW_LIMIT + 1)
+
+        def finish(results: Results) -> RuleResult:
+            rows = results.rows(ref)
+            if len(rows) > ROW_LIMIT:
+                raise InvalidInput("TOO_MANY_ROWS", f"profiling rule {rule.name!r} returns more than "
+                                   f"{ROW_LIMIT} rows", rule.location, None, "add a LIMIT or a GROUP BY")
+            return RuleResult(rule.name, rule.kind, [self.write(rows)], rows_metric=True)
+
+        return finish
+
+    def _source(self) -> str:
+        named = unquote_name(self.rule.body.source) if self.rule.body.source else None
+        if named and self.rule.source and named != self.rule.source and not self.rule.details.get("source"):
+            raise self.error("CONFLICTING_SOURCE", f"profiling rule {self.rule.name!r} is on {self.rule.source} "
+                             f"but reads from {named}", hint="drop the FROM clause or the ON clause")
+        source = named or self.rule.source
+        if source is None:
+            if len(self.schemas) == 1:
+                return next(iter(self.schemas))
+            raise self.error("MISSING_SOURCE", f"profiling rule {self.rule.name!r} names no source",
+                             hint="add FROM <source> to the query")
+        return source
+
+    def _items(self, query) -> list[tuple[Scalar, str]]:
+        """Select items as (expression, output name); ``*`` and ``src.*`` expand to columns."""
+        items: list[tuple[Scalar, str]] = []
+        ctx = Context(aggregates=True, clause="select")
+        for item in query.items:
+            columns = self._star_columns(item.expr)
+            if columns is not None:
+                items.extend((Field(c.name, c.dtype), c.name) for c in columns)
+                continue
+            expr = self.resolver.expression(item.expr, ctx)
+            items.append((expr, self.output_name(item, expr)))
+        seen: set[str] = set()
+        for (_, name), item in zip(items, query.items):
+            if name in seen:
+                raise self.resolver.scope.error("DUPLICATE_NAME", f"two columns are named {name!r}", item,
+                                                "give one an alias with AS")
+            seen.add(name)
+        return items
+
+    def _star_columns(self, node):
+        scope = self.resolver.scope
+        side = scope.sides[scope.default[0]]
+        if type(node).__name__ == "Star":
+            return side.schema.columns
+        postfix = _only_postfix(node)
+        if postfix is not None and type(postfix.base).__name__ == "Identifier" and len(postfix.suffixes) == 1 \
+                and type(postfix.suffixes[0]).__name__ == "StarSuffix":
+            head = scope.side_of_head(unquote_name(postfix.base.name))
+            if head is None:
+                raise scope.error("UNKNOWN_SOURCE", f"unknown data source {postfix.base.name!r}", node)
+            return head.schema.columns
+        return None
+
+    def _aggregate(self, base: Relation, items, groups, having, query):
+        """Group, compute aggregates and filter with HAVING; items refer to the results."""
+        keys = [Named(g, f"__group{i}") for i, g in enumerate(groups)]
+        measures: dict[AggregateCall, str] = {}
+
+        def rewrite(expr: Scalar, node) -> Scalar:
+            def replace(sub):
+                for key in keys:
+                    if sub == key.expr:
+                        return Field(key.name, key.expr.dtype)
+                if isinstance(sub, AggregateCall):
+                    name = measures.setdefault(sub, f"__agg{len(measures)}")
+                    return Field(name, sub.dtype)
+                return None
+            result = substitute(expr, replace)
+            loose = [n.name for n in walk(result) if isinstance(n, Field)
+                     and n.name not in measures.values() and not n.name.startswith("__group")]
+            if loose:
+                raise self.resolver.scope.error(
+                    "NOT_GROUPED", f"column {loose[0]!r} is neither grouped nor aggregated", node,
+                    f"add it to GROUP BY or use an aggregate such as max({loose[0]})")
+            return result
+
+        nodes = [item for item in query.items]
+        rewritten = [(rewrite(expr, nodes[min(i, len(nodes) - 1)]), name) for i, (expr, name) in enumerate(items)]
+        having_expr = rewrite(having, query.having) if having is not None else None
+        order_scope = (rewrite, {name: expr for expr, name in rewritten})
+        # order keys may add aggregates: resolve them before the Aggregate node is built
+        self._order_exprs = [self._order_expr(o, order_scope) for o in query.orders]
+        relation: Relation = Aggregate(base, tuple(keys), tuple(Named(c, n) for c, n in measures.items()))
+        if having_expr is not None:
+            relation = Filter(relation, having_expr)
+        return relation, rewritten, order_scope
+
+    def _order_expr(self, order, order_scope) -> Scalar:
+        node = order.expr
+        postfix = _only_postfix(node)
+        if postfix is not None and type(postfix.base).__name__ == "Identifier" and not postfix.suffixes:
+            name = unquote_name(postfix.base.name)
+            aliases = order_scope[1] if order_scope else {}
+            if name in aliases:
+                return aliases[name]
+        expr = self.resolver.expression(node, Context(aggregates=order_scope is not None, clause="order by"))
+        return order_scope[0](expr, node) if order_scope else expr
+
+    def _order_and_limit(self, relation: Relation, items, query, order_scope) -> Relation:
+        outputs = tuple(Named(expr, name) for expr, name in items)
+        if query.orders:
+            order_exprs = self._order_exprs if order_scope else [self._order_expr(o, None) for o in query.orders]
+            hidden = tuple(Named(e, f"__order{i}") for i, e in enumerate(order_exprs))
+            relation = Project(relation, outputs + hidden)
+            if query.distinct:
+                relation = Distinct(relation)
+            relation = Sort(relation, tuple(
+                SortKey(Field(h.name, h.expr.dtype), ascending, nulls_first=ascending)
+                for h, ascending in zip(hidden, [(o.direction or "asc").lower() != "desc" for o in query.orders])))
+            if query.limit:
+                relation = Limit(relation, int(query.limit))
+            return Project(relation, tuple(Named(Field(o.name, o.expr.dtype), o.name) for o in outputs))
+        relation = Project(relation, outputs)
+        if query.distinct:
+            relation = Distinct(relation)
+        if query.limit:
+            relation = Limit(relation, int(query.limit))
+        return relation
+
+
+def _only_postfix(node):
+    """The selection inside an expression that is nothing but a selection, else None."""
+    while type(node).__name__ in ("OrExpr", "AndExpr", "NotExpr", "Predicate", "Additive", "Multiplicative",
+                                  "Unary"):
+        if type(node).__name__ in ("OrExpr", "AndExpr", "Additive", "Multiplicative"):
+            if len(node.operands) != 1:
+                return None
+            node = node.operands[0]
+        elif type(node).__name__ == "NotExpr":
+            if node.nots:
+                return None
+            node = node.operand
+        elif type(node).__name__ == "Predicate":
+            if node.tail is not None:
+                return None
+            node = node.left
+        else:
+            if node.signs:
+                return None
+            node = node.operand
+    return node if type(node).__name__ == "Postfix" else None

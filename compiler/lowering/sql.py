@@ -1,0 +1,30 @@
+"""Spark SQL rules (Griffin's ``spark-sql`` dsl.type): the text runs as is; its rows are the metric."""
+
+from __future__ import annotations
+
+from ..collect import Results
+from ..errors import InvalidInput
+from ..plan import Sql
+from ..results import RuleResult
+from .common import Finisher, RuleLowering
+from .profiling import ROW_LIMIT
+
+
+class SqlLowering(RuleLowering):
+    kinds = ("sql",)
+
+    def lower(self) -> Finisher:
+        rule = self.rule
+        relation = Sql(str(rule.body), tuple(self.schemas))
+        # later rules may read this rule's result by its name, as in Griffin
+        self.collector.view(rule.name, relation)
+        ref = self.collector.rows(relation, ROW_LIMIT + 1)
+
+        def finish(results: Results) -> RuleResult:
+            rows = results.rows(ref)
+            if len(rows) > ROW_LIMIT:
+                raise InvalidInput("TOO_MANY_ROWS", f"sql rule {rule.name!r} returns more than {ROW_LIMIT} rows",
+                                   rule.location, None, "aggregate or limit the query")
+            return RuleResult(rule.name, rule.kind, [self.write(rows)], rows_metric=True)
+
+        return finish

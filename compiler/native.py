@@ -1,0 +1,113 @@
+"""Native suites (``.dq`` files): parse the text and build the compiler's ``Suite``."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from .errors import InvalidInput, did_you_mean
+from .parser import location_of, parse, source_text, unquote_name, unquote_string
+from .resolve import TIME_UNITS_MS
+from .sources import SourceSpec
+from .suite import Origin, RuleSpec, Suite
+
+
+def literal_value(node) -> object:
+    """The Python value of a literal, tuple or bare name in a source option or rule detail."""
+    kind = type(node).__name__
+    if kind == "TupleValue":
+        return tuple(literal_value(item) for item in node.items)
+    if kind == "Identifier":
+        return unquote_name(node.name)
+    if kind == "StringLiteral":
+        return unquote_string(node.value)
+    if kind == "TimeLiteral":
+        text = node.value.lower()
+        unit = "ms" if text.endswith("ms") else text[-1]
+        return int(text[: -len(unit)]) * TIME_UNITS_MS[unit]
+    if kind == "NumberLiteral":
+        return float(node.value) if any(c in node.value for c in ".eE") else int(node.value)
+    if kind == "BooleanLiteral":
+        return node.value.lower() == "true"
+    if kind == "NanLiteral":
+        return math.nan
+    return None  # NullLiteral
+
+
+def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None = None) -> Suite:
+    """Parse a native suite; relative paths are taken from ``base_dir`` (the file's folder)."""
+    model = parse("suite", text, file)
+    base = Path(base_dir) if base_dir is not None else (Path(file).parent if file else Path("."))
+    name = unquote_name(model.name) if model.name else (Path(file).stem if file else "suite")
+    sources: dict[str, SourceSpec] = {}
+    rules: list[RuleSpec] = []
+    for statement in model.statements:
+        location = location_of(statement, file)
+        if type(statement).__name__ == "SourceDecl":
+            source = _source(statement, base, location, file)
+            if source.name in sources:
+                raise InvalidInput("DUPLICATE_SOURCE", f"source {source.name!r} is declared twice", location,
+                                   source_text(statement))
+            sources[source.name] = source
+            continue
+        rule = _rule(statement, location, file)
+        if any(r.name == rule.name for r in rules):
+            raise InvalidInput("DUPLICATE_RULE", f"two rules are named {rule.name!r}", location,
+                               source_text(statement)[:60], "rule names must be unique in a suite")
+        for role in ("source", "target"):
+            used = getattr(rule, role)
+            if used is not None and used not in sources:
+                raise InvalidInput("UNKNOWN_SOURCE", f"rule {rule.name!r} reads unknown source {used!r}",
+                                   location, source_text(statement)[:60], did_you_mean(used, sources) or
+                                   "declare it first: source NAME = csv(\"path\")")
+        rules.append(rule)
+    return Suite(name, sources, rules, [], file)
+
+
+def parse_suite_file(path: str | Path) -> Suite:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise InvalidInput("FILE_NOT_FOUND", f"cannot read {path}: {error.strerror}", None, str(path)) from None
+    return parse_suite(text, str(path), path.parent)
+
+
+def _source(statement, base: Path, location, file) -> SourceSpec:
+    fmt = statement.format.lower()
+    paths = [unquote_string(arg.path.value) for arg in statement.args if getattr(arg, "path", None)]
+    options = tuple((arg.key, literal_value(arg.value)) for arg in statement.args if getattr(arg, "key", None))
+    name = unquote_name(statement.name)
+    if fmt == "table":
+        if len(paths) != 1:
+            raise InvalidInput("BAD_SOURCE", "table(...) takes one table name", location, source_text(statement))
+        return SourceSpec(name, "table", table=paths[0], options=options)
+    if not paths:
+        raise InvalidInput("BAD_SOURCE", f"{fmt}(...) needs a path", location, source_text(statement))
+    resolved = tuple(p if "://" in p or Path(p).is_absolute() else str(base / p) for p in paths)
+    return SourceSpec(name, fmt, paths=resolved, options=options)
+
+
+def _rule(statement, location, file) -> RuleSpec:
+    kind = statement.kind.lower()
+    details = {}
+    if statement.details is not None:
+        for entry in statement.details.entries:
+            details[entry.key] = literal_value(entry.value)
+    if kind == "accuracy":
+        body = statement.rule
+    elif kind == "profiling":
+        body = statement.query
+    else:
+        body = statement
+    target = getattr(statement, "target", None)
+    return RuleSpec(
+        kind=kind,
+        name=unquote_name(statement.name),
+        source=unquote_name(statement.source) if statement.source else None,
+        target=unquote_name(target) if target else None,
+        body=body,
+        details=details,
+        location=location,
+        origin=Origin(file),
+    )

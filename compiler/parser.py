@@ -1,0 +1,134 @@
+"""Parsing with textX: grammars load once, textX errors become ``InvalidInput`` at this boundary."""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+from textx import TextXError, TextXSyntaxError, get_location, get_model, metamodel_from_file
+
+from .errors import InvalidInput, Location
+
+GRAMMAR_DIR = Path(__file__).parent / "grammar"
+
+# Which grammar parses the text of one rule of each DQ type (Griffin job configs hold rule text).
+RULE_GRAMMARS = {
+    "accuracy": "accuracy",
+    "profiling": "profiling",
+    "completeness": "selections",
+    "uniqueness": "selections",
+    "distinctness": "selections",
+    "timeliness": "selections",
+}
+
+
+@functools.lru_cache(maxsize=None)
+def metamodel(name: str):
+    """The textX metamodel of ``grammar/<name>.tx`` (cached: loading costs milliseconds)."""
+    return metamodel_from_file(
+        str(GRAMMAR_DIR / f"{name}.tx"), ignore_case=True, autokwd=True, memoization=True,
+    )
+
+
+# Readable names for the token patterns of the grammar, used in "expected ..." hints.
+_TOKEN_NAMES = (
+    ("(ms|d|h|m|s)", "a time literal"),
+    ("\\d+\\.", "a number"),
+    ("(?:[^'", "a string"),
+    ("true|false", "true or false"),
+    ("[^\\W\\d]", "a name"),
+    ("`", "a `quoted name`"),
+)
+
+
+def _token_name(pattern: str) -> str | None:
+    for marker, name in _TOKEN_NAMES:
+        if marker in pattern:
+            return name
+    if re.fullmatch(r"[A-Za-z]+", pattern) or not re.search(r"[\\\[\](){}?+*^$|]", pattern):
+        return f"'{pattern}'"  # a keyword or operator
+    if pattern in ("(", ")", "*", "+"):
+        return f"'{pattern}'"
+    return None
+
+
+def _expected_hint(error: TextXSyntaxError) -> str | None:
+    names = []
+    for rule in getattr(error, "expected_rules", None) or ():
+        name = _token_name(str(getattr(rule, "to_match", "")))
+        if name and name not in names:
+            names.append(name)
+    if not names:
+        return None
+    return "expected " + ", ".join(names[:10]) + (" ..." if len(names) > 10 else "")
+
+
+def _line_text(text: str, line: int | None, column: int | None) -> str | None:
+    """The offending text: from the error column to the end of its line."""
+    if line is None:
+        return None
+    lines = text.splitlines() or [""]
+    if not 1 <= line <= len(lines):
+        return None
+    rest = lines[line - 1][(column or 1) - 1:].strip()
+    return rest[:60] if rest else "end of input"
+
+
+def parse(grammar: str, text: str, file: str | None = None, line_offset: int = 0,
+          column_offset: int = 0):
+    """Parse ``text`` with a grammar; offsets place the text inside a larger file."""
+    try:
+        return metamodel(grammar).model_from_str(text)
+    except TextXSyntaxError as error:
+        line, column = error.line, error.col
+        location = Location(file, (line or 1) + line_offset,
+                            (column or 1) + (column_offset if (line or 1) == 1 else 0))
+        raise InvalidInput(
+            "SYNTAX_ERROR", "the rule does not parse", location,
+            _line_text(text, line, column), _expected_hint(error),
+        ) from None
+    except TextXError as error:  # semantic errors raised while building the model
+        location = Location(file, (error.line or 1) + line_offset, error.col)
+        raise InvalidInput("SYNTAX_ERROR", str(error.message), location) from None
+
+
+def location_of(node, file: str | None = None, line_offset: int = 0, column_offset: int = 0) -> Location:
+    """The location of a model object (line and column of its first character)."""
+    try:
+        loc = get_location(node)
+    except Exception:  # objects built by the compiler itself have no position
+        return Location(file)
+    line = loc.get("line")
+    column = loc.get("col")
+    if line == 1 and column is not None:
+        column += column_offset
+    return Location(file, None if line is None else line + line_offset, column)
+
+
+def source_text(node) -> str:
+    """The exact text a model object was parsed from."""
+    try:
+        full = get_model(node)._tx_parser.input
+    except Exception:  # objects built by the compiler itself
+        return ""
+    start, end = getattr(node, "_tx_position", None), getattr(node, "_tx_position_end", None)
+    if full is None or start is None or end is None:
+        return ""
+    return full[start:end].strip()
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0"}
+
+
+def unquote_string(token: str) -> str:
+    """The value of a string literal token: quotes removed, backslash escapes applied."""
+    body = token[1:-1]
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), body, flags=re.S)
+
+
+def unquote_name(token: str) -> str:
+    """The name a plain or back-quoted identifier token stands for."""
+    if token.startswith("`") and token.endswith("`") and len(token) >= 2:
+        return token[1:-1].replace("``", "`")
+    return token

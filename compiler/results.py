@@ -1,0 +1,66 @@
+"""What a rule yields once its raw aggregates are finished: metric writes and record samples.
+
+Metric writes follow Griffin's metric wrapper: each write is a list of rows with a flatten
+mode, and ``merge_writes`` lays them out exactly as Griffin's ``MetricWriteStep`` would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class MetricWrite:
+    """Rows destined for the metrics under ``name``; ``flatten`` as in Griffin's ``out``."""
+
+    name: str
+    rows: list[dict]
+    flatten: str = "default"  # default | entries | array | map
+
+
+@dataclass
+class RecordOutput:
+    """Rows a rule flags (misses, incomplete or late rows, duplicates): a count and a sample."""
+
+    name: str
+    count: int | None
+    sample: list[dict]
+
+
+@dataclass
+class RuleResult:
+    """Everything one rule produced."""
+
+    rule: str
+    kind: str
+    writes: list[MetricWrite]
+    records: list[RecordOutput] = field(default_factory=list)
+    rows_metric: bool = False  # profiling: the metric is the list of result rows
+
+    def metrics(self) -> object:
+        """The rule's metrics in a native suite: a map, or a list of rows for profiling."""
+        if self.rows_metric:
+            return self.writes[0].rows if self.writes else []
+        return merge_writes(self.writes)
+
+
+def normalize_write(write: MetricWrite) -> dict:
+    """One write laid out as Griffin's ``normalizeMetric`` does."""
+    rows = write.rows
+    if write.flatten == "entries":
+        return dict(rows[0]) if rows else {}
+    if write.flatten == "array":
+        return {write.name: list(rows)}
+    if write.flatten == "map":
+        return {write.name: dict(rows[0]) if rows else {}}
+    if len(rows) > 1:
+        return {write.name: list(rows)}
+    return dict(rows[0]) if rows else {}
+
+
+def merge_writes(writes: list[MetricWrite]) -> dict:
+    """Merge writes into one map, later keys replacing earlier ones (Griffin's wrapper)."""
+    merged: dict = {}
+    for write in writes:
+        merged.update(normalize_write(write))
+    return merged

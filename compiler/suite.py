@@ -1,0 +1,68 @@
+"""The compiler's input, whatever format it came from: sources, pre-processing views and rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import Location
+from .sources import SourceSpec
+
+RULE_KINDS = ("accuracy", "profiling", "completeness", "uniqueness", "distinctness", "timeliness", "sql")
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a rule's text sits in its file, so errors point at the right line and column."""
+
+    file: str | None = None
+    line_offset: int = 0
+    column_offset: int = 0
+
+
+@dataclass(frozen=True)
+class MetricOutput:
+    """How a rule's metric rows are written (Griffin's ``out`` entry of type ``metric``)."""
+
+    name: str | None = None
+    flatten: str = "default"  # default | entries | array | map
+
+
+@dataclass
+class RuleSpec:
+    """One rule: its DQ type, name, the sources it reads and its parsed body.
+
+    ``body`` is the parsed rule (an expression, a select list or a query) or, for ``sql``
+    rules, the SQL text. ``details`` are Griffin's rule details (metric renames, options).
+    """
+
+    kind: str
+    name: str
+    source: str | None
+    target: str | None
+    body: object
+    details: dict[str, object]
+    location: Location
+    origin: Origin = Origin()
+    metric: MetricOutput | None = None
+    record_name: str | None = None
+
+
+@dataclass(frozen=True)
+class ViewSpec:
+    """A pre-processing step: Spark SQL whose result is registered under ``name``."""
+
+    name: str
+    sql: str
+    location: Location
+
+
+@dataclass
+class Suite:
+    """A parsed suite or Griffin job, ready for name and type checks."""
+
+    name: str
+    sources: dict[str, SourceSpec]
+    rules: list[RuleSpec]
+    views: list[ViewSpec] = field(default_factory=list)
+    file: str | None = None
+    griffin: bool = False  # metrics laid out as Griffin's metric wrapper would
