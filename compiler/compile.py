@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .collect import Collector, Results
 from .lowering import LOWERINGS, Finisher, Options
-from .plan import Plan, Sql
+from .plan import Plan, Sql, View
 from .results import RuleResult
 from .suite import Suite
 from .types import Schema
@@ -32,7 +32,14 @@ def compile_suite(suite: Suite, schemas: dict[str, Schema], options: Options | N
     """
     options = options or Options()
     collector = Collector()
-    for view in suite.views:
-        collector.view(view.name, Sql(view.sql, tuple(suite.sources), output_schema=schemas.get(view.name)))
+    for view in view_plans(suite, schemas):
+        collector.view(view.name, view.relation)
     finishers = [LOWERINGS[rule.kind](rule, schemas, collector, options).lower() for rule in suite.rules]
     return CompiledSuite(suite, collector.plan(), finishers)
+
+
+def view_plans(suite: Suite, schemas: dict[str, Schema] | None = None) -> tuple[View, ...]:
+    """The suite's pre-processing steps as plan views, with their schemas where known."""
+    schemas = schemas or {}
+    return tuple(View(view.name, Sql(view.sql, tuple(suite.sources), output_schema=schemas.get(view.name)))
+                 for view in suite.views)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Mapping, Protocol
 
-from .plan import Plan
+from .plan import Plan, View
 from .sources import SourceSpec
 from .types import Schema
 
@@ -18,6 +18,9 @@ class Engine(Protocol):
 
     def schema_of(self, source: SourceSpec) -> Schema:
         """The schema of a source, read without scanning its rows where the format allows."""
+
+    def schema_of_view(self, views: tuple[View, ...], sources: Mapping[str, SourceSpec]) -> Schema:
+        """The schema of the last of ``views`` (registered in order), without scanning data."""
 
     def run(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> dict[str, Rows]:
         """Register ``plan.views``, run every query and return its rows by query name."""

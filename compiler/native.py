@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 from .errors import InvalidInput, did_you_mean
@@ -10,6 +11,7 @@ from .parser import location_of, parse, source_text, unquote_name, unquote_strin
 from .resolve import TIME_UNITS_MS
 from .sources import SourceSpec
 from .suite import Origin, RuleSpec, Suite
+from .types import TYPE_NAMES, Column, Schema, parse_type_name
 
 
 def literal_value(node) -> object:
@@ -34,8 +36,13 @@ def literal_value(node) -> object:
     return None  # NullLiteral
 
 
-def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None = None) -> Suite:
-    """Parse a native suite; relative paths are taken from ``base_dir`` (the file's folder)."""
+def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None = None,
+                known_sources: tuple[str, ...] = ()) -> Suite:
+    """Parse a native suite; relative paths are taken from ``base_dir`` (the file's folder).
+
+    ``known_sources`` are sources the caller provides (in-memory frames), so rules may read
+    them without a ``source`` statement.
+    """
     model = parse("suite", text, file)
     base = Path(base_dir) if base_dir is not None else (Path(file).parent if file else Path("."))
     name = unquote_name(model.name) if model.name else (Path(file).stem if file else "suite")
@@ -56,7 +63,7 @@ def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None 
                                source_text(statement)[:60], "rule names must be unique in a suite")
         for role in ("source", "target"):
             used = getattr(rule, role)
-            if used is not None and used not in sources:
+            if used is not None and used not in sources and used not in known_sources:
                 raise InvalidInput("UNKNOWN_SOURCE", f"rule {rule.name!r} reads unknown source {used!r}",
                                    location, source_text(statement)[:60], did_you_mean(used, sources) or
                                    "declare it first: source NAME = csv(\"path\")")
@@ -64,13 +71,13 @@ def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None 
     return Suite(name, sources, rules, [], file)
 
 
-def parse_suite_file(path: str | Path) -> Suite:
+def parse_suite_file(path: str | Path, known_sources: tuple[str, ...] = ()) -> Suite:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise InvalidInput("FILE_NOT_FOUND", f"cannot read {path}: {error.strerror}", None, str(path)) from None
-    return parse_suite(text, str(path), path.parent)
+    return parse_suite(text, str(path), path.parent, known_sources)
 
 
 def _source(statement, base: Path, location, file) -> SourceSpec:
@@ -78,6 +85,9 @@ def _source(statement, base: Path, location, file) -> SourceSpec:
     paths = [unquote_string(arg.path.value) for arg in statement.args if getattr(arg, "path", None)]
     options = tuple((arg.key, literal_value(arg.value)) for arg in statement.args if getattr(arg, "key", None))
     name = unquote_name(statement.name)
+    declared = dict(options).get("schema")
+    schema = parse_schema(str(declared), location) if declared is not None else None
+    options = tuple((k, v) for k, v in options if k != "schema")
     if fmt == "table":
         if len(paths) != 1:
             raise InvalidInput("BAD_SOURCE", "table(...) takes one table name", location, source_text(statement))
@@ -85,7 +95,26 @@ def _source(statement, base: Path, location, file) -> SourceSpec:
     if not paths:
         raise InvalidInput("BAD_SOURCE", f"{fmt}(...) needs a path", location, source_text(statement))
     resolved = tuple(p if "://" in p or Path(p).is_absolute() else str(base / p) for p in paths)
-    return SourceSpec(name, fmt, paths=resolved, options=options)
+    return SourceSpec(name, fmt, paths=resolved, options=options, schema=schema)
+
+
+def parse_schema(text: str, location=None) -> Schema:
+    """A declared schema, ``"id bigint, name string, amount decimal(10,2)"``."""
+    columns = []
+    for part in re.split(r",(?![^(]*\))", text):
+        pieces = part.strip().split(None, 1)
+        if len(pieces) != 2:
+            raise InvalidInput("BAD_SCHEMA", f"a schema column needs a name and a type: {part.strip()!r}",
+                               location, text, 'write schema = "id bigint, name string"')
+        dtype = parse_type_name(pieces[1])
+        if dtype is None:
+            raise InvalidInput("UNKNOWN_TYPE", f"unknown type {pieces[1]!r} in schema", location, text,
+                               did_you_mean(pieces[1], TYPE_NAMES))
+        columns.append(Column(unquote_name(pieces[0]), dtype))
+    try:
+        return Schema(tuple(columns))
+    except ValueError as error:
+        raise InvalidInput("BAD_SCHEMA", str(error), location, text) from None
 
 
 def _rule(statement, location, file) -> RuleSpec:

@@ -1,0 +1,22 @@
+"""Choosing an engine: embedded DuckDB by default, Spark Connect on request."""
+
+from __future__ import annotations
+
+from gryph.compiler.engine import Engine
+from gryph.compiler.errors import InvalidInput
+
+ENGINES = ("duckdb", "spark")
+
+
+def open_engine(name: str = "duckdb", remote: str | None = None, database: str | None = None) -> Engine:
+    """An engine by name; ``remote`` is the Spark Connect URL (or ``local``), ``database`` a DuckDB file."""
+    if name == "duckdb":
+        from gryph.local_backend.engine import DuckDBEngine
+
+        return DuckDBEngine(database)
+    if name == "spark":
+        from gryph.client.spark.engine import SparkEngine  # imports pyspark: only when asked for
+
+        return SparkEngine.connect(remote)
+    raise InvalidInput("UNKNOWN_ENGINE", f"unknown engine {name!r}", None, name,
+                       f"choose one of: {', '.join(ENGINES)}")

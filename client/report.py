@@ -1,0 +1,77 @@
+"""How a run reads: a table for people, one JSON document for machines."""
+
+from __future__ import annotations
+
+import json
+import math
+
+from .runner import RunResult
+
+SAMPLE_ROWS_SHOWN = 5
+
+
+def json_safe(value: object) -> object:
+    """NaN and infinities have no JSON form: they travel as the strings "NaN", "Infinity"."""
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_safe(v) for v in value]
+    return value
+
+
+def to_json(document: dict) -> str:
+    return json.dumps(json_safe(document), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        return f"{value:.6g}" if abs(value) < 1e15 else repr(value)
+    if isinstance(value, (list, dict)):
+        return json.dumps(json_safe(value), ensure_ascii=False)
+    return str(value)
+
+
+def table(headers: list[str], rows: list[list[object]]) -> str:
+    """A plain text table with aligned columns."""
+    cells = [[_cell(v) for v in row] for row in rows]
+    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
+    line = "  ".join("-" * w for w in widths)
+    out = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip(), line]
+    out += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
+    return "\n".join(out)
+
+
+def _metric_rows(name: str, metrics: object) -> list[list[object]]:
+    if isinstance(metrics, list):  # profiling rows
+        return [[name, f"row {i + 1}", row] for i, row in enumerate(metrics)] or [[name, "rows", 0]]
+    return [[name, key, value] for key, value in metrics.items()] if isinstance(metrics, dict) else [[name, "", metrics]]
+
+
+def to_text(result: RunResult) -> str:
+    """The run as a person reads it: one line per metric, then the flagged records."""
+    lines = [f"suite {result.name} on {result.engine} ({result.duration_seconds:.2f}s)", ""]
+    rows = []
+    if all(isinstance(v, (dict, list)) for v in result.metrics.values()) and result.rules and \
+            set(result.metrics) == {r.rule for r in result.rules}:
+        for rule in result.rules:
+            rows += _metric_rows(f"{rule.rule} ({rule.kind})", result.metrics[rule.rule])
+    else:  # Griffin's merged metric map
+        rows = [[result.name, key, value] for key, value in result.metrics.items()]
+    lines.append(table(["rule", "metric", "value"], rows))
+    for rule, record in result.records.items():
+        if not record["count"]:
+            continue
+        lines += ["", f"{rule}: {record['count']} {record['output']}"]
+        sample = record["sample"][:SAMPLE_ROWS_SHOWN]
+        if sample:
+            headers = list(sample[0])
+            lines.append(table(headers, [[row.get(h) for h in headers] for row in sample]))
+            if record["count"] > len(sample):
+                lines.append(f"... {record['count'] - len(sample)} more")
+    return "\n".join(lines) + "\n"

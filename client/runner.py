@@ -1,0 +1,149 @@
+"""Running a suite: load it, learn the schemas, compile, execute on an engine, finish metrics."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Mapping
+
+from gryph.compiler.compile import CompiledSuite, compile_suite, view_plans
+from gryph.compiler.engine import Engine
+from gryph.compiler.errors import InvalidInput
+from gryph.compiler.lowering import Options
+from gryph.compiler.native import parse_suite, parse_suite_file
+from gryph.compiler.plan import format_plan
+from gryph.compiler.results import RuleResult, merge_writes
+from gryph.compiler.sources import SourceSpec
+from gryph.compiler.suite import Suite
+
+from .engines import open_engine
+from .frames import to_arrow
+
+
+@dataclass
+class RunResult:
+    """The outcome of one run: metrics by rule (or Griffin's merged map) and record samples."""
+
+    name: str
+    engine: str
+    started: str
+    duration_seconds: float
+    metrics: dict
+    records: dict
+    rules: list[RuleResult] = field(default_factory=list, repr=False)
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "engine": self.engine,
+            "started": self.started,
+            "duration_seconds": round(self.duration_seconds, 3),
+            "metrics": self.metrics,
+            "records": self.records,
+        }
+
+
+def load_suite(source: str | Path | Suite, frames: Mapping[str, object] | None = None) -> Suite:
+    """A suite from a ``.dq`` file, a Griffin job config (``.json``), suite text, or as is.
+
+    ``frames`` are in-memory tables (Polars, Arrow, pandas) that rules may read by name;
+    they replace declared sources of the same name.
+    """
+    names = tuple(frames or ())
+    if isinstance(source, Suite):
+        suite = source
+    elif isinstance(source, Path) or (isinstance(source, str) and "\n" not in source
+                                      and source.rstrip().endswith((".dq", ".json"))):
+        path = Path(source)
+        if path.suffix == ".json":
+            from gryph.compiler.griffin import load_griffin_job
+
+            suite = load_griffin_job(path)
+        else:
+            suite = parse_suite_file(path, names)
+    else:
+        suite = parse_suite(str(source), known_sources=names)
+    if frames:
+        sources = dict(suite.sources)
+        for name, frame in frames.items():
+            sources[name] = SourceSpec(name, "frame", frame=to_arrow(frame))
+        suite = replace(suite, sources=sources)
+    return suite
+
+
+def source_schemas(suite: Suite, engine: Engine) -> dict:
+    """The schema of every source, asked of the engine (no data scan where the format allows)."""
+    schemas = {name: engine.schema_of(spec) for name, spec in suite.sources.items()}
+    views = view_plans(suite)
+    for count, view in enumerate(views, 1):
+        schemas[view.name] = engine.schema_of_view(views[:count], suite.sources)
+    return schemas
+
+
+def compile_for(suite: Suite, engine: Engine, options: Options | None = None) -> CompiledSuite:
+    """Check the suite against the engine's view of its sources and lower it."""
+    if not suite.rules:
+        raise InvalidInput("EMPTY_SUITE", f"suite {suite.name!r} has no rules", None, suite.file)
+    return compile_suite(suite, source_schemas(suite, engine), options)
+
+
+def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None,
+        remote: str | None = None, record_sample: int = 20) -> RunResult:
+    """Run a suite and return its metrics. ``engine`` is an Engine or a name (duckdb, spark)."""
+    suite = load_suite(source, frames)
+    owned = isinstance(engine, str)
+    active = open_engine(engine, remote) if isinstance(engine, str) else engine
+    try:
+        started = dt.datetime.now(dt.timezone.utc)
+        clock = time.perf_counter()
+        options = Options(record_sample=record_sample, now_ms=int(started.timestamp() * 1000))
+        compiled = compile_for(suite, active, options)
+        rows = active.run(compiled.plan, suite.sources)
+        results = compiled.finish(rows)
+        return RunResult(
+            name=suite.name,
+            engine=active.name,
+            started=started.isoformat(timespec="seconds"),
+            duration_seconds=time.perf_counter() - clock,
+            metrics=_metrics(suite, results),
+            records=_records(results),
+            rules=results,
+        )
+    finally:
+        if owned:
+            active.close()
+
+
+def validate(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None,
+             remote: str | None = None) -> CompiledSuite:
+    """Parse and check names and types against the sources' schemas, without scanning data."""
+    suite = load_suite(source, frames)
+    active = open_engine(engine, remote) if isinstance(engine, str) else engine
+    try:
+        return compile_for(suite, active)
+    finally:
+        if isinstance(engine, str):
+            active.close()
+
+
+def explain(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None,
+            remote: str | None = None) -> str:
+    """The plan of a suite as a stable indented tree."""
+    return format_plan(validate(source, engine, frames=frames, remote=remote).plan)
+
+
+def _metrics(suite: Suite, results: list[RuleResult]) -> dict:
+    if suite.griffin:
+        # Griffin's metric wrapper merges every rule's writes into one map
+        return merge_writes([write for result in results for write in result.writes])
+    return {result.rule: result.metrics() for result in results}
+
+
+def _records(results: list[RuleResult]) -> dict:
+    out = {}
+    for result in results:
+        for record in result.records:
+            out[result.rule] = {"output": record.name, "count": record.count, "sample": record.sample}
+    return out

@@ -1,0 +1,172 @@
+"""Open a Spark Connect session with fast, clear failures (server down, auth, versions).
+
+The Connect client retries an unreachable server for about ten minutes by default; a data-quality
+run should instead fail in seconds and say which host and port it tried.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from gryph.compiler.errors import EngineError
+
+from .local_server import LocalSpark, port_open, start_local_server
+
+CONNECT_TIMEOUT = 10.0  # seconds to wait for the TCP port to answer
+FIRST_RPC_TIMEOUT = 15.0  # seconds for the first request (handshake, auth, version)
+DEFAULT_PORT = 15002
+_PIP_HINT = 'pip install "gryph[spark]"'
+
+
+@dataclass
+class Connection:
+    """A live session, and the local server it owns when ``remote`` was ``"local"``."""
+
+    session: object  # pyspark.sql.connect.session.SparkSession, not imported at module level
+    url: str
+    server_version: str
+    server: LocalSpark | None = field(default=None, repr=False)
+
+    def close(self) -> None:
+        """Stop the session, then the local server if this connection started it."""
+        try:
+            self.session.stop()
+        finally:
+            if self.server is not None:
+                self.server.stop()
+                self.server = None
+
+
+def _import_pyspark():
+    try:
+        import pyspark
+        from pyspark.sql.connect.session import SparkSession
+    except ImportError as exc:
+        raise EngineError("E-SPARK-MISSING", "the Spark engine needs pyspark with Spark Connect "
+                          f"support, which is not installed ({exc})", hint=_PIP_HINT) from exc
+    return pyspark.__version__, SparkSession
+
+
+def endpoint(url: str) -> tuple[str, int]:
+    """Host and port of an ``sc://host:port/;param=value`` URL."""
+    parts = urlsplit(url)
+    if parts.scheme != "sc" or not parts.hostname:
+        raise EngineError("E-SPARK-URL", f"not a Spark Connect URL: {url!r}",
+                          hint="use sc://host:port (parameters after '/;', e.g. ;token=...;use_ssl=true)")
+    try:
+        return parts.hostname, parts.port or DEFAULT_PORT
+    except ValueError as exc:  # a port that is not a number
+        raise EngineError("E-SPARK-URL", f"bad port in Spark Connect URL {url!r}") from exc
+
+
+def _wait_for_port(host: str, port: int, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not port_open(host, port, timeout=min(2.0, timeout)):
+        if time.monotonic() >= deadline:
+            raise EngineError("E-SPARK-UNREACHABLE",
+                              f"cannot reach the Spark Connect server at {host}:{port} "
+                              f"(no answer within {timeout:.0f} s)",
+                              hint="start it (sbin/start-connect-server.sh) or check the URL / SPARK_REMOTE")
+        time.sleep(0.25)
+
+
+def _bounded(call, timeout: float, host: str, port: int):
+    """Run ``call`` in a daemon thread; give up after ``timeout`` seconds."""
+    outcome: dict[str, object] = {}
+
+    def target() -> None:
+        try:
+            outcome["value"] = call()
+        except BaseException as exc:  # handed to the caller's thread below
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=target, daemon=True, name="gryph-spark-handshake")
+    thread.start()
+    thread.join(timeout)
+    if thread.is_alive():
+        raise EngineError("E-SPARK-UNREACHABLE", f"the server at {host}:{port} accepts connections "
+                          f"but gave no Spark Connect answer within {timeout:.0f} s",
+                          hint="is this port a Spark Connect (gRPC) endpoint? does it need use_ssl=true?")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def _handshake_error(exc: Exception, host: str, port: int) -> EngineError:
+    """Turn the first RPC's failure into an error that says what to do."""
+    status = getattr(exc, "getGrpcStatusCode", lambda: None)()
+    status_name = getattr(status, "name", "") or ""
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if status_name in ("UNAUTHENTICATED", "PERMISSION_DENIED") or "authenticat" in text.lower():
+        return EngineError("E-SPARK-AUTH", f"the Spark Connect server at {host}:{port} refused "
+                           f"authentication: {text}",
+                           hint="check the ;token=... (and ;use_ssl=true) parts of the URL")
+    return EngineError("E-SPARK-CONNECT", f"the Spark Connect server at {host}:{port} failed the "
+                       f"first request: {text}")
+
+
+def _check_versions(client: str, server: str) -> None:
+    """A client newer than the server sends plans the server cannot read: refuse early."""
+    def major_minor(version: str) -> tuple[int, int]:
+        numbers = [int("".join(ch for ch in part if ch.isdigit()) or 0) for part in version.split(".")[:2]]
+        return (numbers + [0, 0])[0], (numbers + [0, 0])[1]
+
+    if major_minor(client)[0] != major_minor(server)[0] or major_minor(client) > major_minor(server):
+        raise EngineError("E-SPARK-VERSION", f"pyspark {client} cannot talk to Spark Connect server "
+                          f"{server}: the client must not be newer than the server",
+                          hint=f'install a matching client: pip install "pyspark[connect]=={server}"')
+
+
+def _open(url: str) -> tuple[object, str]:
+    client_version, SparkSession = _import_pyspark()
+    from pyspark.sql.connect.client.retries import DefaultPolicy
+
+    host, port = endpoint(url)
+    _wait_for_port(host, port, CONNECT_TIMEOUT)
+    try:
+        session = SparkSession.builder.remote(url).create()
+    except Exception as exc:
+        raise EngineError("E-SPARK-URL", f"cannot open a Spark Connect session for {url!r}: {exc}") from exc
+    client = session.client
+    usual_policies = client.get_retry_policies()
+    # A few quick retries for the handshake only; later requests keep the client's defaults.
+    client.set_retry_policies([DefaultPolicy(max_retries=3, max_backoff=1000)])
+    try:
+        server_version = _bounded(lambda: session.version, FIRST_RPC_TIMEOUT, host, port)
+        _check_versions(client_version, server_version)
+        # The contract computes times in UTC whatever the server's default zone is.
+        session.conf.set("spark.sql.session.timeZone", "UTC")
+    except EngineError:
+        session.stop()
+        raise
+    except Exception as exc:
+        session.stop()
+        raise _handshake_error(exc, host, port) from exc
+    client.set_retry_policies(usual_policies)
+    return session, server_version
+
+
+def connect(remote: str | None = None) -> Connection:
+    """Connect to ``remote``: an ``sc://`` URL, ``"local"`` (start a private server), or None.
+
+    None reads the ``SPARK_REMOTE`` environment variable.
+    """
+    remote = remote if remote is not None else os.environ.get("SPARK_REMOTE")
+    if not remote:
+        raise EngineError("E-SPARK-URL", "no Spark Connect server given",
+                          hint='pass sc://host:port, "local", or set SPARK_REMOTE')
+    if remote == "local":
+        _import_pyspark()
+        server = start_local_server()
+        try:
+            session, version = _open(server.url)
+        except BaseException:
+            server.stop()
+            raise
+        return Connection(session, server.url, version, server)
+    session, version = _open(remote)
+    return Connection(session, remote, version)

@@ -1,0 +1,214 @@
+"""Start and stop a real Spark Connect server (and a tiny standalone cluster) from the installed PySpark.
+
+Every process runs in its own process group with private log, pid and work directories under a
+temporary directory, so ``stop()`` kills exactly what was started (the launcher scripts and their
+JVMs) and nothing else on the machine.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from gryph.compiler.errors import EngineError
+
+START_TIMEOUT = 120.0
+_LOG_TAIL_LINES = 40
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 that nothing listens on right now (the OS picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def port_open(host: str, port: int, timeout: float = 1.0) -> bool:
+    """Whether something accepts TCP connections on ``host:port``."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def spark_home() -> Path:
+    """The PySpark package directory, which ships ``bin/``, ``sbin/`` and ``jars/``."""
+    try:
+        import pyspark
+    except ImportError as exc:
+        raise EngineError("E-SPARK-MISSING", "pyspark is not installed",
+                          hint='pip install "gryph[spark]"') from exc
+    return Path(pyspark.__file__).resolve().parent
+
+
+def java_home() -> str:
+    """JAVA_HOME for the launcher scripts, from JAVA_HOME or the ``java`` on PATH."""
+    home = os.environ.get("JAVA_HOME")
+    if home and Path(home, "bin", "java").exists():
+        return home
+    java = shutil.which("java")
+    if java is None:
+        raise EngineError(
+            "E-SPARK-JAVA", "Java 17 or newer is needed to run a local Spark server, and no `java` "
+            "was found (JAVA_HOME unset, nothing on PATH)",
+            hint="install it, e.g. `apt-get install -y openjdk-17-jre-headless` (or run .ci/bootstrap.sh)")
+    return str(Path(java).resolve().parent.parent)
+
+
+class _Process:
+    """One launcher script run in its own process group, its output kept in a log file."""
+
+    def __init__(self, name: str, argv: list[str], env: dict[str, str], workdir: Path) -> None:
+        self.name = name
+        self.log = workdir / f"{name}.log"
+        with open(self.log, "wb") as out:
+            self.popen = subprocess.Popen(argv, env=env, cwd=workdir, stdout=out,
+                                          stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                          start_new_session=True)
+
+    def tail(self) -> str:
+        try:
+            lines = self.log.read_text(errors="replace").splitlines()
+        except OSError:
+            return ""
+        return "\n".join(lines[-_LOG_TAIL_LINES:])
+
+    def wait_for_port(self, port: int, timeout: float) -> None:
+        """Block until ``port`` answers; fail with the log tail if the process dies or time runs out."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.popen.poll() is not None:
+                raise EngineError("E-SPARK-START", f"{self.name} exited with code "
+                                  f"{self.popen.returncode} before listening on port {port}",
+                                  text=self.tail(), hint=f"full log: {self.log}")
+            if port_open("127.0.0.1", port, timeout=0.5):
+                return
+            time.sleep(0.25)
+        raise EngineError("E-SPARK-START", f"{self.name} did not listen on port {port} within "
+                          f"{timeout:.0f} s", text=self.tail(), hint=f"full log: {self.log}")
+
+    def kill(self) -> None:
+        """Terminate the whole process group (script, JVM), then force it if it lingers."""
+        if self.popen.poll() is not None:
+            return
+        pgid = self.popen.pid  # start_new_session made the child its group leader
+        for sig, grace in ((signal.SIGTERM, 15.0), (signal.SIGKILL, 5.0)):
+            try:
+                os.killpg(pgid, sig)
+            except ProcessLookupError:
+                return
+            try:
+                self.popen.wait(grace)
+                return
+            except subprocess.TimeoutExpired:
+                continue
+
+
+class LocalSpark:
+    """Spark processes started by this module; ``url`` is the Connect endpoint."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.workdir = workdir
+        self.url = ""
+        self.master_url: str | None = None
+        self._processes: list[_Process] = []
+        self._home = spark_home()
+        self._env = dict(os.environ, SPARK_HOME=str(self._home), JAVA_HOME=java_home(),
+                         SPARK_NO_DAEMONIZE="1", SPARK_LOG_DIR=str(workdir / "logs"),
+                         SPARK_PID_DIR=str(workdir / "pids"), SPARK_WORKER_DIR=str(workdir / "work"),
+                         SPARK_LOCAL_IP="127.0.0.1", SPARK_LOCAL_HOSTNAME="localhost")
+        self._env.pop("SPARK_REMOTE", None)  # would turn the launchers into Connect clients
+        self._env.pop("SPARK_CONNECT_MODE_ENABLED", None)
+
+    def _launch(self, name: str, argv: list[str], port: int, timeout: float) -> None:
+        process = _Process(name, argv, self._env, self.workdir)
+        self._processes.append(process)
+        try:
+            process.wait_for_port(port, timeout)
+        except BaseException:
+            self._kill_all()  # the work dir stays: the error points at its logs
+            raise
+
+    def start_master(self, timeout: float = START_TIMEOUT) -> str:
+        """A standalone master on a free port; returns its ``spark://`` URL."""
+        port, webui = free_port(), free_port()
+        self._launch("master", [str(self._home / "bin" / "spark-class"),
+                                "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",
+                                "--port", str(port), "--webui-port", str(webui)], port, timeout)
+        self.master_url = f"spark://127.0.0.1:{port}"
+        return self.master_url
+
+    def start_worker(self, master_url: str, timeout: float = START_TIMEOUT) -> None:
+        """One worker with one core and 1 GiB, registered with ``master_url``."""
+        webui = free_port()
+        self._launch("worker", [str(self._home / "bin" / "spark-class"),
+                                "org.apache.spark.deploy.worker.Worker", master_url,
+                                "--host", "127.0.0.1", "--cores", "1", "--memory", "1g",
+                                "--webui-port", str(webui), "--work-dir", str(self.workdir / "work")],
+                     webui, timeout)
+
+    def start_connect(self, master: str = "local[2]", timeout: float = START_TIMEOUT) -> str:
+        """The Connect server bound to a free loopback port; returns its ``sc://`` URL."""
+        port = free_port()
+        confs = {
+            "spark.connect.grpc.binding.address": "127.0.0.1",
+            "spark.connect.grpc.binding.port": str(port),
+            "spark.sql.shuffle.partitions": "2",
+            "spark.sql.session.timeZone": "UTC",
+            "spark.local.dir": str(self.workdir / "local"),
+            "spark.sql.warehouse.dir": str(self.workdir / "warehouse"),
+            "spark.ui.enabled": "false",
+            "spark.driver.host": "127.0.0.1",
+        }
+        argv = [str(self._home / "sbin" / "start-connect-server.sh"), "--master", master]
+        for key, value in confs.items():
+            argv += ["--conf", f"{key}={value}"]
+        self._launch("connect-server", argv, port, timeout)
+        self.url = f"sc://127.0.0.1:{port}"
+        return self.url
+
+    def _kill_all(self) -> None:
+        while self._processes:  # newest first: the Connect server before the cluster under it
+            self._processes.pop().kill()
+
+    def stop(self) -> None:
+        """Kill the processes this object started and drop the temp dir."""
+        self._kill_all()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def __enter__(self) -> LocalSpark:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+
+def _workdir() -> Path:
+    return Path(tempfile.mkdtemp(prefix="gryph-spark-"))
+
+
+def start_local_server(master: str = "local[2]", timeout: float = START_TIMEOUT) -> LocalSpark:
+    """A Spark Connect server on a free port of 127.0.0.1, ready to accept clients."""
+    server = LocalSpark(_workdir())
+    server.start_connect(master, timeout)
+    return server
+
+
+def start_local_cluster(timeout: float = START_TIMEOUT) -> LocalSpark:
+    """A standalone master, one worker and a Connect server submitting to that master."""
+    cluster = LocalSpark(_workdir())
+    try:
+        master_url = cluster.start_master(timeout)
+        cluster.start_worker(master_url, timeout)
+        cluster.start_connect(master_url, timeout)
+    except BaseException:
+        cluster._kill_all()
+        raise
+    return cluster

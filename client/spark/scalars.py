@@ -1,0 +1,262 @@
+"""Plan scalars -> PySpark ``Column`` expressions: one function per node, tables per family.
+
+Spark 4 runs in ANSI mode, where division by zero and bad casts raise; the contract wants NULL,
+so those go through ``try_*`` functions.
+"""
+
+from __future__ import annotations
+
+from functools import singledispatch
+from typing import Callable
+
+from pyspark.sql import Column, Window
+from pyspark.sql import functions as F
+from pyspark.sql.connect.column import Column as ConnectColumn
+from pyspark.sql.connect.expressions import UnresolvedFunction
+
+from gryph.compiler.errors import UnsupportedError
+from gryph.compiler.plan import (
+    AggFn, AggregateCall, Between, Call, Cast, Field, Fn, IfThen, In, IsNull, Like, Literal, RLike,
+    SortKey, WindowCall, WindowFn,
+)
+from gryph.compiler.types import DataType, Kind
+
+from .typemap import to_spark
+
+
+def column(name: str) -> Column:
+    """A column by exact name: backquoted so dots, spaces and backquotes are literal."""
+    return F.col("`" + name.replace("`", "``") + "`")
+
+
+def _unsupported(what: str) -> UnsupportedError:
+    return UnsupportedError("E-UNSUPPORTED", f"{what} is not supported on the spark engine")
+
+
+@singledispatch
+def compile_scalar(node: object) -> Column:
+    """The Spark expression of a plan scalar."""
+    raise _unsupported(f"scalar node {type(node).__name__}")
+
+
+@compile_scalar.register
+def _field(node: Field) -> Column:
+    return column(node.name)
+
+
+@compile_scalar.register
+def _literal(node: Literal) -> Column:
+    if node.dtype.kind in (Kind.NULL, Kind.OTHER):
+        return F.lit(node.value)
+    # Typed even when NULL, so CASE/COALESCE branches keep the type the compiler chose.
+    return F.lit(node.value).cast(to_spark(node.dtype))
+
+
+@compile_scalar.register
+def _call(node: Call) -> Column:
+    handler = CALLS.get(node.fn)
+    if handler is None:
+        raise _unsupported(f"function {node.fn.value}")
+    return _as_plan_type(handler(node, *(compile_scalar(a) for a in node.args)), node.dtype)
+
+
+def _as_plan_type(result: Column, dtype: DataType) -> Column:
+    """Spark picks its own numeric widths (int for LENGTH, decimal for AVG); the plan's type decides."""
+    return result.cast(to_spark(dtype)) if dtype.kind in (Kind.INTEGER, Kind.DOUBLE) else result
+
+
+@compile_scalar.register
+def _if_then(node: IfThen) -> Column:
+    (first_cond, first_value), *rest = node.cases
+    out = F.when(compile_scalar(first_cond), compile_scalar(first_value))
+    for cond, value in rest:
+        out = out.when(compile_scalar(cond), compile_scalar(value))
+    return out.otherwise(compile_scalar(node.otherwise))
+
+
+@compile_scalar.register
+def _cast(node: Cast) -> Column:
+    operand = compile_scalar(node.operand)
+    if node.dtype.kind in (Kind.NULL, Kind.OTHER):
+        return operand
+    # try_cast: a string that does not parse becomes NULL (ANSI cast would fail the query);
+    # floating/decimal -> bigint truncates toward zero, as the contract wants.
+    return operand.try_cast(to_spark(node.dtype))
+
+
+@compile_scalar.register
+def _is_null(node: IsNull) -> Column:
+    return compile_scalar(node.operand).isNull()
+
+
+@compile_scalar.register
+def _in(node: In) -> Column:
+    return compile_scalar(node.operand).isin(*(compile_scalar(o) for o in node.options))
+
+
+@compile_scalar.register
+def _between(node: Between) -> Column:
+    operand = compile_scalar(node.operand)
+    return (operand >= compile_scalar(node.low)) & (operand <= compile_scalar(node.high))
+
+
+@compile_scalar.register
+def _like(node: Like) -> Column:
+    return F.like(compile_scalar(node.operand), compile_scalar(node.pattern), F.lit("\\"))
+
+
+@compile_scalar.register
+def _rlike(node: RLike) -> Column:
+    return F.rlike(compile_scalar(node.operand), compile_scalar(node.pattern))
+
+
+@compile_scalar.register
+def _aggregate(node: AggregateCall) -> Column:
+    if node.fn is AggFn.COUNT_ALL:
+        result = F.count(F.lit(1)) if node.filter is None else F.count_if(compile_scalar(node.filter))
+    else:
+        value = compile_scalar(node.args[0])
+        if node.filter is not None:
+            # FILTER (WHERE c): the aggregate sees NULL where c is not true, and skips it.
+            value = F.when(compile_scalar(node.filter), value)
+        result = _aggregate_call(AGGREGATES[node.fn], value, node.distinct)
+    return _as_plan_type(result, node.dtype)
+
+
+def _aggregate_call(name: str, value: Column, distinct: bool) -> Column:
+    if not distinct:
+        return F.call_function(name, value)
+    # F has count_distinct/sum_distinct only; Connect's own node carries DISTINCT for any aggregate.
+    return ConnectColumn(UnresolvedFunction(name, [value._expr], is_distinct=True))
+
+
+@compile_scalar.register
+def _window(node: WindowCall) -> Column:
+    handler = WINDOWS.get(node.fn)
+    if handler is None:
+        raise _unsupported(f"window function {node.fn.value}")
+    spec = Window.partitionBy(*(compile_scalar(p) for p in node.partition_by))
+    if node.order_by:
+        spec = spec.orderBy(*(sort_key(k) for k in node.order_by))
+    elif node.fn is WindowFn.ROW_NUMBER:
+        spec = spec.orderBy(F.lit(1))  # Spark insists on an order for row numbers; any will do
+    return handler().over(spec)
+
+
+def sort_key(key: SortKey) -> Column:
+    """An ordering term with NULL placement spelled out."""
+    expr = compile_scalar(key.expr)
+    if key.ascending:
+        return expr.asc_nulls_first() if key.nulls_first else expr.asc_nulls_last()
+    return expr.desc_nulls_first() if key.nulls_first else expr.desc_nulls_last()
+
+
+def _is_nan(node: Call, value: Column) -> Column:
+    if node.args[0].dtype.kind is Kind.DOUBLE:
+        return F.coalesce(F.isnan(value), F.lit(False))
+    return F.lit(False)  # only floating values can be NaN
+
+
+def _round(node: Call, value: Column, digits: Column | None = None) -> Column:
+    # Spark's round is HALF_UP, i.e. half away from zero; its scale must be a constant.
+    if digits is None:
+        return F.round(value, 0)
+    scale = node.args[1]
+    if not isinstance(scale, Literal) or not isinstance(scale.value, int):
+        raise _unsupported("ROUND with a non-constant number of digits")
+    return F.round(value, scale.value)
+
+
+def _element_at(node: Call, container: Column, key: Column) -> Column:
+    if node.args[0].dtype.kind is Kind.ARRAY:
+        # Plan indexes are 0-based (negative from the end); Spark's are 1-based, -1 is last.
+        key = F.when(key >= 0, key + 1).otherwise(key)
+    return F.try_element_at(container, key)
+
+
+def _get_field(node: Call, struct: Column, _name: Column) -> Column:
+    name = node.args[1]
+    if not isinstance(name, Literal) or not isinstance(name.value, str):
+        raise _unsupported("GET_FIELD with a non-constant field name")
+    return struct.getField(name.value)
+
+
+def _substring(node: Call, text: Column, start: Column, length: Column | None = None) -> Column:
+    return F.substr(text, start, length) if length is not None else F.substr(text, start)
+
+
+def _epoch_millis(node: Call, value: Column) -> Column:
+    # unix_millis wants a zoned timestamp; dates and zone-less timestamps read as UTC midnight/wall time.
+    return F.unix_millis(value.cast("timestamp"))
+
+
+def _unary(fn: Callable[[Column], Column]) -> Callable[..., Column]:
+    return lambda node, value: fn(value)
+
+
+CALLS: dict[Fn, Callable[..., Column]] = {
+    Fn.ADD: lambda n, a, b: a + b,
+    Fn.SUBTRACT: lambda n, a, b: a - b,
+    Fn.MULTIPLY: lambda n, a, b: a * b,
+    Fn.DIVIDE: lambda n, a, b: F.try_divide(a.cast("double"), b.cast("double")),
+    Fn.MODULO: lambda n, a, b: F.try_mod(a, b),
+    Fn.NEGATE: lambda n, a: -a,
+    Fn.EQ: lambda n, a, b: a == b,
+    Fn.NE: lambda n, a, b: a != b,
+    Fn.LT: lambda n, a, b: a < b,
+    Fn.LE: lambda n, a, b: a <= b,
+    Fn.GT: lambda n, a, b: a > b,
+    Fn.GE: lambda n, a, b: a >= b,
+    Fn.EQ_NULL_SAFE: lambda n, a, b: a.eqNullSafe(b),
+    Fn.AND: lambda n, a, b: a & b,
+    Fn.OR: lambda n, a, b: a | b,
+    Fn.NOT: lambda n, a: ~a,
+    Fn.COALESCE: lambda n, *args: F.coalesce(*args),
+    Fn.IS_NAN: _is_nan,
+    Fn.UPPER: _unary(F.upper),
+    Fn.LOWER: _unary(F.lower),
+    Fn.TRIM: _unary(F.trim),
+    Fn.LTRIM: _unary(F.ltrim),
+    Fn.RTRIM: _unary(F.rtrim),
+    Fn.LENGTH: _unary(F.char_length),
+    Fn.SUBSTRING: _substring,
+    Fn.CONCAT: lambda n, *args: F.concat(*args),
+    Fn.REPLACE: lambda n, text, search, replacement: F.replace(text, search, replacement),
+    Fn.ABS: _unary(F.abs),
+    Fn.ROUND: _round,
+    Fn.FLOOR: _unary(F.floor),
+    Fn.CEIL: _unary(F.ceil),
+    Fn.SQRT: _unary(F.sqrt),
+    Fn.POWER: lambda n, a, b: F.pow(a, b),
+    Fn.LEAST: lambda n, *args: F.least(*args),
+    Fn.GREATEST: lambda n, *args: F.greatest(*args),
+    Fn.YEAR: _unary(F.year),
+    Fn.MONTH: _unary(F.month),
+    Fn.DAY: _unary(F.dayofmonth),
+    Fn.HOUR: _unary(F.hour),
+    Fn.MINUTE: _unary(F.minute),
+    Fn.SECOND: _unary(F.second),
+    # try_cast: an unparsable date string is NULL, not a failed query
+    Fn.TO_DATE: lambda n, a: a.try_cast("date"),
+    Fn.EPOCH_MILLIS: _epoch_millis,
+    Fn.ELEMENT_AT: _element_at,
+    Fn.GET_FIELD: _get_field,
+}
+
+AGGREGATES: dict[AggFn, str] = {
+    AggFn.COUNT: "count",
+    AggFn.SUM: "sum",
+    AggFn.AVG: "avg",
+    AggFn.MIN: "min",
+    AggFn.MAX: "max",
+    AggFn.STDDEV_SAMP: "stddev_samp",
+    AggFn.STDDEV_POP: "stddev_pop",
+    AggFn.VAR_SAMP: "var_samp",
+    AggFn.VAR_POP: "var_pop",
+}
+"""Spark names of the aggregates with one argument (COUNT_ALL is handled on its own)."""
+
+WINDOWS: dict[WindowFn, Callable[[], Column]] = {
+    WindowFn.ROW_NUMBER: F.row_number,
+    WindowFn.COUNT_ALL: lambda: F.count(F.lit(1)),
+}

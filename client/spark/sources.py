@@ -1,0 +1,121 @@
+"""Load a ``SourceSpec`` as a Spark DataFrame: files, catalog tables, or uploaded frames.
+
+Every source comes out with 64-bit integers and doubles (narrower Spark types widen, as the
+logical types do) and, when the user declared a schema, with exactly those names and types.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql.pandas.types import from_arrow_schema
+
+from gryph.compiler.sources import SourceSpec
+
+from .failures import spark_errors
+from .scalars import column
+from .typemap import needs_widening, to_logical, to_spark, to_spark_schema
+
+
+def load_source(spark: SparkSession, spec: SourceSpec) -> DataFrame:
+    """The rows of ``spec``; fails with an ``EngineError`` naming the source if it is missing."""
+    with spark_errors(f"reading source {spec.name!r}", source=f"{spec.name!r} ({spec.describe()})"):
+        if spec.format == "table":
+            df = _declared(spark.table(spec.table), spec)
+        elif spec.format == "frame":
+            df = _declared(_upload(spark, spec.frame), spec)
+        else:
+            df = _read_files(spark, spec)
+        df.schema  # analysis happens lazily on the server; surface a missing path now
+        return _widen(df)
+
+
+def _read_files(spark: SparkSession, spec: SourceSpec) -> DataFrame:
+    reader = spark.read.format("csv" if spec.format == "tsv" else spec.format).options(**_file_options(spec))
+    if spec.schema is not None:
+        # A declared schema gives names and types by position (headerless Griffin CSVs need it).
+        reader = reader.schema(to_spark_schema(spec.schema))
+    elif spec.format in ("csv", "tsv"):
+        reader = reader.option("inferSchema", "true")
+    return reader.load(list(spec.paths))
+
+
+def _file_options(spec: SourceSpec) -> dict[str, str]:
+    options: dict[str, str] = {}
+    if spec.format in ("csv", "tsv"):
+        options = {"header": "true", "sep": "\t" if spec.format == "tsv" else ","}
+    if spec.format == "json" and spec.option("multiLine") is None and _is_json_array(spec.paths):
+        options["multiLine"] = "true"  # Spark reads JSON lines unless told the file is one array
+    for key, value in spec.options:
+        key = "sep" if key == "delimiter" else key
+        options[key] = str(value).lower() if isinstance(value, bool) else str(value)
+    return options
+
+
+def _is_json_array(paths: tuple[str, ...]) -> bool:
+    """Whether the first local file starts with ``[`` (remote paths cannot be peeked: lines assumed)."""
+    for path in paths:
+        file = Path(path)
+        if file.is_file():
+            with open(file, "rb") as handle:
+                return handle.read(4096).lstrip().startswith(b"[")
+    return False
+
+
+def _declared(df: DataFrame, spec: SourceSpec) -> DataFrame:
+    """Tables and frames keep the declared columns, by name, in the declared types."""
+    if spec.schema is None:
+        return df
+    return df.select(*(column(c.name).try_cast(to_spark(c.dtype)).alias(c.name)
+                       for c in spec.schema.columns))
+
+
+def _widen(df: DataFrame) -> DataFrame:
+    if not any(needs_widening(f.dataType) for f in df.schema.fields):
+        return df
+    return df.select(*(column(f.name).cast(to_spark(to_logical(f.dataType))).alias(f.name)
+                       if needs_widening(f.dataType) else column(f.name) for f in df.schema.fields))
+
+
+def _upload(spark: SparkSession, frame: object) -> DataFrame:
+    """Send an in-memory Arrow, Polars or pandas table to the server with exact types."""
+    table = _to_arrow(frame)
+    table = table.cast(pa.schema([f.with_type(_sendable(f.type)) for f in table.schema]))
+    return spark.createDataFrame(table, schema=from_arrow_schema(table.schema))
+
+
+def _to_arrow(frame: object) -> pa.Table:
+    if isinstance(frame, pa.Table):
+        return frame
+    if hasattr(frame, "to_arrow"):  # polars
+        return frame.to_arrow()
+    try:
+        import pandas as pd
+    except ImportError:
+        pd = None
+    if pd is not None and isinstance(frame, pd.DataFrame):
+        return pa.Table.from_pandas(frame, preserve_index=False)
+    raise TypeError(f"cannot use a {type(frame).__name__} as a frame source (Arrow, Polars or pandas)")
+
+
+def _sendable(arrow_type: pa.DataType) -> pa.DataType:
+    """The Arrow type Spark accepts for a column: 64-bit numbers, plain strings, microseconds."""
+    if pa.types.is_dictionary(arrow_type):
+        return _sendable(arrow_type.value_type)
+    if pa.types.is_integer(arrow_type):
+        return pa.int64()
+    if pa.types.is_floating(arrow_type):
+        return pa.float64()
+    if pa.types.is_large_string(arrow_type) or pa.types.is_string_view(arrow_type):
+        return pa.string()
+    if pa.types.is_large_binary(arrow_type) or pa.types.is_binary_view(arrow_type):
+        return pa.binary()
+    if pa.types.is_timestamp(arrow_type):
+        return pa.timestamp("us", tz=arrow_type.tz)
+    if pa.types.is_list(arrow_type) or pa.types.is_large_list(arrow_type):
+        return pa.list_(_sendable(arrow_type.value_type))
+    if pa.types.is_struct(arrow_type):
+        return pa.struct([f.with_type(_sendable(f.type)) for f in arrow_type])
+    return arrow_type
