@@ -69,8 +69,10 @@ def _call(node: Call) -> str:
 
 def as_plan_type(sql: str, dtype: DataType) -> str:
     """DuckDB picks its own numeric widths (INTEGER lengths, DECIMAL rounding); the plan's type decides."""
-    if dtype.kind in (Kind.INTEGER, Kind.DOUBLE):
-        return f"CAST({sql} AS {to_duckdb(dtype)})"
+    if dtype.kind is Kind.INTEGER:
+        return f"TRY_CAST({sql} AS BIGINT)"  # floor(NaN) and the like have no integer: NULL, not a failure
+    if dtype.kind is Kind.DOUBLE:
+        return f"CAST({sql} AS DOUBLE)"
     return sql
 
 

@@ -209,9 +209,9 @@ def test_round_half_away_from_zero(bench):
 
 
 def test_floor_and_ceil(bench):
-    data = {"x": [2.5, -2.5, None]}
-    assert bench.values(call(Fn.FLOOR, I, f("x", D)), data) == [2, -3, None]
-    assert bench.values(call(Fn.CEIL, I, f("x", D)), data) == [3, -2, None]
+    data = {"x": [2.5, -2.5, None, NAN]}
+    assert bench.values(call(Fn.FLOOR, I, f("x", D)), data) == [2, -3, None, None]
+    assert bench.values(call(Fn.CEIL, I, f("x", D)), data) == [3, -2, None, None]
 
 
 def test_sqrt_of_negative_is_nan(bench):

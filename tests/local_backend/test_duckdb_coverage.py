@@ -1,0 +1,121 @@
+"""The engine handles every plan node and every catalogue entry; the rest fails as it says."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pytest
+
+from gryph.compiler.errors import UnsupportedError
+from gryph.compiler.plan import (
+    RELATION_TYPES, SCALAR_TYPES, AggFn, Aggregate, AggregateCall, Between, Call, Cast, Distinct,
+    Field, Filter, Fn, IfThen, In, IsNull, Join, JoinKind, Like, Limit, Literal, Named, Project, Read,
+    RLike, Sort, SortKey, Sql, Window, WindowCall, WindowFn,
+)
+from gryph.compiler.types import BOOLEAN, DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, array, map_of, struct
+from gryph.local_backend.sql_relations import Aliases, relation_sql
+from gryph.local_backend.sql_scalars import scalar_sql
+
+I, D, S, B = INTEGER, DOUBLE, STRING, BOOLEAN
+COLUMNS = {
+    "i": pa.array([3, None], pa.int64()),
+    "d": pa.array([2.5, float("nan")]),
+    "s": pa.array([" ab ", None]),
+    "b": pa.array([True, None]),
+    "ts": pa.array([0, None], pa.timestamp("us")),
+    "xs": pa.array([[1, 2], None], pa.list_(pa.int64())),
+    "m": pa.array([[("k", 1)], None], pa.map_(pa.string(), pa.int64())),
+    "st": pa.array([{"f": 1}, None], pa.struct([("f", pa.int64())])),
+}
+i, d, s, b, ts = Field("i", I), Field("d", D), Field("s", S), Field("b", B), Field("ts", TIMESTAMP)
+
+
+def one(value, dtype):
+    return Literal(value, dtype)
+
+
+def sample_args(fn: Fn) -> tuple[tuple, object]:
+    """Arguments and result type of a sensible call of each catalogue function."""
+    numeric2 = ((i, one(2, I)), I)
+    table = {
+        Fn.ADD: numeric2, Fn.SUBTRACT: numeric2, Fn.MULTIPLY: numeric2, Fn.MODULO: numeric2,
+        Fn.DIVIDE: ((d, i), D), Fn.NEGATE: ((i,), I), Fn.POWER: ((d, one(2, I)), D),
+        Fn.AND: ((b, b), B), Fn.OR: ((b, b), B), Fn.NOT: ((b,), B),
+        Fn.COALESCE: ((i, one(0, I)), I), Fn.IS_NAN: ((d,), B),
+        Fn.LENGTH: ((s,), I), Fn.SUBSTRING: ((s, one(1, I), one(2, I)), S), Fn.CONCAT: ((s, s), S),
+        Fn.REPLACE: ((s, one("a", S), one("b", S)), S),
+        Fn.ABS: ((d,), D), Fn.ROUND: ((d, one(1, I)), D), Fn.FLOOR: ((d,), I), Fn.CEIL: ((d,), I),
+        Fn.SQRT: ((d,), D), Fn.LEAST: ((i, one(1, I)), I), Fn.GREATEST: ((i, one(1, I)), I),
+        Fn.TO_DATE: ((ts,), DATE), Fn.EPOCH_MILLIS: ((ts,), I),
+        Fn.ELEMENT_AT: ((Field("xs", array(I)), one(0, I)), I),
+        Fn.GET_FIELD: ((Field("st", struct((("f", I),))), one("f", S)), I),
+    }
+    if fn in table:
+        return table[fn]
+    if fn in (Fn.EQ, Fn.NE, Fn.LT, Fn.LE, Fn.GT, Fn.GE, Fn.EQ_NULL_SAFE):
+        return (i, one(3, I)), B
+    if fn in (Fn.UPPER, Fn.LOWER, Fn.TRIM, Fn.LTRIM, Fn.RTRIM):
+        return (s,), S
+    if fn in (Fn.YEAR, Fn.MONTH, Fn.DAY, Fn.HOUR, Fn.MINUTE, Fn.SECOND):
+        return (ts,), I
+    raise AssertionError(f"no sample for {fn}")
+
+
+SCALARS = [
+    Field("i", I), one(1, I), IfThen(((b, i),), one(0, I), I), Cast(s, I), IsNull(s), In(i, (one(3, I),)),
+    Between(i, one(1, I), one(5, I)), Like(s, one("%a%", S)), RLike(s, one("a", S)),
+    Call(Fn.ELEMENT_AT, (Field("m", map_of(S, I)), one("k", S)), I),
+]
+
+
+def test_every_scalar_node_type_has_a_compiler():
+    registered = set(scalar_sql.registry)
+    assert set(SCALAR_TYPES) <= registered
+
+
+def test_every_relation_type_has_a_compiler():
+    assert set(RELATION_TYPES) <= set(relation_sql.registry)
+
+
+def test_every_function_runs(bench):
+    read = bench.table("t", COLUMNS)
+    calls = [Call(fn, *sample_args(fn)) for fn in Fn]
+    project = Project(read, tuple(Named(c, f"c{n}") for n, c in enumerate(calls + SCALARS)))
+    assert {type(node) for node in SCALARS} | {Call} >= set(SCALAR_TYPES) - {AggregateCall, WindowCall}
+    (first, _) = bench.rows(project)
+    assert len(first) == len(calls) + len(SCALARS)
+
+
+def test_every_aggregate_and_window_runs(bench):
+    read = bench.table("t", COLUMNS)
+    measures = tuple(Named(AggregateCall(fn, () if fn is AggFn.COUNT_ALL else (d,), D if fn not in
+                                         (AggFn.COUNT, AggFn.COUNT_ALL) else I), fn.value) for fn in AggFn)
+    assert len(bench.rows(Aggregate(read, (), measures))) == 1
+    windows = tuple(Named(WindowCall(fn, (s,), (SortKey(i),)), fn.value) for fn in WindowFn)
+    assert len(bench.rows(Window(read, windows))) == 2
+
+
+def test_every_relation_runs(bench):
+    read = bench.table("t", COLUMNS)
+    other = bench.table("u", {"k": [3]})
+    on = Call(Fn.EQ, (i, Field("k", I)), B)
+    relations = [
+        read, Sql("SELECT i FROM t", ("t",)), Filter(read, b), Project(read, (Named(i, "x"),)),
+        Aggregate(read, (Named(s, "s"),), (Named(AggregateCall(AggFn.COUNT_ALL, (), I), "n"),)),
+        *(Join(kind, read, other, None if kind is JoinKind.CROSS else on) for kind in JoinKind),
+        Distinct(read), Sort(read, (SortKey(i),)), Limit(read, 1),
+        Window(read, (Named(WindowCall(WindowFn.ROW_NUMBER), "rn"),)),
+    ]
+    assert {type(r) for r in relations} == set(RELATION_TYPES)
+    for relation in relations:
+        assert isinstance(bench.rows(relation), list)
+
+
+def test_unknown_nodes_are_reported_as_unsupported_on_duckdb():
+    with pytest.raises(UnsupportedError, match="not supported on duckdb"):
+        scalar_sql(object())
+    with pytest.raises(UnsupportedError, match="not supported on duckdb"):
+        relation_sql(object(), Aliases())
+    with pytest.raises(UnsupportedError, match="not supported on duckdb"):
+        relation_sql(Sql("SELECT 1", (), dialect="oracle"), Aliases())
+    with pytest.raises(UnsupportedError, match="not supported on duckdb"):
+        scalar_sql(Call(Fn.ELEMENT_AT, (Field("s", S), one(0, I)), I))
