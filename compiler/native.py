@@ -100,43 +100,26 @@ def _source(statement, base: Path, location, file) -> SourceSpec:
 
 def parse_schema(text: str, location=None) -> Schema:
     """A declared schema, ``"id bigint, name string, amount decimal(10,2)"``."""
-    columns = []
+    pairs = []
     for part in re.split(r",(?![^(]*\))", text):
         pieces = part.strip().split(None, 1)
         if len(pieces) != 2:
             raise InvalidInput("BAD_SCHEMA", f"a schema column needs a name and a type: {part.strip()!r}",
                                location, text, 'write schema = "id bigint, name string"')
-        dtype = parse_type_name(pieces[1])
-        if dtype is None:
-            raise InvalidInput("UNKNOWN_TYPE", f"unknown type {pieces[1]!r} in schema", location, text,
-                               did_you_mean(pieces[1], TYPE_NAMES))
-        columns.append(Column(unquote_name(pieces[0]), dtype))
+        pairs.append((unquote_name(pieces[0]), pieces[1]))
+    return parse_schema_columns(pairs, location)
+
+
+def parse_schema_columns(pairs, location=None) -> Schema:
+    """A schema from ``(name, type name)`` pairs (native declarations, Griffin's ``schema``)."""
+    columns = []
+    for name, type_name in pairs:
+        dtype = parse_type_name(str(type_name or ""))
+        if not name or dtype is None:
+            raise InvalidInput("UNKNOWN_TYPE", f"unknown type {type_name!r} for column {name!r}", location,
+                               str(type_name), did_you_mean(str(type_name), TYPE_NAMES))
+        columns.append(Column(str(name), dtype))
     try:
         return Schema(tuple(columns))
     except ValueError as error:
-        raise InvalidInput("BAD_SCHEMA", str(error), location, text) from None
-
-
-def _rule(statement, location, file) -> RuleSpec:
-    kind = statement.kind.lower()
-    details = {}
-    if statement.details is not None:
-        for entry in statement.details.entries:
-            details[entry.key] = literal_value(entry.value)
-    if kind == "accuracy":
-        body = statement.rule
-    elif kind == "profiling":
-        body = statement.query
-    else:
-        body = statement
-    target = getattr(statement, "target", None)
-    return RuleSpec(
-        kind=kind,
-        name=unquote_name(statement.name),
-        source=unquote_name(statement.source) if statement.source else None,
-        target=unquote_name(target) if target else None,
-        body=body,
-        details=details,
-        location=location,
-        origin=Origin(file),
-    )
+        raise InvalidInput("BAD_SCHEMA", str(error), location) from None

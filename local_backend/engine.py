@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from typing import Mapping
 
@@ -9,7 +10,7 @@ import duckdb
 
 from gryph.compiler.engine import Rows
 from gryph.compiler.errors import EngineError
-from gryph.compiler.plan import Plan, reads
+from gryph.compiler.plan import Plan, View, reads
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import Schema
 from gryph.compiler.values import normalize
@@ -49,20 +50,31 @@ class DuckDBEngine:
         finally:
             loaded.drop(self._con)
 
+    def schema_of_view(self, views: tuple[View, ...], sources: Mapping[str, SourceSpec]) -> Schema:
+        """The schema of the last view, with the views before it registered; no data is scanned."""
+        with self._registered(views, [], sources):
+            return schema_of_relation(self._con.sql(f"SELECT * FROM {ident(views[-1].name)}"))
+
     def run(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> dict[str, Rows]:
         """Register the sources the plan reads and its views, run every query, then drop them again."""
-        relations = [v.relation for v in plan.views] + [q.relation for q in plan.queries]
-        wanted = dict.fromkeys(name for rel in relations for name in reads(rel) if name in sources)
+        with self._registered(plan.views, [q.relation for q in plan.queries], sources):
+            return {query.name: self._rows(query_sql(query), f"query {query.name!r}")
+                    for query in plan.queries}
+
+    @contextlib.contextmanager
+    def _registered(self, views, relations, sources: Mapping[str, SourceSpec]):
+        """Sources the relations read and the views, registered for the block, dropped after."""
+        everything = [v.relation for v in views] + list(relations)
+        wanted = dict.fromkeys(name for rel in everything for name in reads(rel) if name in sources)
         registered: list[Loaded] = []
         try:
             for name in wanted:
                 registered.append(register_source(self._con, sources[name], name))
-            for view in plan.views:
+            for view in views:
                 self._execute(f"CREATE OR REPLACE TEMP VIEW {ident(view.name)} AS "
                               f"{relation_sql(view.relation, Aliases())}", f"view {view.name!r}")
                 registered.append(Loaded(view.name))
-            return {query.name: self._rows(query_sql(query), f"query {query.name!r}")
-                    for query in plan.queries}
+            yield
         finally:
             for loaded in reversed(registered):
                 loaded.drop(self._con)
