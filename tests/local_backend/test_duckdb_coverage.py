@@ -8,7 +8,7 @@ import pytest
 from gryph.compiler.errors import UnsupportedError
 from gryph.compiler.plan import (
     RELATION_TYPES, SCALAR_TYPES, AggFn, Aggregate, AggregateCall, Between, Call, Cast, Distinct,
-    Field, Filter, Fn, IfThen, In, IsNull, Join, JoinKind, Like, Limit, Literal, Named, Project, Read,
+    Field, Filter, Fn, IfThen, In, IsNull, Join, JoinKind, Like, Limit, Literal, Named, Project,
     RLike, Sort, SortKey, Sql, Window, WindowCall, WindowFn,
 )
 from gryph.compiler.types import BOOLEAN, DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, array, map_of, struct
