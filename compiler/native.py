@@ -123,3 +123,28 @@ def parse_schema_columns(pairs, location=None) -> Schema:
         return Schema(tuple(columns))
     except ValueError as error:
         raise InvalidInput("BAD_SCHEMA", str(error), location) from None
+
+
+def _rule(statement, location, file) -> RuleSpec:
+    kind = statement.kind.lower()
+    details = {}
+    if statement.details is not None:
+        for entry in statement.details.entries:
+            details[entry.key] = literal_value(entry.value)
+    if kind == "accuracy":
+        body = statement.rule
+    elif kind == "profiling":
+        body = statement.query
+    else:
+        body = statement
+    target = getattr(statement, "target", None)
+    return RuleSpec(
+        kind=kind,
+        name=unquote_name(statement.name),
+        source=unquote_name(statement.source) if statement.source else None,
+        target=unquote_name(target) if target else None,
+        body=body,
+        details=details,
+        location=location,
+        origin=Origin(file),
+    )
