@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from pyspark.sql import DataFrame
+from pyspark.sql.connect.dataframe import DataFrame
 
 from gryph.compiler.engine import Rows
 from gryph.compiler.plan import Plan, reads

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import singledispatch
 
-from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql.connect.dataframe import DataFrame
+from pyspark.sql.connect.session import SparkSession
 
 from gryph.compiler.errors import EngineError, UnsupportedError
 from gryph.compiler.plan import (

@@ -9,10 +9,12 @@ from __future__ import annotations
 from functools import singledispatch
 from typing import Callable
 
-from pyspark.sql import Column, Window
-from pyspark.sql import functions as F
-from pyspark.sql.connect.column import Column as ConnectColumn
+# The Connect modules directly: the generic pyspark.sql.functions pick Connect only when an
+# environment variable says so, and would otherwise look for a local JVM.
+from pyspark.sql.connect import functions as F
+from pyspark.sql.connect.column import Column
 from pyspark.sql.connect.expressions import UnresolvedFunction
+from pyspark.sql.connect.window import Window
 
 from gryph.compiler.errors import UnsupportedError
 from gryph.compiler.plan import (
@@ -127,7 +129,7 @@ def _aggregate_call(name: str, value: Column, distinct: bool) -> Column:
     if not distinct:
         return F.call_function(name, value)
     # F has count_distinct/sum_distinct only; Connect's own node carries DISTINCT for any aggregate.
-    return ConnectColumn(UnresolvedFunction(name, [value._expr], is_distinct=True))
+    return Column(UnresolvedFunction(name, [value._expr], is_distinct=True))
 
 
 @compile_scalar.register

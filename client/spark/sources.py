@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pyarrow as pa
-from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql.connect.dataframe import DataFrame
+from pyspark.sql.connect.session import SparkSession
 from pyspark.sql.pandas.types import from_arrow_schema
 
 from gryph.compiler.sources import SourceSpec
