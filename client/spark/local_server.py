@@ -15,6 +15,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import Mapping
 
 from gryph.compiler.errors import EngineError
 
@@ -154,10 +155,14 @@ class LocalSpark:
                                 "--webui-port", str(webui), "--work-dir", str(self.workdir / "work")],
                      webui, timeout)
 
-    def start_connect(self, master: str = "local[2]", timeout: float = START_TIMEOUT) -> str:
-        """The Connect server bound to a free loopback port; returns its ``sc://`` URL."""
+    def start_connect(self, master: str = "local[2]", timeout: float = START_TIMEOUT,
+                      confs: Mapping[str, str] | None = None) -> str:
+        """The Connect server bound to a free loopback port; returns its ``sc://`` URL.
+
+        ``confs`` adds or overrides Spark settings (e.g. ``spark.connect.authenticate.token``).
+        """
         port = free_port()
-        confs = {
+        settings = {
             "spark.connect.grpc.binding.address": "127.0.0.1",
             "spark.connect.grpc.binding.port": str(port),
             "spark.sql.shuffle.partitions": "2",
@@ -166,9 +171,10 @@ class LocalSpark:
             "spark.sql.warehouse.dir": str(self.workdir / "warehouse"),
             "spark.ui.enabled": "false",
             "spark.driver.host": "127.0.0.1",
+            **(confs or {}),
         }
         argv = [str(self._home / "sbin" / "start-connect-server.sh"), "--master", master]
-        for key, value in confs.items():
+        for key, value in settings.items():
             argv += ["--conf", f"{key}={value}"]
         self._launch("connect-server", argv, port, timeout)
         self.url = f"sc://127.0.0.1:{port}"
@@ -194,10 +200,11 @@ def _workdir() -> Path:
     return Path(tempfile.mkdtemp(prefix="gryph-spark-"))
 
 
-def start_local_server(master: str = "local[2]", timeout: float = START_TIMEOUT) -> LocalSpark:
+def start_local_server(master: str = "local[2]", timeout: float = START_TIMEOUT,
+                       confs: Mapping[str, str] | None = None) -> LocalSpark:
     """A Spark Connect server on a free port of 127.0.0.1, ready to accept clients."""
     server = LocalSpark(_workdir())
-    server.start_connect(master, timeout)
+    server.start_connect(master, timeout, confs)
     return server
 
 

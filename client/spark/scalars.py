@@ -171,8 +171,9 @@ def _round(node: Call, value: Column, digits: Column | None = None) -> Column:
 
 def _element_at(node: Call, container: Column, key: Column) -> Column:
     if node.args[0].dtype.kind is Kind.ARRAY:
-        # Plan indexes are 0-based (negative from the end); Spark's are 1-based, -1 is last.
-        key = F.when(key >= 0, key + 1).otherwise(key)
+        # Plan indexes are 0-based (negative from the end); Spark's are 1-based, -1 is last, and
+        # 32-bit: an index past the int range is out of range anyway, so try_cast's NULL is right.
+        key = F.when(key >= 0, key + 1).otherwise(key).try_cast("int")
     return F.try_element_at(container, key)
 
 

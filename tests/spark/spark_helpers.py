@@ -1,0 +1,52 @@
+"""Build small plans by hand and run them on the shared Spark engine."""
+
+from __future__ import annotations
+
+import math
+
+import pyarrow as pa
+
+from gryph.compiler import types as G
+from gryph.compiler.plan import Named, Plan, Project, Query, Read
+from gryph.compiler.sources import SourceSpec
+
+
+def frame_source(name: str, table: pa.Table) -> SourceSpec:
+    return SourceSpec(name, "frame", frame=table)
+
+
+def run_one(engine, relation, sources: dict[str, SourceSpec], views=()) -> list[dict]:
+    """The rows of one query over ``sources``."""
+    return engine.run(Plan(tuple(views), (Query("q", relation),)), sources)["q"]
+
+
+def read(engine, spec: SourceSpec) -> Read:
+    return Read(spec.name, engine.schema_of(spec))
+
+
+def project(engine, spec: SourceSpec, exprs: dict[str, object]) -> dict[str, list]:
+    """Evaluate named expressions over every row of ``spec``: one query, values by name."""
+    rel = Project(read(engine, spec), tuple(Named(e, n) for n, e in exprs.items()))
+    rows = run_one(engine, rel, {spec.name: spec})
+    return {name: [row[name] for row in rows] for name in exprs}
+
+
+def same(actual, expected) -> bool:
+    """Equality where NaN equals NaN and floats compare to a relative 1e-9."""
+    if isinstance(expected, float) and isinstance(actual, (int, float)) and not isinstance(actual, bool):
+        if math.isnan(expected):
+            return isinstance(actual, float) and math.isnan(actual)
+        return math.isclose(actual, expected, rel_tol=1e-9, abs_tol=1e-12)
+    if isinstance(expected, list) and isinstance(actual, list):
+        return len(actual) == len(expected) and all(same(a, e) for a, e in zip(actual, expected))
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        return actual.keys() == expected.keys() and all(same(actual[k], expected[k]) for k in expected)
+    return type(actual) is type(expected) and actual == expected
+
+
+def multiset(rows: list[dict]) -> list[str]:
+    """Rows as a sorted list of reprs, for comparing unordered results."""
+    return sorted(repr(sorted(row.items())) for row in rows)
+
+
+INT, DBL, STR, BOOL = G.INTEGER, G.DOUBLE, G.STRING, G.BOOLEAN
