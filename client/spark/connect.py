@@ -75,7 +75,11 @@ def _wait_for_port(host: str, port: int, timeout: float) -> None:
 
 
 def _bounded(call, timeout: float, host: str, port: int):
-    """Run ``call`` in a daemon thread; give up after ``timeout`` seconds."""
+    """Run ``call`` in a daemon thread; give up waiting after ``timeout`` seconds.
+
+    An abandoned call keeps running in its thread and cleans up after itself there: touching
+    the session from here would block on the request still in flight.
+    """
     outcome: dict[str, object] = {}
 
     def target() -> None:
@@ -94,6 +98,22 @@ def _bounded(call, timeout: float, host: str, port: int):
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]
+
+
+def _handshake(session, client_version: str, host: str, port: int) -> str:
+    """The first request: the server's version; stops the session if anything fails."""
+    try:
+        server_version = session.version
+        _check_versions(client_version, server_version)
+        # The contract computes times in UTC whatever the server's default zone is.
+        session.conf.set("spark.sql.session.timeZone", "UTC")
+        return server_version
+    except EngineError:
+        session.stop()
+        raise
+    except Exception as exc:
+        session.stop()
+        raise _handshake_error(exc, host, port) from exc
 
 
 def _handshake_error(exc: Exception, host: str, port: int) -> EngineError:
@@ -135,17 +155,8 @@ def _open(url: str) -> tuple[object, str]:
     usual_policies = client.get_retry_policies()
     # A few quick retries for the handshake only; later requests keep the client's defaults.
     client.set_retry_policies([DefaultPolicy(max_retries=3, max_backoff=1000)])
-    try:
-        server_version = _bounded(lambda: session.version, FIRST_RPC_TIMEOUT, host, port)
-        _check_versions(client_version, server_version)
-        # The contract computes times in UTC whatever the server's default zone is.
-        session.conf.set("spark.sql.session.timeZone", "UTC")
-    except EngineError:
-        session.stop()
-        raise
-    except Exception as exc:
-        session.stop()
-        raise _handshake_error(exc, host, port) from exc
+    server_version = _bounded(lambda: _handshake(session, client_version, host, port),
+                              FIRST_RPC_TIMEOUT, host, port)
     client.set_retry_policies(usual_policies)
     return session, server_version
 

@@ -66,8 +66,9 @@ def java_home() -> str:
 class _Process:
     """One launcher script run in its own process group, its output kept in a log file."""
 
-    def __init__(self, name: str, argv: list[str], env: dict[str, str], workdir: Path) -> None:
+    def __init__(self, name: str, argv: list[str], env: dict[str, str], workdir: Path, port: int) -> None:
         self.name = name
+        self.port = port
         self.log = workdir / f"{name}.log"
         with open(self.log, "wb") as out:
             self.popen = subprocess.Popen(argv, env=env, cwd=workdir, stdout=out,
@@ -81,8 +82,9 @@ class _Process:
             return ""
         return "\n".join(lines[-_LOG_TAIL_LINES:])
 
-    def wait_for_port(self, port: int, timeout: float) -> None:
-        """Block until ``port`` answers; fail with the log tail if the process dies or time runs out."""
+    def wait_for_port(self, timeout: float) -> None:
+        """Block until the port answers; fail with the log tail if the process dies or time runs out."""
+        port = self.port
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.popen.poll() is not None:
@@ -95,21 +97,23 @@ class _Process:
         raise EngineError("E-SPARK-START", f"{self.name} did not listen on port {port} within "
                           f"{timeout:.0f} s", text=self.tail(), hint=f"full log: {self.log}")
 
+    def _gone(self) -> bool:
+        # The launcher script can exit before its JVM lets go of the port.
+        return self.popen.poll() is not None and not port_open("127.0.0.1", self.port, timeout=0.2)
+
     def kill(self) -> None:
         """Terminate the whole process group (script, JVM), then force it if it lingers."""
-        if self.popen.poll() is not None:
-            return
         pgid = self.popen.pid  # start_new_session made the child its group leader
         for sig, grace in ((signal.SIGTERM, 15.0), (signal.SIGKILL, 5.0)):
             try:
                 os.killpg(pgid, sig)
             except ProcessLookupError:
-                return
-            try:
-                self.popen.wait(grace)
-                return
-            except subprocess.TimeoutExpired:
-                continue
+                pass
+            deadline = time.monotonic() + grace
+            while time.monotonic() < deadline:
+                if self._gone():
+                    return
+                time.sleep(0.1)
 
 
 class LocalSpark:
@@ -129,10 +133,10 @@ class LocalSpark:
         self._env.pop("SPARK_CONNECT_MODE_ENABLED", None)
 
     def _launch(self, name: str, argv: list[str], port: int, timeout: float) -> None:
-        process = _Process(name, argv, self._env, self.workdir)
+        process = _Process(name, argv, self._env, self.workdir, port)
         self._processes.append(process)
         try:
-            process.wait_for_port(port, timeout)
+            process.wait_for_port(timeout)
         except BaseException:
             self._kill_all()  # the work dir stays: the error points at its logs
             raise

@@ -1,0 +1,34 @@
+"""The executor handles every IR node and catalogue entry, and refuses unknown ones clearly."""
+
+from __future__ import annotations
+
+import pytest
+
+from gryph.compiler.errors import UnsupportedError
+from gryph.compiler.plan import RELATION_TYPES, SCALAR_TYPES, AggFn, Fn, WindowFn
+
+relations = pytest.importorskip("gryph.client.spark.relations")  # pyspark is a declared test dependency
+scalars = pytest.importorskip("gryph.client.spark.scalars")
+
+
+@pytest.mark.parametrize("node_type", RELATION_TYPES, ids=lambda t: t.__name__)
+def test_every_relation_has_a_compiler(node_type):
+    assert relations.compile_relation.dispatch(node_type) is not relations.compile_relation.dispatch(object)
+
+
+@pytest.mark.parametrize("node_type", SCALAR_TYPES, ids=lambda t: t.__name__)
+def test_every_scalar_has_a_compiler(node_type):
+    assert scalars.compile_scalar.dispatch(node_type) is not scalars.compile_scalar.dispatch(object)
+
+
+def test_every_catalogue_entry_is_mapped():
+    assert set(scalars.CALLS) == set(Fn)
+    assert set(scalars.AGGREGATES) | {AggFn.COUNT_ALL} == set(AggFn)
+    assert set(scalars.WINDOWS) == set(WindowFn)
+
+
+def test_unknown_nodes_raise_unsupported():
+    with pytest.raises(UnsupportedError, match="not supported on the spark engine"):
+        scalars.compile_scalar(object())
+    with pytest.raises(UnsupportedError, match="not supported on the spark engine"):
+        relations.compile_relation(object(), None)
