@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 java_major() {
-    java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n 1
+    local major
+    major=$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n 1)
+    echo "${major:-0}"
 }
 
 if ! command -v java >/dev/null 2>&1 || [ "$(java_major)" -lt 17 ]; then
