@@ -17,6 +17,6 @@ def open_engine(name: str = "duckdb", remote: str | None = None, database: str |
     if name == "spark":
         from gryph.client.spark.engine import SparkEngine  # imports pyspark: only when asked for
 
-        return SparkEngine.connect(remote)
+        return SparkEngine(remote)
     raise InvalidInput("UNKNOWN_ENGINE", f"unknown engine {name!r}", None, name,
                        f"choose one of: {', '.join(ENGINES)}")

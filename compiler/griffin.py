@@ -143,7 +143,7 @@ def _connector(config: _Config, name: str, connector: dict) -> SourceSpec:
 def _resolve(base: Path, path: str) -> str:
     if "://" in path or Path(path).is_absolute():
         return path
-    return str(base / path)
+    return str(base.resolve() / path)
 
 
 def _rules(config: _Config, evaluate: dict, ordered: list[str]) -> list[RuleSpec]:

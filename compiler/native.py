@@ -94,7 +94,7 @@ def _source(statement, base: Path, location, file) -> SourceSpec:
         return SourceSpec(name, "table", table=paths[0], options=options)
     if not paths:
         raise InvalidInput("BAD_SOURCE", f"{fmt}(...) needs a path", location, source_text(statement))
-    resolved = tuple(p if "://" in p or Path(p).is_absolute() else str(base / p) for p in paths)
+    resolved = tuple(p if "://" in p or Path(p).is_absolute() else str(base.resolve() / p) for p in paths)
     return SourceSpec(name, fmt, paths=resolved, options=options, schema=schema)
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Mapping
 
 from pyspark.sql.connect.dataframe import DataFrame
 
 from gryph.compiler.engine import Rows
-from gryph.compiler.plan import Plan, reads
+from gryph.compiler.plan import Plan, View, reads
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import Schema
 from gryph.compiler.values import normalize
@@ -33,17 +34,30 @@ class SparkEngine:
         with spark_errors(f"reading the schema of source {source.name!r}"):
             return schema_of(load_source(self.spark, source).schema)
 
+    def schema_of_view(self, views: tuple[View, ...], sources: Mapping[str, SourceSpec]) -> Schema:
+        """The schema of the last view (Spark analyses it without running it)."""
+        with self._registered(views, [], sources) as ctx:
+            with spark_errors(f"reading the schema of view {views[-1].name!r}"):
+                return schema_of(ctx.tables[views[-1].name].schema)
+
     def run(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> dict[str, Rows]:
+        with self._registered(plan.views, [q.relation for q in plan.queries], sources) as ctx:
+            return {query.name: self._collect(ctx, query) for query in plan.queries}
+
+    @contextlib.contextmanager
+    def _registered(self, views, relations, sources: Mapping[str, SourceSpec]):
+        """Sources the views and relations read, then the views, registered for the block."""
         ctx = Context(self.spark, {})
         registered: list[str] = []
+        names = [n for view in views for n in reads(view.relation)] + [n for rel in relations for n in reads(rel)]
         try:
-            for name in _referenced(plan):
+            for name in dict.fromkeys(names):
                 if name in sources:
                     self._register(ctx, name, load_source(self.spark, sources[name]), registered)
-            for view in plan.views:
+            for view in views:
                 with spark_errors(f"building view {view.name!r}"):
                     self._register(ctx, view.name, compile_relation(view.relation, ctx), registered)
-            return {query.name: self._collect(ctx, query) for query in plan.queries}
+            yield ctx
         finally:
             self._drop(registered)
 
@@ -75,9 +89,3 @@ class SparkEngine:
             for name in dict.fromkeys(names):
                 self.spark.catalog.dropTempView(name)
 
-
-def _referenced(plan: Plan) -> list[str]:
-    """Names the plan's views and queries read, first use first, each once."""
-    names = [n for view in plan.views for n in reads(view.relation)]
-    names += [n for query in plan.queries for n in reads(query.relation)]
-    return list(dict.fromkeys(names))
