@@ -25,7 +25,8 @@ from gryph.compiler.types import (
 )
 from gryph.local_backend import DuckDBEngine
 
-GRIFFIN = Path("/work/shared/griffin-data")
+# Apache Griffin test data lives in shared/, beside the checkout
+GRIFFIN = Path(__file__).resolve().parents[3] / "shared" / "griffin-data"
 PEOPLE = [{"name": "Joey", "age": 14}, {"name": "Ivan", "age": 32}]
 
 
