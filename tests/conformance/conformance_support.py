@@ -1,0 +1,147 @@
+"""Helpers of the conformance suite: typed tables from case data, engines, metric comparison.
+
+Case tables are held as data: ``{"columns": [[name, type], ...], "rows": [[...], ...]}``.
+Values are JSON values read through their column's type: in a ``float64`` column the strings
+``"NaN"``, ``"inf"`` and ``"-inf"`` are those floats; ``timestamp`` and ``date`` columns hold ISO
+text. Everything else is taken as written (``null`` is NULL).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+from pathlib import Path
+
+import pyarrow as pa
+
+CASES_DIR = Path(__file__).parent / "cases"
+
+ARROW_TYPES = {
+    "int64": pa.int64(),
+    "int32": pa.int32(),
+    "float64": pa.float64(),
+    "string": pa.string(),
+    "bool": pa.bool_(),
+    "timestamp": pa.timestamp("us"),
+    "date": pa.date32(),
+}
+
+_FLOATS = {"NaN": math.nan, "inf": math.inf, "-inf": -math.inf}
+
+
+def _value(value, type_name: str):
+    if value is None:
+        return None
+    if type_name == "float64":
+        return _FLOATS[value] if isinstance(value, str) else float(value)
+    if type_name == "timestamp":
+        return dt.datetime.fromisoformat(value)
+    if type_name == "date":
+        return dt.date.fromisoformat(value)
+    return value
+
+
+def arrow_table(spec: dict) -> pa.Table:
+    """A pyarrow table with the case's explicit column types."""
+    columns = spec["columns"]
+    rows = spec["rows"]
+    for row in rows:
+        assert len(row) == len(columns), f"row {row!r} does not have {len(columns)} values"
+    arrays = [pa.array([_value(row[i], type_name) for row in rows], type=ARROW_TYPES[type_name])
+              for i, (_, type_name) in enumerate(columns)]
+    names = [name for name, _ in columns]
+    return pa.Table.from_arrays(arrays, schema=pa.schema([pa.field(n, a.type) for n, a in zip(names, arrays)]))
+
+
+def load_cases() -> list[tuple[str, dict]]:
+    """Every case of every ``cases/*.json`` file, as (id, case)."""
+    out = []
+    for path in sorted(CASES_DIR.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for case in data["cases"]:
+            out.append((f"{path.stem}/{case['name']}", case))
+    return out
+
+
+def open_engine(name: str, remote: str | None = None):
+    if name == "duckdb":
+        from gryph.local_backend.engine import DuckDBEngine
+
+        return DuckDBEngine()
+    from gryph.client.spark import SparkEngine
+
+    return SparkEngine(remote)
+
+
+# -- comparison -----------------------------------------------------------------------------
+
+
+def _sort_key(value) -> str:
+    """A total order over metric rows (for multiset comparison): NaN and None included."""
+    return json.dumps(value, sort_keys=True, default=str, allow_nan=True)
+
+
+def same(actual, expected, path: str = "metrics", ordered: bool = True) -> None:
+    """Assert equality: floats to relative 1e-9 (NaN equals NaN), everything else exactly.
+
+    ``ordered=False`` compares a list of rows as a multiset.
+    """
+    if isinstance(expected, dict):
+        assert isinstance(actual, dict), f"{path}: expected a map, got {actual!r}"
+        assert set(actual) == set(expected), (
+            f"{path}: keys differ: got {sorted(actual)}, expected {sorted(expected)}")
+        for key in expected:
+            same(actual[key], expected[key], f"{path}.{key}")
+        return
+    if isinstance(expected, list):
+        assert isinstance(actual, list), f"{path}: expected a list, got {actual!r}"
+        assert len(actual) == len(expected), f"{path}: {len(actual)} rows, expected {len(expected)}: {actual!r}"
+        if not ordered:
+            actual, expected = sorted(actual, key=_sort_key), sorted(expected, key=_sort_key)
+        for i, (a, e) in enumerate(zip(actual, expected)):
+            same(a, e, f"{path}[{i}]")
+        return
+    if isinstance(expected, float):
+        assert isinstance(actual, float) and not isinstance(actual, bool), (
+            f"{path}: expected the float {expected!r}, got {actual!r} ({type(actual).__name__})")
+        if math.isnan(expected):
+            assert math.isnan(actual), f"{path}: expected NaN, got {actual!r}"
+        elif math.isinf(expected):
+            assert actual == expected, f"{path}: expected {expected!r}, got {actual!r}"
+        else:
+            assert math.isclose(actual, expected, rel_tol=1e-9, abs_tol=0.0 if expected else 1e-12), (
+                f"{path}: expected {expected!r}, got {actual!r}")
+        return
+    if isinstance(expected, bool) or expected is None or isinstance(expected, str):
+        assert actual == expected and type(actual) is type(expected), (
+            f"{path}: expected {expected!r}, got {actual!r}")
+        return
+    if isinstance(expected, int):
+        assert isinstance(actual, int) and not isinstance(actual, bool), (
+            f"{path}: expected the integer {expected!r}, got {actual!r} ({type(actual).__name__})")
+        assert actual == expected, f"{path}: expected {expected!r}, got {actual!r}"
+        return
+    raise AssertionError(f"{path}: unexpected expected value {expected!r}")
+
+
+def decode_expected(value):
+    """Expected values use the strings "NaN", "inf", "-inf" for those floats (JSON has none)."""
+    if isinstance(value, dict):
+        if set(value) == {"$float"}:
+            return _FLOATS[value["$float"]]
+        return {k: decode_expected(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [decode_expected(v) for v in value]
+    return value
+
+
+def why_keys(expected: dict) -> set[str]:
+    """The keys a case's ``why`` must explain: ``rule.metric`` for maps, ``rule`` for row lists."""
+    keys = set()
+    for rule, metrics in expected.items():
+        if isinstance(metrics, dict):
+            keys.update(f"{rule}.{metric}" for metric in metrics)
+        else:
+            keys.add(rule)
+    return keys

@@ -1,0 +1,31 @@
+"""Engines for the conformance suite: DuckDB always, Spark Connect on the run's shared server."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance_support import open_engine
+
+ENGINE_NAMES = ("duckdb", "spark")
+
+
+@pytest.fixture(scope="session")
+def duckdb_engine():
+    engine = open_engine("duckdb")
+    yield engine
+    engine.close()
+
+
+@pytest.fixture(scope="session")
+def spark_conformance_engine(spark_remote):
+    engine = open_engine("spark", spark_remote)
+    yield engine
+    engine.close()
+
+
+@pytest.fixture(params=ENGINE_NAMES)
+def dq_engine(request):
+    """Each engine in turn; the Spark one needs the real server (a failure, never a skip)."""
+    if request.param == "duckdb":
+        return request.getfixturevalue("duckdb_engine")
+    return request.getfixturevalue("spark_conformance_engine")
