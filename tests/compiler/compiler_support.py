@@ -1,0 +1,24 @@
+"""Compiling suites without an engine: schemas come from ``source`` declarations or are given."""
+
+from __future__ import annotations
+
+from gryph.compiler.compile import compile_suite
+from gryph.compiler.lowering import Options
+from gryph.compiler.native import parse_suite
+from gryph.compiler.types import DOUBLE, INTEGER, STRING, TIMESTAMP, schema
+
+USERS = schema(("user_id", INTEGER), ("first_name", STRING), ("age", INTEGER), ("score", DOUBLE),
+               ("created_ts", TIMESTAMP), ("null_count", INTEGER), ("source_id", INTEGER))
+ORDERS = schema(("order_id", INTEGER), ("user_id", INTEGER), ("ts", INTEGER), ("end_ts", INTEGER),
+                ("country", STRING))
+SCHEMAS = {"users": USERS, "orders": ORDERS}
+
+
+def compile_text(text: str, schemas=None, options: Options | None = None):
+    """Parse and compile a suite whose rules read the given (frame-like) sources."""
+    schemas = dict(SCHEMAS if schemas is None else schemas)
+    suite = parse_suite(text, known_sources=tuple(schemas))
+    for name, spec in suite.sources.items():
+        if spec.schema is not None:
+            schemas[name] = spec.schema
+    return compile_suite(suite, schemas, options or Options())
