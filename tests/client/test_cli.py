@@ -1,0 +1,111 @@
+"""The ``gryph`` command, run as a user runs it: a subprocess, exit codes, stdout and stderr."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GRYPH = ROOT / ".venv" / "bin" / "gryph"
+
+
+def gryph(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli"]
+    return subprocess.run(command + list(args), cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def test_run_example_exits_0():
+    done = gryph("run", "examples/users.dq")
+    assert done.returncode == 0, done.stderr
+    assert "users_daily" in done.stdout and "contact" in done.stdout
+
+
+def test_run_json_report():
+    done = gryph("run", "examples/users.dq", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert {"name", "engine", "metrics", "records"} <= set(report)
+    assert report["name"] == "users_daily" and report["engine"] == "duckdb"
+    assert report["metrics"]["contact"] == {"total": 50, "incomplete": 1, "complete": 49}
+    assert report["records"], "the example flags records"
+    for record in report["records"].values():
+        assert {"count", "sample"} <= set(record)
+        assert isinstance(record["count"], int) and isinstance(record["sample"], list)
+        assert len(record["sample"]) <= record["count"]
+
+
+def test_run_json_to_a_file(tmp_path):
+    out = tmp_path / "nested" / "report.json"
+    done = gryph("run", "examples/users.dq", "--format", "json", "--output", str(out), "--sample", "0")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(out.read_text())
+    assert all(record["sample"] == [] for record in report["records"].values())
+
+
+def test_validate_ok():
+    done = gryph("validate", "examples/users.dq")
+    assert done.returncode == 0, done.stderr
+    assert "ok" in done.stdout
+
+
+def test_validate_bad_file_exits_2_with_location(tmp_path):
+    bad = tmp_path / "bad.dq"
+    bad.write_text('source t = csv("t.csv", schema = "first_name string, age bigint")\n'
+                   "completeness c on t:\n    age,\n    frist_name\n")
+    (tmp_path / "t.csv").write_text("first_name,age\nann,3\n")
+    done = gryph("validate", str(bad))
+    assert done.returncode == 2
+    assert f"{bad}:4:5" in done.stderr
+    assert "UNKNOWN_COLUMN" in done.stderr and "first_name" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_validate_syntax_error_exits_2(tmp_path):
+    bad = tmp_path / "bad.dq"
+    bad.write_text('source t = csv("t.csv", schema = "a bigint")\ncompleteness c on t: a $\n')
+    (tmp_path / "t.csv").write_text("a\n1\n")
+    done = gryph("validate", str(bad))
+    assert done.returncode == 2
+    assert f"{bad}:2:" in done.stderr and "SYNTAX_ERROR" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_missing_data_file_exits_3(tmp_path):
+    suite = tmp_path / "s.dq"
+    suite.write_text('source t = csv("does_not_exist.csv", schema = "a bigint")\ncompleteness c on t: a\n')
+    done = gryph("run", str(suite))
+    assert done.returncode == 3
+    assert "does_not_exist.csv" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_missing_suite_file_is_an_error(tmp_path):
+    done = gryph("run", str(tmp_path / "nope.dq"))
+    assert done.returncode in (2, 3)
+    assert "nope.dq" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_explain_prints_the_plan():
+    done = gryph("explain", "examples/users.dq")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("query agg0:")
+    assert "Read users [" in done.stdout and "Aggregate" in done.stdout
+
+
+def test_unknown_engine_is_rejected_by_the_parser():
+    done = gryph("run", "examples/users.dq", "--engine", "oracle")
+    assert done.returncode == 2 and "invalid choice" in done.stderr
+
+
+@pytest.mark.xfail(strict=True, reason="BUG client/runner.py load_suite: a file argument whose name does not end in "
+                   ".dq/.json is parsed as suite TEXT (e.g. `gryph validate checks.rules` reports a SYNTAX_ERROR "
+                   "near 'checks.rules' at <input>:1:1) instead of being read as a file")
+def test_a_suite_file_with_another_extension_is_read_as_a_file(tmp_path):
+    suite = tmp_path / "checks.rules"
+    suite.write_text('source t = csv("t.csv", schema = "a bigint")\ncompleteness c on t: a\n')
+    (tmp_path / "t.csv").write_text("a\n1\n")
+    done = gryph("validate", str(suite))
+    assert done.returncode == 0, done.stderr
