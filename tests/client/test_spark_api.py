@@ -26,10 +26,8 @@ def test_open_engine_spark_runs_frames(spark):
     assert result.metrics == {"c": {"total": 2, "incomplete": 1, "complete": 1}}
 
 
-@pytest.mark.xfail(strict=True, reason="BUG compiler/native.py parse_suite_file: a suite opened by a relative path "
-                   "keeps relative data paths (examples/data/users.csv), which the Spark server resolves against "
-                   "its own working directory: E-SOURCE-MISSING")
 def test_example_suite_by_relative_path_on_spark(spark, monkeypatch):
+    """Relative data paths are taken from the suite's folder, not the Spark server's directory."""
     monkeypatch.chdir(ROOT)
     result = run("examples/users.dq", spark)
     assert result.metrics["contact"] == {"total": 50, "incomplete": 1, "complete": 49}
