@@ -67,7 +67,7 @@ def suite(rng: random.Random) -> tuple[str, set[str]]:
 
 
 @pytest.mark.parametrize("seed", range(8))
-def test_engines_agree(seed, duckdb_engine, spark_conformance_engine):
+def test_duckdb_and_spark_agree(seed, duckdb_engine, spark_conformance_engine):
     rng = random.Random(seed)
     frames = {"t": table(rng, rng.choice([0, 1, 7, 40, 120])), "u": table(rng, rng.choice([0, 5, 60]))}
     text, ordered = suite(rng)
