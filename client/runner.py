@@ -54,8 +54,7 @@ def load_suite(source: str | Path | Suite, frames: Mapping[str, object] | None =
     names = tuple(frames or ())
     if isinstance(source, Suite):
         suite = source
-    elif isinstance(source, Path) or (isinstance(source, str) and "\n" not in source
-                                      and source.rstrip().endswith((".dq", ".json"))):
+    elif _is_path(source):
         path = Path(source)
         if path.suffix == ".json":
             from gryph.compiler.griffin import load_griffin_job
@@ -73,9 +72,18 @@ def load_suite(source: str | Path | Suite, frames: Mapping[str, object] | None =
     return suite
 
 
+def _is_path(source: str | Path) -> bool:
+    """A path names a file; anything with a newline, or naming no file, is suite text."""
+    if isinstance(source, Path):
+        return True
+    text = source.strip()
+    return "\n" not in text and (text.endswith((".dq", ".json")) or Path(text).is_file())
+
+
 def source_schemas(suite: Suite, engine: Engine) -> dict:
-    """The schema of every source, asked of the engine (no data scan where the format allows)."""
-    schemas = {name: engine.schema_of(spec) for name, spec in suite.sources.items()}
+    """The schema of every source: as declared, else asked of the engine (no data scan)."""
+    schemas = {name: spec.schema if spec.schema is not None and spec.format != "frame"
+               else engine.schema_of(spec) for name, spec in suite.sources.items()}
     views = view_plans(suite)
     for count, view in enumerate(views, 1):
         schemas[view.name] = engine.schema_of_view(views[:count], suite.sources)

@@ -6,11 +6,11 @@ import math
 import re
 from pathlib import Path
 
-from .errors import InvalidInput, did_you_mean
+from .errors import InvalidInput, Location, did_you_mean
 from .parser import location_of, parse, source_text, unquote_name, unquote_string
 from .resolve import TIME_UNITS_MS
 from .sources import SourceSpec
-from .suite import Origin, RuleSpec, Suite
+from .suite import TWO_SOURCE_KINDS, Origin, RuleSpec, Suite
 from .types import TYPE_NAMES, Column, Schema, parse_type_name
 
 
@@ -65,8 +65,13 @@ def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None 
             used = getattr(rule, role)
             if used is not None and used not in sources and used not in known_sources:
                 raise InvalidInput("UNKNOWN_SOURCE", f"rule {rule.name!r} reads unknown source {used!r}",
-                                   location, source_text(statement)[:60], did_you_mean(used, sources) or
+                                   _name_location(statement, used, file), used,
+                                   did_you_mean(used, list(sources) + list(known_sources)) or
                                    "declare it first: source NAME = csv(\"path\")")
+        if rule.target is not None and rule.kind not in TWO_SOURCE_KINDS:
+            raise InvalidInput("TARGET_NOT_ALLOWED", f"a {rule.kind} rule reads one source, not {rule.target!r}",
+                               _name_location(statement, rule.target, file), rule.target,
+                               f"write: {rule.kind} {rule.name} on {rule.source}: ...")
         rules.append(rule)
     return Suite(name, sources, rules, [], file)
 
@@ -125,12 +130,27 @@ def parse_schema_columns(pairs, location=None) -> Schema:
         raise InvalidInput("BAD_SCHEMA", str(error), location) from None
 
 
+def _name_location(statement, name: str, file) -> Location:
+    """Where ``name`` stands after ``on`` in a rule statement (names carry no position of their own)."""
+    start = location_of(statement, file)
+    text = source_text(statement)
+    match = re.search(r"\bon\s+(?:[^:]*?\b)?(" + re.escape(name) + r")\b", text)
+    if match is None or start.line is None:
+        return start
+    before = text[:match.start(1)]
+    line = start.line + before.count("\n")
+    column = (start.column or 1) + len(before) if "\n" not in before else len(before) - before.rfind("\n")
+    return Location(file, line, column)
+
+
 def _rule(statement, location, file) -> RuleSpec:
     kind = statement.kind.lower()
     details = {}
+    detail_locations = {}
     if statement.details is not None:
         for entry in statement.details.entries:
             details[entry.key] = literal_value(entry.value)
+            detail_locations[entry.key] = (location_of(entry, file), location_of(entry.value, file))
     if kind == "accuracy":
         body = statement.rule
     elif kind == "profiling":
@@ -147,4 +167,5 @@ def _rule(statement, location, file) -> RuleSpec:
         details=details,
         location=location,
         origin=Origin(file),
+        detail_locations=detail_locations,
     )

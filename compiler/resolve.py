@@ -51,6 +51,7 @@ class Scope:
     line_offset: int = 0
     column_offset: int = 0
     aliases: dict[str, Scalar] = field(default_factory=dict)
+    outside: set[str] = field(default_factory=set)  # data sources this rule may not read
 
     def locate(self, node) -> Location:
         return location_of(node, self.file, self.line_offset, self.column_offset)
@@ -269,6 +270,11 @@ class Resolver:
             name = unquote_name(base.name)
             side = self.scope.side_of_head(name)
             first = type(suffixes[0]).__name__ if suffixes else None
+            if side is None and first == "FieldSuffix" and name in self.scope.outside \
+                    and not self._is_column(name):
+                visible = ", ".join(sorted(self.scope.sides))
+                raise self.scope.error("SOURCE_NOT_ALLOWED", f"{name!r} cannot appear in this rule", base,
+                                       f"this rule reads only {visible}")
             if side is not None and first in ("FieldSuffix", "StarSuffix", "MethodSuffix") and not (
                     first == "FieldSuffix" and self._is_column(name) and
                     unquote_name(suffixes[0].name) not in side.schema):

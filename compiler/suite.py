@@ -8,6 +8,7 @@ from .errors import Location
 from .sources import SourceSpec
 
 RULE_KINDS = ("accuracy", "profiling", "completeness", "uniqueness", "distinctness", "timeliness", "sql")
+TWO_SOURCE_KINDS = ("accuracy", "uniqueness")  # the rule types that compare a source with a target
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,8 @@ class RuleSpec:
     origin: Origin = Origin()
     metric: MetricOutput | None = None
     record_name: str | None = None
+    # per detail option: where its key and where its value stand
+    detail_locations: dict[str, tuple[Location, Location]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -53,8 +53,14 @@ class RuleLowering:
         allowed = set(self.details_allowed) | set(COMMON_DETAILS)
         for key in self.rule.details:
             if key not in allowed:
-                raise InvalidInput("UNKNOWN_DETAIL", f"{self.rule.kind} rule {self.rule.name!r} has no option {key!r}",
-                                   self.rule.location, key, did_you_mean(key, allowed))
+                key_at = self.rule.detail_locations.get(key, (self.rule.location,))[0]
+                raise InvalidInput("UNKNOWN_DETAIL", f"{self.rule.kind} rule {self.rule.name!r} has no option "
+                                   f"{key!r}", key_at, key, did_you_mean(key, allowed))
+
+    def detail_error(self, key: str, code: str, message: str, hint: str | None = None) -> InvalidInput:
+        """An error about the value of one detail option, located at that value."""
+        value_at = self.rule.detail_locations.get(key, (None, self.rule.location))[1]
+        return InvalidInput(code, message, value_at, repr(self.rule.details.get(key)), hint)
 
     def name_of(self, key: str) -> str:
         """A metric's name: renamed in the details, else the key itself (Griffin's getStringOrKey)."""
@@ -92,8 +98,11 @@ class RuleLowering:
     def scope_for(self, sides: list[Side], roles: dict[str, str] | None = None,
                   default: list[str] | None = None) -> Scope:
         origin = self.rule.origin
-        return Scope({s.source: s for s in sides}, roles or {}, default or [s.source for s in sides],
-                     origin.file, origin.line_offset, origin.column_offset)
+        roles = roles or {}
+        visible = {s.source for s in sides} | set(roles)
+        outside = (set(self.schemas) | {"source", "target"}) - visible
+        return Scope({s.source: s for s in sides}, roles, default or [s.source for s in sides],
+                     origin.file, origin.line_offset, origin.column_offset, outside=outside)
 
     def source_scope(self, source: str) -> Scope:
         """Only the rule's source is visible (completeness, timeliness, profiling, ...)."""

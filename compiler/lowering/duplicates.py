@@ -17,7 +17,7 @@ from ..plan import (
 from ..resolve import Resolver, Side
 from ..results import MetricWrite, RuleResult
 from ..types import BOOLEAN, INTEGER
-from .accuracy import griffin_equality
+from .accuracy import compared_as_text, comparison_key
 from .common import Finisher, RuleLowering, free_prefix
 
 COUNT = "__count"
@@ -124,12 +124,16 @@ class UniquenessLowering(_DuplicateLowering):
         scope = self.scope_for([Side(target, target_read.schema)], {"source": target, "target": target})
         scope.sides[self.rule.source] = scope.sides[target]
         resolver = Resolver(scope)
-        target_keys = [Named(expr, f"{prefix}{i}")
-                       for i, (expr, _, _) in enumerate(self.selections(self.rule.body.items, resolver))]
+        target_values = [expr for expr, _, _ in self.selections(self.rule.body.items, resolver)]
+        as_text = [compared_as_text(k.expr, t) for k, t in zip(keys, target_values)]
+        # group the target by what the comparison sees, so each source value meets one group
+        target_keys = [Named(comparison_key(t, text), f"{prefix}{i}")
+                       for i, (t, text) in enumerate(zip(target_values, as_text))]
         source_values = Distinct(Project(read, tuple(keys)))
         target_counts = Aggregate(target_read, tuple(target_keys), (Named(count_all(), COUNT),))
-        on = and_all([griffin_equality(Field(k.name, k.expr.dtype), Field(t.name, t.expr.dtype))
-                      for k, t in zip(keys, target_keys)])
+        on = and_all([Call(Fn.EQ_NULL_SAFE, (comparison_key(Field(k.name, k.expr.dtype), text),
+                                             Field(t.name, t.expr.dtype)), BOOLEAN)
+                      for k, t, text in zip(keys, target_keys, as_text)])
         joined = Join(JoinKind.LEFT, source_values, target_counts, on)
         return Project(joined, tuple(Named(Field(k.name, k.expr.dtype), k.name) for k in keys) +
                        (Named(Field(COUNT, INTEGER), COUNT),))

@@ -32,6 +32,8 @@ class ProfilingLowering(RuleLowering):
         where = self.resolver.condition(query.where, Context(clause="where")) if query.where else None
         items = self._items(query)
         groups = [self.resolver.expression(g, Context(clause="group by")) for g in query.groups]
+        # HAVING may name select aliases, as Spark SQL allows (columns of the source win)
+        self.resolver.scope.aliases = {name: expr for expr, name in items}
         having = (self.resolver.condition(query.having, Context(aggregates=True, clause="having"))
                   if query.having else None)
         aggregated = bool(groups) or having is not None or any(contains_aggregate(e) for e, _ in items)

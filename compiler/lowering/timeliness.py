@@ -56,9 +56,11 @@ class TimelinessLowering(RuleLowering):
         threshold = self._duration("threshold")
         late_refs = None
         if threshold is not None:
-            late = Call(Fn.GT, (latency_field, Literal(threshold, INTEGER)), BOOLEAN)
-            late_refs = (self.collector.value(with_latency, count_all(filter=late)),
-                         self.sample(Filter(with_latency, late)))
+            # counted in the source's shared scan; only the sample reads the latency projection
+            late = and_all([valid, Call(Fn.GT, (latency, Literal(threshold, INTEGER)), BOOLEAN)])
+            late_sample = Call(Fn.GT, (latency_field, Literal(threshold, INTEGER)), BOOLEAN)
+            late_refs = (self.collector.value(read, count_all(filter=late)),
+                         self.sample(Filter(with_latency, late_sample)))
         step_size = self._duration("step.size")
         steps_ref = self.collector.rows(self._histogram(with_latency, latency_field, step_size)) \
             if step_size is not None else None
@@ -102,16 +104,16 @@ class TimelinessLowering(RuleLowering):
         if value in (None, ""):
             return None
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            raise self.error("BAD_DETAIL", f"{key} must be a duration such as 3m, got {value!r}")
+            raise self.detail_error(key, "BAD_DETAIL", f"{key} must be a duration such as 3m, got {value!r}")
         if isinstance(value, str):
             text = value.strip().lower()
             unit = "ms" if text.endswith("ms") else text[-1:]
             number = text[: -len(unit)] if unit in TIME_UNITS_MS else text
             if not number.isdigit():
-                raise self.error("BAD_DETAIL", f"{key} must be a duration such as 3m, got {value!r}")
+                raise self.detail_error(key, "BAD_DETAIL", f"{key} must be a duration such as 3m, got {value!r}")
             return int(number) * TIME_UNITS_MS.get(unit, 1)
         if value <= 0:
-            raise self.error("BAD_DETAIL", f"{key} must be positive, got {value!r}")
+            raise self.detail_error(key, "BAD_DETAIL", f"{key} must be positive, got {value!r}")
         return int(value)
 
     def _fractions(self) -> list[float]:
@@ -122,7 +124,8 @@ class TimelinessLowering(RuleLowering):
         out = []
         for value in values:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-                raise self.error("BAD_DETAIL", f"percentile.values must be fractions in [0, 1], got {value!r}")
+                raise self.detail_error("percentile.values", "BAD_DETAIL",
+                                        f"percentile.values must be fractions in [0, 1], got {value!r}")
             out.append(float(value))
         return out
 

@@ -100,9 +100,6 @@ def test_unknown_engine_is_rejected_by_the_parser():
     assert done.returncode == 2 and "invalid choice" in done.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="BUG client/runner.py load_suite: a file argument whose name does not end in "
-                   ".dq/.json is parsed as suite TEXT (e.g. `gryph validate checks.rules` reports a SYNTAX_ERROR "
-                   "near 'checks.rules' at <input>:1:1) instead of being read as a file")
 def test_a_suite_file_with_another_extension_is_read_as_a_file(tmp_path):
     suite = tmp_path / "checks.rules"
     suite.write_text('source t = csv("t.csv", schema = "a bigint")\ncompleteness c on t: a\n')

@@ -99,9 +99,6 @@ def test_unknown_source():
     assert "'users2'" in error.hint
 
 
-@pytest.mark.xfail(strict=True, reason="BUG compiler/native.py parse_suite: UNKNOWN_SOURCE is located at the start "
-                   "of the rule (column 1), not at the source name, and its hint ignores the sources given as "
-                   "frames (known_sources): no 'did you mean' for a typo of a frame's name")
 def test_unknown_source_points_at_the_name_and_suggests_frames():
     text = "completeness c on userz: first_name"
     error = error_of(text)
@@ -156,11 +153,10 @@ def test_aggregate_in_completeness_selection():
 def test_target_role_in_a_completeness_rule():
     text = "completeness c on users: target.first_name"
     error = error_of(text)
-    assert (error.code, error.line, error.column) == ("UNKNOWN_COLUMN", 1, col(text, "target"))
+    assert (error.code, error.line, error.column) == ("SOURCE_NOT_ALLOWED", 1, col(text, "target"))
+    assert "users" in error.hint
 
 
-@pytest.mark.xfail(strict=True, reason="BUG compiler/lowering/completeness.py (and native.py): a target given to "
-                   "completeness (`on users, orders`) is silently ignored instead of being rejected")
 def test_target_source_given_to_a_completeness_rule():
     error = error_of("completeness c on users, orders: first_name")
     assert error.line == 1
@@ -179,16 +175,12 @@ def test_unknown_detail_option():
     assert error.text == "totl" and "'total'" in error.hint
 
 
-@pytest.mark.xfail(strict=True, reason="BUG compiler/lowering/common.py check_details: UNKNOWN_DETAIL is located at "
-                   "the rule's first character (line 1, column 1), not at the option (line 3)")
 def test_unknown_detail_option_on_line_three():
     text = "completeness c on users:\n    first_name,\n    age with totl = \"x\""
     error = error_of(text)
     assert (error.code, error.line, error.column) == ("UNKNOWN_DETAIL", 3, col("    age with totl = \"x\"", "totl"))
 
 
-@pytest.mark.xfail(strict=True, reason="BUG compiler/lowering/timeliness.py _duration: BAD_DETAIL is located at the "
-                   "rule's start (line 1, column 1) and carries no text, not at the bad value on line 2")
 def test_bad_duration_detail_points_at_the_value():
     text = 'timeliness t on orders: ts, end_ts\n   with threshold = "abc"'
     error = error_of(text)

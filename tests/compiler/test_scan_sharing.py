@@ -74,9 +74,6 @@ def test_identical_aggregates_are_computed_once():
     assert len(measures) == len(set(m.expr for m in measures)) == 2  # count(*) and count(*) FILTER (age IS NULL)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG compiler/lowering/timeliness.py: the late-record count (threshold) is an "
-                   "aggregate over its own Project of the source instead of a filtered measure of the shared "
-                   "scan, so a timeliness rule with a threshold reads its source a second time")
 def test_timeliness_threshold_count_shares_the_scan():
     plan = compile_text("timeliness t on orders: ts, end_ts with threshold = 3m\ncompleteness c on orders: ts",
                         options=Options(record_sample=0)).plan
