@@ -38,6 +38,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--format", choices=("text", "json"), default="text")
     run.add_argument("--output", help="write the report to this file instead of stdout")
     run.add_argument("--sample", type=int, default=20, help="rows kept per record output (0: none)")
+    run.add_argument("--records-to", metavar="DEST",
+                     help="write every record output in full where the engine runs: a folder "
+                          "(parquet files) or table:PREFIX")
     engine_options(commands.add_parser("validate", help="check names and types without scanning data"))
     engine_options(commands.add_parser("explain", help="print the plan as an indented tree"))
     return parser
@@ -61,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     engine = args.engine or ("spark" if args.remote else "duckdb")
     try:
         if args.command == "run":
-            result = runner.run(args.file, engine, remote=args.remote, record_sample=max(args.sample, 0))
+            result = runner.run(args.file, engine, remote=args.remote, record_sample=max(args.sample, 0),
+                                records_to=args.records_to)
             _write(to_json(result.to_dict()) if args.format == "json" else to_text(result), args.output)
         elif args.command == "validate":
             compiled = runner.validate(args.file, engine, remote=args.remote)

@@ -98,15 +98,20 @@ def compile_for(suite: Suite, engine: Engine, options: Options | None = None) ->
 
 
 def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None,
-        remote: str | None = None, record_sample: int = 20) -> RunResult:
-    """Run a suite and return its metrics. ``engine`` is an Engine or a name (duckdb, spark)."""
+        remote: str | None = None, record_sample: int = 20, records_to: str | None = None) -> RunResult:
+    """Run a suite and return its metrics. ``engine`` is an Engine or a name (duckdb, spark).
+
+    ``records_to`` writes every record output in full where the engine runs: a folder of
+    parquet files, or ``table:PREFIX`` for tables named PREFIX + rule__output.
+    """
     suite = load_suite(source, frames)
     owned = isinstance(engine, str)
     active = open_engine(engine, remote) if isinstance(engine, str) else engine
     try:
         started = dt.datetime.now(dt.timezone.utc)
         clock = time.perf_counter()
-        options = Options(record_sample=record_sample, now_ms=int(started.timestamp() * 1000))
+        options = Options(record_sample=record_sample, now_ms=int(started.timestamp() * 1000),
+                          records_to=records_to)
         compiled = compile_for(suite, active, options)
         rows = active.run(compiled.plan, suite.sources)
         results = compiled.finish(rows)
@@ -154,4 +159,6 @@ def _records(results: list[RuleResult]) -> dict:
     for result in results:
         for record in result.records:
             out[result.rule] = {"output": record.name, "count": record.count, "sample": record.sample}
+            if record.written_to is not None:
+                out[result.rule]["written_to"] = record.written_to
     return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .plan import (
-    AggregateCall, Aggregate, Field, Named, Plan, Project, Query, Relation, Scalar, View,
+    AggregateCall, Aggregate, Export, Field, Named, Plan, Project, Query, Relation, Scalar, View,
 )
 from .plan.scalars import substitute
 
@@ -65,9 +65,14 @@ class Collector:
         self._fused: dict[Relation, _Fused] = {}
         self._rows: dict[tuple[Relation, int | None], str] = {}
         self._views: list[View] = []
+        self._exports: list[Export] = []
 
     def view(self, name: str, relation: Relation) -> None:
         self._views.append(View(name, relation))
+
+    def export(self, export: Export) -> None:
+        """Write a relation in full on the engine's side (full record outputs)."""
+        self._exports.append(export)
 
     def value(self, relation: Relation, expr: Scalar) -> ValueRef:
         """A single value: ``expr`` over aggregates of ``relation`` (no grouping)."""
@@ -85,7 +90,7 @@ class Collector:
     def plan(self) -> Plan:
         queries = [fused.query() for fused in self._fused.values()]
         queries += [Query(name, relation, limit) for (relation, limit), name in self._rows.items()]
-        return Plan(tuple(self._views), tuple(queries))
+        return Plan(tuple(self._views), tuple(queries), tuple(self._exports))
 
 
 class Results:

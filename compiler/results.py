@@ -25,6 +25,7 @@ class RecordOutput:
     name: str
     count: int | None
     sample: list[dict]
+    written_to: str | None = None  # where the full rows were written on the engine's side
 
 
 @dataclass

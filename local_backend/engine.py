@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+from pathlib import Path
 from typing import Mapping
 
 import duckdb
 
 from gryph.compiler.engine import Rows
 from gryph.compiler.errors import EngineError
-from gryph.compiler.plan import Plan, View, reads
+from gryph.compiler.plan import Export, Plan, View, reads
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import Schema
 from gryph.compiler.values import normalize
 
 from .duck_types import schema_of_relation
-from .quoting import ident
+from .quoting import ident, string
 from .sources import Loaded, register_source
 from .sql_relations import Aliases, query_sql, relation_sql
 
@@ -57,9 +58,24 @@ class DuckDBEngine:
 
     def run(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> dict[str, Rows]:
         """Register the sources the plan reads and its views, run every query, then drop them again."""
-        with self._registered(plan.views, [q.relation for q in plan.queries], sources):
+        relations = [q.relation for q in plan.queries] + [e.relation for e in plan.exports]
+        with self._registered(plan.views, relations, sources):
+            for export in plan.exports:
+                self._export(export)
             return {query.name: self._rows(query_sql(query), f"query {query.name!r}")
                     for query in plan.queries}
+
+    def _export(self, export: Export) -> None:
+        """Write a relation in full: a parquet file, or a table of the database."""
+        sql = relation_sql(export.relation, Aliases())
+        if export.table is not None:
+            parts = export.table.split(".")
+            self._execute(f"CREATE OR REPLACE TABLE {'.'.join(ident(p) for p in parts)} AS {sql}",
+                          f"writing {export.name!r} to table {export.table}")
+            return
+        Path(export.path).parent.mkdir(parents=True, exist_ok=True)
+        self._execute(f"COPY ({sql}) TO {string(export.path)} (FORMAT parquet)",
+                      f"writing {export.name!r} to {export.path}")
 
     @contextlib.contextmanager
     def _registered(self, views, relations, sources: Mapping[str, SourceSpec]):

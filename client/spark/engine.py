@@ -8,7 +8,7 @@ from typing import Mapping
 from pyspark.sql.connect.dataframe import DataFrame
 
 from gryph.compiler.engine import Rows
-from gryph.compiler.plan import Plan, View, reads
+from gryph.compiler.plan import Export, Plan, View, reads
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import Schema
 from gryph.compiler.values import normalize
@@ -41,8 +41,21 @@ class SparkEngine:
                 return schema_of(ctx.tables[views[-1].name].schema)
 
     def run(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> dict[str, Rows]:
-        with self._registered(plan.views, [q.relation for q in plan.queries], sources) as ctx:
+        relations = [q.relation for q in plan.queries] + [e.relation for e in plan.exports]
+        with self._registered(plan.views, relations, sources) as ctx:
+            for export in plan.exports:
+                self._export(ctx, export)
             return {query.name: self._collect(ctx, query) for query in plan.queries}
+
+    def _export(self, ctx: Context, export: Export) -> None:
+        """Write a relation in full on the cluster: nothing comes back to the client."""
+        where = export.path if export.path is not None else f"table {export.table}"
+        with spark_errors(f"writing {export.name!r} to {where}"):
+            writer = compile_relation(export.relation, ctx).write.mode("overwrite")
+            if export.table is not None:
+                writer.saveAsTable(export.table)
+            else:
+                writer.parquet(export.path)
 
     @contextlib.contextmanager
     def _registered(self, views, relations, sources: Mapping[str, SourceSpec]):

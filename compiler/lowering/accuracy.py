@@ -84,7 +84,7 @@ class AccuracyLowering(RuleLowering):
 
         total_ref = self.collector.value(source_read, count_all())
         miss_ref = self.collector.value(misses, count_all())
-        sample_ref = self.sample(misses)
+        sample_ref = self.sample(misses, "missRecords")
         names = {key: self.name_of(key) for key in self.details_allowed}
 
         def finish(results: Results) -> RuleResult:

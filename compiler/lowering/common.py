@@ -8,7 +8,7 @@ from typing import Callable
 from ..collect import Collector, Results, RowsRef
 from ..errors import InvalidInput, did_you_mean
 from ..parser import source_text, unquote_name
-from ..plan import Field, Limit, Named, Project, Read, Relation, Scalar
+from ..plan import Export, Field, Limit, Named, Project, Read, Relation, Scalar
 from ..resolve import Context, Resolver, Scope, Side
 from ..results import MetricWrite, RecordOutput, RuleResult
 from ..suite import RuleSpec
@@ -26,6 +26,28 @@ class Options:
 
     record_sample: int = 20  # rows of each record output brought back (0: none)
     now_ms: int = 0  # the run's time, for timeliness rules without an end column
+    # where full record outputs are written on the engine's side: a folder, or "table:PREFIX"
+    records_to: str | None = None
+
+    def export_for(self, name: str, relation: Relation) -> Export | None:
+        """The export of one record output, or None when records are not written."""
+        target = self._target(name)
+        return None if target is None else Export(name, relation, *target)
+
+    def destination(self, name: str) -> str | None:
+        """Where the export of ``name`` writes, as the result document shows it."""
+        target = self._target(name)
+        if target is None:
+            return None
+        path, table = target
+        return path if path is not None else f"table {table}"
+
+    def _target(self, name: str) -> tuple[str | None, str | None] | None:
+        if not self.records_to:
+            return None
+        if self.records_to.startswith("table:"):
+            return None, self.records_to[len("table:"):] + name
+        return f"{self.records_to.rstrip('/')}/{name}.parquet", None
 
 
 class RuleLowering:
@@ -73,17 +95,25 @@ class RuleLowering:
         return MetricWrite(metric.name if metric and metric.name else self.rule.name, rows,
                            metric.flatten if metric else "default")
 
-    def sample(self, relation: Relation) -> RowsRef | None:
-        """A bounded sample of a relation's rows, unless samples are switched off."""
+    def sample(self, relation: Relation, default_name: str) -> RowsRef | None:
+        """A bounded sample of a record output's rows (written in full when asked to)."""
+        export = self.options.export_for(f"{self.rule.name}__{self.record_name(default_name)}", relation)
+        if export is not None:
+            self.collector.export(export)
         if not self.options.record_sample:
             return None
         return self.collector.rows(Limit(relation, self.options.record_sample))
 
+    def record_name(self, default_name: str) -> str:
+        """A record output's name: the rule's ``out`` entry, else Griffin's default."""
+        return self.rule.record_name or default_name
+
     def record(self, results: Results, default_name: str, count: int | None,
                sample: RowsRef | None) -> RecordOutput:
-        """A record output: its name (``out`` entry or Griffin's default), count and sample."""
-        return RecordOutput(self.rule.record_name or default_name, count,
-                            results.rows(sample) if sample is not None else [])
+        """A record output: its name, count, sample and where it was written in full."""
+        name = self.record_name(default_name)
+        return RecordOutput(name, count, results.rows(sample) if sample is not None else [],
+                            self.options.destination(f"{self.rule.name}__{name}"))
 
     # -- sources ------------------------------------------------------------------------------------
     def schema(self, source: str) -> Schema:

@@ -31,7 +31,7 @@ class CompletenessLowering(RuleLowering):
 
         total_ref = self.collector.value(read, count_all())
         incomplete_ref = self.collector.value(read, count_all(filter=incomplete))
-        sample_ref = self.sample(Filter(read, incomplete))
+        sample_ref = self.sample(Filter(read, incomplete), "incompleteRecords")
         names = {key: self.name_of(key) for key in ("total", "incomplete", "complete")}
 
         def finish(results: Results) -> RuleResult:

@@ -74,7 +74,7 @@ class DistinctnessLowering(_DuplicateLowering):
             Fn.GT, (count, Literal(1, INTEGER)), BOOLEAN)))
         dup_ref = (self.collector.rows(self.duplication(counted, count))
                    if self.rule.details.get("duplication.array") else None)
-        sample_ref = self.sample(self.dup_records(counted, keys, names, count))
+        sample_ref = self.sample(self.dup_records(counted, keys, names, count), "dupRecords")
         total_name, distinct_name = self.name_of("total"), self.name_of("distinct")
 
         def finish(results: Results) -> RuleResult:
@@ -107,7 +107,7 @@ class UniquenessLowering(_DuplicateLowering):
             Fn.GT, (count, Literal(1, INTEGER)), BOOLEAN)))
         dup_ref = (self.collector.rows(self.duplication(counted, count))
                    if rule.details.get("duplication.array") else None)
-        sample_ref = self.sample(self.dup_records(counted, keys, names, count))
+        sample_ref = self.sample(self.dup_records(counted, keys, names, count), "dupRecords")
         total_name, unique_name = self.name_of("total"), self.name_of("unique")
 
         def finish(results: Results) -> RuleResult:

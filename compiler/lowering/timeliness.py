@@ -60,7 +60,7 @@ class TimelinessLowering(RuleLowering):
             late = and_all([valid, Call(Fn.GT, (latency, Literal(threshold, INTEGER)), BOOLEAN)])
             late_sample = Call(Fn.GT, (latency_field, Literal(threshold, INTEGER)), BOOLEAN)
             late_refs = (self.collector.value(read, count_all(filter=late)),
-                         self.sample(Filter(with_latency, late_sample)))
+                         self.sample(Filter(with_latency, late_sample), "lateRecords"))
         step_size = self._duration("step.size")
         steps_ref = self.collector.rows(self._histogram(with_latency, latency_field, step_size)) \
             if step_size is not None else None

@@ -2,7 +2,7 @@
 
 from .functions import AggFn, Fn, JoinKind, WindowFn
 from .printer import format_plan, format_relation, format_scalar
-from .program import Plan, Query, View
+from .program import Export, Plan, Query, View
 from .relations import (
     RELATION_TYPES, Aggregate, Distinct, Filter, Join, Limit, Named, Project, Read, Relation,
     Sort, Sql, Window, inputs, reads, walk_relations,

@@ -25,11 +25,29 @@ class Query:
 
 
 @dataclass(frozen=True, slots=True)
+class Export:
+    """A relation written in full where the engine runs: to a parquet ``path`` or a ``table``.
+
+    Only the rows' destination is named here; nothing crosses the wire back to the client.
+    """
+
+    name: str
+    relation: Relation
+    path: str | None = None
+    table: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.path is None) == (self.table is None):
+            raise ValueError("an export names exactly one of a path and a table")
+
+
+@dataclass(frozen=True, slots=True)
 class Plan:
-    """Everything one run computes. Engines run views in order, then every query."""
+    """Everything one run computes. Engines run views in order, then every query and export."""
 
     views: tuple[View, ...]
     queries: tuple[Query, ...]
+    exports: tuple[Export, ...] = ()
 
     def __post_init__(self) -> None:
         names = [q.name for q in self.queries]
