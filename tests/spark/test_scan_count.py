@@ -1,0 +1,65 @@
+"""Scan sharing, shown on Spark's own physical plans: one scan per source, one join per accuracy."""
+
+from __future__ import annotations
+
+import re
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from gryph.client.runner import compile_for, load_suite
+from gryph.client.spark.relations import compile_relation
+from gryph.compiler.lowering import Options
+
+SUITE = """
+source users = parquet("{users}")
+source copy = parquet("{copy}")
+completeness contact on users: email
+distinctness ids on users: id
+profiling stats on users: count(*) as n, max(id) as top, avg(id) as mean
+timeliness lag on users: begin_ms, end_ms with percentile.values = (0.5)
+accuracy same on users, copy: users.id = copy.id and users.email = copy.email
+"""
+
+
+def _write(path, ids, emails):
+    table = pa.table({"id": pa.array(ids, pa.int64()), "email": pa.array(emails, pa.string()),
+                      "begin_ms": pa.array([0] * len(ids), pa.int64()),
+                      "end_ms": pa.array(list(range(len(ids))), pa.int64())})
+    pq.write_table(table, path)
+
+
+def _physical_plans(spark_engine, tmp_path):
+    users, copy = tmp_path / "users.parquet", tmp_path / "copy.parquet"
+    _write(users, [1, 2, 2, 3], ["a", None, "b", "c"])
+    _write(copy, [1, 2], ["a", "b"])
+    suite = load_suite(SUITE.format(users=users, copy=copy))
+    compiled = compile_for(suite, spark_engine, Options(record_sample=0))
+    plans = {}
+    with spark_engine._registered(compiled.plan.views, [q.relation for q in compiled.plan.queries],
+                                  suite.sources) as ctx:
+        for query in compiled.plan.queries:
+            text = compile_relation(query.relation, ctx)._explain_string(mode="formatted")
+            plans[query.name] = text.split("\n\n")[0]  # the operator tree, before the node details
+    return plans
+
+
+def _scans(plan: str, name: str) -> int:
+    return len(re.findall(rf"Scan parquet[^\n]*{name}", plan)) or plan.count(f"{name}.parquet]")
+
+
+def test_each_source_is_scanned_once_for_its_fused_aggregates(spark_engine, tmp_path):
+    plans = _physical_plans(spark_engine, tmp_path)
+    # the plain aggregate query of users: completeness, profiling, timeliness total and sum
+    plain = [name for name, plan in plans.items()
+             if "Join" not in plan and "Window" not in plan and plan.count("HashAggregate") <= 2]
+    assert len(plain) == 1, plans
+    assert plans[plain[0]].count("Scan parquet") == 1, plans[plain[0]]
+
+
+def test_accuracy_is_one_join(spark_engine, tmp_path):
+    plans = _physical_plans(spark_engine, tmp_path)
+    joined = [plan for plan in plans.values() if "Join" in plan]
+    assert len(joined) == 1, plans
+    assert len(re.findall(r"\bJoin\b|BroadcastHashJoin|SortMergeJoin|ShuffledHashJoin", joined[0])) == 1
+    assert joined[0].count("Scan parquet") == 2  # users once, copy once
