@@ -1,0 +1,1 @@
+"""gryph's benchmark harness: data generator, suite, Griffin-style steps, floors, peers, runner."""

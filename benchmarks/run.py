@@ -1,0 +1,238 @@
+"""The benchmark: gryph against Griffin-style steps, a hand-written floor and a peer, same data, same run.
+
+    python -m benchmarks.run                    # default size (1,000,000 rows), DuckDB and Spark Connect
+    python -m benchmarks.run --rows 10000000    # the size the targets are stated at
+    python -m benchmarks.run --rows 2000 --repeats 1 --systems duckdb-gryph,duckdb-floor --no-spark
+
+Each system runs in a process of its own (``benchmarks.worker``) for ``--repeats`` timed runs;
+the table shows the median, the ratio to the floor of the same engine, rows per second of the
+source, the client's peak resident memory and, on Spark, jobs and parquet scans per run.
+Every system's metrics are checked against the floor's. Results: ``benchmarks/results/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from .common import differences
+from .generate import generate
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+DUCKDB_SYSTEMS = ("duckdb-floor", "duckdb-gryph", "duckdb-griffin", "duckdb-cuallee", "duckdb-gryph-peer-checks")
+SPARK_SYSTEMS = ("spark-floor", "spark-gryph", "spark-griffin")
+FLOOR = {"duckdb": "duckdb-floor", "spark": "spark-floor"}
+# Rules the peer cannot express are left out of its comparison (see suite_peer.dq).
+PEER_PAIR = ("duckdb-gryph-peer-checks", "duckdb-cuallee")
+
+
+def _worker(system: str, rows: int, repeats: int, extra: list[str]) -> dict:
+    argv = [sys.executable, "-m", "benchmarks.worker", system, "--rows", str(rows), "--repeats", str(repeats), *extra]
+    done = subprocess.run(argv, cwd=HERE.parent, capture_output=True, text=True)
+    if done.returncode != 0:
+        return {"system": system, "rows": rows, "error": done.stderr.strip().splitlines()[-1:] or ["failed"]}
+    return json.loads(done.stdout)
+
+
+def compile_cost(rows: int, rules: int = 1000) -> dict:
+    """Seconds to parse, name-check, type-check and lower ``rules`` rules (schemas read, no data scanned)."""
+    from gryph.client import validate
+
+    from .common import paths
+
+    kinds = [
+        "accuracy a{i} on events, events_copy: events.id = events_copy.id and events.email = events_copy.email",
+        "completeness c{i} on events: email, country",
+        "uniqueness u{i} on events: user_id, status",
+        "distinctness d{i} on events: country",
+        "timeliness t{i} on events: created_ts, shipped_ts with threshold = {i}m",
+        "profiling p{i} on events: count(*) as n, max(amount) as m where score > 0.{i}",
+        "profiling g{i} on events: select status, count(*) as cnt from events group by status",
+    ]
+    header = "\n".join(f'source {name} = parquet("{path}")' for name, path in paths(rows).items())
+    text = header + "\n" + "\n".join(kinds[i % len(kinds)].format(i=i) for i in range(rules)) + "\n"
+    clock = time.perf_counter()
+    compiled = validate(text)
+    seconds = time.perf_counter() - clock
+    return {"rules": rules, "seconds": seconds, "queries": len(compiled.plan.queries)}
+
+
+def _summary(result: dict, floors: dict) -> dict:
+    if "error" in result:
+        return result
+    median = statistics.median(result["times"])
+    engine = result["system"].split("-")[0]
+    floor = floors.get(engine)
+    out = {"system": result["system"], "rows": result["rows"], "median_s": median,
+           "times": result["times"], "rows_per_s": result["rows"] / median if median else None,
+           "ratio_to_floor": median / floor if floor else None,
+           "client_peak_mib": result["peak_mib"], "client_baseline_mib": result["baseline_mib"]}
+    if result.get("spark"):
+        out["jobs"] = result["spark"][-1]["jobs"]
+        out["scans"] = result["spark"][-1]["scans"]
+    return out
+
+
+def _table(rows: list[dict]) -> str:
+    head = f"{'system':28} {'rows':>11} {'median s':>9} {'x floor':>8} {'rows/s':>12} {'peak MiB':>9} {'jobs':>5}  scans"
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        if "error" in r:
+            lines.append(f"{r['system']:28} {r['rows']:>11,} ERROR {' '.join(r['error'])}")
+            continue
+        scans = ", ".join(f"{k.split('.')[0]}={v}" for k, v in sorted(r.get("scans", {}).items()))
+        ratio = f"{r['ratio_to_floor']:.2f}" if r["ratio_to_floor"] else "-"
+        lines.append(f"{r['system']:28} {r['rows']:>11,} {r['median_s']:>9.2f} {ratio:>8} "
+                     f"{r['rows_per_s']:>12,.0f} {r['client_peak_mib']:>9.0f} {str(r.get('jobs', '')):>5}  {scans}")
+    return "\n".join(lines)
+
+
+def _targets(by: dict, compile_result: dict, flat: dict | None, rows: int) -> list[str]:
+    out = []
+
+    def median(name):
+        return by[name]["median_s"] if name in by and "error" not in by[name] else None
+
+    def verdict(ok):
+        return "MET " if ok else "MISS"
+
+    g, f, gs = median("duckdb-gryph"), median("duckdb-floor"), median("duckdb-griffin")
+    if g and f:
+        out.append(f"{verdict(g <= 1.25 * f)} duckdb: gryph within 1.25x of the floor ({g / f:.2f}x)")
+    if g and gs:
+        out.append(f"{verdict(gs >= 2 * g)} duckdb: gryph at least 2x faster than Griffin steps ({gs / g:.2f}x)")
+    pg, pc = median(PEER_PAIR[0]), median(PEER_PAIR[1])
+    if pg and pc:
+        out.append(f"{verdict(pc >= 2 * pg)} duckdb: gryph at least 2x faster than cuallee on the same checks ({pc / pg:.2f}x)")
+    sg, sf = median("spark-gryph"), median("spark-floor")
+    if sg and sf:
+        out.append(f"{verdict(sg <= 1.25 * sf)} spark: gryph within 1.25x of the hand-written PySpark plan ({sg / sf:.2f}x)")
+    if "spark-gryph" in by and "scans" in by["spark-gryph"]:
+        scans = by["spark-gryph"]["scans"]
+        out.append(f"{verdict(bool(scans) and max(scans.values()) <= 1)} spark: one scan per source "
+                   f"({', '.join(f'{k}={v}' for k, v in sorted(scans.items()))})")
+    if flat:
+        small, large = flat["small"], flat["large"]
+        growth = large - small
+        out.append(f"{verdict(growth <= max(0.1 * small, 20))} spark: client memory flat as rows grow 10x "
+                   f"({small:.0f} MiB at {rows // 10:,} rows, {large:.0f} MiB at {rows:,})")
+    out.append(f"{verdict(compile_result['seconds'] < 1)} compile: {compile_result['rules']} rules validate in "
+               f"{compile_result['seconds']:.2f} s")
+    if rows < 10_000_000:
+        out.append(f"(targets are stated at 10,000,000 rows; this run has {rows:,})")
+    return out
+
+
+def _start_spark(memory: str):
+    from gryph.client.spark.local_server import free_port, start_local_server
+
+    ui_port = free_port()
+    server = start_local_server(confs={"spark.ui.enabled": "true", "spark.ui.port": str(ui_port),
+                                       "spark.driver.memory": memory,
+                                       "spark.sql.ui.retainedExecutions": "100000"})
+    return server, ui_port
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="gryph benchmark")
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--systems", help="comma-separated subset (default: all)")
+    parser.add_argument("--no-spark", action="store_true", help="DuckDB only")
+    parser.add_argument("--spark-memory", default="6g", help="driver memory of the local Spark server")
+    parser.add_argument("--with-checks", action="store_true",
+                        help="run benchmarks/suite_checks.dq (the suite with measures and checks) for gryph")
+    parser.add_argument("--output", type=Path, help="JSON file (default: benchmarks/results/<time>-<rows>.json)")
+    args = parser.parse_args(argv)
+    wanted = set(args.systems.split(",")) if args.systems else set(DUCKDB_SYSTEMS + SPARK_SYSTEMS)
+    if args.no_spark:
+        wanted -= set(SPARK_SYSTEMS)
+    from .peers import available
+
+    if not available():
+        print("cuallee is not installed (pip install -e '.[bench]'): the peer is skipped")
+        wanted -= set(PEER_PAIR)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    generate(args.rows)
+    extra = ["--with-checks"] if args.with_checks else []
+
+    compile_result = compile_cost(args.rows)
+    print(f"compile: {compile_result['rules']} rules validated in {compile_result['seconds']:.2f} s")
+    raw: dict[str, dict] = {}
+    for system in DUCKDB_SYSTEMS:
+        if system in wanted:
+            print(f"running {system} ...", flush=True)
+            raw[system] = _worker(system, args.rows, args.repeats, extra)
+
+    flat = None
+    spark_systems = [s for s in SPARK_SYSTEMS if s in wanted]
+    if spark_systems:
+        server, ui_port = _start_spark(args.spark_memory)
+        try:
+            remote = ["--remote", server.url, "--ui-port", str(ui_port)]
+            for system in spark_systems:
+                print(f"running {system} ...", flush=True)
+                raw[system] = _worker(system, args.rows, args.repeats, extra + remote)
+            if "spark-gryph" in raw and "error" not in raw["spark-gryph"] and args.rows >= 10:
+                small_rows = args.rows // 10
+                generate(small_rows)
+                print(f"running spark-gryph at {small_rows:,} rows (client memory) ...", flush=True)
+                small = _worker("spark-gryph", small_rows, 1, extra + remote)
+                if "error" not in small:
+                    flat = {"small": small["peak_mib"], "large": raw["spark-gryph"]["peak_mib"]}
+        finally:
+            server.stop()
+
+    floors = {engine: statistics.median(raw[name]["times"]) for engine, name in FLOOR.items()
+              if name in raw and "error" not in raw[name]}
+    summaries = [_summary(raw[s], floors) for s in DUCKDB_SYSTEMS + SPARK_SYSTEMS if s in raw]
+    by = {s["system"]: s for s in summaries}
+
+    # every system must compute the floor's numbers (the peer computes its own notions)
+    reference = next((raw[n]["metrics"] for n in ("duckdb-floor", "spark-floor") if n in raw and "error" not in raw[n]),
+                     None)
+    agreement = {}
+    if reference is not None:
+        reference = json.loads(json.dumps(reference, default=str))
+        for name, result in raw.items():
+            if "error" in result or name in PEER_PAIR:
+                continue
+            diff = differences(reference, json.loads(json.dumps(result["metrics"], default=str)))
+            agreement[name] = diff
+            if diff:
+                print(f"WARNING: {name} metrics differ from the floor: {diff[:3]}")
+
+    table = _table(summaries)
+    targets = _targets(by, compile_result, flat, args.rows)
+    print()
+    print(table)
+    print()
+    print("\n".join(targets))
+    document = {
+        "started": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "rows": args.rows, "repeats": args.repeats, "machine": {"cpus": _cpus()},
+        "compile": compile_result, "systems": summaries, "client_memory_flat": flat,
+        "metrics_agree_with_floor": {k: not v for k, v in agreement.items()},
+        "targets": targets, "table": table,
+    }
+    output = args.output or RESULTS / f"{dt.datetime.now():%Y%m%d-%H%M%S}-rows{args.rows}.json"
+    output.write_text(json.dumps(document, indent=2, default=str))
+    print(f"\nresults: {output}")
+    return 0
+
+
+def _cpus() -> int:
+    import os
+
+    return os.cpu_count() or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,120 @@
+"""Times one system in a process of its own, so its peak memory is its own.
+
+    python -m benchmarks.worker SYSTEM --rows N --repeats R [--remote sc://... --ui-port P]
+
+Prints one JSON document: times of each repeat, the client's memory, the metrics of the last
+run and, on Spark, the jobs and file scans of each repeat. Memory is the process's resident
+set: ``baseline`` after imports and connecting, ``peak`` from ``getrusage(RUSAGE_SELF).ru_maxrss``
+(the high-water mark). On DuckDB the engine runs inside the process, so this is engine memory
+too; on Spark Connect it is the client alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import time
+
+
+def _rss_mib() -> float:
+    with open("/proc/self/statm") as f:
+        pages = int(f.read().split()[1])
+    return pages * resource.getpagesize() / 2**20
+
+
+def _peak_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _duckdb():
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute("SET TimeZone = 'UTC'")
+    con.execute("SET enable_progress_bar = false")
+    return con
+
+
+def _spark(remote: str):
+    from pyspark.sql import SparkSession
+
+    return SparkSession.builder.remote(remote).getOrCreate()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("system")
+    parser.add_argument("--rows", type=int, required=True)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--remote")
+    parser.add_argument("--ui-port", type=int)
+    parser.add_argument("--with-checks", action="store_true")
+    args = parser.parse_args(argv)
+
+    from .common import load_bench_suite, paths
+    from . import floor, griffin_steps, peers
+
+    files = paths(args.rows)
+    spark = _spark(args.remote) if args.system.startswith("spark-") else None
+    con = None if spark is not None else _duckdb()
+
+    if args.system == "duckdb-gryph":
+        from gryph.client import run
+        from gryph.local_backend.engine import DuckDBEngine
+
+        suite = load_bench_suite(args.rows, args.with_checks)
+        engine = DuckDBEngine(con)
+        once = lambda: run(suite, engine).metrics  # noqa: E731
+    elif args.system == "duckdb-gryph-peer-checks":
+        from gryph.client import run
+        from gryph.local_backend.engine import DuckDBEngine
+
+        from .common import load_peer_suite
+
+        suite = load_peer_suite(args.rows)
+        engine = DuckDBEngine(con)
+        once = lambda: run(suite, engine).metrics  # noqa: E731
+    elif args.system == "duckdb-griffin":
+        once = lambda: griffin_steps.run_duckdb(con, files)  # noqa: E731
+    elif args.system == "duckdb-floor":
+        once = lambda: floor.run_duckdb(con, files)  # noqa: E731
+    elif args.system == "duckdb-cuallee":
+        once = lambda: peers.run_cuallee(con, files)  # noqa: E731
+    elif args.system == "spark-gryph":
+        from gryph.client import run
+        from gryph.client.spark.connect import Connection
+        from gryph.client.spark.engine import SparkEngine
+
+        suite = load_bench_suite(args.rows, args.with_checks)
+        engine = SparkEngine(connection=Connection(spark, args.remote, spark.version))
+        once = lambda: run(suite, engine).metrics  # noqa: E731
+    elif args.system == "spark-griffin":
+        once = lambda: griffin_steps.run_spark(spark, files)  # noqa: E731
+    elif args.system == "spark-floor":
+        once = lambda: floor.run_spark(spark, files)  # noqa: E731
+    else:
+        raise SystemExit(f"unknown system {args.system!r}")
+
+    ui = None
+    if spark is not None and args.ui_port:
+        from .spark_ui import SparkUI
+
+        ui = SparkUI(args.ui_port)
+    baseline = _rss_mib()
+    times, work, metrics = [], [], None
+    for _ in range(args.repeats):
+        before = ui.snapshot() if ui else None
+        clock = time.perf_counter()
+        metrics = once()
+        times.append(time.perf_counter() - clock)
+        if ui:
+            work.append(ui.since(before))
+    out = {"system": args.system, "rows": args.rows, "times": times, "baseline_mib": baseline,
+           "peak_mib": _peak_mib(), "spark": work, "metrics": metrics}
+    json.dump(out, sys.stdout, default=str)
+
+
+if __name__ == "__main__":
+    main()
