@@ -12,7 +12,7 @@ from ..errors import InvalidInput
 from ..parser import unquote_name
 from ..plan import (
     AggregateCall, Aggregate, Distinct, Field, Filter, Limit, Named, Project, Relation, Scalar, Sort,
-    SortKey, contains_aggregate, substitute, walk,
+    SortKey, children, contains_aggregate, substitute, walk,
 )
 from ..resolve import Context, Resolver
 from ..results import RuleResult
@@ -23,6 +23,7 @@ ROW_LIMIT = 10_000
 
 class ProfilingLowering(RuleLowering):
     kinds = ("profiling",)
+    row_limit = ROW_LIMIT  # rows a query may return before it is an error
 
     def lower(self) -> Finisher:
         rule, query = self.rule, self.rule.body
@@ -39,7 +40,8 @@ class ProfilingLowering(RuleLowering):
         aggregated = bool(groups) or having is not None or any(contains_aggregate(e) for e, _ in items)
         names = [name for _, name in items]
 
-        if aggregated and not (groups or having or query.orders or query.limit or query.distinct):
+        if aggregated and not (groups or having or query.orders or query.limit or query.distinct) \
+                and not any(_outside_aggregates(expr) for expr, _ in items):
             refs = [self.collector.value(read, substitute(expr, lambda n: AggregateCall(
                 n.fn, n.args, n.dtype, n.distinct, where) if isinstance(n, AggregateCall) else None))
                 for expr, _ in items]
@@ -56,27 +58,30 @@ class ProfilingLowering(RuleLowering):
         else:
             order_scope = None
         relation = self._order_and_limit(base, items, query, order_scope)
-        ref = self.collector.rows(relation, ROW_LIMIT + 1)
+        ref = self.collector.rows(relation, self.row_limit + 1)
 
         def finish(results: Results) -> RuleResult:
             rows = results.rows(ref)
-            if len(rows) > ROW_LIMIT:
-                raise InvalidInput("TOO_MANY_ROWS", f"profiling rule {rule.name!r} returns more than "
-                                   f"{ROW_LIMIT} rows", rule.location, None, "add a LIMIT or a GROUP BY")
+            if len(rows) > self.row_limit:
+                raise self.too_many_rows()
             return RuleResult(rule.name, rule.kind, [self.write(rows)], rows_metric=True)
 
         return finish
 
+    def too_many_rows(self) -> InvalidInput:
+        return InvalidInput("TOO_MANY_ROWS", f"profiling rule {self.rule.name!r} returns more than "
+                            f"{self.row_limit} rows", self.rule.location, None, "add a LIMIT or a GROUP BY")
+
     def _source(self) -> str:
         named = unquote_name(self.rule.body.source) if self.rule.body.source else None
         if named and self.rule.source and named != self.rule.source and not self.rule.details.get("source"):
-            raise self.error("CONFLICTING_SOURCE", f"profiling rule {self.rule.name!r} is on {self.rule.source} "
+            raise self.error("CONFLICTING_SOURCE", f"{self.rule.kind} {self.rule.name!r} is on {self.rule.source} "
                              f"but reads from {named}", hint="drop the FROM clause or the ON clause")
         source = named or self.rule.source
         if source is None:
             if len(self.schemas) == 1:
                 return next(iter(self.schemas))
-            raise self.error("MISSING_SOURCE", f"profiling rule {self.rule.name!r} names no source",
+            raise self.error("MISSING_SOURCE", f"{self.rule.kind} {self.rule.name!r} names no source",
                              hint="add FROM <source> to the query")
         return source
 
@@ -178,6 +183,15 @@ class ProfilingLowering(RuleLowering):
         if query.limit:
             relation = Limit(relation, int(query.limit))
         return relation
+
+
+def _outside_aggregates(expr: Scalar) -> bool:
+    """Whether a column is read outside every aggregate of ``expr`` (it needs grouping)."""
+    if isinstance(expr, AggregateCall):
+        return False
+    if isinstance(expr, Field):
+        return True
+    return any(_outside_aggregates(child) for child in children(expr))
 
 
 def _only_postfix(node):

@@ -227,3 +227,15 @@ def test_errors_print_file_line_column():
     error = error_of("completeness c on users: first_nmae")
     assert str(error).startswith("<input>:1:26: error UNKNOWN_COLUMN")
     assert error.to_dict()["column"] == 26
+
+
+def test_empty_suite():
+    error = error_of("   \n# nothing but a comment\n")
+    assert (error.code, error.line, error.column) == ("EMPTY_SUITE", 1, 1)
+
+
+def test_ungrouped_column_beside_aggregates():
+    text = "profiling p on users: max(age) - min(age) as spread, first_name"
+    error = error_of(text)
+    assert (error.code, error.line, error.column) == ("NOT_GROUPED", 1, col(text, "first_name"))
+    assert "first_name" in error.hint
