@@ -51,42 +51,23 @@ def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None 
     name = unquote_name(model.name) if model.name else (Path(file).stem if file else "suite")
     sources: dict[str, SourceSpec] = {}
     rules: list[RuleSpec] = []
-    measures: list[MeasureSpec] = []
-    checks: list[CheckSpec] = []
-    policy: PassSpec | None = None
     for statement in model.statements:
         location = location_of(statement, file)
-        kind = type(statement).__name__
-        if kind == "SourceDecl":
+        if type(statement).__name__ == "SourceDecl":
             source = _source(statement, base, location, file)
             if source.name in sources:
                 raise InvalidInput("DUPLICATE_SOURCE", f"source {source.name!r} is declared twice", location,
                                    source_text(statement))
             sources[source.name] = source
             continue
-        if kind == "CheckDecl":
-            check = CheckSpec(unquote_label(statement.name), statement.expr, location, statement.warn)
-            _unique(check.name, checks, "check", statement, location)
-            checks.append(check)
-            continue
-        if kind == "PassDecl":
-            if policy is not None:
-                raise InvalidInput("DUPLICATE_PASS", "the suite has two pass policies", location,
-                                   source_text(statement), "keep one 'pass when ...'")
-            policy = _policy(statement.policy, location)
-            continue
-        if kind == "MeasureDecl":
-            rule = _measure(statement, location, file)
-            _unique(rule.name, measures, "measure", statement, location)
-            measures.append(rule)
-        else:
-            rule = _rule(statement, location, file)
-            _unique(rule.name, rules, "rule", statement, location)
-            rules.append(rule)
+        rule = _rule(statement, location, file)
+        if any(r.name == rule.name for r in rules):
+            raise InvalidInput("DUPLICATE_RULE", f"two rules are named {rule.name!r}", location,
+                               source_text(statement)[:60], "rule names must be unique in a suite")
         for role in ("source", "target"):
             used = getattr(rule, role)
             if used is not None and used not in sources and used not in known_sources:
-                raise InvalidInput("UNKNOWN_SOURCE", f"{rule.kind} {rule.name!r} reads unknown source {used!r}",
+                raise InvalidInput("UNKNOWN_SOURCE", f"rule {rule.name!r} reads unknown source {used!r}",
                                    _name_location(statement, used, file), used,
                                    did_you_mean(used, list(sources) + list(known_sources)) or
                                    "declare it first: source NAME = csv(\"path\")")
