@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+from typing import TYPE_CHECKING
 
-from .runner import RunResult
+if TYPE_CHECKING:  # the runner stores documents through history, which encodes them here
+    from .runner import RunResult
 
 SAMPLE_ROWS_SHOWN = 5
 

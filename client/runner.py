@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Mapping
 
+from gryph.compiler.check_functions import Clock, NoHistory
 from gryph.compiler.compile import CompiledSuite, compile_suite, view_plans
 from gryph.compiler.engine import Engine
 from gryph.compiler.errors import InvalidInput
@@ -17,14 +18,17 @@ from gryph.compiler.plan import format_plan
 from gryph.compiler.results import RuleResult, merge_writes
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.suite import Suite
+from gryph.compiler.verdict import CheckOutcome, judge
 
 from .engines import open_engine
 from .frames import to_arrow
+from .history import HistoryStore
 
 
 @dataclass
 class RunResult:
-    """The outcome of one run: metrics by rule (or Griffin's merged map) and record samples."""
+    """The outcome of one run: metrics by rule (or Griffin's merged map), record samples, and the
+    measure -> check -> pass task: measure values, check outcomes and the verdict."""
 
     name: str
     engine: str
@@ -33,6 +37,14 @@ class RunResult:
     metrics: dict
     records: dict
     rules: list[RuleResult] = field(default_factory=list, repr=False)
+    measures: dict = field(default_factory=dict)
+    checks: list[CheckOutcome] = field(default_factory=list)
+    passed: bool = True
+    policy: str = "always"
+    run_id: str | None = None  # set when the run is stored in a history
+
+    def warnings_failed(self) -> bool:
+        return any(check.warn and not check.passed for check in self.checks)
 
     def to_dict(self) -> dict:
         return {
@@ -42,6 +54,9 @@ class RunResult:
             "duration_seconds": round(self.duration_seconds, 3),
             "metrics": self.metrics,
             "records": self.records,
+            "measure": self.measures,
+            "check": {check.name: check.passed for check in self.checks},
+            "pass": self.passed,
         }
 
 
@@ -92,17 +107,19 @@ def source_schemas(suite: Suite, engine: Engine) -> dict:
 
 def compile_for(suite: Suite, engine: Engine, options: Options | None = None) -> CompiledSuite:
     """Check the suite against the engine's view of its sources and lower it."""
-    if not suite.rules:
-        raise InvalidInput("EMPTY_SUITE", f"suite {suite.name!r} has no rules", None, suite.file)
+    if not suite.rules and not suite.measures:
+        raise InvalidInput("EMPTY_SUITE", f"suite {suite.name!r} has no rules and no measures", None, suite.file)
     return compile_suite(suite, source_schemas(suite, engine), options)
 
 
 def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None,
-        remote: str | None = None, record_sample: int = 20, records_to: str | None = None) -> RunResult:
+        remote: str | None = None, record_sample: int = 20, records_to: str | None = None,
+        history: str | Path | None = None) -> RunResult:
     """Run a suite and return its metrics. ``engine`` is an Engine or a name (duckdb, spark).
 
     ``records_to`` writes every record output in full where the engine runs: a folder of
-    parquet files, or ``table:PREFIX`` for tables named PREFIX + rule__output.
+    parquet files, or ``table:PREFIX`` for tables named PREFIX + rule__output. ``history`` is a
+    history file: checks read earlier runs from it and the run is stored in it.
     """
     suite = load_suite(source, frames)
     owned = isinstance(engine, str)
@@ -115,15 +132,27 @@ def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=N
         compiled = compile_for(suite, active, options)
         rows = active.run(compiled.plan, suite.sources)
         results = compiled.finish(rows)
-        return RunResult(
+        measures = compiled.finish_measures(rows)
+        metrics = _metrics(suite, results)
+        store = HistoryStore(history) if history is not None else None
+        verdict = judge(compiled.checks, suite.policy, {m.name: m.value for m in measures}, metrics,
+                        Clock(suite.name, started, store or NoHistory()))
+        result = RunResult(
             name=suite.name,
             engine=active.name,
             started=started.isoformat(timespec="seconds"),
             duration_seconds=time.perf_counter() - clock,
-            metrics=_metrics(suite, results),
+            metrics=metrics,
             records=_records(results),
             rules=results,
+            measures={m.name: m.report() for m in measures},
+            checks=verdict.checks,
+            passed=verdict.passed,
+            policy=str(suite.policy),
         )
+        if store is not None:
+            result.run_id = store.record(result.to_dict(), started, result.measures)
+        return result
     finally:
         if owned:
             active.close()
@@ -162,3 +191,4 @@ def _records(results: list[RuleResult]) -> dict:
             if record.written_to is not None:
                 out[result.rule]["written_to"] = record.written_to
     return out
+

@@ -7,10 +7,10 @@ import re
 from pathlib import Path
 
 from .errors import InvalidInput, Location, did_you_mean
-from .parser import location_of, parse, source_text, unquote_name, unquote_string
+from .parser import location_of, parse, source_text, unquote_label, unquote_name, unquote_string
 from .resolve import TIME_UNITS_MS
 from .sources import SourceSpec
-from .suite import TWO_SOURCE_KINDS, Origin, RuleSpec, Suite
+from .suite import TWO_SOURCE_KINDS, CheckSpec, MeasureSpec, Origin, PassSpec, RuleSpec, Suite
 from .types import TYPE_NAMES, Column, Schema, parse_type_name
 
 
@@ -51,23 +51,42 @@ def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None 
     name = unquote_name(model.name) if model.name else (Path(file).stem if file else "suite")
     sources: dict[str, SourceSpec] = {}
     rules: list[RuleSpec] = []
+    measures: list[MeasureSpec] = []
+    checks: list[CheckSpec] = []
+    policy: PassSpec | None = None
     for statement in model.statements:
         location = location_of(statement, file)
-        if type(statement).__name__ == "SourceDecl":
+        kind = type(statement).__name__
+        if kind == "SourceDecl":
             source = _source(statement, base, location, file)
             if source.name in sources:
                 raise InvalidInput("DUPLICATE_SOURCE", f"source {source.name!r} is declared twice", location,
                                    source_text(statement))
             sources[source.name] = source
             continue
-        rule = _rule(statement, location, file)
-        if any(r.name == rule.name for r in rules):
-            raise InvalidInput("DUPLICATE_RULE", f"two rules are named {rule.name!r}", location,
-                               source_text(statement)[:60], "rule names must be unique in a suite")
+        if kind == "CheckDecl":
+            check = CheckSpec(unquote_label(statement.name), statement.expr, location, statement.warn)
+            _unique(check.name, checks, "check", statement, location)
+            checks.append(check)
+            continue
+        if kind == "PassDecl":
+            if policy is not None:
+                raise InvalidInput("DUPLICATE_PASS", "the suite has two pass policies", location,
+                                   source_text(statement), "keep one 'pass when ...'")
+            policy = _policy(statement.policy, location)
+            continue
+        if kind == "MeasureDecl":
+            rule = _measure(statement, location, file)
+            _unique(rule.name, measures, "measure", statement, location)
+            measures.append(rule)
+        else:
+            rule = _rule(statement, location, file)
+            _unique(rule.name, rules, "rule", statement, location)
+            rules.append(rule)
         for role in ("source", "target"):
             used = getattr(rule, role)
             if used is not None and used not in sources and used not in known_sources:
-                raise InvalidInput("UNKNOWN_SOURCE", f"rule {rule.name!r} reads unknown source {used!r}",
+                raise InvalidInput("UNKNOWN_SOURCE", f"{rule.kind} {rule.name!r} reads unknown source {used!r}",
                                    _name_location(statement, used, file), used,
                                    did_you_mean(used, list(sources) + list(known_sources)) or
                                    "declare it first: source NAME = csv(\"path\")")
@@ -75,8 +94,13 @@ def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None 
             raise InvalidInput("TARGET_NOT_ALLOWED", f"a {rule.kind} rule reads one source, not {rule.target!r}",
                                _name_location(statement, rule.target, file), rule.target,
                                f"write: {rule.kind} {rule.name} on {rule.source}: ...")
-        rules.append(rule)
-    return Suite(name, sources, rules, [], file)
+    return Suite(name, sources, rules, [], file, measures=measures, checks=checks, policy=policy or PassSpec())
+
+
+def _unique(name: str, taken: list, what: str, statement, location: Location) -> None:
+    if any(item.name == name for item in taken):
+        raise InvalidInput(f"DUPLICATE_{what.upper()}", f"two {what}s are named {name!r}", location,
+                           source_text(statement)[:60], f"{what} names must be unique in a suite")
 
 
 def parse_suite_file(path: str | Path, known_sources: tuple[str, ...] = ()) -> Suite:
@@ -172,3 +196,28 @@ def _rule(statement, location, file) -> RuleSpec:
         origin=Origin(file),
         detail_locations=detail_locations,
     )
+
+
+def _measure(statement, location, file) -> MeasureSpec:
+    """A measure: lowered like a profiling rule of its own kind (SQL text for ``sql "..."``)."""
+    body = unquote_string(statement.sql.text.value) if statement.sql is not None else statement.query
+    return MeasureSpec(
+        kind="measure",
+        name=unquote_label(statement.name),
+        source=unquote_name(statement.source) if statement.source else None,
+        target=None,
+        body=body,
+        details={},
+        location=location,
+        origin=Origin(file),
+        shape=statement.shape.lower() if statement.shape else None,
+    )
+
+
+def _policy(node, location) -> PassSpec:
+    kind = type(node).__name__
+    if kind == "PassChecks":
+        return PassSpec("checks", tuple(unquote_label(n) for n in node.names), location=location)
+    if kind == "PassCount":
+        return PassSpec("passed", op=node.op, count=int(node.count), location=location)
+    return PassSpec(node.kind.lower(), location=location)

@@ -132,3 +132,8 @@ def unquote_name(token: str) -> str:
     if token.startswith("`") and token.endswith("`") and len(token) >= 2:
         return token[1:-1].replace("``", "`")
     return token
+
+
+def unquote_label(token: str) -> str:
+    """The name a measure or check label stands for: a string, or a plain or back-quoted name."""
+    return unquote_string(token) if token[:1] in ("'", '"') else unquote_name(token)

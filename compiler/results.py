@@ -65,3 +65,28 @@ def merge_writes(writes: list[MetricWrite]) -> dict:
     for write in writes:
         merged.update(normalize_write(write))
     return merged
+
+
+@dataclass(frozen=True)
+class Row:
+    """A measure's row: read by position (``row[0]``) or by column name (``row["c"]``)."""
+
+    names: tuple[str, ...]
+    values: tuple[object, ...]
+
+
+@dataclass(frozen=True)
+class MeasureResult:
+    """A measure's value as checks read it (one value or a ``Row``) and how it is reported."""
+
+    name: str
+    value: object
+    shape: str  # value | list | map
+
+    def report(self) -> object:
+        """The value in the result document: the value, a list, or a map by column name."""
+        if self.shape == "list":
+            return list(self.value.values)
+        if self.shape == "map":
+            return dict(zip(self.value.names, self.value.values))
+        return self.value

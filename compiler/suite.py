@@ -1,4 +1,5 @@
-"""The compiler's input, whatever format it came from: sources, pre-processing views and rules."""
+"""The compiler's input, whatever format it came from: sources, pre-processing views, rules,
+and the measure -> check -> pass task of native suites."""
 
 from __future__ import annotations
 
@@ -50,6 +51,49 @@ class RuleSpec:
     detail_locations: dict[str, tuple[Location, Location]] = field(default_factory=dict)
 
 
+MEASURE_SHAPES = ("value", "list", "map")  # the seed's SINGLE_VALUE, LIST and MAP
+
+
+@dataclass
+class MeasureSpec(RuleSpec):
+    """A query that returns one row, lowered like a profiling rule (``body``: a query or SQL text).
+
+    ``shape`` says how the row is reported: one value, a list or a map; ``None`` means a
+    value for one column and a map for several.
+    """
+
+    shape: str | None = None
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    """A named boolean expression (a parsed check-language node); a warning never fails the run."""
+
+    name: str
+    expr: object
+    location: Location
+    warn: bool = False
+
+
+@dataclass(frozen=True)
+class PassSpec:
+    """When the run passes: ``always``, ``all``, ``any``, ``checks`` (the named ones) or ``passed``
+    (the number of passing checks compared with ``count`` by ``op``)."""
+
+    kind: str = "always"
+    names: tuple[str, ...] = ()
+    op: str | None = None
+    count: int | None = None
+    location: Location | None = None
+
+    def __str__(self) -> str:
+        if self.kind == "checks":
+            return "checks(" + ", ".join(f'"{name}"' for name in self.names) + ")"
+        if self.kind == "passed":
+            return f"passed {self.op} {self.count}"
+        return self.kind
+
+
 @dataclass(frozen=True)
 class ViewSpec:
     """A pre-processing step: Spark SQL whose result is registered under ``name``."""
@@ -69,3 +113,6 @@ class Suite:
     views: list[ViewSpec] = field(default_factory=list)
     file: str | None = None
     griffin: bool = False  # metrics laid out as Griffin's metric wrapper would
+    measures: list[MeasureSpec] = field(default_factory=list)
+    checks: list[CheckSpec] = field(default_factory=list)
+    policy: PassSpec = PassSpec()

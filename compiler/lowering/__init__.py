@@ -4,6 +4,7 @@ from .accuracy import AccuracyLowering
 from .common import Finisher, Options, RuleLowering
 from .completeness import CompletenessLowering
 from .duplicates import DistinctnessLowering, UniquenessLowering
+from .measure import MeasureLowering
 from .profiling import ProfilingLowering
 from .sql import SqlLowering
 from .timeliness import TimelinessLowering
@@ -11,7 +12,7 @@ from .timeliness import TimelinessLowering
 LOWERINGS: dict[str, type[RuleLowering]] = {
     kind: cls
     for cls in (AccuracyLowering, CompletenessLowering, DistinctnessLowering, UniquenessLowering,
-                ProfilingLowering, SqlLowering, TimelinessLowering)
+                ProfilingLowering, SqlLowering, TimelinessLowering, MeasureLowering)
     for kind in cls.kinds
 }
 

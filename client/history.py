@@ -1,0 +1,126 @@
+"""Run history in an embedded DuckDB file: every run's result document and measure values.
+
+DuckDB lets one process at a time open a file for writing, so every access opens, works and
+closes at once, retrying with backoff while another process holds the lock. A run is written in
+one transaction: a run that fails half-way leaves the earlier history as it was.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import random
+import time
+import uuid
+from pathlib import Path
+
+import duckdb
+
+from gryph.compiler.errors import EngineError
+
+from .report import json_safe
+
+DEFAULT_PATH = Path(".gryph") / "history.duckdb"
+LOCK_WAIT_SECONDS = 30.0  # how long a run waits for another process's lock before giving up
+
+_SCHEMA = (
+    "create sequence if not exists run_order",
+    """create table if not exists runs (
+        run_id varchar primary key, seq bigint, suite varchar, started timestamp, engine varchar,
+        passed boolean, document varchar)""",
+    """create table if not exists measure_values (
+        run_id varchar, seq bigint, suite varchar, measure varchar, started timestamp, value varchar)""",
+)
+
+
+def _utc(moment: dt.datetime) -> dt.datetime:
+    """Stored times are UTC without a zone."""
+    return moment.astimezone(dt.timezone.utc).replace(tzinfo=None) if moment.tzinfo else moment
+
+
+class HistoryStore:
+    """The history file at ``path`` (created on the first write)."""
+
+    def __init__(self, path: str | Path = DEFAULT_PATH) -> None:
+        self.path = Path(path)
+
+    def _connect(self, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+        if not read_only:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        deadline = time.monotonic() + LOCK_WAIT_SECONDS
+        delay = 0.02
+        while True:
+            try:
+                return duckdb.connect(str(self.path), read_only=read_only)
+            except duckdb.IOException as error:
+                if "lock" not in str(error).lower():
+                    raise EngineError("HISTORY_UNREADABLE", f"cannot open the history {self.path}: {error}",
+                                      None, str(self.path)) from None
+                if time.monotonic() > deadline:
+                    raise EngineError("HISTORY_LOCKED", f"the history {self.path} stayed locked by another "
+                                      f"process for {LOCK_WAIT_SECONDS:.0f}s", None, str(self.path),
+                                      "retry when the other run has finished") from None
+            # jitter keeps processes that collided from colliding again in step
+            time.sleep(delay * (1 + random.random()))
+            delay = min(delay * 2, 0.5)
+
+    def record(self, document: dict, started: dt.datetime, measures: dict[str, object]) -> str:
+        """Store one run (its document and each measure's value) in one transaction; its run id."""
+        run_id = uuid.uuid4().hex
+        with self._connect() as con:
+            con.execute("begin transaction")
+            try:
+                for statement in _SCHEMA:
+                    con.execute(statement)
+                seq = con.execute("select nextval('run_order')").fetchone()[0]
+                self._write_run(con, run_id, seq, document, _utc(started))
+                self._write_measures(con, run_id, seq, document["name"], _utc(started), measures)
+                con.execute("commit")
+            except BaseException:
+                con.execute("rollback")
+                raise
+        return run_id
+
+    @staticmethod
+    def _write_run(con, run_id: str, seq: int, document: dict, started: dt.datetime) -> None:
+        con.execute("insert into runs values (?, ?, ?, ?, ?, ?, ?)",
+                    [run_id, seq, document["name"], started, document["engine"], document["pass"],
+                     json.dumps(json_safe(document), ensure_ascii=False, allow_nan=False)])
+
+    @staticmethod
+    def _write_measures(con, run_id: str, seq: int, suite: str, started: dt.datetime,
+                        measures: dict[str, object]) -> None:
+        if measures:
+            con.executemany("insert into measure_values values (?, ?, ?, ?, ?, ?)",
+                            [[run_id, seq, suite, name, started, json.dumps(json_safe(value), allow_nan=False)]
+                             for name, value in measures.items()])
+
+    def _query(self, sql: str, params: list) -> list[tuple]:
+        if not self.path.exists():
+            return []
+        with self._connect(read_only=True) as con:
+            if not con.execute("select count(*) from information_schema.tables where table_name = 'runs'").fetchone()[0]:
+                return []
+            return con.execute(sql, params).fetchall()
+
+    def measure_values(self, suite: str, measure: str, limit: int,
+                       since: dt.datetime | None = None) -> list[object]:
+        """A measure's values in the runs of ``suite`` (started at or after ``since``), newest first."""
+        window = "and started >= ?" if since is not None else ""
+        params = [suite, measure] + ([_utc(since)] if since is not None else []) + [limit]
+        rows = self._query(f"select value from measure_values where suite = ? and measure = ? {window} "
+                           "order by started desc, seq desc limit ?", params)
+        return [_decode(value) for (value,) in rows]
+
+    def runs(self, suite: str, limit: int = 50) -> list[dict]:
+        """The newest runs of ``suite``: run id, start time, engine, verdict and measures."""
+        rows = self._query("select run_id, started, engine, passed, document from runs where suite = ? "
+                           "order by started desc, seq desc limit ?", [suite, limit])
+        return [{"run_id": run_id, "started": started.isoformat(sep=" ", timespec="seconds") + "Z",
+                 "engine": engine, "pass": passed, "measure": json.loads(document).get("measure", {})}
+                for run_id, started, engine, passed, document in rows]
+
+
+def _decode(text: str) -> object:
+    value = json.loads(text)
+    return float(value) if value in ("NaN", "Infinity", "-Infinity") else value

@@ -1,0 +1,241 @@
+"""The check language's syntax tree, built from parsed checks with every name checked.
+
+Checks are validated before any data is read: ``measures["x"]`` must name a measure of the
+suite and ``metrics["r"]`` a rule, with a string literal; a function must exist and get the
+right number of arguments; nesting is bounded. Errors carry the line and column (exit 2).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .check_functions import FUNCTIONS
+from .errors import InvalidInput, did_you_mean
+from .parser import location_of, source_text, unquote_string
+from .suite import CheckSpec, PassSpec, Suite
+
+MAX_DEPTH = 64  # nesting of a check expression; deeper is an error, not a stack overflow
+
+
+@dataclass(frozen=True, slots=True)
+class Const:
+    value: object
+
+
+@dataclass(frozen=True, slots=True)
+class ListOf:
+    items: tuple
+
+
+@dataclass(frozen=True, slots=True)
+class MeasureRef:
+    """``measures["name"]``."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class MetricRef:
+    """``metrics["rule"]``: the rule's metric map (a list of rows for profiling)."""
+
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    base: object
+    index: object
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    fn: str
+    args: tuple
+
+
+@dataclass(frozen=True, slots=True)
+class Unary:
+    op: str  # - + not
+    operand: object
+
+
+@dataclass(frozen=True, slots=True)
+class Binary:
+    op: str  # + - * / % == != < > <= >= and or
+    left: object
+    right: object
+
+
+@dataclass(frozen=True, slots=True)
+class Traced:
+    """A value worth showing when a check fails: a measure, metric or function call, by its text."""
+
+    text: str
+    expr: object
+
+
+@dataclass(frozen=True)
+class CompiledCheck:
+    spec: CheckSpec
+    expr: object
+
+
+_LOGIC = {"||": "or", "or": "or", "&&": "and", "and": "and"}
+
+
+class _Builder:
+    def __init__(self, suite: Suite) -> None:
+        self.suite = suite
+        self.measures = [m.name for m in suite.measures]
+        self.rules = [r.name for r in suite.rules]
+
+    def error(self, code: str, message: str, node, hint: str | None = None) -> InvalidInput:
+        return InvalidInput(code, message, location_of(node, self.suite.file), source_text(node) or None, hint)
+
+    def check(self, check: CheckSpec) -> CompiledCheck:
+        expr = self.build(check.expr)
+        # operator chains fold into nested nodes: bound the depth of the result, not only of the text
+        if _too_deep(expr):
+            raise self.too_deep(check.expr)
+        return CompiledCheck(check, expr)
+
+    def too_deep(self, node) -> InvalidInput:
+        return self.error("CHECK_TOO_DEEP", f"the check nests deeper than {MAX_DEPTH} levels", node,
+                          "split it into several checks")
+
+    def build(self, node, depth: int = 0):
+        if depth > MAX_DEPTH:
+            raise self.too_deep(node)
+        kind = type(node).__name__
+        down = depth + 1
+        if kind in ("CheckOr", "CheckAnd", "CheckSum", "CheckProduct"):
+            expr = self.build(node.operands[0], down)
+            for op, operand in zip(node.ops, node.operands[1:]):
+                expr = Binary(_LOGIC.get(op.lower(), op), expr, self.build(operand, down))
+            return expr
+        if kind == "CheckNot":
+            expr = self.build(node.operand, down)
+            for _ in node.nots:
+                expr = Unary("not", expr)
+            return expr
+        if kind == "CheckComparison":
+            left = self.build(node.left, down)
+            return Binary(node.op, left, self.build(node.right, down)) if node.op else left
+        if kind == "CheckUnary":
+            expr = self.build(node.operand, down)
+            for sign in reversed(node.signs):
+                expr = Unary(sign, expr)
+            return expr
+        if kind == "CheckAccess":
+            return self.access(node, down)
+        if kind == "CheckGroup":
+            return self.build(node.expr, down)
+        if kind == "CheckList":
+            return ListOf(tuple(self.build(item, down) for item in node.items))
+        if kind == "CheckCall":
+            return self.call(node, down)
+        if kind == "CheckNumber":
+            text = node.value
+            value = float(text) if any(c in text for c in ".eE") else int(text)
+            if isinstance(value, float) and math.isinf(value):
+                raise self.error("BAD_NUMBER", f"the number {text} is too large", node)
+            return Const(value)
+        if kind == "CheckString":
+            return Const(unquote_string(node.value))
+        if kind == "CheckBoolean":
+            return Const(node.value.lower() == "true")
+        if kind == "CheckNull":
+            return Const(None)
+        if kind == "CheckVariable":
+            raise self.variable_error(node)
+        raise self.error("SYNTAX_ERROR", f"unexpected {kind} in a check", node)  # grammar and builder disagree
+
+    def variable_error(self, node) -> InvalidInput:
+        name = node.name
+        if name in ("measures", "metrics"):
+            return self.error("BAD_SUBSCRIPT", f"{name} must be followed by [\"name\"]", node,
+                              f'write {name}["name"]')
+        return self.error("UNKNOWN_NAME", f"unknown name {name!r}", node,
+                          did_you_mean(name, ["measures", "metrics"]) or "checks read measures[...] and metrics[...]")
+
+    def access(self, node, depth: int):
+        subscripts = list(node.subscripts)
+        base_node = node.base
+        if type(base_node).__name__ == "CheckVariable":
+            if base_node.name not in ("measures", "metrics") or not subscripts:
+                raise self.variable_error(base_node)
+            first = subscripts.pop(0)
+            key = self.build(first.index, depth)
+            if not (isinstance(key, Const) and isinstance(key.value, str)):
+                raise self.error("BAD_SUBSCRIPT", f"{base_node.name}[...] takes a name in quotes", first,
+                                 f'write {base_node.name}["name"]')
+            expr = self.reference(base_node.name, key.value, first)
+        else:
+            expr = self.build(base_node, depth)
+        for subscript in subscripts:
+            expr = Index(expr, self.build(subscript.index, depth))
+        is_reference = type(base_node).__name__ == "CheckVariable"
+        return Traced(source_text(node), expr) if is_reference else expr
+
+    def reference(self, kind: str, name: str, node):
+        if kind == "measures":
+            if name not in self.measures:
+                raise self.error("UNKNOWN_MEASURE", f"unknown measure {name!r}", node,
+                                 did_you_mean(name, self.measures) or "declare it: measure \"name\": select ...")
+            return MeasureRef(name)
+        if name not in self.rules:
+            raise self.error("UNKNOWN_RULE", f"unknown rule {name!r}", node,
+                             did_you_mean(name, self.rules) or "metrics[...] names a rule of this suite")
+        return MetricRef(name)
+
+    def call(self, node, depth: int):
+        name = node.name
+        function = FUNCTIONS.get(name)
+        if function is None:
+            raise self.error("UNKNOWN_FUNCTION", f"unknown function {name!r}", node,
+                             did_you_mean(name, FUNCTIONS))
+        count = len(node.args)
+        if count < function.min_args or (function.max_args is not None and count > function.max_args):
+            raise self.error("WRONG_ARITY", f"{name}() takes {function.arity()}, got {count}", node)
+        args = tuple(self.build(arg, depth) for arg in node.args)
+        if function.measure_arg is not None:
+            named = args[function.measure_arg]
+            if isinstance(named, Const) and named.value not in self.measures:
+                raise self.error("UNKNOWN_MEASURE", f"unknown measure {named.value!r}", node.args[function.measure_arg],
+                                 did_you_mean(str(named.value), self.measures))
+        return Traced(source_text(node), Call(name, args))
+
+
+def compile_checks(suite: Suite) -> list[CompiledCheck]:
+    """Every check of the suite as a syntax tree, and the pass policy checked against them."""
+    builder = _Builder(suite)
+    compiled = [builder.check(check) for check in suite.checks]
+    _check_policy(suite.policy, suite.checks)
+    return compiled
+
+
+def _too_deep(expr) -> bool:
+    """Whether the tree is deeper than ``MAX_DEPTH`` (walked without recursion: it may be very deep)."""
+    stack = [(expr, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        for name in node.__slots__:
+            value = getattr(node, name)
+            for child in value if isinstance(value, tuple) else (value,):
+                if not isinstance(child, (str, int, float, bool, type(None))):
+                    stack.append((child, depth + 1))
+    return False
+
+
+def _check_policy(policy: PassSpec, checks: list[CheckSpec]) -> None:
+    by_name = {check.name: check for check in checks}
+    for name in policy.names:
+        if name not in by_name:
+            raise InvalidInput("UNKNOWN_CHECK", f"the pass policy names unknown check {name!r}", policy.location,
+                               name, did_you_mean(name, by_name))
+        if by_name[name].warn:
+            raise InvalidInput("WARNING_IN_POLICY", f"check {name!r} is a warning: it never decides the run",
+                               policy.location, name, "drop 'warn' from the check or the name from the policy")

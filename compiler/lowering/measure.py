@@ -1,0 +1,62 @@
+"""Measures: a query that returns exactly one row, lowered as a profiling query.
+
+A query of aggregates only joins its source's shared scan like any profiling rule; other
+queries and ``sql "..."`` text fetch at most two rows, enough to tell one row from several.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..collect import Results
+from ..errors import InvalidInput
+from ..plan import Sql
+from ..results import MeasureResult, Row
+from .profiling import ProfilingLowering
+
+MeasureFinisher = Callable[[Results], MeasureResult]
+
+
+class MeasureLowering(ProfilingLowering):
+    kinds = ("measure",)
+    row_limit = 1
+
+    def lower(self) -> MeasureFinisher:
+        if isinstance(self.rule.body, str):  # sql "...": Spark SQL, translated for DuckDB
+            ref = self.collector.rows(Sql(self.rule.body, tuple(self.schemas)), self.row_limit + 1)
+
+            def rows_of(results: Results) -> list[dict]:
+                rows = results.rows(ref)
+                if len(rows) > self.row_limit:
+                    raise self.too_many_rows()
+                return rows
+        else:
+            finish_query = super().lower()
+
+            def rows_of(results: Results) -> list[dict]:
+                return finish_query(results).writes[0].rows
+
+        def finish(results: Results) -> MeasureResult:
+            rows = rows_of(results)
+            if not rows:
+                raise InvalidInput("MEASURE_NOT_ONE_ROW", f"measure {self.rule.name!r} returns no rows; "
+                                   "a measure must return exactly one row", self.rule.location, None,
+                                   "aggregate the query, e.g. count(*) or max(x)")
+            return self._result(rows[0])
+
+        return finish
+
+    def too_many_rows(self) -> InvalidInput:
+        return InvalidInput("MEASURE_NOT_ONE_ROW", f"measure {self.rule.name!r} returns more than one row; "
+                            "a measure must return exactly one row", self.rule.location, None,
+                            "aggregate the query or add a WHERE that selects one row")
+
+    def _result(self, row: dict) -> MeasureResult:
+        shape = self.rule.shape or ("value" if len(row) == 1 else "map")
+        if shape == "value":
+            if len(row) != 1:
+                raise InvalidInput("MEASURE_NOT_ONE_VALUE", f"measure {self.rule.name!r} is a value but returns "
+                                   f"{len(row)} columns", self.rule.location, None,
+                                   "select one column, or write 'as list' or 'as map'")
+            return MeasureResult(self.rule.name, next(iter(row.values())), shape)
+        return MeasureResult(self.rule.name, Row(tuple(row), tuple(row.values())), shape)
