@@ -1,6 +1,7 @@
-"""The ``gryph`` command: run, validate and explain suites and Griffin job configs.
+"""The ``gryph`` command: run, validate and explain suites and Griffin job configs; list history.
 
-Exit codes: 0 success, 2 invalid input (syntax, names, types, config), 3 engine or data error.
+Exit codes: 0 success, 1 the pass policy does not hold (or, with --strict, a warning failed),
+2 invalid input (syntax, names, types, config), 3 engine or data error.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from gryph.compiler.errors import GryphError
 
 from . import runner
 from .engines import ENGINES
-from .report import to_json, to_text
+from .gate import gate_passes, to_junit, to_markdown
+from .history import DEFAULT_PATH, HistoryStore
+from .report import cell, table, to_json, to_text
 
-EXIT_OK, EXIT_INVALID, EXIT_ENGINE = 0, 2, 3
+EXIT_OK, EXIT_FAILED, EXIT_INVALID, EXIT_ENGINE = 0, 1, 2, 3
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -41,9 +44,25 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--records-to", metavar="DEST",
                      help="write every record output in full where the engine runs: a folder "
                           "(parquet files) or table:PREFIX")
+    history_option(run)
+    run.add_argument("--no-history", action="store_true", help="neither read nor store run history")
+    run.add_argument("--junit", metavar="PATH", help="write JUnit XML, one testcase per check")
+    run.add_argument("--markdown", metavar="PATH", help="write a Markdown summary (for a CI job page)")
+    run.add_argument("--strict", action="store_true", help="a failed warning check fails the run (exit 1)")
     engine_options(commands.add_parser("validate", help="check names and types without scanning data"))
     engine_options(commands.add_parser("explain", help="print the plan as an indented tree"))
+    history = commands.add_parser("history", help="list the stored runs of a suite")
+    history.add_argument("suite", help="the suite's name")
+    history.add_argument("--measure", help="list this measure's values only")
+    history_option(history)
+    history.add_argument("--limit", type=int, default=50, help="newest runs shown (default 50)")
+    history.add_argument("--format", choices=("text", "json"), default="text")
     return parser
+
+
+def history_option(command) -> None:
+    command.add_argument("--history", metavar="PATH", default=str(DEFAULT_PATH),
+                         help=f"the run history, an embedded DuckDB file (default {DEFAULT_PATH})")
 
 
 def _write(text: str, output: str | None) -> None:
@@ -59,18 +78,48 @@ def _write(text: str, output: str | None) -> None:
     os.replace(temporary, target)
 
 
+def _run(args, engine: str) -> int:
+    result = runner.run(args.file, engine, remote=args.remote, record_sample=max(args.sample, 0),
+                        records_to=args.records_to, history=None if args.no_history else args.history)
+    _write(to_json(result.to_dict()) if args.format == "json" else to_text(result), args.output)
+    if args.junit:
+        _write(to_junit(result, args.strict), args.junit)
+    if args.markdown:
+        _write(to_markdown(result, args.strict), args.markdown)
+    return EXIT_OK if gate_passes(result, args.strict) else EXIT_FAILED
+
+
+def _history(args) -> int:
+    runs = HistoryStore(args.history).runs(args.suite, max(args.limit, 0))
+    if args.measure is not None:
+        runs = [{"run_id": r["run_id"], "started": r["started"], "pass": r["pass"], "value": r["measure"][args.measure]}
+                for r in runs if args.measure in r["measure"]]
+    if args.format == "json":
+        sys.stdout.write(to_json({"suite": args.suite, "runs": runs}))
+    elif not runs:
+        print(f"no runs of {args.suite!r}" + (f" with measure {args.measure!r}" if args.measure else "")
+              + f" in {args.history}")
+    elif args.measure is not None:
+        print(table(["started", "pass", args.measure], [[r["started"], r["pass"], r["value"]] for r in runs]))
+    else:
+        print(table(["started", "engine", "pass", "measures"],
+                    [[r["started"], r["engine"], r["pass"], cell(r["measure"])] for r in runs]))
+    return EXIT_OK
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    engine = args.engine or ("spark" if args.remote else "duckdb")
+    engine = (args.engine or ("spark" if args.remote else "duckdb")) if args.command != "history" else None
     try:
         if args.command == "run":
-            result = runner.run(args.file, engine, remote=args.remote, record_sample=max(args.sample, 0),
-                                records_to=args.records_to)
-            _write(to_json(result.to_dict()) if args.format == "json" else to_text(result), args.output)
-        elif args.command == "validate":
+            return _run(args, engine)
+        if args.command == "history":
+            return _history(args)
+        if args.command == "validate":
             compiled = runner.validate(args.file, engine, remote=args.remote)
-            print(f"{args.file}: ok ({len(compiled.suite.rules)} rules, "
-                  f"{len(compiled.suite.sources)} sources, {len(compiled.plan.queries)} queries)")
+            suite = compiled.suite
+            print(f"{args.file}: ok ({len(suite.rules)} rules, {len(suite.measures)} measures, "
+                  f"{len(suite.checks)} checks, {len(suite.sources)} sources, {len(compiled.plan.queries)} queries)")
         else:
             sys.stdout.write(runner.explain(args.file, engine, remote=args.remote))
         return EXIT_OK
@@ -81,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     except Exception as error:  # a bug in gryph: say so plainly, traceback only on request
-        if args.debug:
+        if getattr(args, "debug", False):
             raise
         print(f"internal error: {type(error).__name__}: {error} (run again with --debug for details)",
               file=sys.stderr)

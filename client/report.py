@@ -7,6 +7,8 @@ import math
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the runner stores documents through history, which encodes them here
+    from gryph.compiler.verdict import CheckOutcome
+
     from .runner import RunResult
 
 SAMPLE_ROWS_SHOWN = 5
@@ -27,7 +29,8 @@ def to_json(document: dict) -> str:
     return json.dumps(json_safe(document), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def _cell(value: object) -> str:
+def cell(value: object) -> str:
+    """A value as one line of text: NULL, NaN, JSON for lists and maps."""
     if value is None:
         return "NULL"
     if isinstance(value, float):
@@ -41,7 +44,7 @@ def _cell(value: object) -> str:
 
 def table(headers: list[str], rows: list[list[object]]) -> str:
     """A plain text table with aligned columns."""
-    cells = [[_cell(v) for v in row] for row in rows]
+    cells = [[cell(v) for v in row] for row in rows]
     widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
     line = "  ".join("-" * w for w in widths)
     out = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip(), line]
@@ -55,9 +58,32 @@ def _metric_rows(name: str, metrics: object) -> list[list[object]]:
     return [[name, key, value] for key, value in metrics.items()] if isinstance(metrics, dict) else [[name, "", metrics]]
 
 
+def check_details(check: CheckOutcome) -> str:
+    """What a check read (and why it could not be evaluated): ``measures["x"] = 1, ...``."""
+    values = ", ".join(f"{text} = {cell(value)}" for text, value in check.values.items())
+    if check.error:
+        return f"error: {check.error}" + (f"; {values}" if values else "")
+    return values
+
+
 def to_text(result: RunResult) -> str:
-    """The run as a person reads it: one line per metric, then the flagged records."""
-    lines = [f"suite {result.name} on {result.engine} ({result.duration_seconds:.2f}s)", ""]
+    """The run as a person reads it: one line per metric, the flagged records, then measures,
+    checks and the verdict."""
+    lines = [f"suite {result.name} on {result.engine} ({result.duration_seconds:.2f}s)"]
+    if result.metrics:
+        lines += ["", _metrics_table(result)]
+    lines += _records_text(result)
+    if result.measures:
+        lines += ["", table(["measure", "value"], [[name, value] for name, value in result.measures.items()])]
+    if result.checks:
+        lines += ["", table(["result", "check", "details"],
+                            [[check.status, check.name, check_details(check)] for check in result.checks])]
+    if result.checks or result.measures:
+        lines += ["", f"pass: {'yes' if result.passed else 'NO'} (pass when {result.policy})"]
+    return "\n".join(lines) + "\n"
+
+
+def _metrics_table(result: RunResult) -> str:
     rows = []
     if all(isinstance(v, (dict, list)) for v in result.metrics.values()) and result.rules and \
             set(result.metrics) == {r.rule for r in result.rules}:
@@ -65,7 +91,11 @@ def to_text(result: RunResult) -> str:
             rows += _metric_rows(f"{rule.rule} ({rule.kind})", result.metrics[rule.rule])
     else:  # Griffin's merged metric map
         rows = [[result.name, key, value] for key, value in result.metrics.items()]
-    lines.append(table(["rule", "metric", "value"], rows))
+    return table(["rule", "metric", "value"], rows)
+
+
+def _records_text(result: RunResult) -> list[str]:
+    lines = []
     for rule, record in result.records.items():
         if not record["count"]:
             continue
@@ -76,4 +106,4 @@ def to_text(result: RunResult) -> str:
             lines.append(table(headers, [[row.get(h) for h in headers] for row in sample]))
             if record["count"] > len(sample):
                 lines.append(f"... {record['count'] - len(sample)} more")
-    return "\n".join(lines) + "\n"
+    return lines

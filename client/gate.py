@@ -1,0 +1,79 @@
+"""CI outputs of a run: the exit verdict, JUnit XML (one testcase per check) and a Markdown summary."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from gryph.compiler.verdict import CheckOutcome
+
+from .report import cell, check_details
+from .runner import RunResult
+
+
+def gate_passes(result: RunResult, strict: bool = False) -> bool:
+    """Whether CI should go on: the pass policy holds, and with ``strict`` no warning failed."""
+    return result.passed and not (strict and result.warnings_failed())
+
+
+def to_junit(result: RunResult, strict: bool = False) -> str:
+    """JUnit XML: a failed check is a <failure> (an <error> when it could not be evaluated) carrying
+    the values it read; a failed warning is <skipped>, or a failure with ``strict``."""
+    cases = []
+    counts = {"failures": 0, "errors": 0, "skipped": 0}
+    for check in result.checks:
+        case = ET.Element("testcase", classname=f"gryph.{result.name}", name=check.name, time="0")
+        if not check.passed:
+            kind = _junit_kind(check, strict)
+            counts[{"failure": "failures", "error": "errors", "skipped": "skipped"}[kind]] += 1
+            details = check_details(check)
+            message = details if check.error else f"{check.expression} is not true: {details}"
+            element = ET.SubElement(case, kind, message=message)
+            if kind != "skipped":
+                element.set("type", "CheckError" if check.error else "CheckFailed")
+                element.text = check.expression
+        cases.append(case)
+    attributes = {"name": result.name, "tests": str(len(cases)),
+                  **{key: str(value) for key, value in counts.items()},
+                  "time": f"{result.duration_seconds:.3f}", "timestamp": result.started}
+    root = ET.Element("testsuites", {**attributes, "name": "gryph"})
+    del root.attrib["timestamp"]
+    suite = ET.SubElement(root, "testsuite", attributes)
+    properties = ET.SubElement(suite, "properties")
+    for name, value in (("engine", result.engine), ("policy", result.policy), ("pass", str(result.passed).lower())):
+        ET.SubElement(properties, "property", name=name, value=value)
+    suite.extend(cases)
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _junit_kind(check: CheckOutcome, strict: bool) -> str:
+    if check.warn and not strict:
+        return "skipped"
+    return "error" if check.error else "failure"
+
+
+def to_markdown(result: RunResult, strict: bool = False) -> str:
+    """A summary for a CI job page: verdict, measures, and checks with the values they read."""
+    verdict = "passed" if gate_passes(result, strict) else "failed"
+    icon = "✅" if verdict == "passed" else "❌"
+    lines = [f"## {icon} gryph: suite `{result.name}` {verdict}", "",
+             f"Engine {result.engine}, started {result.started}, {result.duration_seconds:.2f} s, "
+             f"pass when `{result.policy}`{' (strict)' if strict else ''}.", ""]
+    if result.measures:
+        lines += ["| measure | value |", "|---|---|"]
+        lines += [f"| {_md(name)} | `{_md(cell(value))}` |" for name, value in result.measures.items()]
+        lines.append("")
+    if result.checks:
+        lines += ["| check | result | details |", "|---|---|---|"]
+        for check in result.checks:
+            status = {"PASS": "✅ PASS", "FAIL": "❌ FAIL", "WARN": "⚠️ WARN"}[check.status]
+            lines.append(f"| {_md(check.name)} | {status} | {_md(check_details(check))} |")
+        lines.append("")
+    if not result.checks and not result.measures:
+        lines += [f"{len(result.metrics)} rules ran; no checks.", ""]
+    return "\n".join(lines)
+
+
+def _md(text: str) -> str:
+    """Text safe inside a Markdown table cell."""
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
