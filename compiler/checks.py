@@ -104,37 +104,34 @@ class _Builder:
         return self.error("CHECK_TOO_DEEP", f"the check nests deeper than {MAX_DEPTH} levels", node,
                           "split it into several checks")
 
-    def build(self, node, depth: int = 0):
-        if depth > MAX_DEPTH:
-            raise self.too_deep(node)
+    def build(self, node):
         kind = type(node).__name__
-        down = depth + 1
         if kind in ("CheckOr", "CheckAnd", "CheckSum", "CheckProduct"):
-            expr = self.build(node.operands[0], down)
+            expr = self.build(node.operands[0])
             for op, operand in zip(node.ops, node.operands[1:]):
-                expr = Binary(_LOGIC.get(op.lower(), op), expr, self.build(operand, down))
+                expr = Binary(_LOGIC.get(op.lower(), op), expr, self.build(operand))
             return expr
         if kind == "CheckNot":
-            expr = self.build(node.operand, down)
+            expr = self.build(node.operand)
             for _ in node.nots:
                 expr = Unary("not", expr)
             return expr
         if kind == "CheckComparison":
-            left = self.build(node.left, down)
-            return Binary(node.op, left, self.build(node.right, down)) if node.op else left
+            left = self.build(node.left)
+            return Binary(node.op, left, self.build(node.right)) if node.op else left
         if kind == "CheckUnary":
-            expr = self.build(node.operand, down)
+            expr = self.build(node.operand)
             for sign in reversed(node.signs):
                 expr = Unary(sign, expr)
             return expr
         if kind == "CheckAccess":
-            return self.access(node, down)
+            return self.access(node)
         if kind == "CheckGroup":
-            return self.build(node.expr, down)
+            return self.build(node.expr)
         if kind == "CheckList":
-            return ListOf(tuple(self.build(item, down) for item in node.items))
+            return ListOf(tuple(self.build(item) for item in node.items))
         if kind == "CheckCall":
-            return self.call(node, down)
+            return self.call(node)
         if kind == "CheckNumber":
             text = node.value
             value = float(text) if any(c in text for c in ".eE") else int(text)
@@ -159,22 +156,22 @@ class _Builder:
         return self.error("UNKNOWN_NAME", f"unknown name {name!r}", node,
                           did_you_mean(name, ["measures", "metrics"]) or "checks read measures[...] and metrics[...]")
 
-    def access(self, node, depth: int):
+    def access(self, node):
         subscripts = list(node.subscripts)
         base_node = node.base
         if type(base_node).__name__ == "CheckVariable":
             if base_node.name not in ("measures", "metrics") or not subscripts:
                 raise self.variable_error(base_node)
             first = subscripts.pop(0)
-            key = self.build(first.index, depth)
+            key = self.build(first.index)
             if not (isinstance(key, Const) and isinstance(key.value, str)):
                 raise self.error("BAD_SUBSCRIPT", f"{base_node.name}[...] takes a name in quotes", first,
                                  f'write {base_node.name}["name"]')
             expr = self.reference(base_node.name, key.value, first)
         else:
-            expr = self.build(base_node, depth)
+            expr = self.build(base_node)
         for subscript in subscripts:
-            expr = Index(expr, self.build(subscript.index, depth))
+            expr = Index(expr, self.build(subscript.index))
         is_reference = type(base_node).__name__ == "CheckVariable"
         return Traced(source_text(node), expr) if is_reference else expr
 
@@ -189,7 +186,7 @@ class _Builder:
                              did_you_mean(name, self.rules) or "metrics[...] names a rule of this suite")
         return MetricRef(name)
 
-    def call(self, node, depth: int):
+    def call(self, node):
         name = node.name
         function = FUNCTIONS.get(name)
         if function is None:
@@ -198,7 +195,7 @@ class _Builder:
         count = len(node.args)
         if count < function.min_args or (function.max_args is not None and count > function.max_args):
             raise self.error("WRONG_ARITY", f"{name}() takes {function.arity()}, got {count}", node)
-        args = tuple(self.build(arg, depth) for arg in node.args)
+        args = tuple(self.build(arg) for arg in node.args)
         if function.measure_arg is not None:
             named = args[function.measure_arg]
             if isinstance(named, Const) and named.value not in self.measures:

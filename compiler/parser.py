@@ -88,6 +88,9 @@ def parse(grammar: str, text: str, file: str | None = None, line_offset: int = 0
             "SYNTAX_ERROR", "the rule does not parse", location,
             _line_text(text, line, column), _expected_hint(error),
         ) from None
+    except RecursionError:  # the parser recurses per level of parentheses
+        raise InvalidInput("NESTED_TOO_DEEP", "the text nests too deeply to parse", Location(file, 1 + line_offset),
+                           None, "split the expression into smaller ones") from None
     except TextXError as error:  # semantic errors raised while building the model
         location = Location(file, (error.line or 1) + line_offset, error.col)
         raise InvalidInput("SYNTAX_ERROR", str(error.message), location) from None
