@@ -13,6 +13,7 @@ from .plan import (
     AggFn, AggregateCall, Between, Call, Cast, Field, Fn, In, IsNull, Like, Literal, RLike, Scalar,
 )
 from .plan.scalars import contains_aggregate
+from .selections import Selected, Selector, is_selection_step
 from .types import (
     BOOLEAN, DOUBLE, INTEGER, NULL, STRING, TIMESTAMP, TYPE_NAMES, DataType, Kind, Schema,
     common_numeric, comparable, parse_type_name,
@@ -52,6 +53,7 @@ class Scope:
     column_offset: int = 0
     aliases: dict[str, Scalar] = field(default_factory=dict)
     outside: set[str] = field(default_factory=set)  # data sources this rule may not read
+    variables: dict[str, Scalar] = field(default_factory=dict)  # `SLA = 24h;` read as ${SLA}
 
     def locate(self, node) -> Location:
         return location_of(node, self.file, self.line_offset, self.column_offset)
@@ -88,6 +90,7 @@ class Resolver:
     def __init__(self, scope: Scope) -> None:
         self.scope = scope
         self.sides_used: set[str] = set()
+        self.selector = Selector(self)
         # Griffin's accuracy compares a string with a number as text; elsewhere that is an error.
         self.strings_compare_as_text = False
 
@@ -148,9 +151,7 @@ class Resolver:
             return left
         kind = type(tail).__name__
         if kind == "CompareTail":
-            right = self._expr(tail.right, ctx)
-            left, right = self.unify(left, right, node, f"'{tail.op}'")
-            return Call(_COMPARE[tail.op], (left, right), BOOLEAN)
+            return self.compare(tail.op, left, self._expr(tail.right, ctx), node)
         if kind == "InTail":
             options = []
             for option_node in tail.options:
@@ -181,6 +182,11 @@ class Resolver:
                                            node.left)
                 result = Call(Fn.IS_NAN, (left,), BOOLEAN)
         return Call(Fn.NOT, (result,), BOOLEAN) if getattr(tail, "negated", False) else result
+
+    def compare(self, op: str, left: Scalar, right: Scalar, node) -> Scalar:
+        """``left op right`` with both sides made comparable."""
+        left, right = self.unify(left, right, node, f"'{op}'")
+        return Call(_COMPARE[op], (left, right), BOOLEAN)
 
     def _Additive(self, node, ctx):
         return self._arithmetic(node, ctx)
@@ -286,9 +292,52 @@ class Resolver:
             raise self.scope.error("STAR_NOT_ALLOWED", "'*' is only allowed in a select list or count(*)", node)
         elif kind == "FunctionCall":
             value = self._function(base.name, list(base.args), base.distinct, base, ctx)
+        elif kind == "Head":
+            return self._head(base, suffixes, node, ctx)
         else:
             value = self._expr(base, ctx)
-        return self._apply_suffixes(value, suffixes, ctx)
+        head = next((self.scope.sides[s] for s in self.scope.default
+                     if kind == "Identifier" and unquote_name(base.name) in self.scope.sides[s].schema), None)
+        return self._apply_suffixes(value, suffixes, ctx, head)
+
+    def _head(self, base, suffixes, node, ctx) -> Scalar:
+        """``$source`` / ``${target}`` (the rule's sides) or ``${SLA}`` (a variable of the rule)."""
+        name = base.token.strip("${} \t")
+        side = self.scope.side_of_head(name)
+        if side is None:
+            if name in self.scope.variables:
+                return self._apply_suffixes(self.scope.variables[name], suffixes, ctx)
+            known = sorted(set(self.scope.roles) | set(self.scope.variables))
+            raise self.scope.error("UNKNOWN_NAME", f"{base.token} is neither the rule's source or target "
+                                   "nor a variable", base, did_you_mean(name, known))
+        if not suffixes:
+            raise self.scope.error("HEAD_NEEDS_SELECTION", f"{base.token} is a whole data source", node,
+                                   f"select from it: {base.token}.column, {base.token}['column'] or "
+                                   f"{base.token}.json()")
+        first = suffixes[0]
+        kind = type(first).__name__
+        if kind == "IndexSuffix":
+            column = self._expr(first.index, ctx)
+            if not (isinstance(column, Literal) and column.dtype.kind is Kind.STRING):
+                raise self.scope.error("NOT_INDEXABLE", f"{base.token}[...] takes a column name in quotes",
+                                       first, f"write {base.token}['column']")
+            value = self._side_column(side, column.value, first)
+            return self._apply_suffixes(value, suffixes[1:], ctx, side)
+        if kind in ("FieldSuffix", "StarSuffix", "MethodSuffix"):
+            return self._after_head(side, suffixes, node, ctx)
+        raise self.scope.error("HEAD_NEEDS_SELECTION", f"{base.token} is a whole data source", first,
+                               f"select a column first: {base.token}['column']")
+
+    def _payload(self, side: Side, node) -> str:
+        """The column ``$source.json()`` reads: ``value`` (Kafka's), else the only string column."""
+        texts = [c.name for c in side.schema.columns if c.dtype.kind is Kind.STRING]
+        if "value" in texts:
+            return "value"
+        if len(texts) == 1:
+            return texts[0]
+        raise self.scope.error("NO_PAYLOAD", f"{side.source} has no column named 'value' and "
+                               f"{len(texts)} string columns", node,
+                               "name the column: $source.column.json()")
 
     def _is_column(self, name: str) -> bool:
         return any(name in self.scope.sides[s].schema for s in self.scope.default)
@@ -300,11 +349,14 @@ class Resolver:
             if len(suffixes) > 1 and type(suffixes[1]).__name__ == "MethodSuffix":
                 return self._star_method(suffixes[1], suffixes[2:], ctx)
             raise self.scope.error("STAR_NOT_ALLOWED", "'source.*' is only allowed in a select list", node)
+        if kind == "MethodSuffix" and unquote_name(first.name).lower() == "json":
+            payload = self._side_column(side, self._payload(side, first), first)
+            return self._apply_suffixes(payload, suffixes, ctx, side)
         if kind == "MethodSuffix":
             return self._star_method(first, suffixes[1:], ctx)
         name = unquote_name(first.name)
         value = self._side_column(side, name, first)
-        return self._apply_suffixes(value, suffixes[1:], ctx)
+        return self._apply_suffixes(value, suffixes[1:], ctx, side)
 
     def _star_method(self, method, rest, ctx) -> Scalar:
         if unquote_name(method.name).lower() != "count" or method.args:
@@ -315,6 +367,8 @@ class Resolver:
 
     def _column(self, name: str, node) -> Scalar:
         matches = [s for s in self.scope.default if name in self.scope.sides[s].schema]
+        if not matches and name in self.scope.variables:
+            return self.scope.variables[name]
         if not matches:
             candidates = self.scope.all_column_names() + list(self.scope.aliases)
             if name in self.scope.aliases:
@@ -338,35 +392,20 @@ class Resolver:
         self.sides_used.add(side.source)
         return Field(side.rename(name), column.dtype)
 
-    def _apply_suffixes(self, value: Scalar, suffixes, ctx) -> Scalar:
+    def _apply_suffixes(self, value: Scalar, suffixes, ctx, head: Side | None = None) -> Scalar:
+        """Selections and method calls after a value; ``head`` is the side the value comes from."""
+        selected = Selected(value)
         for suffix in suffixes:
             kind = type(suffix).__name__
-            if kind == "FieldSuffix":
-                name = unquote_name(suffix.name)
-                field_type = value.dtype.field(name)
-                if field_type is None:
-                    if value.dtype.kind is Kind.STRUCT:
-                        names = [n for n, _ in value.dtype.args]
-                        raise self.scope.error("UNKNOWN_FIELD", f"no field {name!r} in {value.dtype}", suffix,
-                                               did_you_mean(name, names))
-                    raise self.scope.error("NOT_A_STRUCT", f"cannot select field {name!r} of a {value.dtype}",
-                                           suffix)
-                value = Call(Fn.GET_FIELD, (value, Literal(name, STRING)), field_type)
-            elif kind == "IndexSuffix":
-                index = self._expr(suffix.index, ctx)
-                if value.dtype.kind is Kind.ARRAY:
-                    if index.dtype.kind not in (Kind.INTEGER, Kind.NULL):
-                        raise self.scope.error("TYPE_MISMATCH", "an array index must be an integer", suffix)
-                    value = Call(Fn.ELEMENT_AT, (value, index), value.dtype.args[0])
-                elif value.dtype.kind is Kind.MAP:
-                    value = Call(Fn.ELEMENT_AT, (value, index), value.dtype.args[1])
-                else:
-                    raise self.scope.error("NOT_INDEXABLE", f"cannot index a {value.dtype}", suffix)
+            if is_selection_step(suffix):
+                selected = self.selector.step(selected, suffix, ctx, head)
             elif kind == "MethodSuffix":
-                value = self._function(suffix.name, list(suffix.args), suffix.distinct, suffix, ctx, receiver=value)
+                receiver = self.selector.finish(selected)
+                selected = Selected(self._function(suffix.name, list(suffix.args), suffix.distinct, suffix, ctx,
+                                                   receiver=receiver))
             else:
                 raise self.scope.error("STAR_NOT_ALLOWED", "'.*' needs a data source before it", suffix)
-        return value
+        return self.selector.finish(selected)
 
     # -- functions ----------------------------------------------------------------------------
     def _function(self, raw_name: str, arg_nodes: list, distinct: bool, node, ctx,
@@ -420,6 +459,8 @@ class Resolver:
         lt, rt = left.dtype, right.dtype
         if Kind.NULL in (lt.kind, rt.kind) or Kind.OTHER in (lt.kind, rt.kind):
             return left, right
+        if Kind.JSON in (lt.kind, rt.kind):
+            return self._unify_json(left, right, node, what)
         if lt.is_numeric and rt.is_numeric:
             common = common_numeric(lt, rt)
             if Kind.DECIMAL in (lt.kind, rt.kind) and lt != rt:
@@ -440,6 +481,18 @@ class Resolver:
             raise self.scope.error("TYPE_MISMATCH", f"cannot compare {lt} with {rt} in {what}", node,
                                    "cast one side, e.g. cast(x as string)")
         return left, right
+
+    def _unify_json(self, left: Scalar, right: Scalar, node, what: str) -> tuple[Scalar, Scalar]:
+        """A JSON value compares as text with text, JSON and booleans, as a number with numbers."""
+        other = right.dtype if left.dtype.kind is Kind.JSON else left.dtype
+        if other.kind in (Kind.JSON, Kind.STRING, Kind.BOOLEAN):
+            return self.coerce(left, STRING), self.coerce(right, STRING)
+        if other.is_numeric:
+            return self.coerce(left, DOUBLE), self.coerce(right, DOUBLE)
+        if other.is_temporal:
+            return self.coerce(left, other), self.coerce(right, other)
+        raise self.scope.error("TYPE_MISMATCH", f"cannot compare {left.dtype} with {right.dtype} in {what}", node,
+                               "select a scalar value from it first")
 
     @staticmethod
     def coerce(value: Scalar, dtype: DataType) -> Scalar:

@@ -21,6 +21,7 @@ class Kind(str, Enum):
     ARRAY = "array"
     STRUCT = "struct"
     MAP = "map"
+    JSON = "json"  # a JSON value held as text (see the README: strings as their content)
     OTHER = "other"  # an engine type gryph passes through but cannot reason about
 
 
@@ -69,6 +70,7 @@ DATE = DataType(Kind.DATE)
 TIMESTAMP = DataType(Kind.TIMESTAMP)
 BINARY = DataType(Kind.BINARY)
 OTHER = DataType(Kind.OTHER)
+JSON = DataType(Kind.JSON)
 
 
 def decimal(precision: int, scale: int) -> DataType:

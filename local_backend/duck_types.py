@@ -50,6 +50,7 @@ def schema_of_relation(relation: duckdb.DuckDBPyRelation) -> Schema:
 _NAMES = {
     Kind.BOOLEAN: "BOOLEAN", Kind.INTEGER: "BIGINT", Kind.DOUBLE: "DOUBLE", Kind.STRING: "VARCHAR",
     Kind.DATE: "DATE", Kind.TIMESTAMP: "TIMESTAMP", Kind.BINARY: "BLOB",
+    Kind.JSON: "VARCHAR",  # JSON values are held as text
 }
 
 

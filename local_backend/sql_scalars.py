@@ -12,8 +12,8 @@ from typing import Callable
 
 from gryph.compiler.errors import UnsupportedError
 from gryph.compiler.plan import (
-    AggFn, AggregateCall, Between, Call, Cast, Field, Fn, IfThen, In, IsNull, Like, Literal, RLike,
-    SortKey, WindowCall, WindowFn,
+    AggFn, AggregateCall, Between, Call, Cast, Field, Fn, IfThen, In, IsNull, Lambda, Like, Literal,
+    RLike, SortKey, Variable, WindowCall, WindowFn,
 )
 from gryph.compiler.types import DataType, Kind
 
@@ -34,6 +34,16 @@ def scalar_sql(node: object) -> str:
 @scalar_sql.register
 def _field(node: Field) -> str:
     return ident(node.name)
+
+
+@scalar_sql.register
+def _variable(node: Variable) -> str:
+    return ident(node.name)
+
+
+@scalar_sql.register
+def _lambda(node: Lambda) -> str:
+    return f"(lambda {ident(node.param)}: {scalar_sql(node.body)})"
 
 
 def _raw_literal(value: object) -> str:
@@ -98,7 +108,7 @@ def _cast(node: Cast) -> str:
     if node.dtype.kind is Kind.INTEGER and source is Kind.STRING:
         # DuckDB would round '1.5' and accept '1e3'; only integer text is an integer (Spark's try_cast)
         return f"(CASE WHEN regexp_full_match({operand}, {_INTEGER_TEXT}) THEN TRY_CAST({operand} AS BIGINT) END)"
-    if source in (Kind.STRING, Kind.OTHER):
+    if source in (Kind.STRING, Kind.JSON, Kind.OTHER):
         return f"TRY_CAST({operand} AS {target})"
     return f"CAST({operand} AS {target})"
 
@@ -303,6 +313,32 @@ def _get_field(node: Call, args: list[str]) -> str:
     return f"struct_extract({args[0]}, {string(name.value)})"
 
 
+def _slice(node: Call, args: list[str]) -> str:
+    # 0-based inclusive bounds, negative from the end; list_filter's index is 1-based
+    items, low, high = args
+    bounds = [f"(CASE WHEN {b} < 0 THEN len({items}) + {b} ELSE {b} END)" for b in (low, high)]
+    return (f"list_filter({items}, (lambda __slice_e, __slice_i: "
+            f"__slice_i - 1 BETWEEN {bounds[0]} AND {bounds[1]}))")
+
+
+def _json_valid(handler: Callable[[str], str]) -> Handler:
+    # json_extract fails on text that does not parse; the contract wants NULL
+    return lambda node, args: f"(CASE WHEN json_valid({args[0]}) THEN {handler(args[0])} END)"
+
+
+def _json_field(node: Call, args: list[str]) -> str:
+    name = node.args[1]
+    if not isinstance(name, Literal) or not isinstance(name.value, str):
+        raise unsupported("JSON_FIELD with a non-constant name")
+    path = string('$."' + name.value + '"')
+    return _json_valid(lambda doc: f"json_extract_string({doc}, {path})")(node, args)
+
+
+def _json_items(doc: str) -> str:
+    # '$[*]' of an object is an empty list on DuckDB; the contract says NULL (not an array)
+    return f"(CASE WHEN json_type({doc}) = 'ARRAY' THEN json_extract_string({doc}, '$[*]') END)"
+
+
 CALLS: dict[Fn, Handler] = {
     Fn.ADD: _arithmetic("+"),
     Fn.SUBTRACT: _arithmetic("-"),
@@ -349,4 +385,11 @@ CALLS: dict[Fn, Handler] = {
     Fn.EPOCH_MILLIS: _epoch_millis,
     Fn.ELEMENT_AT: _element_at,
     Fn.GET_FIELD: _get_field,
+    Fn.ARRAY_MAP: _function("list_transform"),
+    Fn.ARRAY_FILTER: _function("list_filter"),
+    Fn.FLATTEN: _function("flatten"),
+    Fn.SLICE: _slice,
+    Fn.JSON_PARSE: _json_valid(lambda doc: f"json_extract_string({doc}, '$')"),
+    Fn.JSON_FIELD: _json_field,
+    Fn.JSON_ITEMS: _json_valid(_json_items),
 }

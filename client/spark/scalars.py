@@ -18,8 +18,8 @@ from pyspark.sql.connect.window import Window
 
 from gryph.compiler.errors import UnsupportedError
 from gryph.compiler.plan import (
-    AggFn, AggregateCall, Between, Call, Cast, Field, Fn, IfThen, In, IsNull, Like, Literal, RLike,
-    SortKey, WindowCall, WindowFn,
+    AggFn, AggregateCall, Between, Call, Cast, Field, Fn, IfThen, In, IsNull, Lambda, Like, Literal,
+    RLike, SortKey, Variable, WindowCall, WindowFn,
 )
 from gryph.compiler.types import DataType, Kind
 
@@ -44,6 +44,27 @@ def compile_scalar(node: object) -> Column:
 @compile_scalar.register
 def _field(node: Field) -> Column:
     return column(node.name)
+
+
+# The Column each enclosing Lambda's parameter stands for while its body compiles.
+_BOUND: dict[str, Column] = {}
+
+
+@compile_scalar.register
+def _variable(node: Variable) -> Column:
+    return _BOUND[node.name]
+
+
+@compile_scalar.register
+def _lambda(node: Lambda) -> Callable[[Column], Column]:
+    """A Python function for F.transform / F.filter, which call it once to build the body."""
+    def body(element: Column) -> Column:
+        _BOUND[node.param] = element
+        try:
+            return compile_scalar(node.body)
+        finally:
+            del _BOUND[node.param]
+    return body
 
 
 @compile_scalar.register
@@ -193,6 +214,19 @@ def _epoch_millis(node: Call, value: Column) -> Column:
     return F.unix_millis(value.cast("timestamp"))
 
 
+def _slice(node: Call, items: Column, low: Column, high: Column) -> Column:
+    # 0-based inclusive bounds, negative from the end (F.slice fails on some bounds under ANSI)
+    low, high = (F.when(b < 0, F.size(items) + b).otherwise(b) for b in (low, high))
+    return F.filter(items, lambda _, i: (i >= low) & (i <= high))
+
+
+def _json_field(node: Call, doc: Column, _name: Column) -> Column:
+    name = node.args[1]
+    if not isinstance(name, Literal) or not isinstance(name.value, str):
+        raise _unsupported("JSON_FIELD with a non-constant name")
+    return F.get_json_object(doc, f"$['{name.value}']")
+
+
 def _unary(fn: Callable[[Column], Column]) -> Callable[..., Column]:
     return lambda node, value: fn(value)
 
@@ -244,6 +278,14 @@ CALLS: dict[Fn, Callable[..., Column]] = {
     Fn.EPOCH_MILLIS: _epoch_millis,
     Fn.ELEMENT_AT: _element_at,
     Fn.GET_FIELD: _get_field,
+    Fn.ARRAY_MAP: lambda n, items, fn: F.transform(items, fn),
+    Fn.ARRAY_FILTER: lambda n, items, fn: F.filter(items, fn),
+    Fn.FLATTEN: _unary(F.flatten),
+    Fn.SLICE: _slice,
+    # get_json_object yields NULL for text that does not parse and a string's content unquoted
+    Fn.JSON_PARSE: lambda n, doc: F.get_json_object(doc, "$"),
+    Fn.JSON_FIELD: _json_field,
+    Fn.JSON_ITEMS: lambda n, doc: F.from_json(doc, "array<string>"),
 }
 
 AGGREGATES: dict[AggFn, str] = {

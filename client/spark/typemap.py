@@ -17,6 +17,7 @@ _SIMPLE = {
     Kind.TIMESTAMP: T.TimestampType(),
     Kind.BINARY: T.BinaryType(),
     Kind.NULL: T.NullType(),
+    Kind.JSON: T.StringType(),  # JSON values are held as text
 }
 
 

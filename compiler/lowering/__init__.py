@@ -1,19 +1,30 @@
 """One lowering per DQ type: a checked rule becomes plan requests and a finishing step."""
 
-from .accuracy import AccuracyLowering
+from typing import Callable
+
+from .accuracy import AccuracyLowering, is_statement_form
 from .common import Finisher, Options, RuleLowering
 from .completeness import CompletenessLowering
 from .duplicates import DistinctnessLowering, UniquenessLowering
+from .keyed_accuracy import KeyedAccuracyLowering
 from .measure import MeasureLowering
 from .profiling import ProfilingLowering
 from .sql import SqlLowering
 from .timeliness import TimelinessLowering
 
-LOWERINGS: dict[str, type[RuleLowering]] = {
+
+
+def accuracy_lowering(rule, *args) -> RuleLowering:
+    """Statement-form accuracy (``@Key a === b; ...``) joins by key; the other forms anti-join."""
+    return (KeyedAccuracyLowering if is_statement_form(rule.body) else AccuracyLowering)(rule, *args)
+
+
+LOWERINGS: dict[str, Callable[..., RuleLowering]] = {
     kind: cls
     for cls in (AccuracyLowering, CompletenessLowering, DistinctnessLowering, UniquenessLowering,
                 ProfilingLowering, SqlLowering, TimelinessLowering, MeasureLowering)
     for kind in cls.kinds
 }
+LOWERINGS["accuracy"] = accuracy_lowering
 
 __all__ = ["LOWERINGS", "Finisher", "Options", "RuleLowering"]

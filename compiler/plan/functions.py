@@ -61,6 +61,16 @@ class Fn(str, Enum):
     # nested data
     ELEMENT_AT = "element_at"  # array element by 0-based index (negative: from the end), map value by key
     GET_FIELD = "get_field"  # struct field by a literal name
+    # arrays: the second argument of ARRAY_MAP / ARRAY_FILTER is a Lambda
+    ARRAY_MAP = "array_map"  # the lambda applied to each element
+    ARRAY_FILTER = "array_filter"  # the elements for which the lambda is true, in order
+    FLATTEN = "flatten"  # an array of arrays concatenated (no NULL inner arrays)
+    SLICE = "slice"  # elements from..to, 0-based and inclusive; negative bounds count from the end
+    # JSON values held as text: a string is its content, other values their compact JSON text,
+    # JSON null is NULL; text that does not parse as JSON yields NULL
+    JSON_PARSE = "json_parse"  # the value of a JSON document
+    JSON_FIELD = "json_field"  # an object's member by a literal name; NULL if not an object
+    JSON_ITEMS = "json_items"  # an array's elements as array<json>; NULL if not an array
 
 
 class AggFn(str, Enum):

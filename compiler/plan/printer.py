@@ -9,8 +9,8 @@ from .relations import (
     Aggregate, Distinct, Filter, Join, Limit, Named, Project, Read, Relation, Sort, Sql, Window,
 )
 from .scalars import (
-    AggregateCall, Between, Call, Cast, Field, IfThen, In, IsNull, Like, Literal, RLike, Scalar,
-    SortKey, WindowCall,
+    AggregateCall, Between, Call, Cast, Field, IfThen, In, IsNull, Lambda, Like, Literal, RLike,
+    Scalar, SortKey, Variable, WindowCall,
 )
 
 _INFIX = {
@@ -43,8 +43,10 @@ def format_literal(lit: Literal) -> str:
 def format_scalar(node: Scalar) -> str:
     """One-line text of a scalar expression."""
     f = format_scalar
-    if isinstance(node, Field):
+    if isinstance(node, (Field, Variable)):
         return quote_name(node.name)
+    if isinstance(node, Lambda):
+        return f"{quote_name(node.param)} -> {f(node.body)}"
     if isinstance(node, Literal):
         return format_literal(node)
     if isinstance(node, Call):

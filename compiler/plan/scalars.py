@@ -153,17 +153,41 @@ class WindowCall:
     dtype: DataType = INTEGER
 
 
-Scalar = Union[Field, Literal, Call, IfThen, Cast, IsNull, In, Between, Like, RLike, AggregateCall, WindowCall]
+@dataclass(frozen=True, slots=True)
+class Variable:
+    """The parameter of the enclosing ``Lambda`` with this name (an array element)."""
+
+    name: str
+    dtype: DataType
+
+
+@dataclass(frozen=True, slots=True)
+class Lambda:
+    """A one-parameter function: the last argument of ARRAY_MAP and ARRAY_FILTER.
+
+    ``dtype`` is the body's type; the body may read columns of the row besides ``param``.
+    """
+
+    param: str
+    body: "Scalar"
+    dtype: DataType
+
+
+Scalar = Union[Field, Literal, Call, IfThen, Cast, IsNull, In, Between, Like, RLike, AggregateCall, WindowCall,
+               Variable, Lambda]
 
 SCALAR_TYPES: tuple[type, ...] = (
     Field, Literal, Call, IfThen, Cast, IsNull, In, Between, Like, RLike, AggregateCall, WindowCall,
+    Variable, Lambda,
 )
 
 
 def children(node: Scalar) -> tuple[Scalar, ...]:
     """The direct sub-expressions of a scalar node."""
-    if isinstance(node, (Field, Literal)):
+    if isinstance(node, (Field, Literal, Variable)):
         return ()
+    if isinstance(node, Lambda):
+        return (node.body,)
     if isinstance(node, (Call, AggregateCall)):
         extra = (node.filter,) if isinstance(node, AggregateCall) and node.filter is not None else ()
         return tuple(node.args) + extra
@@ -195,8 +219,10 @@ def substitute(node: Scalar, replace) -> Scalar:
     if new is not None:
         return new
     r = lambda e: substitute(e, replace)  # noqa: E731
-    if isinstance(node, (Field, Literal)):
+    if isinstance(node, (Field, Literal, Variable)):
         return node
+    if isinstance(node, Lambda):
+        return Lambda(node.param, r(node.body), node.dtype)
     if isinstance(node, Call):
         return Call(node.fn, tuple(r(a) for a in node.args), node.dtype)
     if isinstance(node, AggregateCall):

@@ -8,10 +8,12 @@ import pytest
 from gryph.compiler.errors import UnsupportedError
 from gryph.compiler.plan import (
     RELATION_TYPES, SCALAR_TYPES, AggFn, Aggregate, AggregateCall, Between, Call, Cast, Distinct,
-    Field, Filter, Fn, IfThen, In, IsNull, Join, JoinKind, Like, Limit, Literal, Named, Project,
-    RLike, Sort, SortKey, Sql, Window, WindowCall, WindowFn,
+    Field, Filter, Fn, IfThen, In, IsNull, Join, JoinKind, Lambda, Like, Limit, Literal, Named, Project,
+    RLike, Sort, SortKey, Sql, Variable, Window, WindowCall, WindowFn,
 )
-from gryph.compiler.types import BOOLEAN, DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, array, map_of, struct
+from gryph.compiler.types import (
+    BOOLEAN, DATE, DOUBLE, INTEGER, JSON, STRING, TIMESTAMP, array, map_of, struct,
+)
 from gryph.local_backend.sql_relations import Aliases, relation_sql
 from gryph.local_backend.sql_scalars import scalar_sql
 
@@ -25,8 +27,10 @@ COLUMNS = {
     "xs": pa.array([[1, 2], None], pa.list_(pa.int64())),
     "m": pa.array([[("k", 1)], None], pa.map_(pa.string(), pa.int64())),
     "st": pa.array([{"f": 1}, None], pa.struct([("f", pa.int64())])),
+    "j": pa.array(['{"a": [1, 2]}', "not json"]),
 }
 i, d, s, b, ts = Field("i", I), Field("d", D), Field("s", S), Field("b", B), Field("ts", TIMESTAMP)
+xs, j = Field("xs", array(I)), Field("j", S)
 
 
 def one(value, dtype):
@@ -48,6 +52,12 @@ def sample_args(fn: Fn) -> tuple[tuple, object]:
         Fn.TO_DATE: ((ts,), DATE), Fn.EPOCH_MILLIS: ((ts,), I),
         Fn.ELEMENT_AT: ((Field("xs", array(I)), one(0, I)), I),
         Fn.GET_FIELD: ((Field("st", struct((("f", I),))), one("f", S)), I),
+        Fn.ARRAY_MAP: ((xs, Lambda("e", Call(Fn.ADD, (Variable("e", I), one(1, I)), I), I)), array(I)),
+        Fn.ARRAY_FILTER: ((xs, Lambda("e", Call(Fn.GT, (Variable("e", I), one(1, I)), B), B)), array(I)),
+        Fn.FLATTEN: ((Call(Fn.ARRAY_MAP, (xs, Lambda("e", xs, array(I))), array(array(I))),), array(I)),
+        Fn.SLICE: ((xs, one(0, I), one(-1, I)), array(I)),
+        Fn.JSON_PARSE: ((j,), JSON), Fn.JSON_FIELD: ((j, one("a", S)), JSON),
+        Fn.JSON_ITEMS: ((Call(Fn.JSON_FIELD, (j, one("a", S)), JSON),), array(JSON)),
     }
     if fn in table:
         return table[fn]
@@ -80,7 +90,9 @@ def test_every_function_runs(bench):
     read = bench.table("t", COLUMNS)
     calls = [Call(fn, *sample_args(fn)) for fn in Fn]
     project = Project(read, tuple(Named(c, f"c{n}") for n, c in enumerate(calls + SCALARS)))
-    assert {type(node) for node in SCALARS} | {Call} >= set(SCALAR_TYPES) - {AggregateCall, WindowCall}
+    # lambdas and their variables live inside ARRAY_MAP / ARRAY_FILTER calls
+    assert {type(node) for node in SCALARS} | {Call} >= set(SCALAR_TYPES) - {AggregateCall, WindowCall,
+                                                                             Lambda, Variable}
     (first, _) = bench.rows(project)
     assert len(first) == len(calls) + len(SCALARS)
 
