@@ -1,0 +1,124 @@
+"""The CI gate from the command line: exit codes, JUnit XML, Markdown, --strict and `gryph history`."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from test_cli import ROOT, gryph
+
+SUITE = """source t = csv("t.csv", schema = "id bigint, email string")
+measure "nulls": select count(*) from t where email is null
+measure "ids" as map: count(id) as c, count(distinct id) as cd
+check "no nulls": measures["nulls"] == 0
+check "unique": measures["ids"]["c"] == measures["ids"]["cd"]
+warn check "small": measures["ids"]["c"] < 3
+{policy}
+"""
+# t.csv: ids 1, 2, 2, 3; one NULL email -> nulls 1, ids {c: 4, cd: 3}
+
+
+@pytest.fixture()
+def workdir(tmp_path: Path) -> Path:
+    (tmp_path / "t.csv").write_text("id,email\n1,a@x\n2,\n2,b@x\n3,c@x\n")
+    return tmp_path
+
+
+def write_suite(workdir: Path, policy: str) -> str:
+    (workdir / "s.dq").write_text(SUITE.format(policy=policy))
+    return str(workdir / "s.dq")
+
+
+@pytest.mark.parametrize("policy,strict,code,verdict", [
+    ("pass when always", False, 0, "yes"),
+    ("pass when all", False, 1, "NO"),                 # both deciding checks fail
+    ("pass when any", False, 1, "NO"),
+    ("pass when passed >= 0", False, 0, "yes"),
+    ("pass when passed >= 0", True, 1, "yes"),         # the policy holds, but --strict fails the warning
+    ('pass when checks("unique")', False, 1, "NO"),
+])
+def test_exit_codes_follow_the_pass_policy(workdir, policy, strict, code, verdict):
+    args = ["run", write_suite(workdir, policy), "--history", str(workdir / "h.duckdb")]
+    done = gryph(*args, *(["--strict"] if strict else []))
+    assert done.returncode == code, done.stderr
+    assert f"pass: {verdict}" in done.stdout
+
+
+def test_invalid_check_exits_2_with_location(workdir):
+    (workdir / "s.dq").write_text('source t = csv("t.csv", schema = "id bigint, email string")\n'
+                                  'measure "nulls": count(*)\ncheck "c": measures["null"] == 0\n')
+    done = gryph("validate", str(workdir / "s.dq"))
+    assert done.returncode == 2
+    assert f"{workdir / 's.dq'}:3:20: error UNKNOWN_MEASURE" in done.stderr and "nulls" in done.stderr
+    assert gryph("run", str(workdir / "s.dq"), "--no-history").returncode == 2
+
+
+def test_engine_error_exits_3(workdir):
+    path = write_suite(workdir, "pass when all")
+    (workdir / "t.csv").unlink()
+    assert gryph("run", path, "--no-history").returncode == 3
+
+
+def test_junit_has_one_testcase_per_check_with_values(workdir):
+    junit = workdir / "out" / "junit.xml"
+    done = gryph("run", write_suite(workdir, "pass when all"), "--no-history", "--junit", str(junit))
+    assert done.returncode == 1, done.stderr
+    suite = ET.parse(junit).getroot().find("testsuite")
+    cases = {case.get("name"): case for case in suite.findall("testcase")}
+    assert list(cases) == ["no nulls", "unique", "small"]
+    assert suite.get("tests") == "3" and suite.get("failures") == "2" and suite.get("skipped") == "1"
+    failure = cases["no nulls"].find("failure")
+    assert failure.get("message") == 'measures["nulls"] == 0 is not true: measures["nulls"] = 1'
+    assert 'measures["ids"]["c"] = 4' in cases["unique"].find("failure").get("message")
+    assert cases["small"].find("skipped") is not None  # a failed warning
+
+
+def test_strict_junit_fails_warnings_and_markdown_summary(workdir):
+    junit, markdown = workdir / "j.xml", workdir / "summary.md"
+    done = gryph("run", write_suite(workdir, "pass when always"), "--no-history", "--strict",
+                 "--junit", str(junit), "--markdown", str(markdown))
+    assert done.returncode == 1
+    assert ET.parse(junit).getroot().find("testsuite").get("failures") == "3"
+    text = markdown.read_text()
+    assert text.startswith("## ❌ gryph: suite `s` failed")
+    assert "| nulls | `1` |" in text and '| ids | `{"c": 4, "cd": 3}` |' in text
+    assert '| no nulls | ❌ FAIL | measures["nulls"] = 1 |' in text
+    assert "| small | ⚠️ WARN |" in text
+
+
+def test_history_command_lists_past_values(workdir):
+    history = str(workdir / "h.duckdb")
+    path = write_suite(workdir, "pass when always")
+    for _ in range(2):
+        assert gryph("run", path, "--history", history, "--format", "json").returncode == 0
+    done = gryph("history", "s", "--history", history, "--measure", "nulls", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    runs = json.loads(done.stdout)["runs"]
+    assert [r["value"] for r in runs] == [1, 1] and all(r["pass"] is True for r in runs)
+    text = gryph("history", "s", "--history", history)
+    assert text.returncode == 0 and text.stdout.count('"nulls": 1') == 2
+    assert "no runs" in gryph("history", "other", "--history", history).stdout
+
+
+def test_default_history_file(workdir):
+    path = write_suite(workdir, "pass when always")
+    assert gryph("run", path, cwd=workdir).returncode == 0
+    assert (workdir / ".gryph" / "history.duckdb").exists()
+    assert gryph("run", path, "--no-history", cwd=workdir).returncode == 0
+    done = gryph("history", "s", "--format", "json", cwd=workdir)
+    assert len(json.loads(done.stdout)["runs"]) == 1
+
+
+def test_seed_example_runs_from_examples():
+    done = gryph("run", "examples/seed.dq", "--format", "json", "--no-history")
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert document["measure"] == {"Null Count": 1, "count vs count distinct": [60, 40],
+                                   "multiple values": {"c": 60, "cd": 40}}
+    assert document["check"] == {"no null value": False, "count bigger than 50": True,
+                                 "count > 50 in another way": True, "all order is unique": False}
+    assert document["pass"] is True
+    assert ROOT.joinpath("examples", "seed.dq").exists()
