@@ -25,7 +25,10 @@ def load_bench_suite(rows: int, with_checks: bool = False):
     """The benchmark suite with its sources pointed at the data of ``rows`` rows."""
     from gryph.client.runner import load_suite
 
-    suite = load_suite(CHECKS_SUITE if with_checks else SUITE)
+    if with_checks:  # the suite's text followed by its measures and checks
+        suite = load_suite(SUITE.read_text() + "\n" + CHECKS_SUITE.read_text())
+    else:
+        suite = load_suite(SUITE)
     files = paths(rows)
     sources = {name: dataclasses.replace(spec, paths=(files[name],)) for name, spec in suite.sources.items()}
     return dataclasses.replace(suite, sources=sources)

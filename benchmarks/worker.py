@@ -43,6 +43,16 @@ def _spark(remote: str):
     return SparkSession.builder.remote(remote).getOrCreate()
 
 
+def _gryph_metrics(result) -> dict:
+    """Rule metrics, plus measures, checks and the verdict when the suite has them."""
+    document = result.to_dict()
+    metrics = dict(document["metrics"])
+    for key in ("measure", "check", "pass"):
+        if document.get(key):
+            metrics[f"__{key}"] = document[key]
+    return metrics
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("system")
@@ -66,7 +76,7 @@ def main(argv: list[str] | None = None) -> None:
 
         suite = load_bench_suite(args.rows, args.with_checks)
         engine = DuckDBEngine(con)
-        once = lambda: run(suite, engine).metrics  # noqa: E731
+        once = lambda: _gryph_metrics(run(suite, engine))  # noqa: E731
     elif args.system == "duckdb-gryph-peer-checks":
         from gryph.client import run
         from gryph.local_backend.engine import DuckDBEngine
@@ -89,7 +99,7 @@ def main(argv: list[str] | None = None) -> None:
 
         suite = load_bench_suite(args.rows, args.with_checks)
         engine = SparkEngine(connection=Connection(spark, args.remote, spark.version))
-        once = lambda: run(suite, engine).metrics  # noqa: E731
+        once = lambda: _gryph_metrics(run(suite, engine))  # noqa: E731
     elif args.system == "spark-griffin":
         once = lambda: griffin_steps.run_spark(spark, files)  # noqa: E731
     elif args.system == "spark-floor":

@@ -1,0 +1,36 @@
+"""The benchmark harness still runs: a tiny size, one repeat, DuckDB and the floor only.
+
+No timing is asserted here; speed is measured by ``python -m benchmarks.run``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def bench(monkeypatch):
+    # benchmarks/ is a folder of the checkout, not an installed package
+    monkeypatch.syspath_prepend(str(ROOT))
+    import benchmarks.run
+
+    return benchmarks.run
+
+
+def test_harness_runs_at_a_tiny_size(bench, tmp_path):
+    output = tmp_path / "result.json"
+    assert bench.main(["--rows", "2000", "--repeats", "1", "--systems", "duckdb-gryph,duckdb-floor",
+                       "--no-spark", "--output", str(output)]) == 0
+    document = json.loads(output.read_text())
+    systems = {s["system"]: s for s in document["systems"]}
+    assert set(systems) == {"duckdb-gryph", "duckdb-floor"}
+    assert all("error" not in s for s in systems.values()), systems
+    # gryph computes the hand-written floor's numbers
+    assert document["metrics_agree_with_floor"] == {"duckdb-gryph": True, "duckdb-floor": True}
+    assert document["compile"]["rules"] == 1000
