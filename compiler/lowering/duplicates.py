@@ -9,7 +9,7 @@ accuracy compares them). ``duplication.array`` lists, per duplicate count ``dup`
 
 from __future__ import annotations
 
-from ..collect import Results
+from ..collect import Results, ValueRef
 from ..plan import (
     Aggregate, Call, Distinct, Field, Filter, Fn, Join, JoinKind, Literal, Named, Project, Relation,
     SortKey, Sort, and_all, count_all,
@@ -48,13 +48,28 @@ class _DuplicateLowering(RuleLowering):
         columns.append(Named(Call(Fn.SUBTRACT, (count, Literal(1, INTEGER)), INTEGER), self.name_of("dup")))
         return Project(duplicated, tuple(columns))
 
-    def finish_with(self, results: Results, row: dict, dup_ref, records_count_ref, sample_ref) -> RuleResult:
-        writes = [MetricWrite(name, [{name: value}], "entries") for name, value in row.items()]
+    def finisher(self, read: Relation, counted: Relation, keys: list[Named], names: list[str],
+                 second: tuple[str, ValueRef]) -> Finisher:
+        """``total``, the rule's own count (``second``), the duplication array and the records."""
+        count = Field(COUNT, INTEGER)
+        total_ref = self.collector.value(read, count_all())
+        duplicated_ref = self.collector.value(counted, count_all(filter=Call(
+            Fn.GT, (count, Literal(1, INTEGER)), BOOLEAN)))
         array_name = self.rule.details.get("duplication.array")
-        if dup_ref is not None:
-            writes.append(MetricWrite(str(array_name), results.rows(dup_ref), "array"))
-        records = [self.record(results, "dupRecords", results.value(records_count_ref), sample_ref)]
-        return RuleResult(self.rule.name, self.rule.kind, writes, records)
+        dup_ref = self.collector.rows(self.duplication(counted, count)) if array_name else None
+        sample_ref = self.sample(self.dup_records(counted, keys, names, count), "dupRecords")
+        total_name = self.name_of("total")
+        second_name, second_ref = second
+
+        def finish(results: Results) -> RuleResult:
+            row = {total_name: results.value(total_ref) or 0, second_name: results.value(second_ref) or 0}
+            writes = [MetricWrite(name, [{name: value}], "entries") for name, value in row.items()]
+            if dup_ref is not None:
+                writes.append(MetricWrite(str(array_name), results.rows(dup_ref), "array"))
+            records = [self.record(results, "dupRecords", results.value(duplicated_ref), sample_ref)]
+            return RuleResult(self.rule.name, self.rule.kind, writes, records)
+
+        return finish
 
 
 class DistinctnessLowering(_DuplicateLowering):
@@ -67,21 +82,8 @@ class DistinctnessLowering(_DuplicateLowering):
         read = self.read(source)
         keys, names = self.keys(source)
         counted = Aggregate(read, tuple(keys), (Named(count_all(), COUNT),))
-        count = Field(COUNT, INTEGER)
-        total_ref = self.collector.value(read, count_all())
         distinct_ref = self.collector.value(counted, count_all())
-        duplicated_ref = self.collector.value(counted, count_all(filter=Call(
-            Fn.GT, (count, Literal(1, INTEGER)), BOOLEAN)))
-        dup_ref = (self.collector.rows(self.duplication(counted, count))
-                   if self.rule.details.get("duplication.array") else None)
-        sample_ref = self.sample(self.dup_records(counted, keys, names, count), "dupRecords")
-        total_name, distinct_name = self.name_of("total"), self.name_of("distinct")
-
-        def finish(results: Results) -> RuleResult:
-            row = {total_name: results.value(total_ref) or 0, distinct_name: results.value(distinct_ref) or 0}
-            return self.finish_with(results, row, dup_ref, duplicated_ref, sample_ref)
-
-        return finish
+        return self.finisher(read, counted, keys, names, (self.name_of("distinct"), distinct_ref))
 
 
 class UniquenessLowering(_DuplicateLowering):
@@ -98,23 +100,11 @@ class UniquenessLowering(_DuplicateLowering):
             counted: Relation = Aggregate(read, tuple(keys), (Named(count_all(), COUNT),))
         else:
             counted = self._against_target(read, keys, target)
-        total_ref = self.collector.value(read, count_all())
         # a value is unique when the target holds it at most once (0: not there at all)
         unique = Call(Fn.LE, (Call(Fn.COALESCE, (count, Literal(0, INTEGER)), INTEGER),
                               Literal(1, INTEGER)), BOOLEAN)
         unique_ref = self.collector.value(counted, count_all(filter=unique))
-        duplicated_ref = self.collector.value(counted, count_all(filter=Call(
-            Fn.GT, (count, Literal(1, INTEGER)), BOOLEAN)))
-        dup_ref = (self.collector.rows(self.duplication(counted, count))
-                   if rule.details.get("duplication.array") else None)
-        sample_ref = self.sample(self.dup_records(counted, keys, names, count), "dupRecords")
-        total_name, unique_name = self.name_of("total"), self.name_of("unique")
-
-        def finish(results: Results) -> RuleResult:
-            row = {total_name: results.value(total_ref) or 0, unique_name: results.value(unique_ref) or 0}
-            return self.finish_with(results, row, dup_ref, duplicated_ref, sample_ref)
-
-        return finish
+        return self.finisher(read, counted, keys, names, (self.name_of("unique"), unique_ref))
 
     def _against_target(self, read, keys: list[Named], target: str) -> Relation:
         """Distinct source values, each with how often the target holds it (NULL: never)."""
