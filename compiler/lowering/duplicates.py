@@ -9,10 +9,12 @@ accuracy compares them). ``duplication.array`` lists, per duplicate count ``dup`
 
 from __future__ import annotations
 
-from ..collect import Results, ValueRef
+from typing import Callable
+
+from ..collect import Results
 from ..plan import (
     Aggregate, Call, Distinct, Field, Filter, Fn, Join, JoinKind, Literal, Named, Project, Relation,
-    SortKey, Sort, and_all, count_all,
+    and_all, count_all,
 )
 from ..resolve import Resolver, Side
 from ..results import MetricWrite, RuleResult
@@ -21,6 +23,12 @@ from .accuracy import compared_as_text, comparison_key
 from .common import Finisher, RuleLowering, free_prefix
 
 COUNT = "__count"
+VALUES = "__values"
+
+
+def _unique(histogram: dict[int | None, int]) -> int:
+    """Values the target holds at most once (a NULL count: not there at all)."""
+    return sum(values for n, values in histogram.items() if n is None or n <= 1)
 
 
 class _DuplicateLowering(RuleLowering):
@@ -33,14 +41,6 @@ class _DuplicateLowering(RuleLowering):
         keys = [Named(expr, f"{prefix}{i}") for i, (expr, _, _) in enumerate(selections)]
         return keys, [name for _, name, _ in selections]
 
-    def duplication(self, counted: Relation, count: Field) -> Relation:
-        """Rows ``{dup, num}``: how many values occur ``dup + 1`` times, ``dup`` ascending."""
-        dup_name, num_name = self.name_of("dup"), self.name_of("num")
-        duplicated = Filter(counted, Call(Fn.GT, (count, Literal(1, INTEGER)), BOOLEAN))
-        dup = Call(Fn.SUBTRACT, (count, Literal(1, INTEGER)), INTEGER)
-        grouped = Aggregate(duplicated, (Named(dup, dup_name),), (Named(count_all(), num_name),))
-        return Sort(grouped, (SortKey(Field(dup_name, INTEGER)),))
-
     def dup_records(self, counted: Relation, keys: list[Named], names: list[str], count: Field) -> Relation:
         """The duplicated values with their ``dup`` count, as record samples show them."""
         duplicated = Filter(counted, Call(Fn.GT, (count, Literal(1, INTEGER)), BOOLEAN))
@@ -49,24 +49,31 @@ class _DuplicateLowering(RuleLowering):
         return Project(duplicated, tuple(columns))
 
     def finisher(self, read: Relation, counted: Relation, keys: list[Named], names: list[str],
-                 second: tuple[str, ValueRef]) -> Finisher:
-        """``total``, the rule's own count (``second``), the duplication array and the records."""
+                 second: tuple[str, Callable[[dict[int | None, int]], int]]) -> Finisher:
+        """``total``, the rule's own count, the duplication array and the records.
+
+        Everything but ``total`` comes from one small histogram of the grouped values: how many
+        values occur each number of times (so one query per set of keys, whatever is asked).
+        """
         count = Field(COUNT, INTEGER)
         total_ref = self.collector.value(read, count_all())
-        duplicated_ref = self.collector.value(counted, count_all(filter=Call(
-            Fn.GT, (count, Literal(1, INTEGER)), BOOLEAN)))
+        histogram_ref = self.collector.rows(
+            Aggregate(counted, (Named(count, COUNT),), (Named(count_all(), VALUES),)))
         array_name = self.rule.details.get("duplication.array")
-        dup_ref = self.collector.rows(self.duplication(counted, count)) if array_name else None
         sample_ref = self.sample(self.dup_records(counted, keys, names, count), "dupRecords")
-        total_name = self.name_of("total")
-        second_name, second_ref = second
+        total_name, dup_name, num_name = self.name_of("total"), self.name_of("dup"), self.name_of("num")
+        second_name, second_count = second
 
         def finish(results: Results) -> RuleResult:
-            row = {total_name: results.value(total_ref) or 0, second_name: results.value(second_ref) or 0}
+            histogram = {row[COUNT]: row[VALUES] for row in results.rows(histogram_ref)}
+            duplicated = sorted((n, values) for n, values in histogram.items() if n is not None and n > 1)
+            row = {total_name: results.value(total_ref) or 0, second_name: second_count(histogram)}
             writes = [MetricWrite(name, [{name: value}], "entries") for name, value in row.items()]
-            if dup_ref is not None:
-                writes.append(MetricWrite(str(array_name), results.rows(dup_ref), "array"))
-            records = [self.record(results, "dupRecords", results.value(duplicated_ref), sample_ref)]
+            if array_name:
+                writes.append(MetricWrite(str(array_name), [{dup_name: n - 1, num_name: values}
+                                                            for n, values in duplicated], "array"))
+            count_of_duplicated = sum(values for _, values in duplicated)
+            records = [self.record(results, "dupRecords", count_of_duplicated, sample_ref)]
             return RuleResult(self.rule.name, self.rule.kind, writes, records)
 
         return finish
@@ -82,8 +89,8 @@ class DistinctnessLowering(_DuplicateLowering):
         read = self.read(source)
         keys, names = self.keys(source)
         counted = Aggregate(read, tuple(keys), (Named(count_all(), COUNT),))
-        distinct_ref = self.collector.value(counted, count_all())
-        return self.finisher(read, counted, keys, names, (self.name_of("distinct"), distinct_ref))
+        return self.finisher(read, counted, keys, names,
+                             (self.name_of("distinct"), lambda histogram: sum(histogram.values())))
 
 
 class UniquenessLowering(_DuplicateLowering):
@@ -95,16 +102,11 @@ class UniquenessLowering(_DuplicateLowering):
         source, target = rule.source, rule.target or rule.source
         read = self.read(source)
         keys, names = self.keys(source)
-        count = Field(COUNT, INTEGER)
         if target == source:
             counted: Relation = Aggregate(read, tuple(keys), (Named(count_all(), COUNT),))
         else:
             counted = self._against_target(read, keys, target)
-        # a value is unique when the target holds it at most once (0: not there at all)
-        unique = Call(Fn.LE, (Call(Fn.COALESCE, (count, Literal(0, INTEGER)), INTEGER),
-                              Literal(1, INTEGER)), BOOLEAN)
-        unique_ref = self.collector.value(counted, count_all(filter=unique))
-        return self.finisher(read, counted, keys, names, (self.name_of("unique"), unique_ref))
+        return self.finisher(read, counted, keys, names, (self.name_of("unique"), _unique))
 
     def _against_target(self, read, keys: list[Named], target: str) -> Relation:
         """Distinct source values, each with how often the target holds it (NULL: never)."""

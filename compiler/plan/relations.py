@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from ..types import BOOLEAN, Column, Kind, Schema
+from ..types import Column, Kind, Schema
 from .functions import JoinKind
 from .scalars import (
     AggregateCall,
