@@ -17,7 +17,7 @@ import pyarrow as pa
 
 CASES_DIR = Path(__file__).parent / "cases"
 
-ARROW_TYPES = {
+ARROW_TYPES: dict[str, pa.DataType] = {
     "int64": pa.int64(),
     "int32": pa.int32(),
     "float64": pa.float64(),
@@ -28,6 +28,46 @@ ARROW_TYPES = {
 }
 
 _FLOATS = {"NaN": math.nan, "inf": math.inf, "-inf": -math.inf}
+
+
+def arrow_type(name: str) -> pa.DataType:
+    """A column type: a name of ``ARROW_TYPES`` or ``list<T>``, ``map<K, V>``, ``struct<a: T, ...>``."""
+    name = name.strip()
+    if name in ARROW_TYPES:
+        return ARROW_TYPES[name]
+    outer, _, inner = name.partition("<")
+    parts = _split(inner[:-1])
+    if outer == "list":
+        return pa.list_(arrow_type(parts[0]))
+    if outer == "map":
+        return pa.map_(arrow_type(parts[0]), arrow_type(parts[1]))
+    if outer == "struct":
+        return pa.struct([(p.split(":", 1)[0].strip(), arrow_type(p.split(":", 1)[1])) for p in parts])
+    raise KeyError(name)
+
+
+def _split(text: str) -> list[str]:
+    """Top-level comma-separated parts of a type's parameters."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += {"<": 1, ">": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return parts + [text[start:]]
+
+
+def _nested(value, dtype: pa.DataType):
+    """Case data for nested columns: maps are written as JSON objects."""
+    if value is None:
+        return None
+    if pa.types.is_map(dtype):
+        return [(k, _nested(v, dtype.item_type)) for k, v in value.items()]
+    if pa.types.is_list(dtype):
+        return [_nested(v, dtype.value_type) for v in value]
+    if pa.types.is_struct(dtype):
+        return {f.name: _nested(value.get(f.name), f.type) for f in dtype}
+    return value
 
 
 def _value(value, type_name: str):
@@ -48,7 +88,8 @@ def arrow_table(spec: dict) -> pa.Table:
     rows = spec["rows"]
     for row in rows:
         assert len(row) == len(columns), f"row {row!r} does not have {len(columns)} values"
-    arrays = [pa.array([_value(row[i], type_name) for row in rows], type=ARROW_TYPES[type_name])
+    arrays = [pa.array([_nested(_value(row[i], type_name), arrow_type(type_name)) for row in rows],
+                       type=arrow_type(type_name))
               for i, (_, type_name) in enumerate(columns)]
     names = [name for name, _ in columns]
     return pa.Table.from_arrays(arrays, schema=pa.schema([pa.field(n, a.type) for n, a in zip(names, arrays)]))
