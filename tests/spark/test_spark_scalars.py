@@ -13,7 +13,7 @@ import pytest
 
 from gryph.compiler import types as G
 from gryph.compiler.plan import (
-    Between, Call, Cast, Field, Fn, IfThen, In, IsNull, Like, Literal, RLike, walk,
+    Between, Call, Cast, Field, Fn, IfThen, In, IsNull, Lambda, Like, Literal, RLike, Variable, walk,
 )
 
 from spark_helpers import BOOL, DBL, INT, STR, frame_source, project, same
@@ -31,6 +31,7 @@ ROWS = pa.table({
     "m": pa.array([[("a", 1)], [], None, [("b", 2)]], pa.map_(pa.string(), pa.int64())),
     "st": pa.array([{"name": "p", "n": 1}, {"name": None, "n": 2}, None, {"name": "q", "n": None}],
                    pa.struct([("name", pa.string()), ("n", pa.int64())])),
+    "j": pa.array(['{"a": [1, {"b": "x"}, "s"]}', '{"a": {}}', None, "not json"], pa.string()),
 })
 
 i, x, z, s = Field("i", INT), Field("x", DBL), Field("z", DBL), Field("s", STR)
@@ -38,6 +39,8 @@ ts = Field("ts", G.TIMESTAMP)
 arr = Field("arr", G.array(INT))
 m = Field("m", G.map_of(STR, INT))
 st = Field("st", G.struct((("name", STR), ("n", INT))))
+j = Field("j", STR)
+e = Variable("e", INT)
 
 
 def L(value, dtype=INT):
@@ -51,7 +54,22 @@ def c(fn, *args, dtype=BOOL):
 EPOCH_2024 = int(dt.datetime(2024, 3, 5, 6, 7, 8, 9000, tzinfo=UTC).timestamp() * 1000)
 N = None
 
+JSON_A = Call(Fn.JSON_FIELD, (j, Literal("a", STR)), G.JSON)
+ARR = G.array(INT)
+
 CASES = {
+    # arrays: lambdas, flattening, inclusive 0-based slices with bounds from the end
+    "array_map": (c(Fn.ARRAY_MAP, arr, Lambda("e", c(Fn.MULTIPLY, e, L(10), dtype=INT), INT), dtype=ARR),
+                  [[10, 20, 30], [], N, [40]]),
+    "array_filter": (c(Fn.ARRAY_FILTER, arr, Lambda("e", c(Fn.GT, e, L(1)), BOOL), dtype=ARR), [[2, 3], [], N, [4]]),
+    "flatten": (c(Fn.FLATTEN, c(Fn.ARRAY_MAP, arr, Lambda("e", arr, ARR), dtype=G.array(ARR)), dtype=ARR),
+                [[1, 2, 3] * 3, [], N, [4]]),
+    "slice": (c(Fn.SLICE, arr, L(1), L(-1), dtype=ARR), [[2, 3], [], N, []]),
+    # JSON held as text: compact JSON, strings unquoted, NULL when it does not parse or does not fit
+    "json_parse": (c(Fn.JSON_PARSE, j, dtype=G.JSON), ['{"a":[1,{"b":"x"},"s"]}', '{"a":{}}', N, N]),
+    "json_field": (JSON_A, ['[1,{"b":"x"},"s"]', "{}", N, N]),
+    "json_items": (c(Fn.JSON_ITEMS, JSON_A, dtype=G.array(G.JSON)), [["1", '{"b":"x"}', "s"], N, N, N]),
+
     # arithmetic
     "add": (c(Fn.ADD, i, L(2), dtype=INT), [9, -5, N, 2]),
     "subtract": (c(Fn.SUBTRACT, i, L(2), dtype=INT), [5, -9, N, -2]),
