@@ -137,6 +137,8 @@ def _rlike(node: RLike) -> Column:
 def _aggregate(node: AggregateCall) -> Column:
     if node.fn is AggFn.COUNT_ALL:
         result = F.count(F.lit(1)) if node.filter is None else F.count_if(compile_scalar(node.filter))
+    elif node.fn not in AGGREGATES:  # percentiles are compiled with their Aggregate relation
+        raise _unsupported(f"aggregate {node.fn.value} outside an Aggregate")
     else:
         value = compile_scalar(node.args[0])
         if node.filter is not None:

@@ -4,7 +4,7 @@ Metrics as Griffin's: ``total`` rows with both times, ``avg`` latency truncated 
 (computed exactly from the integer sum), late records over ``threshold``, a ``step.size``
 histogram ``{step, count}`` with ``step = trunc(latency / step.size)``, and
 ``percentile.values`` as ``percentile_NN``: the smallest latency v such that at least that
-fraction of latencies is <= v, computed exactly with row numbers.
+fraction of latencies is <= v, computed exactly (the plan's PERCENTILE_DISC aggregate).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from fractions import Fraction
 from ..collect import Results
 from ..plan import (
     AggFn, AggregateCall, Aggregate, Call, Cast, Field, Filter, Fn, IsNull, Literal, Named, Project,
-    Scalar, SortKey, Sort, Window, WindowCall, WindowFn, and_all, count_all, not_,
+    Scalar, SortKey, Sort, and_all, count_all, not_,
 )
 from ..resolve import TIME_UNITS_MS, Resolver
 from ..results import MetricWrite, RuleResult
@@ -65,7 +65,7 @@ class TimelinessLowering(RuleLowering):
         steps_ref = self.collector.rows(self._histogram(with_latency, latency_field, step_size)) \
             if step_size is not None else None
         fractions = self._fractions()
-        percentile_refs = self._percentiles(with_latency, latency_field, fractions)
+        percentile_refs = self._percentiles(read, latency, valid, fractions)
         names = {key: self.name_of(key) for key in ("total", "avg", "step", "percentile")}
 
         def finish(results: Results) -> RuleResult:
@@ -135,21 +135,7 @@ class TimelinessLowering(RuleLowering):
         grouped = Aggregate(rows, (Named(step, step_name),), (Named(count_all(), self.name_of("count")),))
         return Sort(grouped, (SortKey(Field(step_name, INTEGER)),))
 
-    def _percentiles(self, rows, latency: Field, fractions: list[float]):
-        if not fractions:
-            return []
-        numbered = Window(Project(rows, (Named(latency, "latency"),)), (
-            Named(WindowCall(WindowFn.ROW_NUMBER, (), (SortKey(Field("latency", INTEGER)),)), "__row"),
-            Named(WindowCall(WindowFn.COUNT_ALL), "__rows"),
-        ))
-        row, total = Field("__row", INTEGER), Field("__rows", INTEGER)
-        refs = []
-        for p in fractions:
-            # row / rows >= p, in integers: row * denominator >= numerator * rows
-            exact = Fraction(str(p))
-            reached = Call(Fn.GE, (Call(Fn.MULTIPLY, (row, Literal(exact.denominator, INTEGER)), INTEGER),
-                                   Call(Fn.MULTIPLY, (Literal(exact.numerator, INTEGER), total), INTEGER)),
-                           BOOLEAN)
-            refs.append(self.collector.value(numbered, AggregateCall(
-                AggFn.MIN, (Field("latency", INTEGER),), INTEGER, filter=reached)))
-        return refs
+    def _percentiles(self, read, latency: Scalar, valid: Scalar, fractions: list[float]):
+        """One exact percentile_disc per fraction, in the source's shared scan."""
+        return [self.collector.value(read, AggregateCall(
+            AggFn.PERCENTILE_DISC, (latency, Literal(p, DOUBLE)), INTEGER, filter=valid)) for p in fractions]

@@ -86,6 +86,9 @@ class AggFn(str, Enum):
     STDDEV_POP = "stddev_pop"
     VAR_SAMP = "var_samp"
     VAR_POP = "var_pop"
+    # (value, fraction literal p): the smallest value v such that at least p of the non-NULL
+    # values are <= v, with p taken as the exact decimal it is written as
+    PERCENTILE_DISC = "percentile_disc"
 
 
 class WindowFn(str, Enum):

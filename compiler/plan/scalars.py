@@ -127,7 +127,11 @@ class AggregateCall:
     def __post_init__(self) -> None:
         if self.fn is AggFn.COUNT_ALL and self.args:
             raise ValueError("COUNT_ALL takes no arguments")
-        if self.fn is not AggFn.COUNT_ALL and len(self.args) != 1:
+        if self.fn is AggFn.PERCENTILE_DISC:
+            if len(self.args) != 2 or not isinstance(self.args[1], Literal) \
+                    or not isinstance(self.args[1].value, float) or not 0.0 <= self.args[1].value <= 1.0:
+                raise ValueError("PERCENTILE_DISC takes a value and a fraction literal in [0, 1]")
+        elif self.fn is not AggFn.COUNT_ALL and len(self.args) != 1:
             raise ValueError(f"{self.fn.value} takes exactly one argument")
         for arg in self.args:
             if contains_aggregate(arg):

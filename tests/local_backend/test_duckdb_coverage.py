@@ -99,8 +99,13 @@ def test_every_function_runs(bench):
 
 def test_every_aggregate_and_window_runs(bench):
     read = bench.table("t", COLUMNS)
-    measures = tuple(Named(AggregateCall(fn, () if fn is AggFn.COUNT_ALL else (d,), D if fn not in
-                                         (AggFn.COUNT, AggFn.COUNT_ALL) else I), fn.value) for fn in AggFn)
+    def arguments(fn):
+        if fn is AggFn.COUNT_ALL:
+            return ()
+        return (d, Literal(0.5, D)) if fn is AggFn.PERCENTILE_DISC else (d,)
+
+    measures = tuple(Named(AggregateCall(fn, arguments(fn), D if fn not in (AggFn.COUNT, AggFn.COUNT_ALL) else I),
+                           fn.value) for fn in AggFn)
     assert len(bench.rows(Aggregate(read, (), measures))) == 1
     windows = tuple(Named(WindowCall(fn, (s,), (SortKey(i),)), fn.value) for fn in WindowFn)
     assert len(bench.rows(Window(read, windows))) == 2

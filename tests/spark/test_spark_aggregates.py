@@ -57,6 +57,9 @@ MEASURES = {
     "avg_filter": (agg(AggFn.AVG, v, DBL, filter=k_is("a")), 1.0),
     "min_filter_nothing": (agg(AggFn.MIN, v, filter=k_is("zz")), None),
     "max_filter_null": (agg(AggFn.MAX, v, filter=Literal(None, BOOL)), None),
+    # v is 1, 1, 3, 5 and NULL: the smallest value with at least half (then 3/4) at or below it
+    "percentile_half": (AggregateCall(AggFn.PERCENTILE_DISC, (v, Literal(0.5, DBL)), INT), 1),
+    "percentile_three_quarters": (AggregateCall(AggFn.PERCENTILE_DISC, (v, Literal(0.75, DBL)), INT), 3),
 }
 
 
