@@ -130,7 +130,7 @@ def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=N
         options = Options(record_sample=record_sample, now_ms=int(started.timestamp() * 1000),
                           records_to=records_to)
         compiled = compile_for(suite, active, options)
-        rows = active.run(compiled.plan, suite.sources)
+        rows = compiled.execute(active, suite.sources)
         results = compiled.finish(rows)
         measures = compiled.finish_measures(rows)
         metrics = _metrics(suite, results)

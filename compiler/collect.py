@@ -9,6 +9,7 @@ for the same aggregate compute it once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from .plan import (
     AggregateCall, Aggregate, Export, Field, Named, Plan, Project, Query, Relation, Scalar, View,
@@ -64,6 +65,7 @@ class Collector:
     def __init__(self) -> None:
         self._fused: dict[Relation, _Fused] = {}
         self._rows: dict[tuple[Relation, int | None], str] = {}
+        self._conditions: dict[str, Callable[["Results"], bool]] = {}
         self._views: list[View] = []
         self._exports: list[Export] = []
 
@@ -81,11 +83,21 @@ class Collector:
             fused = self._fused[relation] = _Fused(f"agg{len(self._fused)}", relation)
         return ValueRef(fused.name, fused.add(expr))
 
-    def rows(self, relation: Relation, limit: int | None = None) -> RowsRef:
+    def rows(self, relation: Relation, limit: int | None = None,
+             needed: Callable[["Results"], bool] | None = None) -> RowsRef:
+        """The rows of a relation; with ``needed``, fetched only if it holds once values are known."""
         key = (relation, limit)
         if key not in self._rows:
             self._rows[key] = f"rows{len(self._rows)}"
+            if needed is not None:
+                self._conditions[self._rows[key]] = needed
+        elif needed is None:
+            self._conditions.pop(self._rows[key], None)  # another rule needs it unconditionally
         return RowsRef(self._rows[key])
+
+    def conditions(self) -> dict[str, Callable[["Results"], bool]]:
+        """Row queries that run only when their condition holds on the other queries' results."""
+        return dict(self._conditions)
 
     def plan(self) -> Plan:
         queries = [fused.query() for fused in self._fused.values()]
@@ -104,4 +116,5 @@ class Results:
         return rows[0][ref.column] if rows else None
 
     def rows(self, ref: RowsRef) -> list[dict]:
-        return self._rows[ref.query]
+        # a conditional query whose condition did not hold has no rows
+        return self._rows.get(ref.query, [])

@@ -3,14 +3,17 @@ and ``finish_measures`` the measures' values."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Callable, Mapping
 
 from .checks import CompiledCheck, compile_checks
 from .collect import Collector, Results
+from .engine import Engine
 from .lowering import LOWERINGS, Finisher, Options
 from .lowering.measure import MeasureFinisher
 from .plan import Plan, Sql, View
 from .results import MeasureResult, RuleResult
+from .sources import SourceSpec
 from .suite import Suite
 from .types import Schema
 
@@ -24,6 +27,27 @@ class CompiledSuite:
     finishers: list[Finisher]
     measure_finishers: list[MeasureFinisher] = field(default_factory=list)
     checks: list[CompiledCheck] = field(default_factory=list)
+    # queries (record samples) that run only when a condition on the other results holds
+    conditions: dict[str, Callable[[Results], bool]] = field(default_factory=dict)
+
+    def first_plan(self) -> Plan:
+        """Everything but the conditional queries: views, value and row queries, exports."""
+        return replace(self.plan, queries=tuple(q for q in self.plan.queries if q.name not in self.conditions))
+
+    def second_plan(self, rows_by_query: dict[str, list[dict]]) -> Plan | None:
+        """The conditional queries the first plan's results call for, or None."""
+        results = Results(rows_by_query)
+        wanted = tuple(q for q in self.plan.queries
+                       if q.name in self.conditions and self.conditions[q.name](results))
+        return replace(self.plan, queries=wanted, exports=()) if wanted else None
+
+    def execute(self, engine: Engine, sources: Mapping[str, SourceSpec]) -> dict[str, list[dict]]:
+        """Run the plan on an engine in two steps: record samples only where records exist."""
+        rows = engine.run(self.first_plan(), sources)
+        second = self.second_plan(rows)
+        if second is not None:
+            rows.update(engine.run(second, sources))
+        return rows
 
     def finish(self, rows_by_query: dict[str, list[dict]]) -> list[RuleResult]:
         results = Results(rows_by_query)
@@ -46,7 +70,8 @@ def compile_suite(suite: Suite, schemas: dict[str, Schema], options: Options | N
     finishers = [LOWERINGS[rule.kind](rule, schemas, collector, options).lower() for rule in suite.rules]
     # measures go through the same collector: aggregate-only measures join the rules' scans
     measures = [LOWERINGS["measure"](m, schemas, collector, options).lower() for m in suite.measures]
-    return CompiledSuite(suite, collector.plan(), finishers, measures, compile_checks(suite))
+    return CompiledSuite(suite, collector.plan(), finishers, measures, compile_checks(suite),
+                         collector.conditions())
 
 
 def view_plans(suite: Suite, schemas: dict[str, Schema] | None = None) -> tuple[View, ...]:

@@ -18,7 +18,7 @@ from ..plan.scalars import field_names
 from ..resolve import Resolver, Side
 from ..results import RuleResult
 from ..types import BOOLEAN, STRING, Kind
-from .common import Finisher, RuleLowering, free_prefix, rename_all
+from .common import Finisher, RuleLowering, free_prefix, positive, rename_all
 
 
 def conjuncts(expr: Scalar) -> list[Scalar]:
@@ -109,7 +109,7 @@ class AccuracyLowering(RuleLowering):
 
         total_ref = self.collector.value(judged, count_all())
         miss_ref = self.collector.value(misses, count_all())
-        sample_ref = self.sample(misses, "missRecords")
+        sample_ref = self.sample(misses, "missRecords", positive(miss_ref))
         names = {key: self.name_of(key) for key in self.details_allowed}
 
         def finish(results: Results) -> RuleResult:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..collect import Collector, Results, RowsRef
+from ..collect import Collector, Results, RowsRef, ValueRef
 from ..errors import InvalidInput, did_you_mean
 from ..parser import source_text, unquote_name
 from ..plan import Export, Field, Limit, Named, Project, Read, Relation, Scalar
@@ -95,14 +95,19 @@ class RuleLowering:
         return MetricWrite(metric.name if metric and metric.name else self.rule.name, rows,
                            metric.flatten if metric else "default")
 
-    def sample(self, relation: Relation, default_name: str) -> RowsRef | None:
-        """A bounded sample of a record output's rows (written in full when asked to)."""
+    def sample(self, relation: Relation, default_name: str,
+               any_records: Callable[[Results], bool]) -> RowsRef | None:
+        """A bounded sample of a record output's rows (written in full when asked to).
+
+        The sample is fetched only when ``any_records`` says the output is not empty: clean
+        data costs no sample query.
+        """
         export = self.options.export_for(f"{self.rule.name}__{self.record_name(default_name)}", relation)
         if export is not None:
             self.collector.export(export)
         if not self.options.record_sample:
             return None
-        return self.collector.rows(Limit(relation, self.options.record_sample))
+        return self.collector.rows(Limit(relation, self.options.record_sample), needed=any_records)
 
     def record_name(self, default_name: str) -> str:
         """A record output's name: the rule's ``out`` entry, else Griffin's default."""
@@ -164,6 +169,11 @@ class RuleLowering:
             # a column keeps its own name (without the data source in front)
             return text.rsplit(".", 1)[-1].strip("`") if "." in text else unquote_name(text)
         return text
+
+
+def positive(ref: ValueRef) -> Callable[[Results], bool]:
+    """Whether a counted value came out above zero (a record output has rows)."""
+    return lambda results: (results.value(ref) or 0) > 0
 
 
 def rename_all(read: Read, rename: Callable[[str], str], keep: set[str] | None = None) -> Relation:

@@ -11,7 +11,7 @@ from ..plan import Cast, Field, Filter, In, IsNull, Literal, RLike, Scalar, coun
 from ..resolve import Resolver
 from ..results import RuleResult
 from ..types import STRING, Kind
-from .common import Finisher, RuleLowering
+from .common import Finisher, RuleLowering, positive
 
 
 class CompletenessLowering(RuleLowering):
@@ -31,7 +31,7 @@ class CompletenessLowering(RuleLowering):
 
         total_ref = self.collector.value(read, count_all())
         incomplete_ref = self.collector.value(read, count_all(filter=incomplete))
-        sample_ref = self.sample(Filter(read, incomplete), "incompleteRecords")
+        sample_ref = self.sample(Filter(read, incomplete), "incompleteRecords", positive(incomplete_ref))
         names = {key: self.name_of(key) for key in ("total", "incomplete", "complete")}
 
         def finish(results: Results) -> RuleResult:

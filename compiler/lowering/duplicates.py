@@ -60,12 +60,16 @@ class _DuplicateLowering(RuleLowering):
         histogram_ref = self.collector.rows(
             Aggregate(counted, (Named(count, COUNT),), (Named(count_all(), VALUES),)))
         array_name = self.rule.details.get("duplication.array")
-        sample_ref = self.sample(self.dup_records(counted, keys, names, count), "dupRecords")
+        def read_histogram(results: Results) -> dict[int | None, int]:
+            return {row[COUNT]: row[VALUES] for row in results.rows(histogram_ref)}
+
+        sample_ref = self.sample(self.dup_records(counted, keys, names, count), "dupRecords",
+                                 lambda results: any((n or 0) > 1 for n in read_histogram(results)))
         total_name, dup_name, num_name = self.name_of("total"), self.name_of("dup"), self.name_of("num")
         second_name, second_count = second
 
         def finish(results: Results) -> RuleResult:
-            histogram = {row[COUNT]: row[VALUES] for row in results.rows(histogram_ref)}
+            histogram = read_histogram(results)
             duplicated = sorted((n, values) for n, values in histogram.items() if n is not None and n > 1)
             row = {total_name: results.value(total_ref) or 0, second_name: second_count(histogram)}
             writes = [MetricWrite(name, [{name: value}], "entries") for name, value in row.items()]

@@ -21,7 +21,7 @@ from ..resolve import Resolver
 from ..results import RuleResult
 from ..types import BOOLEAN, INTEGER
 from .accuracy import AccuracyLowering, griffin_equality
-from .common import Finisher, free_prefix
+from .common import Finisher, free_prefix, positive
 
 _ORDER = {"<<": "<", ">>": ">", "<<=": "<=", ">>=": ">="}
 
@@ -73,7 +73,7 @@ class KeyedAccuracyLowering(AccuracyLowering):
         source_columns = tuple(Named(Field(c.name, c.dtype), c.name) for c in source_read.schema.columns)
         not_invalid = [not_(Call(Fn.COALESCE, (or_all(invalid), Literal(False, BOOLEAN)), BOOLEAN))] if invalid else []
         misses = Project(Filter(joined, and_all(not_invalid + [IsNull(Field(found, BOOLEAN))])), source_columns)
-        sample_ref = self.sample(misses, "missRecords")
+        sample_ref = self.sample(misses, "missRecords", positive(refs["miss"]))
         names = {key: self.name_of(key) for key in self.details_allowed}
 
         def finish(results: Results) -> RuleResult:

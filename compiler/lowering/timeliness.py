@@ -20,7 +20,7 @@ from ..plan import (
 from ..resolve import TIME_UNITS_MS, Resolver
 from ..results import MetricWrite, RuleResult
 from ..types import BOOLEAN, DOUBLE, INTEGER, TIMESTAMP, Kind
-from .common import Finisher, RuleLowering, free_prefix
+from .common import Finisher, RuleLowering, free_prefix, positive
 
 
 def percentile_name(prefix: str, fraction: float) -> str:
@@ -59,8 +59,8 @@ class TimelinessLowering(RuleLowering):
             # counted in the source's shared scan; only the sample reads the latency projection
             late = and_all([valid, Call(Fn.GT, (latency, Literal(threshold, INTEGER)), BOOLEAN)])
             late_sample = Call(Fn.GT, (latency_field, Literal(threshold, INTEGER)), BOOLEAN)
-            late_refs = (self.collector.value(read, count_all(filter=late)),
-                         self.sample(Filter(with_latency, late_sample), "lateRecords"))
+            late_ref = self.collector.value(read, count_all(filter=late))
+            late_refs = (late_ref, self.sample(Filter(with_latency, late_sample), "lateRecords", positive(late_ref)))
         step_size = self._duration("step.size")
         steps_ref = self.collector.rows(self._histogram(with_latency, latency_field, step_size)) \
             if step_size is not None else None

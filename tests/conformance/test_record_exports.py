@@ -40,3 +40,19 @@ def test_record_outputs_go_to_tables_of_the_engine(dq_engine):
     back = run('source written = table("dq_export_contact__incompleteRecords")\n'
                "profiling back on written: count(*) as n, sum(id) as s\n", dq_engine)
     assert back.metrics["back"] == [{"n": 3, "s": 11}]  # ids 2 + 4 + 5
+
+
+def test_samples_are_fetched_only_where_records_exist(dq_engine):
+    from gryph.client.runner import compile_for, load_suite
+
+    suite = load_suite("completeness clean on orders: id\ncompleteness gaps on orders: email\n",
+                       {"orders": ORDERS})
+    compiled = compile_for(suite, dq_engine)
+    assert len(compiled.conditions) == 2  # one sample query per record output, both conditional
+    rows = dq_engine.run(compiled.first_plan(), suite.sources)
+    second = compiled.second_plan(rows)
+    # no id is NULL, three emails are: only the second rule's sample is worth a query
+    assert second is not None and len(second.queries) == 1
+    result = run(suite, dq_engine)
+    assert result.records["clean"]["count"] == 0 and result.records["clean"]["sample"] == []
+    assert result.records["gaps"]["count"] == 3 and len(result.records["gaps"]["sample"]) == 3
