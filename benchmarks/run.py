@@ -26,7 +26,8 @@ from .generate import generate
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
-DUCKDB_SYSTEMS = ("duckdb-floor", "duckdb-gryph", "duckdb-griffin", "duckdb-cuallee", "duckdb-gryph-peer-checks")
+DUCKDB_SYSTEMS = ("duckdb-floor", "duckdb-gryph", "duckdb-gryph-samples", "duckdb-griffin", "duckdb-cuallee",
+                  "duckdb-gryph-peer-checks")
 SPARK_SYSTEMS = ("spark-floor", "spark-gryph", "spark-griffin")
 FLOOR = {"duckdb": "duckdb-floor", "spark": "spark-floor"}
 # Rules the peer cannot express are left out of its comparison (see suite_peer.dq).

@@ -70,13 +70,16 @@ def main(argv: list[str] | None = None) -> None:
     spark = _spark(args.remote) if args.system.startswith("spark-") else None
     con = None if spark is not None else _duckdb()
 
-    if args.system == "duckdb-gryph":
+    if args.system in ("duckdb-gryph", "duckdb-gryph-samples"):
         from gryph.client import run
         from gryph.local_backend.engine import DuckDBEngine
 
         suite = load_bench_suite(args.rows, args.with_checks)
         engine = DuckDBEngine(con)
-        once = lambda: _gryph_metrics(run(suite, engine))  # noqa: E731
+        # the floor computes metrics only: so does "duckdb-gryph"; "-samples" adds the record
+        # samples a default run fetches (20 rows per record output that has rows)
+        sample = 20 if args.system.endswith("-samples") else 0
+        once = lambda: _gryph_metrics(run(suite, engine, record_sample=sample))  # noqa: E731
     elif args.system == "duckdb-gryph-peer-checks":
         from gryph.client import run
         from gryph.local_backend.engine import DuckDBEngine
@@ -99,7 +102,7 @@ def main(argv: list[str] | None = None) -> None:
 
         suite = load_bench_suite(args.rows, args.with_checks)
         engine = SparkEngine(connection=Connection(spark, args.remote, spark.version))
-        once = lambda: _gryph_metrics(run(suite, engine))  # noqa: E731
+        once = lambda: _gryph_metrics(run(suite, engine, record_sample=0))  # noqa: E731
     elif args.system == "spark-griffin":
         once = lambda: griffin_steps.run_spark(spark, files)  # noqa: E731
     elif args.system == "spark-floor":

@@ -92,7 +92,12 @@ def _is_path(source: str | Path) -> bool:
     if isinstance(source, Path):
         return True
     text = source.strip()
-    return "\n" not in text and (text.endswith((".dq", ".json")) or Path(text).is_file())
+    if "\n" in text:
+        return False
+    try:
+        return text.endswith((".dq", ".json")) or Path(text).is_file()
+    except OSError:  # too long or otherwise impossible as a file name: it is suite text
+        return False
 
 
 def source_schemas(suite: Suite, engine: Engine) -> dict:

@@ -37,6 +37,8 @@ class DuckDBEngine:
         self._con.execute("SET TimeZone = 'UTC'")
         # Table names in users' SQL must mean sources and tables, never Python variables in scope.
         self._con.execute("SET python_enable_replacements = false")
+        # a long query would draw a progress bar on the user's terminal, inside gryph's output
+        self._con.execute("SET enable_progress_bar = false")
         self._scratch = itertools.count(1)
 
     @property

@@ -89,3 +89,14 @@ def test_unsupported_frame_type():
     with pytest.raises(InvalidInput) as info:
         run("completeness c on t: x", frames={"t": [1, 2, 3]})
     assert info.value.code == "BAD_FRAME"
+
+
+def test_a_long_one_line_suite_is_text_not_a_path():
+    import pyarrow as pa
+
+    from gryph.client import run
+
+    names = ", ".join(f"c{i}" for i in range(60))  # a line far longer than a file name may be
+    table = pa.table({f"c{i}": pa.array([1, None], pa.int64()) for i in range(60)})
+    result = run(f"completeness wide on t: {names}", frames={"t": table})
+    assert result.metrics["wide"] == {"total": 2, "incomplete": 1, "complete": 1}
