@@ -9,6 +9,7 @@ from pathlib import Path
 from textx import TextXError, TextXSyntaxError, get_location, get_model, metamodel_from_file
 
 from .errors import InvalidInput, Location
+from .precedence import ShapeError, reshape_additive, reshape_expression
 
 GRAMMAR_DIR = Path(__file__).parent / "grammar"
 
@@ -26,9 +27,9 @@ RULE_GRAMMARS = {
 @functools.lru_cache(maxsize=None)
 def metamodel(name: str):
     """The textX metamodel of ``grammar/<name>.tx`` (cached: loading costs milliseconds)."""
-    return metamodel_from_file(
-        str(GRAMMAR_DIR / f"{name}.tx"), ignore_case=True, autokwd=True, memoization=True,
-    )
+    model = metamodel_from_file(str(GRAMMAR_DIR / f"{name}.tx"), ignore_case=True, autokwd=True)
+    model.register_obj_processors({"Expression": reshape_expression, "Additive": reshape_additive})
+    return model
 
 
 # Readable names for the token patterns of the grammar, used in "expected ..." hints.
@@ -91,9 +92,20 @@ def parse(grammar: str, text: str, file: str | None = None, line_offset: int = 0
     except RecursionError:  # the parser recurses per level of parentheses
         raise InvalidInput("NESTED_TOO_DEEP", "the text nests too deeply to parse", Location(file, 1 + line_offset),
                            None, "split the expression into smaller ones") from None
+    except ShapeError as error:
+        line, column = _line_column(text, error.position)
+        raise InvalidInput("SYNTAX_ERROR", str(error), Location(
+            file, line + line_offset, column + (column_offset if line == 1 else 0)),
+            _line_text(text, line, column)) from None
     except TextXError as error:  # semantic errors raised while building the model
         location = Location(file, (error.line or 1) + line_offset, error.col)
         raise InvalidInput("SYNTAX_ERROR", str(error.message), location) from None
+
+
+def _line_column(text: str, position: int) -> tuple[int, int]:
+    """1-based line and column of an offset into ``text``."""
+    line = text.count("\n", 0, position) + 1
+    return line, position - (text.rfind("\n", 0, position) + 1) + 1
 
 
 def location_of(node, file: str | None = None, line_offset: int = 0, column_offset: int = 0) -> Location:

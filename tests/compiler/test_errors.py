@@ -239,3 +239,16 @@ def test_ungrouped_column_beside_aggregates():
     error = error_of(text)
     assert (error.code, error.line, error.column) == ("NOT_GROUPED", 1, col(text, "first_name"))
     assert "first_name" in error.hint
+
+
+def test_comparisons_do_not_chain():
+    text = "profiling p on users: count(*) as n where age = 1 = 2"
+    error = error_of(text)
+    assert (error.code, error.line, error.column) == ("SYNTAX_ERROR", 1, text.rindex("= 2") + 1)
+
+
+def test_not_only_starts_a_condition():
+    text = "profiling p on users: count(*) as n where age + not age > 1"
+    error = error_of(text)
+    assert (error.code, error.line, error.column) == ("SYNTAX_ERROR", 1, col(text, "not age"))
+    assert "parentheses" in error.message
