@@ -9,6 +9,7 @@ from typing import Callable, Mapping
 from .checks import CompiledCheck, compile_checks
 from .collect import Collector, Results
 from .engine import Engine
+from .gcpause import without_cyclic_gc
 from .lowering import LOWERINGS, Finisher, Options
 from .lowering.measure import MeasureFinisher
 from .plan import Plan, Sql, View
@@ -58,6 +59,7 @@ class CompiledSuite:
         return [finish(results) for finish in self.measure_finishers]
 
 
+@without_cyclic_gc
 def compile_suite(suite: Suite, schemas: dict[str, Schema], options: Options | None = None) -> CompiledSuite:
     """Check every rule, measure and check against the schemas and lower the suite into one fused plan.
 

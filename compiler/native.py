@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from .errors import InvalidInput, Location, did_you_mean
+from .gcpause import without_cyclic_gc
 from .parser import location_of, parse, source_text, unquote_label, unquote_name, unquote_string
 from .resolve import TIME_UNITS_MS
 from .sources import SourceSpec
@@ -36,6 +37,7 @@ def literal_value(node) -> object:
     return None  # NullLiteral
 
 
+@without_cyclic_gc
 def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None = None,
                 known_sources: tuple[str, ...] = ()) -> Suite:
     """Parse a native suite; relative paths are taken from ``base_dir`` (the file's folder).

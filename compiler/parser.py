@@ -9,6 +9,7 @@ from pathlib import Path
 from textx import TextXError, TextXSyntaxError, get_location, get_model, metamodel_from_file
 
 from .errors import InvalidInput, Location
+from .gcpause import without_cyclic_gc
 from .precedence import ShapeError, reshape_additive, reshape_expression
 
 GRAMMAR_DIR = Path(__file__).parent / "grammar"
@@ -76,6 +77,7 @@ def _line_text(text: str, line: int | None, column: int | None) -> str | None:
     return rest[:60] if rest else "end of input"
 
 
+@without_cyclic_gc
 def parse(grammar: str, text: str, file: str | None = None, line_offset: int = 0,
           column_offset: int = 0):
     """Parse ``text`` with a grammar; offsets place the text inside a larger file."""
