@@ -121,11 +121,16 @@ def _and(chain: _Chain):
     return _binary(chain, AndExpr, AND_OPS, _not)
 
 
-def _not(chain: _Chain):
+def _next_operand(chain: _Chain):
+    """The operand the cursor stands on (not yet taken)."""
     item = chain.peek()
     if item is None or item[0] != "operand":
         raise ShapeError("an operand is missing", _position(item[2]) if item else 0)
-    operand = item[1]
+    return item[1]
+
+
+def _not(chain: _Chain):
+    operand = _next_operand(chain)
     pending = chain.prefixes[id(operand)]
     nots = []
     while pending and pending[0] in NOT_PREFIXES:
@@ -157,10 +162,8 @@ def _multiplicative(chain: _Chain):
 
 
 def _unary(chain: _Chain):
-    item = chain.peek()
-    if item is None or item[0] != "operand":
-        raise ShapeError("an operand is missing", _position(item[2]) if item else 0)
-    operand = chain.take()
+    operand = _next_operand(chain)
+    chain.take()
     pending = chain.prefixes[id(operand)]
     if any(p in NOT_PREFIXES for p in pending):
         raise ShapeError("NOT can only start a condition: add parentheses, e.g. a = (not b)", _position(operand))
