@@ -12,10 +12,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from gryph.compiler.errors import GryphError
+from gryph.compiler.errors import EngineError, GryphError, InvalidInput
 
 from . import runner
-from .engines import ENGINES
+from .engines import ENGINES, open_engine
 from .gate import gate_passes, to_junit, to_markdown
 from .history import DEFAULT_PATH, HistoryStore
 from .report import cell, table, to_json, to_text
@@ -34,6 +34,9 @@ def _parser() -> argparse.ArgumentParser:
                              help="where rules run (default: duckdb, or spark when --remote is given)")
         command.add_argument("--remote", help="Spark Connect URL sc://host:port/;token=... or 'local' "
                              "(default: $SPARK_REMOTE with --engine spark)")
+        command.add_argument("--database", metavar="PATH",
+                             help="a DuckDB database file whose tables table(\"...\") sources and hive "
+                                  "connectors read (duckdb engine)")
         command.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
 
     run = commands.add_parser("run", help="run a suite and report its metrics")
@@ -107,10 +110,24 @@ def _history(args) -> int:
     return EXIT_OK
 
 
+def _engine(args):
+    """The engine name, or an open DuckDB engine on the user's database file."""
+    name = args.engine or ("spark" if args.remote else "duckdb")
+    if args.database is None:
+        return name
+    if name != "duckdb":
+        raise InvalidInput("BAD_OPTION", "--database names a DuckDB file: it goes with the duckdb engine",
+                           None, args.database, "drop --database, or --engine/--remote")
+    if not Path(args.database).is_file():
+        raise EngineError("DATABASE_NOT_FOUND", f"no DuckDB database at {args.database}", None, args.database)
+    return open_engine("duckdb", database=args.database)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    engine = (args.engine or ("spark" if args.remote else "duckdb")) if args.command != "history" else None
+    engine = None
     try:
+        engine = _engine(args) if args.command != "history" else None
         if args.command == "run":
             return _run(args, engine)
         if args.command == "history":
@@ -135,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"internal error: {type(error).__name__}: {error} (run again with --debug for details)",
               file=sys.stderr)
         return EXIT_ENGINE
+    finally:
+        if engine is not None and not isinstance(engine, str):
+            engine.close()
 
 
 if __name__ == "__main__":

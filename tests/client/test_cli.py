@@ -106,3 +106,20 @@ def test_a_suite_file_with_another_extension_is_read_as_a_file(tmp_path):
     (tmp_path / "t.csv").write_text("a\n1\n")
     done = gryph("validate", str(suite))
     assert done.returncode == 0, done.stderr
+
+
+def test_tables_of_a_duckdb_database(tmp_path):
+    import duckdb
+
+    database = tmp_path / "warehouse.duckdb"
+    with duckdb.connect(str(database)) as con:
+        con.execute("CREATE SCHEMA sales")
+        con.execute("CREATE TABLE sales.orders AS SELECT * FROM (VALUES (1, 'a'), (2, NULL), (3, 'c')) t(id, note)")
+    suite = tmp_path / "orders.dq"
+    suite.write_text('source orders = table("sales.orders")\ncompleteness notes on orders: note\n')
+    done = gryph("run", str(suite), "--database", str(database), "--format", "json", "--no-history")
+    assert done.returncode == 0, done.stderr
+    # one of three notes is NULL
+    assert json.loads(done.stdout)["metrics"]["notes"] == {"total": 3, "incomplete": 1, "complete": 2}
+    missing = gryph("validate", str(suite), "--database", str(tmp_path / "nope.duckdb"))
+    assert missing.returncode == 3 and "DATABASE_NOT_FOUND" in missing.stderr
