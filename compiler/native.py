@@ -56,6 +56,7 @@ def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None 
     measures: list[MeasureSpec] = []
     checks: list[CheckSpec] = []
     policy: PassSpec | None = None
+    seen: dict[str, set[str]] = {"check": set(), "measure": set(), "rule": set()}
     for statement in model.statements:
         location = location_of(statement, file)
         kind = type(statement).__name__
@@ -68,7 +69,7 @@ def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None 
             continue
         if kind == "CheckDecl":
             check = CheckSpec(unquote_label(statement.name), statement.expr, location, statement.warn)
-            _unique(check.name, checks, "check", statement, location)
+            _unique(check.name, seen, "check", statement, location)
             checks.append(check)
             continue
         if kind == "PassDecl":
@@ -79,11 +80,11 @@ def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None 
             continue
         if kind == "MeasureDecl":
             rule = _measure(statement, location, file)
-            _unique(rule.name, measures, "measure", statement, location)
+            _unique(rule.name, seen, "measure", statement, location)
             measures.append(rule)
         else:
             rule = _rule(statement, location, file)
-            _unique(rule.name, rules, "rule", statement, location)
+            _unique(rule.name, seen, "rule", statement, location)
             rules.append(rule)
         for role in ("source", "target"):
             used = getattr(rule, role)
@@ -99,10 +100,12 @@ def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None 
     return Suite(name, sources, rules, [], file, measures=measures, checks=checks, policy=policy or PassSpec())
 
 
-def _unique(name: str, taken: list, what: str, statement, location: Location) -> None:
-    if any(item.name == name for item in taken):
+def _unique(name: str, seen: dict[str, set[str]], what: str, statement, location: Location) -> None:
+    """Record ``name`` among the names of its kind; a name used twice is an error."""
+    if name in seen[what]:
         raise InvalidInput(f"DUPLICATE_{what.upper()}", f"two {what}s are named {name!r}", location,
                            source_text(statement)[:60], f"{what} names must be unique in a suite")
+    seen[what].add(name)
 
 
 def parse_suite_file(path: str | Path, known_sources: tuple[str, ...] = ()) -> Suite:
