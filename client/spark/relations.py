@@ -83,16 +83,25 @@ def _aggregate(rel: Aggregate, ctx: Context) -> DataFrame:
     measures = []
     for index, measure in enumerate(rel.measures):
         if measure.expr.fn is AggFn.PERCENTILE_DISC:
-            df, column = _percentile(df, measure.expr, f"__percentile_arg{index}")
+            df, compiled = _percentile(df, measure.expr, f"__percentile_arg{index}")
         else:
-            column = compile_scalar(measure.expr)
-        measures.append(column.alias(measure.name))
+            compiled = compile_scalar(measure.expr)
+        measures.append(compiled.alias(measure.name))
     if not measures:
         return df.select(*keys).distinct()
     width = len(keys) + len(measures)
     if width > CODEGEN_MAX_FIELDS:
         ctx.spark.conf.set("spark.sql.codegen.maxFields", str(width))
-    return df.groupBy(*keys).agg(*measures) if keys else df.agg(*measures)
+    if keys:
+        return df.groupBy(*keys).agg(*measures)
+    distinct = [m.expr.distinct for m in rel.measures]
+    if any(distinct) and any(m.expr.fn is AggFn.PERCENTILE_DISC for m in rel.measures):
+        # Spark expands the rows once per DISTINCT aggregate and keeps a percentile's buffer
+        # for each copy (tens of times slower): two aggregates over the same input instead
+        plain = df.agg(*(c for c, d in zip(measures, distinct) if not d))
+        counted = df.agg(*(c for c, d in zip(measures, distinct) if d))
+        return plain.crossJoin(counted).select(*(column(m.name) for m in rel.measures))
+    return df.agg(*measures)
 
 
 def _percentile(df: DataFrame, call: AggregateCall, argument: str) -> tuple[DataFrame, Column]:

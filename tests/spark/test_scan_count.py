@@ -7,7 +7,7 @@ import re
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from gryph.client.runner import compile_for, load_suite
+from gryph.client.runner import compile_for, load_suite, run as run_on
 from gryph.client.spark.relations import compile_relation
 from gryph.compiler.lowering import Options
 
@@ -63,3 +63,20 @@ def test_accuracy_is_one_join(spark_engine, tmp_path):
     assert len(joined) == 1, plans
     assert len(re.findall(r"\bJoin\b|BroadcastHashJoin|SortMergeJoin|ShuffledHashJoin", joined[0])) == 1
     assert joined[0].count("Scan parquet") == 2  # users once, copy once
+
+
+def test_distinct_counts_stay_out_of_the_percentile_aggregate(spark_engine, tmp_path):
+    users = tmp_path / "users.parquet"
+    _write(users, [1, 2, 2, 3], ["a", None, "b", "c"])
+    suite = load_suite(f'source users = parquet("{users}")\n'
+                       "timeliness lag on users: begin_ms, end_ms with percentile.values = (0.5)\n"
+                       "profiling ids on users: count(distinct id) as ids\n")
+    compiled = compile_for(suite, spark_engine, Options(record_sample=0))
+    (query,) = compiled.plan.queries  # one fused aggregate in the plan ...
+    with spark_engine._registered((), [query.relation], suite.sources) as ctx:
+        plan = compile_relation(query.relation, ctx)._explain_string(mode="formatted").split("\n\n")[0]
+    # ... that Spark runs as two aggregates joined, so no Expand copies the percentile's rows
+    assert "Expand" not in plan and plan.count("Scan parquet") == 2, plan
+    result = run_on(suite, spark_engine, record_sample=0)
+    # latencies 0, 1, 2, 3: the median is 1; ids 1, 2, 3
+    assert result.metrics["lag"]["percentile_50"] == 1 and result.metrics["ids"] == [{"ids": 3}]
