@@ -16,6 +16,7 @@ from gryph.compiler.errors import EngineError, GryphError, InvalidInput
 
 from . import runner
 from .engines import ENGINES, open_engine
+from .griffin_env import load_spark_config
 from .gate import gate_passes, to_junit, to_markdown
 from .history import DEFAULT_PATH, HistoryStore
 from .report import cell, table, to_json, to_text
@@ -37,6 +38,8 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--database", metavar="PATH",
                              help="a DuckDB database file whose tables table(\"...\") sources and hive "
                                   "connectors read (duckdb engine)")
+        command.add_argument("--env", metavar="PATH",
+                             help="a Griffin env.json: its spark.config settings go to the Spark session")
         command.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
 
     run = commands.add_parser("run", help="run a suite and report its metrics")
@@ -111,13 +114,25 @@ def _history(args) -> int:
 
 
 def _engine(args):
-    """The engine name, or an open DuckDB engine on the user's database file."""
+    """The engine name, or an open engine: DuckDB on the user's database file, Spark set up by env.json."""
     name = args.engine or ("spark" if args.remote else "duckdb")
-    if args.database is None:
-        return name
-    if name != "duckdb":
+    if args.database is not None and name != "duckdb":
         raise InvalidInput("BAD_OPTION", "--database names a DuckDB file: it goes with the duckdb engine",
                            None, args.database, "drop --database, or --engine/--remote")
+    if args.env is not None:
+        settings = load_spark_config(args.env)
+        if name != "spark":
+            if settings:
+                print(f"note: {args.env}: spark.config does not apply to the duckdb engine", file=sys.stderr)
+        else:
+            engine = open_engine("spark", args.remote)
+            refused = engine.configure(settings)
+            if refused:
+                print(f"note: {args.env}: not applied, set them on the Spark server: {', '.join(refused)}",
+                      file=sys.stderr)
+            return engine
+    if args.database is None:
+        return name
     if not Path(args.database).is_file():
         raise EngineError("DATABASE_NOT_FOUND", f"no DuckDB database at {args.database}", None, args.database)
     return open_engine("duckdb", database=args.database)

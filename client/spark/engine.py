@@ -30,6 +30,18 @@ class SparkEngine:
         self.connection = connection if connection is not None else connect(remote)
         self.spark = self.connection.session
 
+    def configure(self, settings: dict[str, str]) -> list[str]:
+        """Set session settings; returns those Spark refuses at run time (cluster settings)."""
+        refused = []
+        with spark_errors("setting the session's configuration"):
+            for key, value in settings.items():
+                # Spark would accept a cluster setting here and ignore it: ask first
+                if self.spark.conf.isModifiable(key):
+                    self.spark.conf.set(key, value)
+                else:
+                    refused.append(key)
+        return refused
+
     def schema_of(self, source: SourceSpec) -> Schema:
         with spark_errors(f"reading the schema of source {source.name!r}"):
             return schema_of(load_source(self.spark, source).schema)
