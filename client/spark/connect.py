@@ -7,6 +7,7 @@ run should instead fail in seconds and say which host and port it tried.
 from __future__ import annotations
 
 import os
+import socket
 import threading
 import time
 from dataclasses import dataclass, field
@@ -14,7 +15,7 @@ from urllib.parse import urlsplit
 
 from gryph.compiler.errors import EngineError
 
-from .local_server import LocalSpark, port_open, start_local_server
+from .local_server import LocalSpark, start_local_server
 
 CONNECT_TIMEOUT = 10.0  # seconds to wait for the TCP port to answer
 FIRST_RPC_TIMEOUT = 15.0  # seconds for the first request (handshake, auth, version)
@@ -64,14 +65,24 @@ def endpoint(url: str) -> tuple[str, int]:
 
 
 def _wait_for_port(host: str, port: int, timeout: float) -> None:
+    """Return once ``host:port`` accepts TCP; a refusal or an unknown host fails at once."""
+    hint = "start it (sbin/start-connect-server.sh) or check the URL / SPARK_REMOTE"
     deadline = time.monotonic() + timeout
-    while not port_open(host, port, timeout=min(2.0, timeout)):
-        if time.monotonic() >= deadline:
-            raise EngineError("E-SPARK-UNREACHABLE",
-                              f"cannot reach the Spark Connect server at {host}:{port} "
-                              f"(no answer within {timeout:.0f} s)",
-                              hint="start it (sbin/start-connect-server.sh) or check the URL / SPARK_REMOTE")
-        time.sleep(0.25)
+    while True:
+        try:
+            with socket.create_connection((host, port), timeout=min(2.0, timeout)):
+                return
+        except ConnectionRefusedError:
+            raise EngineError("E-SPARK-UNREACHABLE", f"nothing accepts connections at {host}:{port} "
+                              "(connection refused)", hint=hint) from None
+        except socket.gaierror:
+            raise EngineError("E-SPARK-UNREACHABLE", f"cannot resolve the host of {host}:{port}",
+                              hint=hint) from None
+        except OSError:  # no answer yet (a firewall, a server still starting): wait, but not forever
+            if time.monotonic() >= deadline:
+                raise EngineError("E-SPARK-UNREACHABLE", f"cannot reach the Spark Connect server at "
+                                  f"{host}:{port} (no answer within {timeout:.0f} s)", hint=hint) from None
+            time.sleep(0.25)
 
 
 def _bounded(call, timeout: float, host: str, port: int):

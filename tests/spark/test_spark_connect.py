@@ -33,6 +33,15 @@ def test_unreachable_server_fails_fast_with_host_and_port(monkeypatch):
     assert connect_module.CONNECT_TIMEOUT <= 15  # the real default stays bounded too
 
 
+def test_a_refused_connection_fails_at_once():
+    port = local_server.free_port()  # nothing listens there
+    started = time.monotonic()
+    with pytest.raises(EngineError, match="connection refused") as info:
+        connect(f"sc://127.0.0.1:{port}")
+    # the default timeout is 10 s: a refusal does not wait for it
+    assert time.monotonic() - started < 3 and f"127.0.0.1:{port}" in str(info.value)
+
+
 def test_spark_remote_environment_variable(monkeypatch):
     monkeypatch.setattr(connect_module, "CONNECT_TIMEOUT", 0.5)
     port = local_server.free_port()
