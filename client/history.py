@@ -21,7 +21,7 @@ from gryph.compiler.errors import EngineError
 from .report import json_safe
 
 DEFAULT_PATH = Path(".gryph") / "history.duckdb"
-LOCK_WAIT_SECONDS = 30.0  # how long a run waits for another process's lock before giving up
+LOCK_WAIT_SECONDS = 60.0  # how long a run waits for another process's lock before giving up
 
 _SCHEMA = (
     "create sequence if not exists run_order",

@@ -52,10 +52,29 @@ def table(headers: list[str], rows: list[list[object]]) -> str:
     return "\n".join(out)
 
 
-def _metric_rows(name: str, metrics: object) -> list[list[object]]:
+def _is_rows(value: object) -> bool:
+    """A list of row maps (profiling rows, histograms, duplication arrays): shown as a table."""
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
+
+
+def _rows_table(rows: list[dict]) -> str:
+    headers = list(dict.fromkeys(key for row in rows for key in row))
+    return table(headers, [[row.get(h) for h in headers] for row in rows])
+
+
+def _metric_rows(name: str, metrics: object, below: list[tuple[str, list[dict]]]) -> list[list[object]]:
+    """One line per metric; row lists go to ``below``, to be shown as tables of their own."""
     if isinstance(metrics, list):  # profiling rows
-        return [[name, f"row {i + 1}", row] for i, row in enumerate(metrics)] or [[name, "rows", 0]]
-    return [[name, key, value] for key, value in metrics.items()] if isinstance(metrics, dict) else [[name, "", metrics]]
+        metrics = {"rows": metrics}
+    if not isinstance(metrics, dict):
+        return [[name, "", metrics]]
+    lines = []
+    for key, value in metrics.items():
+        if _is_rows(value):
+            below.append((f"{name} {key}", value))
+            value = f"{len(value)} row{'s' if len(value) != 1 else ''}, below"
+        lines.append([name, key, value])
+    return lines
 
 
 def check_details(check: CheckOutcome) -> str:
@@ -84,14 +103,17 @@ def to_text(result: RunResult) -> str:
 
 
 def _metrics_table(result: RunResult) -> str:
-    rows = []
+    rows: list[list[object]] = []
+    below: list[tuple[str, list[dict]]] = []
     if all(isinstance(v, (dict, list)) for v in result.metrics.values()) and result.rules and \
             set(result.metrics) == {r.rule for r in result.rules}:
         for rule in result.rules:
-            rows += _metric_rows(f"{rule.rule} ({rule.kind})", result.metrics[rule.rule])
+            rows += _metric_rows(f"{rule.rule} ({rule.kind})", result.metrics[rule.rule], below)
     else:  # Griffin's merged metric map
-        rows = [[result.name, key, value] for key, value in result.metrics.items()]
-    return table(["rule", "metric", "value"], rows)
+        rows = _metric_rows(result.name, result.metrics, below)
+    parts = [table(["rule", "metric", "value"], rows)]
+    parts += [f"\n{title}:\n{_rows_table(value)}" for title, value in below]
+    return "\n".join(parts)
 
 
 def _records_text(result: RunResult) -> list[str]:
