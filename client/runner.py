@@ -178,7 +178,8 @@ def validate(source: str | Path | Suite, engine: Engine | str = "duckdb", *, fra
 def explain(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None,
             remote: str | None = None) -> str:
     """The plan of a suite as a stable indented tree."""
-    return format_plan(validate(source, engine, frames=frames, remote=remote).plan)
+    compiled = validate(source, engine, frames=frames, remote=remote)
+    return format_plan(compiled.plan, frozenset(compiled.conditions))
 
 
 def _metrics(suite: Suite, results: list[RuleResult]) -> dict:

@@ -139,12 +139,20 @@ def format_relation(rel: Relation, indent: int = 0) -> str:
     return "\n".join(lines)
 
 
-def format_plan(plan: Plan) -> str:
-    """The whole plan: views first, then each query."""
+def format_plan(plan: Plan, conditional: frozenset[str] = frozenset()) -> str:
+    """The whole plan: views first, then each query, then the exports.
+
+    ``conditional`` names the queries that run only when the first results call for them
+    (record samples of record outputs that have rows).
+    """
     blocks = []
     for view in plan.views:
         blocks.append(f"view {quote_name(view.name)}:\n" + format_relation(view.relation, 1))
     for query in plan.queries:
         limit = f" (limit {query.limit})" if query.limit is not None else ""
-        blocks.append(f"query {query.name}{limit}:\n" + format_relation(query.relation, 1))
+        when = " (only if its record output has rows)" if query.name in conditional else ""
+        blocks.append(f"query {query.name}{limit}{when}:\n" + format_relation(query.relation, 1))
+    for export in plan.exports:
+        target = export.path if export.path is not None else f"table {export.table}"
+        blocks.append(f"export {export.name} to {target}:\n" + format_relation(export.relation, 1))
     return "\n".join(blocks) + "\n"

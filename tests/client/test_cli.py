@@ -93,6 +93,8 @@ def test_explain_prints_the_plan():
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("query agg0:")
     assert "Read users [" in done.stdout and "Aggregate" in done.stdout
+    # record samples wait for their counts: the plan says which queries may not run
+    assert "(only if its record output has rows)" in done.stdout
 
 
 def test_unknown_engine_is_rejected_by_the_parser():

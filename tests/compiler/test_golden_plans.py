@@ -38,3 +38,12 @@ def test_plan_print_matches_golden(name):
 def test_plan_print_is_stable(name):
     text = (GOLDEN / f"{name}.dq").read_text(encoding="utf-8")
     assert format_plan(compile_text(text, schemas={}).plan) == format_plan(compile_text(text, schemas={}).plan)
+
+
+def test_exports_are_part_of_the_printed_plan():
+    from gryph.compiler.lowering import Options
+
+    compiled = compile_text("completeness c on users: first_name\n", options=Options(records_to="out"))
+    printed = format_plan(compiled.plan)
+    assert "export c__incompleteRecords to out/c__incompleteRecords.parquet:\n  Filter (first_name IS NULL)" \
+        in printed
