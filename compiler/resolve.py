@@ -153,17 +153,11 @@ class Resolver:
         if kind == "CompareTail":
             return self.compare(tail.op, left, self._expr(tail.right, ctx), node)
         if kind == "InTail":
-            options = []
-            for option_node in tail.options:
-                option = self._expr(option_node, ctx)
-                left_u, option = self.unify(left, option, option_node, "IN")
-                options.append(option)
+            left, options = self.unify_all(left, [(self._expr(o, ctx), o) for o in tail.options], "IN")
             result: Scalar = In(left, tuple(options))
         elif kind == "BetweenTail":
-            low = self._expr(tail.low, ctx)
-            high = self._expr(tail.high, ctx)
-            _, low = self.unify(left, low, tail.low, "BETWEEN")
-            _, high = self.unify(left, high, tail.high, "BETWEEN")
+            bounds = [(self._expr(tail.low, ctx), tail.low), (self._expr(tail.high, ctx), tail.high)]
+            left, (low, high) = self.unify_all(left, bounds, "BETWEEN")
             result = Between(left, low, high)
         elif kind == "LikeTail":
             pattern = self._expr(tail.pattern, ctx)
@@ -493,6 +487,12 @@ class Resolver:
             return self.coerce(left, other), self.coerce(right, other)
         raise self.scope.error("TYPE_MISMATCH", f"cannot compare {left.dtype} with {right.dtype} in {what}", node,
                                "select a scalar value from it first")
+
+    def unify_all(self, left: Scalar, others: list[tuple[Scalar, object]], what: str) -> tuple[Scalar, list[Scalar]]:
+        """``left`` and every other operand in one type (IN lists, BETWEEN bounds)."""
+        for value, node in others:  # widen the left side step by step: 1 in (2, 3.5) is a double test
+            left, _ = self.unify(left, value, node, what)
+        return left, [self.unify(left, value, node, what)[1] for value, node in others]
 
     @staticmethod
     def coerce(value: Scalar, dtype: DataType) -> Scalar:

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from .errors import Location
 from .sources import SourceSpec
 
-RULE_KINDS = ("accuracy", "profiling", "completeness", "uniqueness", "distinctness", "timeliness", "sql")
 TWO_SOURCE_KINDS = ("accuracy", "uniqueness")  # the rule types that compare a source with a target
 
 
@@ -49,9 +48,6 @@ class RuleSpec:
     record_name: str | None = None
     # per detail option: where its key and where its value stand
     detail_locations: dict[str, tuple[Location, Location]] = field(default_factory=dict)
-
-
-MEASURE_SHAPES = ("value", "list", "map")  # the seed's SINGLE_VALUE, LIST and MAP
 
 
 @dataclass

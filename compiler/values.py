@@ -42,6 +42,3 @@ def normalize(value: object) -> object:
         return normalize(value.item())
     return str(value)
 
-
-def normalize_row(row: dict[str, object]) -> dict[str, object]:
-    return {k: normalize(v) for k, v in row.items()}

@@ -55,7 +55,6 @@ class RuleLowering:
 
     kinds: tuple[str, ...] = ()
     details_allowed: tuple[str, ...] = ()
-    needs_target = False
 
     def __init__(self, rule: RuleSpec, schemas: dict[str, Schema], collector: Collector,
                  options: Options) -> None:

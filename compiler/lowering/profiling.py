@@ -86,18 +86,24 @@ class ProfilingLowering(RuleLowering):
         return source
 
     def _items(self, query) -> list[tuple[Scalar, str]]:
-        """Select items as (expression, output name); ``*`` and ``src.*`` expand to columns."""
+        """Select items as (expression, output name); ``*`` and ``src.*`` expand to columns.
+
+        ``self.item_nodes`` holds, for each item, the select item it came from (for errors).
+        """
         items: list[tuple[Scalar, str]] = []
+        self.item_nodes = []
         ctx = Context(aggregates=True, clause="select")
         for item in query.items:
             columns = self._star_columns(item.expr)
             if columns is not None:
-                items.extend((Field(c.name, c.dtype), c.name) for c in columns)
-                continue
-            expr = self.resolver.expression(item.expr, ctx)
-            items.append((expr, self.output_name(item, expr)))
+                expanded = [(Field(c.name, c.dtype), c.name) for c in columns]
+            else:
+                expr = self.resolver.expression(item.expr, ctx)
+                expanded = [(expr, self.output_name(item, expr))]
+            items.extend(expanded)
+            self.item_nodes.extend(item for _ in expanded)
         seen: set[str] = set()
-        for (_, name), item in zip(items, query.items):
+        for (_, name), item in zip(items, self.item_nodes):
             if name in seen:
                 raise self.resolver.scope.error("DUPLICATE_NAME", f"two columns are named {name!r}", item,
                                                 "give one an alias with AS")
@@ -141,8 +147,7 @@ class ProfilingLowering(RuleLowering):
                     f"add it to GROUP BY or use an aggregate such as max({loose[0]})")
             return result
 
-        nodes = [item for item in query.items]
-        rewritten = [(rewrite(expr, nodes[min(i, len(nodes) - 1)]), name) for i, (expr, name) in enumerate(items)]
+        rewritten = [(rewrite(expr, node), name) for (expr, name), node in zip(items, self.item_nodes)]
         having_expr = rewrite(having, query.having) if having is not None else None
         order_scope = (rewrite, {name: expr for expr, name in rewritten})
         # order keys may add aggregates: resolve them before the Aggregate node is built

@@ -252,3 +252,10 @@ def test_not_only_starts_a_condition():
     error = error_of(text)
     assert (error.code, error.line, error.column) == ("SYNTAX_ERROR", 1, col(text, "not age"))
     assert "parentheses" in error.message
+
+
+def test_a_column_named_twice_through_a_star():
+    text = "profiling p on users: select *, age limit 3"
+    error = error_of(text)
+    # * already brings age: the second age is the duplicate, and the error stands on it
+    assert (error.code, error.column) == ("DUPLICATE_NAME", text.rindex("age") + 1)

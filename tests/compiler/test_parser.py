@@ -128,3 +128,9 @@ def _scalars(plan):
     for query in plan.queries:
         visit(query.relation)
     return seen
+
+
+def test_in_and_between_operands_share_one_type():
+    # an integer column tested against a decimal is compared as a double, its own side included
+    assert where_of("age in (1, 2.5)") == "(CAST(age AS double) IN (1.0, 2.5))"
+    assert where_of("age between 1 and 2.5") == "(CAST(age AS double) BETWEEN 1.0 AND 2.5)"
