@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import time
 from dataclasses import dataclass, field, replace
@@ -127,9 +128,7 @@ def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=N
     history file: checks read earlier runs from it and the run is stored in it.
     """
     suite = load_suite(source, frames)
-    owned = isinstance(engine, str)
-    active = open_engine(engine, remote) if isinstance(engine, str) else engine
-    try:
+    with _engine(engine, remote) as active:
         started = dt.datetime.now(dt.timezone.utc)
         clock = time.perf_counter()
         options = Options(record_sample=record_sample, now_ms=int(started.timestamp() * 1000),
@@ -158,21 +157,27 @@ def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=N
         if store is not None:
             result.run_id = store.record(result.to_dict(), started, result.measures)
         return result
-    finally:
-        if owned:
-            active.close()
 
 
 def validate(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None,
              remote: str | None = None) -> CompiledSuite:
     """Parse and check names and types against the sources' schemas, without scanning data."""
     suite = load_suite(source, frames)
-    active = open_engine(engine, remote) if isinstance(engine, str) else engine
-    try:
+    with _engine(engine, remote) as active:
         return compile_for(suite, active)
+
+
+@contextlib.contextmanager
+def _engine(engine: Engine | str, remote: str | None):
+    """The engine to use: opened (and closed after) when given by name, else the caller's."""
+    if not isinstance(engine, str):
+        yield engine
+        return
+    active = open_engine(engine, remote)
+    try:
+        yield active
     finally:
-        if isinstance(engine, str):
-            active.close()
+        active.close()
 
 
 def explain(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None,
