@@ -74,7 +74,10 @@ def _call(node: Call) -> str:
     handler = CALLS.get(node.fn)
     if handler is None:
         raise unsupported(f"function {node.fn.value}")
-    return as_plan_type(handler(node, [scalar_sql(a) for a in node.args]), node.dtype)
+    sql = handler(node, [scalar_sql(a) for a in node.args])
+    if node.dtype.kind is Kind.INTEGER and node.fn in BIGINT_ALREADY:
+        return sql
+    return as_plan_type(sql, node.dtype)
 
 
 def as_plan_type(sql: str, dtype: DataType) -> str:
@@ -169,8 +172,13 @@ def _aggregate(node: AggregateCall) -> str:
         raise unsupported(f"aggregate {node.fn.value}")
     if node.filter is not None:
         call += f" FILTER (WHERE {scalar_sql(node.filter)})"
+    return as_aggregate_type(call, node.dtype)
+
+
+def as_aggregate_type(sql: str, dtype: DataType) -> str:
+    """An aggregate's result in the plan's type: doubles as DOUBLE, integers as DuckDB made them."""
     # SUM stays as wide as DuckDB makes it (HUGEINT), so it never overflows before normalising
-    return f"CAST({call} AS DOUBLE)" if node.dtype.kind is Kind.DOUBLE else call
+    return f"CAST({sql} AS DOUBLE)" if dtype.kind is Kind.DOUBLE else sql
 
 
 WINDOWS: dict[WindowFn, str] = {
@@ -342,6 +350,10 @@ def _json_items(doc: str) -> str:
     # '$[*]' of an object is an empty list on DuckDB; the contract says NULL (not an array)
     return f"(CASE WHEN json_type({doc}) = 'ARRAY' THEN json_extract_string({doc}, '$[*]') END)"
 
+
+# Integer results DuckDB already gives as BIGINT (arithmetic widens its operands to BIGINT):
+# a cast around them would be work per row for nothing.
+BIGINT_ALREADY = frozenset({Fn.ADD, Fn.SUBTRACT, Fn.MULTIPLY, Fn.MODULO, Fn.NEGATE, Fn.EPOCH_MILLIS})
 
 CALLS: dict[Fn, Handler] = {
     Fn.ADD: _arithmetic("+"),

@@ -43,7 +43,8 @@ class TimelinessLowering(RuleLowering):
                              hint="e.g. created_ts, shipped_ts")
         begin = self._millis(selections[0])
         end = self._millis(selections[1]) if len(selections) == 2 else Literal(self.options.now_ms, INTEGER)
-        valid = and_all([not_(IsNull(begin)), not_(IsNull(end))])
+        # a time in milliseconds is NULL exactly when the time is: test the columns, not the conversions
+        valid = and_all([not_(IsNull(expr)) for expr, _, _ in selections])
         latency = Call(Fn.SUBTRACT, (end, begin), INTEGER)
         latency_name = free_prefix(self.name_of("latency"), read.schema)
         with_latency = Project(Filter(read, valid), tuple(
