@@ -33,13 +33,18 @@ def metamodel(name: str):
     return model
 
 
-# Readable names for the token patterns of the grammar, used in "expected ..." hints.
+# Readable names for the token patterns of the grammar, used in "expected ..." hints:
+# first by the rule a pattern is, then by a marker in its text.
+_RULE_NAMES = {
+    "StepStart": "an operator",
+    "SuffixStart": "'.', '['",
+}
 _TOKEN_NAMES = (
+    ("[^\\W\\d]", "a name"),  # before the keywords a name must not be
     ("(ms|d|h|m|s)", "a time literal"),
     ("\\d+\\.", "a number"),
     ("(?:[^'", "a string"),
     ("true|false", "true or false"),
-    ("[^\\W\\d]", "a name"),
     ("`", "a `quoted name`"),
 )
 
@@ -58,7 +63,7 @@ def _token_name(pattern: str) -> str | None:
 def _expected_hint(error: TextXSyntaxError) -> str | None:
     names = []
     for rule in getattr(error, "expected_rules", None) or ():
-        name = _token_name(str(getattr(rule, "to_match", "")))
+        name = _RULE_NAMES.get(getattr(rule, "rule_name", "")) or _token_name(str(getattr(rule, "to_match", "")))
         if name and name not in names:
             names.append(name)
     if not names:

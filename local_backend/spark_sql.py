@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import sqlglot
-from sqlglot import exp
-from sqlglot.errors import ErrorLevel, SqlglotError
-
 from gryph.compiler.errors import InvalidInput
 
 
@@ -15,6 +11,11 @@ def _untranslatable(reason: str, text: str) -> InvalidInput:
 
 def spark_to_duckdb(text: str) -> str:
     """One Spark SQL query as DuckDB SQL; raises ``InvalidInput`` (SQL_UNTRANSLATABLE) otherwise."""
+    # imported here: sqlglot takes a quarter of a second to load, and most suites hold no SQL
+    import sqlglot
+    from sqlglot import exp
+    from sqlglot.errors import ErrorLevel, SqlglotError
+
     try:
         statements = [s for s in sqlglot.parse(text, read="spark") if s is not None]
     except SqlglotError as exc:

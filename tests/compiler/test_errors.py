@@ -45,6 +45,18 @@ def test_trailing_comma_at_end_of_input():
     assert error.text == "end of input"
 
 
+@pytest.mark.parametrize("text, named", [
+    ("profiling p on users: count(*) as n where age >", ["a name", "a number", "a string"]),
+    ("completeness c on users: first_name age", ["an operator", "'.', '['", "','"]),
+    ("profiling p on users: count(*) as n where address.", ["a name"]),
+])
+def test_syntax_hint_names_what_could_come_next(text, named):
+    hint = error_of(text).hint
+    assert hint.startswith("expected ")
+    for what in named:
+        assert what in hint, (what, hint)
+
+
 def test_syntax_error_on_line_three_of_a_multi_line_rule():
     text = "completeness c on users:\n    first_name,\n    age $ user_id"
     error = error_of(text)

@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.plan import Sql
 from gryph.local_backend.spark_sql import spark_to_duckdb
+
+
+def test_sqlglot_loads_only_when_a_suite_holds_spark_sql(tmp_path):
+    # loading it is a quarter of a second of every validate and run otherwise
+    (tmp_path / "t.csv").write_text("a\n1\n")
+    suite = tmp_path / "s.dq"
+    suite.write_text(f'source t = csv("{tmp_path / "t.csv"}")\ncompleteness c on t: a\n')
+    code = (f"import sys; from gryph.client import validate; validate({str(suite)!r}); "
+            "assert 'sqlglot' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_backquoted_names_become_double_quoted():
