@@ -15,26 +15,40 @@ LATENCY = "(epoch_ms(shipped_ts) - epoch_ms(created_ts))"
 VALID = "created_ts IS NOT NULL AND shipped_ts IS NOT NULL"
 HOUR = 3_600_000
 
+# The row-level metrics of one pass over events: name -> aggregate.
+SCAN = {
+    "total": "count(*)",
+    "inc_email": "count(*) FILTER (WHERE email IS NULL)",
+    "inc_contact": "count(*) FILTER (WHERE email IS NULL OR country IS NULL OR name IS NULL)",
+    "inc_account": "count(*) FILTER (WHERE account_id IS NULL)",
+    "inc_times": "count(*) FILTER (WHERE created_ts IS NULL OR shipped_ts IS NULL)",
+    "lat_total": f"count(*) FILTER (WHERE {VALID})",
+    "lat_sum": f"sum({LATENCY}) FILTER (WHERE {VALID})",
+    "late": f"count(*) FILTER (WHERE {VALID} AND {LATENCY} > {3 * HOUR})",
+    "pct": f"quantile_disc({LATENCY}, [0.5, 0.9, 0.99]) FILTER (WHERE {VALID})",
+    "amounts": "count(amount)",
+    "min_amount": "min(amount)",
+    "max_amount": "max(amount)",
+    "avg_score": "avg(score)",
+    "quantity": "sum(quantity)",
+    "empty_emails": "count(*) FILTER (WHERE email = '')",
+    "nan_amounts": "count(*) FILTER (WHERE isnan(amount))",
+    "sd_score": "stddev_samp(score)",
+    "first_event": "min(created_ts)",
+    "last_shipped": "max(shipped_ts)",
+}
+# The part of the scan the peer's checks need (suite_peer.dq).
+PEER_SCAN = ("total", "inc_email", "inc_contact", "inc_account", "inc_times", "lat_total", "lat_sum", "pct",
+             "min_amount", "max_amount", "avg_score", "quantity", "sd_score")
+
+
+def _scan_sql(names) -> str:
+    return "SELECT " + ", ".join(f"{SCAN[name]} AS {name}" for name in names) + " FROM events"
+
+
 FLOOR_SQL = f"""
 WITH
-scan AS (
-  SELECT
-    count(*) AS total,
-    count(*) FILTER (WHERE email IS NULL) AS inc_email,
-    count(*) FILTER (WHERE email IS NULL OR country IS NULL OR name IS NULL) AS inc_contact,
-    count(*) FILTER (WHERE account_id IS NULL) AS inc_account,
-    count(*) FILTER (WHERE created_ts IS NULL OR shipped_ts IS NULL) AS inc_times,
-    count(*) FILTER (WHERE {VALID}) AS lat_total,
-    sum({LATENCY}) FILTER (WHERE {VALID}) AS lat_sum,
-    count(*) FILTER (WHERE {VALID} AND {LATENCY} > {3 * HOUR}) AS late,
-    quantile_disc({LATENCY}, [0.5, 0.9, 0.99]) FILTER (WHERE {VALID}) AS pct,
-    count(amount) AS amounts, min(amount) AS min_amount, max(amount) AS max_amount,
-    avg(score) AS avg_score, sum(quantity) AS quantity,
-    count(*) FILTER (WHERE email = '') AS empty_emails,
-    count(*) FILTER (WHERE isnan(amount)) AS nan_amounts,
-    stddev_samp(score) AS sd_score, min(created_ts) AS first_event, max(shipped_ts) AS last_shipped
-  FROM events
-),
+scan AS ({_scan_sql(SCAN)}),
 ids AS MATERIALIZED (SELECT id, count(*) AS n FROM events GROUP BY id),
 id_stats AS (
   SELECT count(*) AS id_groups, count(*) FILTER (WHERE n = 1) AS id_unique,
@@ -81,37 +95,60 @@ FROM scan, id_stats, uc, us, country_stats, statuses, steps, copy_email, copy_na
 """
 
 
+# The peer's checks by hand: the scan's part they need and the two distinct counts.
+PEER_FLOOR_SQL = f"""
+WITH
+scan AS ({_scan_sql(PEER_SCAN)}),
+ids AS (SELECT count(*) AS id_groups FROM (SELECT id FROM events GROUP BY id)),
+countries AS (SELECT count(*) AS country_groups FROM (SELECT country FROM events GROUP BY country))
+SELECT * FROM scan, ids, countries
+"""
+
+
 def _accuracy(total: int, miss: int) -> dict:
     matched = total - miss
     return {"total": total, "miss": miss, "matched": matched,
             "matchedFraction": matched / total if total else 1.0}
 
 
-def metrics_from_row(r: dict) -> dict:
-    """The suite's metrics, named as gryph names them, from the floor's one result row."""
-    total = r["total"]
+def _complete(total: int, incomplete: int) -> dict:
+    return {"total": total, "incomplete": incomplete, "complete": total - incomplete}
+
+
+def _delivery(r: dict) -> dict:
+    """Timeliness total, average and percentiles (no histogram)."""
     lat_total = r["lat_total"]
     # CAST(AVG(latency) AS BIGINT), exactly: integer division toward zero
     average = int(Fraction(int(r["lat_sum"]), lat_total)) if lat_total else None
     pct = list(r["pct"] or [None, None, None])
-    complete = lambda incomplete: {"total": total, "incomplete": incomplete,  # noqa: E731
-                                   "complete": total - incomplete}
+    return {"total": lat_total, "avg": average,
+            "percentile_50": pct[0], "percentile_90": pct[1], "percentile_99": pct[2]}
+
+
+def _completeness(r: dict) -> dict:
+    total = r["total"]
+    return {"email_present": _complete(total, r["inc_email"]), "contact": _complete(total, r["inc_contact"]),
+            "account": _complete(total, r["inc_account"]), "times": _complete(total, r["inc_times"])}
+
+
+def metrics_from_row(r: dict) -> dict:
+    """The suite's metrics, named as gryph names them, from the floor's one result row."""
+    total = r["total"]
+    delivery = _delivery(r)
     return {
         "copy_email": _accuracy(total, r["miss_email"]),
         "copy_name": _accuracy(total, r["miss_name"]),
-        "email_present": complete(r["inc_email"]),
-        "contact": complete(r["inc_contact"]),
-        "account": complete(r["inc_account"]),
-        "times": complete(r["inc_times"]),
+        **_completeness(r),
         "id_unique": {"total": total, "unique": r["id_unique"], "dup": _dups(r["id_dups"])},
         "user_country": {"total": total, "unique": r["uc_unique"]},
         "id_in_copy": {"total": total, "unique": r["unique_ids"]},
         "id_distinct": {"total": total, "distinct": r["id_groups"], "dup": _dups(r["id_dups"])},
         "country_distinct": {"total": total, "distinct": r["country_groups"]},
         "user_status": {"total": total, "distinct": r["us_groups"]},
-        "delivery": {"total": lat_total, "avg": average, "step": [dict(s) for s in r["steps"] or []],
-                     "percentile_50": pct[0], "percentile_90": pct[1], "percentile_99": pct[2]},
-        "delivery_avg": {"total": lat_total, "avg": average},
+        "delivery": {"total": delivery["total"], "avg": delivery["avg"],
+                     "step": [dict(s) for s in r["steps"] or []],
+                     **{k: v for k, v in delivery.items() if k.startswith("percentile")}},
+        "delivery_avg": {"total": delivery["total"], "avg": delivery["avg"]},
         "amount_stats": [{"rows": total, "amounts": r["amounts"], "min_amount": r["min_amount"],
                           "max_amount": r["max_amount"], "avg_score": r["avg_score"],
                           "quantity": r["quantity"]}],
@@ -121,6 +158,20 @@ def metrics_from_row(r: dict) -> dict:
                           "last_shipped": r["last_shipped"]}],
         "by_country": [dict(x) for x in (r["by_country"] or [])][:10],
         "by_status": [dict(x) for x in r["by_status"] or []],
+    }
+
+
+def peer_metrics_from_row(r: dict) -> dict:
+    """The metrics of suite_peer.dq, named as gryph names them, from the peer floor's row."""
+    total = r["total"]
+    return {
+        **_completeness(r),
+        "id_distinct": {"total": total, "distinct": r["id_groups"]},
+        "country_distinct": {"total": total, "distinct": r["country_groups"]},
+        "delivery": _delivery(r),
+        "amount_stats": [{"min_amount": r["min_amount"], "max_amount": r["max_amount"],
+                          "avg_score": r["avg_score"], "quantity": r["quantity"]}],
+        "score_spread": [{"sd_score": r["sd_score"]}],
     }
 
 
@@ -135,16 +186,16 @@ def _dups(rows) -> list[dict]:
     return out
 
 
-def run_duckdb(con, files: dict[str, str]) -> dict:
-    """Run the floor on a DuckDB connection over the parquet files; returns the metrics."""
+def run_duckdb(con, files: dict[str, str], peer: bool = False) -> dict:
+    """Run the floor (``peer``: of the peer's checks) on DuckDB over the parquet files; returns the metrics."""
     from gryph.compiler.values import normalize
 
     for name, path in files.items():
         con.execute(f"CREATE OR REPLACE TEMP VIEW {name} AS SELECT * FROM read_parquet('{path}')")
-    cursor = con.execute(FLOOR_SQL)
+    cursor = con.execute(PEER_FLOOR_SQL if peer else FLOOR_SQL)
     names = [d[0] for d in cursor.description]
     row = {n: normalize(v) for n, v in zip(names, cursor.fetchone())}
-    return metrics_from_row(row)
+    return peer_metrics_from_row(row) if peer else metrics_from_row(row)
 
 
 def run_spark(spark, files: dict[str, str]) -> dict:

@@ -94,6 +94,8 @@ def main(argv: list[str] | None = None) -> None:
         once = lambda: griffin_steps.run_duckdb(con, files)  # noqa: E731
     elif args.system == "duckdb-floor":
         once = lambda: floor.run_duckdb(con, files)  # noqa: E731
+    elif args.system == "duckdb-floor-peer-checks":
+        once = lambda: floor.run_duckdb(con, files, peer=True)  # noqa: E731
     elif args.system == "duckdb-cuallee":
         once = lambda: peers.run_cuallee(con, files)  # noqa: E731
     elif args.system == "spark-gryph":

@@ -11,7 +11,7 @@ import duckdb
 
 from gryph.compiler.engine import Rows
 from gryph.compiler.errors import EngineError
-from gryph.compiler.plan import Export, Plan, View, reads
+from gryph.compiler.plan import Export, Plan, Sql, View, reads, walk_relations
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import Schema
 from gryph.compiler.values import normalize
@@ -20,6 +20,10 @@ from .duck_types import schema_of_relation
 from .quoting import ident, string
 from .sources import Loaded, register_source
 from .sql_relations import Aliases, query_sql, relation_sql
+
+
+# DuckDB's optimizer that may swap the build and probe sides of a hash join
+_BUILD_SIDE_FLIP = "build_side_probe_side"
 
 
 class DuckDBEngine:
@@ -61,7 +65,7 @@ class DuckDBEngine:
     def run(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> dict[str, Rows]:
         """Register the sources the plan reads and its views, run every query, then drop them again."""
         relations = [q.relation for q in plan.queries] + [e.relation for e in plan.exports]
-        with self._registered(plan.views, relations, sources):
+        with self._registered(plan.views, relations, sources), self._joins_as_written(plan):
             for export in plan.exports:
                 self._export(export)
             return {query.name: self._rows(query_sql(query), f"query {query.name!r}")
@@ -96,6 +100,28 @@ class DuckDBEngine:
         finally:
             for loaded in reversed(registered):
                 loaded.drop(self._con)
+
+    @contextlib.contextmanager
+    def _joins_as_written(self, plan: Plan):
+        """Hash tables on the right side of gryph's joins, for the block (the setting is restored).
+
+        gryph puts the side to look up on the right (the target of an accuracy rule, its keys).
+        DuckDB swaps sides on estimates that a filter on the left skews, and then hashes every
+        column of the source for a record sample (1.9 s instead of 0.5 s at 10 million rows).
+        Joins in users' SQL keep DuckDB's choice.
+        """
+        everything = [v.relation for v in plan.views] + [q.relation for q in plan.queries] + \
+            [e.relation for e in plan.exports]
+        before = self._con.execute("SELECT current_setting('disabled_optimizers')").fetchone()[0]
+        if any(isinstance(node, Sql) for rel in everything for node in walk_relations(rel)) \
+                or _BUILD_SIDE_FLIP in before.split(","):
+            yield
+            return
+        self._con.execute(f"SET disabled_optimizers = {string(','.join(filter(None, [before, _BUILD_SIDE_FLIP])))}")
+        try:
+            yield
+        finally:
+            self._con.execute(f"SET disabled_optimizers = {string(before)}")
 
     def _execute(self, sql: str, what: str) -> None:
         try:

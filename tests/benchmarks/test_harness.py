@@ -34,3 +34,15 @@ def test_harness_runs_at_a_tiny_size(bench, tmp_path):
     # gryph computes the hand-written floor's numbers
     assert document["metrics_agree_with_floor"] == {"duckdb-gryph": True, "duckdb-floor": True}
     assert document["compile"]["rules"] == 1000
+
+
+def test_gryph_on_the_peer_checks_agrees_with_their_hand_written_floor(bench, tmp_path):
+    output = tmp_path / "result.json"
+    assert bench.main(["--rows", "2000", "--repeats", "1", "--no-spark", "--output", str(output),
+                       "--systems", "duckdb-floor-peer-checks,duckdb-gryph-peer-checks"]) == 0
+    document = json.loads(output.read_text())
+    systems = {s["system"]: s for s in document["systems"]}
+    assert all("error" not in s for s in systems.values()), systems
+    assert document["metrics_agree_with_floor"] == {"duckdb-gryph-peer-checks": True}
+    # the peer group's times are compared with the peer checks' own floor
+    assert systems["duckdb-floor-peer-checks"]["ratio_to_floor"] == 1.0
