@@ -10,7 +10,7 @@ import itertools
 from functools import singledispatch
 
 from gryph.compiler.plan import (
-    AggFn, Aggregate, AggregateCall, Distinct, Filter, Join, JoinKind, Limit, Project, Query, Read, Sort, Sql, Window,
+    Aggregate, Distinct, Filter, Join, JoinKind, Limit, Project, Query, Read, Sort, Sql, Window, free_prefix,
 )
 
 from .quoting import ident
@@ -84,32 +84,27 @@ def _aggregate(rel: Aggregate, aliases: Aliases) -> str:
     outputs = rel.keys + rel.measures
     if not outputs:
         raise unsupported("an Aggregate with no keys and no measures")
-    lists = _percentile_lists(rel.measures)
-    if not lists:
+    percentile_sets = rel.percentile_sets()
+    if not percentile_sets:
         return _grouped(_select_list(outputs), rel, aliases)
-    # Percentiles of one value over the same rows become one quantile_disc over a list of
-    # fractions: DuckDB then gathers and orders the values once, not once per fraction.
-    taken = {n.name for n in outputs}
+    # Percentiles of one value over the same rows are one quantile_disc over a list of
+    # fractions: DuckDB gathers and orders the values once, not once per fraction. It is exact
+    # for the contract's definition (checked on a grid in tests/conformance/test_percentile_grid.py).
+    prefix = free_prefix("__percentiles", [n.name for n in outputs])
     element: dict[str, str] = {}  # measure name -> its element of a list column
-    list_columns = []
-    for (value, condition), fractions in lists.items():
-        column = _free_name("__percentiles", taken)
-        call = f"quantile_disc({scalar_sql(value)}, [{', '.join(repr(f) for _, f in fractions)}])"
-        if condition is not None:
-            call += f" FILTER (WHERE {scalar_sql(condition)})"
-        list_columns.append(f"{call} AS {ident(column)}")
-        element.update((name, f"{ident(column)}[{k}]") for k, (name, _) in enumerate(fractions, start=1))
+    lists = []
+    for i, group in enumerate(percentile_sets):
+        column = ident(f"{prefix}{i}")
+        call = f"quantile_disc({scalar_sql(group.value)}, [{', '.join(repr(f) for _, f in group.members)}])"
+        if group.filter is not None:
+            call += f" FILTER (WHERE {scalar_sql(group.filter)})"
+        lists.append(f"{call} AS {column}")
+        element.update((name, f"{column}[{k}]") for k, (name, _) in enumerate(group.members, start=1))
     inner = [f"{scalar_sql(n.expr)} AS {ident(n.name)}" for n in outputs if n.name not in element]
     outer = [f"{as_aggregate_type(element[n.name], n.expr.dtype)} AS {ident(n.name)}" if n.name in element
              else ident(n.name) for n in outputs]
-    grouped = _grouped(", ".join(inner + list_columns), rel, aliases)
+    grouped = _grouped(", ".join(inner + lists), rel, aliases)
     return f"SELECT {', '.join(outer)} FROM ({grouped}) AS {aliases.next()}"
-
-
-def _free_name(prefix: str, taken: set[str]) -> str:
-    name = next(f"{prefix}{i}" for i in itertools.count() if f"{prefix}{i}" not in taken)
-    taken.add(name)
-    return name
 
 
 def _grouped(select_list: str, rel: Aggregate, aliases: Aliases) -> str:
@@ -118,15 +113,6 @@ def _grouped(select_list: str, rel: Aggregate, aliases: Aliases) -> str:
         # by position: the keys lead the select list, and expressions need not be repeated
         sql += " GROUP BY " + ", ".join(str(i) for i in range(1, len(rel.keys) + 1))
     return sql
-
-
-def _percentile_lists(measures) -> dict[tuple, list[tuple[str, float]]]:
-    """PERCENTILE_DISC measures grouped by (value, filter), where two or more share them."""
-    groups: dict[tuple, list[tuple[str, float]]] = {}
-    for n in measures:
-        if isinstance(n.expr, AggregateCall) and n.expr.fn is AggFn.PERCENTILE_DISC:
-            groups.setdefault((n.expr.args[0], n.expr.filter), []).append((n.name, n.expr.args[1].value))
-    return {key: fractions for key, fractions in groups.items() if len(fractions) > 1}
 
 
 JOINS = {

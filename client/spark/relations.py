@@ -12,8 +12,8 @@ from pyspark.sql.connect.session import SparkSession
 
 from gryph.compiler.errors import EngineError, UnsupportedError
 from gryph.compiler.plan import (
-    AggFn, Aggregate, AggregateCall, Distinct, Filter, Join, JoinKind, Limit, Project, Read, Sort, Sql,
-    Window,
+    AggFn, Aggregate, Distinct, Filter, Join, JoinKind, Limit, PercentileSet, Project, Read, Sort, Sql, Window,
+    free_prefix,
 )
 
 from .scalars import column, compile_scalar, sort_key
@@ -80,45 +80,54 @@ def _project(rel: Project, ctx: Context) -> DataFrame:
 def _aggregate(rel: Aggregate, ctx: Context) -> DataFrame:
     df = compile_relation(rel.input, ctx)
     keys = [compile_scalar(k.expr).alias(k.name) for k in rel.keys]
-    measures = []
-    for index, measure in enumerate(rel.measures):
-        if measure.expr.fn is AggFn.PERCENTILE_DISC:
-            df, compiled = _percentile(df, measure.expr, f"__percentile_arg{index}")
-        else:
-            compiled = compile_scalar(measure.expr)
-        measures.append(compiled.alias(measure.name))
-    if not measures:
+    if not rel.measures:
         return df.select(*keys).distinct()
+    plain = [m for m in rel.measures if m.expr.fn is not AggFn.PERCENTILE_DISC]
+    measures = [compile_scalar(m.expr).alias(m.name) for m in plain]
+    distinct = [m.expr.distinct for m in plain]
+    # Percentiles of one value over the same rows: one percentile_disc over an array of
+    # fractions (Spark keeps and orders one buffer of values instead of one per fraction).
+    percentile_sets = rel.percentile_sets()
+    prefix = free_prefix("__percentiles", list(rel.input.schema.names) + [n.name for n in rel.keys + rel.measures])
+    element: dict[str, Column] = {}
+    for i, group in enumerate(percentile_sets):
+        df, call = _percentiles(df, group, f"{prefix}_arg{i}")
+        measures.append(call.alias(f"{prefix}{i}"))
+        distinct.append(False)
+        element.update((name, column(f"{prefix}{i}")[k]) for k, (name, _) in enumerate(group.members))
     width = len(keys) + len(measures)
     if width > CODEGEN_MAX_FIELDS:
         ctx.spark.conf.set("spark.sql.codegen.maxFields", str(width))
     if keys:
-        return df.groupBy(*keys).agg(*measures)
-    distinct = [m.expr.distinct for m in rel.measures]
-    if any(distinct) and any(m.expr.fn is AggFn.PERCENTILE_DISC for m in rel.measures):
+        out = df.groupBy(*keys).agg(*measures)
+    elif any(distinct) and percentile_sets:
         # Spark expands the rows once per DISTINCT aggregate and keeps a percentile's buffer
         # for each copy (tens of times slower): two aggregates over the same input instead
-        plain = df.agg(*(c for c, d in zip(measures, distinct) if not d))
-        counted = df.agg(*(c for c, d in zip(measures, distinct) if d))
-        return plain.crossJoin(counted).select(*(column(m.name) for m in rel.measures))
-    return df.agg(*measures)
+        out = df.agg(*(c for c, d in zip(measures, distinct) if not d)).crossJoin(
+            df.agg(*(c for c, d in zip(measures, distinct) if d)))
+    else:
+        out = df.agg(*measures)
+    if not percentile_sets:
+        return out
+    return out.select(*(column(n.name) for n in rel.keys), *(
+        element[m.name].cast(to_spark(m.expr.dtype)).alias(m.name) if m.name in element else column(m.name)
+        for m in rel.measures))
 
 
-def _percentile(df: DataFrame, call: AggregateCall, argument: str) -> tuple[DataFrame, Column]:
+def _percentiles(df: DataFrame, group: PercentileSet, argument: str) -> tuple[DataFrame, Column]:
     """percentile_disc exists only as SQL's WITHIN GROUP form: order by a column we add.
 
     Spark finds the rank as ceil(p * n) in floating point, which overshoots when p * n lands
     just above an integer (0.07 * 100); a fraction 1e-14 smaller gives the exact rank for
     every realistic n (checked on a grid in tests/conformance/test_percentile_grid.py).
     """
-    value = compile_scalar(call.args[0])
-    if call.filter is not None:
-        value = F.when(compile_scalar(call.filter), value)
-    fraction = call.args[1].value
-    fraction -= fraction * 1e-14
+    value = compile_scalar(group.value)
+    if group.filter is not None:
+        value = F.when(compile_scalar(group.filter), value)
+    fractions = ", ".join(repr(f - f * 1e-14) for _, f in group.members)
     ordered = "`" + argument.replace("`", "``") + "`"
-    column = F.expr(f"percentile_disc({fraction!r}) WITHIN GROUP (ORDER BY {ordered})")
-    return df.withColumn(argument, value), column.cast(to_spark(call.dtype))
+    call = F.expr(f"percentile_disc(array({fractions})) WITHIN GROUP (ORDER BY {ordered})")
+    return df.withColumn(argument, value), call
 
 
 @compile_relation.register

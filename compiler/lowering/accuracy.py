@@ -12,13 +12,13 @@ from ..collect import Results
 from ..parser import unquote_string
 from ..plan import (
     Call, Cast, Field, Filter, Fn, IsNull, Join, JoinKind, Literal, Read, Scalar, and_all, count_all,
-    not_,
+    not_, free_prefix,
 )
 from ..plan.scalars import field_names
 from ..resolve import Resolver, Side
 from ..results import RuleResult
 from ..types import BOOLEAN, STRING, Kind
-from .common import Finisher, RuleLowering, free_prefix, positive, rename_all
+from .common import Finisher, RuleLowering, positive, rename_all
 
 
 def conjuncts(expr: Scalar) -> list[Scalar]:

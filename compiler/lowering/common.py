@@ -183,9 +183,3 @@ def rename_all(read: Read, rename: Callable[[str], str], keep: set[str] | None =
     return Project(read, tuple(Named(Field(c.name, c.dtype), rename(c.name)) for c in columns))
 
 
-def free_prefix(base: str, taken: Schema) -> str:
-    """A column-name prefix that no column of ``taken`` starts with."""
-    prefix = base
-    while any(name.startswith(prefix) for name in taken.names):
-        prefix = "_" + prefix
-    return prefix

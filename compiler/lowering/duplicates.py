@@ -14,13 +14,13 @@ from typing import Callable
 from ..collect import Results
 from ..plan import (
     Aggregate, Call, Distinct, Field, Filter, Fn, Join, JoinKind, Literal, Named, Project, Relation,
-    and_all, count_all,
+    and_all, count_all, free_prefix,
 )
 from ..resolve import Resolver, Side
 from ..results import MetricWrite, RuleResult
 from ..types import BOOLEAN, INTEGER
 from .accuracy import compared_as_text, comparison_key
-from .common import Finisher, RuleLowering, free_prefix
+from .common import Finisher, RuleLowering
 
 COUNT = "__count"
 VALUES = "__values"

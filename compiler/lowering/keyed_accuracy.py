@@ -14,14 +14,14 @@ from ..collect import Results
 from ..parser import source_text
 from ..plan import (
     AggFn, Aggregate, AggregateCall, Call, Field, Filter, Fn, IsNull, Join, JoinKind, Literal,
-    Named, Project, Scalar, Window, WindowCall, WindowFn, and_all, count_all, not_, or_all,
+    Named, Project, Scalar, Window, WindowCall, WindowFn, and_all, count_all, not_, or_all, free_prefix,
 )
 from ..plan.scalars import field_names
 from ..resolve import Resolver
 from ..results import RuleResult
 from ..types import BOOLEAN, INTEGER
 from .accuracy import AccuracyLowering, griffin_equality
-from .common import Finisher, free_prefix, positive
+from .common import Finisher, positive
 
 _ORDER = {"<<": "<", ">>": ">", "<<=": "<=", ">>=": ">="}
 

@@ -15,12 +15,12 @@ from fractions import Fraction
 from ..collect import Results
 from ..plan import (
     AggFn, AggregateCall, Aggregate, Call, Cast, Field, Filter, Fn, IsNull, Literal, Named, Project,
-    Scalar, SortKey, Sort, and_all, count_all, not_,
+    Scalar, SortKey, Sort, and_all, count_all, not_, free_prefix,
 )
 from ..resolve import TIME_UNITS_MS, Resolver
 from ..results import MetricWrite, RuleResult
 from ..types import BOOLEAN, DOUBLE, INTEGER, TIMESTAMP, Kind
-from .common import Finisher, RuleLowering, free_prefix, positive
+from .common import Finisher, RuleLowering, positive
 
 
 def percentile_name(prefix: str, fraction: float) -> str:

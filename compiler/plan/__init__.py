@@ -4,8 +4,8 @@ from .functions import AggFn, Fn, JoinKind, WindowFn
 from .printer import format_plan, format_relation, format_scalar
 from .program import Export, Plan, Query, View
 from .relations import (
-    RELATION_TYPES, Aggregate, Distinct, Filter, Join, Limit, Named, Project, Read, Relation,
-    Sort, Sql, Window, inputs, reads, walk_relations,
+    RELATION_TYPES, Aggregate, Distinct, Filter, Join, Limit, Named, PercentileSet, Project, Read, Relation,
+    Sort, Sql, Window, free_prefix, inputs, reads, walk_relations,
 )
 from .scalars import (
     SCALAR_TYPES, AggregateCall, Between, Call, Cast, Field, IfThen, In, IsNull, Like, Literal,

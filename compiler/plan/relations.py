@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from ..types import Column, Kind, Schema
-from .functions import JoinKind
+from .functions import AggFn, JoinKind
 from .scalars import (
     AggregateCall,
     Scalar,
@@ -145,6 +145,23 @@ class Aggregate:
     def schema(self) -> Schema:
         return Schema(tuple(Column(n.name, n.expr.dtype) for n in self.keys + self.measures))
 
+    def percentile_sets(self) -> tuple["PercentileSet", ...]:
+        """The PERCENTILE_DISC measures, gathered by the value and the rows they rank."""
+        sets: dict[tuple, list[tuple[str, float]]] = {}
+        for m in self.measures:
+            if m.expr.fn is AggFn.PERCENTILE_DISC:
+                sets.setdefault((m.expr.args[0], m.expr.filter), []).append((m.name, m.expr.args[1].value))
+        return tuple(PercentileSet(value, rows, tuple(members)) for (value, rows), members in sets.items())
+
+
+@dataclass(frozen=True, slots=True)
+class PercentileSet:
+    """Percentiles of one value over the same rows: an engine orders the values once for all."""
+
+    value: Scalar
+    filter: Scalar | None
+    members: tuple[tuple[str, float], ...]  # (measure name, fraction)
+
 
 @dataclass(frozen=True, slots=True)
 class Join:
@@ -247,6 +264,15 @@ class Window:
 Relation = Union[Read, Sql, Filter, Project, Aggregate, Join, Distinct, Sort, Limit, Window]
 
 RELATION_TYPES: tuple[type, ...] = (Read, Sql, Filter, Project, Aggregate, Join, Distinct, Sort, Limit, Window)
+
+
+def free_prefix(base: str, taken) -> str:
+    """A name prefix that no name of ``taken`` (names, or a Schema) starts with."""
+    names = taken.names if isinstance(taken, Schema) else tuple(taken)
+    prefix = base
+    while any(name.startswith(prefix) for name in names):
+        prefix = "_" + prefix
+    return prefix
 
 
 def inputs(rel: Relation) -> tuple[Relation, ...]:

@@ -78,3 +78,17 @@ def test_timeliness_threshold_count_shares_the_scan():
     plan = compile_text("timeliness t on orders: ts, end_ts with threshold = 3m\ncompleteness c on orders: ts",
                         options=Options(record_sample=0)).plan
     assert len(aggregate_queries(plan)) == 1
+
+
+def test_percentiles_of_one_value_over_the_same_rows_form_one_set():
+    # two timeliness rules over the same times: the same latency over the same rows
+    plan = compile_text(
+        "timeliness a on orders: ts, end_ts with percentile.values = (0.5, 0.9)\n"
+        "timeliness b on orders: ts, end_ts with percentile.values = (0.99)\n"
+        "timeliness c on orders: ts with percentile.values = (0.25, 0.75)\n").plan
+    (scan,) = [rel for q in aggregate_queries(plan) for rel in [q.relation.input]
+               if isinstance(rel, Aggregate) and rel.percentile_sets()]
+    sets = scan.percentile_sets()
+    assert [[fraction for _, fraction in s.members] for s in sets] == [[0.5, 0.9, 0.99], [0.25, 0.75]]
+    names = {name for s in sets for name, _ in s.members}
+    assert len(names) == 5 and names <= {m.name for m in scan.measures}
