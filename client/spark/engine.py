@@ -15,6 +15,7 @@ from gryph.compiler.values import normalize
 
 from .connect import Connection, connect
 from .failures import spark_errors
+from .histograms import shared_histograms
 from .relations import Context, compile_relation
 from .sources import load_source
 from .typemap import schema_of
@@ -57,7 +58,12 @@ class SparkEngine:
         with self._registered(plan.views, relations, sources) as ctx:
             for export in plan.exports:
                 self._export(ctx, export)
-            return {query.name: self._collect(ctx, query) for query in plan.queries}
+            rows: dict[str, Rows] = {}
+            for shared in shared_histograms(plan.queries):
+                with spark_errors("queries " + ", ".join(repr(q.name) for q in shared.queries)):
+                    rows.update(shared.collect(ctx))
+            return {query.name: rows[query.name] if query.name in rows else self._collect(ctx, query)
+                    for query in plan.queries}
 
     def _export(self, ctx: Context, export: Export) -> None:
         """Write a relation in full on the cluster: nothing comes back to the client."""

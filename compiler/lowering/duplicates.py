@@ -13,17 +13,16 @@ from typing import Callable
 
 from ..collect import Results
 from ..plan import (
-    Aggregate, Call, Distinct, Field, Filter, Fn, Join, JoinKind, Literal, Named, Project, Relation,
-    and_all, count_all, free_prefix,
+    Call, Distinct, Field, Filter, Fn, Join, JoinKind, Literal, Named, Project, Relation, and_all, count_all,
+    free_prefix, grouped_counts, key_histogram,
 )
+from ..plan.histograms import COUNT, VALUES
 from ..resolve import Resolver, Side
 from ..results import MetricWrite, RuleResult
 from ..types import BOOLEAN, INTEGER
 from .accuracy import compared_as_text, comparison_key
 from .common import Finisher, RuleLowering
 
-COUNT = "__count"
-VALUES = "__values"
 
 
 def _unique(histogram: dict[int | None, int]) -> int:
@@ -57,8 +56,7 @@ class _DuplicateLowering(RuleLowering):
         """
         count = Field(COUNT, INTEGER)
         total_ref = self.collector.value(read, count_all())
-        histogram_ref = self.collector.rows(
-            Aggregate(counted, (Named(count, COUNT),), (Named(count_all(), VALUES),)))
+        histogram_ref = self.collector.rows(key_histogram(counted))
         array_name = self.rule.details.get("duplication.array")
         def read_histogram(results: Results) -> dict[int | None, int]:
             return {row[COUNT]: row[VALUES] for row in results.rows(histogram_ref)}
@@ -92,7 +90,7 @@ class DistinctnessLowering(_DuplicateLowering):
         source = self.rule.source
         read = self.read(source)
         keys, names = self.keys(source)
-        counted = Aggregate(read, tuple(keys), (Named(count_all(), COUNT),))
+        counted = grouped_counts(read, tuple(keys))
         return self.finisher(read, counted, keys, names,
                              (self.name_of("distinct"), lambda histogram: sum(histogram.values())))
 
@@ -107,7 +105,7 @@ class UniquenessLowering(_DuplicateLowering):
         read = self.read(source)
         keys, names = self.keys(source)
         if target == source:
-            counted: Relation = Aggregate(read, tuple(keys), (Named(count_all(), COUNT),))
+            counted: Relation = grouped_counts(read, tuple(keys))
         else:
             counted = self._against_target(read, keys, target)
         return self.finisher(read, counted, keys, names, (self.name_of("unique"), _unique))
@@ -126,7 +124,7 @@ class UniquenessLowering(_DuplicateLowering):
         target_keys = [Named(comparison_key(t, text), f"{prefix}{i}")
                        for i, (t, text) in enumerate(zip(target_values, as_text))]
         source_values = Distinct(Project(read, tuple(keys)))
-        target_counts = Aggregate(target_read, tuple(target_keys), (Named(count_all(), COUNT),))
+        target_counts = grouped_counts(target_read, tuple(target_keys))
         on = and_all([Call(Fn.EQ_NULL_SAFE, (comparison_key(Field(k.name, k.expr.dtype), text),
                                              Field(t.name, t.expr.dtype)), BOOLEAN)
                       for k, t, text in zip(keys, target_keys, as_text)])

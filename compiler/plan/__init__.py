@@ -1,6 +1,7 @@
 """The backend-neutral relational plan: the contract between the compiler and the engines."""
 
 from .functions import AggFn, Fn, JoinKind, WindowFn
+from .histograms import grouped_counts, histogram_parts, key_histogram
 from .printer import format_plan, format_relation, format_scalar
 from .program import Export, Plan, Query, View
 from .relations import (

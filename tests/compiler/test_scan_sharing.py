@@ -92,3 +92,15 @@ def test_percentiles_of_one_value_over_the_same_rows_form_one_set():
     assert [[fraction for _, fraction in s.members] for s in sets] == [[0.5, 0.9, 0.99], [0.25, 0.75]]
     names = {name for s in sets for name, _ in s.members}
     assert len(names) == 5 and names <= {m.name for m in scan.measures}
+
+
+def test_a_key_histogram_is_recognised_and_nothing_else_is():
+    from gryph.compiler.plan import Field, Named, count_all, grouped_counts, histogram_parts, key_histogram
+    from gryph.compiler.types import INTEGER, schema
+
+    read = Read("t", schema(("k", INTEGER), ("__count", INTEGER)))
+    keys = (Named(Field("k", INTEGER), "__key0"),)
+    assert histogram_parts(key_histogram(grouped_counts(read, keys))) == (read, keys)
+    # a group-by of a column that happens to be called __count, and a plain aggregate, are not
+    assert histogram_parts(key_histogram(read)) is None
+    assert histogram_parts(Aggregate(read, (), (Named(count_all(), "__values"),))) is None

@@ -8,6 +8,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from gryph.client.runner import compile_for, load_suite, run as run_on
+from gryph.client.spark.histograms import shared_histograms
 from gryph.client.spark.relations import compile_relation
 from gryph.compiler.lowering import Options
 
@@ -80,3 +81,24 @@ def test_distinct_counts_stay_out_of_the_percentile_aggregate(spark_engine, tmp_
     result = run_on(suite, spark_engine, record_sample=0)
     # latencies 0, 1, 2, 3: the median is 1; ids 1, 2, 3
     assert result.metrics["lag"]["percentile_50"] == 1 and result.metrics["ids"] == [{"ids": 3}]
+
+
+def test_key_histograms_over_one_source_are_one_scan(spark_engine, tmp_path):
+    users = tmp_path / "users.parquet"
+    _write(users, [1, 2, 2, 3], ["a", None, "b", "c"])
+    suite = load_suite(f'source users = parquet("{users}")\n'
+                       "distinctness ids on users: id\n"
+                       "uniqueness pairs on users: id, email\n"
+                       "distinctness emails on users: upper(email) as e\n")
+    compiled = compile_for(suite, spark_engine, Options(record_sample=0))
+    (shared,) = shared_histograms(compiled.plan.queries)
+    assert len(shared.queries) == 3
+    with spark_engine._registered((), [q.relation for q in shared.queries], suite.sources) as ctx:
+        df, _, _ = shared.dataframe(ctx)
+        plan = df._explain_string(mode="formatted").split("\n\n")[0]
+    # one read of users, each row expanded once per key set on the way to one aggregate
+    assert plan.count("Scan parquet") == 1 and "Expand" in plan, plan
+    result = run_on(suite, spark_engine, record_sample=0)
+    # ids 1, 2, 2, 3: three values; (id, email) pairs all differ: four unique; emails A, NULL, B, C
+    assert (result.metrics["ids"]["distinct"], result.metrics["pairs"]["unique"],
+            result.metrics["emails"]["distinct"]) == (3, 4, 4)

@@ -1,0 +1,72 @@
+"""Key histograms over one input in one Spark job: GROUPING SETS instead of a scan per key set.
+
+Uniqueness and distinctness rules each ask for a histogram of key counts (plan/histograms.py).
+Spark reads the input once for all of them, groups every key set in the same aggregate and
+reduces each to its histogram on the server; the rows come back tagged with their key set.
+Measured at 1M rows, five key sets: 2.1 s instead of 3.0 s for five separate group-bys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pyspark.sql.connect import functions as F
+from pyspark.sql.connect.dataframe import DataFrame
+
+from gryph.compiler.engine import Rows
+from gryph.compiler.plan import Query, Relation, free_prefix, histogram_parts
+from gryph.compiler.plan.histograms import COUNT, VALUES
+from gryph.compiler.values import normalize
+
+from .relations import Context, compile_relation
+from .scalars import column, compile_scalar
+
+
+@dataclass
+class SharedHistograms:
+    """One job for the histograms of several queries over the same input."""
+
+    input: Relation
+    queries: list[Query]
+
+    def dataframe(self, ctx: Context) -> tuple[DataFrame, str, dict[int, list[str]]]:
+        """The job, the name of its key-set column, and which queries each key set answers."""
+        keys_of = [histogram_parts(q.relation)[1] for q in self.queries]
+        prefix = free_prefix("__set", self.input.schema)
+        columns: dict[object, str] = {}  # each distinct key expression once
+        for keys in keys_of:
+            for key in keys:
+                columns.setdefault(key.expr, f"{prefix}_key{len(columns)}")
+        names = list(columns.values())
+        sets = [frozenset(columns[k.expr] for k in keys) for keys in keys_of]
+        projected = compile_relation(self.input, ctx).select(
+            *(compile_scalar(expr).alias(name) for expr, name in columns.items()))
+        # a set listed twice would be grouped twice: (a, b) and (b, a) are one set
+        distinct_sets = [[column(n) for n in names if n in s] for s in dict.fromkeys(sets)]
+        counted = projected.groupingSets(distinct_sets, *(column(n) for n in names)).agg(
+            F.count(F.lit(1)).alias(COUNT), F.grouping_id().alias(f"{prefix}_id"))
+        histogram = counted.groupBy(f"{prefix}_id", COUNT).agg(F.count(F.lit(1)).alias(VALUES))
+        # grouping_id has one bit per column, the first column highest: 1 where the set lacks it
+        answers: dict[int, list[str]] = {}
+        for query, s in zip(self.queries, sets):
+            set_id = sum(1 << (len(names) - 1 - i) for i, name in enumerate(names) if name not in s)
+            answers.setdefault(set_id, []).append(query.name)
+        return histogram, f"{prefix}_id", answers
+
+    def collect(self, ctx: Context) -> dict[str, Rows]:
+        df, set_column, answers = self.dataframe(ctx)
+        out: dict[str, Rows] = {q.name: [] for q in self.queries}
+        for row in df.collect():
+            for name in answers[row[set_column]]:
+                out[name].append({COUNT: normalize(row[COUNT]), VALUES: normalize(row[VALUES])})
+        return out
+
+
+def shared_histograms(queries) -> list[SharedHistograms]:
+    """Histogram queries gathered by input, where two or more share one."""
+    by_input: dict[Relation, list[Query]] = {}
+    for query in queries:
+        parts = histogram_parts(query.relation) if query.limit is None else None
+        if parts is not None and parts[1]:
+            by_input.setdefault(parts[0], []).append(query)
+    return [SharedHistograms(rel, members) for rel, members in by_input.items() if len(members) > 1]
