@@ -6,7 +6,6 @@ No timing is asserted here; speed is measured by ``python -m benchmarks.run``.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest

@@ -7,7 +7,6 @@ import math
 import pyarrow as pa
 import pytest
 
-from gryph.compiler import types as G
 from gryph.compiler.plan import (
     AggFn, Aggregate, AggregateCall, Call, Field, Filter, Fn, IsNull, Literal, Named, count_all,
 )
