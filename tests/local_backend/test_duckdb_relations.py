@@ -382,7 +382,7 @@ def test_gryph_joins_hash_the_right_side_and_the_setting_is_restored(bench, tmp_
     # DuckDB alone hashes the filtered source (every column of it) and streams the target past it
     with bench.engine._registered((), [q.relation for q in plan.queries], bench.sources):
         assert "RIGHT_ANTI" in _explained(con, plan)
-        with bench.engine._joins_as_written(plan):
+        with bench.engine._joins_as_written([q.relation for q in plan.queries]):
             assert "RIGHT_ANTI" not in _explained(con, plan) and "ANTI" in _explained(con, plan)
     assert con.execute("SELECT current_setting('disabled_optimizers')").fetchone()[0] == "compressed_materialization"
     rows = bench.engine.run(plan, bench.sources)["q"]
@@ -393,5 +393,5 @@ def test_gryph_joins_hash_the_right_side_and_the_setting_is_restored(bench, tmp_
 def test_joins_in_users_sql_keep_duckdbs_choice(bench):
     con = bench.engine.connection
     plan = Plan((), (Query("q", Sql("SELECT 1 AS s", (), "duckdb")),))
-    with bench.engine._joins_as_written(plan):
+    with bench.engine._joins_as_written([q.relation for q in plan.queries]):
         assert con.execute("SELECT current_setting('disabled_optimizers')").fetchone()[0] == ""
