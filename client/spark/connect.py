@@ -47,7 +47,7 @@ def _import_pyspark():
         import pyspark
         from pyspark.sql.connect.session import SparkSession
     except ImportError as exc:
-        raise EngineError("E-SPARK-MISSING", "the Spark engine needs pyspark with Spark Connect "
+        raise EngineError("SPARK_MISSING", "the Spark engine needs pyspark with Spark Connect "
                           f"support, which is not installed ({exc})", hint=_PIP_HINT) from exc
     return pyspark.__version__, SparkSession
 
@@ -56,12 +56,12 @@ def endpoint(url: str) -> tuple[str, int]:
     """Host and port of an ``sc://host:port/;param=value`` URL."""
     parts = urlsplit(url)
     if parts.scheme != "sc" or not parts.hostname:
-        raise EngineError("E-SPARK-URL", f"not a Spark Connect URL: {url!r}",
+        raise EngineError("SPARK_URL", f"not a Spark Connect URL: {url!r}",
                           hint="use sc://host:port (parameters after '/;', e.g. ;token=...;use_ssl=true)")
     try:
         return parts.hostname, parts.port or DEFAULT_PORT
     except ValueError as exc:  # a port that is not a number
-        raise EngineError("E-SPARK-URL", f"bad port in Spark Connect URL {url!r}") from exc
+        raise EngineError("SPARK_URL", f"bad port in Spark Connect URL {url!r}") from exc
 
 
 def _wait_for_port(host: str, port: int, timeout: float) -> None:
@@ -73,14 +73,14 @@ def _wait_for_port(host: str, port: int, timeout: float) -> None:
             with socket.create_connection((host, port), timeout=min(2.0, timeout)):
                 return
         except ConnectionRefusedError:
-            raise EngineError("E-SPARK-UNREACHABLE", f"nothing accepts connections at {host}:{port} "
+            raise EngineError("SPARK_UNREACHABLE", f"nothing accepts connections at {host}:{port} "
                               "(connection refused)", hint=hint) from None
         except socket.gaierror:
-            raise EngineError("E-SPARK-UNREACHABLE", f"cannot resolve the host of {host}:{port}",
+            raise EngineError("SPARK_UNREACHABLE", f"cannot resolve the host of {host}:{port}",
                               hint=hint) from None
         except OSError:  # no answer yet (a firewall, a server still starting): wait, but not forever
             if time.monotonic() >= deadline:
-                raise EngineError("E-SPARK-UNREACHABLE", f"cannot reach the Spark Connect server at "
+                raise EngineError("SPARK_UNREACHABLE", f"cannot reach the Spark Connect server at "
                                   f"{host}:{port} (no answer within {timeout:.0f} s)", hint=hint) from None
             time.sleep(0.25)
 
@@ -103,7 +103,7 @@ def _bounded(call, timeout: float, host: str, port: int):
     thread.start()
     thread.join(timeout)
     if thread.is_alive():
-        raise EngineError("E-SPARK-UNREACHABLE", f"the server at {host}:{port} accepts connections "
+        raise EngineError("SPARK_UNREACHABLE", f"the server at {host}:{port} accepts connections "
                           f"but gave no Spark Connect answer within {timeout:.0f} s",
                           hint="is this port a Spark Connect (gRPC) endpoint? does it need use_ssl=true?")
     if "error" in outcome:
@@ -133,10 +133,10 @@ def _handshake_error(exc: Exception, host: str, port: int) -> EngineError:
     status_name = getattr(status, "name", "") or ""
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     if status_name in ("UNAUTHENTICATED", "PERMISSION_DENIED") or "authenticat" in text.lower():
-        return EngineError("E-SPARK-AUTH", f"the Spark Connect server at {host}:{port} refused "
+        return EngineError("SPARK_AUTH", f"the Spark Connect server at {host}:{port} refused "
                            f"authentication: {text}",
                            hint="check the ;token=... (and ;use_ssl=true) parts of the URL")
-    return EngineError("E-SPARK-CONNECT", f"the Spark Connect server at {host}:{port} failed the "
+    return EngineError("SPARK_CONNECT", f"the Spark Connect server at {host}:{port} failed the "
                        f"first request: {text}")
 
 
@@ -147,7 +147,7 @@ def _check_versions(client: str, server: str) -> None:
         return (numbers + [0, 0])[0], (numbers + [0, 0])[1]
 
     if major_minor(client)[0] != major_minor(server)[0] or major_minor(client) > major_minor(server):
-        raise EngineError("E-SPARK-VERSION", f"pyspark {client} cannot talk to Spark Connect server "
+        raise EngineError("SPARK_VERSION", f"pyspark {client} cannot talk to Spark Connect server "
                           f"{server}: the client must not be newer than the server",
                           hint=f'install a matching client: pip install "pyspark[connect]=={server}"')
 
@@ -161,7 +161,7 @@ def _open(url: str) -> tuple[object, str]:
     try:
         session = SparkSession.builder.remote(url).create()
     except Exception as exc:
-        raise EngineError("E-SPARK-URL", f"cannot open a Spark Connect session for {url!r}: {exc}") from exc
+        raise EngineError("SPARK_URL", f"cannot open a Spark Connect session for {url!r}: {exc}") from exc
     client = session.client
     usual_policies = client.get_retry_policies()
     # A few quick retries for the handshake only; later requests keep the client's defaults.
@@ -179,7 +179,7 @@ def connect(remote: str | None = None) -> Connection:
     """
     remote = remote if remote is not None else os.environ.get("SPARK_REMOTE")
     if not remote:
-        raise EngineError("E-SPARK-URL", "no Spark Connect server given",
+        raise EngineError("SPARK_URL", "no Spark Connect server given",
                           hint='pass sc://host:port, "local", or set SPARK_REMOTE')
     if remote == "local":
         _import_pyspark()

@@ -34,11 +34,11 @@ def spark_errors(what: str, source: str | None = None) -> Iterator[None]:
     except PySparkException as exc:
         condition = _condition(exc)
         if source is not None and condition in _MISSING:
-            raise EngineError("E-SOURCE-MISSING", f"source {source} does not exist: {_first_line(exc)}",
+            raise EngineError("SOURCE_NOT_FOUND", f"source {source} does not exist: {_first_line(exc)}",
                               hint="check the path or table name (paths are resolved on the Spark server)") from exc
         if condition in _NO_AVRO:
-            raise EngineError("E-SPARK-AVRO", f"{what}: this Spark server has no Avro support "
+            raise EngineError("SPARK_AVRO", f"{what}: this Spark server has no Avro support "
                               "(the spark-avro module is not deployed)",
                               hint="start the server with --packages org.apache.spark:spark-avro_2.13:<spark version>") from exc
-        raise EngineError("E-SPARK", f"{what} failed on Spark: {_first_line(exc)}",
+        raise EngineError("QUERY_FAILED", f"{what} failed on Spark: {_first_line(exc)}",
                           hint=f"Spark error class {condition}" if condition else None) from exc

@@ -44,7 +44,7 @@ def spark_home() -> Path:
     try:
         import pyspark
     except ImportError as exc:
-        raise EngineError("E-SPARK-MISSING", "pyspark is not installed",
+        raise EngineError("SPARK_MISSING", "pyspark is not installed",
                           hint='pip install "gryph[spark]"') from exc
     return Path(pyspark.__file__).resolve().parent
 
@@ -57,7 +57,7 @@ def java_home() -> str:
     java = shutil.which("java")
     if java is None:
         raise EngineError(
-            "E-SPARK-JAVA", "Java 17 or newer is needed to run a local Spark server, and no `java` "
+            "SPARK_JAVA", "Java 17 or newer is needed to run a local Spark server, and no `java` "
             "was found (JAVA_HOME unset, nothing on PATH)",
             hint="install it, e.g. `apt-get install -y openjdk-17-jre-headless` (or run .ci/bootstrap.sh)")
     return str(Path(java).resolve().parent.parent)
@@ -88,13 +88,13 @@ class _Process:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.popen.poll() is not None:
-                raise EngineError("E-SPARK-START", f"{self.name} exited with code "
+                raise EngineError("SPARK_START", f"{self.name} exited with code "
                                   f"{self.popen.returncode} before listening on port {port}",
                                   text=self.tail(), hint=f"full log: {self.log}")
             if port_open("127.0.0.1", port, timeout=0.5):
                 return
             time.sleep(0.25)
-        raise EngineError("E-SPARK-START", f"{self.name} did not listen on port {port} within "
+        raise EngineError("SPARK_START", f"{self.name} did not listen on port {port} within "
                           f"{timeout:.0f} s", text=self.tail(), hint=f"full log: {self.log}")
 
     def _gone(self) -> bool:

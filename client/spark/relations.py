@@ -42,14 +42,14 @@ class Context:
 @singledispatch
 def compile_relation(rel: object, ctx: Context) -> DataFrame:
     """The DataFrame of a plan relation."""
-    raise UnsupportedError("E-UNSUPPORTED", f"relation {type(rel).__name__} is not supported on the spark engine")
+    raise UnsupportedError("UNSUPPORTED", f"relation {type(rel).__name__} is not supported on the spark engine")
 
 
 @compile_relation.register
 def _read(rel: Read, ctx: Context) -> DataFrame:
     df = ctx.tables.get(rel.source)
     if df is None:
-        raise EngineError("E-SOURCE-UNKNOWN", f"the plan reads {rel.source!r}, which is neither a "
+        raise EngineError("SOURCE_UNKNOWN", f"the plan reads {rel.source!r}, which is neither a "
                           "source nor a view of this run")
     # Exactly the columns the compiler checked, under its spelling (Spark matches case-insensitively).
     return df.select(*(column(name).alias(name) for name in rel.source_schema.names))

@@ -32,7 +32,7 @@ def column(name: str) -> Column:
 
 
 def _unsupported(what: str) -> UnsupportedError:
-    return UnsupportedError("E-UNSUPPORTED", f"{what} is not supported on the spark engine")
+    return UnsupportedError("UNSUPPORTED", f"{what} is not supported on the spark engine")
 
 
 @singledispatch

@@ -92,7 +92,7 @@ def test_wrong_token_is_an_authentication_error():
         with pytest.raises(EngineError) as info:
             # token without TLS is allowed for the host name localhost only (pyspark's rule)
             connect(f"sc://localhost:{port}/;token=wrong")
-        assert info.value.code == "E-SPARK-AUTH"
+        assert info.value.code == "SPARK_AUTH"
 
 
 def test_local_starts_and_stops_its_own_server():
