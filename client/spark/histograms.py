@@ -14,7 +14,7 @@ from pyspark.sql.connect import functions as F
 from pyspark.sql.connect.dataframe import DataFrame
 
 from gryph.compiler.engine import Rows
-from gryph.compiler.plan import Query, Relation, free_prefix, histogram_parts
+from gryph.compiler.plan import Named, Query, Relation, free_prefix, histogram_parts
 from gryph.compiler.plan.histograms import COUNT, VALUES
 from gryph.compiler.values import normalize
 
@@ -28,10 +28,11 @@ class SharedHistograms:
 
     input: Relation
     queries: list[Query]
+    keys_of: list[tuple[Named, ...]]  # the keys of each query's histogram
 
     def dataframe(self, ctx: Context) -> tuple[DataFrame, str, dict[int, list[str]]]:
         """The job, the name of its key-set column, and which queries each key set answers."""
-        keys_of = [histogram_parts(q.relation)[1] for q in self.queries]
+        keys_of = self.keys_of
         prefix = free_prefix("__set", self.input.schema)
         columns: dict[object, str] = {}  # each distinct key expression once
         for keys in keys_of:
@@ -64,9 +65,10 @@ class SharedHistograms:
 
 def shared_histograms(queries) -> list[SharedHistograms]:
     """Histogram queries gathered by input, where two or more share one."""
-    by_input: dict[Relation, list[Query]] = {}
+    by_input: dict[Relation, list[tuple[Query, tuple[Named, ...]]]] = {}
     for query in queries:
         parts = histogram_parts(query.relation) if query.limit is None else None
         if parts is not None and parts[1]:
-            by_input.setdefault(parts[0], []).append(query)
-    return [SharedHistograms(rel, members) for rel, members in by_input.items() if len(members) > 1]
+            by_input.setdefault(parts[0], []).append((query, parts[1]))
+    return [SharedHistograms(rel, [q for q, _ in members], [keys for _, keys in members])
+            for rel, members in by_input.items() if len(members) > 1]
