@@ -301,7 +301,10 @@ def _to_date(node: Call, args: list[str]) -> str:
 
 
 def _epoch_millis(node: Call, args: list[str]) -> str:
-    return f"epoch_ms({_as_timestamp(node.args[0].dtype, args[0])})"
+    # Whole milliseconds rounded down, as Spark's unix_millis: DuckDB's epoch_ms rounds to the
+    # nearest (1.5 ms -> 2). Integer floor division of the microseconds, exact for every timestamp.
+    micros = f"epoch_us({_as_timestamp(node.args[0].dtype, args[0])})"
+    return f"({micros} // 1000 - CASE WHEN {micros} % 1000 < 0 THEN 1 ELSE 0 END)"
 
 
 def _element_at(node: Call, args: list[str]) -> str:
