@@ -7,7 +7,7 @@ import pytest
 
 from gryph.compiler.plan import AggFn, Aggregate, AggregateCall, Field, Named, count_all
 from gryph.compiler import types as G
-from spark_helpers import frame_source, read, run_one
+from plan_helpers import frame_source, read, run_one
 
 
 @pytest.mark.cluster

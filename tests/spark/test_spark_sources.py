@@ -16,7 +16,7 @@ import pytest
 from gryph.compiler import types as G
 from gryph.compiler.errors import EngineError
 from gryph.compiler.sources import SourceSpec
-from spark_helpers import read, run_one, same
+from plan_helpers import read, run_one, same
 
 EXPECTED = [{"id": 1, "name": "Ann", "score": 2.5}, {"id": 2, "name": None, "score": None}]
 SCHEMA = G.schema(("id", G.INTEGER), ("name", G.STRING), ("score", G.DOUBLE))

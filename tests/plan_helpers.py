@@ -1,4 +1,4 @@
-"""Build small plans by hand and run them on the shared Spark engine."""
+"""Build small plans by hand and run them on an engine (either one: nothing here is engine-specific)."""
 
 from __future__ import annotations
 
