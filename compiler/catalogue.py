@@ -106,7 +106,7 @@ _FUNCTIONS = [
     Function("substring", Fn.SUBSTRING, 2, 3, lambda t: _strings(t, STRING, numeric_from=2)),
     Function("substr", Fn.SUBSTRING, 2, 3, lambda t: _strings(t, STRING, numeric_from=2)),
     Function("concat", Fn.CONCAT, 1, None, lambda t: _strings(t, STRING)),
-    Function("replace", Fn.REPLACE, 3, 3, lambda t: _strings(t, STRING)),
+    Function("replace", Fn.REPLACE, 2, 3, lambda t: _strings(t, STRING)),
     # numbers
     Function("abs", Fn.ABS, 1, 1, lambda t: _numeric(t, lambda ts: ts[0])),
     Function("round", Fn.ROUND, 1, 2, lambda t: _numeric(t, lambda ts: ts[0])),

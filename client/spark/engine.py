@@ -17,6 +17,7 @@ from .connect import Connection, connect
 from .failures import spark_errors
 from .histograms import shared_histograms
 from .relations import Context, compile_relation
+from .scalars import quoted
 from .sources import load_source
 from .typemap import schema_of
 
@@ -103,7 +104,7 @@ class SparkEngine:
 
     def _register(self, ctx: Context, name: str, df: DataFrame, registered: list[str]) -> None:
         # Temporary views let Sql relations name sources and views; Read uses the DataFrame itself.
-        df.createOrReplaceTempView(name)
+        df.createOrReplaceTempView(quoted(name))  # the name is parsed here (not when dropped)
         registered.append(name)
         ctx.tables[name] = df
 

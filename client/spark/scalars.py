@@ -26,9 +26,14 @@ from gryph.compiler.types import DataType, Kind
 from .typemap import to_spark
 
 
+def quoted(name: str) -> str:
+    """A name backquoted for Spark's parser, so dots, spaces, backquotes and keywords are literal."""
+    return "`" + name.replace("`", "``") + "`"
+
+
 def column(name: str) -> Column:
-    """A column by exact name: backquoted so dots, spaces and backquotes are literal."""
-    return F.col("`" + name.replace("`", "``") + "`")
+    """A column by exact name."""
+    return F.col(quoted(name))
 
 
 def _unsupported(what: str) -> UnsupportedError:
@@ -233,6 +238,28 @@ def _unary(fn: Callable[[Column], Column]) -> Callable[..., Column]:
     return lambda node, value: fn(value)
 
 
+# 2**63 as a double (exact): the integers Spark's floor/ceil can give lie in [-2**63, 2**63)
+_LONG_BOUND = float(2 ** 63)
+
+
+def _to_integer(fn: Callable[[Column], Column]) -> Callable[..., Column]:
+    """floor/ceil to an integer; NaN, infinities and doubles beyond the 64-bit range give NULL.
+
+    Spark would give 0 for NaN and clamp the rest to the long range; the contract (and DuckDB)
+    says there is no integer. NaN sorts above every number in Spark, so one range test covers it.
+    """
+    def handler(node: Call, value: Column) -> Column:
+        if node.args[0].dtype.kind is not Kind.DOUBLE:
+            return fn(value)
+        return F.when((value >= F.lit(-_LONG_BOUND)) & (value < F.lit(_LONG_BOUND)), fn(value))
+    return handler
+
+
+def _replace(node: Call, text: Column, search: Column, replacement: Column | None = None) -> Column:
+    # without a replacement, the search text is removed (as Spark SQL's replace)
+    return F.replace(text, search, replacement if replacement is not None else F.lit(""))
+
+
 CALLS: dict[Fn, Callable[..., Column]] = {
     Fn.ADD: lambda n, a, b: a + b,
     Fn.SUBTRACT: lambda n, a, b: a - b,
@@ -260,11 +287,11 @@ CALLS: dict[Fn, Callable[..., Column]] = {
     Fn.LENGTH: _unary(F.char_length),
     Fn.SUBSTRING: _substring,
     Fn.CONCAT: lambda n, *args: F.concat(*args),
-    Fn.REPLACE: lambda n, text, search, replacement: F.replace(text, search, replacement),
+    Fn.REPLACE: _replace,
     Fn.ABS: _unary(F.abs),
     Fn.ROUND: _round,
-    Fn.FLOOR: _unary(F.floor),
-    Fn.CEIL: _unary(F.ceil),
+    Fn.FLOOR: _to_integer(F.floor),
+    Fn.CEIL: _to_integer(F.ceil),
     Fn.SQRT: _unary(F.sqrt),
     Fn.POWER: lambda n, a, b: F.pow(a, b),
     Fn.LEAST: lambda n, *args: F.least(*args),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conformance_support import open_engine
+from plan_helpers import Bench
 
 ENGINE_NAMES = ("duckdb", "spark")
 
@@ -29,3 +30,9 @@ def dq_engine(request):
     if request.param == "duckdb":
         return request.getfixturevalue("duckdb_engine")
     return request.getfixturevalue("spark_conformance_engine")
+
+
+@pytest.fixture
+def bench(dq_engine) -> Bench:
+    """Hand-built plans over small tables, on each engine in turn."""
+    return Bench(dq_engine)

@@ -27,6 +27,8 @@ ROWS = pa.table({
     "i": pa.array([7, -7, None, 0], pa.int64()),
     "x": pa.array([2.5, -2.5, None, NAN], pa.float64()),
     "z": pa.array([1.75, -1.25, None, 4.0], pa.float64()),
+    # no integer for NaN, infinities or 1e300; -2**63 is the smallest 64-bit integer, exactly
+    "edge": pa.array([NAN, math.inf, -2.0 ** 63, 1e300], pa.float64()),
     "s": pa.array(["  Ab ", "é😀x", None, ""], pa.string()),
     "ts": pa.array([dt.datetime(2024, 3, 5, 6, 7, 8, 9000, tzinfo=UTC), dt.datetime(1970, 1, 1, tzinfo=UTC),
                     None, dt.datetime(1969, 12, 31, 23, 59, 59, tzinfo=UTC)], pa.timestamp("us", tz="UTC")),
@@ -41,6 +43,7 @@ ROWS = pa.table({
 })
 
 i, x, z, s = Field("i", INT), Field("x", DBL), Field("z", DBL), Field("s", STR)
+edge = Field("edge", DBL)
 ts = Field("ts", G.TIMESTAMP)
 us = Field("us", G.TIMESTAMP)
 arr = Field("arr", G.array(INT))
@@ -116,6 +119,7 @@ CASES = {
     "concat": (c(Fn.CONCAT, s, L("!", STR), dtype=STR), ["  Ab !", "é😀x!", N, "!"]),
     "concat_null": (c(Fn.CONCAT, L("a", STR), L(None, STR), dtype=STR), [N, N, N, N]),
     "replace": (c(Fn.REPLACE, s, L("b", STR), L("B", STR), dtype=STR), ["  AB ", "é😀x", N, ""]),
+    "replace_removes": (c(Fn.REPLACE, s, L("😀", STR), dtype=STR), ["  Ab ", "éx", N, ""]),
     # numbers
     "abs": (c(Fn.ABS, i, dtype=INT), [7, 7, N, 0]),
     "abs_double": (c(Fn.ABS, x, dtype=DBL), [2.5, 2.5, N, NAN]),
@@ -125,6 +129,8 @@ CASES = {
     "round_literal": (c(Fn.ROUND, L(-0.125, DBL), L(2), dtype=DBL), [-0.13] * 4),
     "floor": (c(Fn.FLOOR, z, dtype=INT), [1, -2, N, 4]),
     "ceil": (c(Fn.CEIL, z, dtype=INT), [2, -1, N, 4]),
+    "floor_beyond_integers": (c(Fn.FLOOR, edge, dtype=INT), [N, N, -2 ** 63, N]),
+    "ceil_beyond_integers": (c(Fn.CEIL, c(Fn.NEGATE, edge, dtype=DBL), dtype=INT), [N, N, N, N]),
     "sqrt": (c(Fn.SQRT, c(Fn.ABS, z, dtype=DBL), dtype=DBL), [math.sqrt(1.75), math.sqrt(1.25), N, 2.0]),
     "power": (c(Fn.POWER, z, L(2), dtype=DBL), [3.0625, 1.5625, N, 16.0]),
     "least": (c(Fn.LEAST, i, L(0), dtype=INT), [0, -7, 0, 0]),

@@ -1,4 +1,4 @@
-"""Every scalar node and catalogue function on DuckDB, with expected values worked out by hand."""
+"""Every scalar node and catalogue function on both engines, with expected values worked out by hand."""
 
 from __future__ import annotations
 
