@@ -19,6 +19,7 @@ from gryph.compiler.types import DataType, Kind
 
 from .duck_types import to_duckdb
 from .quoting import ident, string
+from .text_casts import double_from_text, double_text, integer_from_text, time_from_text
 
 
 def unsupported(what: str) -> UnsupportedError:
@@ -95,7 +96,13 @@ def _if_then(node: IfThen) -> str:
     return f"(CASE {cases} ELSE {scalar_sql(node.otherwise)} END)"
 
 
-_INTEGER_TEXT = string(r"\s*[+-]?[0-9]+\s*")
+# text read as Spark reads it (text_casts.py)
+_FROM_TEXT = {
+    Kind.INTEGER: integer_from_text,
+    Kind.DOUBLE: double_from_text,
+    Kind.DATE: lambda sql: time_from_text(sql, "DATE"),
+    Kind.TIMESTAMP: lambda sql: time_from_text(sql, "TIMESTAMP"),
+}
 
 
 @scalar_sql.register
@@ -108,9 +115,10 @@ def _cast(node: Cast) -> str:
     if node.dtype.kind is Kind.INTEGER and source in (Kind.DOUBLE, Kind.DECIMAL):
         # DuckDB rounds; the contract truncates toward zero (NaN and overflow become NULL)
         return f"TRY_CAST(trunc({operand}) AS BIGINT)"
-    if node.dtype.kind is Kind.INTEGER and source is Kind.STRING:
-        # DuckDB would round '1.5' and accept '1e3'; only integer text is an integer (Spark's try_cast)
-        return f"(CASE WHEN regexp_full_match({operand}, {_INTEGER_TEXT}) THEN TRY_CAST({operand} AS BIGINT) END)"
+    if source is Kind.STRING and node.dtype.kind in _FROM_TEXT:
+        return _FROM_TEXT[node.dtype.kind](operand)
+    if node.dtype.kind is Kind.STRING and source is Kind.DOUBLE:
+        return double_text(operand)
     if source in (Kind.STRING, Kind.JSON, Kind.OTHER):
         return f"TRY_CAST({operand} AS {target})"
     return f"CAST({operand} AS {target})"
@@ -289,7 +297,9 @@ def _temporal(part: str) -> Handler:
 
 def _as_timestamp(dtype: DataType, sql: str) -> str:
     """A time value as a zone-less TIMESTAMP (zoned ones read in the session's UTC)."""
-    if dtype.kind in (Kind.STRING, Kind.OTHER):
+    if dtype.kind is Kind.STRING:
+        return time_from_text(sql, "TIMESTAMP")
+    if dtype.kind is Kind.OTHER:
         return f"TRY_CAST({sql} AS TIMESTAMP)"
     return f"CAST({sql} AS TIMESTAMP)"
 
@@ -297,6 +307,8 @@ def _as_timestamp(dtype: DataType, sql: str) -> str:
 def _to_date(node: Call, args: list[str]) -> str:
     if len(args) != 1:
         raise unsupported("TO_DATE with a format")
+    if node.args[0].dtype.kind is Kind.STRING:
+        return time_from_text(args[0], "DATE")
     return f"TRY_CAST({args[0]} AS DATE)"
 
 

@@ -222,3 +222,38 @@ def test_odd_column_names(dq_engine):
     relation = Project(read, tuple(Named(c(Fn.COALESCE, Field(n, INT), L(0), dtype=INT), n + "!") for n in names))
     rows = dq_engine.run(Plan((), (Query("q", relation),)), {"odd": spec})["q"]
     assert rows == [{n + "!": 1 for n in names}, {n + "!": 0 for n in names}]
+
+
+# Text read as Spark reads it: Java's number syntax (a d/f suffix allowed, no digit separators),
+# Spark's inf/infinity/nan in any case, integers without fraction or exponent, times from digits.
+TEXTS = [" 42 ", "4.7", "1e3", "1_000", "1.5d", "-.5e-2", "INFINITY", "-inf", "-NaN", "nan", "epoch",
+         "infinity", "2024-01-05", "\t7\n", None, "+5"]
+FROM_TEXT = {
+    G.INTEGER: [42, N, N, N, N, N, N, N, N, N, N, N, N, 7, N, 5],
+    G.DOUBLE: [42.0, 4.7, 1000.0, N, 1.5, -0.005, math.inf, -math.inf, NAN, NAN, N, math.inf, N, 7.0, N, 5.0],
+    G.DATE: [N] * 12 + ["2024-01-05", N, N, N],
+    G.TIMESTAMP: [N] * 12 + ["2024-01-05 00:00:00", N, N, N],
+}
+# Doubles written as Java writes them: plain from 1e-3 up to 1e7, otherwise d.dddE<n>
+DOUBLES = [1e10, 1e-7, 123456789.123, 0.001, 9999999.5, -0.0, NAN, -math.inf, 100.0, 0.00012, None, -2.5e-300]
+AS_TEXT = ["1.0E10", "1.0E-7", "1.23456789123E8", "0.001", "9999999.5", "-0.0", "NaN", "-Infinity", "100.0",
+           "1.2E-4", N, "-2.5E-300"]
+
+
+def test_text_casts(dq_engine):
+    spec = SourceSpec("texts", "frame", frame=pa.table({"t": pa.array(TEXTS, pa.string())}))
+    read = Read("texts", dq_engine.schema_of(spec))
+    t = Field("t", STR)
+    casts = tuple(Named(Cast(t, dtype), dtype.kind.value) for dtype in FROM_TEXT)
+    rows = dq_engine.run(Plan((), (Query("q", Project(read, casts)),)), {"texts": spec})["q"]
+    for dtype, expected in FROM_TEXT.items():
+        got = [row[dtype.kind.value] for row in rows]
+        assert same(got, expected), f"text as {dtype.kind.value}: got {got!r}, expected {expected!r}"
+
+
+def test_doubles_as_text(dq_engine):
+    spec = SourceSpec("doubles", "frame", frame=pa.table({"d": pa.array(DOUBLES, pa.float64())}))
+    read = Read("doubles", dq_engine.schema_of(spec))
+    relation = Project(read, (Named(Cast(Field("d", DBL), STR), "text"),))
+    rows = dq_engine.run(Plan((), (Query("q", relation),)), {"doubles": spec})["q"]
+    assert [row["text"] for row in rows] == AS_TEXT
