@@ -18,6 +18,7 @@ from gryph.compiler.plan import (
 from gryph.compiler.types import DataType, Kind
 
 from .duck_types import to_duckdb
+from .case_mapping import lower_sql, upper_sql
 from .quoting import ident, string
 from .text_casts import double_from_text, double_text, integer_from_text, time_from_text
 
@@ -386,8 +387,8 @@ CALLS: dict[Fn, Handler] = {
     Fn.NOT: lambda node, args: f"(NOT {args[0]})",
     Fn.COALESCE: _function("COALESCE"),
     Fn.IS_NAN: _is_nan,
-    Fn.UPPER: _function("upper"),
-    Fn.LOWER: _function("lower"),
+    Fn.UPPER: lambda node, args: upper_sql(args[0]),
+    Fn.LOWER: lambda node, args: lower_sql(args[0]),
     Fn.TRIM: _function("trim"),
     Fn.LTRIM: _function("ltrim"),
     Fn.RTRIM: _function("rtrim"),

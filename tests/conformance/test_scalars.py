@@ -257,3 +257,21 @@ def test_doubles_as_text(dq_engine):
     relation = Project(read, (Named(Cast(Field("d", DBL), STR), "text"),))
     rows = dq_engine.run(Plan((), (Query("q", relation),)), {"doubles": spec})["q"]
     assert [row["text"] for row in rows] == AS_TEXT
+
+
+# Java's full case mapping: 'ß' and ligatures become several letters, 'İ' keeps its dot as a
+# combining mark, and a capital sigma that ends a word (cased letter before, none after, marks
+# and word-internal punctuation skipped) becomes 'ς'.
+CASE_TEXTS = ["straße", "ﬁx", "İstanbul", "ΟΔΟΣ ΟΔΟΣ", "ΑΣ.Σ", "ΣΑ", "ΑΣ1", "plain", None]
+UPPER = ["STRASSE", "FIX", "İSTANBUL", "ΟΔΟΣ ΟΔΟΣ", "ΑΣ.Σ", "ΣΑ", "ΑΣ1", "PLAIN", N]
+LOWER = ["straße", "ﬁx", "i\u0307stanbul", "οδος οδος", "ασ.ς", "σα", "ας1", "plain", N]
+
+
+def test_case_mapping(dq_engine):
+    spec = SourceSpec("texts", "frame", frame=pa.table({"t": pa.array(CASE_TEXTS, pa.string())}))
+    read = Read("texts", dq_engine.schema_of(spec))
+    t = Field("t", STR)
+    relation = Project(read, (Named(c(Fn.UPPER, t, dtype=STR), "upper"), Named(c(Fn.LOWER, t, dtype=STR), "lower")))
+    rows = dq_engine.run(Plan((), (Query("q", relation),)), {"texts": spec})["q"]
+    assert [row["upper"] for row in rows] == UPPER
+    assert [row["lower"] for row in rows] == LOWER
