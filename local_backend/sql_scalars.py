@@ -178,12 +178,14 @@ def _aggregate(node: AggregateCall) -> str:
         raise unsupported(f"aggregate {node.fn.value}")
     if node.filter is not None:
         call += f" FILTER (WHERE {scalar_sql(node.filter)})"
+    if node.fn is AggFn.SUM and node.dtype.kind is Kind.INTEGER:
+        # DuckDB sums integers exactly (HUGEINT); a sum beyond 64 bits has no integer: NULL
+        return f"TRY_CAST({call} AS BIGINT)"
     return as_aggregate_type(call, node.dtype)
 
 
 def as_aggregate_type(sql: str, dtype: DataType) -> str:
     """An aggregate's result in the plan's type: doubles as DOUBLE, integers as DuckDB made them."""
-    # SUM stays as wide as DuckDB makes it (HUGEINT), so it never overflows before normalising
     return f"CAST({sql} AS DOUBLE)" if dtype.kind is Kind.DOUBLE else sql
 
 

@@ -319,7 +319,7 @@ CALLS: dict[Fn, Callable[..., Column]] = {
 
 AGGREGATES: dict[AggFn, str] = {
     AggFn.COUNT: "count",
-    AggFn.SUM: "sum",
+    AggFn.SUM: "try_sum",  # beyond 64 bits: NULL (ANSI sum would fail the whole fused query)
     AggFn.AVG: "avg",
     AggFn.MIN: "min",
     AggFn.MAX: "max",
