@@ -20,7 +20,7 @@ from gryph.compiler.types import DataType, Kind
 from .duck_types import to_duckdb
 from .case_mapping import lower_sql, upper_sql
 from .quoting import ident, string
-from .text_casts import double_from_text, double_text, integer_from_text, time_from_text
+from .text_casts import date_from_text, double_from_text, double_text, integer_from_text, timestamp_from_text
 
 
 def unsupported(what: str) -> UnsupportedError:
@@ -101,8 +101,8 @@ def _if_then(node: IfThen) -> str:
 _FROM_TEXT = {
     Kind.INTEGER: integer_from_text,
     Kind.DOUBLE: double_from_text,
-    Kind.DATE: lambda sql: time_from_text(sql, "DATE"),
-    Kind.TIMESTAMP: lambda sql: time_from_text(sql, "TIMESTAMP"),
+    Kind.DATE: date_from_text,
+    Kind.TIMESTAMP: timestamp_from_text,
 }
 
 
@@ -301,7 +301,7 @@ def _temporal(part: str) -> Handler:
 def _as_timestamp(dtype: DataType, sql: str) -> str:
     """A time value as a zone-less TIMESTAMP (zoned ones read in the session's UTC)."""
     if dtype.kind is Kind.STRING:
-        return time_from_text(sql, "TIMESTAMP")
+        return timestamp_from_text(sql)
     if dtype.kind is Kind.OTHER:
         return f"TRY_CAST({sql} AS TIMESTAMP)"
     return f"CAST({sql} AS TIMESTAMP)"
@@ -311,7 +311,7 @@ def _to_date(node: Call, args: list[str]) -> str:
     if len(args) != 1:
         raise unsupported("TO_DATE with a format")
     if node.args[0].dtype.kind is Kind.STRING:
-        return time_from_text(args[0], "DATE")
+        return date_from_text(args[0])
     return f"TRY_CAST({args[0]} AS DATE)"
 
 

@@ -15,7 +15,13 @@ _INTEGER_TEXT = string(r"\s*[+-]?[0-9]+\s*")
 _JAVA_TRIM = string(r"^[\x00-\x20]+|[\x00-\x20]+$")
 # Java's decimal notation, with its optional float/double suffix (hex floats are not read)
 _DECIMAL_TEXT = string(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?[dDfF]?")
-_TIME_TEXT = string(r"^\s*[0-9]")
+# Spark's time text: a year, then optionally month, day, [h]h:[m]m[:[s]s[.fraction]] and a zone
+# offset; a date ignores whatever follows the day after a space or 'T'. The groups, in order:
+_TIMESTAMP_TEXT = (r"^\s*([0-9]{4})(?:-([0-9]{1,2})(?:-([0-9]{1,2})(?:[ T]([0-9]{1,2}):([0-9]{1,2})"
+                   r"(?::([0-9]{1,2})(\.[0-9]*)?)?\s*(Z|UTC|GMT|[+-][0-9]{1,2}(?::?[0-9]{2})?)?)?)?)?\s*$")
+_TIMESTAMP_PARTS = ("y", "m", "d", "hh", "mi", "ss", "frac", "zone")
+_DATE_TEXT = r"^\s*([0-9]{4})(?:-([0-9]{1,2})(?:-([0-9]{1,2})(?:[ T].*)?)?)?\s*$"
+_DATE_PARTS = ("y", "m", "d")
 
 
 def integer_from_text(sql: str) -> str:
@@ -34,10 +40,37 @@ def double_from_text(sql: str) -> str:
             f" WHEN {text} = '-Infinity' OR {lower} IN ('-inf', '-infinity') THEN CAST('-Infinity' AS DOUBLE) END)")
 
 
-def time_from_text(sql: str, duck_type: str) -> str:
-    """A DATE or TIMESTAMP from text starting with a digit: no 'epoch', 'infinity' or 'now'."""
-    value = f"TRY_CAST({sql} AS {duck_type})"
-    return f"(CASE WHEN regexp_matches({sql}, {_TIME_TEXT}) AND isfinite({value}) THEN {value} END)"
+def _parts(sql: str, pattern: str, names: tuple[str, ...]) -> tuple[str, dict[str, str]]:
+    """Whether ``sql`` matches ``pattern``, and the SQL of each group ('' where the text has none)."""
+    quoted = string(pattern)
+    groups = f"regexp_extract({sql}, {quoted}, [{', '.join(string(n) for n in names)}])"
+    return f"regexp_full_match({sql}, {quoted}, 's')", {n: f"struct_extract({groups}, {string(n)})" for n in names}
+
+
+def _or(part: str, default: str) -> str:
+    return f"coalesce(nullif({part}, ''), {string(default)})"
+
+
+def date_from_text(sql: str) -> str:
+    """Spark's date text: 'yyyy', 'yyyy-[m]m', 'yyyy-[m]m-[d]d', then anything after ' ' or 'T'."""
+    matches, p = _parts(sql, _DATE_TEXT, _DATE_PARTS)
+    text = f"{p['y']} || '-' || {_or(p['m'], '1')} || '-' || {_or(p['d'], '1')}"
+    return f"(CASE WHEN {matches} THEN TRY_CAST({text} AS DATE) END)"
+
+
+def timestamp_from_text(sql: str) -> str:
+    """Spark's timestamp text, read in UTC unless it names an offset ('Z', '+02:00', '-0530')."""
+    matches, p = _parts(sql, _TIMESTAMP_TEXT, _TIMESTAMP_PARTS)
+    text = (f"{p['y']} || '-' || {_or(p['m'], '1')} || '-' || {_or(p['d'], '1')} || ' ' || {_or(p['hh'], '0')}"
+            f" || ':' || {_or(p['mi'], '0')} || ':' || {_or(p['ss'], '0')} || {p['frac']}")
+    zone = p["zone"]
+    hours = f"coalesce(TRY_CAST(regexp_extract({zone}, '^[+-]([0-9]{{1,2}})', 1) AS INTEGER), 0)"
+    minutes = f"coalesce(TRY_CAST(regexp_extract({zone}, '([0-9]{{2}})$', 1) AS INTEGER), 0)"
+    # '+0530' and '+05:30': the minutes are the last two digits when the hours are followed by more
+    minutes = f"(CASE WHEN regexp_full_match({zone}, '[+-][0-9]{{1,2}}') THEN 0 ELSE {minutes} END)"
+    sign = f"(CASE WHEN starts_with({zone}, '-') THEN -1 ELSE 1 END)"
+    offset = f"to_minutes({sign} * ({hours} * 60 + {minutes}))"
+    return f"(CASE WHEN {matches} THEN TRY_CAST({text} AS TIMESTAMP) - {offset} END)"
 
 
 def double_text(sql: str) -> str:

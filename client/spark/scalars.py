@@ -216,9 +216,20 @@ def _substring(node: Call, text: Column, start: Column, length: Column | None = 
     return F.substr(text, start, length) if length is not None else F.substr(text, start)
 
 
+def _as_timestamp(node: Call, value: Column) -> Column:
+    """A time value as a timestamp; text that does not read as one is NULL (ANSI cast would fail)."""
+    if node.args[0].dtype.kind in (Kind.STRING, Kind.OTHER):
+        return value.try_cast("timestamp")
+    return value.cast("timestamp")
+
+
+def _time_part(fn: Callable[[Column], Column]) -> Callable[..., Column]:
+    return lambda node, value: fn(_as_timestamp(node, value))
+
+
 def _epoch_millis(node: Call, value: Column) -> Column:
     # unix_millis wants a zoned timestamp; dates and zone-less timestamps read as UTC midnight/wall time.
-    return F.unix_millis(value.cast("timestamp"))
+    return F.unix_millis(_as_timestamp(node, value))
 
 
 def _slice(node: Call, items: Column, low: Column, high: Column) -> Column:
@@ -296,12 +307,12 @@ CALLS: dict[Fn, Callable[..., Column]] = {
     Fn.POWER: lambda n, a, b: F.pow(a, b),
     Fn.LEAST: lambda n, *args: F.least(*args),
     Fn.GREATEST: lambda n, *args: F.greatest(*args),
-    Fn.YEAR: _unary(F.year),
-    Fn.MONTH: _unary(F.month),
-    Fn.DAY: _unary(F.dayofmonth),
-    Fn.HOUR: _unary(F.hour),
-    Fn.MINUTE: _unary(F.minute),
-    Fn.SECOND: _unary(F.second),
+    Fn.YEAR: _time_part(F.year),
+    Fn.MONTH: _time_part(F.month),
+    Fn.DAY: _time_part(F.dayofmonth),
+    Fn.HOUR: _time_part(F.hour),
+    Fn.MINUTE: _time_part(F.minute),
+    Fn.SECOND: _time_part(F.second),
     # try_cast: an unparsable date string is NULL, not a failed query
     Fn.TO_DATE: lambda n, a: a.try_cast("date"),
     Fn.EPOCH_MILLIS: _epoch_millis,

@@ -275,3 +275,29 @@ def test_case_mapping(dq_engine):
     rows = dq_engine.run(Plan((), (Query("q", relation),)), {"texts": spec})["q"]
     assert [row["upper"] for row in rows] == UPPER
     assert [row["lower"] for row in rows] == LOWER
+
+
+# Time text as Spark reads it: year, month and day may stop early; a time needs hours and
+# minutes; an offset ('+02:00', '-0530', '-01', 'Z') moves the time to UTC; a date ignores what
+# follows the day after a space or 'T'; '/' separators and impossible days are not times.
+TIME_TEXTS = ["2024-1-5", "2024/01/05", "2024", "2024-01", " 2024-01-05 ", "2024-02-30", "2024-01-05T10:11",
+              "2024-01-05 10:11:12+02:00", "2024-01-05 10:11:12 -0530", "2024-01-05T23:30:00-01", "2024-01-05T",
+              "2024-01-05 junk", "2024-01-05 10:11:12.1234567", None]
+AS_TIMESTAMP = ["2024-01-05 00:00:00", N, "2024-01-01 00:00:00", "2024-01-01 00:00:00", "2024-01-05 00:00:00", N,
+                "2024-01-05 10:11:00", "2024-01-05 08:11:12", "2024-01-05 15:41:12", "2024-01-06 00:30:00", N, N,
+                "2024-01-05 10:11:12.123456", N]
+AS_DATE = ["2024-01-05", N, "2024-01-01", "2024-01-01", "2024-01-05", N] + ["2024-01-05"] * 7 + [N]
+YEAR = [N if ts is None else int(ts[:4]) for ts in AS_TIMESTAMP]
+
+
+def test_time_text(dq_engine):
+    spec = SourceSpec("times", "frame", frame=pa.table({"t": pa.array(TIME_TEXTS, pa.string())}))
+    read = Read("times", dq_engine.schema_of(spec))
+    t = Field("t", STR)
+    relation = Project(read, (Named(Cast(t, G.TIMESTAMP), "ts"), Named(Cast(t, G.DATE), "date"),
+                              Named(c(Fn.TO_DATE, t, dtype=G.DATE), "to_date"), Named(c(Fn.YEAR, t, dtype=INT), "year")))
+    rows = dq_engine.run(Plan((), (Query("q", relation),)), {"times": spec})["q"]
+    assert [row["ts"] for row in rows] == AS_TIMESTAMP
+    assert [row["date"] for row in rows] == AS_DATE
+    assert [row["to_date"] for row in rows] == AS_DATE
+    assert [row["year"] for row in rows] == YEAR  # text that is no time: NULL, not a failed query
