@@ -14,10 +14,11 @@ import pytest
 
 from gryph.compiler import types as G
 from gryph.compiler.plan import (
-    Between, Call, Cast, Field, Fn, IfThen, In, IsNull, Lambda, Like, Literal, Named, Plan, Project, Query,
-    RLike, Read, Variable, walk,
+    Between, Call, Cast, Field, Fn, IfThen, In, IsNull, Lambda, Like, Literal, RLike, Variable, walk,
 )
 from gryph.compiler.sources import SourceSpec
+
+from plan_helpers import project, same
 
 INT, DBL, STR, BOOL = G.INTEGER, G.DOUBLE, G.STRING, G.BOOLEAN
 
@@ -185,22 +186,7 @@ CASES = {
 @pytest.fixture
 def results(dq_engine):
     """Every case's column, evaluated over ROWS in one query."""
-    spec = SourceSpec("t", "frame", frame=ROWS)
-    read = Read("t", dq_engine.schema_of(spec))
-    relation = Project(read, tuple(Named(expr, name) for name, (expr, _) in CASES.items()))
-    rows = dq_engine.run(Plan((), (Query("q", relation),)), {"t": spec})["q"]
-    return {name: [row[name] for row in rows] for name in CASES}
-
-
-def same(actual, expected) -> bool:
-    """Equal value by value: NaN equals NaN, floats to a relative 1e-9, types exactly."""
-    if isinstance(expected, float) and isinstance(actual, (int, float)) and not isinstance(actual, bool):
-        if math.isnan(expected):
-            return isinstance(actual, float) and math.isnan(actual)
-        return math.isclose(actual, expected, rel_tol=1e-9, abs_tol=1e-12)
-    if isinstance(expected, list) and isinstance(actual, list):
-        return len(actual) == len(expected) and all(same(a, e) for a, e in zip(actual, expected))
-    return type(actual) is type(expected) and actual == expected
+    return project(dq_engine, SourceSpec("t", "frame", frame=ROWS), {name: expr for name, (expr, _) in CASES.items()})
 
 
 def test_scalars(results):
@@ -217,11 +203,9 @@ def test_cases_cover_every_function():
 def test_odd_column_names(dq_engine):
     names = ["my col", "a.b", "back`tick", 'dou"ble', "select", "ünï", "__key0"]
     table = pa.table({n: pa.array([1, None], pa.int64()) for n in names})
-    spec = SourceSpec("odd", "frame", frame=table)
-    read = Read("odd", dq_engine.schema_of(spec))
-    relation = Project(read, tuple(Named(c(Fn.COALESCE, Field(n, INT), L(0), dtype=INT), n + "!") for n in names))
-    rows = dq_engine.run(Plan((), (Query("q", relation),)), {"odd": spec})["q"]
-    assert rows == [{n + "!": 1 for n in names}, {n + "!": 0 for n in names}]
+    out = project(dq_engine, SourceSpec("odd", "frame", frame=table),
+                  {n + "!": c(Fn.COALESCE, Field(n, INT), L(0), dtype=INT) for n in names})
+    assert out == {n + "!": [1, 0] for n in names}
 
 
 # Text read as Spark reads it: Java's number syntax (a d/f suffix allowed, no digit separators),
@@ -240,23 +224,24 @@ AS_TEXT = ["1.0E10", "1.0E-7", "1.23456789123E8", "0.001", "9999999.5", "-0.0", 
            "1.2E-4", N, "-2.5E-300"]
 
 
+def texts(*values) -> SourceSpec:
+    """A one-column text table ``texts(t)``."""
+    return SourceSpec("texts", "frame", frame=pa.table({"t": pa.array(values, pa.string())}))
+
+
+T = Field("t", STR)
+
+
 def test_text_casts(dq_engine):
-    spec = SourceSpec("texts", "frame", frame=pa.table({"t": pa.array(TEXTS, pa.string())}))
-    read = Read("texts", dq_engine.schema_of(spec))
-    t = Field("t", STR)
-    casts = tuple(Named(Cast(t, dtype), dtype.kind.value) for dtype in FROM_TEXT)
-    rows = dq_engine.run(Plan((), (Query("q", Project(read, casts)),)), {"texts": spec})["q"]
+    out = project(dq_engine, texts(*TEXTS), {dtype.kind.value: Cast(T, dtype) for dtype in FROM_TEXT})
     for dtype, expected in FROM_TEXT.items():
-        got = [row[dtype.kind.value] for row in rows]
+        got = out[dtype.kind.value]
         assert same(got, expected), f"text as {dtype.kind.value}: got {got!r}, expected {expected!r}"
 
 
 def test_doubles_as_text(dq_engine):
     spec = SourceSpec("doubles", "frame", frame=pa.table({"d": pa.array(DOUBLES, pa.float64())}))
-    read = Read("doubles", dq_engine.schema_of(spec))
-    relation = Project(read, (Named(Cast(Field("d", DBL), STR), "text"),))
-    rows = dq_engine.run(Plan((), (Query("q", relation),)), {"doubles": spec})["q"]
-    assert [row["text"] for row in rows] == AS_TEXT
+    assert project(dq_engine, spec, {"text": Cast(Field("d", DBL), STR)}) == {"text": AS_TEXT}
 
 
 # Java's full case mapping: 'ß' and ligatures become several letters, 'İ' keeps its dot as a
@@ -268,13 +253,8 @@ LOWER = ["straße", "ﬁx", "i\u0307stanbul", "οδος οδος", "ασ.ς", "�
 
 
 def test_case_mapping(dq_engine):
-    spec = SourceSpec("texts", "frame", frame=pa.table({"t": pa.array(CASE_TEXTS, pa.string())}))
-    read = Read("texts", dq_engine.schema_of(spec))
-    t = Field("t", STR)
-    relation = Project(read, (Named(c(Fn.UPPER, t, dtype=STR), "upper"), Named(c(Fn.LOWER, t, dtype=STR), "lower")))
-    rows = dq_engine.run(Plan((), (Query("q", relation),)), {"texts": spec})["q"]
-    assert [row["upper"] for row in rows] == UPPER
-    assert [row["lower"] for row in rows] == LOWER
+    out = project(dq_engine, texts(*CASE_TEXTS), {"upper": c(Fn.UPPER, T, dtype=STR), "lower": c(Fn.LOWER, T, dtype=STR)})
+    assert out == {"upper": UPPER, "lower": LOWER}
 
 
 # Time text as Spark reads it: year, month and day may stop early; a time needs hours and
@@ -291,13 +271,8 @@ YEAR = [N if ts is None else int(ts[:4]) for ts in AS_TIMESTAMP]
 
 
 def test_time_text(dq_engine):
-    spec = SourceSpec("times", "frame", frame=pa.table({"t": pa.array(TIME_TEXTS, pa.string())}))
-    read = Read("times", dq_engine.schema_of(spec))
-    t = Field("t", STR)
-    relation = Project(read, (Named(Cast(t, G.TIMESTAMP), "ts"), Named(Cast(t, G.DATE), "date"),
-                              Named(c(Fn.TO_DATE, t, dtype=G.DATE), "to_date"), Named(c(Fn.YEAR, t, dtype=INT), "year")))
-    rows = dq_engine.run(Plan((), (Query("q", relation),)), {"times": spec})["q"]
-    assert [row["ts"] for row in rows] == AS_TIMESTAMP
-    assert [row["date"] for row in rows] == AS_DATE
-    assert [row["to_date"] for row in rows] == AS_DATE
-    assert [row["year"] for row in rows] == YEAR  # text that is no time: NULL, not a failed query
+    out = project(dq_engine, texts(*TIME_TEXTS), {
+        "ts": Cast(T, G.TIMESTAMP), "date": Cast(T, G.DATE), "to_date": c(Fn.TO_DATE, T, dtype=G.DATE),
+        "year": c(Fn.YEAR, T, dtype=INT)})
+    # text that is no time is NULL in a time function too, not a failed query
+    assert out == {"ts": AS_TIMESTAMP, "date": AS_DATE, "to_date": AS_DATE, "year": YEAR}
