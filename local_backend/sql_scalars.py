@@ -234,10 +234,19 @@ def _widened(node: Call, args: list[str]) -> list[str]:
     return args
 
 
+def _no_overflow(handler: Handler) -> Handler:
+    """An integer result beyond 64 bits has no value: NULL (as Spark's try_ arithmetic), not a failed query."""
+    def checked(node: Call, args: list[str]) -> str:
+        sql = handler(node, args)
+        return f"TRY({sql})" if node.dtype.kind is Kind.INTEGER else sql
+    return checked
+
+
 def _arithmetic(operator: str) -> Handler:
-    return lambda node, args: _infix(operator)(node, _widened(node, args))
+    return _no_overflow(lambda node, args: _infix(operator)(node, _widened(node, args)))
 
 
+@_no_overflow
 def _negate(node: Call, args: list[str]) -> str:
     return f"(- {_widened(node, args)[0]})"
 
@@ -248,9 +257,13 @@ def _divide(node: Call, args: list[str]) -> str:
 
 
 def _modulo(node: Call, args: list[str]) -> str:
-    # DuckDB's % keeps the dividend's sign (as Spark's) but fails on a zero divisor
+    # DuckDB's % keeps the dividend's sign (as Spark's) but fails on a zero divisor, and on the
+    # smallest integer % -1, which is 0
     left, right = args
-    return _arithmetic("%")(node, [left, f"NULLIF({right}, 0)"])
+    remainder = _infix("%")(node, _widened(node, [left, f"NULLIF({right}, 0)"]))
+    if node.dtype.kind is not Kind.INTEGER:
+        return remainder
+    return f"(CASE WHEN {right} = -1 THEN {_widened(node, [left])[0]} * 0 ELSE {remainder} END)"
 
 
 def _is_nan(node: Call, args: list[str]) -> str:
@@ -398,7 +411,7 @@ CALLS: dict[Fn, Handler] = {
     Fn.SUBSTRING: _substring,
     Fn.CONCAT: _concat,
     Fn.REPLACE: _replace,
-    Fn.ABS: _function("abs"),
+    Fn.ABS: _no_overflow(_function("abs")),
     Fn.ROUND: _round,
     Fn.FLOOR: _function("floor"),
     Fn.CEIL: _function("ceil"),

@@ -266,18 +266,35 @@ def _to_integer(fn: Callable[[Column], Column]) -> Callable[..., Column]:
     return handler
 
 
+# the smallest 64-bit integer: its negation and absolute value are beyond 64 bits
+_SMALLEST_LONG = -2 ** 63
+
+
+def _negate(node: Call, value: Column) -> Column:
+    if node.dtype.kind is Kind.INTEGER:
+        return F.try_subtract(F.lit(0), value)
+    return -value  # doubles keep their sign bit: -(0.0) is -0.0
+
+
+def _abs(node: Call, value: Column) -> Column:
+    if node.dtype.kind is Kind.INTEGER:
+        return F.when(value != F.lit(_SMALLEST_LONG), F.abs(value))
+    return F.abs(value)
+
+
 def _replace(node: Call, text: Column, search: Column, replacement: Column | None = None) -> Column:
     # without a replacement, the search text is removed (as Spark SQL's replace)
     return F.replace(text, search, replacement if replacement is not None else F.lit(""))
 
 
 CALLS: dict[Fn, Callable[..., Column]] = {
-    Fn.ADD: lambda n, a, b: a + b,
-    Fn.SUBTRACT: lambda n, a, b: a - b,
-    Fn.MULTIPLY: lambda n, a, b: a * b,
+    # try_: an integer result beyond 64 bits is NULL (ANSI arithmetic would fail the whole query)
+    Fn.ADD: lambda n, a, b: F.try_add(a, b),
+    Fn.SUBTRACT: lambda n, a, b: F.try_subtract(a, b),
+    Fn.MULTIPLY: lambda n, a, b: F.try_multiply(a, b),
     Fn.DIVIDE: lambda n, a, b: F.try_divide(a.cast("double"), b.cast("double")),
     Fn.MODULO: lambda n, a, b: F.try_mod(a, b),
-    Fn.NEGATE: lambda n, a: -a,
+    Fn.NEGATE: _negate,
     Fn.EQ: lambda n, a, b: a == b,
     Fn.NE: lambda n, a, b: a != b,
     Fn.LT: lambda n, a, b: a < b,
@@ -299,7 +316,7 @@ CALLS: dict[Fn, Callable[..., Column]] = {
     Fn.SUBSTRING: _substring,
     Fn.CONCAT: lambda n, *args: F.concat(*args),
     Fn.REPLACE: _replace,
-    Fn.ABS: _unary(F.abs),
+    Fn.ABS: _abs,
     Fn.ROUND: _round,
     Fn.FLOOR: _to_integer(F.floor),
     Fn.CEIL: _to_integer(F.ceil),

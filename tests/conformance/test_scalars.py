@@ -276,3 +276,23 @@ def test_time_text(dq_engine):
         "year": c(Fn.YEAR, T, dtype=INT)})
     # text that is no time is NULL in a time function too, not a failed query
     assert out == {"ts": AS_TIMESTAMP, "date": AS_DATE, "to_date": AS_DATE, "year": YEAR}
+
+
+# 64-bit integer arithmetic: a result beyond 64 bits has no value (NULL), the query goes on
+LARGEST, SMALLEST = 2 ** 63 - 1, -2 ** 63
+EDGES = pa.table({"v": pa.array([LARGEST, SMALLEST, 5, None], pa.int64())})
+V = Field("v", INT)
+BEYOND_64_BITS = {
+    "add": (c(Fn.ADD, V, L(1), dtype=INT), [N, SMALLEST + 1, 6, N]),
+    "subtract": (c(Fn.SUBTRACT, V, L(1), dtype=INT), [LARGEST - 1, N, 4, N]),
+    "multiply": (c(Fn.MULTIPLY, V, L(2), dtype=INT), [N, N, 10, N]),
+    "negate": (c(Fn.NEGATE, V, dtype=INT), [-LARGEST, N, -5, N]),
+    "abs": (c(Fn.ABS, V, dtype=INT), [LARGEST, N, 5, N]),
+    "modulo_minus_one": (c(Fn.MODULO, V, L(-1), dtype=INT), [0, 0, 0, N]),
+    "modulo": (c(Fn.MODULO, V, L(10), dtype=INT), [7, -8, 5, N]),
+}
+
+
+def test_integer_arithmetic_beyond_64_bits(dq_engine):
+    out = project(dq_engine, SourceSpec("edges", "frame", frame=EDGES), {k: e for k, (e, _) in BEYOND_64_BITS.items()})
+    assert out == {k: want for k, (_, want) in BEYOND_64_BITS.items()}
