@@ -20,7 +20,7 @@ from gryph.compiler.types import DataType, Kind
 from .duck_types import to_duckdb
 from .case_mapping import lower_sql, upper_sql
 from .quoting import ident, string
-from .text_casts import date_from_text, double_from_text, double_text, integer_from_text, timestamp_from_text
+from .text_casts import boolean_from_text, date_from_text, double_from_text, double_text, integer_from_text, timestamp_from_text
 
 
 def unsupported(what: str) -> UnsupportedError:
@@ -101,6 +101,7 @@ def _if_then(node: IfThen) -> str:
 _FROM_TEXT = {
     Kind.INTEGER: integer_from_text,
     Kind.DOUBLE: double_from_text,
+    Kind.BOOLEAN: boolean_from_text,
     Kind.DATE: date_from_text,
     Kind.TIMESTAMP: timestamp_from_text,
 }
@@ -120,7 +121,12 @@ def _cast(node: Cast) -> str:
         return _FROM_TEXT[node.dtype.kind](operand)
     if node.dtype.kind is Kind.STRING and source is Kind.DOUBLE:
         return double_text(operand)
-    if source in (Kind.STRING, Kind.JSON, Kind.OTHER):
+    if node.dtype.kind is Kind.DECIMAL and source is Kind.DOUBLE:
+        # Spark rounds the double's shortest decimal text half up (1.005 -> 1.01), DuckDB its
+        # binary value (1.00499.. -> 1.00): read the text; too large for the decimal: NULL
+        return f"TRY_CAST(CAST({operand} AS VARCHAR) AS {target})"
+    if source in (Kind.STRING, Kind.JSON, Kind.OTHER) or node.dtype.kind is Kind.DECIMAL:
+        # text that does not read, or a number the decimal cannot hold: NULL (Spark's try_cast)
         return f"TRY_CAST({operand} AS {target})"
     return f"CAST({operand} AS {target})"
 

@@ -51,6 +51,11 @@ def _or(part: str, default: str) -> str:
     return f"coalesce(nullif({part}, ''), {string(default)})"
 
 
+def boolean_from_text(sql: str) -> str:
+    """'true'/'t'/'yes'/'y'/'1' and their false forms, in any case, around spaces (as Spark)."""
+    return f"TRY_CAST(regexp_replace({sql}, {_JAVA_TRIM}, '', 'g') AS BOOLEAN)"
+
+
 def date_from_text(sql: str) -> str:
     """Spark's date text: 'yyyy', 'yyyy-[m]m', 'yyyy-[m]m-[d]d', then anything after ' ' or 'T'."""
     matches, p = _parts(sql, _DATE_TEXT, _DATE_PARTS)

@@ -296,3 +296,17 @@ BEYOND_64_BITS = {
 def test_integer_arithmetic_beyond_64_bits(dq_engine):
     out = project(dq_engine, SourceSpec("edges", "frame", frame=EDGES), {k: e for k, (e, _) in BEYOND_64_BITS.items()})
     assert out == {k: want for k, (_, want) in BEYOND_64_BITS.items()}
+
+
+# Spark's boolean text (t/true/y/yes/1, f/false/n/no/0, any case, spaces around), and a double
+# to a decimal rounded half up from its shortest text: 2.345 is 2.34499.. in binary, yet 2.35
+BOOLEAN_TEXTS = [" yes ", "t", "FALSE", "n", "1", "0", "2", "on", "", None]
+AS_BOOLEAN = [True, True, False, False, True, False, N, N, N, N]
+TO_DECIMAL = pa.table({"d": pa.array([1.005, -1.005, 2.345, 1e20, NAN, None, 0.0049999], pa.float64())})
+AS_DECIMAL = [1.01, -1.01, 2.35, N, N, N, 0.0]
+
+
+def test_boolean_text_and_decimals(dq_engine):
+    assert project(dq_engine, texts(*BOOLEAN_TEXTS), {"b": Cast(T, BOOL)}) == {"b": AS_BOOLEAN}
+    out = project(dq_engine, SourceSpec("doubles", "frame", frame=TO_DECIMAL), {"dec": Cast(Field("d", DBL), G.decimal(5, 2))})
+    assert same(out["dec"], AS_DECIMAL), out["dec"]
