@@ -13,6 +13,8 @@ from gryph.compiler.plan import (
     Aggregate, Distinct, Filter, Join, JoinKind, Limit, Project, Query, Read, Sort, Sql, Window, free_prefix,
 )
 
+from gryph.compiler.types import DataType, Kind
+
 from .quoting import ident
 from .spark_sql import spark_to_duckdb
 from .sql_scalars import as_aggregate_type, scalar_sql, sort_key_sql, unsupported
@@ -74,6 +76,14 @@ def _select_list(named) -> str:
     return ", ".join(f"{scalar_sql(n.expr)} AS {ident(n.name)}" for n in named)
 
 
+def _grouped_value(sql: str, dtype: DataType) -> str:
+    """A double that groups rows shows as 0.0 for its -0.0 and 0.0 (as Spark normalises it).
+
+    DuckDB puts -0.0 and 0.0 in one group but shows whichever it met first.
+    """
+    return f"(CASE WHEN {sql} = 0 THEN CAST(0.0 AS DOUBLE) ELSE {sql} END)" if dtype.kind is Kind.DOUBLE else sql
+
+
 @relation_sql.register
 def _project(rel: Project, aliases: Aliases) -> str:
     return f"SELECT {_select_list(rel.columns)} FROM {_from(rel.input, aliases)}"
@@ -85,8 +95,9 @@ def _aggregate(rel: Aggregate, aliases: Aliases) -> str:
     if not outputs:
         raise unsupported("an Aggregate with no keys and no measures")
     percentile_sets = rel.percentile_sets()
+    keys = [f"{_grouped_value(scalar_sql(k.expr), k.expr.dtype)} AS {ident(k.name)}" for k in rel.keys]
     if not percentile_sets:
-        return _grouped(_select_list(outputs), rel, aliases)
+        return _grouped(", ".join(keys + [f"{scalar_sql(n.expr)} AS {ident(n.name)}" for n in rel.measures]), rel, aliases)
     # Percentiles of one value over the same rows are one quantile_disc over a list of
     # fractions: DuckDB gathers and orders the values once, not once per fraction. It is exact
     # for the contract's definition (checked on a grid in tests/conformance/test_percentile_grid.py).
@@ -100,7 +111,7 @@ def _aggregate(rel: Aggregate, aliases: Aliases) -> str:
             call += f" FILTER (WHERE {scalar_sql(group.filter)})"
         lists.append(f"{call} AS {column}")
         element.update((name, f"{column}[{k}]") for k, (name, _) in enumerate(group.members, start=1))
-    inner = [f"{scalar_sql(n.expr)} AS {ident(n.name)}" for n in outputs if n.name not in element]
+    inner = keys + [f"{scalar_sql(n.expr)} AS {ident(n.name)}" for n in rel.measures if n.name not in element]
     outer = [f"{as_aggregate_type(element[n.name], n.expr.dtype)} AS {ident(n.name)}" if n.name in element
              else ident(n.name) for n in outputs]
     grouped = _grouped(", ".join(inner + lists), rel, aliases)
@@ -135,7 +146,8 @@ def _join(rel: Join, aliases: Aliases) -> str:
 
 @relation_sql.register
 def _distinct(rel: Distinct, aliases: Aliases) -> str:
-    return f"SELECT DISTINCT * FROM {_from(rel.input, aliases)}"
+    columns = ", ".join(f"{_grouped_value(ident(c.name), c.dtype)} AS {ident(c.name)}" for c in rel.input.schema.columns)
+    return f"SELECT DISTINCT {columns} FROM {_from(rel.input, aliases)}"
 
 
 @relation_sql.register

@@ -221,6 +221,17 @@ def test_distinct_treats_nulls_and_nans_as_equal(bench):
     assert {r["s"] for r in rows} == {"a", None, "é"}
 
 
+def test_negative_zero_groups_with_zero_and_shows_as_zero(bench):
+    """-0.0 and 0.0 are one value when rows are grouped or made distinct, shown as 0.0 (Spark's way)."""
+    read = bench.table("z", {"d": [-0.0, 0.0, NAN, -0.0]})
+    grouped = bench.rows(Aggregate(read, (Named(Field("d", D), "d"),), (Named(count_all(), "n"),)))
+    distinct = bench.rows(Distinct(read))
+    for rows, zeros in ((grouped, [{"d": 0.0, "n": 3}]), (distinct, [{"d": 0.0}])):
+        got = [r for r in rows if r["d"] == 0]
+        assert got == zeros and math.copysign(1.0, got[0]["d"]) == 1.0, rows
+        assert len(rows) == 2  # and one NaN
+
+
 SORTABLE = {"x": [3.0, None, NAN, -1.0, 2.0]}
 
 
