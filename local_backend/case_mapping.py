@@ -30,6 +30,7 @@ def _special_upper() -> dict[str, str]:
 
 
 def upper_sql(sql: str) -> str:
+    """DuckDB SQL for Java's upper case of the text ``sql``."""
     special = _special_upper()
     rewritten = sql
     for ch, upper in special.items():
@@ -39,5 +40,6 @@ def upper_sql(sql: str) -> str:
 
 
 def lower_sql(sql: str) -> str:
+    """DuckDB SQL for Java's lower case of the text ``sql``."""
     rewritten = f"regexp_replace(replace({sql}, 'İ', 'i̇'), {_FINAL_SIGMA}, '\\1ς\\2\\3', 'g')"
     return f"(CASE WHEN regexp_matches({sql}, '[İΣ]') THEN lower({rewritten}) ELSE lower({sql}) END)"

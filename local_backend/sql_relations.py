@@ -12,7 +12,6 @@ from functools import singledispatch
 from gryph.compiler.plan import (
     Aggregate, Distinct, Filter, Join, JoinKind, Limit, Project, Query, Read, Sort, Sql, Window, free_prefix,
 )
-
 from gryph.compiler.types import DataType, Kind
 
 from .quoting import ident
@@ -97,7 +96,7 @@ def _aggregate(rel: Aggregate, aliases: Aliases) -> str:
     percentile_sets = rel.percentile_sets()
     keys = [f"{_grouped_value(scalar_sql(k.expr), k.expr.dtype)} AS {ident(k.name)}" for k in rel.keys]
     if not percentile_sets:
-        return _grouped(", ".join(keys + [f"{scalar_sql(n.expr)} AS {ident(n.name)}" for n in rel.measures]), rel, aliases)
+        return _grouped(", ".join(keys + [_select_list((n,)) for n in rel.measures]), rel, aliases)
     # Percentiles of one value over the same rows are one quantile_disc over a list of
     # fractions: DuckDB gathers and orders the values once, not once per fraction. It is exact
     # for the contract's definition (checked on a grid in tests/conformance/test_percentile_grid.py).
@@ -111,7 +110,7 @@ def _aggregate(rel: Aggregate, aliases: Aliases) -> str:
             call += f" FILTER (WHERE {scalar_sql(group.filter)})"
         lists.append(f"{call} AS {column}")
         element.update((name, f"{column}[{k}]") for k, (name, _) in enumerate(group.members, start=1))
-    inner = keys + [f"{scalar_sql(n.expr)} AS {ident(n.name)}" for n in rel.measures if n.name not in element]
+    inner = keys + [_select_list((n,)) for n in rel.measures if n.name not in element]
     outer = [f"{as_aggregate_type(element[n.name], n.expr.dtype)} AS {ident(n.name)}" if n.name in element
              else ident(n.name) for n in outputs]
     grouped = _grouped(", ".join(inner + lists), rel, aliases)
@@ -146,7 +145,8 @@ def _join(rel: Join, aliases: Aliases) -> str:
 
 @relation_sql.register
 def _distinct(rel: Distinct, aliases: Aliases) -> str:
-    columns = ", ".join(f"{_grouped_value(ident(c.name), c.dtype)} AS {ident(c.name)}" for c in rel.input.schema.columns)
+    columns = ", ".join(f"{_grouped_value(ident(c.name), c.dtype)} AS {ident(c.name)}"
+                        for c in rel.input.schema.columns)
     return f"SELECT DISTINCT {columns} FROM {_from(rel.input, aliases)}"
 
 

@@ -17,10 +17,12 @@ from gryph.compiler.plan import (
 )
 from gryph.compiler.types import DataType, Kind
 
-from .duck_types import to_duckdb
 from .case_mapping import lower_sql, upper_sql
+from .duck_types import to_duckdb
 from .quoting import ident, string
-from .text_casts import boolean_from_text, date_from_text, double_from_text, double_text, integer_from_text, timestamp_from_text
+from .text_casts import (
+    boolean_from_text, date_from_text, double_from_text, double_text, integer_from_text, timestamp_from_text,
+)
 
 
 def unsupported(what: str) -> UnsupportedError:

@@ -253,7 +253,8 @@ LOWER = ["straße", "ﬁx", "i\u0307stanbul", "οδος οδος", "ασ.ς", "�
 
 
 def test_case_mapping(dq_engine):
-    out = project(dq_engine, texts(*CASE_TEXTS), {"upper": c(Fn.UPPER, T, dtype=STR), "lower": c(Fn.LOWER, T, dtype=STR)})
+    out = project(dq_engine, texts(*CASE_TEXTS),
+                  {"upper": c(Fn.UPPER, T, dtype=STR), "lower": c(Fn.LOWER, T, dtype=STR)})
     assert out == {"upper": UPPER, "lower": LOWER}
 
 
@@ -308,5 +309,6 @@ AS_DECIMAL = [1.01, -1.01, 2.35, N, N, N, 0.0]
 
 def test_boolean_text_and_decimals(dq_engine):
     assert project(dq_engine, texts(*BOOLEAN_TEXTS), {"b": Cast(T, BOOL)}) == {"b": AS_BOOLEAN}
-    out = project(dq_engine, SourceSpec("doubles", "frame", frame=TO_DECIMAL), {"dec": Cast(Field("d", DBL), G.decimal(5, 2))})
+    out = project(dq_engine, SourceSpec("doubles", "frame", frame=TO_DECIMAL),
+                  {"dec": Cast(Field("d", DBL), G.decimal(5, 2))})
     assert same(out["dec"], AS_DECIMAL), out["dec"]
