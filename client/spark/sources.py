@@ -46,7 +46,9 @@ def _read_files(spark: SparkSession, spec: SourceSpec) -> DataFrame:
 def _file_options(spec: SourceSpec) -> dict[str, str]:
     options: dict[str, str] = {}
     if spec.format in ("csv", "tsv"):
-        options = {"header": "true", "sep": "\t" if spec.format == "tsv" else ","}
+        # a quote inside a quoted field is doubled (RFC 4180, and DuckDB's default); Spark's own
+        # default escape is a backslash, which would keep '""' as two characters
+        options = {"header": "true", "sep": "\t" if spec.format == "tsv" else ",", "escape": '"'}
     if spec.format == "json" and spec.option("multiLine") is None and _is_json_array(spec.paths):
         options["multiLine"] = "true"  # Spark reads JSON lines unless told the file is one array
     for key, value in spec.options:
