@@ -122,7 +122,9 @@ def _cast(node: Cast) -> str:
     if source is Kind.STRING and node.dtype.kind in _FROM_TEXT:
         return _FROM_TEXT[node.dtype.kind](operand)
     if node.dtype.kind is Kind.STRING and source is Kind.DOUBLE:
-        return double_text(operand)
+        return double_text(f"CAST({operand} AS DOUBLE)")  # a FLOAT is read as the double it widens to
+    if node.dtype.kind is Kind.STRING and source is Kind.TIMESTAMP:
+        return f"CAST({_as_timestamp(node.operand.dtype, operand)} AS VARCHAR)"  # UTC wall time, no offset
     if node.dtype.kind is Kind.DECIMAL and source is Kind.DOUBLE:
         # Spark rounds the double's shortest decimal text half up (1.005 -> 1.01), DuckDB its
         # binary value (1.00499.. -> 1.00): read the text; too large for the decimal: NULL

@@ -312,3 +312,19 @@ def test_boolean_text_and_decimals(dq_engine):
     out = project(dq_engine, SourceSpec("doubles", "frame", frame=TO_DECIMAL),
                   {"dec": Cast(Field("d", DBL), G.decimal(5, 2))})
     assert same(out["dec"], AS_DECIMAL), out["dec"]
+
+
+# Written as text: a 32-bit float as the double it widens to; a zoned timestamp as its UTC wall
+# time without an offset, the fraction without trailing zeros
+WRITTEN = pa.table({
+    "f": pa.array([0.1, 1e10, None], pa.float32()),
+    "z": pa.array([dt.datetime(2024, 1, 5, 10, 0, tzinfo=UTC), dt.datetime(2024, 1, 5, 10, 0, 0, 500000, tzinfo=UTC),
+                   dt.datetime(1969, 12, 31, 23, 59, 59, 123000, tzinfo=UTC)], pa.timestamp("ms", tz="America/New_York")),
+})
+
+
+def test_floats_and_zoned_times_as_text(dq_engine):
+    out = project(dq_engine, SourceSpec("written", "frame", frame=WRITTEN),
+                  {"f": Cast(Field("f", DBL), STR), "z": Cast(Field("z", G.TIMESTAMP), STR)})
+    assert out == {"f": ["0.10000000149011612", "1.0E10", N],
+                   "z": ["2024-01-05 10:00:00", "2024-01-05 10:00:00.5", "1969-12-31 23:59:59.123"]}
