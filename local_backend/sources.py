@@ -17,6 +17,7 @@ from gryph.compiler.errors import EngineError, InvalidInput, did_you_mean
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import Schema
 
+from .csv_inference import spark_typed
 from .duck_types import to_duckdb
 from .quoting import ident, split_qualified, string
 
@@ -129,12 +130,19 @@ def _csv_relation(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> str:
             args.append(f"{name} = {string(str(value))}")
     if spec.schema is not None:
         args.append(f"columns = {_columns_arg(spec.schema)}")
-    elif not _flag(spec, "inferSchema", True):
-        args.append("all_varchar = true")  # Spark reads every CSV column as a string unless told to infer
+        return f"read_csv({', '.join(args)})"
+    # read as text: Spark's types are inferred from it (or every column stays a string, as in
+    # Spark, when told not to infer)
+    args.append("all_varchar = true")
     relation = f"read_csv({', '.join(args)})"
-    if header or spec.schema is not None:
+    if not header:
+        relation = _spark_column_names(con, spec, relation)
+    if not _flag(spec, "inferSchema", True):
         return relation
-    return _spark_column_names(con, spec, relation)
+    try:
+        return spark_typed(con, relation)
+    except duckdb.Error as exc:
+        raise _unreadable(spec, exc) from None
 
 
 def _spark_column_names(con: duckdb.DuckDBPyConnection, spec: SourceSpec, relation: str) -> str:

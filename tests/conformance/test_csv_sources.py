@@ -30,3 +30,28 @@ def test_quoted_fields_and_inferred_types(dq_engine, tmp_path):
     assert [r for r in rows if r["id"] != 3] == [r for r in EXPECTED if r["id"] != 3]
     nan_row = next(r for r in rows if r["id"] == 3)
     assert nan_row["name"] == "plain" and math.isnan(nan_row["score"])
+
+
+# Types inferred by Spark's rules on both engines: every non-empty value of a column must fit
+INFERRED_CSV = ("zip,flag,ratio,day,at,mixed,big\n"
+                "007,yes,1.5d,2024-01-05,2024-01-05 10:11:12,a,99999999999999999999\n"
+                "010,no,Inf,2024-02-29,2024-01-05T08:00:00+02:00,1,1\n"
+                ",,,,,,\n")
+INFERRED_TYPES = [("zip", "integer"), ("flag", "string"), ("ratio", "double"), ("day", "date"),
+                  ("at", "timestamp"), ("mixed", "string"), ("big", "decimal")]
+INFERRED_ROWS = [
+    {"zip": 7, "flag": "yes", "ratio": 1.5, "day": "2024-01-05", "at": "2024-01-05 10:11:12", "mixed": "a",
+     "big": 99999999999999999999},
+    {"zip": 10, "flag": "no", "ratio": math.inf, "day": "2024-02-29", "at": "2024-01-05 06:00:00", "mixed": "1",
+     "big": 1},
+    {name: None for name, _ in INFERRED_TYPES},
+]
+
+
+def test_types_inferred_as_spark_infers_them(dq_engine, tmp_path):
+    path = tmp_path / "inferred.csv"
+    path.write_text(INFERRED_CSV, encoding="utf-8")
+    spec = SourceSpec("inferred", "csv", paths=(str(path),))
+    relation = read(dq_engine, spec)
+    assert [(c.name, c.dtype.kind.value) for c in relation.schema.columns] == INFERRED_TYPES
+    assert run_one(dq_engine, relation, {"inferred": spec}) == INFERRED_ROWS

@@ -1,0 +1,64 @@
+"""CSV column types inferred as Spark infers them (``inferSchema``), so both engines see one schema.
+
+DuckDB's own sniffer keeps '007' as text, reads 'yes' as a boolean and '2024/01/05' as a date;
+Spark reads '007' as the integer 7, 'yes' as text, '1.5d' and 'Inf' as doubles. The file is read
+as text, one pass tells each column's type by Spark's rules (every non-empty value must fit:
+integers, then wider integers as decimals, then doubles, booleans, dates, timestamps, else
+text), and each column is then read from its text as Spark reads it (text_casts.py).
+"""
+
+from __future__ import annotations
+
+import duckdb
+
+from .quoting import ident, string
+from .text_casts import boolean_from_text, date_from_text, double_from_text, integer_from_text, timestamp_from_text
+
+_INTEGER = r"[+-]?[0-9]+"
+_DATE = r"\s*[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}\s*"
+_TIMESTAMP = r"\s*[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}[ T].+"
+
+# a column's type and how its text becomes a value of it, in Spark's order of preference
+_READERS = {
+    "integer": integer_from_text,
+    "decimal": lambda sql: f"TRY_CAST({sql} AS DECIMAL(38, 0))",
+    "double": double_from_text,
+    "boolean": boolean_from_text,
+    "date": date_from_text,
+    "timestamp": timestamp_from_text,
+}
+
+
+def _fits(sql: str) -> dict[str, str]:
+    """For each type, the condition under which the non-NULL text ``sql`` is a value of it."""
+    integer_text = f"regexp_full_match({sql}, {string(_INTEGER)})"
+    date = f"(regexp_full_match({sql}, {string(_DATE)}) AND {date_from_text(sql)} IS NOT NULL)"
+    return {
+        "integer": f"({integer_text} AND TRY_CAST({sql} AS BIGINT) IS NOT NULL)",
+        "decimal": integer_text,
+        "double": f"({double_from_text(sql)} IS NOT NULL)",
+        "boolean": f"(lower({sql}) IN ('true', 'false'))",
+        "date": date,
+        # a column of dates and timestamps is a timestamp column
+        "timestamp": f"({date} OR (regexp_full_match({sql}, {string(_TIMESTAMP)}, 's')"
+                     f" AND {timestamp_from_text(sql)} IS NOT NULL))",
+    }
+
+
+def spark_typed(con: duckdb.DuckDBPyConnection, text_relation: str) -> str:
+    """A projection of ``text_relation`` (every column text) with the types Spark would infer."""
+    names = con.sql(f"SELECT * FROM {text_relation}").columns
+    counts = []
+    for name in names:
+        value = ident(name)
+        counts.append(f"count({value})")
+        counts += [f"count(*) FILTER (WHERE {condition})" for condition in _fits(value).values()]
+    row = con.execute(f"SELECT {', '.join(counts)} FROM {text_relation}").fetchone()
+    width = len(_READERS) + 1
+    columns = []
+    for i, name in enumerate(names):
+        present, *fitting = row[i * width:(i + 1) * width]
+        kind = next((k for k, n in zip(_READERS, fitting) if present and n == present), None)
+        value = ident(name)
+        columns.append(f"{_READERS[kind](value) if kind else value} AS {value}")
+    return f"(SELECT {', '.join(columns)} FROM {text_relation})"
