@@ -9,6 +9,8 @@ text), and each column is then read from its text as Spark reads it (text_casts.
 
 from __future__ import annotations
 
+import os
+
 import duckdb
 
 from .quoting import ident, string
@@ -45,8 +47,28 @@ def _fits(sql: str) -> dict[str, str]:
     }
 
 
-def spark_typed(con: duckdb.DuckDBPyConnection, text_relation: str) -> str:
-    """A projection of ``text_relation`` (every column text) with the types Spark would infer."""
+# One pass tells a file's types; a run registers a source more than once (for its schema, then
+# for each plan), so the answer is kept while the files stay as they were (path, size, mtime).
+_KNOWN: dict[tuple, tuple[list[str], list[str | None]]] = {}
+_KNOWN_LIMIT = 64
+
+
+def spark_typed(con: duckdb.DuckDBPyConnection, text_relation: str, files: list[str]) -> str:
+    """A projection of ``text_relation`` (every column text, read from ``files``) with Spark's types."""
+    stats = [os.stat(f) for f in files]
+    key = (text_relation, tuple((f, s.st_size, s.st_mtime_ns) for f, s in zip(files, stats)))
+    if key not in _KNOWN:
+        if len(_KNOWN) >= _KNOWN_LIMIT:
+            _KNOWN.pop(next(iter(_KNOWN)))
+        _KNOWN[key] = _inferred(con, text_relation)
+    names, kinds = _KNOWN[key]
+    columns = [f"{_READERS[kind](ident(name)) if kind else ident(name)} AS {ident(name)}"
+               for name, kind in zip(names, kinds)]
+    return f"(SELECT {', '.join(columns)} FROM {text_relation})"
+
+
+def _inferred(con: duckdb.DuckDBPyConnection, text_relation: str) -> tuple[list[str], list[str | None]]:
+    """Each column's name and Spark type (None: text), from one pass over the text."""
     names = con.sql(f"SELECT * FROM {text_relation}").columns
     counts = []
     for name in names:
@@ -55,10 +77,8 @@ def spark_typed(con: duckdb.DuckDBPyConnection, text_relation: str) -> str:
         counts += [f"count(*) FILTER (WHERE {condition})" for condition in _fits(value).values()]
     row = con.execute(f"SELECT {', '.join(counts)} FROM {text_relation}").fetchone()
     width = len(_READERS) + 1
-    columns = []
-    for i, name in enumerate(names):
+    kinds = []
+    for i in range(len(names)):
         present, *fitting = row[i * width:(i + 1) * width]
-        kind = next((k for k, n in zip(_READERS, fitting) if present and n == present), None)
-        value = ident(name)
-        columns.append(f"{_READERS[kind](value) if kind else value} AS {value}")
-    return f"(SELECT {', '.join(columns)} FROM {text_relation})"
+        kinds.append(next((k for k, n in zip(_READERS, fitting) if present and n == present), None))
+    return list(names), kinds

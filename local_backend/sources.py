@@ -140,7 +140,7 @@ def _csv_relation(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> str:
     if not _flag(spec, "inferSchema", True):
         return relation
     try:
-        return spark_typed(con, relation)
+        return spark_typed(con, relation, expand_paths(spec))
     except duckdb.Error as exc:
         raise _unreadable(spec, exc) from None
 

@@ -49,6 +49,16 @@ def test_csv_with_header(engine, tmp_path):
     assert load(engine, spec) == PEOPLE
 
 
+def test_inferred_csv_types_follow_the_file_as_it_changes(engine, tmp_path):
+    """The inferred types are remembered between reads, and read again once the file changes."""
+    path = write(tmp_path / "p.csv", "name,age\nJoey,14\n")
+    spec = SourceSpec("people", "csv", paths=(path,))
+    assert engine.schema_of(spec) == schema(("name", STRING), ("age", INTEGER))
+    write(tmp_path / "p.csv", "name,age\nJoey,fourteen\n")
+    assert engine.schema_of(spec) == schema(("name", STRING), ("age", STRING))
+    assert load(engine, spec) == [{"name": "Joey", "age": "fourteen"}]
+
+
 def test_headerless_csv_takes_names_and_types_from_the_declared_schema(engine, tmp_path):
     path = write(tmp_path / "p.csv", "Joey,014\nIvan,32\n")
     declared = schema(("name", STRING), ("code", STRING))
