@@ -34,10 +34,10 @@ def normalize(value: object) -> object:
         return bytes(value).hex()
     if isinstance(value, dict):
         return {str(k): normalize(v) for k, v in value.items()}
+    if hasattr(value, "asDict"):  # a Spark Row inside a struct column (a tuple, so asked first)
+        return {k: normalize(v) for k, v in value.asDict().items()}
     if isinstance(value, (list, tuple)):
         return [normalize(v) for v in value]
-    if hasattr(value, "asDict"):  # a Spark Row inside a struct column
-        return {k: normalize(v) for k, v in value.asDict().items()}
     if hasattr(value, "item"):  # numpy scalars
         return normalize(value.item())
     return str(value)

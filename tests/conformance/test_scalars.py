@@ -159,6 +159,7 @@ CASES = {
     "get_field": (c(Fn.GET_FIELD, st, L("name", STR), dtype=STR), ["p", N, N, "q"]),
     "get_field_int": (c(Fn.GET_FIELD, st, L("n", STR), dtype=INT), [1, 2, N, N]),
     "nested_values": (arr, [[1, 2, 3], [], N, [4]]),
+    "struct_values": (st, [{"name": "p", "n": 1}, {"name": N, "n": 2}, N, {"name": "q", "n": N}]),
     # other scalar nodes
     "if_then": (IfThen(((c(Fn.GT, i, L(0)), L("pos", STR)), (c(Fn.LT, i, L(0)), L("neg", STR))),
                        L("other", STR), STR), ["pos", "neg", "other", "other"]),
