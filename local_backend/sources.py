@@ -44,6 +44,8 @@ def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str)
     arrow_names: tuple[str, ...] = ()
     if spec.format in ("csv", "tsv"):
         relation = _csv_relation(con, spec)
+    elif spec.format == "json" and spec.schema is None:
+        relation = _json_as_spark_reads_it(con, spec, _NATIVE["json"](spec))
     elif spec.format in ("parquet", "json"):
         relation = _declared(spec, _NATIVE[spec.format](spec))
     elif spec.format == "table":
@@ -172,6 +174,26 @@ _NATIVE = {
     # format 'auto' reads both JSON lines and a top-level JSON array
     "json": lambda spec: f"read_json({_file_list(spec)}, format = 'auto')",
 }
+
+
+def _json_as_spark_reads_it(con: duckdb.DuckDBPyConnection, spec: SourceSpec, relation: str) -> str:
+    """Fields in name order, as Spark infers them. A field whose values differ in type is text (a
+    string as itself, anything else as its JSON); a field that is always null is text too. DuckDB
+    would keep the file's order, JSON text ('"a"') and a NULL type.
+    """
+    try:
+        described = con.sql(f"SELECT * FROM {relation}")
+    except duckdb.Error as exc:
+        raise _unreadable(spec, exc) from None
+    columns = []
+    for name, duck_type in sorted(zip(described.columns, described.types), key=lambda column: column[0]):
+        value = ident(name)
+        if str(duck_type) == "JSON":
+            value = f"json_extract_string({value}, '$')"
+        elif duck_type.id == "null":
+            value = "CAST(NULL AS VARCHAR)"
+        columns.append(f"{value} AS {ident(name)}")
+    return f"(SELECT {', '.join(columns)} FROM {relation})"
 
 
 # --- catalog tables -------------------------------------------------------------------------

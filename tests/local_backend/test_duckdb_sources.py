@@ -134,7 +134,8 @@ def test_json_lines_and_json_array(engine, tmp_path):
     whole = write(tmp_path / "p.json", json.dumps(PEOPLE))
     for path in (lines, whole):
         spec = SourceSpec("people", "json", paths=(path,))
-        assert engine.schema_of(spec) == schema(("name", STRING), ("age", INTEGER))
+        # fields in name order, as Spark infers a JSON schema
+        assert engine.schema_of(spec) == schema(("age", INTEGER), ("name", STRING))
         assert load(engine, spec) == PEOPLE
 
 

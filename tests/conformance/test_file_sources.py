@@ -1,4 +1,4 @@
-"""CSV files read the same on both engines: RFC 4180 quoting, header names, inferred numbers."""
+"""CSV and JSON files read the same on both engines: quoting, inferred types, mixed JSON fields."""
 
 from __future__ import annotations
 
@@ -55,3 +55,20 @@ def test_types_inferred_as_spark_infers_them(dq_engine, tmp_path):
     relation = read(dq_engine, spec)
     assert [(c.name, c.dtype.kind.value) for c in relation.schema.columns] == INFERRED_TYPES
     assert run_one(dq_engine, relation, {"inferred": spec}) == INFERRED_ROWS
+
+
+# JSON lines: a field whose values differ in type is text (a string as itself, a number as its
+# text), and so is a field that is always null
+JSON_LINES = '{"mixed": 1, "none": null, "n": 1}\n{"mixed": "str", "none": null, "n": 2}\n{"mixed": 2.5, "none": null, "n": 3}\n'
+
+
+def test_json_fields_of_mixed_types_are_text(dq_engine, tmp_path):
+    path = tmp_path / "mixed.json"
+    path.write_text(JSON_LINES, encoding="utf-8")
+    spec = SourceSpec("mixed", "json", paths=(str(path),))
+    relation = read(dq_engine, spec)
+    assert [(c.name, c.dtype.kind.value) for c in relation.schema.columns] == \
+        [("mixed", "string"), ("n", "integer"), ("none", "string")]
+    rows = sorted(run_one(dq_engine, relation, {"mixed": spec}), key=lambda r: r["n"])
+    assert rows == [{"mixed": "1", "n": 1, "none": None}, {"mixed": "str", "n": 2, "none": None},
+                    {"mixed": "2.5", "n": 3, "none": None}]
