@@ -19,14 +19,18 @@ EXPECTED = [
 ]
 
 
+def loaded(engine, folder, name: str, file_format: str, text: str) -> tuple[list[tuple[str, str]], list[dict]]:
+    """Each column's name and type kind, and the rows, of ``text`` written as a file and read back."""
+    path = folder / f"{name}.{file_format}"
+    path.write_text(text, encoding="utf-8")
+    spec = SourceSpec(name, file_format, paths=(str(path),))
+    relation = read(engine, spec)
+    return [(c.name, c.dtype.kind.value) for c in relation.schema.columns], run_one(engine, relation, {name: spec})
+
+
 def test_quoted_fields_and_inferred_types(dq_engine, tmp_path):
-    path = tmp_path / "people.csv"
-    path.write_text(CSV, encoding="utf-8")
-    spec = SourceSpec("people", "csv", paths=(str(path),))
-    relation = read(dq_engine, spec)
-    assert [(c.name, c.dtype.kind.value) for c in relation.schema.columns] == \
-        [("id", "integer"), ("name", "string"), ("score", "double")]
-    rows = run_one(dq_engine, relation, {"people": spec})
+    types, rows = loaded(dq_engine, tmp_path, "people", "csv", CSV)
+    assert types == [("id", "integer"), ("name", "string"), ("score", "double")]
     assert [r for r in rows if r["id"] != 3] == [r for r in EXPECTED if r["id"] != 3]
     nan_row = next(r for r in rows if r["id"] == 3)
     assert nan_row["name"] == "plain" and math.isnan(nan_row["score"])
@@ -49,26 +53,20 @@ INFERRED_ROWS = [
 
 
 def test_types_inferred_as_spark_infers_them(dq_engine, tmp_path):
-    path = tmp_path / "inferred.csv"
-    path.write_text(INFERRED_CSV, encoding="utf-8")
-    spec = SourceSpec("inferred", "csv", paths=(str(path),))
-    relation = read(dq_engine, spec)
-    assert [(c.name, c.dtype.kind.value) for c in relation.schema.columns] == INFERRED_TYPES
-    assert run_one(dq_engine, relation, {"inferred": spec}) == INFERRED_ROWS
+    types, rows = loaded(dq_engine, tmp_path, "inferred", "csv", INFERRED_CSV)
+    assert types == INFERRED_TYPES
+    assert rows == INFERRED_ROWS
 
 
 # JSON lines: a field whose values differ in type is text (a string as itself, a number as its
 # text), and so is a field that is always null
-JSON_LINES = '{"mixed": 1, "none": null, "n": 1}\n{"mixed": "str", "none": null, "n": 2}\n{"mixed": 2.5, "none": null, "n": 3}\n'
+JSON_LINES = ('{"mixed": 1, "none": null, "n": 1}\n{"mixed": "str", "none": null, "n": 2}\n'
+              '{"mixed": 2.5, "none": null, "n": 3}\n')
 
 
 def test_json_fields_of_mixed_types_are_text(dq_engine, tmp_path):
-    path = tmp_path / "mixed.json"
-    path.write_text(JSON_LINES, encoding="utf-8")
-    spec = SourceSpec("mixed", "json", paths=(str(path),))
-    relation = read(dq_engine, spec)
-    assert [(c.name, c.dtype.kind.value) for c in relation.schema.columns] == \
-        [("mixed", "string"), ("n", "integer"), ("none", "string")]
-    rows = sorted(run_one(dq_engine, relation, {"mixed": spec}), key=lambda r: r["n"])
-    assert rows == [{"mixed": "1", "n": 1, "none": None}, {"mixed": "str", "n": 2, "none": None},
-                    {"mixed": "2.5", "n": 3, "none": None}]
+    types, rows = loaded(dq_engine, tmp_path, "mixed", "json", JSON_LINES)
+    assert types == [("mixed", "string"), ("n", "integer"), ("none", "string")]
+    assert sorted(rows, key=lambda r: r["n"]) == [{"mixed": "1", "n": 1, "none": None},
+                                                  {"mixed": "str", "n": 2, "none": None},
+                                                  {"mixed": "2.5", "n": 3, "none": None}]
