@@ -55,16 +55,26 @@ _KNOWN_LIMIT = 64
 
 def spark_typed(con: duckdb.DuckDBPyConnection, text_relation: str, files: list[str]) -> str:
     """A projection of ``text_relation`` (every column text, read from ``files``) with Spark's types."""
-    stats = [os.stat(f) for f in files]
-    key = (text_relation, tuple((f, s.st_size, s.st_mtime_ns) for f, s in zip(files, stats)))
-    if key not in _KNOWN:
-        if len(_KNOWN) >= _KNOWN_LIMIT:
-            _KNOWN.pop(next(iter(_KNOWN)))
-        _KNOWN[key] = _inferred(con, text_relation)
-    names, kinds = _KNOWN[key]
+    key = _state(text_relation, files)
+    if key is None:  # files behind URLs: whether they changed cannot be told, so ask every time
+        names, kinds = _inferred(con, text_relation)
+    else:
+        if key not in _KNOWN:
+            if len(_KNOWN) >= _KNOWN_LIMIT:
+                _KNOWN.pop(next(iter(_KNOWN)))
+            _KNOWN[key] = _inferred(con, text_relation)
+        names, kinds = _KNOWN[key]
     columns = [f"{_READERS[kind](ident(name)) if kind else ident(name)} AS {ident(name)}"
                for name, kind in zip(names, kinds)]
     return f"(SELECT {', '.join(columns)} FROM {text_relation})"
+
+
+def _state(text_relation: str, files: list[str]) -> tuple | None:
+    """The read and each local file's size and modification time; None when a file is a URL."""
+    if any("://" in f for f in files):
+        return None
+    stats = [os.stat(f) for f in files]
+    return text_relation, tuple((f, s.st_size, s.st_mtime_ns) for f, s in zip(files, stats))
 
 
 def _inferred(con: duckdb.DuckDBPyConnection, text_relation: str) -> tuple[list[str], list[str | None]]:
@@ -75,7 +85,7 @@ def _inferred(con: duckdb.DuckDBPyConnection, text_relation: str) -> tuple[list[
         value = ident(name)
         counts.append(f"count({value})")
         counts += [f"count(*) FILTER (WHERE {condition})" for condition in _fits(value).values()]
-    row = con.execute(f"SELECT {', '.join(counts)} FROM {text_relation}").fetchone()
+    row = con.execute(f"SELECT {', '.join(counts)} FROM {text_relation}").fetchall()[0]  # the result ends here
     width = len(_READERS) + 1
     kinds = []
     for i in range(len(names)):
