@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 from typing import Mapping
 
 from pyspark.sql.connect.dataframe import DataFrame
 
 from gryph.compiler.engine import Rows
-from gryph.compiler.plan import Export, Plan, View, reads
+from gryph.compiler.plan import Export, Plan, Query, View, reads
+from gryph.compiler.plan.pruning import prune_columns
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import Schema
 from gryph.compiler.values import normalize
@@ -16,9 +18,11 @@ from gryph.compiler.values import normalize
 from .connect import Connection, connect
 from .failures import spark_errors
 from .histograms import shared_histograms
+from .read_once import keep, sources_to_keep
 from .relations import Context, compile_relation
 from .scalars import quoted
 from .sources import load_source
+from .together import Part, collect_together
 from .typemap import schema_of
 
 
@@ -27,8 +31,14 @@ class SparkEngine:
 
     name = "spark"
 
-    def __init__(self, remote: str | None = None, *, connection: Connection | None = None) -> None:
-        """Connect to ``remote`` (an ``sc://`` URL, ``"local"``, or None for ``SPARK_REMOTE``)."""
+    def __init__(self, remote: str | None = None, *, connection: Connection | None = None,
+                 read_once: bool = True) -> None:
+        """Connect to ``remote`` (an ``sc://`` URL, ``"local"``, or None for ``SPARK_REMOTE``).
+
+        ``read_once`` keeps a source that several queries scan on the cluster for the run, so
+        it is read from storage once (see read_once.py); False reads it once per scan.
+        """
+        self.read_once = read_once
         self.connection = connection if connection is not None else connect(remote)
         self.spark = self.connection.session
 
@@ -55,16 +65,27 @@ class SparkEngine:
                 return schema_of(ctx.tables[views[-1].name].schema)
 
     def run(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> dict[str, Rows]:
-        relations = [q.relation for q in plan.queries] + [e.relation for e in plan.exports]
-        with self._registered(plan.views, relations, sources) as ctx:
-            for export in plan.exports:
+        shared = [s.pruned() for s in shared_histograms(plan.queries)]
+        answered = {q.name for s in shared for q in s.queries}
+        alone = [replace(q, relation=prune_columns(q.relation)) for q in plan.queries if q.name not in answered]
+        exports = [replace(e, relation=prune_columns(e.relation)) for e in plan.exports]
+        relations = [s.input for s in shared] + [q.relation for q in alone] + [e.relation for e in exports]
+        kept = sources_to_keep(relations, plan.views, sources) if self.read_once else {}
+        with self._registered(plan.views, relations, sources, kept) as ctx:
+            for export in exports:
                 self._export(ctx, export)
+            jobs = [s.dataframe(ctx) for s in shared]
+            parts = [Part("queries " + ", ".join(repr(q.name) for q in s.queries), df)
+                     for s, (df, _) in zip(shared, jobs)]
+            parts += [Part(f"query {q.name!r}", self._dataframe(ctx, q)) for q in alone]
+            results = collect_together(parts)
             rows: dict[str, Rows] = {}
-            for shared in shared_histograms(plan.queries):
-                with spark_errors("queries " + ", ".join(repr(q.name) for q in shared.queries)):
-                    rows.update(shared.collect(ctx))
-            return {query.name: rows[query.name] if query.name in rows else self._collect(ctx, query)
-                    for query in plan.queries}
+            for (_, split), got in zip(jobs, results):
+                rows.update(split(got))
+            for query, part, got in zip(alone, parts[len(jobs):], results[len(jobs):]):
+                names = part.df.columns  # known once analysed: while the views are still there
+                rows[query.name] = [{name: normalize(value) for name, value in zip(names, row)} for row in got]
+        return {query.name: rows[query.name] for query in plan.queries}
 
     def _export(self, ctx: Context, export: Export) -> None:
         """Write a relation in full on the cluster: nothing comes back to the client."""
@@ -77,15 +98,22 @@ class SparkEngine:
                 writer.parquet(export.path)
 
     @contextlib.contextmanager
-    def _registered(self, views, relations, sources: Mapping[str, SourceSpec]):
-        """Sources the views and relations read, then the views, registered for the block."""
+    def _registered(self, views, relations, sources: Mapping[str, SourceSpec], kept: Mapping | None = None):
+        """Sources the views and relations read, then the views, registered for the block.
+
+        Sources in ``kept`` are read once, with the columns it names, and kept for the block.
+        """
         ctx = Context(self.spark, {})
         registered: list[str] = []
         names = [n for view in views for n in reads(view.relation)] + [n for rel in relations for n in reads(rel)]
         try:
             for name in dict.fromkeys(names):
                 if name in sources:
-                    self._register(ctx, name, load_source(self.spark, sources[name]), registered)
+                    df = load_source(self.spark, sources[name])
+                    if kept and name in kept:
+                        with spark_errors(f"reading source {name!r}"):
+                            df = keep(df, kept[name], name)
+                    self._register(ctx, name, df, registered)
             for view in views:
                 with spark_errors(f"building view {view.name!r}"):
                     self._register(ctx, view.name, compile_relation(view.relation, ctx), registered)
@@ -108,13 +136,10 @@ class SparkEngine:
         registered.append(name)
         ctx.tables[name] = df
 
-    def _collect(self, ctx: Context, query) -> Rows:
+    def _dataframe(self, ctx: Context, query: Query) -> DataFrame:
         with spark_errors(f"query {query.name!r}"):
             df = compile_relation(query.relation, ctx)
-            if query.limit is not None:
-                df = df.limit(query.limit)
-            names = df.columns
-            return [{name: normalize(value) for name, value in zip(names, row)} for row in df.collect()]
+            return df.limit(query.limit) if query.limit is not None else df
 
     def _drop(self, names: list[str]) -> None:
         with spark_errors("dropping temporary views"):

@@ -8,7 +8,8 @@ Measured at 1M rows, five key sets: 2.1 s instead of 3.0 s for five separate gro
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Callable
 
 from pyspark.sql.connect import functions as F
 from pyspark.sql.connect.dataframe import DataFrame
@@ -16,6 +17,8 @@ from pyspark.sql.connect.dataframe import DataFrame
 from gryph.compiler.engine import Rows
 from gryph.compiler.plan import Named, Query, Relation, free_prefix, histogram_parts
 from gryph.compiler.plan.histograms import COUNT, VALUES
+from gryph.compiler.plan.pruning import prune_columns
+from gryph.compiler.plan.scalars import field_names
 from gryph.compiler.values import normalize
 
 from .relations import Context, compile_relation
@@ -30,8 +33,13 @@ class SharedHistograms:
     queries: list[Query]
     keys_of: list[tuple[Named, ...]]  # the keys of each query's histogram
 
-    def dataframe(self, ctx: Context) -> tuple[DataFrame, str, dict[int, list[str]]]:
-        """The job, the name of its key-set column, and which queries each key set answers."""
+    def pruned(self) -> SharedHistograms:
+        """The same job reading only the columns its keys use."""
+        used = frozenset().union(*(field_names(k.expr) for keys in self.keys_of for k in keys))
+        return replace(self, input=prune_columns(self.input, used))
+
+    def dataframe(self, ctx: Context) -> tuple[DataFrame, Callable[[list[tuple]], dict[str, Rows]]]:
+        """The job, and how its rows (set id, count, values) answer each query."""
         keys_of = self.keys_of
         prefix = free_prefix("__set", self.input.schema)
         columns: dict[object, str] = {}  # each distinct key expression once
@@ -52,15 +60,15 @@ class SharedHistograms:
         for query, s in zip(self.queries, sets):
             set_id = sum(1 << (len(names) - 1 - i) for i, name in enumerate(names) if name not in s)
             answers.setdefault(set_id, []).append(query.name)
-        return histogram, f"{prefix}_id", answers
 
-    def collect(self, ctx: Context) -> dict[str, Rows]:
-        df, set_column, answers = self.dataframe(ctx)
-        out: dict[str, Rows] = {q.name: [] for q in self.queries}
-        for row in df.collect():
-            for name in answers[row[set_column]]:
-                out[name].append({COUNT: normalize(row[COUNT]), VALUES: normalize(row[VALUES])})
-        return out
+        def split(rows: list[tuple]) -> dict[str, Rows]:
+            out: dict[str, Rows] = {q.name: [] for q in self.queries}
+            for set_id, count, values in rows:
+                for name in answers[set_id]:
+                    out[name].append({COUNT: normalize(count), VALUES: normalize(values)})
+            return out
+
+        return histogram, split
 
 
 def shared_histograms(queries) -> list[SharedHistograms]:

@@ -76,6 +76,16 @@ def _project(rel: Project, ctx: Context) -> DataFrame:
         *(compile_scalar(c.expr).alias(c.name) for c in rel.columns))
 
 
+def splits_in_two(rel: Aggregate) -> bool:
+    """Whether an aggregate runs as two over its input: one for DISTINCT counts, one for the rest.
+
+    Spark expands the rows once per DISTINCT aggregate and keeps a percentile's buffer for each
+    copy (tens of times slower), so a global aggregate with both is two, cross-joined.
+    """
+    return (not rel.keys and any(m.expr.distinct for m in rel.measures)
+            and any(m.expr.fn is AggFn.PERCENTILE_DISC for m in rel.measures))
+
+
 @compile_relation.register
 def _aggregate(rel: Aggregate, ctx: Context) -> DataFrame:
     df = compile_relation(rel.input, ctx)
@@ -100,9 +110,7 @@ def _aggregate(rel: Aggregate, ctx: Context) -> DataFrame:
         ctx.spark.conf.set("spark.sql.codegen.maxFields", str(width))
     if keys:
         out = df.groupBy(*keys).agg(*measures)
-    elif any(distinct) and percentile_sets:
-        # Spark expands the rows once per DISTINCT aggregate and keeps a percentile's buffer
-        # for each copy (tens of times slower): two aggregates over the same input instead
+    elif splits_in_two(rel):
         out = df.agg(*(c for c, d in zip(measures, distinct) if not d)).crossJoin(
             df.agg(*(c for c, d in zip(measures, distinct) if d)))
     else:

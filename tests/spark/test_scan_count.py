@@ -94,7 +94,7 @@ def test_key_histograms_over_one_source_are_one_scan(spark_engine, tmp_path):
     (shared,) = shared_histograms(compiled.plan.queries)
     assert len(shared.queries) == 3
     with spark_engine._registered((), [q.relation for q in shared.queries], suite.sources) as ctx:
-        df, _, _ = shared.dataframe(ctx)
+        df, _ = shared.dataframe(ctx)
         plan = df._explain_string(mode="formatted").split("\n\n")[0]
     # one read of users, each row expanded once per key set on the way to one aggregate
     assert plan.count("Scan parquet") == 1 and "Expand" in plan, plan
@@ -102,3 +102,55 @@ def test_key_histograms_over_one_source_are_one_scan(spark_engine, tmp_path):
     # ids 1, 2, 2, 3: three values; (id, email) pairs all differ: four unique; emails A, NULL, B, C
     assert (result.metrics["ids"]["distinct"], result.metrics["pairs"]["unique"],
             result.metrics["emails"]["distinct"]) == (3, 4, 4)
+
+
+def _spied_run(engine, suite, monkeypatch):
+    """Run ``suite``; returns the metrics, the sources kept for the run and each query's plan."""
+    import gryph.client.spark.engine as engine_module
+
+    kept, plans = [], []
+    keep, collect_together = engine_module.keep, engine_module.collect_together
+
+    def spy_keep(df, columns, name):
+        kept.append((name, columns))
+        return keep(df, columns, name)
+
+    def spy_collect(parts):
+        plans.extend(p.df._explain_string(mode="formatted") for p in parts)
+        return collect_together(parts)
+
+    monkeypatch.setattr(engine_module, "keep", spy_keep)
+    monkeypatch.setattr(engine_module, "collect_together", spy_collect)
+    return run_on(suite, engine, record_sample=0).metrics, kept, plans
+
+
+def test_a_run_reads_each_source_once(spark_engine, tmp_path, monkeypatch):
+    users, copy = tmp_path / "users.parquet", tmp_path / "copy.parquet"
+    _write(users, [1, 2, 2, 3], ["a", None, "b", "c"])
+    _write(copy, [1, 2], ["a", "b"])
+    suite = load_suite(SUITE.format(users=users, copy=copy))
+    metrics, kept, plans = _spied_run(spark_engine, suite, monkeypatch)
+    # users feeds the fused aggregate, the key histogram and the accuracy join: it is read once,
+    # with only the columns the rules use; the copy feeds the join alone and is read by it
+    assert kept == [("users", frozenset({"id", "email", "begin_ms", "end_ms"}))]
+    # (a scan's details name its files: "Location: InMemoryFileIndex [file:/.../users.parquet]")
+    assert len(plans) > 1 and sum(plan.count("users.parquet]") for plan in plans) == 0, plans
+    assert sum(plan.count("copy.parquet]") for plan in plans) == 1, plans
+    # by hand: ids 1 2 2 3 with emails a NULL b c; the copy holds (1, a) and (2, b)
+    assert metrics["contact"]["complete"] == 3 and metrics["ids"]["distinct"] == 3
+    assert metrics["stats"] == [{"n": 4, "top": 3, "mean": 2.0}]
+    assert metrics["lag"]["percentile_50"] == 1  # latencies 0 1 2 3 ms
+    assert (metrics["same"]["total"], metrics["same"]["miss"], metrics["same"]["matched"]) == (4, 2, 2)
+
+
+def test_without_read_once_every_query_scans_its_files(spark_engine, tmp_path, monkeypatch):
+    from gryph.client.spark import SparkEngine
+
+    users, copy = tmp_path / "users.parquet", tmp_path / "copy.parquet"
+    _write(users, [1, 2, 2, 3], ["a", None, "b", "c"])
+    _write(copy, [1, 2], ["a", "b"])
+    suite = load_suite(SUITE.format(users=users, copy=copy))
+    rereading = SparkEngine(connection=spark_engine.connection, read_once=False)
+    metrics, kept, plans = _spied_run(rereading, suite, monkeypatch)
+    assert kept == [] and sum(plan.count("users.parquet]") for plan in plans) == 3, plans
+    assert (metrics["same"]["total"], metrics["same"]["miss"]) == (4, 2)

@@ -1,0 +1,107 @@
+"""Read each source once per run: a source several scans need is kept on the cluster for the run.
+
+Spark plans are trees: two queries over one file read it twice, and so do two branches of one
+query (an accuracy join and an aggregate). A source the run would scan more than once is read
+once into the executors' storage (``localCheckpoint``, serialized, spilling to disk), with only
+the columns the run uses; every query then reads that copy. The copy lives as long as the run's
+DataFrames: Spark Connect releases it when the client drops them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import warnings
+from collections import Counter
+from typing import Mapping
+
+from pyspark.errors import PySparkException
+from pyspark.sql.connect.dataframe import DataFrame
+from pyspark.sql.connect.session import SparkSession
+from pyspark.storagelevel import StorageLevel
+
+from gryph.compiler.plan import Aggregate, Read, Relation, Sql, View, inputs
+from gryph.compiler.plan.pruning import columns_read
+from gryph.compiler.sources import SourceSpec
+
+from .relations import splits_in_two
+from .scalars import column
+
+# Serialized in memory, spilling to disk: at 10M rows of the benchmark's 13 columns, written
+# about 10% faster than deserialized rows and read back 2x faster by a whole-row aggregate.
+STORAGE = StorageLevel.MEMORY_AND_DISK
+
+
+def scans(relations, views: tuple[View, ...] = ()) -> Counter:
+    """How many times Spark scans each source to compute ``relations`` (views read through)."""
+    through: dict[str, Counter] = {}  # what reading a view scans
+    for view in views:
+        through[view.name] = _expand(_scans(view.relation), through)
+    total: Counter = Counter()
+    for rel in relations:
+        total += _expand(_scans(rel), through)
+    return total
+
+
+def _scans(rel: Relation, times: int = 1) -> Counter:
+    if isinstance(rel, Read):
+        return Counter({rel.source: times})
+    if isinstance(rel, Sql):
+        return Counter({table: times for table in rel.tables})
+    if isinstance(rel, Aggregate) and splits_in_two(rel):
+        times *= 2
+    out: Counter = Counter()
+    for child in inputs(rel):
+        out += _scans(child, times)
+    return out
+
+
+def _expand(counts: Counter, through: Mapping[str, Counter]) -> Counter:
+    out: Counter = Counter()
+    for name, times in counts.items():
+        if name in through:
+            out += Counter({source: n * times for source, n in through[name].items()})
+        else:
+            out[name] += times
+    return out
+
+
+def sources_to_keep(relations, views: tuple[View, ...], sources: Mapping[str, SourceSpec]) -> dict:
+    """Sources scanned more than once, with the columns to keep (None: all of them).
+
+    Frames are not kept: their rows travel with the plan and cost no file read.
+    """
+    columns = columns_read(list(relations) + [v.relation for v in views])
+    return {name: columns.get(name) for name, times in scans(relations, views).items()
+            if times > 1 and name in sources and sources[name].format != "frame"}
+
+
+def keep(df: DataFrame, columns: frozenset[str] | None, name: str) -> DataFrame:
+    """``df`` (only ``columns``) read once and kept for the run; ``df`` itself where the server refuses."""
+    if columns is not None:
+        df = df.select(*(column(c) for c in df.columns if c in columns))
+    try:
+        with _active(df.sparkSession):
+            return df.localCheckpoint(eager=True, storageLevel=STORAGE)
+    except PySparkException as exc:
+        # e.g. a serverless endpoint without checkpoints: correct results matter more than one read
+        warnings.warn(f"source {name!r} is read once per query: the server cannot keep it for the run "
+                      f"({str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__})",
+                      stacklevel=2)
+        return df
+
+
+@contextlib.contextmanager
+def _active(session: SparkSession):
+    """``session`` as this thread's active session for the block.
+
+    PySpark (4.0-4.3) binds a checkpoint's DataFrame to the active session, not to the session
+    that made it: with several sessions in one process, the copy would be looked up (and
+    released) in the wrong one.
+    """
+    local = SparkSession._active_session
+    previous = getattr(local, "session", None)
+    local.session = session
+    try:
+        yield
+    finally:
+        local.session = previous

@@ -1,0 +1,78 @@
+"""Column pruning on the plan: every Read keeps only the columns something above it uses.
+
+An engine that reads a source once for several queries (the Spark engine keeps it on the
+cluster for the run) needs to know which of its columns the run uses, and the relations it
+then compiles must not name the others.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .relations import (
+    Aggregate, Distinct, Filter, Join, Limit, Project, Read, Relation, Sort, Sql, Window, walk_relations,
+)
+from .scalars import field_names
+
+Needed = frozenset[str] | None  # None: every output column
+
+
+def _fields(exprs) -> frozenset[str]:
+    return frozenset().union(*(field_names(e) for e in exprs))
+
+
+def _or_all(needed: Needed, extra: frozenset[str]) -> Needed:
+    return None if needed is None else needed | extra
+
+
+def prune_columns(rel: Relation, needed: Needed = None) -> Relation:
+    """``rel`` computing the same ``needed`` output columns while reading no other column."""
+    if isinstance(rel, Read):
+        if needed is None:
+            return rel
+        columns = tuple(c for c in rel.source_schema.columns if c.name in needed)
+        # a count over no column still needs its rows: keep the first column for them
+        return replace(rel, source_schema=replace(rel.source_schema, columns=columns or
+                                                   rel.source_schema.columns[:1]))
+    if isinstance(rel, Sql):
+        return rel
+    if isinstance(rel, Filter):
+        return replace(rel, input=prune_columns(rel.input, _or_all(needed, field_names(rel.condition))))
+    if isinstance(rel, Project):
+        kept = tuple(c for c in rel.columns if needed is None or c.name in needed) or rel.columns[:1]
+        return replace(rel, input=prune_columns(rel.input, _fields(c.expr for c in kept)), columns=kept)
+    if isinstance(rel, Aggregate):
+        used = _fields([k.expr for k in rel.keys] + [m.expr for m in rel.measures])
+        return replace(rel, input=prune_columns(rel.input, used))
+    if isinstance(rel, Join):
+        on = field_names(rel.on) if rel.on is not None else frozenset()
+        left, right = (_side(side, needed, on) for side in (rel.left, rel.right))
+        return replace(rel, left=left, right=right)
+    if isinstance(rel, Distinct):
+        return replace(rel, input=prune_columns(rel.input, None))  # every column decides what is distinct
+    if isinstance(rel, Sort):
+        return replace(rel, input=prune_columns(rel.input, _or_all(needed, _fields(k.expr for k in rel.keys))))
+    if isinstance(rel, Limit):
+        return replace(rel, input=prune_columns(rel.input, needed))
+    if isinstance(rel, Window):
+        own = frozenset(c.name for c in rel.columns)
+        below = None if needed is None else (needed - own) | _fields(c.expr for c in rel.columns)
+        return replace(rel, input=prune_columns(rel.input, below))
+    raise TypeError(f"cannot prune a {type(rel).__name__}")
+
+
+def _side(side: Relation, needed: Needed, on: frozenset[str]) -> Relation:
+    names = frozenset(side.schema.names)
+    return prune_columns(side, None if needed is None else (needed | on) & names)
+
+
+def columns_read(relations) -> dict[str, frozenset[str] | None]:
+    """For each source the pruned relations read: the columns they use (None: all, for SQL)."""
+    out: dict[str, frozenset[str] | None] = {}
+    for rel in relations:
+        for node in walk_relations(rel):
+            if isinstance(node, Sql):
+                out.update(dict.fromkeys(node.tables))  # SQL text may name any column
+            elif isinstance(node, Read) and (node.source not in out or out[node.source] is not None):
+                out[node.source] = out.get(node.source, frozenset()) | frozenset(node.source_schema.names)
+    return out
