@@ -4,6 +4,8 @@ Uniqueness and distinctness rules each ask for a histogram of key counts (plan/h
 Spark reads the input once for all of them, groups every key set in the same aggregate and
 reduces each to its histogram on the server; the rows come back tagged with their key set.
 Measured at 1M rows, five key sets: 2.1 s instead of 3.0 s for five separate group-bys.
+The engine uses it when it reads a source per scan (``read_once=False``); a source kept for the
+run is cheaper to group once per key set.
 """
 
 from __future__ import annotations

@@ -24,6 +24,14 @@ def spark_conformance_engine(spark_remote):
     engine.close()
 
 
+@pytest.fixture(scope="session")
+def spark_rereading_engine(spark_conformance_engine):
+    """The Spark engine reading sources once per scan, with GROUPING SETS for key histograms."""
+    from gryph.client.spark import SparkEngine
+
+    return SparkEngine(connection=spark_conformance_engine.connection, read_once=False)
+
+
 @pytest.fixture(params=ENGINE_NAMES)
 def dq_engine(request):
     """Each engine in turn; the Spark one needs the real server (a failure, never a skip)."""

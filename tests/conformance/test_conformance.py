@@ -36,7 +36,21 @@ def run_case(case: dict, engine):
 
 @pytest.mark.parametrize("case", PARAMS)
 def test_case(case, dq_engine):
-    result = run_case(case, dq_engine)
+    check_case(case, dq_engine)
+
+
+HISTOGRAM_PARAMS = [p for p in PARAMS if any(f"{kind} " in p.values[0]["suite"]
+                                             for kind in ("uniqueness", "distinctness"))]
+
+
+@pytest.mark.parametrize("case", HISTOGRAM_PARAMS)
+def test_histogram_case_on_spark_reading_per_scan(case, spark_rereading_engine):
+    """Spark's other way to count keys: every key set of a source in one GROUPING SETS job."""
+    check_case(case, spark_rereading_engine)
+
+
+def check_case(case: dict, engine) -> None:
+    result = run_case(case, engine)
     expected = decode_expected(case["expected"])
     ordered = set(case.get("ordered", ()))
     assert set(result.metrics) == set(expected), f"rules: got {sorted(result.metrics)}"
