@@ -18,7 +18,7 @@ from gryph.compiler.values import normalize
 from .connect import Connection, connect
 from .failures import spark_errors
 from .histograms import shared_histograms
-from .read_once import keep, sources_to_keep
+from .read_once import keep_all, sources_to_keep
 from .relations import Context, compile_relation
 from .scalars import quoted
 from .sources import load_source
@@ -110,13 +110,10 @@ class SparkEngine:
         registered: list[str] = []
         names = [n for view in views for n in reads(view.relation)] + [n for rel in relations for n in reads(rel)]
         try:
-            for name in dict.fromkeys(names):
-                if name in sources:
-                    df = load_source(self.spark, sources[name])
-                    if kept and name in kept:
-                        with spark_errors(f"reading source {name!r}"):
-                            df = keep(df, kept[name], name)
-                    self._register(ctx, name, df, registered)
+            loaded = {name: load_source(self.spark, sources[name]) for name in dict.fromkeys(names)
+                      if name in sources}
+            for name, df in keep_all(loaded, kept or {}).items():
+                self._register(ctx, name, df, registered)
             for view in views:
                 with spark_errors(f"building view {view.name!r}"):
                     self._register(ctx, view.name, compile_relation(view.relation, ctx), registered)

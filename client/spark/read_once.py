@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import warnings
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from typing import Mapping
 
 from pyspark.errors import PySparkException
@@ -75,6 +76,15 @@ def sources_to_keep(relations, views: tuple[View, ...], sources: Mapping[str, So
             if times > 1 and name in sources and sources[name].format != "frame"}
 
 
+def keep_all(loaded: Mapping[str, DataFrame], kept: Mapping[str, frozenset[str] | None]) -> dict[str, DataFrame]:
+    """The ``loaded`` sources, those in ``kept`` read once: side by side, so that one source's
+    last tasks and the next one's first share the cores (a few seconds at 10M rows on two)."""
+    wanted = [name for name in loaded if name in kept]
+    with ThreadPoolExecutor(max_workers=max(1, min(4, len(wanted)))) as pool:
+        copies = {name: pool.submit(keep, loaded[name], kept[name], name) for name in wanted}
+        return {name: copies[name].result() if name in copies else df for name, df in loaded.items()}
+
+
 def keep(df: DataFrame, columns: frozenset[str] | None, name: str) -> DataFrame:
     """``df`` (only ``columns``) read once and kept for the run; ``df`` itself where the server refuses."""
     if columns is not None:
@@ -83,8 +93,9 @@ def keep(df: DataFrame, columns: frozenset[str] | None, name: str) -> DataFrame:
         with _active(df.sparkSession):
             return df.localCheckpoint(eager=True, storageLevel=STORAGE)
     except PySparkException as exc:
-        # e.g. a serverless endpoint without checkpoints: correct results matter more than one read
-        warnings.warn(f"source {name!r} is read once per query: the server cannot keep it for the run "
+        # e.g. an endpoint without checkpoints. The queries still run over the source itself; if
+        # the data is at fault they fail too, each with an error naming its query.
+        warnings.warn(f"source {name!r} could not be kept for the run, so each scan reads it "
                       f"({str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__})",
                       stacklevel=2)
         return df
