@@ -1,0 +1,35 @@
+"""A run's queries go to Spark as one action; a failure still names the query that failed."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pytest
+
+from gryph.compiler.errors import EngineError
+from gryph.compiler.plan import Plan, Query, Sql
+from gryph.compiler.sources import SourceSpec
+
+
+def _plan(*queries: tuple[str, str]) -> Plan:
+    return Plan((), tuple(Query(name, Sql(text, ("t",), "spark")) for name, text in queries))
+
+
+def _sources():
+    return {"t": SourceSpec("t", "frame", frame=pa.table({"a": [1, 2, 3], "s": ["x", None, "é"]}))}
+
+
+def test_queries_of_different_shapes_come_back_apart(spark_engine):
+    rows = spark_engine.run(_plan(("n", "SELECT count(*) AS n FROM t"),
+                                  ("pairs", "SELECT a, s FROM t WHERE a > 1"),
+                                  ("same_shape", "SELECT count(*) AS n FROM t WHERE s IS NULL")), _sources())
+    assert rows["n"] == [{"n": 3}] and rows["same_shape"] == [{"n": 1}]
+    assert sorted(rows["pairs"], key=lambda r: r["a"]) == [{"a": 2, "s": None}, {"a": 3, "s": "é"}]
+
+
+def test_a_failure_at_run_time_names_its_query(spark_engine):
+    plan = _plan(("fine", "SELECT count(*) AS n FROM t"),
+                 ("broken", "SELECT raise_error(concat('bad row ', a)) AS x FROM t"))
+    with pytest.raises(EngineError) as info:
+        spark_engine.run(plan, _sources())
+    assert info.value.code == "QUERY_FAILED" and "'broken'" in info.value.message
+    assert "'fine'" not in info.value.message
