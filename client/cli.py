@@ -40,6 +40,9 @@ def _parser() -> argparse.ArgumentParser:
                                   "connectors read (duckdb engine)")
         command.add_argument("--env", metavar="PATH",
                              help="a Griffin env.json: its spark.config settings go to the Spark session")
+        command.add_argument("--read-per-scan", action="store_true",
+                             help="spark: read a source once per query that scans it, instead of once "
+                                  "per run into the cluster's storage (for sources too large to keep)")
         command.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
 
     run = commands.add_parser("run", help="run a suite and report its metrics")
@@ -119,18 +122,19 @@ def _engine(args):
     if args.database is not None and name != "duckdb":
         raise InvalidInput("BAD_OPTION", "--database names a DuckDB file: it goes with the duckdb engine",
                            None, args.database, "drop --database, or --engine/--remote")
-    if args.env is not None:
-        settings = load_spark_config(args.env)
-        if name != "spark":
-            if settings:
-                print(f"note: {args.env}: spark.config does not apply to the duckdb engine", file=sys.stderr)
-        else:
-            engine = open_engine("spark", args.remote)
-            refused = engine.configure(settings)
-            if refused:
-                print(f"note: {args.env}: not applied, set them on the Spark server: {', '.join(refused)}",
-                      file=sys.stderr)
-            return engine
+    if args.read_per_scan and name != "spark":
+        raise InvalidInput("BAD_OPTION", "--read-per-scan is how the spark engine reads sources",
+                           None, "--read-per-scan", "drop it, or add --engine spark/--remote")
+    settings = load_spark_config(args.env) if args.env is not None else {}
+    if settings and name != "spark":
+        print(f"note: {args.env}: spark.config does not apply to the duckdb engine", file=sys.stderr)
+    if name == "spark" and (settings or args.read_per_scan):
+        engine = open_engine("spark", args.remote, read_once=not args.read_per_scan)
+        refused = engine.configure(settings)
+        if refused:
+            print(f"note: {args.env}: not applied, set them on the Spark server: {', '.join(refused)}",
+                  file=sys.stderr)
+        return engine
     if args.database is None:
         return name
     if not Path(args.database).is_file():

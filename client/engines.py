@@ -8,8 +8,12 @@ from gryph.compiler.errors import InvalidInput
 ENGINES = ("duckdb", "spark")
 
 
-def open_engine(name: str = "duckdb", remote: str | None = None, database: str | None = None) -> Engine:
-    """An engine by name; ``remote`` is the Spark Connect URL (or ``local``), ``database`` a DuckDB file."""
+def open_engine(name: str = "duckdb", remote: str | None = None, database: str | None = None,
+                read_once: bool = True) -> Engine:
+    """An engine by name; ``remote`` is the Spark Connect URL (or ``local``), ``database`` a DuckDB file.
+
+    ``read_once`` (Spark): keep a source several queries scan on the cluster for the run.
+    """
     if name == "duckdb":
         from gryph.local_backend.engine import DuckDBEngine
 
@@ -17,6 +21,6 @@ def open_engine(name: str = "duckdb", remote: str | None = None, database: str |
     if name == "spark":
         from gryph.client.spark.engine import SparkEngine  # imports pyspark: only when asked for
 
-        return SparkEngine(remote)
+        return SparkEngine(remote, read_once=read_once)
     raise InvalidInput("UNKNOWN_ENGINE", f"unknown engine {name!r}", None, name,
                        f"choose one of: {', '.join(ENGINES)}")

@@ -124,3 +124,13 @@ def test_tables_of_a_duckdb_database(tmp_path):
     assert json.loads(done.stdout)["metrics"]["notes"] == {"total": 3, "incomplete": 1, "complete": 2}
     missing = gryph("validate", str(suite), "--database", str(tmp_path / "nope.duckdb"))
     assert missing.returncode == 3 and "DATABASE_NOT_FOUND" in missing.stderr
+
+
+def test_read_per_scan_is_a_spark_option(spark_remote):
+    on_duckdb = gryph("run", "examples/users.dq", "--read-per-scan", "--no-history")
+    assert on_duckdb.returncode == 2 and "BAD_OPTION" in on_duckdb.stderr
+    done = gryph("run", "examples/users.dq", "--remote", spark_remote, "--read-per-scan",
+                 "--format", "json", "--no-history")
+    assert done.returncode == 0, done.stderr
+    # the example's 50 users, one without contact details (as on DuckDB above)
+    assert json.loads(done.stdout)["metrics"]["contact"] == {"total": 50, "incomplete": 1, "complete": 49}
