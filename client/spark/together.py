@@ -9,6 +9,7 @@ schema and leaves the others NULL.
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from pyspark.errors import PySparkException
 from pyspark.sql.connect import functions as F
 from pyspark.sql.connect.dataframe import DataFrame

@@ -176,3 +176,23 @@ def test_two_sources_each_read_twice_are_both_kept(spark_engine, tmp_path, monke
     assert (metrics["same"]["miss"], metrics["ids"]["miss"], metrics["ids"]["matched"]) == (2, 1, 3)
     assert (metrics["user_emails"]["incomplete"], metrics["copy_emails"]["total"],
             metrics["copy_emails"]["incomplete"]) == (1, 2, 0)
+
+
+def test_scans_are_counted_through_views_sql_and_split_aggregates():
+    from gryph.client.spark.read_once import scans
+    from gryph.compiler.plan import (
+        AggFn, Aggregate, AggregateCall, Field, Join, JoinKind, Literal, Named, Project, Read, Sql, View,
+    )
+    from gryph.compiler.types import DOUBLE, INTEGER, schema
+
+    t = Read("t", schema(("a", INTEGER)))
+    a = Field("a", INTEGER)
+    renamed = Project(Read("t", schema(("a", INTEGER))), (Named(a, "b"),))
+    view = View("v", Join(JoinKind.CROSS, t, renamed, None))  # reads t twice
+    v = Read("v", view.relation.schema)
+    both = Join(JoinKind.CROSS, v, Project(v, (Named(a, "c"), Named(Field("b", INTEGER), "d"))), None)
+    split = Aggregate(t, (), (Named(AggregateCall(AggFn.COUNT, (a,), INTEGER, distinct=True), "n"),
+                              Named(AggregateCall(AggFn.PERCENTILE_DISC, (a, Literal(0.5, DOUBLE)), INTEGER), "p")))
+    sql = Sql("select * from t join u", ("t", "u"))
+    # the view twice (2 x 2), the split aggregate twice, the SQL text once each
+    assert scans([both, split, sql], (view,)) == {"t": 7, "u": 1}
