@@ -10,6 +10,7 @@ import math
 import random
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from conformance_support import same
@@ -71,8 +72,24 @@ def test_duckdb_and_spark_agree(seed, duckdb_engine, spark_conformance_engine):
     rng = random.Random(seed)
     frames = {"t": table(rng, rng.choice([0, 1, 7, 40, 120])), "u": table(rng, rng.choice([0, 5, 60]))}
     text, ordered = suite(rng)
-    local = run(text, duckdb_engine, frames=frames)
-    remote = run(text, spark_conformance_engine, frames=frames)
+    _agree(text, ordered, run(text, duckdb_engine, frames=frames), run(text, spark_conformance_engine, frames=frames))
+
+
+@pytest.mark.parametrize("seed", range(8, 12))
+def test_duckdb_and_spark_agree_on_files(seed, duckdb_engine, spark_conformance_engine, tmp_path):
+    """The same from parquet files, which Spark reads once per run (frames it does not copy)."""
+    rng = random.Random(seed)
+    header = []
+    for name, rows in (("t", rng.choice([0, 1, 7, 40, 120])), ("u", rng.choice([0, 5, 60]))):
+        path = tmp_path / f"{name}.parquet"
+        pq.write_table(table(rng, rows), path)
+        header.append(f'source {name} = parquet("{path}")')
+    text, ordered = suite(rng)
+    text = "\n".join(header) + "\n" + text
+    _agree(text, ordered, run(text, duckdb_engine), run(text, spark_conformance_engine))
+
+
+def _agree(text: str, ordered: set[str], local, remote) -> None:
     assert set(remote.metrics) == set(local.metrics)
     for rule, metrics in local.metrics.items():
         same(remote.metrics[rule], metrics, f"{rule} ({text.splitlines()[0][:30]}...)",
