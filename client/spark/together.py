@@ -40,15 +40,18 @@ def collect_together(parts: list[Part]) -> list[list[tuple]]:
 def _one_action(parts: list[Part]) -> list[list[tuple]]:
     if len(parts) == 1:
         return [_alone(parts[0])]
-    with spark_errors("analysing the queries " + ", ".join(p.what for p in parts)):
-        schemas = [p.df.schema for p in parts]
+    schemas = []
+    for part in parts:
+        with spark_errors(part.what):  # an analysis error names its own query
+            schemas.append(part.df.schema)
     slots = list(dict.fromkeys(schemas))
+    slot_of = [slots.index(schema) for schema in schemas]
     branches = []
-    for i, (part, schema) in enumerate(zip(parts, schemas)):
-        own = slots.index(schema)
+    for i, part in enumerate(parts):
         values = F.struct(*(column(name) for name in part.df.columns))
         branches.append(part.df.select(F.lit(i).alias("part"), *(
-            (values if s == own else F.lit(None).cast(slots[s])).alias(f"s{s}") for s in range(len(slots)))))
+            (values if s == slot_of[i] else F.lit(None).cast(slots[s])).alias(f"s{s}")
+            for s in range(len(slots)))))
     union = branches[0]
     for branch in branches[1:]:
         union = union.unionAll(branch)
@@ -60,7 +63,7 @@ def _one_action(parts: list[Part]) -> list[list[tuple]]:
     out: list[list[tuple]] = [[] for _ in parts]
     for row in rows:
         i = row[0]
-        out[i].append(tuple(row[1 + slots.index(schemas[i])]))
+        out[i].append(tuple(row[1 + slot_of[i]]))
     return out
 
 

@@ -6,8 +6,9 @@ import pyarrow as pa
 import pytest
 
 from gryph.compiler.errors import EngineError
-from gryph.compiler.plan import Plan, Query, Sql
+from gryph.compiler.plan import Plan, Query, Read, Sql
 from gryph.compiler.sources import SourceSpec
+from gryph.compiler.types import INTEGER, schema
 
 
 def _plan(*queries: tuple[str, str]) -> Plan:
@@ -35,4 +36,14 @@ def test_a_failure_at_run_time_names_its_query(spark_engine):
     with pytest.raises(EngineError) as info:
         spark_engine.run(plan, _sources())
     assert info.value.code == "QUERY_FAILED" and "'broken'" in info.value.message
+    assert "'fine'" not in info.value.message
+
+
+def test_an_analysis_failure_names_its_query(spark_engine):
+    # a column the frame lacks: Spark finds out when it analyses the query, not when it is built
+    ghost = Query("misspelt", Read("t", schema(("ghost", INTEGER))))
+    plan = Plan((), (Query("fine", Sql("SELECT count(*) AS n FROM t", ("t",), "spark")), ghost))
+    with pytest.raises(EngineError) as info:
+        spark_engine.run(plan, _sources())
+    assert info.value.code == "QUERY_FAILED" and "'misspelt'" in info.value.message
     assert "'fine'" not in info.value.message
