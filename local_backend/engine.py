@@ -11,13 +11,15 @@ import duckdb
 
 from gryph.compiler.engine import Rows
 from gryph.compiler.errors import EngineError
-from gryph.compiler.plan import Export, Plan, Sql, View, reads, walk_relations
+from gryph.compiler.plan import Export, Plan, Relation, Sql, View, reads, walk_relations
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import Schema
 from gryph.compiler.values import normalize
 
 from .duck_types import schema_of_relation
+from .perfect_hashing import perfect_hashing
 from .quoting import ident, string
+from .settings import current_setting, setting
 from .sources import Loaded, register_source
 from .sql_relations import Aliases, query_sql, relation_sql
 
@@ -69,7 +71,7 @@ class DuckDBEngine:
                 self._joins_as_written([v.relation for v in plan.views] + relations):
             for export in plan.exports:
                 self._export(export)
-            return {query.name: self._rows(query_sql(query), f"query {query.name!r}")
+            return {query.name: self._rows(query.relation, query_sql(query), f"query {query.name!r}")
                     for query in plan.queries}
 
     def _export(self, export: Export) -> None:
@@ -78,11 +80,11 @@ class DuckDBEngine:
         if export.table is not None:
             parts = export.table.split(".")
             self._execute(f"CREATE OR REPLACE TABLE {'.'.join(ident(p) for p in parts)} AS {sql}",
-                          f"writing {export.name!r} to table {export.table}")
+                          f"writing {export.name!r} to table {export.table}", export.relation)
             return
         Path(export.path).parent.mkdir(parents=True, exist_ok=True)
         self._execute(f"COPY ({sql}) TO {string(export.path)} (FORMAT parquet)",
-                      f"writing {export.name!r} to {export.path}")
+                      f"writing {export.name!r} to {export.path}", export.relation)
 
     @contextlib.contextmanager
     def _registered(self, views, relations, sources: Mapping[str, SourceSpec]):
@@ -111,28 +113,28 @@ class DuckDBEngine:
         column of the source for a record sample (1.9 s instead of 0.5 s at 10 million rows).
         Joins in users' SQL keep DuckDB's choice.
         """
-        before = self._con.execute("SELECT current_setting('disabled_optimizers')").fetchone()[0]
-        if any(isinstance(node, Sql) for rel in relations for node in walk_relations(rel)) \
-                or _BUILD_SIDE_FLIP in before.split(","):
+        before = current_setting(self._con, "disabled_optimizers")
+        if any(isinstance(node, Sql) for rel in relations for node in walk_relations(rel)):
             yield
             return
-        self._con.execute(f"SET disabled_optimizers = {string(','.join(filter(None, [before, _BUILD_SIDE_FLIP])))}")
-        try:
+        disabled = list(dict.fromkeys(filter(None, [name.strip() for name in before.split(",")] + [_BUILD_SIDE_FLIP])))
+        with setting(self._con, "disabled_optimizers", ",".join(disabled)):
             yield
-        finally:
-            self._con.execute(f"SET disabled_optimizers = {string(before)}")
 
-    def _execute(self, sql: str, what: str) -> None:
+    def _execute(self, sql: str, what: str, relation: Relation | None = None) -> None:
+        """Run a statement; ``relation``, when given, is what it computes (its grouping is planned)."""
         try:
-            self._con.execute(sql)
+            with perfect_hashing(self._con, relation):
+                self._con.execute(sql)
         except duckdb.Error as exc:
             raise _failed(what, exc, sql) from None
 
-    def _rows(self, sql: str, what: str) -> Rows:
+    def _rows(self, relation: Relation, sql: str, what: str) -> Rows:
         try:
-            cursor = self._con.execute(sql)
-            names = [d[0] for d in cursor.description]
-            rows = cursor.fetchall()
+            with perfect_hashing(self._con, relation):
+                cursor = self._con.execute(sql)
+                names = [d[0] for d in cursor.description]
+                rows = cursor.fetchall()
         except duckdb.Error as exc:
             raise _failed(what, exc, sql) from None
         # column order kept: dicts preserve insertion order

@@ -16,7 +16,7 @@ from gryph.compiler.types import DataType, Kind
 
 from .quoting import ident
 from .spark_sql import spark_to_duckdb
-from .sql_scalars import as_aggregate_type, scalar_sql, sort_key_sql, unsupported
+from .sql_scalars import as_aggregate_type, filtered_sql, scalar_sql, sort_key_sql, unsupported
 
 
 class Aliases:
@@ -105,9 +105,8 @@ def _aggregate(rel: Aggregate, aliases: Aliases) -> str:
     lists = []
     for i, group in enumerate(percentile_sets):
         column = ident(f"{prefix}{i}")
-        call = f"quantile_disc({scalar_sql(group.value)}, [{', '.join(repr(f) for _, f in group.members)}])"
-        if group.filter is not None:
-            call += f" FILTER (WHERE {scalar_sql(group.filter)})"
+        value = filtered_sql(scalar_sql(group.value), group.filter)
+        call = f"quantile_disc({value}, [{', '.join(repr(f) for _, f in group.members)}])"
         lists.append(f"{call} AS {column}")
         element.update((name, f"{column}[{k}]") for k, (name, _) in enumerate(group.members, start=1))
     inner = keys + [_select_list((n,)) for n in rel.measures if n.name not in element]

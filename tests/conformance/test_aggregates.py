@@ -84,9 +84,12 @@ def test_empty_input_gives_one_row(dq_engine, source):
     empty = Filter(read(dq_engine, source), Literal(False, BOOL))
     measures = (Named(agg(AggFn.COUNT_ALL), "n"), Named(agg(AggFn.COUNT, v), "c"),
                 Named(agg(AggFn.SUM, v), "s"), Named(agg(AggFn.AVG, v, DBL), "a"),
-                Named(agg(AggFn.MIN, v), "lo"), Named(agg(AggFn.STDDEV_SAMP, v, DBL), "sd"))
+                Named(agg(AggFn.MIN, v), "lo"), Named(agg(AggFn.STDDEV_SAMP, v, DBL), "sd"),
+                Named(agg(AggFn.COUNT_ALL, filter=IsNull(k)), "n_filtered"),
+                Named(agg(AggFn.SUM, v, filter=IsNull(k)), "s_filtered"))
     rows = run_one(dq_engine, Aggregate(empty, (), measures), {"g": source})
-    assert rows == [{"n": 0, "c": 0, "s": None, "a": None, "lo": None, "sd": None}]
+    assert rows == [{"n": 0, "c": 0, "s": None, "a": None, "lo": None, "sd": None,
+                     "n_filtered": 0, "s_filtered": None}]
 
 
 def test_one_row_spread(dq_engine, source):
@@ -103,6 +106,22 @@ def test_grouped_with_null_key(dq_engine, source):
     rows = run_one(dq_engine, rel, {"g": source})
     assert multiset(rows) == multiset([{"key": "a", "n": 2, "s": 2}, {"key": "b", "n": 1, "s": 5},
                                        {"key": None, "n": 2, "s": 3}])
+
+
+def test_grouped_filtered_measures(dq_engine, source):
+    """A group no row of which passes the filter counts 0 and sums NULL; a NULL condition never passes."""
+    v_over_one = Call(Fn.GT, (v, Literal(1, INT)), BOOL)  # NULL where v is NULL
+    rel = Aggregate(read(dq_engine, source), (Named(k, "key"),),
+                    (Named(agg(AggFn.COUNT_ALL, filter=v_over_one), "n"),
+                     Named(agg(AggFn.SUM, v, filter=v_over_one), "s"),
+                     Named(agg(AggFn.COUNT, v, distinct=True, filter=v_over_one), "distinct_v"),
+                     Named(agg(AggFn.MAX, d, DBL, filter=v_over_one), "max_d")))
+    rows = run_one(dq_engine, rel, {"g": source})
+    # a: v 1, 1 (none over one); b: v 5 (d 2.0); NULL key: v NULL, 3 (d NULL, 4.0)
+    assert multiset(rows) == multiset([{"key": "a", "n": 0, "s": None, "distinct_v": 0, "max_d": None},
+                                       {"key": "b", "n": 1, "s": 5, "distinct_v": 1, "max_d": 2.0},
+                                       {"key": None, "n": 1, "s": 3, "distinct_v": 1, "max_d": 4.0}])
+    assert all(type(row["n"]) is int for row in rows)
 
 
 def test_grouped_empty_input_gives_no_rows(dq_engine, source):

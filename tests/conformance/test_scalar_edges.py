@@ -273,6 +273,18 @@ def test_epoch_millis_reads_timestamps_as_utc(bench):
     assert bench.values(call(Fn.EPOCH_MILLIS, I, f("d", DATE)), dates) == [86400000]
 
 
+
+def test_latency_between_the_first_and_last_representable_times(bench):
+    """One time's milliseconds less another's cannot overflow: the widest span is exact."""
+    data = {"start": pa.array([dt.datetime(1, 1, 1), dt.datetime(9999, 12, 31, 23, 59, 59, 999999), None],
+                              pa.timestamp("us")),
+            "end": pa.array([dt.datetime(9999, 12, 31, 23, 59, 59, 999999), dt.datetime(1, 1, 1),
+                             dt.datetime(2000, 1, 1)], pa.timestamp("us"))}
+    latency = call(Fn.SUBTRACT, I, call(Fn.EPOCH_MILLIS, I, f("end", TIMESTAMP)),
+                   call(Fn.EPOCH_MILLIS, I, f("start", TIMESTAMP)))
+    # 0001-01-01 is -62,135,596,800,000 ms; 9999-12-31 23:59:59.999 is 253,402,300,799,999 ms
+    assert bench.values(latency, data) == [315537897599999, -315537897599999, None]
+
 # --- nested data -------------------------------------------------------------------------------
 
 ARRAYS = {"xs": pa.array([[10, 20, 30], [], None], pa.list_(pa.int64()))}

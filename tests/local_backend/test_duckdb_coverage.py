@@ -15,7 +15,7 @@ from gryph.compiler.types import (
     BOOLEAN, DATE, DOUBLE, INTEGER, JSON, STRING, TIMESTAMP, array, map_of, struct,
 )
 from gryph.local_backend.sql_relations import Aliases, relation_sql
-from gryph.local_backend.sql_scalars import scalar_sql
+from gryph.local_backend.sql_scalars import magnitude_bits, scalar_sql
 
 I, D, S, B = INTEGER, DOUBLE, STRING, BOOLEAN
 COLUMNS = {
@@ -136,3 +136,15 @@ def test_unknown_nodes_are_reported_as_unsupported_on_duckdb():
         relation_sql(Sql("SELECT 1", (), dialect="oracle"), Aliases())
     with pytest.raises(UnsupportedError, match="not supported on duckdb"):
         scalar_sql(Call(Fn.ELEMENT_AT, (Field("s", S), one(0, I)), I))
+
+
+def test_overflow_checks_only_where_64_bits_may_not_hold():
+    """A latency (one time's milliseconds less another's) fits 64 bits; other integer sums may not."""
+    start, end = Field("start", TIMESTAMP), Field("end", TIMESTAMP)
+    millis = lambda t: Call(Fn.EPOCH_MILLIS, (t,), I)  # noqa: E731
+    latency = Call(Fn.SUBTRACT, (millis(end), millis(start)), I)
+    assert magnitude_bits(latency) == 55
+    assert "TRY(" not in scalar_sql(latency)
+    assert magnitude_bits(Call(Fn.ADD, (latency, one(2**62, I)), I)) == 64
+    assert "TRY(" in scalar_sql(Call(Fn.ADD, (latency, one(2**62, I)), I))
+    assert "TRY(" in scalar_sql(Call(Fn.ADD, (i, one(1, I)), I))

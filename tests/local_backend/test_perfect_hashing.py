@@ -1,0 +1,134 @@
+"""Dense integer keys are grouped through DuckDB's perfect hash table, within a memory budget."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from gryph.client.runner import load_suite, run
+from gryph.compiler.plan import Aggregate, Distinct, Field, Named, Read, Sql, count_all
+from gryph.compiler.types import INTEGER, Column, Schema
+from gryph.local_backend import DuckDBEngine
+from gryph.local_backend import engine as engine_module
+from gryph.local_backend.perfect_hashing import budget_bits, groups, perfect_hashing
+from gryph.local_backend.sql_relations import Aliases, relation_sql
+
+PERFECT = "PERFECT_HASH_GROUP_BY"
+IDS = Read("ids", Schema((Column("id", INTEGER),)))
+COUNT_BY_ID = Aggregate(IDS, (Named(Field("id", INTEGER), "id"),), (Named(count_all(), "n"),))
+
+
+def test_budget_worked_out_by_hand():
+    # four slots per row over all threads: 10M rows on 2 threads allow 20M slots a thread;
+    # 2^24 (16.8M) fit, 2^25 do not
+    assert budget_bits(10_000_000, 2) == 24
+    assert budget_bits(1000, 8) == 8  # 500 slots a thread: 256 fit, 512 do not
+    assert budget_bits(0, 2) == 0
+    assert budget_bits(10**12, 1) == 30  # never more than DuckDB allows
+
+
+def test_only_grouping_relations_ask_for_it():
+    assert groups(COUNT_BY_ID)
+    assert groups(Distinct(IDS))
+    assert groups(Sql("SELECT count(*) AS n FROM ids", ("ids",)))
+    assert not groups(Aggregate(IDS, (), (Named(count_all(), "n"),)))
+    assert not groups(IDS)
+
+
+@pytest.fixture
+def ids_file(tmp_path):
+    """10,000 ids, five of them twice, and a NULL: 10,006 rows."""
+    ids = list(range(10_000)) + [7, 70, 700, 7000, 9999, None]
+    path = tmp_path / "ids.parquet"
+    pq.write_table(pa.table({"id": pa.array(ids, pa.int64())}), path)
+    return path
+
+
+SUITE = """
+suite dense
+source ids = parquet("{path}")
+distinctness id_distinct on ids: id with duplication.array = "dup"
+uniqueness id_unique on ids: id
+"""
+
+
+@pytest.fixture
+def spied_plans(monkeypatch):
+    """Physical plans of the grouping statements a run executes, captured inside gryph's setting."""
+    plans: list[dict] = []
+    real = engine_module.perfect_hashing
+
+    @contextlib.contextmanager
+    def spy(con, relation):
+        with real(con, relation):
+            if relation is not None and groups(relation):
+                sql = relation_sql(relation, Aliases())
+                plans.append(json.loads(con.execute(f"EXPLAIN (FORMAT json) {sql}").fetchall()[0][1]))
+            yield
+
+    monkeypatch.setattr(engine_module, "perfect_hashing", spy)
+    return plans
+
+
+def _operators(plan) -> list[str]:
+    out, stack = [], list(plan)
+    while stack:
+        node = stack.pop()
+        out.append(node["name"])
+        stack.extend(node.get("children", []))
+    return out
+
+
+def test_dense_ids_are_grouped_by_a_perfect_table(ids_file, spied_plans):
+    con = duckdb.connect()
+    con.execute("SET threads = 2")  # the budget depends on threads: 4 * 10,006 / 2 slots, 14 bits
+    result = run(load_suite(SUITE.format(path=ids_file)), DuckDBEngine(con), record_sample=0)
+    # worked out by hand: 10,000 ids and NULL are 10,001 values; 7, 70, 700, 7000 and 9999 twice
+    assert result.metrics["id_distinct"] == {"total": 10_006, "distinct": 10_001,
+                                             "dup": [{"dup": 1, "num": 5}]}
+    assert result.metrics["id_unique"] == {"total": 10_006, "unique": 9_996}
+    assert spied_plans and all(PERFECT in _operators(plan) for plan in spied_plans)
+    # DuckDB's own threshold (12 bits) would hash them: 10,000 ids need 14
+    assert current_threshold(con) == 12
+    plain = relation_sql(COUNT_BY_ID, Aliases())
+    con.execute(f"CREATE VIEW ids AS SELECT * FROM read_parquet('{ids_file}')")
+    assert PERFECT not in _operators(json.loads(con.execute(f"EXPLAIN (FORMAT json) {plain}").fetchall()[0][1]))
+
+
+def test_a_users_own_threshold_stays_and_is_restored(ids_file, spied_plans):
+    con = duckdb.connect()
+    con.execute("SET threads = 2")
+    con.execute("SET perfect_ht_threshold = 20")  # more than the budget (14 bits): kept
+    run(load_suite(SUITE.format(path=ids_file)), DuckDBEngine(con), record_sample=0)
+    assert current_threshold(con) == 20
+    assert spied_plans and all(PERFECT in _operators(plan) for plan in spied_plans)
+
+
+def test_sparse_keys_keep_the_hash_table(tmp_path, spied_plans):
+    # a range of 2^40 over 4 rows: no table that size, whatever the budget
+    path = tmp_path / "sparse.parquet"
+    pq.write_table(pa.table({"id": pa.array([0, 2**40, 2**40, None], pa.int64())}), path)
+    con = duckdb.connect()
+    result = run(load_suite(SUITE.format(path=path)), DuckDBEngine(con), record_sample=0)
+    assert result.metrics["id_distinct"] == {"total": 4, "distinct": 3, "dup": [{"dup": 1, "num": 1}]}
+    assert spied_plans and not any(PERFECT in _operators(plan) for plan in spied_plans)
+    assert current_threshold(con) == 12
+
+
+def test_setting_restored_when_the_query_fails(ids_file):
+    con = duckdb.connect()
+    con.execute(f"CREATE VIEW ids AS SELECT * FROM read_parquet('{ids_file}')")
+    with pytest.raises(RuntimeError):
+        with perfect_hashing(con, COUNT_BY_ID):
+            assert current_threshold(con) > 12
+            raise RuntimeError("the query failed")
+    assert current_threshold(con) == 12
+
+
+def current_threshold(con) -> int:
+    return int(con.execute("SELECT current_setting('perfect_ht_threshold')").fetchone()[0])
