@@ -11,7 +11,7 @@ import duckdb
 
 from gryph.compiler.engine import Rows
 from gryph.compiler.errors import EngineError
-from gryph.compiler.plan import Export, Plan, Relation, Sql, View, reads, walk_relations
+from gryph.compiler.plan import Export, Plan, Query, Relation, Sql, View, reads, walk_relations
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import Schema
 from gryph.compiler.values import normalize
@@ -22,6 +22,7 @@ from .quoting import ident, string
 from .settings import current_setting, setting
 from .sources import Loaded, register_source
 from .sql_relations import Aliases, query_sql, relation_sql
+from .together import MAX_BRANCHES, in_order, split_rows, union_sql
 
 
 # DuckDB's optimizer that may swap the build and probe sides of a hash join
@@ -71,8 +72,29 @@ class DuckDBEngine:
                 self._joins_as_written([v.relation for v in plan.views] + relations):
             for export in plan.exports:
                 self._export(export)
-            return {query.name: self._rows(query.relation, query_sql(query), f"query {query.name!r}")
-                    for query in plan.queries}
+            together = [q for q in plan.queries if not in_order(q.relation)]
+            rows = {}
+            for start in range(0, len(together), MAX_BRANCHES):
+                rows.update(self._together(together[start:start + MAX_BRANCHES]))
+            return {q.name: rows[q.name] if q.name in rows else self._alone(q) for q in plan.queries}
+
+    def _together(self, queries: list[Query]) -> dict[str, Rows]:
+        """The rows of several queries from one statement (see ``together``)."""
+        if len(queries) < 2:
+            return {q.name: self._alone(q) for q in queries}
+        sql = union_sql(queries)
+        try:
+            with perfect_hashing(self._con, [q.relation for q in queries]):
+                cursor = self._con.execute(sql)
+                names = [d[0] for d in cursor.description]
+                rows = cursor.fetchall()
+        except duckdb.Error:
+            # say which query failed: each alone (only on this path, so it costs nothing otherwise)
+            return {q.name: self._alone(q) for q in queries}
+        return dict(zip((q.name for q in queries), split_rows(names, rows, len(queries))))
+
+    def _alone(self, query: Query) -> Rows:
+        return self._rows(query.relation, query_sql(query), f"query {query.name!r}")
 
     def _export(self, export: Export) -> None:
         """Write a relation in full: a parquet file, or a table of the database."""
@@ -124,14 +146,14 @@ class DuckDBEngine:
     def _execute(self, sql: str, what: str, relation: Relation | None = None) -> None:
         """Run a statement; ``relation``, when given, is what it computes (its grouping is planned)."""
         try:
-            with perfect_hashing(self._con, relation):
+            with perfect_hashing(self._con, [relation] if relation is not None else []):
                 self._con.execute(sql)
         except duckdb.Error as exc:
             raise _failed(what, exc, sql) from None
 
     def _rows(self, relation: Relation, sql: str, what: str) -> Rows:
         try:
-            with perfect_hashing(self._con, relation):
+            with perfect_hashing(self._con, [relation]):
                 cursor = self._con.execute(sql)
                 names = [d[0] for d in cursor.description]
                 rows = cursor.fetchall()

@@ -54,15 +54,16 @@ def rows_read(con: duckdb.DuckDBPyConnection, sql: str) -> int:
 
 
 @contextlib.contextmanager
-def perfect_hashing(con: duckdb.DuckDBPyConnection, rel: Relation | None):
-    """For the block, DuckDB may group ``rel`` with perfect tables up to its budget (nothing
-    changes for no relation). A higher threshold the user set stays; the setting is restored after.
+def perfect_hashing(con: duckdb.DuckDBPyConnection, relations: list[Relation]):
+    """For the block (one statement computing ``relations``), DuckDB may group with perfect
+    tables up to the largest budget of the relations that group. A higher threshold the user set
+    stays; the setting is restored after.
     """
-    if rel is None or not groups(rel):
+    grouping = [rel for rel in relations if groups(rel)]
+    if not grouping:
         yield
         return
     threads = int(current_setting(con, "threads"))
-    rows = rows_read(con, relation_sql(rel, Aliases()))
-    bits = max(budget_bits(rows, threads), int(current_setting(con, THRESHOLD)))
-    with setting(con, THRESHOLD, str(bits)):
+    bits = max(budget_bits(rows_read(con, relation_sql(rel, Aliases())), threads) for rel in grouping)
+    with setting(con, THRESHOLD, str(max(bits, int(current_setting(con, THRESHOLD))))):
         yield

@@ -64,9 +64,9 @@ def spied_plans(monkeypatch):
     real = engine_module.perfect_hashing
 
     @contextlib.contextmanager
-    def spy(con, relation):
-        with real(con, relation):
-            if relation is not None and groups(relation):
+    def spy(con, relations):
+        with real(con, relations):
+            for relation in filter(groups, relations):
                 sql = relation_sql(relation, Aliases())
                 plans.append(json.loads(con.execute(f"EXPLAIN (FORMAT json) {sql}").fetchall()[0][1]))
             yield
@@ -124,7 +124,7 @@ def test_setting_restored_when_the_query_fails(ids_file):
     con = duckdb.connect()
     con.execute(f"CREATE VIEW ids AS SELECT * FROM read_parquet('{ids_file}')")
     with pytest.raises(RuntimeError):
-        with perfect_hashing(con, COUNT_BY_ID):
+        with perfect_hashing(con, [COUNT_BY_ID]):
             assert current_threshold(con) > 12
             raise RuntimeError("the query failed")
     assert current_threshold(con) == 12

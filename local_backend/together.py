@@ -1,0 +1,51 @@
+"""A run's queries as one DuckDB statement: their rows come back in one union, tagged by query.
+
+DuckDB then runs the queries' scans and aggregations side by side, so that one query's
+single-threaded end (a percentile's selection, the last merge of a hash table) overlaps
+another's scan: the benchmark's peer checks took 1.05-1.09 s as one statement at 10M rows
+against 1.17-1.22 s one after another, with the same CPU time. Each branch packs its rows as
+a struct, in a column of its own (UNION ALL BY NAME leaves the other branches' columns NULL).
+A union keeps no order: queries whose rows come in one (a sort, users' SQL) run alone.
+"""
+
+from __future__ import annotations
+
+from gryph.compiler.engine import Rows
+from gryph.compiler.plan import Filter, Limit, Project, Query, Relation, Sort, Sql, free_prefix
+from gryph.compiler.values import normalize
+
+from .quoting import ident
+from .sql_relations import query_sql
+
+# More branches make one very wide statement (a struct column per branch)
+MAX_BRANCHES = 64
+PART = "__part"
+
+
+def in_order(rel: Relation) -> bool:
+    """Whether the rows of ``rel`` come in an order that a union would not keep."""
+    while isinstance(rel, Limit | Project | Filter):
+        rel = rel.input
+    return isinstance(rel, Sort | Sql)
+
+
+def union_sql(queries: list[Query]) -> str:
+    """One statement whose rows are ``(__part, __s0, __s1, ...)``: query i's rows in ``__s{i}``."""
+    branches = []
+    for i, query in enumerate(queries):
+        # the subquery's alias names its whole row (a struct); no column may bear that name
+        row = ident(free_prefix("__row", query.relation.schema))
+        branches.append(f"SELECT {i} AS {ident(PART)}, {row} AS {ident(f'__s{i}')} "
+                        f"FROM ({query_sql(query)}) AS {row}")
+    return " UNION ALL BY NAME ".join(branches)
+
+
+def split_rows(names: list[str], rows: list[tuple], parts: int) -> list[Rows]:
+    """Each query's rows from the union's, in the order they came."""
+    part_at, column_at = names.index(PART), {name: i for i, name in enumerate(names)}
+    slots = [column_at[f"__s{i}"] for i in range(parts)]
+    out: list[Rows] = [[] for _ in range(parts)]
+    for row in rows:
+        i = row[part_at]
+        out[i].append({name: normalize(value) for name, value in row[slots[i]].items()})
+    return out

@@ -1,0 +1,123 @@
+"""A run's queries go to DuckDB as one statement; ordered ones alone; a failure names its query."""
+
+from __future__ import annotations
+
+import math
+
+import duckdb
+import pyarrow as pa
+import pytest
+
+from gryph.compiler.errors import EngineError
+from gryph.compiler.plan import (
+    Aggregate, Call, Field, Filter, Fn, Limit, Literal, Named, Plan, Project, Query, RLike, Sort, SortKey,
+    count_all, grouped_counts, key_histogram,
+)
+from gryph.compiler.plan.histograms import COUNT, VALUES
+from gryph.local_backend import DuckDBEngine
+
+from plan_helpers import BOOL, DBL, INT, STR, frame_source, multiset, read
+
+ROWS = pa.table({
+    "a": pa.array([1, 2, 3, None], pa.int64()),
+    "s": pa.array(["x", None, "é", "x"], pa.string()),
+    "d": pa.array([1.0, math.nan, None, 2.0], pa.float64()),
+    # names a union of packed rows could trip over
+    "__row": pa.array([10, 20, 30, 40], pa.int64()),
+    "__s0": pa.array(["p", "q", "r", "s"], pa.string()),
+    "名 前": pa.array(["一", "二", None, "四"], pa.string()),
+})
+a, s, d = Field("a", INT), Field("s", STR), Field("d", DBL)
+
+
+class Recorder:
+    """The engine's connection, with every statement it is given written down."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con, self.statements = con, []
+
+    def execute(self, sql, *args):
+        self.statements.append(sql)
+        return self.con.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.con, name)
+
+
+@pytest.fixture
+def engine():
+    engine = DuckDBEngine()
+    engine._con = Recorder(engine.connection)
+    yield engine
+    engine.close()
+
+
+@pytest.fixture
+def source():
+    return frame_source("t", ROWS)
+
+
+def _data_statements(engine) -> list[str]:
+    return [sql for sql in engine.connection.statements if sql.lstrip().upper().startswith("SELECT")
+            and '"t"' in sql]
+
+
+def test_queries_of_different_shapes_come_back_apart_from_one_statement(engine, source):
+    t = read(engine, source)
+    over_one = Call(Fn.GT, (a, Literal(1, INT)), BOOL)
+    plan = Plan((), (
+        Query("n", Aggregate(t, (), (Named(count_all(), "n"),))),
+        Query("pairs", Project(Filter(t, over_one), (Named(a, "a"), Named(s, "s")))),
+        Query("odd", Project(t, tuple(Named(Field(n, INT if n == "__row" else STR), n)
+                                      for n in ("__row", "__s0", "名 前")))),
+        Query("none", Filter(t, Call(Fn.GT, (a, Literal(3, INT)), BOOL))),
+        Query("hist", key_histogram(grouped_counts(t, (Named(s, "__key0"),)))),
+        Query("nan", Project(t, (Named(d, "d"),))),
+        Query("sample", Filter(t, over_one), limit=1),
+    ))
+    rows = engine.run(plan, {"t": source})
+    assert rows["n"] == [{"n": 4}] and rows["none"] == []
+    assert multiset(rows["pairs"]) == multiset([{"a": 2, "s": None}, {"a": 3, "s": "é"}])
+    assert multiset(rows["odd"]) == multiset([{"__row": 10, "__s0": "p", "名 前": "一"},
+                                              {"__row": 20, "__s0": "q", "名 前": "二"},
+                                              {"__row": 30, "__s0": "r", "名 前": None},
+                                              {"__row": 40, "__s0": "s", "名 前": "四"}])
+    assert [list(r) for r in rows["odd"]] == [["__row", "__s0", "名 前"]] * 4  # column order kept
+    # s is x twice, NULL once, é once: two values once, one value twice
+    assert multiset(rows["hist"]) == multiset([{COUNT: 1, VALUES: 2}, {COUNT: 2, VALUES: 1}])
+    values = sorted(rows["nan"], key=lambda r: (r["d"] is None, repr(r["d"])))
+    assert [r["d"] for r in values][:2] == [1.0, 2.0] and math.isnan(values[2]["d"]) and values[3]["d"] is None
+    assert len(rows["sample"]) == 1 and rows["sample"][0]["a"] in (2, 3)
+    statements = _data_statements(engine)
+    assert len(statements) == 1 and "UNION ALL BY NAME" in statements[0]
+
+
+def test_ordered_rows_keep_their_order(engine, source):
+    t = read(engine, source)
+    by_row_desc = Sort(t, (SortKey(Field("__row", INT), ascending=False),))
+    plan = Plan((), (
+        Query("n", Aggregate(t, (), (Named(count_all(), "n"),))),
+        Query("m", Aggregate(t, (), (Named(count_all(Call(Fn.GT, (a, Literal(1, INT)), BOOL)), "m"),))),
+        Query("sorted", Project(by_row_desc, (Named(Field("__row", INT), "r"),))),
+        Query("top", Limit(by_row_desc, 2)),
+    ))
+    rows = engine.run(plan, {"t": source})
+    assert rows["n"] == [{"n": 4}] and rows["m"] == [{"m": 2}]
+    assert [r["r"] for r in rows["sorted"]] == [40, 30, 20, 10]
+    assert [r["__row"] for r in rows["top"]] == [40, 30]
+    # the two aggregates share a statement; each ordered query runs alone
+    statements = _data_statements(engine)
+    assert len(statements) == 3 and sum("UNION ALL BY NAME" in sql for sql in statements) == 1
+
+
+def test_a_failure_at_run_time_names_its_query(engine):
+    patterns = frame_source("t", pa.table({"v": ["a", "b"], "p": ["a", "("]}))  # "(" is no regex
+    t = read(engine, patterns)
+    plan = Plan((), (
+        Query("fine", Aggregate(t, (), (Named(count_all(), "n"),))),
+        Query("broken", Project(t, (Named(RLike(Field("v", STR), Field("p", STR)), "m"),))),
+    ))
+    with pytest.raises(EngineError) as info:
+        engine.run(plan, {"t": patterns})
+    assert info.value.code == "QUERY_FAILED" and "'broken'" in info.value.message
+    assert "'fine'" not in info.value.message
