@@ -121,3 +121,19 @@ def test_a_failure_at_run_time_names_its_query(engine):
         engine.run(plan, {"t": patterns})
     assert info.value.code == "QUERY_FAILED" and "'broken'" in info.value.message
     assert "'fine'" not in info.value.message
+
+
+def test_more_queries_than_one_statement_holds(engine, source):
+    """70 queries: the first 64 in one statement, the other 6 in a second; each gets its own rows."""
+    t = read(engine, source)
+
+    def at_least(n):
+        return Aggregate(t, (), (Named(count_all(Call(Fn.GE, (Field("__row", INT), Literal(n, INT)), BOOL)), "n"),))
+
+    plan = Plan((), tuple(Query(f"q{n}", at_least(n)) for n in range(70)))
+    rows = engine.run(plan, {"t": source})
+    # __row is 10, 20, 30 and 40: how many are at least n
+    assert {name: r[0]["n"] for name, r in rows.items()} == {f"q{n}": sum(x >= n for x in (10, 20, 30, 40))
+                                                           for n in range(70)}
+    statements = _data_statements(engine)
+    assert [sql.count("UNION ALL BY NAME") for sql in statements] == [63, 5]
