@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import math
+from decimal import Decimal
 
 import duckdb
 import pyarrow as pa
@@ -57,9 +59,14 @@ def source():
     return frame_source("t", ROWS)
 
 
-def _data_statements(engine) -> list[str]:
+def _data_statements_of(engine, source: str) -> list[str]:
+    """The statements that read ``source``'s rows (not settings, plans or registrations)."""
     return [sql for sql in engine.connection.statements if sql.lstrip().upper().startswith("SELECT")
-            and '"t"' in sql]
+            and f'"{source}"' in sql]
+
+
+def _data_statements(engine) -> list[str]:
+    return _data_statements_of(engine, "t")
 
 
 def test_queries_of_different_shapes_come_back_apart_from_one_statement(engine, source):
@@ -137,3 +144,24 @@ def test_more_queries_than_one_statement_holds(engine, source):
                                                            for n in range(70)}
     statements = _data_statements(engine)
     assert [sql.count("UNION ALL BY NAME") for sql in statements] == [63, 5]
+
+
+def test_values_of_every_kind_come_back_from_the_union_as_from_a_query_alone(engine):
+    kinds = frame_source("k", pa.table({
+        "m": pa.array([[("a", 1)], None], pa.map_(pa.string(), pa.int64())),
+        "l": pa.array([[1, None, 3], []], pa.list_(pa.int64())),
+        "st": pa.array([{"x": 1, "y": "é"}, None], pa.struct([("x", pa.int64()), ("y", pa.string())])),
+        "dec": pa.array([Decimal("1.25"), None], pa.decimal128(10, 2)),
+        "d": pa.array([dt.date(2024, 1, 2), None], pa.date32()),
+        "ts": pa.array([dt.datetime(2024, 1, 2, 3, 4, 5, 123456), None], pa.timestamp("us")),
+        "x": pa.array([math.nan, -0.0], pa.float64()),
+    }))
+    everything = Query("all", Project(read(engine, kinds), tuple(
+        Named(Field(name, dtype), name) for name, dtype in
+        ((c.name, c.dtype) for c in engine.schema_of(kinds).columns))))
+    count = Query("n", Aggregate(read(engine, kinds), (), (Named(count_all(), "n"),)))
+    together = engine.run(Plan((), (everything, count)), {"k": kinds})
+    alone = engine.run(Plan((), (everything,)), {"k": kinds})
+    assert len(_data_statements_of(engine, "k")) == 2  # the union, then the query alone
+    assert together["n"] == [{"n": 2}]
+    assert repr(multiset(together["all"])) == repr(multiset(alone["all"]))
