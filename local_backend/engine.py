@@ -11,13 +11,13 @@ import duckdb
 
 from gryph.compiler.engine import Rows
 from gryph.compiler.errors import EngineError
-from gryph.compiler.plan import Export, Plan, Query, Relation, Sql, View, reads, walk_relations
+from gryph.compiler.plan import Export, Plan, Query, Sql, View, reads, walk_relations
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import Schema
 from gryph.compiler.values import normalize
 
 from .duck_types import schema_of_relation
-from .perfect_hashing import perfect_hashing
+from .perfect_hashing import GroupingBudget
 from .quoting import ident, string
 from .settings import current_setting, setting
 from .sources import Loaded, register_source
@@ -70,43 +70,54 @@ class DuckDBEngine:
         relations = [q.relation for q in plan.queries] + [e.relation for e in plan.exports]
         with self._registered(plan.views, relations, sources), \
                 self._joins_as_written([v.relation for v in plan.views] + relations):
+            budget = GroupingBudget(self._con, sources, plan.views)
             for export in plan.exports:
-                self._export(export)
+                self._export(export, budget)
             together = [q for q in plan.queries if not in_order(q.relation)]
             rows = {}
             for start in range(0, len(together), MAX_BRANCHES):
-                rows.update(self._together(together[start:start + MAX_BRANCHES]))
-            return {q.name: rows[q.name] if q.name in rows else self._alone(q) for q in plan.queries}
+                rows.update(self._together(together[start:start + MAX_BRANCHES], budget))
+            return {q.name: rows[q.name] if q.name in rows else self._alone(q, budget) for q in plan.queries}
 
-    def _together(self, queries: list[Query]) -> dict[str, Rows]:
+    def _together(self, queries: list[Query], budget: GroupingBudget) -> dict[str, Rows]:
         """The rows of several queries from one statement (see ``together``)."""
         if len(queries) < 2:
-            return {q.name: self._alone(q) for q in queries}
+            return {q.name: self._alone(q, budget) for q in queries}
         sql = union_sql(queries)
         try:
-            with perfect_hashing(self._con, [q.relation for q in queries]):
+            with budget.applied([q.relation for q in queries]):
                 cursor = self._con.execute(sql)
                 names = [d[0] for d in cursor.description]
                 rows = cursor.fetchall()
         except duckdb.Error:
             # say which query failed: each alone (only on this path, so it costs nothing otherwise)
-            return {q.name: self._alone(q) for q in queries}
+            return {q.name: self._alone(q, budget) for q in queries}
         return dict(zip((q.name for q in queries), split_rows(names, rows, len(queries))))
 
-    def _alone(self, query: Query) -> Rows:
-        return self._rows(query.relation, query_sql(query), f"query {query.name!r}")
+    def _alone(self, query: Query, budget: GroupingBudget) -> Rows:
+        sql = query_sql(query)
+        try:
+            with budget.applied([query.relation]):
+                cursor = self._con.execute(sql)
+                names = [d[0] for d in cursor.description]
+                rows = cursor.fetchall()
+        except duckdb.Error as exc:
+            raise _failed(f"query {query.name!r}", exc, sql) from None
+        # column order kept: dicts preserve insertion order
+        return [{name: normalize(value) for name, value in zip(names, row)} for row in rows]
 
-    def _export(self, export: Export) -> None:
+    def _export(self, export: Export, budget: GroupingBudget) -> None:
         """Write a relation in full: a parquet file, or a table of the database."""
         sql = relation_sql(export.relation, Aliases())
         if export.table is not None:
             parts = export.table.split(".")
-            self._execute(f"CREATE OR REPLACE TABLE {'.'.join(ident(p) for p in parts)} AS {sql}",
-                          f"writing {export.name!r} to table {export.table}", export.relation)
-            return
-        Path(export.path).parent.mkdir(parents=True, exist_ok=True)
-        self._execute(f"COPY ({sql}) TO {string(export.path)} (FORMAT parquet)",
-                      f"writing {export.name!r} to {export.path}", export.relation)
+            statement = f"CREATE OR REPLACE TABLE {'.'.join(ident(p) for p in parts)} AS {sql}"
+            what = f"writing {export.name!r} to table {export.table}"
+        else:
+            Path(export.path).parent.mkdir(parents=True, exist_ok=True)
+            statement = f"COPY ({sql}) TO {string(export.path)} (FORMAT parquet)"
+            what = f"writing {export.name!r} to {export.path}"
+        self._execute(statement, what, budget.applied([export.relation]))
 
     @contextlib.contextmanager
     def _registered(self, views, relations, sources: Mapping[str, SourceSpec]):
@@ -143,24 +154,13 @@ class DuckDBEngine:
         with setting(self._con, "disabled_optimizers", ",".join(disabled)):
             yield
 
-    def _execute(self, sql: str, what: str, relation: Relation | None = None) -> None:
-        """Run a statement; ``relation``, when given, is what it computes (its grouping is planned)."""
+    def _execute(self, sql: str, what: str, around=contextlib.nullcontext()) -> None:
+        """Run a statement (inside ``around``, e.g. a setting for it)."""
         try:
-            with perfect_hashing(self._con, [relation] if relation is not None else []):
+            with around:
                 self._con.execute(sql)
         except duckdb.Error as exc:
             raise _failed(what, exc, sql) from None
-
-    def _rows(self, relation: Relation, sql: str, what: str) -> Rows:
-        try:
-            with perfect_hashing(self._con, [relation]):
-                cursor = self._con.execute(sql)
-                names = [d[0] for d in cursor.description]
-                rows = cursor.fetchall()
-        except duckdb.Error as exc:
-            raise _failed(what, exc, sql) from None
-        # column order kept: dicts preserve insertion order
-        return [{name: normalize(value) for name, value in zip(names, row)} for row in rows]
 
     def close(self) -> None:
         """Close the connection if the engine opened it; a caller's connection stays open."""

@@ -7,25 +7,31 @@ allows 12 bits (4,096 slots). Distinctness and uniqueness group by ids, whose ra
 the row count: grouping 10 million ids took 0.38 s and 512 MiB at peak with the perfect table,
 0.62 s and 705 MiB with the hash table. A query here may use as many bits as keep every
 thread's slots, together, within ``SLOTS_PER_ROW`` times the rows it reads: whatever the keys,
-the perfect table then costs at most a constant factor of the scan, in time and memory.
+the perfect table then costs at most a constant factor of the scan, in time and memory. The
+rows of each source come from DuckDB's planner, asked once per run and only for sources whose
+statistics could give a key a range at all.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+from typing import Mapping
 
 import duckdb
 
-from gryph.compiler.plan import Aggregate, Distinct, Relation, Sql, walk_relations
+from gryph.compiler.plan import Aggregate, Distinct, Relation, Sql, View, reads, walk_relations
+from gryph.compiler.sources import SourceSpec
 
+from .quoting import ident
 from .settings import current_setting, setting
-from .sql_relations import Aliases, relation_sql
 
 THRESHOLD = "perfect_ht_threshold"
 SLOTS_PER_ROW = 4
 # DuckDB refuses more; 2^30 slots would already be gigabytes per thread
 MAX_BITS = 30
+# Formats whose files or tables carry the min/max statistics a perfect table is sized from
+WITH_STATISTICS = ("parquet", "table")
 
 
 def budget_bits(rows: int, threads: int) -> int:
@@ -53,17 +59,48 @@ def rows_read(con: duckdb.DuckDBPyConnection, sql: str) -> int:
     return total
 
 
-@contextlib.contextmanager
-def perfect_hashing(con: duckdb.DuckDBPyConnection, relations: list[Relation]):
-    """For the block (one statement computing ``relations``), DuckDB may group with perfect
-    tables up to the largest budget of the relations that group. A higher threshold the user set
-    stays; the setting is restored after.
-    """
-    grouping = [rel for rel in relations if groups(rel)]
-    if not grouping:
-        yield
-        return
-    threads = int(current_setting(con, "threads"))
-    bits = max(budget_bits(rows_read(con, relation_sql(rel, Aliases())), threads) for rel in grouping)
-    with setting(con, THRESHOLD, str(max(bits, int(current_setting(con, THRESHOLD))))):
-        yield
+class GroupingBudget:
+    """How far one run's statements may raise DuckDB's perfect-hash threshold."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, sources: Mapping[str, SourceSpec],
+                 views: tuple[View, ...]) -> None:
+        self._con, self._sources = con, sources
+        self._views = {view.name: view.relation for view in views}
+        self._rows: dict[str, int] = {}
+
+    def rows(self, rel: Relation) -> int:
+        """The rows ``rel`` reads from sources with statistics (views read through).
+
+        Other sources give no key a range, and names that are neither sources nor views
+        (tables in users' SQL) are not known here: they count nothing, so they raise nothing.
+        """
+        total = 0
+        for name in reads(rel):
+            if name in self._views:
+                total += self.rows(self._views[name])
+            elif name in self._sources and self._sources[name].format in WITH_STATISTICS:
+                if name not in self._rows:
+                    self._rows[name] = rows_read(self._con, f"SELECT * FROM {ident(name)}")
+                total += self._rows[name]
+        return total
+
+    @contextlib.contextmanager
+    def applied(self, relations: list[Relation]):
+        """For the block (one statement computing ``relations``), DuckDB may group with perfect
+        tables up to the largest budget of the relations that group. A higher threshold the user
+        set stays; the setting is restored after.
+        """
+        bits = self._raised_bits([rel for rel in relations if groups(rel)])
+        if bits is None:
+            yield
+            return
+        with setting(self._con, THRESHOLD, str(bits)):
+            yield
+
+    def _raised_bits(self, grouping: list[Relation]) -> int | None:
+        """The threshold for relations that group, if above the current one (else None)."""
+        rows = max((self.rows(rel) for rel in grouping), default=0)
+        if not rows:
+            return None
+        bits = budget_bits(rows, int(current_setting(self._con, "threads")))
+        return bits if bits > int(current_setting(self._con, THRESHOLD)) else None

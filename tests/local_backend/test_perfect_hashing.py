@@ -12,10 +12,11 @@ import pytest
 
 from gryph.client.runner import load_suite, run
 from gryph.compiler.plan import Aggregate, Distinct, Field, Named, Read, Sql, count_all
+from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import INTEGER, Column, Schema
 from gryph.local_backend import DuckDBEngine
-from gryph.local_backend import engine as engine_module
-from gryph.local_backend.perfect_hashing import budget_bits, groups, perfect_hashing
+from gryph.local_backend import perfect_hashing
+from gryph.local_backend.perfect_hashing import GroupingBudget, budget_bits, groups
 from gryph.local_backend.sql_relations import Aliases, relation_sql
 
 PERFECT = "PERFECT_HASH_GROUP_BY"
@@ -61,17 +62,17 @@ uniqueness id_unique on ids: id
 def spied_plans(monkeypatch):
     """Physical plans of the grouping statements a run executes, captured inside gryph's setting."""
     plans: list[dict] = []
-    real = engine_module.perfect_hashing
+    real = GroupingBudget.applied
 
     @contextlib.contextmanager
-    def spy(con, relations):
-        with real(con, relations):
+    def spy(budget, relations):
+        with real(budget, relations):
             for relation in filter(groups, relations):
                 sql = relation_sql(relation, Aliases())
-                plans.append(json.loads(con.execute(f"EXPLAIN (FORMAT json) {sql}").fetchall()[0][1]))
+                plans.append(json.loads(budget._con.execute(f"EXPLAIN (FORMAT json) {sql}").fetchall()[0][1]))
             yield
 
-    monkeypatch.setattr(engine_module, "perfect_hashing", spy)
+    monkeypatch.setattr(GroupingBudget, "applied", spy)
     return plans
 
 
@@ -123,8 +124,9 @@ def test_sparse_keys_keep_the_hash_table(tmp_path, spied_plans):
 def test_setting_restored_when_the_query_fails(ids_file):
     con = duckdb.connect()
     con.execute(f"CREATE VIEW ids AS SELECT * FROM read_parquet('{ids_file}')")
+    budget = GroupingBudget(con, {"ids": SourceSpec("ids", "parquet", paths=(str(ids_file),))}, ())
     with pytest.raises(RuntimeError):
-        with perfect_hashing(con, [COUNT_BY_ID]):
+        with budget.applied([COUNT_BY_ID]):
             assert current_threshold(con) > 12
             raise RuntimeError("the query failed")
     assert current_threshold(con) == 12
@@ -132,3 +134,21 @@ def test_setting_restored_when_the_query_fails(ids_file):
 
 def current_threshold(con) -> int:
     return int(con.execute("SELECT current_setting('perfect_ht_threshold')").fetchone()[0])
+
+
+def test_the_planner_is_asked_once_per_source_and_only_where_statistics_tell_a_range(tmp_path, ids_file,
+                                                                                     monkeypatch):
+    asked: list[str] = []
+    real = perfect_hashing.rows_read
+    monkeypatch.setattr(perfect_hashing, "rows_read", lambda con, sql: asked.append(sql) or real(con, sql))
+    csv = tmp_path / "ids.csv"
+    csv.write_text("id\n1\n2\n2\n")
+    suite = SUITE.format(path=ids_file) + f"""
+source ids_csv = csv("{csv}")
+distinctness csv_distinct on ids_csv: id
+uniqueness csv_unique on ids_csv: id
+"""
+    result = run(load_suite(suite), DuckDBEngine(), record_sample=0)
+    assert result.metrics["csv_distinct"] == {"total": 3, "distinct": 2}
+    # four grouping rules: the parquet source's rows asked for once, the CSV's never (no statistics)
+    assert asked == ['SELECT * FROM "ids"']
