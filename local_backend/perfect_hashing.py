@@ -28,7 +28,7 @@ from .settings import current_setting, setting
 
 THRESHOLD = "perfect_ht_threshold"
 SLOTS_PER_ROW = 4
-# DuckDB refuses more; 2^30 slots would already be gigabytes per thread
+# a cap whatever the rows: 2^30 slots are already gigabytes per thread
 MAX_BITS = 30
 # Formats whose files or tables carry the min/max statistics a perfect table is sized from
 WITH_STATISTICS = ("parquet", "table")

@@ -30,7 +30,7 @@ def test_budget_worked_out_by_hand():
     assert budget_bits(10_000_000, 2) == 24
     assert budget_bits(1000, 8) == 8  # 500 slots a thread: 256 fit, 512 do not
     assert budget_bits(0, 2) == 0
-    assert budget_bits(10**12, 1) == 30  # never more than DuckDB allows
+    assert budget_bits(10**12, 1) == 30  # capped whatever the rows
 
 
 def test_only_grouping_relations_ask_for_it():
