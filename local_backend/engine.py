@@ -89,6 +89,9 @@ class DuckDBEngine:
                 cursor = self._con.execute(sql)
                 names = [d[0] for d in cursor.description]
                 rows = cursor.fetchall()
+        except duckdb.InterruptException as exc:
+            # cancelled, not failed: running each query alone would undo the cancel
+            raise _failed(f"queries {', '.join(repr(q.name) for q in queries)}", exc, sql) from None
         except duckdb.Error:
             # say which query failed: each alone (only on this path, so it costs nothing otherwise)
             return {q.name: self._alone(q, budget) for q in queries}

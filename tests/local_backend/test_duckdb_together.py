@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import threading
 from decimal import Decimal
 
 import duckdb
@@ -12,8 +13,8 @@ import pytest
 
 from gryph.compiler.errors import EngineError
 from gryph.compiler.plan import (
-    Aggregate, Call, Field, Filter, Fn, Limit, Literal, Named, Plan, Project, Query, RLike, Sort, SortKey,
-    count_all, grouped_counts, key_histogram,
+    Aggregate, Call, Field, Filter, Fn, Join, JoinKind, Limit, Literal, Named, Plan, Project, Query, RLike,
+    Sort, SortKey, count_all, grouped_counts, key_histogram,
 )
 from gryph.compiler.plan.histograms import COUNT, VALUES
 from gryph.local_backend import DuckDBEngine
@@ -165,3 +166,32 @@ def test_values_of_every_kind_come_back_from_the_union_as_from_a_query_alone(eng
     assert len(_data_statements_of(engine, "k")) == 2  # the union, then the query alone
     assert together["n"] == [{"n": 2}]
     assert repr(multiset(together["all"])) == repr(multiset(alone["all"]))
+
+
+class Cancelling(Recorder):
+    """Cancels every statement over the source ``t`` that runs longer than half a second."""
+
+    def execute(self, sql, *args):
+        timer = threading.Timer(0.5, self.con.interrupt) if '"t"' in sql else None
+        if timer:
+            timer.start()
+        try:
+            return super().execute(sql, *args)
+        finally:
+            if timer:
+                timer.cancel()
+
+
+def test_a_cancelled_statement_is_not_run_again_query_by_query(engine):
+    engine._con = Cancelling(engine.connection.con)
+    big = frame_source("t", pa.table({"i": pa.array(range(200_000), pa.int64())}))
+    t = read(engine, big)
+    other = Project(t, (Named(Field("i", INT), "j"),))
+    pairs = Join(JoinKind.CROSS, t, other, None)  # 4 * 10^10 rows: runs until cancelled
+    plan = Plan((), (Query("pairs", Aggregate(pairs, (), (Named(count_all(), "n"),))),
+                     Query("rows", Aggregate(t, (), (Named(count_all(), "n"),)))))
+    with pytest.raises(EngineError) as info:
+        engine.run(plan, {"t": big})
+    assert info.value.code == "QUERY_FAILED" and "'pairs'" in info.value.message
+    assert "interrupt" in info.value.message.lower()
+    assert len(_data_statements(engine)) == 1  # the union only: no query ran again alone
