@@ -85,10 +85,7 @@ class DuckDBEngine:
             return {q.name: self._alone(q, budget) for q in queries}
         sql = union_sql(queries)
         try:
-            with budget.applied([q.relation for q in queries]):
-                cursor = self._con.execute(sql)
-                names = [d[0] for d in cursor.description]
-                rows = cursor.fetchall()
+            names, rows = self._fetch(sql, [q.relation for q in queries], budget)
         except duckdb.InterruptException as exc:
             # cancelled, not failed: running each query alone would undo the cancel
             raise _failed(f"queries {', '.join(repr(q.name) for q in queries)}", exc, sql) from None
@@ -100,14 +97,17 @@ class DuckDBEngine:
     def _alone(self, query: Query, budget: GroupingBudget) -> Rows:
         sql = query_sql(query)
         try:
-            with budget.applied([query.relation]):
-                cursor = self._con.execute(sql)
-                names = [d[0] for d in cursor.description]
-                rows = cursor.fetchall()
+            names, rows = self._fetch(sql, [query.relation], budget)
         except duckdb.Error as exc:
             raise _failed(f"query {query.name!r}", exc, sql) from None
         # column order kept: dicts preserve insertion order
         return [{name: normalize(value) for name, value in zip(names, row)} for row in rows]
+
+    def _fetch(self, sql: str, relations: list, budget: GroupingBudget) -> tuple[list[str], list[tuple]]:
+        """The column names and rows of a statement that computes ``relations``."""
+        with budget.applied(relations):
+            cursor = self._con.execute(sql)
+            return [d[0] for d in cursor.description], cursor.fetchall()
 
     def _export(self, export: Export, budget: GroupingBudget) -> None:
         """Write a relation in full: a parquet file, or a table of the database."""
@@ -153,7 +153,8 @@ class DuckDBEngine:
         if any(isinstance(node, Sql) for rel in relations for node in walk_relations(rel)):
             yield
             return
-        disabled = list(dict.fromkeys(filter(None, [name.strip() for name in before.split(",")] + [_BUILD_SIDE_FLIP])))
+        names = [name.strip() for name in before.split(",")] + [_BUILD_SIDE_FLIP]
+        disabled = list(dict.fromkeys(filter(None, names)))
         with setting(self._con, "disabled_optimizers", ",".join(disabled)):
             yield
 
