@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Mapping
 
 from gryph.compiler.check_functions import Clock, NoHistory
-from gryph.compiler.compile import CompiledSuite, compile_suite, view_plans
+from gryph.compiler.compile import CompiledSuite, compile_suite, view_plan
 from gryph.compiler.engine import Engine
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.lowering import Options
@@ -105,9 +105,10 @@ def source_schemas(suite: Suite, engine: Engine) -> dict:
     """The schema of every source: as declared, else asked of the engine (no data scan)."""
     schemas = {name: spec.schema if spec.schema is not None and spec.format != "frame"
                else engine.schema_of(spec) for name, spec in suite.sources.items()}
-    views = view_plans(suite)
-    for count, view in enumerate(views, 1):
-        schemas[view.name] = engine.schema_of_view(views[:count], suite.sources)
+    views: tuple = ()
+    for spec in suite.views:  # in order: a view's SQL may depend on the schemas before it
+        views += (view_plan(suite, spec, schemas),)
+        schemas[spec.name] = engine.schema_of_view(views, suite.sources)
     return schemas
 
 

@@ -15,7 +15,9 @@ from .lowering.measure import MeasureFinisher
 from .plan import Plan, Sql, View
 from .results import MeasureResult, RuleResult
 from .sources import SourceSpec
-from .suite import Suite
+from .errors import InvalidInput
+from .spark_names import quoted
+from .suite import Suite, ViewSpec
 from .types import Schema
 
 
@@ -76,8 +78,24 @@ def compile_suite(suite: Suite, schemas: dict[str, Schema], options: Options | N
                          collector.conditions())
 
 
-def view_plans(suite: Suite, schemas: dict[str, Schema] | None = None) -> tuple[View, ...]:
+def view_plans(suite: Suite, schemas: dict[str, Schema]) -> tuple[View, ...]:
     """The suite's pre-processing steps as plan views, with their schemas where known."""
-    schemas = schemas or {}
-    return tuple(View(view.name, Sql(view.sql, tuple(suite.sources), output_schema=schemas.get(view.name)))
-                 for view in suite.views)
+    return tuple(view_plan(suite, view, schemas) for view in suite.views)
+
+
+def view_plan(suite: Suite, view: ViewSpec, schemas: dict[str, Schema]) -> View:
+    """One pre-processing step as a plan view; a union needs the schemas of what it unites."""
+    text = view.sql
+    if view.union_of:
+        missing = [name for name in view.union_of if name not in schemas]
+        if missing:
+            raise ValueError(f"view {view.name!r} unites {missing[0]!r}, whose schema is not known yet")
+        columns = [c for c in schemas[view.union_of[0]].names
+                   if all(c in schemas[name] for name in view.union_of[1:])]
+        if not columns:
+            raise InvalidInput("BAD_CONFIG", f"the connectors of data source {view.name.split('__')[0]!r} "
+                               "have no column in common", view.location)
+        select = ", ".join(quoted(c) for c in columns)
+        text = " UNION ALL ".join(f"SELECT {select} FROM {quoted(name)}" for name in view.union_of)
+    return View(view.name, Sql(text, tuple(suite.sources), output_schema=schemas.get(view.name)))
+

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from .types import Schema
 
-FILE_FORMATS = ("csv", "tsv", "parquet", "json", "avro", "orc")
+FILE_FORMATS = ("csv", "tsv", "parquet", "json", "avro", "orc", "text")
 FORMATS = FILE_FORMATS + ("table", "frame")
 
 

@@ -92,11 +92,16 @@ class PassSpec:
 
 @dataclass(frozen=True)
 class ViewSpec:
-    """A pre-processing step: Spark SQL whose result is registered under ``name``."""
+    """A pre-processing step: Spark SQL whose result is registered under ``name``.
+
+    With ``union_of``, the view is instead the rows of those sources or views over the columns
+    they all have (Griffin's union of several connectors), in the first one's column order.
+    """
 
     name: str
     sql: str
     location: Location
+    union_of: tuple[str, ...] = ()
 
 
 @dataclass

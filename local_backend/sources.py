@@ -46,7 +46,7 @@ def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str)
         relation = _csv_relation(con, spec)
     elif spec.format == "json" and spec.schema is None:
         relation = _json_as_spark_reads_it(con, spec, _NATIVE["json"](spec))
-    elif spec.format in ("parquet", "json"):
+    elif spec.format in ("parquet", "json", "text"):
         relation = _declared(spec, _NATIVE[spec.format](spec))
     elif spec.format == "table":
         relation = _declared(spec, _table_name(con, spec))
@@ -173,7 +173,19 @@ _NATIVE = {
     "parquet": lambda spec: f"read_parquet({_file_list(spec)})",
     # format 'auto' reads both JSON lines and a top-level JSON array
     "json": lambda spec: f"read_json({_file_list(spec)}, format = 'auto')",
+    "text": lambda spec: _text_lines(spec),
 }
+
+_LINE_BREAK = string("\r\n|\r|\n")
+
+
+def _text_lines(spec: SourceSpec) -> str:
+    """One ``value`` row per line, as Spark's text reader reads a file: a final line break ends the
+    last line (it starts no empty one), an empty file has no rows, and CR LF, CR and LF all break."""
+    last_break = string("(\r\n|\r|\n)$")
+    lines = (f"regexp_split_to_array(regexp_replace(content, {last_break}, ''), {_LINE_BREAK})")
+    return (f"(SELECT unnest(CASE WHEN content = '' THEN []::VARCHAR[] ELSE {lines} END) AS value "
+            f"FROM read_text({_file_list(spec)}))")
 
 
 def _json_as_spark_reads_it(con: duckdb.DuckDBPyConnection, spec: SourceSpec, relation: str) -> str:

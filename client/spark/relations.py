@@ -16,7 +16,7 @@ from gryph.compiler.plan import (
     free_prefix,
 )
 
-from .scalars import column, compile_scalar, sort_key
+from .scalars import column, compile_scalar, quoted, sort_key
 from .typemap import to_spark
 
 # Spark turns whole-stage code generation off above this many output columns (the query still
@@ -133,8 +133,7 @@ def _percentiles(df: DataFrame, group: PercentileSet, argument: str) -> tuple[Da
     if group.filter is not None:
         value = F.when(compile_scalar(group.filter), value)
     fractions = ", ".join(repr(f - f * 1e-14) for _, f in group.members)
-    ordered = "`" + argument.replace("`", "``") + "`"
-    call = F.expr(f"percentile_disc(array({fractions})) WITHIN GROUP (ORDER BY {ordered})")
+    call = F.expr(f"percentile_disc(array({fractions})) WITHIN GROUP (ORDER BY {quoted(argument)})")
     return df.withColumn(argument, value), call
 
 

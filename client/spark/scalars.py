@@ -23,12 +23,9 @@ from gryph.compiler.plan import (
 )
 from gryph.compiler.types import DataType, Kind
 
+from gryph.compiler.spark_names import quoted
+
 from .typemap import to_spark
-
-
-def quoted(name: str) -> str:
-    """A name backquoted for Spark's parser, so dots, spaces, backquotes and keywords are literal."""
-    return "`" + name.replace("`", "``") + "`"
 
 
 def column(name: str) -> Column:

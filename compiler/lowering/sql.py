@@ -1,4 +1,5 @@
-"""Spark SQL rules (Griffin's ``spark-sql`` dsl.type): the text runs as is; its rows are the metric."""
+"""Spark SQL rules (Griffin's ``spark-sql`` dsl.type): the text runs as is; its rows are the metric
+when the rule has a metric output."""
 
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ class SqlLowering(RuleLowering):
         relation = Sql(str(rule.body), tuple(self.schemas))
         # later rules may read this rule's result by its name, as in Griffin
         self.collector.view(rule.name, relation)
+        if rule.metric is None:
+            # Griffin writes a spark-sql rule's rows only through a metric output: without one
+            # the rule is an intermediate step that later rules read
+            return lambda results: RuleResult(rule.name, rule.kind, [])
         ref = self.collector.rows(relation, ROW_LIMIT + 1)
 
         def finish(results: Results) -> RuleResult:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from ..spark_names import quoted
 from .program import Plan
 from .relations import (
     Aggregate, Distinct, Filter, Join, Limit, Named, Project, Read, Relation, Sort, Sql, Window,
@@ -24,7 +25,7 @@ def quote_name(name: str) -> str:
     """Backquote a column name unless it is a plain identifier."""
     if name.isidentifier() and name.isascii():
         return name
-    return "`" + name.replace("`", "``") + "`"
+    return quoted(name)
 
 
 def format_literal(lit: Literal) -> str:

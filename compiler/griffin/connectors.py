@@ -1,0 +1,267 @@
+"""Griffin's ``data.sources``: each connector read as a source, then ``where`` filters, ``pre.proc``
+steps, the union of several connectors and the ``__tmst`` column as views, as Griffin builds them.
+
+A data source with one plain connector is a source of its own name (a plain scan that the plan
+prunes and shares). Anything more goes through views with names of their own, so no step ever
+reads a view that a later step re-binds (DuckDB resolves view names late). Inside a step, the
+frame being prepared (``this``, or the connector's ``dataframe.name``) and the names earlier
+steps wrote are common table expressions of that step.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import warnings
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from ..errors import InvalidInput
+from ..native import parse_schema_columns
+from ..sources import SourceSpec
+from ..suite import ViewSpec
+from .document import Node
+from ..spark_names import quoted
+from .sql_text import check_condition, with_frames
+from .time_patterns import fill_time_patterns
+
+# Griffin's file formats (FileBasedDataConnector.SupportedFormats), as gryph reads them
+FILE_FORMATS = {"parquet": "parquet", "orc": "orc", "avro": "avro", "com.databricks.spark.avro": "avro",
+                "text": "text", "csv": "csv", "tsv": "tsv", "json": "json"}
+# connectors that exist in Griffin but read from services this tool does not reach
+ELSEWHERE = {"kafka": "a streaming source", "elasticsearch": "an Elasticsearch index",
+             "custom": "a connector class of Griffin's JVM", "mongo": "a MongoDB collection",
+             "mongodb": "a MongoDB collection"}
+
+
+@dataclass
+class DataSources:
+    """What ``data.sources`` becomes: sources, views in order, and names with the baseline first."""
+
+    sources: dict[str, SourceSpec] = field(default_factory=dict)
+    views: list[ViewSpec] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    locations: dict = field(default_factory=dict)  # data source name -> its node
+
+
+def read_data_sources(root: Node, base: Path, timestamp_ms: int, stamp: bool) -> DataSources:
+    """Every data source of a job config; ``stamp`` adds Griffin's ``__tmst`` column."""
+    entries = root.items("data.sources", required=True)
+    if not entries:
+        raise root.child("data.sources").error("BAD_CONFIG", "data.sources must list at least one data source")
+    out = DataSources()
+    # Griffin keeps the first data source of a name and puts the baseline first
+    for entry in sorted(entries, key=lambda e: not (isinstance(e.value, dict) and e.flag("baseline", False))):
+        if not isinstance(entry.value, dict):
+            raise entry.error("BAD_CONFIG", f"{entry.where} must be an object with a name and a connector")
+        name = entry.text("name", required=True)
+        if not name.strip():
+            raise entry.child("name").error("BAD_CONFIG", "a data source needs a non-empty name")
+        if name in out.locations:
+            continue
+        out.locations[name] = entry
+        out.names.append(name)
+        _data_source(entry, name, base, timestamp_ms, stamp, out)
+    return out
+
+
+def _data_source(entry: Node, name: str, base: Path, timestamp_ms: int, stamp: bool, out: DataSources) -> None:
+    if entry.has("connector") or not entry.has("connectors"):
+        connectors = [entry.obj("connector", required=True)]
+    else:
+        connectors = [c for c in entry.items("connectors")]
+        if not connectors:
+            raise entry.child("connectors").error("BAD_CONFIG", f"data source {name!r} lists no connector")
+    plain = len(connectors) == 1 and not _prepares(connectors[0]) and not stamp
+    frames = []
+    for index, connector in enumerate(connectors):
+        if not isinstance(connector.value, dict):
+            raise connector.error("BAD_CONFIG", f"{connector.where} must be an object")
+        raw = name if plain else f"{name}__raw{index if len(connectors) > 1 else ''}"
+        out.sources[raw] = _connector(connector, raw, name, base)
+        frames.append(_prepared(connector, raw, timestamp_ms, out.views))
+    if plain:
+        return
+    current = frames[0]
+    if len(frames) > 1:
+        current = f"{name}__union"
+        out.views.append(ViewSpec(current, "", entry.location, union_of=tuple(frames)))
+    if stamp:
+        stamped = f"{name}__tmst"
+        out.views.append(ViewSpec(stamped, f"SELECT *, CAST({timestamp_ms} AS BIGINT) AS `__tmst` "
+                                  f"FROM {quoted(current)}", entry.location))
+        current = stamped
+    out.views.append(ViewSpec(name, f"SELECT * FROM {quoted(current)}", entry.location))
+
+
+def _prepares(connector: Node) -> bool:
+    return bool(connector.items("pre.proc")) or bool(connector.obj("config").text("where", ""))
+
+
+# --- one connector ----------------------------------------------------------------------------
+
+def _connector(connector: Node, raw: str, name: str, base: Path) -> SourceSpec:
+    kind = (connector.text("type", required=True) or "").strip().lower()
+    config = connector.obj("config")
+    if kind == "file":
+        return _file(config, raw, name, base)
+    if kind == "avro":
+        return _avro(config, raw, name, base)
+    if kind == "text-dir":
+        return _text_dir(config, raw, name, base)
+    if kind == "hive":
+        table = config.text("table.name", required=True)
+        database = config.text("database", "default")
+        return SourceSpec(raw, "table", table=table if database.lower() == "default" else f"{database}.{table}")
+    node = connector.child("type")
+    if kind in ELSEWHERE:
+        raise node.error("UNSUPPORTED", f"data source {name!r}: Griffin's {kind} connector reads "
+                         f"{ELSEWHERE[kind]}, which gryph does not reach",
+                         "export the data to files or a table and read them with a file or hive connector")
+    if kind == "jdbc":
+        raise node.error("UNSUPPORTED", f"data source {name!r}: jdbc connectors are not read yet",
+                         "export the table to parquet and use a file connector")
+    raise node.unknown_value(("file", "hive", "avro", "text-dir"), "connector type")
+
+
+def _file(config: Node, raw: str, name: str, base: Path) -> SourceSpec:
+    format_node = config.child("format")
+    fmt = (config.text("format", "parquet") or "").strip().lower()
+    if fmt not in FILE_FORMATS:
+        raise format_node.unknown_value(tuple(FILE_FORMATS), "file format")
+    fmt = FILE_FORMATS[fmt]
+    paths = _paths(config, "paths", base, name)
+    options = _options(config.obj("options"))
+    schema = None
+    if config.has("schema"):
+        schema = _schema(config, name)
+    if fmt == "csv" and not any(key.lower() == "header" for key, _ in options) and schema is None:
+        raise config.error("BAD_CONFIG", f"data source {name!r}: a csv connector needs options.header "
+                           "or a schema (Griffin requires one)",
+                           '"options": {"header": "true"}, or "schema": [{"name": ..., "type": ...}]')
+    if fmt in ("csv", "tsv") and not any(key.lower() == "header" for key, _ in options):
+        options = (*options, ("header", "false"))  # Spark's default: the first line is data
+    paths = _existing(paths, config.flag("skipErrorPaths", False), name, config)
+    return SourceSpec(raw, fmt, paths=paths, options=options, schema=schema)
+
+
+def _avro(config: Node, raw: str, name: str, base: Path) -> SourceSpec:
+    """Griffin's deprecated avro connector: ``file.path`` (a folder or file), ``file.name``, or both."""
+    folder = config.text("file.path", "") or ""
+    file_name = config.text("file.name", "") or ""
+    if not folder and not file_name:
+        raise config.error("BAD_CONFIG", f"avro connector of {name!r} needs file.path or file.name")
+    joined = str(Path(folder) / file_name) if folder and file_name else folder or file_name
+    return SourceSpec(raw, "avro", paths=(_resolve(base, joined),))
+
+
+def _text_dir(config: Node, raw: str, name: str, base: Path) -> SourceSpec:
+    """Griffin's deprecated text-dir connector: the text files ``data.dir.depth`` folders down."""
+    folder = config.text("dir.path", required=True)
+    depth = config.number("data.dir.depth", 0)
+    if depth < 0 or depth != int(depth) or depth > 32:
+        raise config.child("data.dir.depth").error("BAD_CONFIG", "data.dir.depth must be a whole number 0..32")
+    pattern = str(Path(folder, *(["*"] * int(depth)))) if depth else folder
+    return SourceSpec(raw, "text", paths=(_resolve(base, pattern),))
+
+
+def _paths(config: Node, key: str, base: Path, name: str) -> tuple[str, ...]:
+    node = config.child(key)
+    if isinstance(node.value, str):
+        values = [node]
+    else:
+        values = config.items(key)
+    if not values:
+        raise config.error("BAD_CONFIG", f"file connector of {name!r} needs paths", '"paths": ["data/x.csv"]')
+    out = []
+    for value in values:
+        if not isinstance(value.value, str) or not value.value.strip():
+            raise value.error("BAD_CONFIG", f"{value.where} must be a path (a non-empty string)")
+        out.append(_resolve(base, value.value))
+    return tuple(out)
+
+
+def _existing(paths: tuple[str, ...], skip_errors: bool, name: str, config: Node) -> tuple[str, ...]:
+    """With ``skipErrorPaths``, paths that do not exist are left out (Griffin logs and skips them)."""
+    if not skip_errors:
+        return paths
+    kept = tuple(p for p in paths if "://" in p or glob.has_magic(p) and glob.glob(p) or os.path.exists(p))
+    for path in paths:
+        if path not in kept:
+            warnings.warn(f"data source {name!r}: path {path!r} does not exist; skipped (skipErrorPaths)",
+                          stacklevel=2)
+    if not kept:
+        raise InvalidInput("SOURCE_NOT_FOUND", f"data source {name!r}: none of its paths exists",
+                           config.location, ", ".join(paths))
+    return kept
+
+
+def _options(options: Node) -> tuple[tuple[str, object], ...]:
+    pairs = []
+    for key in options.keys():
+        value = options.child(key)
+        if isinstance(value.value, (dict, list)):
+            raise value.error("BAD_CONFIG", f"{value.where} must be a string, number or boolean")
+        pairs.append((key, options.text(key)))
+    return tuple(pairs)
+
+
+def _schema(config: Node, name: str):
+    pairs = []
+    for column in config.items("schema"):
+        if not isinstance(column.value, dict):
+            raise column.error("BAD_CONFIG", f"{column.where} must be an object with a name and a type")
+        # Griffin lower-cases both (FileBasedDataConnector.getUserDefinedSchema)
+        pairs.append(((column.text("name", required=True) or "").lower(),
+                      (column.text("type", required=True) or "").lower()))
+    if not pairs:
+        raise config.child("schema").error("BAD_CONFIG", f"data source {name!r}: the schema lists no column")
+    return parse_schema_columns(pairs, config.child("schema").location)
+
+
+def _resolve(base: Path, path: str) -> str:
+    if "://" in path or Path(path).is_absolute():
+        return path
+    return str(base.resolve() / path)
+
+
+# --- where filters and pre.proc ---------------------------------------------------------------
+
+def _prepared(connector: Node, raw: str, timestamp_ms: int, views: list[ViewSpec]) -> str:
+    """The connector's frame after its ``where`` filter and ``pre.proc`` steps (a view name)."""
+    current = raw
+    where_node = connector.obj("config").child("where")
+    where = connector.obj("config").text("where", "") or ""
+    parts = [p.strip() for p in fill_time_patterns(where, timestamp_ms).split(",") if p.strip()]
+    if parts:
+        for part in parts:
+            check_condition(part, where_node)
+        current = f"{raw}__where"
+        # Griffin's HiveBatchDataConnector: one SELECT per comma-separated filter, UNION ALL
+        views.append(ViewSpec(current, " UNION ALL ".join(f"SELECT * FROM {quoted(raw)} WHERE {p}" for p in parts),
+                              where_node.location))
+    this = connector.text("dataframe.name", "this") or "this"
+    frames = {this: current}
+    for index, step in enumerate(connector.items("pre.proc")):
+        output = f"{raw}__step{index}"
+        if isinstance(step.value, str):
+            views.append(_sql_step(step, step.value, output, frames))
+            frames[this] = output
+            continue
+        if not isinstance(step.value, dict):
+            raise step.error("BAD_CONFIG", f"{step.where} must be Spark SQL text or a rule object")
+        dsl = (step.text("dsl.type", "spark-sql") or "").lower().replace("-", "")
+        if dsl != "sparksql":
+            raise step.child("dsl.type").error(
+                "UNSUPPORTED", f"pre.proc step {index + 1}: dsl.type {step.text('dsl.type')!r} is not run here",
+                "write the step as spark-sql")
+        views.append(_sql_step(step.child("rule"), step.text("rule", required=True), output, frames))
+        frames[step.text("out.dataframe.name", this) or this] = output
+    return frames[this]
+
+
+def _sql_step(node: Node, text: str, output: str, frames: dict[str, str]) -> ViewSpec:
+    if not text.strip():
+        raise node.error("BAD_CONFIG", "a pre.proc step has no SQL")
+    return ViewSpec(output, with_frames(text, frames), node.location)

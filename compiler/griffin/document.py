@@ -1,0 +1,272 @@
+"""A JSON config read with the position of every value, and typed access that fails located.
+
+Griffin configs come from people and tools; a value of the wrong JSON type must end in an error
+that names its JSON path, line and column, never in a Python exception. Positions are found by
+walking the text once alongside ``json`` (never by searching for a value's text, which finds the
+wrong occurrence or none).
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from json.decoder import scanstring
+from json.scanner import NUMBER_RE
+from pathlib import Path
+
+from ..errors import InvalidInput, Location, did_you_mean
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+_WORDS = ("true", "false", "null", "NaN", "Infinity", "-Infinity")
+
+Path_ = tuple  # a JSON path: keys and list indexes from the root
+
+
+def _positions(text: str) -> dict[Path_, int]:
+    """The offset of every value (and, under ``(*path, key, ":key")``, every key) in valid JSON."""
+    found: dict[Path_, int] = {}
+
+    def value(index: int, path: Path_) -> int:
+        index = _SPACE.match(text, index).end()
+        found[path] = index
+        char = text[index]
+        if char == "{":
+            return container(index + 1, path, "}", keyed=True)
+        if char == "[":
+            return container(index + 1, path, "]", keyed=False)
+        if char == '"':
+            return scanstring(text, index + 1)[1]
+        number = NUMBER_RE.match(text, index)
+        if number:
+            return number.end()
+        word = next(w for w in _WORDS if text.startswith(w, index))
+        return index + len(word)
+
+    def container(index: int, path: Path_, close: str, keyed: bool) -> int:
+        index = _SPACE.match(text, index).end()
+        if text[index] == close:
+            return index + 1
+        position = 0
+        while True:
+            index = _SPACE.match(text, index).end()
+            if keyed:
+                key_at = index
+                key, index = scanstring(text, index + 1)
+                found[(*path, key, ":key")] = key_at
+                index = _SPACE.match(text, index).end() + 1  # past ':'
+                index = value(index, (*path, key))
+            else:
+                index = value(index, (*path, position))
+            position += 1
+            index = _SPACE.match(text, index).end()
+            if text[index] == close:
+                return index + 1
+            index += 1  # past ','
+
+    value(0, ())
+    return found
+
+
+class Document:
+    """A parsed JSON file: its data, and where each value stands in the text."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.file = str(path)
+        try:
+            raw = path.read_bytes()
+        except OSError as error:
+            raise InvalidInput("FILE_NOT_FOUND", f"cannot read {path}: {error.strerror}", None, str(path)) from None
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            line = raw.count(b"\n", 0, error.start) + 1
+            column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+            raise InvalidInput("BAD_ENCODING", f"{path.name} is not UTF-8 text (byte 0x{raw[error.start]:02x})",
+                               Location(self.file, line, column), None, "save the file as UTF-8") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise InvalidInput("BAD_CONFIG", f"not valid JSON: {error.msg}",
+                               Location(self.file, error.lineno, error.colno),
+                               _line_at(text, error.lineno)) from None
+        except RecursionError:
+            raise InvalidInput("BAD_CONFIG", "JSON nested too deeply", Location(self.file, 1, 1)) from None
+        self.text = text
+        self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self._offsets = _positions(text)
+        self.root = Node(self, data, ())
+
+    def location(self, path: Path_) -> Location:
+        """Where the value at ``path`` starts (its nearest located ancestor if it has none)."""
+        while path not in self._offsets and path:
+            path = path[:-1]
+        offset = self._offsets.get(path)
+        if offset is None:
+            return Location(self.file)
+        line = bisect.bisect_right(self._line_starts, offset)
+        return Location(self.file, line, offset - self._line_starts[line - 1] + 1)
+
+    def key_location(self, path: Path_) -> Location:
+        """Where the key of the member at ``path`` stands."""
+        return self.location((*path, ":key")) if (*path, ":key") in self._offsets else self.location(path)
+
+
+def _line_at(text: str, line: int) -> str | None:
+    lines = text.splitlines()
+    return lines[line - 1].strip()[:120] if 0 < line <= len(lines) else None
+
+
+_TYPE_NAMES = {dict: "an object", list: "a list", str: "a string", bool: "true or false",
+               int: "an integer", float: "a number", type(None): "null"}
+
+
+def json_path(path: Path_) -> str:
+    """``data.sources[0].connector`` for a path of keys and indexes."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(the document)"
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return _TYPE_NAMES.get(type(value), type(value).__name__)
+
+
+class Node:
+    """One value of a document, with typed accessors whose failures name the value's place."""
+
+    __slots__ = ("doc", "value", "path")
+
+    def __init__(self, doc: Document, value: object, path: Path_) -> None:
+        self.doc = doc
+        self.value = value
+        self.path = path
+
+    @property
+    def location(self) -> Location:
+        return self.doc.location(self.path)
+
+    @property
+    def where(self) -> str:
+        return json_path(self.path)
+
+    def error(self, code: str, message: str, hint: str | None = None, *, at_key: bool = False) -> InvalidInput:
+        """An error about this value, located at it (or at its key)."""
+        location = self.doc.key_location(self.path) if at_key else self.location
+        text = self.path[-1] if at_key and self.path else _excerpt(self.value)
+        return InvalidInput(code, message, location, str(text), hint)
+
+    # -- members of an object -------------------------------------------------------------------
+    def has(self, key: str) -> bool:
+        return isinstance(self.value, dict) and key in self.value
+
+    def child(self, key: str | int) -> Node:
+        """The member ``key`` of an object (or item of a list); a missing one is a null node."""
+        value = self.value.get(key) if isinstance(self.value, dict) else None
+        if isinstance(self.value, list) and isinstance(key, int):
+            value = self.value[key]
+        return Node(self.doc, value, (*self.path, key))
+
+    def keys(self) -> list[str]:
+        return list(self.value) if isinstance(self.value, dict) else []
+
+    def lookup(self, key: str) -> Node:
+        """The member whose key equals ``key`` ignoring case (Griffin reads some keys so)."""
+        if isinstance(self.value, dict):
+            for name in self.value:
+                if name.lower() == key.lower():
+                    return self.child(name)
+        return self.child(key)
+
+    # -- typed reads ------------------------------------------------------------------------------
+    def _expect(self, kinds: tuple[type, ...], what: str) -> None:
+        if not isinstance(self.value, kinds) or (bool not in kinds and isinstance(self.value, bool)):
+            raise self.error("BAD_CONFIG", f"{self.where} must be {what}, not {_kind(self.value)}")
+
+    def obj(self, key: str, required: bool = False) -> Node:
+        """The object member ``key`` (an empty object when absent and not required)."""
+        node = self.child(key)
+        if node.value is None:
+            if required:
+                raise self.missing(key, "an object")
+            return Node(self.doc, {}, node.path)
+        node._expect((dict,), "an object")
+        return node
+
+    def items(self, key: str, required: bool = False, of: str = "") -> list[Node]:
+        """The list member ``key`` as nodes (empty when absent and not required)."""
+        node = self.child(key)
+        if node.value is None:
+            if required:
+                raise self.missing(key, "a list")
+            return []
+        node._expect((list,), "a list")
+        return [node.child(index) for index in range(len(node.value))]
+
+    def text(self, key: str, default: str | None = None, required: bool = False) -> str | None:
+        """The string member ``key``; numbers and booleans are taken as their JSON text."""
+        node = self.child(key)
+        if node.value is None:
+            if required:
+                raise self.missing(key, "a string")
+            return default
+        if isinstance(node.value, bool):
+            return "true" if node.value else "false"
+        if isinstance(node.value, (int, float)):
+            return json.dumps(node.value)
+        node._expect((str,), "a string")
+        return node.value
+
+    def flag(self, key: str, default: bool) -> bool:
+        """A boolean member, also given as the text ``"true"``/``"false"`` (as Griffin accepts)."""
+        node = self.child(key)
+        if node.value is None:
+            return default
+        if isinstance(node.value, bool):
+            return node.value
+        if isinstance(node.value, str) and node.value.strip().lower() in ("true", "false"):
+            return node.value.strip().lower() == "true"
+        raise node.error("BAD_CONFIG", f"{node.where} must be true or false, not {_kind(node.value)}")
+
+    def number(self, key: str, default: float | None = None) -> float | None:
+        """A numeric member, also given as numeric text; a finite number."""
+        node = self.child(key)
+        if node.value is None:
+            return default
+        value = node.value
+        if isinstance(value, str):
+            try:
+                value = float(value)
+            except ValueError:
+                value = None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value \
+                or value in (float("inf"), float("-inf")):
+            raise node.error("BAD_CONFIG", f"{node.where} must be a finite number, not {_kind(node.value)}")
+        return value
+
+    def missing(self, key: str, what: str) -> InvalidInput:
+        where = json_path((*self.path, key))
+        return InvalidInput("BAD_CONFIG", f"{where} is required: {what}", self.location,
+                            _excerpt(self.value), did_you_mean(key, self.keys()) if self.keys() else None)
+
+    def unknown_value(self, allowed, what: str) -> InvalidInput:
+        """An error for a value outside ``allowed``, with the closest allowed one as hint."""
+        value = str(self.value)
+        hint = did_you_mean(value, allowed) or f"one of: {', '.join(allowed)}"
+        return self.error("BAD_CONFIG", f"unknown {what} {value!r} at {self.where}", hint)
+
+
+def _excerpt(value: object) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def load_document(path: str | Path) -> Document:
+    """Read and parse a JSON config file."""
+    return Document(Path(path))

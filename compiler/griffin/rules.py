@@ -1,0 +1,96 @@
+"""Generation A: ``evaluate.rule.rules``, each a Griffin DSL or Spark SQL rule, as ``RuleSpec``s.
+
+Griffin's defaults hold: the baseline data source (else the first) is a rule's source and the
+next one its target; a rule's metric is named after ``out.dataframe.name``.
+"""
+
+from __future__ import annotations
+
+from ..errors import InvalidInput, Location
+from ..parser import RULE_GRAMMARS, parse
+from ..suite import Origin, RuleSpec
+from .document import Node
+from .outputs import read_outputs
+
+# Griffin's DqType names (case-insensitive) and gryph's own; ``duplicate`` is Griffin's other
+# name for uniqueness, ``distinct`` its name for distinctness
+DQ_TYPES = {"accuracy": "accuracy", "profiling": "profiling", "uniqueness": "uniqueness",
+            "duplicate": "uniqueness", "distinct": "distinctness", "distinctness": "distinctness",
+            "timeliness": "timeliness", "completeness": "completeness"}
+# Griffin's DslType, compared without dashes and case
+DSL_TYPES = {"griffindsl": "griffin-dsl", "sparksql": "spark-sql"}
+
+
+def read_rules(evaluate: Node, names: list[str]) -> list[RuleSpec]:
+    """The rules of ``evaluate.rule``; ``names`` are the data sources, baseline first."""
+    rules = []
+    for index, entry in enumerate(evaluate.items("rules")):
+        if not isinstance(entry.value, dict):
+            raise entry.error("BAD_CONFIG", f"{entry.where} must be a rule object")
+        rules.append(_rule(entry, index, names))
+    if not rules:
+        raise evaluate.error("BAD_CONFIG", "evaluate.rule.rules is empty", '"rules": [{"dq.type": ..., "rule": ...}]')
+    return rules
+
+
+def _rule(entry: Node, index: int, names: list[str]) -> RuleSpec:
+    dsl_node = entry.child("dsl.type")
+    dsl_text = (entry.text("dsl.type", "griffin-dsl") or "").lower()
+    dsl = DSL_TYPES.get(dsl_text.replace("-", ""))
+    if dsl is None:
+        if dsl_text.replace("-", "") in ("dfops", "dfopr", "dfoperations"):
+            raise dsl_node.error("UNSUPPORTED", "df-ops rules are not run here", "write the step as spark-sql")
+        raise dsl_node.unknown_value(tuple(DSL_TYPES.values()), "dsl.type")
+    rule_node = entry.child("rule")
+    text = entry.text("rule")
+    if text is None or not text.strip():
+        raise (rule_node if rule_node.value is not None else entry).error(
+            "BAD_CONFIG", f"rule {index + 1} has no rule text")
+    name = entry.text("out.dataframe.name") or entry.text("name") or f"rule{index + 1}"
+    metric, record_name = read_outputs(entry)
+    location = rule_node.location
+    if dsl == "spark-sql":
+        return RuleSpec("sql", name, None, None, text, {}, location, metric=metric, record_name=record_name)
+    kind_node = entry.child("dq.type")
+    kind = DQ_TYPES.get((entry.text("dq.type", "") or "").lower())
+    if kind is None:
+        raise _unknown_dq_type(kind_node)
+    details, detail_locations = _details(entry)
+    origin = Origin(location.file, (location.line or 1) - 1, (location.column or 1) - 1)
+    model = parse(RULE_GRAMMARS[kind], text, origin.file, origin.line_offset, origin.column_offset)
+    source = details.pop("source", None) or names[0]
+    target = details.pop("target", None) or (names[1] if len(names) > 1 else None)
+    if kind == "accuracy" and target is None:
+        raise entry.error("MISSING_TARGET", f"accuracy rule {name!r} needs a second data source",
+                          "add a data source, or name one in details.target")
+    if kind == "uniqueness" and target is None:
+        target = source
+    if kind == "profiling" and getattr(model.body, "source", None):
+        source = None  # the query's FROM names it
+    return RuleSpec(kind, name, source, target if kind in ("accuracy", "uniqueness") else None,
+                    model.body, details, location, origin, metric, record_name, detail_locations)
+
+
+def _unknown_dq_type(node: Node) -> InvalidInput:
+    """The error for a missing or unknown ``dq.type``."""
+    if node.value is None:
+        return node.error("UNKNOWN_RULE_TYPE", "a griffin-dsl rule needs a dq.type",
+                          f"one of: {', '.join(DQ_TYPES)}")
+    return node.error("UNKNOWN_RULE_TYPE", f"unknown dq.type {node.value!r}",
+                      node.unknown_value(tuple(DQ_TYPES), "dq.type").hint)
+
+
+def _details(entry: Node) -> tuple[dict, dict[str, tuple[Location, Location]]]:
+    """The rule's ``details`` (with ``error.confs``) and where each key and value stands."""
+    details_node = entry.obj("details")
+    details = dict(details_node.value)
+    locations = {key: (details_node.doc.key_location((*details_node.path, key)),
+                       details_node.child(key).location) for key in details}
+    if entry.has("error.confs"):
+        confs = entry.child("error.confs")
+        details["error.confs"] = confs.value
+        locations["error.confs"] = (entry.doc.key_location(confs.path), confs.location)
+    for key in ("source", "target"):
+        if key in details and not isinstance(details[key], str):
+            raise details_node.child(key).error("BAD_CONFIG", f"details.{key} must name a data source")
+    return details, locations
