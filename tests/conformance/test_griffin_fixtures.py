@@ -1,4 +1,4 @@
-"""Apache Griffin's own test data (shared/griffin-data), with the numbers derived by hand.
+"""Apache Griffin's own test data (tests/data/griffin, copied from Apache Griffin), with the numbers derived by hand.
 
 On Spark the avro files are read on the client and sent as frames: the test server has no
 spark-avro module (and this machine cannot download it), so the engine, not the avro reader,
@@ -27,7 +27,7 @@ import pytest
 from conformance_support import same
 from gryph.client import run
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "griffin-data"
+DATA = Path(__file__).resolve().parents[1] / "data" / "griffin"
 
 USERS = f"""
 source src = avro("{DATA / 'users_info_src.avro'}")

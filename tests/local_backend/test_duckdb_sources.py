@@ -25,8 +25,8 @@ from gryph.compiler.types import (
 )
 from gryph.local_backend import DuckDBEngine
 
-# Apache Griffin test data lives in shared/, beside the checkout
-GRIFFIN = Path(__file__).resolve().parents[3] / "shared" / "griffin-data"
+# Apache Griffin test data, copied into the repository (tests/data/griffin/README.md says from where)
+GRIFFIN = Path(__file__).resolve().parents[1] / "data" / "griffin"
 PEOPLE = [{"name": "Joey", "age": 14}, {"name": "Ivan", "age": 32}]
 
 
