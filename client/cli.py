@@ -16,7 +16,8 @@ from gryph.compiler.errors import EngineError, GryphError, InvalidInput
 
 from . import runner
 from .engines import ENGINES, open_engine
-from .griffin_env import load_spark_config
+from .griffin_env import GriffinEnv, load_env
+from .griffin_sinks import resolve_sinks, write_sinks
 from .gate import gate_passes, to_junit, to_markdown
 from .history import DEFAULT_PATH, HistoryStore
 from .report import cell, table, to_json, to_text
@@ -87,9 +88,12 @@ def _write(text: str, output: str | None) -> None:
     os.replace(temporary, target)
 
 
-def _run(args, engine: str) -> int:
-    result = runner.run(args.file, engine, remote=args.remote, record_sample=max(args.sample, 0),
+def _run(args, engine: str, env: GriffinEnv | None) -> int:
+    suite = runner.load_suite(args.file)
+    sinks = resolve_sinks(suite, env)  # before the run: a sink that cannot be written fails first
+    result = runner.run(suite, engine, remote=args.remote, record_sample=max(args.sample, 0),
                         records_to=args.records_to, history=None if args.no_history else args.history)
+    write_sinks(sinks, suite, result.metrics, result.run_id or f"gryph-{result.started}")
     _write(to_json(result.to_dict()) if args.format == "json" else to_text(result), args.output)
     if args.junit:
         _write(to_junit(result, args.strict), args.junit)
@@ -116,7 +120,7 @@ def _history(args) -> int:
     return EXIT_OK
 
 
-def _engine(args):
+def _engine(args, env: GriffinEnv | None):
     """The engine name, or an open engine: DuckDB on the user's database file, Spark set up by env.json."""
     name = args.engine or ("spark" if args.remote else "duckdb")
     if args.database is not None and name != "duckdb":
@@ -125,7 +129,7 @@ def _engine(args):
     if args.read_per_scan and name != "spark":
         raise InvalidInput("BAD_OPTION", "--read-per-scan is how the spark engine reads sources",
                            None, "--read-per-scan", "drop it, or add --engine spark/--remote")
-    settings = load_spark_config(args.env) if args.env is not None else {}
+    settings = env.spark_config if env is not None else {}
     if settings and name != "spark":
         print(f"note: {args.env}: spark.config does not apply to the duckdb engine", file=sys.stderr)
     if name == "spark" and (settings or args.read_per_scan):
@@ -146,9 +150,10 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     engine = None
     try:
-        engine = _engine(args) if args.command != "history" else None
+        env = load_env(args.env) if getattr(args, "env", None) is not None else None
+        engine = _engine(args, env) if args.command != "history" else None
         if args.command == "run":
-            return _run(args, engine)
+            return _run(args, engine, env)
         if args.command == "history":
             return _history(args)
         if args.command == "validate":

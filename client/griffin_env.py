@@ -1,34 +1,50 @@
-"""Griffin's ``env.json`` beside a job config: the Spark settings it asks for.
+"""Griffin's ``env.json`` beside a job config: the Spark settings it asks for and its sinks.
 
-Only ``spark.config`` means something to gryph: each entry is set on the Spark session where
-Spark allows it at run time. Cluster settings (``spark.master``, executor memory, ...) belong
-to the server and are reported as not applied; ``sinks`` and checkpoints are Griffin's own
-outputs, which gryph replaces with its result document, history and record exports.
+``spark.config`` entries are set on the Spark session where Spark allows it at run time; cluster
+settings (``spark.master``, executor memory, ...) belong to the server and are reported as not
+applied. ``sinks`` define where Griffin writes metrics; a job config names the ones it uses
+(``client/griffin_sinks.py`` writes them). Checkpoints serve streaming jobs only.
 """
 
 from __future__ import annotations
 
-import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from gryph.compiler.errors import InvalidInput, Location
+from gryph.compiler.griffin.document import Node, load_document
+
+
+@dataclass
+class GriffinEnv:
+    """What an env.json holds for a batch run."""
+
+    spark_config: dict[str, str] = field(default_factory=dict)
+    sinks: list[Node] = field(default_factory=list)  # each sink definition, located
+
+
+def load_env(path: str | Path) -> GriffinEnv:
+    """Read an env.json; a value of the wrong type is a located error."""
+    root = load_document(path).root
+    if not isinstance(root.value, dict):
+        raise root.error("BAD_CONFIG", "a Griffin env.json is a JSON object")
+    if root.has("data.sources") or root.has("evaluate.rule") or root.has("measures"):
+        raise root.error("BAD_CONFIG", f"{Path(path).name} is a Griffin job config, not an env.json",
+                         "give the job config as the file and the env.json with --env")
+    config = root.obj("spark").obj("config")
+    settings = {}
+    for key in config.keys():
+        value = config.child(key)
+        if isinstance(value.value, (dict, list)) or value.value is None:
+            raise value.error("BAD_CONFIG", f"{value.where} must be a setting's value (text, number or boolean)",
+                              '"spark": {"config": {"spark.sql.shuffle.partitions": "8"}}')
+        settings[key] = config.text(key)
+    sinks = root.items("sinks")
+    for sink in sinks:
+        if not isinstance(sink.value, dict):
+            raise sink.error("BAD_CONFIG", f"{sink.where} must be a sink object with a name and a type")
+    return GriffinEnv(settings, sinks)
 
 
 def load_spark_config(path: str | Path) -> dict[str, str]:
     """The ``spark.config`` map of an env.json (empty when it has none)."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as error:
-        raise InvalidInput("FILE_NOT_FOUND", f"cannot read {path}: {error.strerror}", None, str(path)) from None
-    except json.JSONDecodeError as error:
-        raise InvalidInput("BAD_CONFIG", f"not valid JSON: {error.msg}",
-                           Location(str(path), error.lineno, error.colno)) from None
-    spark = data.get("spark") if isinstance(data, dict) else None
-    config = (spark or {}).get("config") if isinstance(spark, dict) else None
-    if config is None:
-        return {}
-    if not isinstance(config, dict):
-        raise InvalidInput("BAD_CONFIG", "spark.config of an env.json is a map of settings",
-                           Location(str(path)), None, '"spark": {"config": {"spark.sql.shuffle.partitions": "8"}}')
-    return {str(key): str(value).lower() if isinstance(value, bool) else str(value)
-            for key, value in config.items()}
+    return load_env(path).spark_config

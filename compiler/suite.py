@@ -117,3 +117,5 @@ class Suite:
     measures: list[MeasureSpec] = field(default_factory=list)
     checks: list[CheckSpec] = field(default_factory=list)
     policy: PassSpec = PassSpec()
+    sinks: tuple[str, ...] = ()  # Griffin: the env.json sinks a job writes its metrics to
+    timestamp_ms: int | None = None  # Griffin: the job's time (its __tmst)

@@ -237,8 +237,10 @@ def _names_table(parts: list[str], row: tuple[str, str, str]) -> bool:
         return False
     if len(wanted) == 3:
         return wanted[:2] == [catalog, schema]
-    if len(wanted) == 2:  # schema.table, or database.table in its main schema, as DuckDB reads it
-        return wanted[0] == schema or (wanted[0] == catalog and schema == "main")
+    if len(wanted) == 2:  # schema.table, or database.table in its main schema, as DuckDB reads it;
+        # Hive's database "default" is DuckDB's schema "main"
+        return wanted[0] in (schema, "default" if schema == "main" else schema) or \
+            (wanted[0] == catalog and schema == "main")
     return True
 
 

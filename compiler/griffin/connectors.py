@@ -14,7 +14,6 @@ import glob
 import os
 import warnings
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 
 from ..errors import InvalidInput
@@ -111,9 +110,10 @@ def _connector(connector: Node, raw: str, name: str, base: Path) -> SourceSpec:
     if kind == "text-dir":
         return _text_dir(config, raw, name, base)
     if kind == "hive":
+        # always qualified, as Griffin reads it: a view named after the data source must not
+        # shadow the table it reads
         table = config.text("table.name", required=True)
-        database = config.text("database", "default")
-        return SourceSpec(raw, "table", table=table if database.lower() == "default" else f"{database}.{table}")
+        return SourceSpec(raw, "table", table=f"{config.text('database', 'default')}.{table}")
     node = connector.child("type")
     if kind in ELSEWHERE:
         raise node.error("UNSUPPORTED", f"data source {name!r}: Griffin's {kind} connector reads "

@@ -9,10 +9,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from ..errors import InvalidInput
 from ..suite import Suite
 from .connectors import read_data_sources
-from .document import Document, load_document
+from .document import Document, Node, load_document
 from .rules import read_rules
 
 BATCH = "batch"
@@ -45,7 +44,18 @@ def load_griffin_job(path: str | Path) -> Suite:
         raise root.error("BAD_CONFIG", "the job has neither measures nor evaluate.rule",
                          'add "measures": [...] (Griffin master) or "evaluate.rule": {"rules": [...]}')
     name = root.text("name") or doc.path.stem
-    return Suite(name, data.sources, rules, data.views, doc.file, griffin=True)
+    sinks = tuple(_sink_names(root))
+    return Suite(name, data.sources, rules, data.views, doc.file, griffin=True, sinks=sinks,
+                 timestamp_ms=timestamp_ms)
+
+
+def _sink_names(root: Node) -> list[str]:
+    names = []
+    for item in root.items("sinks"):
+        if not isinstance(item.value, str) or not item.value.strip():
+            raise item.error("BAD_CONFIG", f"{item.where} must name a sink of the env.json")
+        names.append(item.value.strip())
+    return names
 
 
 def _refuse_env_json(doc: Document) -> None:

@@ -56,7 +56,8 @@ def _rule(entry: Node, index: int, names: list[str]) -> RuleSpec:
     if kind is None:
         raise _unknown_dq_type(kind_node)
     details, detail_locations = _details(entry)
-    origin = Origin(location.file, (location.line or 1) - 1, (location.column or 1) - 1)
+    # the rule's text starts one column after the JSON string's opening quote
+    origin = Origin(location.file, (location.line or 1) - 1, location.column or 0)
     model = parse(RULE_GRAMMARS[kind], text, origin.file, origin.line_offset, origin.column_offset)
     source = details.pop("source", None) or names[0]
     target = details.pop("target", None) or (names[1] if len(names) > 1 else None)

@@ -1,0 +1,99 @@
+"""Griffin's metric sinks, as an env.json defines them and a job config names them.
+
+``console`` (and ``log``) print Griffin's metric document to standard error (Griffin logs it);
+``hdfs`` writes Griffin's layout ``<path>/<job>/<tmst>/_START``, ``_METRICS`` and ``_FINISH`` to a
+local folder or ``file://`` URL. Sinks that need a service (Elasticsearch, HTTP, MongoDB, custom
+classes) or a real HDFS are refused before the run, naming the sink.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from gryph.compiler.errors import InvalidInput
+from gryph.compiler.griffin.document import Node
+from gryph.compiler.suite import Suite
+
+from .griffin_env import GriffinEnv
+from .report import json_safe
+
+CONSOLE = ("console", "log")
+FILES = ("hdfs",)
+ELSEWHERE = ("es", "elasticsearch", "http", "mongo", "mongodb", "custom")
+
+
+@dataclass(frozen=True)
+class Sink:
+    """One resolved sink: its kind (console or files) and, for files, the parent folder."""
+
+    name: str
+    kind: str
+    folder: Path | None = None
+
+
+def resolve_sinks(suite: Suite, env: GriffinEnv | None) -> list[Sink]:
+    """The sinks a job names, looked up in the env.json (by name, else by type, ignoring case)."""
+    if env is None or not suite.sinks:
+        return []
+    out = []
+    for wanted in suite.sinks:
+        node = next((s for s in env.sinks if (s.text("name") or "").lower() == wanted.lower()), None) \
+            or next((s for s in env.sinks if (s.text("type") or "").lower() == wanted.lower()), None)
+        if node is None:
+            known = [s.text("name") or s.text("type") or "" for s in env.sinks]
+            raise InvalidInput("BAD_CONFIG", f"the job names sink {wanted!r}, which the env.json does not define",
+                               None, wanted, f"defined: {', '.join(known) or 'none'}")
+        out.append(_sink(node, wanted))
+    return out
+
+
+def _sink(node: Node, wanted: str) -> Sink:
+    kind = (node.text("type", required=True) or "").lower()
+    if kind in CONSOLE:
+        return Sink(wanted, "console")
+    if kind in FILES:
+        path_node = node.obj("config").child("path")
+        path = node.obj("config").text("path", required=True) or ""
+        if path.startswith("file://"):
+            path = path[len("file://"):]
+        if "://" in path:
+            raise path_node.error("UNSUPPORTED", f"sink {wanted!r} writes to {path!r}, which gryph cannot reach",
+                                  "give a local folder (or file:// URL) as the sink's path")
+        return Sink(wanted, "files", Path(path))
+    if kind in ELSEWHERE:
+        raise node.child("type").error("UNSUPPORTED", f"sink {wanted!r} of type {kind!r} is not written by gryph",
+                                       "use a console or hdfs sink with a local path, or --output/--format json")
+    raise node.child("type").unknown_value(CONSOLE + FILES + ELSEWHERE, "sink type")
+
+
+def metric_document(suite: Suite, metrics: dict, application_id: str) -> dict:
+    """Griffin's flushed metric document (MetricWrapper.flush)."""
+    return {"job_name": suite.name, "tmst": suite.timestamp_ms, "applicationId": application_id,
+            "metrics": metrics}
+
+
+def write_sinks(sinks: list[Sink], suite: Suite, metrics: dict, application_id: str) -> None:
+    """Write the run's metrics to every sink."""
+    document = json.dumps(json_safe(metric_document(suite, metrics, application_id)), ensure_ascii=False)
+    for sink in sinks:
+        if sink.kind == "console":
+            print(f"Metrics of job '{suite.name}':\n{document}", file=sys.stderr)
+            continue
+        folder = sink.folder / suite.name / str(suite.timestamp_ms)
+        folder.mkdir(parents=True, exist_ok=True)
+        _write_file(folder / "_START", application_id)
+        _write_file(folder / "_METRICS", document + "\n")
+        _write_file(folder / "_FINISH", "")
+
+
+def _write_file(path: Path, text: str) -> None:
+    # beside the target, then renamed: a reader never sees half a file
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    os.replace(temporary, path)
