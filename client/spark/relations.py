@@ -11,6 +11,7 @@ from pyspark.sql.connect.dataframe import DataFrame
 from pyspark.sql.connect.session import SparkSession
 
 from gryph.compiler.errors import EngineError, UnsupportedError
+from gryph.compiler.user_sql import spark_query_as_run
 from gryph.compiler.plan import (
     AggFn, Aggregate, Distinct, Filter, Join, JoinKind, Limit, PercentileSet, Project, Read, Sort, Sql, Window,
     free_prefix,
@@ -62,7 +63,7 @@ def _sql(rel: Sql, ctx: Context) -> DataFrame:
         import sqlglot
 
         text = sqlglot.transpile(text, read=rel.dialect, write="spark")[0]
-    return ctx.spark.sql(text)
+    return ctx.spark.sql(spark_query_as_run(text))
 
 
 @compile_relation.register

@@ -38,7 +38,7 @@ def _read_files(spark: SparkSession, spec: SourceSpec) -> DataFrame:
     if spec.schema is not None:
         # A declared schema gives names and types by position (headerless Griffin CSVs need it).
         reader = reader.schema(to_spark_schema(spec.schema))
-    elif spec.format in ("csv", "tsv"):
+    elif spec.format in ("csv", "tsv") and spec.option("inferSchema") is None:
         reader = reader.option("inferSchema", "true")
     return reader.load(list(spec.paths))
 

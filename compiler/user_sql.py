@@ -1,0 +1,47 @@
+"""Users' Spark SQL (pre.proc steps, spark-sql rules, sparkSQL measures), parsed once and read with
+one meaning on every engine: a cast that cannot convert its value gives NULL.
+
+Griffin's configs were written for Spark 2 and 3, where a bad cast (``cast('' as int)``) is NULL;
+Spark 4's ANSI mode would fail the whole query instead. So every ``CAST`` in a user's query is
+run as ``TRY_CAST``, with Spark 4's rules for reading text (each engine maps ``TRY_CAST`` so).
+"""
+
+from __future__ import annotations
+
+from .errors import InvalidInput
+
+
+def untranslatable(reason: str, text: str, engine: str = "duckdb") -> InvalidInput:
+    return InvalidInput("SQL_UNTRANSLATABLE", f"cannot run this Spark SQL on {engine}: {reason}", text=text)
+
+
+def parse_spark_query(text: str):
+    """The one query of ``text`` as a sqlglot tree, casts made safe; ``InvalidInput`` otherwise."""
+    # imported here: sqlglot takes a quarter of a second to load, and most suites hold no SQL
+    import sqlglot
+    from sqlglot import exp
+    from sqlglot.errors import SqlglotError
+
+    try:
+        statements = [s for s in sqlglot.parse(text, read="spark") if s is not None]
+    except SqlglotError as exc:
+        raise untranslatable(str(exc), text) from None
+    if len(statements) != 1:
+        raise untranslatable(f"expected one query, found {len(statements)} statements", text)
+    (query,) = statements
+    if not isinstance(query, exp.Query):
+        raise untranslatable(f"only a query can be a rule, not {query.key.upper()}", text)
+    # sqlglot reads Spark's CAST as a TryCast that Spark writes back as CAST; ``safe`` makes it TRY_CAST
+    for cast in list(query.find_all(exp.Cast)):
+        if isinstance(cast, exp.TryCast):
+            cast.set("safe", True)
+        else:
+            cast.replace(exp.TryCast(this=cast.this, to=cast.args["to"], safe=True))
+    return query
+
+
+def spark_query_as_run(text: str) -> str:
+    """The Spark SQL a Spark engine runs for a user's query: as written unless it casts."""
+    if "cast" not in text.lower():
+        return text  # nothing to make safe: the user's own text, untouched
+    return parse_spark_query(text).sql(dialect="spark")
