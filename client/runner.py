@@ -185,7 +185,12 @@ def explain(source: str | Path | Suite, engine: Engine | str = "duckdb", *, fram
             remote: str | None = None) -> str:
     """The plan of a suite as a stable indented tree."""
     compiled = validate(source, engine, frames=frames, remote=remote)
-    return format_plan(compiled.plan, frozenset(compiled.conditions))
+    text = format_plan(compiled.plan, frozenset(compiled.conditions))
+    if compiled.late_plan is not None:
+        text += ("then, with the tables of DSL rules their Spark SQL reads "
+                 f"({', '.join(compiled.suite.rules[i].name for i in compiled.late_inputs)}):\n"
+                 + format_plan(compiled.late_plan, frozenset()))
+    return text
 
 
 def _metrics(suite: Suite, results: list[RuleResult]) -> dict:

@@ -62,7 +62,8 @@ class _Fused:
 class Collector:
     """Collects value and row requests; ``plan()`` builds the fused plan."""
 
-    def __init__(self) -> None:
+    def __init__(self, prefix: str = "") -> None:
+        self._prefix = prefix  # keeps the query names of plans that run in one run apart
         self._fused: dict[Relation, _Fused] = {}
         self._rows: dict[tuple[Relation, int | None], str] = {}
         self._conditions: dict[str, Callable[["Results"], bool]] = {}
@@ -80,7 +81,7 @@ class Collector:
         """A single value: ``expr`` over aggregates of ``relation`` (no grouping)."""
         fused = self._fused.get(relation)
         if fused is None:
-            fused = self._fused[relation] = _Fused(f"agg{len(self._fused)}", relation)
+            fused = self._fused[relation] = _Fused(f"{self._prefix}agg{len(self._fused)}", relation)
         return ValueRef(fused.name, fused.add(expr))
 
     def rows(self, relation: Relation, limit: int | None = None,
@@ -88,7 +89,7 @@ class Collector:
         """The rows of a relation; with ``needed``, fetched only if it holds once values are known."""
         key = (relation, limit)
         if key not in self._rows:
-            self._rows[key] = f"rows{len(self._rows)}"
+            self._rows[key] = f"{self._prefix}rows{len(self._rows)}"
             if needed is not None:
                 self._conditions[self._rows[key]] = needed
         elif needed is None:

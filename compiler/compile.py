@@ -12,10 +12,11 @@ from .engine import Engine
 from .gcpause import without_cyclic_gc
 from .lowering import LOWERINGS, Finisher, Options
 from .lowering.measure import MeasureFinisher
+from .errors import InvalidInput
 from .plan import Plan, Sql, View
 from .results import MeasureResult, RuleResult
+from .rule_tables import late_rules, output_table_sql
 from .sources import SourceSpec
-from .errors import InvalidInput
 from .spark_names import quoted
 from .suite import Suite, ViewSpec
 from .types import Schema
@@ -32,6 +33,10 @@ class CompiledSuite:
     checks: list[CompiledCheck] = field(default_factory=list)
     # queries (record samples) that run only when a condition on the other results holds
     conditions: dict[str, Callable[[Results], bool]] = field(default_factory=dict)
+    # Spark SQL rules that read DSL rules' tables, run after the rest (rule_tables.py), and the
+    # indexes of the DSL rules they read
+    late_plan: Plan | None = None
+    late_inputs: tuple[int, ...] = ()
 
     def first_plan(self) -> Plan:
         """Everything but the conditional queries: views, value and row queries, exports."""
@@ -50,7 +55,17 @@ class CompiledSuite:
         second = self.second_plan(rows)
         if second is not None:
             rows.update(engine.run(second, sources))
+        if self.late_plan is not None:
+            rows.update(engine.run(self._late_plan(rows), sources))
         return rows
+
+    def _late_plan(self, rows_by_query: dict[str, list[dict]]) -> Plan:
+        """The late Spark SQL rules' plan, with the DSL rules they read as tables of their metrics."""
+        results = Results(rows_by_query)
+        tables = tuple(View(self.suite.rules[index].name,
+                            Sql(output_table_sql(self.finishers[index](results), self.suite.timestamp_ms), ()))
+                       for index in self.late_inputs)
+        return replace(self.late_plan, views=self.plan.views + tables + self.late_plan.views)
 
     def finish(self, rows_by_query: dict[str, list[dict]]) -> list[RuleResult]:
         results = Results(rows_by_query)
@@ -71,11 +86,15 @@ def compile_suite(suite: Suite, schemas: dict[str, Schema], options: Options | N
     collector = Collector()
     for view in view_plans(suite, schemas):
         collector.view(view.name, view.relation)
-    finishers = [LOWERINGS[rule.kind](rule, schemas, collector, options).lower() for rule in suite.rules]
+    late, late_inputs = late_rules(suite)
+    late_collector = Collector(prefix="late_")
+    finishers = [LOWERINGS[rule.kind](rule, schemas, late_collector if index in late else collector,
+                                      options).lower() for index, rule in enumerate(suite.rules)]
     # measures go through the same collector: aggregate-only measures join the rules' scans
     measures = [LOWERINGS["measure"](m, schemas, collector, options).lower() for m in suite.measures]
     return CompiledSuite(suite, collector.plan(), finishers, measures, compile_checks(suite),
-                         collector.conditions())
+                         collector.conditions(), late_collector.plan() if late else None,
+                         tuple(sorted(late_inputs)))
 
 
 def view_plans(suite: Suite, schemas: dict[str, Schema]) -> tuple[View, ...]:

@@ -159,3 +159,27 @@ def test_csv_with_a_schema_and_no_header_keeps_its_first_row(dq_engine, tmp_path
                  out=[{"type": "metric", "name": "p", "flatten": "map"}])]
     result = run(write_job(tmp_path, sources, rules), dq_engine)
     assert result.metrics["p"] == {"n": 2, "ages": 71, "last": "bob"}
+
+
+def test_spark_sql_reads_the_table_of_a_dsl_rule(dq_engine, tmp_path):
+    (tmp_path / "a.csv").write_text("id,name\n1,ann\n2,bob\n3,cy\n4,\n", encoding="utf-8")
+    (tmp_path / "b.csv").write_text("id,name\n1,ann\n2,bo\n3,cy\n", encoding="utf-8")
+    header = {"header": "true"}
+    sources = [{"name": "src", "baseline": True, "connector": {"type": "file", "config": {
+                    "format": "csv", "paths": ["a.csv"], "options": header}}},
+               {"name": "tgt", "connector": {"type": "file", "config": {
+                   "format": "csv", "paths": ["b.csv"], "options": header}}}]
+    rules = [dsl("accuracy", "accu", "src.id = tgt.id and src.name = tgt.name"),
+             dsl("profiling", "names", "name, count(*) as n from src group by name"),
+             {"dsl.type": "spark-sql", "out.dataframe.name": "rate",
+              "rule": "select miss / total as miss_rate, __tmst as t from accu",
+              "out": [{"type": "metric", "name": "rate", "flatten": "map"}]},
+             {"dsl.type": "spark-sql", "out.dataframe.name": "named",
+              "rule": "select count(*) as groups from names where name is not null",
+              "out": [{"type": "metric", "name": "named", "flatten": "map"}]}]
+    result = run(write_job(tmp_path, sources, rules), dq_engine)
+    # (2,bob) has no match, (4,NULL) neither (its name is NULL but its id is not): 2 of 4 miss
+    assert (result.metrics["miss"], result.metrics["total"]) == (2, 4)
+    assert result.metrics["rate"] == {"miss_rate": 0.5, "t": STAMP}
+    # names ann, bob, cy and NULL: three groups with a name
+    assert result.metrics["named"] == {"groups": 3}
