@@ -13,6 +13,7 @@ from gryph.compiler.check_functions import Clock, NoHistory
 from gryph.compiler.compile import CompiledSuite, compile_suite, view_plan
 from gryph.compiler.engine import Engine
 from gryph.compiler.errors import InvalidInput
+from gryph.compiler.json_frames import infer_json_view_schema
 from gryph.compiler.lowering import Options
 from gryph.compiler.native import parse_suite, parse_suite_file
 from gryph.compiler.plan import format_plan
@@ -107,6 +108,10 @@ def source_schemas(suite: Suite, engine: Engine) -> dict:
                else engine.schema_of(spec) for name, spec in suite.sources.items()}
     views: tuple = ()
     for spec in suite.views:  # in order: a view's SQL may depend on the schemas before it
+        if spec.json_of is not None:
+            schemas[spec.name] = infer_json_view_schema(suite, spec, views, schemas, engine)
+            views += (view_plan(suite, spec, schemas),)
+            continue
         views += (view_plan(suite, spec, schemas),)
         schemas[spec.name] = engine.schema_of_view(views, suite.sources)
     return schemas

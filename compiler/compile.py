@@ -13,6 +13,7 @@ from .gcpause import without_cyclic_gc
 from .lowering import LOWERINGS, Finisher, Options
 from .lowering.measure import MeasureFinisher
 from .errors import InvalidInput
+from .json_frames import json_column, json_frame
 from .plan import Plan, Sql, View
 from .results import MeasureResult, RuleResult
 from .rule_tables import late_rules, output_table_sql
@@ -103,7 +104,12 @@ def view_plans(suite: Suite, schemas: dict[str, Schema]) -> tuple[View, ...]:
 
 
 def view_plan(suite: Suite, view: ViewSpec, schemas: dict[str, Schema]) -> View:
-    """One pre-processing step as a plan view; a union needs the schemas of what it unites."""
+    """One pre-processing step as a plan view; a union needs the schemas of what it unites, a JSON
+    table the schema inferred from its documents."""
+    if view.json_of is not None:
+        source, column = view.json_of
+        return View(view.name, json_frame(source, schemas[source], json_column(view, schemas[source]),
+                                          schemas[view.name]))
     text = view.sql
     if view.union_of:
         missing = [name for name in view.union_of if name not in schemas]

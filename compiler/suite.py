@@ -95,13 +95,16 @@ class ViewSpec:
     """A pre-processing step: Spark SQL whose result is registered under ``name``.
 
     With ``union_of``, the view is instead the rows of those sources or views over the columns
-    they all have (Griffin's union of several connectors), in the first one's column order.
+    they all have (Griffin's union of several connectors), in the first one's column order. With
+    ``json_of`` (a source or view, and its column or None for the first), it is the table of the
+    JSON documents in that column (Griffin's ``from_json``, see json_frames.py).
     """
 
     name: str
     sql: str
     location: Location
     union_of: tuple[str, ...] = ()
+    json_of: tuple[str, str | None] | None = None
 
 
 @dataclass

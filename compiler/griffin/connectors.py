@@ -13,13 +13,14 @@ from __future__ import annotations
 import glob
 import os
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import InvalidInput
 from ..native import parse_schema_columns
 from ..sources import SourceSpec
 from ..suite import ViewSpec
+from .df_ops import from_json_view, is_df_ops
 from .document import Node
 from ..spark_names import quoted
 from .sql_text import check_condition, with_frames
@@ -252,11 +253,14 @@ def _prepared(connector: Node, raw: str, timestamp_ms: int, views: list[ViewSpec
         if not isinstance(step.value, dict):
             raise step.error("BAD_CONFIG", f"{step.where} must be Spark SQL text or a rule object")
         dsl = (step.text("dsl.type", "spark-sql") or "").lower().replace("-", "")
-        if dsl != "sparksql":
-            raise step.child("dsl.type").error(
-                "UNSUPPORTED", f"pre.proc step {index + 1}: dsl.type {step.text('dsl.type')!r} is not run here",
-                "write the step as spark-sql")
-        views.append(_sql_step(step.child("rule"), step.text("rule", required=True), output, frames))
+        if is_df_ops(dsl):
+            # the operation reads a frame by name: the ones this connector's steps have made so far
+            view = from_json_view(step, output, this)
+            views.append(replace(view, json_of=(frames.get(view.json_of[0], view.json_of[0]), view.json_of[1])))
+        elif dsl == "sparksql":
+            views.append(_sql_step(step.child("rule"), step.text("rule", required=True), output, frames))
+        else:
+            raise step.child("dsl.type").unknown_value(("spark-sql", "df-ops"), "pre.proc dsl.type")
         frames[step.text("out.dataframe.name", this) or this] = output
     return frames[this]
 

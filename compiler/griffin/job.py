@@ -39,7 +39,8 @@ def load_griffin_job(path: str | Path) -> Suite:
 
         rules = read_measures(measures, data)
     elif root.has("evaluate.rule") and root.child("evaluate.rule").value is not None:
-        rules = read_rules(root.obj("evaluate.rule"), data.names)
+        rules, views = read_rules(root.obj("evaluate.rule"), data.names)
+        data.views.extend(views)
     else:
         raise root.error("BAD_CONFIG", "the job has neither measures nor evaluate.rule",
                          'add "measures": [...] (Griffin master) or "evaluate.rule": {"rules": [...]}')

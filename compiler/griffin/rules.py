@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from ..errors import InvalidInput, Location
 from ..parser import RULE_GRAMMARS, parse
-from ..suite import Origin, RuleSpec
+from ..suite import Origin, RuleSpec, ViewSpec
+from .df_ops import from_json_view, is_df_ops
 from .document import Node
 from .outputs import read_outputs
 
@@ -21,16 +22,21 @@ DQ_TYPES = {"accuracy": "accuracy", "profiling": "profiling", "uniqueness": "uni
 DSL_TYPES = {"griffindsl": "griffin-dsl", "sparksql": "spark-sql"}
 
 
-def read_rules(evaluate: Node, names: list[str]) -> list[RuleSpec]:
-    """The rules of ``evaluate.rule``; ``names`` are the data sources, baseline first."""
-    rules = []
+def read_rules(evaluate: Node, names: list[str]) -> tuple[list[RuleSpec], list[ViewSpec]]:
+    """The rules of ``evaluate.rule`` and the tables its data-frame operations make; ``names`` are
+    the data sources, baseline first."""
+    rules, views = [], []
     for index, entry in enumerate(evaluate.items("rules")):
         if not isinstance(entry.value, dict):
             raise entry.error("BAD_CONFIG", f"{entry.where} must be a rule object")
+        if is_df_ops((entry.text("dsl.type", "") or "").lower().replace("-", "")):
+            output = entry.text("out.dataframe.name") or entry.text("name") or f"rule{index + 1}"
+            views.append(from_json_view(entry, output, names[0]))
+            continue
         rules.append(_rule(entry, index, names))
     if not rules:
-        raise evaluate.error("BAD_CONFIG", "evaluate.rule.rules is empty", '"rules": [{"dq.type": ..., "rule": ...}]')
-    return rules
+        raise evaluate.error("BAD_CONFIG", "evaluate.rule.rules has no rule", '"rules": [{"dq.type": ..., "rule": ...}]')
+    return rules, views
 
 
 def _rule(entry: Node, index: int, names: list[str]) -> RuleSpec:
@@ -38,9 +44,7 @@ def _rule(entry: Node, index: int, names: list[str]) -> RuleSpec:
     dsl_text = (entry.text("dsl.type", "griffin-dsl") or "").lower()
     dsl = DSL_TYPES.get(dsl_text.replace("-", ""))
     if dsl is None:
-        if dsl_text.replace("-", "") in ("dfops", "dfopr", "dfoperations"):
-            raise dsl_node.error("UNSUPPORTED", "df-ops rules are not run here", "write the step as spark-sql")
-        raise dsl_node.unknown_value(tuple(DSL_TYPES.values()), "dsl.type")
+        raise dsl_node.unknown_value((*DSL_TYPES.values(), "df-ops"), "dsl.type")
     rule_node = entry.child("rule")
     text = entry.text("rule")
     if text is None or not text.strip():

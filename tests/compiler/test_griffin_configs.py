@@ -185,3 +185,15 @@ def test_duplicate_data_source_names_keep_the_first(tmp_path):
     second = {"name": "src", "connector": {"type": "file", "config": {"format": "orc", "paths": ["y.orc"]}}}
     suite = load_griffin_job(write(tmp_path, job(**{"data.sources": [SOURCE, second]})))
     assert suite.sources["src"].format == "parquet"
+
+
+def test_json_schema_inferred_by_sparks_rules():
+    from gryph.compiler.json_frames import infer_json_schema
+    from gryph.compiler.types import BOOLEAN, DOUBLE, INTEGER, JSON, STRING
+
+    schema = infer_json_schema(['{"b": 1, "a": true, "c": null}', '{"b": 2.5, "d": [1], "e": 1}',
+                                '{"e": "x", "f": {"g": 1}}', "[1, 2]", "not json", None])
+    # fields by name; 1 and 2.5 are double; 1 and "x" are text; always null is text
+    assert [(c.name, c.dtype) for c in schema.columns] == [
+        ("a", BOOLEAN), ("b", DOUBLE), ("c", STRING), ("d", JSON), ("e", STRING), ("f", JSON)]
+    assert infer_json_schema(['{"n": 9223372036854775807}']).columns[0].dtype == INTEGER

@@ -183,3 +183,35 @@ def test_spark_sql_reads_the_table_of_a_dsl_rule(dq_engine, tmp_path):
     assert result.metrics["rate"] == {"miss_rate": 0.5, "t": STAMP}
     # names ann, bob, cy and NULL: three groups with a name
     assert result.metrics["named"] == {"groups": 3}
+
+
+JSON_LINES = "\n".join([
+    '{"name": "ann", "age": 30, "tags": ["a"], "score": 1}',
+    '{"name": "bob", "age": null, "score": 2.5, "extra": {"k": 1}}',
+    '{"name": "cy", "age": "x"}',
+    "not json",
+    '{"name": "Été"}',
+]) + "\n"
+
+
+def test_from_json_in_pre_proc_and_in_the_rule_list(dq_engine, tmp_path):
+    (tmp_path / "events.txt").write_text(JSON_LINES, encoding="utf-8")
+    text = {"format": "text", "paths": ["events.txt"]}
+    sources = [{"name": "events", "connector": {
+                   "type": "file", "config": text,
+                   "pre.proc": [{"dsl.type": "df-ops", "in.dataframe.name": "this", "out.dataframe.name": "s1",
+                                 "rule": "from_json"},
+                                {"dsl.type": "spark-sql", "out.dataframe.name": "this",
+                                 "rule": "select name, age, score from s1"}]}},
+               {"name": "raw", "connector": {"type": "file", "config": text}}]
+    rules = [dsl("profiling", "p", "count(*) as n, count(name) as named, sum(score) as score, count(age) as aged, "
+                 "max(name) as last from events", out=[{"type": "metric", "name": "p", "flatten": "map"}]),
+             {"dsl.type": "df-opr", "name": "ext", "rule": "from_json", "details": {"df.name": "raw"}},
+             dsl("completeness", "c", "tags, extra", details={"source": "ext"},
+                 out=[{"type": "metric", "name": "c", "flatten": "map"}])]
+    result = run(write_job(tmp_path, sources, rules), dq_engine)
+    # five lines (the one that is not JSON gives NULL fields); age holds 30 and "x": text, two set;
+    # scores 1 + 2.5; 'Été' sorts after 'cy' (UTF-8 order)
+    assert result.metrics["p"] == {"n": 5, "named": 4, "score": 3.5, "aged": 2, "last": "Été"}
+    # tags only in ann's line, extra only in bob's: no line has both
+    assert result.metrics["c"] == {"total": 5, "incomplete": 5, "complete": 0}
