@@ -12,7 +12,7 @@ from typing import Mapping
 from gryph.compiler.check_functions import Clock, NoHistory
 from gryph.compiler.compile import CompiledSuite, compile_suite, view_plan
 from gryph.compiler.engine import Engine
-from gryph.compiler.errors import InvalidInput
+from gryph.compiler.errors import GryphError, InvalidInput
 from gryph.compiler.json_frames import infer_json_view_schema
 from gryph.compiler.lowering import Options
 from gryph.compiler.native import parse_suite, parse_suite_file
@@ -104,17 +104,32 @@ def _is_path(source: str | Path) -> bool:
 
 def source_schemas(suite: Suite, engine: Engine) -> dict:
     """The schema of every source: as declared, else asked of the engine (no data scan)."""
-    schemas = {name: spec.schema if spec.schema is not None and spec.format != "frame"
-               else engine.schema_of(spec) for name, spec in suite.sources.items()}
+    schemas = {}
+    for name, spec in suite.sources.items():
+        with _located(spec.location):
+            schemas[name] = spec.schema if spec.schema is not None and spec.format != "frame" \
+                else engine.schema_of(spec)
     views: tuple = ()
     for spec in suite.views:  # in order: a view's SQL may depend on the schemas before it
-        if spec.json_of is not None:
-            schemas[spec.name] = infer_json_view_schema(suite, spec, views, schemas, engine)
+        with _located(spec.location):
+            if spec.json_of is not None:
+                schemas[spec.name] = infer_json_view_schema(suite, spec, views, schemas, engine)
+                views += (view_plan(suite, spec, schemas),)
+                continue
             views += (view_plan(suite, spec, schemas),)
-            continue
-        views += (view_plan(suite, spec, schemas),)
-        schemas[spec.name] = engine.schema_of_view(views, suite.sources)
+            schemas[spec.name] = engine.schema_of_view(views, suite.sources)
     return schemas
+
+
+@contextlib.contextmanager
+def _located(location):
+    """Errors about one source or view point at its declaration when they know no place of their own."""
+    try:
+        yield
+    except GryphError as error:
+        if location is not None and error.location.line is None:
+            error.location = location
+        raise
 
 
 def compile_for(suite: Suite, engine: Engine, options: Options | None = None) -> CompiledSuite:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .check_functions import FUNCTIONS
 from .errors import InvalidInput, did_you_mean
+from .numbers import number_from_text
 from .parser import location_of, source_text, unquote_string
 from .suite import CheckSpec, PassSpec, Suite
 
@@ -134,7 +135,7 @@ class _Builder:
             return self.call(node)
         if kind == "CheckNumber":
             text = node.value
-            value = float(text) if any(c in text for c in ".eE") else int(text)
+            value = number_from_text(text)
             if isinstance(value, float) and math.isinf(value):
                 raise self.error("BAD_NUMBER", f"the number {text} is too large", node)
             return Const(value)

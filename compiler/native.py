@@ -8,10 +8,12 @@ from pathlib import Path
 
 from .errors import InvalidInput, Location, did_you_mean
 from .gcpause import without_cyclic_gc
+from .numbers import number_from_text
 from .parser import location_of, parse, source_text, unquote_label, unquote_name, unquote_string
 from .resolve import TIME_UNITS_MS
 from .sources import SourceSpec
 from .suite import TWO_SOURCE_KINDS, CheckSpec, MeasureSpec, Origin, PassSpec, RuleSpec, Suite
+from .text_files import read_utf8
 from .types import TYPE_NAMES, Column, Schema, parse_type_name
 
 
@@ -27,9 +29,9 @@ def literal_value(node) -> object:
     if kind == "TimeLiteral":
         text = node.value.lower()
         unit = "ms" if text.endswith("ms") else text[-1]
-        return int(text[: -len(unit)]) * TIME_UNITS_MS[unit]
+        return number_from_text(text[: -len(unit)]) * TIME_UNITS_MS[unit]
     if kind == "NumberLiteral":
-        return float(node.value) if any(c in node.value for c in ".eE") else int(node.value)
+        return number_from_text(node.value)
     if kind == "BooleanLiteral":
         return node.value.lower() == "true"
     if kind == "NanLiteral":
@@ -110,11 +112,7 @@ def _unique(name: str, seen: dict[str, set[str]], what: str, statement, location
 
 def parse_suite_file(path: str | Path, known_sources: tuple[str, ...] = ()) -> Suite:
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise InvalidInput("FILE_NOT_FOUND", f"cannot read {path}: {error.strerror}", None, str(path)) from None
-    return parse_suite(text, str(path), path.parent, known_sources)
+    return parse_suite(read_utf8(path), str(path), path.parent, known_sources)
 
 
 def _source(statement, base: Path, location, file) -> SourceSpec:
@@ -128,11 +126,11 @@ def _source(statement, base: Path, location, file) -> SourceSpec:
     if fmt == "table":
         if len(paths) != 1:
             raise InvalidInput("BAD_SOURCE", "table(...) takes one table name", location, source_text(statement))
-        return SourceSpec(name, "table", table=paths[0], options=options)
+        return SourceSpec(name, "table", table=paths[0], options=options, location=location)
     if not paths:
         raise InvalidInput("BAD_SOURCE", f"{fmt}(...) needs a path", location, source_text(statement))
     resolved = tuple(p if "://" in p or Path(p).is_absolute() else str(base.resolve() / p) for p in paths)
-    return SourceSpec(name, fmt, paths=resolved, options=options, schema=schema)
+    return SourceSpec(name, fmt, paths=resolved, options=options, schema=schema, location=location)
 
 
 def parse_schema(text: str, location=None) -> Schema:
@@ -224,5 +222,8 @@ def _policy(node, location) -> PassSpec:
     if kind == "PassChecks":
         return PassSpec("checks", tuple(unquote_label(n) for n in node.names), location=location)
     if kind == "PassCount":
-        return PassSpec("passed", op=node.op, count=int(node.count), location=location)
+        count = number_from_text(node.count)
+        if math.isinf(count):
+            raise InvalidInput("BAD_NUMBER", f"the number of checks {node.count[:20]}... is too large", location)
+        return PassSpec("passed", op=node.op, count=count, location=location)
     return PassSpec(node.kind.lower(), location=location)

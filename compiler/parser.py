@@ -97,8 +97,10 @@ def parse(grammar: str, text: str, file: str | None = None, line_offset: int = 0
             _line_text(text, line, column), _expected_hint(error),
         ) from None
     except RecursionError:  # the parser recurses per level of parentheses
-        raise InvalidInput("NESTED_TOO_DEEP", "the text nests too deeply to parse", Location(file, 1 + line_offset),
-                           None, "split the expression into smaller ones") from None
+        line, column = _line_column(text, _deepest(text))
+        raise InvalidInput("NESTED_TOO_DEEP", "the text nests too deeply to parse", Location(
+            file, line + line_offset, column + (column_offset if line == 1 else 0)),
+            _line_text(text, line, column), "split the expression into smaller ones") from None
     except ShapeError as error:
         line, column = _line_column(text, error.position)
         raise InvalidInput("SYNTAX_ERROR", str(error), Location(
@@ -107,6 +109,24 @@ def parse(grammar: str, text: str, file: str | None = None, line_offset: int = 0
     except TextXError as error:  # semantic errors raised while building the model
         location = Location(file, (error.line or 1) + line_offset, error.col)
         raise InvalidInput("SYNTAX_ERROR", str(error.message), location) from None
+
+
+def _deepest(text: str) -> int:
+    """The offset where brackets nest deepest (outside quotes): where a too-deep text is too deep."""
+    depth = deepest = at = 0
+    quote = None
+    for index, char in enumerate(text):
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "'\"`":
+            quote = char
+        elif char in "([":
+            depth += 1
+            if depth > deepest:
+                deepest, at = depth, index
+        elif char in ")]":
+            depth -= 1
+    return at
 
 
 def _line_column(text: str, position: int) -> tuple[int, int]:

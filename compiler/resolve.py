@@ -8,6 +8,7 @@ from typing import Callable
 
 from .catalogue import FUNCTIONS
 from .errors import InvalidInput, Location, did_you_mean
+from .numbers import number_from_text
 from .parser import location_of, source_text, unquote_name, unquote_string
 from .plan import (
     AggFn, AggregateCall, Between, Call, Cast, Field, Fn, In, IsNull, Like, Literal, RLike, Scalar,
@@ -226,15 +227,15 @@ class Resolver:
     def _TimeLiteral(self, node, ctx):
         text = node.value.lower()
         unit = "ms" if text.endswith("ms") else text[-1]
-        return self._integer(int(text[: -len(unit)]) * TIME_UNITS_MS[unit], node)
+        return self._integer(number_from_text(text[: -len(unit)]) * TIME_UNITS_MS[unit], node)
 
     def _NumberLiteral(self, node, ctx):
         text = node.value
         if any(c in text for c in ".eE"):
             return Literal(float(text), DOUBLE)
-        return self._integer(int(text), node)
+        return self._integer(number_from_text(text), node)
 
-    def _integer(self, value: int, node) -> Literal:
+    def _integer(self, value: int | float, node) -> Literal:
         if value > INT64_MAX:
             raise self.scope.error("NUMBER_TOO_LARGE", "the number does not fit in 64 bits", node,
                                    "write it as a decimal number, e.g. 1.0e20")
@@ -421,6 +422,8 @@ class Resolver:
             raise self._aggregate_not_allowed(name, node, ctx)
         args = ([receiver] if receiver is not None else []) + [self._expr(a, inner) for a in arg_nodes]
         if function.is_aggregate:
+            if receiver is not None and contains_aggregate(receiver):  # a.max().max()
+                raise self.scope.error("NESTED_AGGREGATE", "aggregates cannot be nested", node)
             for arg, arg_node in zip(args[-len(arg_nodes):] if arg_nodes else [], arg_nodes):
                 if contains_aggregate(arg):
                     raise self.scope.error("NESTED_AGGREGATE", "aggregates cannot be nested", arg_node)

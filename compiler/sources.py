@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .errors import Location
 from .types import Schema
 
 FILE_FORMATS = ("csv", "tsv", "parquet", "json", "avro", "orc", "text")
@@ -26,6 +27,8 @@ class SourceSpec:
     options: tuple[tuple[str, object], ...] = ()
     schema: Schema | None = None
     frame: object = field(default=None, compare=False, hash=False, repr=False)
+    # where the user declared it: errors reading it point there
+    location: Location | None = field(default=None, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:

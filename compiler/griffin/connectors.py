@@ -79,7 +79,7 @@ def _data_source(entry: Node, name: str, base: Path, timestamp_ms: int, stamp: b
         if not isinstance(connector.value, dict):
             raise connector.error("BAD_CONFIG", f"{connector.where} must be an object")
         raw = name if plain else f"{name}__raw{index if len(connectors) > 1 else ''}"
-        out.sources[raw] = _connector(connector, raw, name, base)
+        out.sources[raw] = replace(_connector(connector, raw, name, base), location=connector.location)
         frames.append(_prepared(connector, raw, timestamp_ms, out.views))
     if plain:
         return

@@ -16,6 +16,7 @@ from json.scanner import NUMBER_RE
 from pathlib import Path
 
 from ..errors import InvalidInput, Location, did_you_mean
+from ..text_files import read_utf8
 
 _SPACE = re.compile(r"[ \t\n\r]*")
 _WORDS = ("true", "false", "null", "NaN", "Infinity", "-Infinity")
@@ -74,17 +75,7 @@ class Document:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.file = str(path)
-        try:
-            raw = path.read_bytes()
-        except OSError as error:
-            raise InvalidInput("FILE_NOT_FOUND", f"cannot read {path}: {error.strerror}", None, str(path)) from None
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as error:
-            line = raw.count(b"\n", 0, error.start) + 1
-            column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
-            raise InvalidInput("BAD_ENCODING", f"{path.name} is not UTF-8 text (byte 0x{raw[error.start]:02x})",
-                               Location(self.file, line, column), None, "save the file as UTF-8") from None
+        text = read_utf8(path)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
@@ -93,6 +84,13 @@ class Document:
                                _line_at(text, error.lineno)) from None
         except RecursionError:
             raise InvalidInput("BAD_CONFIG", "JSON nested too deeply", Location(self.file, 1, 1)) from None
+        except ValueError:  # Python refuses integers of more than 4300 digits
+            long_number = re.search(r"\d{4000,}", text)
+            offset = long_number.start() if long_number else 0
+            line = text.count("\n", 0, offset) + 1
+            raise InvalidInput("BAD_CONFIG", "a number in the config is too long to read",
+                               Location(self.file, line, offset - (text.rfind("\n", 0, offset) + 1) + 1),
+                               text[offset:offset + 20] + "...") from None
         self.text = text
         self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
         self._offsets = _positions(text)

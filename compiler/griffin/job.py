@@ -15,6 +15,7 @@ from .document import Document, Node, load_document
 from .rules import read_rules
 
 BATCH = "batch"
+LATEST_MS = 253402300800000  # 10000-01-01: past it no date can show the job's time
 
 
 def load_griffin_job(path: str | Path) -> Suite:
@@ -31,6 +32,8 @@ def load_griffin_job(path: str | Path) -> Suite:
             "streaming jobs read Kafka continuously; run the same rules as a batch job over the data")
     # Griffin stamps every row with the job's time (__tmst); rules that read it get the column
     timestamp_ms = int(root.number("timestamp", 0) or time.time() * 1000)
+    if not 0 <= timestamp_ms < LATEST_MS:
+        raise root.child("timestamp").error("BAD_CONFIG", "timestamp must be epoch milliseconds before year 10000")
     stamp = "__tmst" in doc.text
     data = read_data_sources(root, doc.path.parent, timestamp_ms, stamp)
     measures = root.items("measures")

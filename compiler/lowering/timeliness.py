@@ -28,6 +28,10 @@ def percentile_name(prefix: str, fraction: float) -> str:
     return f"{prefix}_{math.floor(fraction * 100 + 1e-9)}"
 
 
+# a duration beyond this is a mistake, and would overflow 64-bit milliseconds with the times it meets
+MAX_DURATION_MS = 1000 * 365 * 86_400_000
+
+
 class TimelinessLowering(RuleLowering):
     kinds = ("timeliness",)
     details_allowed = ("total", "avg", "latency", "threshold", "step", "step.size", "count",
@@ -112,9 +116,12 @@ class TimelinessLowering(RuleLowering):
             number = text[: -len(unit)] if unit in TIME_UNITS_MS else text
             if not number.isdigit():
                 raise self.detail_error(key, "BAD_DETAIL", f"{key} must be a duration such as 3m, got {value!r}")
-            return int(number) * TIME_UNITS_MS.get(unit, 1)
+            value = int(number) * TIME_UNITS_MS.get(unit, 1) if len(number) <= 18 else math.inf
         if value <= 0:
             raise self.detail_error(key, "BAD_DETAIL", f"{key} must be positive, got {value!r}")
+        if not value < MAX_DURATION_MS:  # also NaN and infinity
+            raise self.detail_error(key, "BAD_DETAIL", f"{key} must be a duration under 1000 years",
+                                    "write it in a larger unit: 30d, 12h")
         return int(value)
 
     def _fractions(self) -> list[float]:

@@ -1,0 +1,49 @@
+"""``make fuzz N=100000``: mutate the repository's suites and configs N times and report every
+input that does not end in a result or a located gryph error (see fuzz_support.py). Failures are
+written to a folder as files, ready to become regression cases."""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+import time
+from pathlib import Path
+
+from fuzz_support import Workspace, cases, outcome
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--cases", type=int, default=10000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--save", type=Path, default=Path("fuzz-failures"), help="where failing inputs go")
+    args = parser.parse_args()
+    from gryph.local_backend.engine import DuckDBEngine
+
+    engine = DuckDBEngine()
+    workspace = Workspace()
+    failures = collections.Counter()
+    started = time.perf_counter()
+    try:
+        for number, case in enumerate(cases(args.seed, args.cases)):
+            path = workspace.place(case)
+            problem = outcome(path, engine)
+            if problem is None:
+                continue
+            failures[problem[:80]] += 1
+            args.save.mkdir(parents=True, exist_ok=True)
+            (args.save / f"{number:06d}-{case.seed.stem}{case.suffix}").write_bytes(path.read_bytes())
+            print(f"case {number} ({case.seed.name}, {case.mutation}): {problem}", file=sys.stderr)
+    finally:
+        workspace.close()
+        engine.close()
+    total = sum(failures.values())
+    print(f"{args.cases} cases in {time.perf_counter() - started:.0f} s: {total} failures")
+    for kind, count in failures.most_common():
+        print(f"  {count:6d}  {kind}")
+    return 1 if total else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
