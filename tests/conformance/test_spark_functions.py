@@ -245,14 +245,7 @@ def error_of(expr: str, line_prefix: str = "profiling p on t:\n  select ") -> tu
     ("regexp_extract(s, s, 0)", "NOT_CONSTANT", "argument 2"),
     ("regexp_replace(s, '(a)', '$2')", "BAD_REPLACEMENT", "group 2"),
     ("regexp_replace(s, 'a', 'US$')", "BAD_REPLACEMENT", "'$'"),
-])
-def test_bad_arguments_are_located(expr, code, words):
-    error, column = error_of(expr)
-    assert (error.code, error.line, error.column) == (code, 2, column), str(error)
-    assert words in error.message, error.message
-
-
-@pytest.mark.parametrize("expr, code, words", [
+    # aggregates
     ("percentile_approx(i, 1.5)", "BAD_FRACTION", "1.5"),
     ("percentile_approx(i, x)", "NOT_CONSTANT", "argument 2"),
     ("percentile_approx(i, 0.5, 0)", "BAD_ACCURACY", "positive"),
@@ -261,7 +254,7 @@ def test_bad_arguments_are_located(expr, code, words):
     ("first(s, i)", "TYPE_MISMATCH", "true or false"),
     ("approx_count_distinct(distinct i)", "DISTINCT_NOT_ALLOWED", "approx_count_distinct"),
 ])
-def test_bad_aggregate_arguments_are_located(expr, code, words):
+def test_bad_arguments_are_located(expr, code, words):
     error, column = error_of(expr)
     assert (error.code, error.line, error.column) == (code, 2, column), str(error)
     assert words in error.message, error.message
