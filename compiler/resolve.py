@@ -6,12 +6,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .catalogue import FUNCTIONS
+from .catalogue import FUNCTIONS, Function
 from .errors import InvalidInput, Location, did_you_mean
+from .function_builders import ArgumentError, Invocation
 from .numbers import number_from_text
 from .parser import location_of, source_text, unquote_name, unquote_string
 from .plan import (
-    AggFn, AggregateCall, Between, Call, Cast, Field, Fn, In, IsNull, Like, Literal, RLike, Scalar,
+    AggFn, AggregateCall, Between, Call, Cast, Field, Fn, In, IsNull, Like, Literal, RLike, Scalar, coerce,
 )
 from .plan.scalars import contains_aggregate
 from .selections import Selected, Selector, is_selection_step
@@ -55,6 +56,7 @@ class Scope:
     aliases: dict[str, Scalar] = field(default_factory=dict)
     outside: set[str] = field(default_factory=set)  # data sources this rule may not read
     variables: dict[str, Scalar] = field(default_factory=dict)  # `SLA = 24h;` read as ${SLA}
+    now_ms: int = 0  # the run's time: current_date() and the like are this constant
 
     def locate(self, node) -> Location:
         return location_of(node, self.file, self.line_offset, self.column_offset)
@@ -434,11 +436,21 @@ class Resolver:
         result = function.result([a.dtype for a in args])
         if isinstance(result, str):
             raise self.scope.error("TYPE_MISMATCH", f"{name}(): {result}", node)
+        if function.build is not None:
+            return self._built(function, name, args, result, distinct, node)
         if function.is_aggregate:
             return self._aggregate_call(function.op, args, result, distinct, node, ctx)
-        if function.op in (Fn.COALESCE, Fn.LEAST, Fn.GREATEST):
-            args = [self.coerce(a, result) for a in args]
         return Call(function.op, tuple(args), result)
+
+    def _built(self, function: Function, name: str, args: list[Scalar], result: DataType, distinct: bool,
+               node) -> Scalar:
+        """The plan nodes a function builds from its arguments; a bad argument is a located error."""
+        if distinct:
+            raise self.scope.error("DISTINCT_NOT_ALLOWED", f"DISTINCT does not apply to {name}()", node)
+        try:
+            return function.build(Invocation(tuple(args), result, self.scope.now_ms))
+        except ArgumentError as error:
+            raise self.scope.error(error.code, f"{name}(): {error}", node, error.hint) from None
 
     def _aggregate_call(self, fn: AggFn, args, dtype, distinct, node, ctx) -> Scalar:
         if not ctx.aggregates:
@@ -497,10 +509,4 @@ class Resolver:
             left, _ = self.unify(left, value, node, what)
         return left, [self.unify(left, value, node, what)[1] for value, node in others]
 
-    @staticmethod
-    def coerce(value: Scalar, dtype: DataType) -> Scalar:
-        if value.dtype == dtype or value.dtype.kind in (Kind.NULL, Kind.OTHER):
-            return value
-        if isinstance(value, Literal) and dtype.kind is Kind.DOUBLE and isinstance(value.value, int):
-            return Literal(float(value.value), DOUBLE)
-        return Cast(value, dtype)
+    coerce = staticmethod(coerce)

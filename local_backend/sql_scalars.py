@@ -17,7 +17,10 @@ from gryph.compiler.plan import (
 )
 from gryph.compiler.types import DataType, Kind
 
+from gryph.compiler.regex_text import capture_groups, replacement_parts
+
 from .case_mapping import lower_sql, upper_sql
+from .datetime_format import strftime_format
 from .duck_types import to_duckdb
 from .quoting import ident, string
 from .text_casts import (
@@ -172,6 +175,7 @@ AGGREGATES: dict[AggFn, str] = {
     AggFn.STDDEV_POP: "stddev_pop",
     AggFn.VAR_SAMP: "var_samp",
     AggFn.VAR_POP: "var_pop",
+    AggFn.ANY_VALUE: "any_value",  # the first non-NULL value it meets
 }
 """DuckDB names of the aggregates with one argument (COUNT_ALL is count(*))."""
 
@@ -369,12 +373,17 @@ def _to_date(node: Call, args: list[str]) -> str:
     return f"TRY_CAST({args[0]} AS DATE)"
 
 
-def _epoch_millis(node: Call, args: list[str]) -> str:
-    # Whole milliseconds rounded down, as Spark's unix_millis: DuckDB's epoch_ms rounds to the
-    # nearest (1.5 ms -> 2). The time is cut to its millisecond (toward the past, before 1970
-    # too), so dividing its microseconds is exact; 1.1x faster than correcting the remainder.
-    timestamp = _as_timestamp(node.args[0].dtype, args[0])
-    return f"(epoch_us(date_trunc('millisecond', {timestamp})) // 1000)"
+def _epoch_whole(unit: str, microseconds: int) -> Handler:
+    """Whole units since 1970 rounded down, as Spark's unix_millis / unix_seconds.
+
+    DuckDB's epoch_ms rounds to the nearest (1.5 ms -> 2). The time is cut to its unit (toward
+    the past, before 1970 too), so dividing its microseconds is exact; 1.1x faster than
+    correcting the remainder.
+    """
+    def handler(node: Call, args: list[str]) -> str:
+        timestamp = _as_timestamp(node.args[0].dtype, args[0])
+        return f"(epoch_us(date_trunc('{unit}', {timestamp})) // {microseconds})"
+    return handler
 
 
 def _element_at(node: Call, args: list[str]) -> str:
@@ -421,6 +430,77 @@ def _json_items(doc: str) -> str:
     return f"(CASE WHEN json_type({doc}) = 'ARRAY' THEN json_extract_string({doc}, '$[*]') END)"
 
 
+def _constant(node: Call, position: int) -> object:
+    """The value of a literal argument the compiler insisted on (a pattern, a replacement)."""
+    arg = node.args[position]
+    if not isinstance(arg, Literal):
+        raise unsupported(f"{node.fn.value} with a non-constant argument {position + 1}")
+    return arg.value
+
+
+def _pad(name: str) -> Handler:
+    # Spark: a length below 0 is 0; an empty pad only cuts (DuckDB would fail for want of padding)
+    def handler(node: Call, args: list[str]) -> str:
+        text, length, pad = args
+        length = f"greatest(TRY_CAST({length} AS INTEGER), 0)"
+        return f"(CASE WHEN {pad} = '' THEN substring({text}, 1, {length}) ELSE {name}({text}, {length}, {pad}) END)"
+    return handler
+
+
+def _reverse(node: Call, args: list[str]) -> str:
+    # by code point, as Spark: DuckDB's reverse keeps a letter and its combining marks together
+    return f"array_to_string(list_reverse(string_split({args[0]}, '')), '')"
+
+
+def _regexp_replace(node: Call, args: list[str]) -> str:
+    # Java's $n and \x become RE2's \n and literal text; 'g': every match, as Spark
+    parts = replacement_parts(_constant(node, 2), capture_groups(_constant(node, 1)))
+    re2 = "".join(f"\\{p}" if isinstance(p, int) else p.replace("\\", "\\\\") for p in parts)
+    return f"regexp_replace({args[0]}, {args[1]}, {string(re2)}, 'g')"
+
+
+def _regexp_extract(node: Call, args: list[str]) -> str:
+    # the group must be a constant INTEGER to DuckDB; '' when nothing matches, as Spark
+    return f"regexp_extract({args[0]}, {args[1]}, {int(_constant(node, 2))})"
+
+
+def _positive_only(name: str) -> Handler:
+    # Spark's logarithms are NULL for zero and below; NaN > 0 holds in DuckDB, so NaN stays NaN
+    return lambda node, args: f"(CASE WHEN {args[0]} > 0 THEN {name}({args[0]}) END)"
+
+
+def _sign(node: Call, args: list[str]) -> str:
+    # Java's signum keeps NaN and -0.0; DuckDB's sign gives 0 for both
+    if node.args[0].dtype.kind is not Kind.DOUBLE:
+        return f"sign({args[0]})"
+    return f"(CASE WHEN isnan({args[0]}) OR {args[0]} = 0 THEN {args[0]} ELSE sign({args[0]}) END)"
+
+
+def _day_of_week(node: Call, args: list[str]) -> str:
+    return f"({_temporal('dayofweek')(node, args)} + 1)"  # DuckDB counts Sunday as 0, Spark as 1
+
+
+def _months_added(node: Call, args: list[str]) -> str:
+    day, months = args
+    return f"CAST({day} + to_months(TRY_CAST({months} AS INTEGER)) AS DATE)"
+
+
+def _date_format(node: Call, args: list[str]) -> str:
+    timestamp = _as_timestamp(node.args[0].dtype, args[0])
+    return f"strftime({timestamp}, {string(strftime_format(_constant(node, 1)))})"
+
+
+def _size(node: Call, args: list[str]) -> str:
+    return f"cardinality({args[0]})" if node.args[0].dtype.kind is Kind.MAP else f"len({args[0]})"
+
+
+def _array_contains(node: Call, args: list[str]) -> str:
+    # Spark: not found in an array holding a NULL is NULL (unknown), not false
+    items, value = args
+    found = f"list_contains({items}, {value})"
+    return f"(CASE WHEN {found} THEN TRUE WHEN list_count({items}) < len({items}) THEN NULL ELSE {found} END)"
+
+
 # Integer results DuckDB already gives as BIGINT (arithmetic widens its operands to BIGINT):
 # a cast around them would be work per row for nothing.
 BIGINT_ALREADY = frozenset({Fn.ADD, Fn.SUBTRACT, Fn.MULTIPLY, Fn.MODULO, Fn.NEGATE, Fn.EPOCH_MILLIS})
@@ -453,6 +533,18 @@ CALLS: dict[Fn, Handler] = {
     Fn.SUBSTRING: _substring,
     Fn.CONCAT: _concat,
     Fn.REPLACE: _replace,
+    Fn.CONCAT_WS: _function("concat_ws"),
+    Fn.LPAD: _pad("lpad"),
+    Fn.RPAD: _pad("rpad"),
+    Fn.STRPOS: _function("instr"),
+    Fn.REPEAT: _function("repeat"),
+    Fn.REVERSE: _reverse,
+    Fn.STARTS_WITH: _function("starts_with"),
+    Fn.ENDS_WITH: _function("ends_with"),
+    Fn.CONTAINS: _function("contains"),
+    Fn.REGEXP_EXTRACT: _regexp_extract,
+    Fn.REGEXP_REPLACE: _regexp_replace,
+    Fn.SPLIT: _function("regexp_split_to_array"),
     Fn.ABS: _no_overflow(_function("abs")),
     Fn.ROUND: _round,
     Fn.FLOOR: _function("floor"),
@@ -461,6 +553,11 @@ CALLS: dict[Fn, Handler] = {
     Fn.POWER: _power,
     Fn.LEAST: _function("least"),
     Fn.GREATEST: _function("greatest"),
+    Fn.LN: _positive_only("ln"),
+    Fn.LOG10: _positive_only("log10"),
+    Fn.LOG2: _positive_only("log2"),
+    Fn.EXP: _function("exp"),
+    Fn.SIGN: _sign,
     Fn.YEAR: _temporal("year"),
     Fn.MONTH: _temporal("month"),
     Fn.DAY: _temporal("day"),
@@ -468,13 +565,28 @@ CALLS: dict[Fn, Handler] = {
     Fn.MINUTE: _temporal("minute"),
     Fn.SECOND: _temporal("second"),
     Fn.TO_DATE: _to_date,
-    Fn.EPOCH_MILLIS: _epoch_millis,
+    Fn.EPOCH_MILLIS: _epoch_whole("millisecond", 1000),
+    Fn.EPOCH_SECONDS: _epoch_whole("second", 1_000_000),
+    Fn.TIMESTAMP_SECONDS: lambda node, args: f"make_timestamp(CAST({args[0]} AS BIGINT) * 1000000)",
+    Fn.DAY_OF_WEEK: _day_of_week,
+    Fn.DAY_OF_YEAR: _temporal("dayofyear"),
+    Fn.WEEK_OF_YEAR: _temporal("weekofyear"),
+    Fn.QUARTER: _temporal("quarter"),
+    Fn.LAST_DAY: _function("last_day"),
+    Fn.DATE_ADD: lambda node, args: f"CAST({args[0]} + TRY_CAST({args[1]} AS INTEGER) AS DATE)",
+    Fn.DATE_DIFF: _infix("-"),
+    Fn.ADD_MONTHS: _months_added,
+    Fn.DATE_FORMAT: _date_format,
     Fn.ELEMENT_AT: _element_at,
     Fn.GET_FIELD: _get_field,
     Fn.ARRAY_MAP: _function("list_transform"),
     Fn.ARRAY_FILTER: _function("list_filter"),
     Fn.FLATTEN: _function("flatten"),
     Fn.SLICE: _slice,
+    Fn.SIZE: _size,
+    Fn.ARRAY_CONTAINS: _array_contains,
+    Fn.MAP_KEYS: _function("map_keys"),
+    Fn.MAP_VALUES: _function("map_values"),
     Fn.JSON_PARSE: _json_valid(lambda doc: f"json_extract_string({doc}, '$')"),
     Fn.JSON_FIELD: _json_field,
     Fn.JSON_ITEMS: _json_valid(_json_items),

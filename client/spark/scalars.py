@@ -146,15 +146,19 @@ def _aggregate(node: AggregateCall) -> Column:
         if node.filter is not None:
             # FILTER (WHERE c): the aggregate sees NULL where c is not true, and skips it.
             value = F.when(compile_scalar(node.filter), value)
-        result = _aggregate_call(AGGREGATES[node.fn], value, node.distinct)
+        result = _aggregate_call(AGGREGATES[node.fn], [value, *_TRAILING.get(node.fn, ())], node.distinct)
     return _as_plan_type(result, node.dtype)
 
 
-def _aggregate_call(name: str, value: Column, distinct: bool) -> Column:
+def _aggregate_call(name: str, args: list[Column], distinct: bool) -> Column:
     if not distinct:
-        return F.call_function(name, value)
+        return F.call_function(name, *args)
     # F has count_distinct/sum_distinct only; Connect's own node carries DISTINCT for any aggregate.
-    return Column(UnresolvedFunction(name, [value._expr], is_distinct=True))
+    return Column(UnresolvedFunction(name, [a._expr for a in args], is_distinct=True))
+
+
+# Arguments after the value: any_value skips NULLs (the rows a filter leaves out among them)
+_TRAILING: dict[AggFn, tuple[Column, ...]] = {AggFn.ANY_VALUE: (F.lit(True),)}
 
 
 @compile_scalar.register
@@ -224,9 +228,6 @@ def _time_part(fn: Callable[[Column], Column]) -> Callable[..., Column]:
     return lambda node, value: fn(_as_timestamp(node, value))
 
 
-def _epoch_millis(node: Call, value: Column) -> Column:
-    # unix_millis wants a zoned timestamp; dates and zone-less timestamps read as UTC midnight/wall time.
-    return F.unix_millis(_as_timestamp(node, value))
 
 
 def _slice(node: Call, items: Column, low: Column, high: Column) -> Column:
@@ -244,6 +245,20 @@ def _json_field(node: Call, doc: Column, _name: Column) -> Column:
 
 def _unary(fn: Callable[[Column], Column]) -> Callable[..., Column]:
     return lambda node, value: fn(value)
+
+
+def _sql(name: str) -> Callable[..., Column]:
+    """Spark SQL's function ``name`` on the arguments as Columns (F's wrappers want some as Python values)."""
+    return lambda node, *args: F.call_function(name, *args)
+
+
+def _int_at(position: int, fn: Callable[..., Column]) -> Callable[..., Column]:
+    """``fn`` with argument ``position`` (0-based) as a 32-bit int, as Spark wants it; beyond: NULL."""
+    def handler(node: Call, *args: Column) -> Column:
+        args = list(args)
+        args[position] = args[position].try_cast("int")
+        return fn(node, *args)
+    return handler
 
 
 # 2**63 as a double (exact): the integers Spark's floor/ceil can give lie in [-2**63, 2**63)
@@ -313,6 +328,18 @@ CALLS: dict[Fn, Callable[..., Column]] = {
     Fn.SUBSTRING: _substring,
     Fn.CONCAT: lambda n, *args: F.concat(*args),
     Fn.REPLACE: _replace,
+    Fn.CONCAT_WS: _sql("concat_ws"),
+    Fn.LPAD: _int_at(1, _sql("lpad")),
+    Fn.RPAD: _int_at(1, _sql("rpad")),
+    Fn.STRPOS: _sql("instr"),
+    Fn.REPEAT: _int_at(1, _sql("repeat")),
+    Fn.REVERSE: _sql("reverse"),
+    Fn.STARTS_WITH: _sql("startswith"),
+    Fn.ENDS_WITH: _sql("endswith"),
+    Fn.CONTAINS: _sql("contains"),
+    Fn.REGEXP_EXTRACT: _int_at(2, _sql("regexp_extract")),
+    Fn.REGEXP_REPLACE: _sql("regexp_replace"),
+    Fn.SPLIT: _sql("split"),
     Fn.ABS: _abs,
     Fn.ROUND: _round,
     Fn.FLOOR: _to_integer(F.floor),
@@ -321,6 +348,11 @@ CALLS: dict[Fn, Callable[..., Column]] = {
     Fn.POWER: lambda n, a, b: F.pow(a, b),
     Fn.LEAST: lambda n, *args: F.least(*args),
     Fn.GREATEST: lambda n, *args: F.greatest(*args),
+    Fn.LN: _sql("ln"),  # Spark's logarithms are NULL for zero and below
+    Fn.LOG10: _sql("log10"),
+    Fn.LOG2: _sql("log2"),
+    Fn.EXP: _sql("exp"),
+    Fn.SIGN: _sql("signum"),
     Fn.YEAR: _time_part(F.year),
     Fn.MONTH: _time_part(F.month),
     Fn.DAY: _time_part(F.dayofmonth),
@@ -329,13 +361,29 @@ CALLS: dict[Fn, Callable[..., Column]] = {
     Fn.SECOND: _time_part(F.second),
     # try_cast: an unparsable date string is NULL, not a failed query
     Fn.TO_DATE: lambda n, a: a.try_cast("date"),
-    Fn.EPOCH_MILLIS: _epoch_millis,
+    # unix_millis/unix_seconds want a zoned timestamp; dates and zone-less timestamps read as UTC
+    Fn.EPOCH_MILLIS: _time_part(F.unix_millis),
+    Fn.EPOCH_SECONDS: _time_part(F.unix_seconds),
+    Fn.TIMESTAMP_SECONDS: _unary(F.timestamp_seconds),
+    Fn.DAY_OF_WEEK: _time_part(F.dayofweek),
+    Fn.DAY_OF_YEAR: _time_part(F.dayofyear),
+    Fn.WEEK_OF_YEAR: _time_part(F.weekofyear),
+    Fn.QUARTER: _time_part(F.quarter),
+    Fn.LAST_DAY: _unary(F.last_day),
+    Fn.DATE_ADD: _int_at(1, _sql("date_add")),
+    Fn.DATE_DIFF: _sql("datediff"),
+    Fn.ADD_MONTHS: _int_at(1, _sql("add_months")),
+    Fn.DATE_FORMAT: _sql("date_format"),
     Fn.ELEMENT_AT: _element_at,
     Fn.GET_FIELD: _get_field,
     Fn.ARRAY_MAP: lambda n, items, fn: F.transform(items, fn),
     Fn.ARRAY_FILTER: lambda n, items, fn: F.filter(items, fn),
     Fn.FLATTEN: _unary(F.flatten),
     Fn.SLICE: _slice,
+    Fn.SIZE: _sql("size"),  # NULL for NULL, with ANSI on
+    Fn.ARRAY_CONTAINS: _sql("array_contains"),
+    Fn.MAP_KEYS: _sql("map_keys"),
+    Fn.MAP_VALUES: _sql("map_values"),
     # get_json_object yields NULL for text that does not parse and a string's content unquoted
     Fn.JSON_PARSE: lambda n, doc: F.get_json_object(doc, "$"),
     Fn.JSON_FIELD: _json_field,
@@ -352,6 +400,7 @@ AGGREGATES: dict[AggFn, str] = {
     AggFn.STDDEV_POP: "stddev_pop",
     AggFn.VAR_SAMP: "var_samp",
     AggFn.VAR_POP: "var_pop",
+    AggFn.ANY_VALUE: "any_value",
 }
 """Spark names of the aggregates with one argument (COUNT_ALL is handled on its own)."""
 

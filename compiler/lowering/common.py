@@ -136,7 +136,8 @@ class RuleLowering:
         visible = {s.source for s in sides} | set(roles)
         outside = (set(self.schemas) | {"source", "target"}) - visible
         return Scope({s.source: s for s in sides}, roles, default or [s.source for s in sides],
-                     origin.file, origin.line_offset, origin.column_offset, outside=outside)
+                     origin.file, origin.line_offset, origin.column_offset, outside=outside,
+                     now_ms=self.options.now_ms)
 
     def source_scope(self, source: str) -> Scope:
         """Only the rule's source is visible (completeness, timeliness, profiling, ...)."""

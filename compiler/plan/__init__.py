@@ -10,7 +10,7 @@ from .relations import (
 )
 from .scalars import (
     SCALAR_TYPES, AggregateCall, Between, Call, Cast, Field, IfThen, In, IsNull, Like, Literal,
-    Lambda, RLike, Scalar, SortKey, Variable, WindowCall, and_all, children, contains_aggregate, count_all, not_,
+    Lambda, RLike, Scalar, SortKey, Variable, WindowCall, and_all, children, coerce, contains_aggregate, count_all, not_,
     or_all, substitute, walk,
 )
 

@@ -40,6 +40,19 @@ class Fn(str, Enum):
     SUBSTRING = "substring"  # 1-based start, optional length
     CONCAT = "concat"
     REPLACE = "replace"
+    CONCAT_WS = "concat_ws"  # (separator, text...): NULL parts skipped; a NULL separator gives NULL
+    LPAD = "lpad"  # (text, length, pad): cut to length, or padded on the left; empty pad: only cut
+    RPAD = "rpad"  # as LPAD, padded on the right
+    STRPOS = "strpos"  # (text, part): 1-based character position of the first match, 0 if none
+    REPEAT = "repeat"  # (text, times): a negative count gives ''
+    REVERSE = "reverse"  # code points in reverse order (a combining mark follows its letter's reversal)
+    STARTS_WITH = "starts_with"
+    ENDS_WITH = "ends_with"
+    CONTAINS = "contains"
+    # regular expressions: patterns in the syntax Java and RE2 share (see the README)
+    REGEXP_EXTRACT = "regexp_extract"  # (text, pattern literal, group literal): '' when nothing matches
+    REGEXP_REPLACE = "regexp_replace"  # (text, pattern, replacement literal in Java's $n syntax): every match
+    SPLIT = "split"  # (text, pattern): array<string> of the parts between matches, trailing '' kept
     # numbers
     ABS = "abs"
     ROUND = "round"  # half away from zero
@@ -49,6 +62,11 @@ class Fn(str, Enum):
     POWER = "power"
     LEAST = "least"
     GREATEST = "greatest"
+    LN = "ln"  # natural logarithm; NULL for zero and negative numbers (NaN stays NaN)
+    LOG10 = "log10"  # as LN, base 10
+    LOG2 = "log2"  # as LN, base 2
+    EXP = "exp"
+    SIGN = "sign"  # -1.0, 0.0 or 1.0 as a double; NaN and -0.0 are kept
     # time
     YEAR = "year"
     MONTH = "month"
@@ -58,6 +76,18 @@ class Fn(str, Enum):
     SECOND = "second"
     TO_DATE = "to_date"
     EPOCH_MILLIS = "epoch_millis"  # timestamp -> integer milliseconds since 1970-01-01 UTC
+    EPOCH_SECONDS = "epoch_seconds"  # timestamp -> whole seconds since 1970-01-01 UTC, rounded down
+    TIMESTAMP_SECONDS = "timestamp_seconds"  # integer seconds since 1970-01-01 UTC -> timestamp
+    DAY_OF_WEEK = "day_of_week"  # 1 for Sunday to 7 for Saturday
+    DAY_OF_YEAR = "day_of_year"
+    WEEK_OF_YEAR = "week_of_year"  # ISO 8601 week: weeks start on Monday, week 1 holds a Thursday
+    QUARTER = "quarter"
+    LAST_DAY = "last_day"  # date -> the last day of its month
+    DATE_ADD = "date_add"  # (date, integer days) -> date
+    DATE_DIFF = "date_diff"  # (end date, start date) -> days from start to end
+    ADD_MONTHS = "add_months"  # (date, integer months) -> date; a day past the month's end becomes its last day
+    # (timestamp, pattern literal): Spark's datetime pattern, restricted to datetime_patterns.SUPPORTED
+    DATE_FORMAT = "date_format"
     # nested data
     ELEMENT_AT = "element_at"  # array element by 0-based index (negative: from the end), map value by key
     GET_FIELD = "get_field"  # struct field by a literal name
@@ -66,6 +96,11 @@ class Fn(str, Enum):
     ARRAY_FILTER = "array_filter"  # the elements for which the lambda is true, in order
     FLATTEN = "flatten"  # an array of arrays concatenated (no NULL inner arrays)
     SLICE = "slice"  # elements from..to, 0-based and inclusive; negative bounds count from the end
+    SIZE = "size"  # elements of an array, entries of a map
+    # (array, value): true if present; else NULL if the array holds a NULL; NaN is found
+    ARRAY_CONTAINS = "array_contains"
+    MAP_KEYS = "map_keys"  # in the map's order
+    MAP_VALUES = "map_values"  # in the map's order
     # JSON values held as text: a string is its content, other values their compact JSON text,
     # JSON null is NULL; text that does not parse as JSON yields NULL
     JSON_PARSE = "json_parse"  # the value of a JSON document
@@ -89,6 +124,9 @@ class AggFn(str, Enum):
     # (value, fraction literal p): the smallest value v such that at least p of the non-NULL
     # values are <= v, with p taken as the exact decimal it is written as
     PERCENTILE_DISC = "percentile_disc"
+    # some non-NULL value of the rows (NULL if none); which one, when they differ, is not
+    # defined and may differ between engines
+    ANY_VALUE = "any_value"
 
 
 class WindowFn(str, Enum):

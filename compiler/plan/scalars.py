@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from ..types import BOOLEAN, INTEGER, DataType
+from ..types import BOOLEAN, DOUBLE, INTEGER, DataType, Kind
 from .functions import AggFn, Fn, WindowFn
 
 
@@ -271,6 +271,15 @@ def lit(value: object, dtype: DataType) -> Literal:
 
 def call(fn: Fn, *args: Scalar, dtype: DataType = BOOLEAN) -> Call:
     return Call(fn, tuple(args), dtype)
+
+
+def coerce(value: Scalar, dtype: DataType) -> Scalar:
+    """``value`` as ``dtype``: an explicit Cast where the types differ (NULL and engine types pass)."""
+    if value.dtype == dtype or value.dtype.kind in (Kind.NULL, Kind.OTHER):
+        return value
+    if isinstance(value, Literal) and dtype.kind is Kind.DOUBLE and isinstance(value.value, int):
+        return Literal(float(value.value), DOUBLE)
+    return Cast(value, dtype)
 
 
 def and_all(terms: list[Scalar] | tuple[Scalar, ...]) -> Scalar:

@@ -59,6 +59,12 @@ MEASURES = {
     # v is 1, 1, 3, 5 and NULL: the smallest value with at least half (then 3/4) at or below it
     "percentile_half": (AggregateCall(AggFn.PERCENTILE_DISC, (v, Literal(0.5, DBL)), INT), 1),
     "percentile_three_quarters": (AggregateCall(AggFn.PERCENTILE_DISC, (v, Literal(0.75, DBL)), INT), 3),
+    # some non-NULL value: only where the rows agree is the answer defined (k = 'a': 1 and 1)
+    "any_value_agreeing": (agg(AggFn.ANY_VALUE, v, filter=k_is("a")), 1),
+    "any_value_of_nulls_only": (agg(AggFn.ANY_VALUE, k, STR, filter=IsNull(v)), None),
+    # v >= 3 or v is NULL: k is 'b', NULL, NULL; NULLs are skipped
+    "any_value_skips_nulls": (agg(AggFn.ANY_VALUE, k, STR, filter=Call(Fn.OR, (
+        Call(Fn.GE, (v, Literal(3, INT)), BOOL), IsNull(v)), BOOL)), "b"),
 }
 
 

@@ -160,6 +160,58 @@ CASES = {
     "get_field_int": (c(Fn.GET_FIELD, st, L("n", STR), dtype=INT), [1, 2, N, N]),
     "nested_values": (arr, [[1, 2, 3], [], N, [4]]),
     "struct_values": (st, [{"name": "p", "n": 1}, {"name": N, "n": 2}, N, {"name": "q", "n": N}]),
+    # Spark's string functions (é and 😀 are one character each)
+    "concat_ws": (c(Fn.CONCAT_WS, L("-", STR), s, L(None, STR), L("z", STR), dtype=STR),
+                  ["  Ab -z", "é😀x-z", "z", "-z"]),  # NULL parts are skipped, '' is kept
+    "lpad": (c(Fn.LPAD, s, L(6), L("<>", STR), dtype=STR), ["<  Ab ", "<><é😀x", N, "<><><>"]),
+    "rpad_empty_pad_cuts": (c(Fn.RPAD, s, L(2), L("", STR), dtype=STR), ["  ", "é😀", N, ""]),
+    "strpos": (c(Fn.STRPOS, s, L("😀", STR), dtype=INT), [0, 2, N, 0]),
+    "repeat": (c(Fn.REPEAT, s, i, dtype=STR), ["  Ab " * 7, "", N, ""]),  # a negative count gives ''
+    "reverse": (c(Fn.REVERSE, s, dtype=STR), [" bA  ", "x😀é", N, ""]),
+    "starts_with": (c(Fn.STARTS_WITH, s, L("é", STR)), [False, True, N, False]),
+    "ends_with": (c(Fn.ENDS_WITH, s, L(" ", STR)), [True, False, N, False]),
+    "contains_empty": (c(Fn.CONTAINS, s, L("", STR)), [True, True, N, True]),
+    # group 2 of the first match; a group that took no part gives '', as no match at all does
+    "regexp_extract": (c(Fn.REGEXP_EXTRACT, s, L("(b)|(😀)", STR), L(2), dtype=STR), ["", "😀", N, ""]),
+    # Java's replacement syntax: $1 is the group, \$ a dollar sign
+    "regexp_replace": (c(Fn.REGEXP_REPLACE, s, L("([A-Za-z])", STR), L("<$1>\\$", STR), dtype=STR),
+                       ["  <A>$<b>$ ", "é😀<x>$", N, ""]),
+    "split": (c(Fn.SPLIT, s, L(" ", STR), dtype=G.array(STR)), [["", "", "Ab", ""], ["é😀x"], N, [""]]),
+    # Spark's math: logarithms of zero and below are NULL; signum keeps NaN
+    "ln": (c(Fn.LN, z, dtype=DBL), [math.log(1.75), N, N, math.log(4.0)]),
+    "log10": (c(Fn.LOG10, x, dtype=DBL), [math.log10(2.5), N, N, NAN]),
+    "log2": (c(Fn.LOG2, z, dtype=DBL), [math.log2(1.75), N, N, 2.0]),
+    "exp": (c(Fn.EXP, x, dtype=DBL), [math.exp(2.5), math.exp(-2.5), N, NAN]),
+    "sign": (c(Fn.SIGN, x, dtype=DBL), [1.0, -1.0, N, NAN]),
+    "sign_integer": (c(Fn.SIGN, i, dtype=DBL), [1.0, -1.0, N, 0.0]),
+    # dates: 2024-03-05 is a Tuesday, 1970-01-01 a Thursday; ISO week 1 of 1970 holds 1969-12-31
+    "day_of_week": (c(Fn.DAY_OF_WEEK, ts, dtype=INT), [3, 5, N, 4]),
+    "day_of_year": (c(Fn.DAY_OF_YEAR, ts, dtype=INT), [31 + 29 + 5, 1, N, 365]),
+    "week_of_year": (c(Fn.WEEK_OF_YEAR, ts, dtype=INT), [10, 1, N, 1]),
+    "quarter": (c(Fn.QUARTER, ts, dtype=INT), [1, 1, N, 4]),
+    "last_day": (c(Fn.LAST_DAY, Cast(ts, G.DATE), dtype=G.DATE), ["2024-03-31", "1970-01-31", N, "1969-12-31"]),
+    "date_add": (c(Fn.DATE_ADD, Cast(ts, G.DATE), i, dtype=G.DATE), ["2024-03-12", "1969-12-25", N, "1969-12-31"]),
+    # 2024-02-28 to 2024-03-05: Feb 29, then 5 days of March
+    "date_diff": (c(Fn.DATE_DIFF, Cast(ts, G.DATE), L("2024-02-28", G.DATE), dtype=INT),
+                  [6, -(dt.date(2024, 2, 28) - dt.date(1970, 1, 1)).days, N,
+                   -(dt.date(2024, 2, 28) - dt.date(1969, 12, 31)).days]),
+    # a day past the month's end becomes its last day (June has 30)
+    "add_months": (c(Fn.ADD_MONTHS, L("2024-01-31", G.DATE), i, dtype=G.DATE),
+                   ["2024-08-31", "2023-06-30", N, "2024-01-31"]),
+    # quoted text, a bare '%' and '' (one quote) are text; hour 0 is 12 on a 12-hour clock
+    "date_format": (c(Fn.DATE_FORMAT, ts, L("yyyy-MM-dd HH:mm:ss.SSS EEEE MMM a h D 'at' %''", STR), dtype=STR),
+                    ["2024-03-05 06:07:08.009 Tuesday Mar AM 6 65 at %'",
+                     "1970-01-01 00:00:00.000 Thursday Jan AM 12 1 at %'", N,
+                     "1969-12-31 23:59:59.000 Wednesday Dec PM 11 365 at %'"]),
+    "epoch_seconds_rounds_down": (c(Fn.EPOCH_SECONDS, us, dtype=INT), [0, -1, N, SECOND_2024]),
+    "timestamp_seconds": (c(Fn.TIMESTAMP_SECONDS, i, dtype=G.TIMESTAMP),
+                          ["1970-01-01 00:00:07", "1969-12-31 23:59:53", N, "1970-01-01 00:00:00"]),
+    # collections
+    "size": (c(Fn.SIZE, arr, dtype=INT), [3, 0, N, 1]),
+    "size_map": (c(Fn.SIZE, m, dtype=INT), [1, 0, N, 1]),
+    "array_contains": (c(Fn.ARRAY_CONTAINS, arr, L(4)), [False, False, N, True]),
+    "map_keys": (c(Fn.MAP_KEYS, m, dtype=G.array(STR)), [["a"], [], N, ["b"]]),
+    "map_values": (c(Fn.MAP_VALUES, m, dtype=ARR), [[1], [], N, [2]]),
     # other scalar nodes
     "if_then": (IfThen(((c(Fn.GT, i, L(0)), L("pos", STR)), (c(Fn.LT, i, L(0)), L("neg", STR))),
                        L("other", STR), STR), ["pos", "neg", "other", "other"]),

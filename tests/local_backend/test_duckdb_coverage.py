@@ -58,14 +58,29 @@ def sample_args(fn: Fn) -> tuple[tuple, object]:
         Fn.SLICE: ((xs, one(0, I), one(-1, I)), array(I)),
         Fn.JSON_PARSE: ((j,), JSON), Fn.JSON_FIELD: ((j, one("a", S)), JSON),
         Fn.JSON_ITEMS: ((Call(Fn.JSON_FIELD, (j, one("a", S)), JSON),), array(JSON)),
+        Fn.CONCAT_WS: ((one(",", S), s, s), S), Fn.LPAD: ((s, one(5, I), one("x", S)), S),
+        Fn.RPAD: ((s, one(5, I), one("", S)), S), Fn.STRPOS: ((s, one("a", S)), I), Fn.REPEAT: ((s, i), S),
+        Fn.REGEXP_EXTRACT: ((s, one("(a)", S), one(1, I)), S),
+        Fn.REGEXP_REPLACE: ((s, one("(a)", S), one("$1\\$", S)), S), Fn.SPLIT: ((s, one(",", S)), array(S)),
+        Fn.SIGN: ((d,), D), Fn.EPOCH_SECONDS: ((ts,), I), Fn.TIMESTAMP_SECONDS: ((i,), TIMESTAMP),
+        Fn.LAST_DAY: ((Cast(ts, DATE),), DATE), Fn.DATE_ADD: ((Cast(ts, DATE), i), DATE),
+        Fn.DATE_DIFF: ((Cast(ts, DATE), Cast(ts, DATE)), I), Fn.ADD_MONTHS: ((Cast(ts, DATE), i), DATE),
+        Fn.DATE_FORMAT: ((ts, one("yyyy-MM-dd'T'HH", S)), S), Fn.SIZE: ((xs,), I),
+        Fn.ARRAY_CONTAINS: ((xs, i), B), Fn.MAP_KEYS: ((Field("m", map_of(S, I)),), array(S)),
+        Fn.MAP_VALUES: ((Field("m", map_of(S, I)),), array(I)),
     }
     if fn in table:
         return table[fn]
     if fn in (Fn.EQ, Fn.NE, Fn.LT, Fn.LE, Fn.GT, Fn.GE, Fn.EQ_NULL_SAFE):
         return (i, one(3, I)), B
-    if fn in (Fn.UPPER, Fn.LOWER, Fn.TRIM, Fn.LTRIM, Fn.RTRIM):
+    if fn in (Fn.UPPER, Fn.LOWER, Fn.TRIM, Fn.LTRIM, Fn.RTRIM, Fn.REVERSE):
         return (s,), S
-    if fn in (Fn.YEAR, Fn.MONTH, Fn.DAY, Fn.HOUR, Fn.MINUTE, Fn.SECOND):
+    if fn in (Fn.STARTS_WITH, Fn.ENDS_WITH, Fn.CONTAINS):
+        return (s, one("a", S)), B
+    if fn in (Fn.LN, Fn.LOG10, Fn.LOG2, Fn.EXP):
+        return (d,), D
+    if fn in (Fn.YEAR, Fn.MONTH, Fn.DAY, Fn.HOUR, Fn.MINUTE, Fn.SECOND, Fn.DAY_OF_WEEK, Fn.DAY_OF_YEAR,
+              Fn.WEEK_OF_YEAR, Fn.QUARTER):
         return (ts,), I
     raise AssertionError(f"no sample for {fn}")
 
