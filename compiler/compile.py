@@ -19,6 +19,7 @@ from .results import MeasureResult, RuleResult
 from .rule_tables import late_rules, output_table_sql
 from .sources import SourceSpec
 from .spark_names import quoted
+from .stack import recursion_room
 from .suite import Suite, ViewSpec
 from .types import Schema
 
@@ -83,7 +84,11 @@ def compile_suite(suite: Suite, schemas: dict[str, Schema], options: Options | N
 
     ``schemas`` holds the schema of every source and pre-processing view by name.
     """
-    options = options or Options()
+    with recursion_room():
+        return _compile(suite, schemas, options or Options())
+
+
+def _compile(suite: Suite, schemas: dict[str, Schema], options: Options) -> CompiledSuite:
     collector = Collector()
     for view in view_plans(suite, schemas):
         collector.view(view.name, view.relation)

@@ -11,8 +11,10 @@ from textx import TextXError, TextXSyntaxError, get_location, get_model, metamod
 from .errors import InvalidInput, Location
 from .gcpause import without_cyclic_gc
 from .precedence import ShapeError, reshape_additive, reshape_expression
+from .stack import recursion_room
 
 GRAMMAR_DIR = Path(__file__).parent / "grammar"
+MAX_NESTING = 64  # brackets inside brackets, in any rule, check or policy
 
 # Which grammar parses the text of one rule of each DQ type (Griffin job configs hold rule text).
 RULE_GRAMMARS = {
@@ -85,9 +87,20 @@ def _line_text(text: str, line: int | None, column: int | None) -> str | None:
 @without_cyclic_gc
 def parse(grammar: str, text: str, file: str | None = None, line_offset: int = 0,
           column_offset: int = 0):
-    """Parse ``text`` with a grammar; offsets place the text inside a larger file."""
+    """Parse ``text`` with a grammar; offsets place the text inside a larger file.
+
+    Brackets may nest ``MAX_NESTING`` deep (refused before parsing, at the first bracket too
+    many); the parser recurses per level, so it gets the stack that needs.
+    """
+    depth, at = _nesting(text)
+    if depth > MAX_NESTING:
+        line, column = _line_column(text, at)
+        raise InvalidInput("NESTED_TOO_DEEP", f"brackets nest {depth} deep, more than {MAX_NESTING}", Location(
+            file, line + line_offset, column + (column_offset if line == 1 else 0)),
+            _line_text(text, line, column), "split the expression into smaller ones")
     try:
-        return metamodel(grammar).model_from_str(text)
+        with recursion_room():
+            return metamodel(grammar).model_from_str(text)
     except TextXSyntaxError as error:
         line, column = error.line, error.col
         location = Location(file, (line or 1) + line_offset,
@@ -96,14 +109,9 @@ def parse(grammar: str, text: str, file: str | None = None, line_offset: int = 0
             "SYNTAX_ERROR", "the rule does not parse", location,
             _line_text(text, line, column), _expected_hint(error),
         ) from None
-    except RecursionError:  # the parser recurses per level of parentheses
-        line, column = _line_column(text, _deepest(text))
-        raise InvalidInput("NESTED_TOO_DEEP", "the text nests too deeply to parse", Location(
-            file, line + line_offset, column + (column_offset if line == 1 else 0)),
-            _line_text(text, line, column), "split the expression into smaller ones") from None
     except ShapeError as error:
         line, column = _line_column(text, error.position)
-        raise InvalidInput("SYNTAX_ERROR", str(error), Location(
+        raise InvalidInput(error.code, str(error), Location(
             file, line + line_offset, column + (column_offset if line == 1 else 0)),
             _line_text(text, line, column)) from None
     except TextXError as error:  # semantic errors raised while building the model
@@ -111,8 +119,9 @@ def parse(grammar: str, text: str, file: str | None = None, line_offset: int = 0
         raise InvalidInput("SYNTAX_ERROR", str(error.message), location) from None
 
 
-def _deepest(text: str) -> int:
-    """The offset where brackets nest deepest (outside quotes): where a too-deep text is too deep."""
+def _nesting(text: str) -> tuple[int, int]:
+    """How deep brackets nest outside quotes, and the offset of the first one past ``MAX_NESTING``
+    (or of the deepest)."""
     depth = deepest = at = 0
     quote = None
     for index, char in enumerate(text):
@@ -123,10 +132,12 @@ def _deepest(text: str) -> int:
         elif char in "([":
             depth += 1
             if depth > deepest:
-                deepest, at = depth, index
+                deepest = depth
+                if deepest <= MAX_NESTING + 1:
+                    at = index
         elif char in ")]":
             depth -= 1
-    return at
+    return deepest, at
 
 
 def _line_column(text: str, position: int) -> tuple[int, int]:

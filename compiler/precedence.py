@@ -10,6 +10,17 @@ only starts a condition (``a + not b`` is an error), as SQL has it.
 
 from __future__ import annotations
 
+import math
+
+# How deep an expression may nest once its tree is built: every operator, call, cast, selection
+# and sign is a level, except AND/OR chains, which nest as balanced trees (500 conjuncts are 9
+# levels). Deeper trees are refused when parsed, so no later step (checks, lowering, hashing
+# plans, engines, Spark Connect's message limits) can run out of stack.
+MAX_EXPRESSION_DEPTH = 128
+# the textX classes of an operand that are a level of the expression each
+_LEVELS = {"FunctionCall", "MethodSuffix", "CastExpr", "IndexSuffix", "FieldSuffix", "RangeSuffix",
+           "FilterSuffix", "AllSuffix", "StarSuffix", "InTail", "BetweenTail", "LikeTail", "IsTail"}
+
 OR_OPS = {"or", "||"}
 AND_OPS = {"and", "&&"}
 COMPARE_OPS = {"<=>", "==", "!=", "<>", "<=", ">=", "=", "<", ">"}
@@ -21,18 +32,27 @@ NOT_PREFIXES = {"not", "!"}
 class ShapeError(Exception):
     """An expression that parses as a chain but has no valid tree; ``position`` is an offset."""
 
+    code = "SYNTAX_ERROR"
+
     def __init__(self, message: str, position: int) -> None:
         super().__init__(message)
         self.position = position
 
 
+class TooDeep(ShapeError):
+    """An expression whose tree would nest deeper than ``MAX_EXPRESSION_DEPTH``."""
+
+    code = "EXPRESSION_TOO_DEEP"
+
+
 class _Node:
     """A tree node with the source span and parent textX locations and error messages need."""
 
-    def __init__(self, parent, start: int, end: int, **attributes) -> None:
+    def __init__(self, parent, start: int, end: int, depth: int = 0, **attributes) -> None:
         self.parent = parent
         self._tx_position = start
         self._tx_position_end = end
+        self.depth = depth  # levels of the tree below and at this node
         self.__dict__.update(attributes)
 
 
@@ -87,7 +107,7 @@ def reshape_expression(flat):
     if chain.peek() is not None:
         raise ShapeError("a comparison or test cannot follow another one: add parentheses",
                          _position(chain.peek()[2]))
-    return tree
+    return _bounded(tree)
 
 
 def reshape_additive(flat):
@@ -96,7 +116,36 @@ def reshape_additive(flat):
     tree = _additive(chain)
     if chain.peek() is not None:
         raise ShapeError("only arithmetic may stand here", _position(chain.peek()[2]))
+    return _bounded(tree)
+
+
+def _bounded(tree):
+    if tree.depth > MAX_EXPRESSION_DEPTH:
+        raise TooDeep(f"the expression nests {tree.depth} levels deep, more than {MAX_EXPRESSION_DEPTH}: "
+                      "split it, or use fewer chained operators", tree._tx_position)
     return tree
+
+
+def operand_depth(operand) -> int:
+    """Levels inside one textX operand: its signs, calls, casts and selections, and the depth of
+    the expressions within it (already reshaped, so they know theirs). Walked without recursion."""
+    deepest = 0
+    stack = [(operand, len(getattr(operand, "prefixes", ()) or ()))]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, _Node):
+            deepest = max(deepest, level + node.depth)
+            continue
+        if isinstance(node, list):
+            stack.extend((item, level) for item in node)
+            continue
+        attributes = getattr(type(node), "_tx_attrs", None)
+        if attributes is None:
+            continue
+        level += type(node).__name__ in _LEVELS
+        deepest = max(deepest, level)
+        stack.extend((getattr(node, name, None), level) for name in attributes)
+    return deepest
 
 
 def _position(item) -> int:
@@ -110,7 +159,10 @@ def _binary(chain: _Chain, cls, ops: set[str], lower):
         chain.take()
         signs.append(op)
         operands.append(lower(chain))
-    return chain.node(cls, operands[0], operands[-1], operands=operands, ops=signs)
+    # AND and OR become balanced trees; arithmetic nests one level per operator
+    added = math.ceil(math.log2(len(operands))) if ops in (OR_OPS, AND_OPS) else len(signs)
+    depth = max(operand.depth for operand in operands) + added
+    return chain.node(cls, operands[0], operands[-1], depth=depth, operands=operands, ops=signs)
 
 
 def _or(chain: _Chain):
@@ -136,7 +188,7 @@ def _not(chain: _Chain):
     while pending and pending[0] in NOT_PREFIXES:
         nots.append(pending.pop(0))
     predicate = _predicate(chain)
-    return chain.node(NotExpr, operand, predicate, nots=nots, operand=predicate)
+    return chain.node(NotExpr, operand, predicate, depth=predicate.depth + len(nots), nots=nots, operand=predicate)
 
 
 def _predicate(chain: _Chain):
@@ -146,11 +198,12 @@ def _predicate(chain: _Chain):
     if item is not None and item[0] == "op" and item[1] in COMPARE_OPS:
         op = chain.take()
         right = _additive(chain)
-        tail = chain.node(CompareTail, right, right, op=op, right=right)
+        tail = chain.node(CompareTail, right, right, depth=right.depth, op=op, right=right)
     elif item is not None and item[0] == "tail":
         tail = chain.take()
     end = tail if tail is not None else left
-    return chain.node(Predicate, left, end, left=left, tail=tail)
+    depth = left.depth if tail is None else 1 + max(left.depth, operand_depth(tail))
+    return chain.node(Predicate, left, end, depth=depth, left=left, tail=tail)
 
 
 def _additive(chain: _Chain):
@@ -167,4 +220,5 @@ def _unary(chain: _Chain):
     pending = chain.prefixes[id(operand)]
     if any(p in NOT_PREFIXES for p in pending):
         raise ShapeError("NOT can only start a condition: add parentheses, e.g. a = (not b)", _position(operand))
-    return chain.node(Unary, operand, operand, signs=list(pending), operand=operand.base)
+    return chain.node(Unary, operand, operand, depth=operand_depth(operand), signs=list(pending),
+                      operand=operand.base)

@@ -14,7 +14,7 @@ from .parser import location_of, source_text, unquote_name, unquote_string
 from .plan import (
     AggFn, AggregateCall, Between, Call, Cast, Field, Fn, In, IsNull, Like, Literal, RLike, Scalar, coerce,
 )
-from .plan.scalars import contains_aggregate
+from .plan.scalars import balanced, contains_aggregate
 from .selections import Selected, Selector, is_selection_step
 from .types import (
     BOOLEAN, DOUBLE, INTEGER, NULL, STRING, TIMESTAMP, TYPE_NAMES, DataType, Kind, Schema,
@@ -126,10 +126,7 @@ class Resolver:
         if len(node.operands) == 1:
             return self._expr(node.operands[0], ctx)
         terms = [self._boolean(operand, ctx, fn.value.upper()) for operand in node.operands]
-        result = terms[0]
-        for term in terms[1:]:
-            result = Call(fn, (result, term), BOOLEAN)
-        return result
+        return balanced(fn, terms)
 
     def _boolean(self, node, ctx, what: str) -> Scalar:
         value = self._expr(node, ctx)

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from ..collect import Results
 from ..errors import InvalidInput
+from ..numbers import number_from_text
 from ..parser import unquote_name
 from ..plan import (
     AggregateCall, Aggregate, Distinct, Field, Filter, Limit, Named, Project, Relation, Scalar, Sort,
     SortKey, children, contains_aggregate, substitute, walk,
 )
-from ..resolve import Context, Resolver
+from ..resolve import INT64_MAX, Context, Resolver
 from ..results import RuleResult
 from .common import Finisher, RuleLowering
 
@@ -180,14 +181,22 @@ class ProfilingLowering(RuleLowering):
                 SortKey(Field(h.name, h.expr.dtype), ascending, nulls_first=ascending)
                 for h, ascending in zip(hidden, [(o.direction or "asc").lower() != "desc" for o in query.orders])))
             if query.limit:
-                relation = Limit(relation, int(query.limit))
+                relation = Limit(relation, self._limit(query))
             return Project(relation, tuple(Named(Field(o.name, o.expr.dtype), o.name) for o in outputs))
         relation = Project(relation, outputs)
         if query.distinct:
             relation = Distinct(relation)
         if query.limit:
-            relation = Limit(relation, int(query.limit))
+            relation = Limit(relation, self._limit(query))
         return relation
+
+    def _limit(self, query) -> int:
+        """The LIMIT count: a row count both engines take (64 bits at most)."""
+        count = number_from_text(str(query.limit))
+        if not count <= INT64_MAX:
+            raise self.error("LIMIT_TOO_LARGE", f"LIMIT {str(query.limit)[:24]} is beyond what an engine takes",
+                             hint=f"use at most {INT64_MAX}")
+        return int(count)
 
 
 def _outside_aggregates(expr: Scalar) -> bool:

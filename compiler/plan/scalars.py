@@ -282,24 +282,25 @@ def coerce(value: Scalar, dtype: DataType) -> Scalar:
     return Cast(value, dtype)
 
 
-def and_all(terms: list[Scalar] | tuple[Scalar, ...]) -> Scalar:
-    """Conjunction of one or more boolean terms, left-nested."""
+def balanced(fn: Fn, terms: list[Scalar] | tuple[Scalar, ...]) -> Scalar:
+    """``a AND b AND c ...`` (or OR) as a balanced tree: 500 terms nest 9 deep, not 500. AND and
+    OR are associative, so the value is the same; up to three terms it is the left-nested chain."""
     if not terms:
-        raise ValueError("and_all needs at least one term")
-    result = terms[0]
-    for term in terms[1:]:
-        result = Call(Fn.AND, (result, term), BOOLEAN)
-    return result
+        raise ValueError(f"{fn.value} needs at least one term")
+    if len(terms) == 1:
+        return terms[0]
+    middle = (len(terms) + 1) // 2
+    return Call(fn, (balanced(fn, terms[:middle]), balanced(fn, terms[middle:])), BOOLEAN)
+
+
+def and_all(terms: list[Scalar] | tuple[Scalar, ...]) -> Scalar:
+    """Conjunction of one or more boolean terms."""
+    return balanced(Fn.AND, terms)
 
 
 def or_all(terms: list[Scalar] | tuple[Scalar, ...]) -> Scalar:
-    """Disjunction of one or more boolean terms, left-nested."""
-    if not terms:
-        raise ValueError("or_all needs at least one term")
-    result = terms[0]
-    for term in terms[1:]:
-        result = Call(Fn.OR, (result, term), BOOLEAN)
-    return result
+    """Disjunction of one or more boolean terms."""
+    return balanced(Fn.OR, terms)
 
 
 def not_(term: Scalar) -> Scalar:
