@@ -278,3 +278,18 @@ def test_schema_conformance_text(dq_engine, tmp_path):
                           "double": {"total": 7, "complete": 4, "incomplete": 3},
                           "date": {"total": 7, "complete": 0, "incomplete": 7}})
     same(sorted(r["s"] for r in _rows_of(result, "double") if r["s"] is not None), ["2024-02-30", "abc"])
+
+
+def test_example_config(dq_engine):
+    # examples/data/users.csv (see test_griffin_fixtures): user_id 10050 twice, 49 distinct;
+    # post_code NULL once (so its text does not read as an int either), every email present
+    example = Path(__file__).resolve().parents[2] / "examples" / "griffin" / "measures.json"
+    metrics = run(example, dq_engine).metrics
+    same({key: metrics[key] for key in ("completeness_measure", "duplication_measure",
+                                        "schema_conformance_measure")}, {
+        "completeness_measure": {"total": 50, "complete": 49, "incomplete": 1},
+        "duplication_measure": {"total": 50, "duplicate": 1, "unique": 48, "non_unique": 1, "distinct": 49},
+        "schema_conformance_measure": {"total": 50, "complete": 49, "incomplete": 1},
+    })
+    assert set(metrics) == {"completeness_measure", "duplication_measure", "profiling_measure",
+                            "accuracy_measure", "spark_sql_measure", "schema_conformance_measure"}
