@@ -8,6 +8,7 @@ loader keeps every name's location and the lowering reports unknown names there.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import Location
 from .types import DataType
@@ -23,19 +24,10 @@ MEASURE_KINDS = {
 }
 
 
-@dataclass(frozen=True)
-class ColumnRef:
+class ColumnRef(NamedTuple):
     """A column named in a measure's config, and where the name stands."""
 
     name: str
-    location: Location
-
-
-@dataclass(frozen=True)
-class Condition:
-    """A Spark SQL boolean expression, parsed (``expr``: the textX model of the expression)."""
-
-    expr: object
     location: Location
 
 
@@ -75,7 +67,7 @@ class TypeCheck:
 
 @dataclass(frozen=True)
 class SparkSqlConfig:
-    """The view holding the measure's query, and the bad-record condition over its rows."""
+    """The view holding the measure's query, and the bad-record condition over its rows (parsed)."""
 
     view: str
-    bad: Condition
+    bad: object

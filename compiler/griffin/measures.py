@@ -11,7 +11,7 @@ import json
 
 from ..errors import Location, did_you_mean
 from ..griffin_measures import (
-    MEASURE_KINDS, AccuracyConfig, ColumnRef, Condition, DuplicationConfig, ProfilingConfig, SparkSqlConfig,
+    MEASURE_KINDS, AccuracyConfig, ColumnRef, DuplicationConfig, ProfilingConfig, SparkSqlConfig,
     TypeCheck,
 )
 from ..parser import parse
@@ -101,8 +101,8 @@ def _nonempty_text(config: Node, key: str) -> str:
     return text
 
 
-def _condition(config: Node, key: str) -> Condition:
-    """A Spark SQL boolean expression, parsed with the DSL's expression grammar."""
+def _condition(config: Node, key: str):
+    """A Spark SQL boolean expression, parsed with the DSL's expression grammar (its textX model)."""
     node = config.child(key)
     text = _nonempty_text(config, key)
     location = node.location
@@ -111,7 +111,7 @@ def _condition(config: Node, key: str) -> Condition:
     if len(items) != 1 or items[0].alias:
         raise node.error("BAD_CONFIG", f"{node.where} must be one condition, not a list or an alias",
                          "combine conditions with AND / OR")
-    return Condition(items[0].expr, location)
+    return items[0].expr
 
 
 def _columns(config: Node) -> tuple[ColumnRef, ...]:

@@ -55,17 +55,8 @@ class AccuracyMeasureLowering(GriffinMeasureLowering):
         if all(v.dtype.kind is Kind.STRING for v in source_values):
             blank = and_all([Call(Fn.EQ, (v, Literal("", STRING)), BOOLEAN) for v in source_values])
             unmatched = Filter(unmatched, not_(true_only(blank)))
-        total_ref = self.collector.value(read, count_all())
-        bad_ref = self.collector.value(unmatched, count_all())
-        sample = self.bad_records(unmatched, read.schema, bad_ref)
-
-        def finish(results: Results) -> RuleResult:
-            total = results.value(total_ref) or 0
-            inaccurate = results.value(bad_ref) or 0
-            metrics = {"total": total, "accurate": total - inaccurate, "inaccurate": inaccurate}
-            return self.result(results, metrics, inaccurate, sample)
-
-        return finish
+        return self.good_and_bad(read, unmatched, self.collector.value(unmatched, count_all()),
+                                 ("accurate", "inaccurate"))
 
 
 class DuplicationMeasureLowering(GriffinMeasureLowering):

@@ -50,6 +50,20 @@ class GriffinMeasureLowering(RuleLowering):
         return self.sample(Project(bad_rows, kept + (Named(Literal("bad", STRING), STATUS),)),
                            self.rule.name, positive(bad_ref))
 
+    def good_and_bad(self, read: Relation, bad_rows: Relation, bad_ref: ValueRef,
+                     names: tuple[str, str]) -> Finisher:
+        """Metrics ``total`` (rows of ``read``) and ``names`` (good, bad); the bad rows are the records."""
+        total_ref = self.collector.value(read, count_all())
+        sample = self.bad_records(bad_rows, read.schema, bad_ref)
+        good_name, bad_name = names
+
+        def finish(results: Results) -> RuleResult:
+            total = results.value(total_ref) or 0
+            bad = results.value(bad_ref) or 0
+            return self.result(results, {"total": total, good_name: total - bad, bad_name: bad}, bad, sample)
+
+        return finish
+
     def result(self, results: Results, metrics: dict, bad: int, sample: RowsRef | None) -> RuleResult:
         """The metric map (with a metric output) and the record output (with a record output)."""
         writes = [self.write([metrics])] if self.rule.metric is not None else []
@@ -69,17 +83,8 @@ class RowConditionLowering(GriffinMeasureLowering):
     def lower(self) -> Finisher:
         read = self.relation()
         bad = self.bad(read)
-        total_ref = self.collector.value(read, count_all())
-        bad_ref = self.collector.value(read, count_all(filter=bad))
-        sample = self.bad_records(Filter(read, bad), read.schema, bad_ref)
-
-        def finish(results: Results) -> RuleResult:
-            total = results.value(total_ref) or 0
-            incomplete = results.value(bad_ref) or 0
-            metrics = {"total": total, "complete": total - incomplete, "incomplete": incomplete}
-            return self.result(results, metrics, incomplete, sample)
-
-        return finish
+        return self.good_and_bad(read, Filter(read, bad), self.collector.value(read, count_all(filter=bad)),
+                                 ("complete", "incomplete"))
 
 
 class CompletenessMeasureLowering(RowConditionLowering):
@@ -88,7 +93,7 @@ class CompletenessMeasureLowering(RowConditionLowering):
     kinds = ("griffin.completeness",)
 
     def bad(self, read: Read) -> Scalar:
-        return not_(true_only(self.condition(self.rule.source, self.rule.body.expr)))
+        return not_(true_only(self.condition(self.rule.source, self.rule.body)))
 
 
 class SparkSqlMeasureLowering(RowConditionLowering):
@@ -100,7 +105,7 @@ class SparkSqlMeasureLowering(RowConditionLowering):
         return self.read(self.rule.body.view)
 
     def bad(self, read: Read) -> Scalar:
-        return true_only(self.condition(self.rule.body.view, self.rule.body.bad.expr))
+        return true_only(self.condition(self.rule.body.view, self.rule.body.bad))
 
 
 class SchemaConformanceLowering(RowConditionLowering):

@@ -36,15 +36,13 @@ _SPARK_NAMES = {Kind.BOOLEAN: "boolean", Kind.INTEGER: "bigint", Kind.DOUBLE: "d
 
 def spark_type_name(dtype: DataType) -> str:
     """A type as Spark's ``catalogString`` writes it."""
-    if dtype.kind is Kind.DECIMAL:
-        return f"decimal({dtype.args[0]},{dtype.args[1]})"
-    if dtype.kind is Kind.ARRAY:
-        return f"array<{spark_type_name(dtype.args[0])}>"
-    if dtype.kind is Kind.MAP:
-        return f"map<{spark_type_name(dtype.args[0])},{spark_type_name(dtype.args[1])}>"
-    if dtype.kind is Kind.STRUCT:
-        return "struct<" + ",".join(f"{n}:{spark_type_name(t)}" for n, t in dtype.args) + ">"
-    return _SPARK_NAMES.get(dtype.kind, str(dtype))
+    if dtype.kind is Kind.DECIMAL and dtype.args:
+        return "decimal({},{})".format(*dtype.args)
+    if not dtype.args:
+        return _SPARK_NAMES.get(dtype.kind, dtype.kind.value)
+    parts = [f"{n}:{spark_type_name(t)}" for n, t in dtype.args] if dtype.kind is Kind.STRUCT else \
+        [spark_type_name(t) for t in dtype.args]
+    return f"{dtype.kind.value}<{','.join(parts)}>"
 
 
 def bround(value, scale: int):

@@ -86,11 +86,28 @@ def test_measures_on_one_source_share_one_scan(tmp_path):
 
 # -- located errors ----------------------------------------------------------------------------------
 
-def test_unknown_measure_type(tmp_path):
-    path = _job(tmp_path, [_measure("duplicaton", {"bad.record.definition": "duplicate"})])
+# a value that names nothing known: located at the value, the closest known name as hint
+NAMES_NOTHING = {
+    "measure_type": (_measure("duplicaton", {"bad.record.definition": "duplicate"}),
+                     '"duplicaton"', "UNKNOWN_MEASURE_TYPE", "duplication"),
+    "source": (_measure("completeness", {"expr": "id > 0"}, source="sorce"), '"sorce"', "UNKNOWN_SOURCE", "source"),
+    "bad_record_definition": (_measure("duplication", {"bad.record.definition": "duplicates"}),
+                              '"duplicates"', "BAD_RECORD_DEFINITION", "duplicate"),
+    "reference_column": (_measure("accuracy", {"ref.source": "reference",
+                                               "expr": [{"source.col": "gender", "ref.col": "gendr"}]}),
+                         '"gendr"', "UNKNOWN_COLUMN", "gender"),
+    "conformance_type": (_measure("schemaConformance", {"expr": [{"source.col": "id", "type": "integr"}]}),
+                         '"integr"', "UNKNOWN_TYPE", "integer"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NAMES_NOTHING))
+def test_value_naming_nothing_known(tmp_path, case):
+    measure, needle, code, closest = NAMES_NOTHING[case]
+    path = _job(tmp_path, [measure])
     error = _error(path)
-    assert _located(error) == ("UNKNOWN_MEASURE_TYPE", *_at(path, '"duplicaton"'))
-    assert error.hint == "did you mean 'duplication'?"
+    assert _located(error) == (code, *_at(path, needle))
+    assert error.hint == f"did you mean {closest!r}?"
 
 
 def test_accuracy_without_ref_source(tmp_path):
@@ -98,20 +115,6 @@ def test_accuracy_without_ref_source(tmp_path):
     error = _error(path)
     line, column = _at(path, '"config": ', 2)  # the first two belong to the data sources
     assert _located(error) == ("MISSING_REF_SOURCE", line, column + len('"config": '))
-
-
-def test_measure_on_unknown_source(tmp_path):
-    path = _job(tmp_path, [_measure("completeness", {"expr": "id > 0"}, source="sorce")])
-    error = _error(path)
-    assert _located(error) == ("UNKNOWN_SOURCE", *_at(path, '"sorce"'))
-    assert error.hint == "did you mean 'source'?"
-
-
-def test_duplication_bad_record_definition(tmp_path):
-    path = _job(tmp_path, [_measure("duplication", {"bad.record.definition": "duplicates"})])
-    error = _error(path)
-    assert _located(error) == ("BAD_RECORD_DEFINITION", *_at(path, '"duplicates"'))
-    assert error.hint == "did you mean 'duplicate'?"
 
 
 def test_spark_sql_bad_record_definition_not_boolean(tmp_path):
@@ -133,14 +136,6 @@ def test_unknown_column_in_duplication_expr(tmp_path):
     line, column = _at(path, "nmae")
     assert _located(error) == ("UNKNOWN_COLUMN", line, column)
     assert error.hint == "did you mean 'name'?"
-
-
-def test_unknown_reference_column(tmp_path):
-    path = _job(tmp_path, [_measure("accuracy", {"ref.source": "reference",
-                                                 "expr": [{"source.col": "gender", "ref.col": "gendr"}]})])
-    error = _error(path)
-    assert _located(error) == ("UNKNOWN_COLUMN", *_at(path, '"gendr"'))
-    assert error.hint == "did you mean 'gender'?"
 
 
 def test_unknown_column_in_completeness_expr(tmp_path):
@@ -165,13 +160,6 @@ def test_completeness_expr_syntax_error(tmp_path):
 def test_profiling_config_of_wrong_type(tmp_path, config, needle, code):
     path = _job(tmp_path, [_measure("profiling", config)])
     assert _located(_error(path)) == (code, *_at(path, needle))
-
-
-def test_unknown_conformance_type(tmp_path):
-    path = _job(tmp_path, [_measure("schemaConformance", {"expr": [{"source.col": "id", "type": "integr"}]})])
-    error = _error(path)
-    assert _located(error) == ("UNKNOWN_TYPE", *_at(path, '"integr"'))
-    assert error.hint == "did you mean 'integer'?"
 
 
 def test_cli_reports_a_located_error_with_exit_code_2(tmp_path):
