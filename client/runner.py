@@ -108,7 +108,13 @@ def source_schemas(suite: Suite, engine: Engine) -> dict:
     views: tuple = ()
     for spec in suite.views:  # in order: a view's SQL may depend on the schemas before it
         views += (view_plan(suite, spec, schemas),)
-        schemas[spec.name] = engine.schema_of_view(views, suite.sources)
+        try:
+            schemas[spec.name] = engine.schema_of_view(views, suite.sources)
+        except InvalidInput as error:
+            if error.location.line is not None:
+                raise
+            # SQL the config holds: the error belongs where that SQL stands
+            raise InvalidInput(error.code, error.message, spec.location, error.text, error.hint) from None
     return schemas
 
 

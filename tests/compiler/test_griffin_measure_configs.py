@@ -170,3 +170,11 @@ def test_cli_reports_a_located_error_with_exit_code_2(tmp_path):
     assert done.returncode == 2
     assert f"job.json:{line}:{column}" in done.stderr + done.stdout
     assert "Traceback" not in done.stderr
+
+
+def test_spark_sql_expr_must_be_one_query(tmp_path):
+    # the query is wrapped in SELECT * FROM (...): a second statement cannot run
+    path = _job(tmp_path, [_measure("sparkSQL", {"expr": "select * from source; drop table source",
+                                                 "bad.record.definition": "id > 1"})])
+    error = _error(path)
+    assert (error.line, error.column) == _at(path, '"select * from source;')
