@@ -12,7 +12,8 @@ def with_frames(text: str, frames: dict[str, str]) -> str:
     shadow any table of the same name for this query alone)."""
     query = text.strip().rstrip(";").rstrip()
     bindings = ", ".join(f"{quoted(name)} AS (SELECT * FROM {quoted(view)})" for name, view in frames.items())
-    return f"WITH {bindings} SELECT * FROM (\n{query}\n)"
+    # the query stays inside parentheses, so it can only ever be one query
+    return f"{'WITH ' + bindings + ' ' if bindings else ''}SELECT * FROM (\n{query}\n)"
 
 
 def check_condition(condition: str, node: Node) -> None:

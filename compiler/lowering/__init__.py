@@ -6,6 +6,9 @@ from .accuracy import AccuracyLowering, is_statement_form
 from .common import Finisher, Options, RuleLowering
 from .completeness import CompletenessLowering
 from .duplicates import DistinctnessLowering, UniquenessLowering
+from .griffin_matching import AccuracyMeasureLowering, DuplicationMeasureLowering
+from .griffin_measure import CompletenessMeasureLowering, SchemaConformanceLowering, SparkSqlMeasureLowering
+from .griffin_profiling import ProfilingMeasureLowering
 from .keyed_accuracy import KeyedAccuracyLowering
 from .measure import MeasureLowering
 from .profiling import ProfilingLowering
@@ -22,7 +25,9 @@ def accuracy_lowering(rule, *args) -> RuleLowering:
 LOWERINGS: dict[str, Callable[..., RuleLowering]] = {
     kind: cls
     for cls in (AccuracyLowering, CompletenessLowering, DistinctnessLowering, UniquenessLowering,
-                ProfilingLowering, SqlLowering, TimelinessLowering, MeasureLowering)
+                ProfilingLowering, SqlLowering, TimelinessLowering, MeasureLowering,
+                AccuracyMeasureLowering, CompletenessMeasureLowering, DuplicationMeasureLowering,
+                ProfilingMeasureLowering, SchemaConformanceLowering, SparkSqlMeasureLowering)
     for kind in cls.kinds
 }
 LOWERINGS["accuracy"] = accuracy_lowering

@@ -1,0 +1,116 @@
+"""Griffin generation-B measures that match rows by key: accuracy (against a reference source)
+and duplication (within the source)."""
+
+from __future__ import annotations
+
+from ..collect import Results
+from ..errors import InvalidInput
+from ..plan import (
+    AggFn, AggregateCall, Call, Distinct, Field, Filter, Fn, IsNull, Join, JoinKind, Literal, Named, Project,
+    Scalar, SortKey, Window, WindowCall, WindowFn, and_all, count_all, free_prefix, grouped_counts, not_,
+)
+from ..plan.histograms import COUNT
+from ..resolve import Resolver
+from ..results import RuleResult
+from ..types import BOOLEAN, INTEGER, STRING, Kind
+from .common import Finisher
+from .griffin_measure import GriffinMeasureLowering, true_only
+
+# kinds a window can order rows by on both engines alike
+_ORDERABLE = (Kind.BOOLEAN, Kind.INTEGER, Kind.DOUBLE, Kind.DECIMAL, Kind.STRING, Kind.DATE, Kind.TIMESTAMP)
+
+
+class AccuracyMeasureLowering(GriffinMeasureLowering):
+    """A source row is accurate when a reference row has equal values in every pair of columns.
+
+    Griffin's rules, kept: equality is plain SQL equality, so a NULL source value never matches
+    and its row is inaccurate; an unmatched row whose source values are all '' is accurate
+    (Griffin compares ``coalesce(x, '')`` after its left join). The reference counts once per key.
+    """
+
+    kinds = ("griffin.accuracy",)
+
+    def lower(self) -> Finisher:
+        source, reference = self.rule.source, self.rule.target
+        read, ref_read = self.read(source), self.read(reference)
+        prefix = free_prefix("__ref_", read.schema)
+        resolver = Resolver(self.scope_for([]))
+        resolver.strings_compare_as_text = True
+        equalities, source_values, ref_keys = [], [], {}
+        for source_ref, ref_ref in dict.fromkeys(self.rule.body.pairs):
+            value = self.column(source_ref, source)
+            ref_value = self.column(ref_ref, reference)
+            ref_keys[ref_value.name] = Named(ref_value, prefix + ref_value.name)
+            renamed = Field(prefix + ref_value.name, ref_value.dtype)
+            try:
+                left, right = resolver.unify(value, renamed, None, "accuracy")
+            except InvalidInput as error:
+                raise InvalidInput(error.code, f"measure {self.rule.name!r}: {source_ref.name} ({value.dtype}) "
+                                   f"cannot be compared with {ref_ref.name} ({ref_value.dtype})",
+                                   source_ref.location, source_ref.name, error.hint) from None
+            equalities.append(Call(Fn.EQ, (left, right), BOOLEAN))
+            source_values.append(value)
+        keys = Distinct(Project(ref_read, tuple(ref_keys.values())))
+        unmatched = Join(JoinKind.ANTI, read, keys, and_all(equalities))
+        if all(v.dtype.kind is Kind.STRING for v in source_values):
+            blank = and_all([Call(Fn.EQ, (v, Literal("", STRING)), BOOLEAN) for v in source_values])
+            unmatched = Filter(unmatched, not_(true_only(blank)))
+        return self.good_and_bad(read, unmatched, self.collector.value(unmatched, count_all()),
+                                 ("accurate", "inaccurate"))
+
+
+class DuplicationMeasureLowering(GriffinMeasureLowering):
+    """Rows grouped by key columns (NULL equal to NULL): a group of one row is ``unique``; in a
+    larger group the first row is ``non_unique`` and the others ``duplicate``; ``distinct`` is the
+    first row of every group. Rows whose keys are all NULL carry no flag but count in ``total``.
+
+    Which row of a group is first decides only which rows the record output shows: gryph takes
+    the least by the key columns, then the other columns (Griffin leaves it to Spark).
+    """
+
+    kinds = ("griffin.duplication",)
+
+    def lower(self) -> Finisher:
+        source = self.rule.source
+        read = self.read(source)
+        fields = [self.column(ref, source) for ref in self.rule.body.columns] or \
+                 [Field(c.name, c.dtype) for c in read.schema.columns]
+        keys = tuple(Named(f, f"__key{i}") for i, f in enumerate(fields))
+        counted = grouped_counts(read, keys)
+        count = Field(COUNT, INTEGER)
+        keyed = not_(and_all([IsNull(Field(k.name, k.expr.dtype)) for k in keys]))
+        single = and_all([keyed, Call(Fn.EQ, (count, Literal(1, INTEGER)), BOOLEAN)])
+        extra = Call(Fn.SUBTRACT, (count, Literal(1, INTEGER)), INTEGER)
+        refs = {
+            "total": self.collector.value(read, count_all()),
+            "distinct": self.collector.value(counted, count_all(filter=keyed)),
+            "unique": self.collector.value(counted, count_all(filter=single)),
+            "duplicate": self.collector.value(counted, AggregateCall(AggFn.SUM, (extra,), INTEGER, filter=keyed)),
+        }
+        flag = self.rule.body.bad
+        # non_unique rows exist exactly when duplicate rows do
+        presence = refs["duplicate" if flag == "non_unique" else flag]
+        sample = self.bad_records(self._flagged(read, fields, flag), read.schema, presence)
+
+        def finish(results: Results) -> RuleResult:
+            values = {name: results.value(ref) or 0 for name, ref in refs.items()}
+            metrics = {"total": values["total"], "duplicate": values["duplicate"], "unique": values["unique"],
+                       "non_unique": values["distinct"] - values["unique"], "distinct": values["distinct"]}
+            return self.result(results, metrics, metrics[flag], sample)
+
+        return finish
+
+    def _flagged(self, read, fields: list[Field], flag: str):
+        """The rows carrying ``flag``, each numbered within its key group."""
+        number, size = free_prefix("__row_number", read.schema), free_prefix("__group_size", read.schema)
+        others = [Field(c.name, c.dtype) for c in read.schema.columns if Field(c.name, c.dtype) not in fields]
+        order = tuple(SortKey(f) for f in fields + others if f.dtype.kind in _ORDERABLE)
+        windowed = Window(read, (Named(WindowCall(WindowFn.ROW_NUMBER, tuple(fields), order), number),
+                                 Named(WindowCall(WindowFn.COUNT_ALL, tuple(fields)), size)))
+        first = Call(Fn.EQ, (Field(number, INTEGER), Literal(1, INTEGER)), BOOLEAN)
+        alone = Call(Fn.EQ, (Field(size, INTEGER), Literal(1, INTEGER)), BOOLEAN)
+        flags: dict[str, Scalar] = {"unique": alone, "distinct": first,
+                                    "non_unique": and_all([first, not_(alone)]), "duplicate": not_(first)}
+        keyed = not_(and_all([IsNull(f) for f in fields]))
+        return Filter(windowed, and_all([keyed, flags[flag]]))
+
