@@ -25,6 +25,10 @@ from .report import json_safe
 CONSOLE = ("console", "log")
 FILES = ("hdfs",)
 ELSEWHERE = ("es", "elasticsearch", "http", "mongo", "mongodb", "custom")
+# Griffin's MeasureTypes names, as its metric documents spell them
+MEASURE_TYPE_NAMES = {"griffin.completeness": "Completeness", "griffin.duplication": "Duplication",
+                      "griffin.profiling": "Profiling", "griffin.accuracy": "Accuracy",
+                      "griffin.sparksql": "SparkSQL", "griffin.schemaconformance": "SchemaConformance"}
 
 
 @dataclass(frozen=True)
@@ -71,23 +75,34 @@ def _sink(node: Node, wanted: str) -> Sink:
     raise node.child("type").unknown_value(CONSOLE + FILES + ELSEWHERE, "sink type")
 
 
-def metric_document(suite: Suite, metrics: dict, application_id: str) -> dict:
-    """Griffin's flushed metric document (MetricWrapper.flush)."""
-    return {"job_name": suite.name, "tmst": suite.timestamp_ms, "applicationId": application_id,
-            "metrics": metrics}
+def metric_documents(suite: Suite, metrics: dict, application_id: str) -> list[dict]:
+    """Griffin's flushed metric documents (MetricWrapper.flush): one for the job's rules, or one
+    per measure (generation B) with the measure's name, type and data source, and its metrics
+    as ``{metric_name, metric_value}`` entries."""
+    job = {"job_name": suite.name, "tmst": suite.timestamp_ms, "applicationId": application_id}
+    measures = [rule for rule in suite.rules if rule.kind in MEASURE_TYPE_NAMES]
+    if not measures:
+        return [{**job, "metrics": metrics}]
+    return [{**job, "measure_name": rule.name, "measure_type": MEASURE_TYPE_NAMES[rule.kind],
+             "data_source": rule.source,
+             "metrics": [{"metric_name": name, "metric_value": value}
+                         for name, value in (metrics.get(rule.name) or {}).items()]}
+            for rule in measures]
 
 
 def write_sinks(sinks: list[Sink], suite: Suite, metrics: dict, application_id: str) -> None:
-    """Write the run's metrics to every sink."""
-    document = json.dumps(json_safe(metric_document(suite, metrics, application_id)), ensure_ascii=False)
+    """Write the run's metrics to every sink (one JSON document a line in ``_METRICS``)."""
+    lines = [json.dumps(json_safe(document), ensure_ascii=False)
+             for document in metric_documents(suite, metrics, application_id)]
     for sink in sinks:
         if sink.kind == "console":
-            print(f"Metrics of job '{suite.name}':\n{document}", file=sys.stderr)
+            for line in lines:
+                print(f"Metrics of job '{suite.name}':\n{line}", file=sys.stderr)
             continue
         folder = sink.folder / suite.name / str(suite.timestamp_ms)
         folder.mkdir(parents=True, exist_ok=True)
         _write_file(folder / "_START", application_id)
-        _write_file(folder / "_METRICS", document + "\n")
+        _write_file(folder / "_METRICS", "".join(line + "\n" for line in lines))
         _write_file(folder / "_FINISH", "")
 
 

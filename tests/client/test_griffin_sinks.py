@@ -50,3 +50,26 @@ def test_a_sink_the_env_does_not_define(tmp_path, capsys):
     job, env = setup_job(tmp_path, ["missing"], [{"name": "consoleSink", "type": "CONSOLE"}])
     assert main(["run", job, "--env", env, "--no-history"]) == 2
     assert "'missing'" in capsys.readouterr().err
+
+
+def test_measures_write_one_document_each(tmp_path, capsys):
+    (tmp_path / "ids.csv").write_text("id\n1\n1\n\n", encoding="utf-8")
+    job = {"name": "m_job", "timestamp": STAMP, "sinks": ["hdfs"],
+           "data.sources": [{"name": "src", "connector": {"type": "file", "config": {
+               "format": "csv", "paths": ["ids.csv"], "options": {"header": "true"}}}}],
+           "measures": [{"name": "comp", "type": "completeness", "data.source": "src",
+                         "config": {"expr": "id is not null"}, "out": [{"type": "metric"}]},
+                        {"name": "dup", "type": "duplication", "data.source": "src",
+                         "config": {"expr": "id", "bad.record.definition": "duplicate"},
+                         "out": [{"type": "metric"}]}]}
+    (tmp_path / "job.json").write_text(json.dumps(job), encoding="utf-8")
+    (tmp_path / "env.json").write_text(json.dumps({"sinks": [{"name": "hdfs", "type": "hdfs", "config": {
+        "path": str(tmp_path / "out")}}]}), encoding="utf-8")
+    assert main(["run", str(tmp_path / "job.json"), "--env", str(tmp_path / "env.json"), "--no-history"]) == 0
+    lines = (tmp_path / "out" / "m_job" / str(STAMP) / "_METRICS").read_text().splitlines()
+    documents = {d["measure_name"]: d for d in map(json.loads, lines)}
+    assert (documents["comp"]["measure_type"], documents["comp"]["data_source"]) == ("Completeness", "src")
+    # rows 1, 1, NULL: two complete; one duplicate (the second 1), the NULL key flags nothing
+    assert {m["metric_name"]: m["metric_value"] for m in documents["comp"]["metrics"]} == \
+        {"total": 3, "complete": 2, "incomplete": 1}
+    assert {m["metric_name"]: m["metric_value"] for m in documents["dup"]["metrics"]}["duplicate"] == 1
