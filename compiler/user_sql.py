@@ -41,7 +41,9 @@ def parse_spark_query(text: str):
 
 
 def spark_query_as_run(text: str) -> str:
-    """The Spark SQL a Spark engine runs for a user's query: as written unless it casts."""
+    """The Spark SQL a Spark engine runs for a user's query: checked to be one query (a second
+    statement never reaches Spark), and as written unless it casts."""
+    query = parse_spark_query(text)
     if "cast" not in text.lower():
         return text  # nothing to make safe: the user's own text, untouched
-    return parse_spark_query(text).sql(dialect="spark")
+    return query.sql(dialect="spark")
