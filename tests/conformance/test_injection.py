@@ -87,7 +87,7 @@ def test_griffin_sql_with_a_second_statement_never_runs_it(dq_engine, tmp_path, 
 def _table_exists(engine, name: str) -> bool:
     if engine.name == "spark":
         return engine.spark.catalog.tableExists(name)
-    return bool(engine._con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = ?", [name]).fetchone()[0])
+    return bool(engine._con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = ?", [name]).fetchall()[0][0])
 
 
 def test_hostile_paths_are_paths(dq_engine, tmp_path):
