@@ -98,6 +98,19 @@ def nanvl(inv: Invocation) -> Scalar:
 
 # -- text -----------------------------------------------------------------------------------------
 
+INT32 = range(-2 ** 31, 2 ** 31)  # Spark's positions and lengths are ints
+
+
+def substring(inv: Invocation) -> Scalar:
+    """SUBSTRING, with a written position or length refused beyond Spark's 32-bit ints (Spark's
+    ANSI cast of it would fail the query, DuckDB takes no length beyond 2^32)."""
+    for arg in inv.args[1:]:
+        if isinstance(arg, Literal) and isinstance(arg.value, int) and arg.value not in INT32:
+            raise ArgumentError("ARGUMENT_OUT_OF_RANGE", f"{arg.value} is beyond a 32-bit integer",
+                                "positions and lengths are at most 2147483647")
+    return Call(Fn.SUBSTRING, inv.args, inv.result)
+
+
 def left(inv: Invocation) -> Scalar:
     text, length = inv.args
     return Call(Fn.SUBSTRING, (text, Literal(1, INTEGER), length), STRING)

@@ -23,6 +23,7 @@ from .types import (
 
 TIME_UNITS_MS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
 INT64_MAX = 2**63 - 1
+NUMBERS = {Kind.INTEGER, Kind.DOUBLE, Kind.DECIMAL, Kind.BOOLEAN}
 
 _COMPARE = {"=": Fn.EQ, "==": Fn.EQ, "!=": Fn.NE, "<>": Fn.NE, "<": Fn.LT, "<=": Fn.LE,
             ">": Fn.GT, ">=": Fn.GE, "<=>": Fn.EQ_NULL_SAFE}
@@ -256,8 +257,14 @@ class Resolver:
         value = self._expr(node.operand, ctx)
         target = parse_type_name(node.type)
         if target is None:
-            raise self.scope.error("UNKNOWN_TYPE", f"unknown type {node.type!r}", node,
-                                   did_you_mean(node.type, TYPE_NAMES))
+            hint = "a decimal has 1 to 38 digits, at most as many after the point: decimal(38, 2)" \
+                if node.type.strip().lower().startswith("decimal") else did_you_mean(node.type, TYPE_NAMES)
+            raise self.scope.error("UNKNOWN_TYPE", f"unknown type {node.type!r}", node, hint)
+        if {value.dtype.kind, target.kind} & {Kind.DATE} and {value.dtype.kind, target.kind} & NUMBERS:
+            # Spark has no cast between dates and numbers (DuckDB neither)
+            hint = "a date from epoch days: date_add('1970-01-01', n)" if target.kind is Kind.DATE \
+                else "epoch days from a date: datediff(d, '1970-01-01')"
+            raise self.scope.error("CAST_NOT_ALLOWED", f"cannot cast {value.dtype} to {target}", node, hint)
         return Cast(value, target)
 
     # -- selections ----------------------------------------------------------------------------

@@ -96,6 +96,8 @@ class Selector:
     def field(self, value: Scalar, name: str, node) -> Scalar:
         kind = value.dtype.kind
         if kind is Kind.JSON:
+            if not name:
+                raise self.scope.error("UNSUPPORTED_NAME", "a JSON field name cannot be empty", node)
             if _PATH_BREAKERS & set(name):
                 raise self.scope.error("UNSUPPORTED_NAME", f"a JSON field name cannot hold quotes, "
                                        f"backslashes or brackets: {name!r}", node)

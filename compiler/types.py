@@ -173,6 +173,9 @@ def parse_type_name(name: str) -> DataType | None:
             precision, scale = (int(p) for p in key[8:-1].split(","))
         except ValueError:
             return None
+        # the decimals both engines hold: up to 38 digits, no more fraction digits than digits
+        if not 1 <= precision <= 38 or not 0 <= scale <= precision:
+            return None
         return decimal(precision, scale)
     return _NAMES.get(key)
 
