@@ -28,6 +28,11 @@ def dsl(dq_type: str, name: str, rule: str, **extra) -> dict:
     return {"dsl.type": "griffin-dsl", "dq.type": dq_type, "out.dataframe.name": name, "rule": rule, **extra}
 
 
+def profiled(name: str, query: str) -> dict:
+    """A profiling rule whose one row is the metric ``name`` (flatten map)."""
+    return dsl("profiling", name, query, out=[{"type": "metric", "name": name, "flatten": "map"}])
+
+
 def test_text_file_prepared_by_pre_proc_strings(dq_engine, tmp_path):
     # four lines: a CRLF ending, an empty line, unicode, and no final line break
     (tmp_path / "report.txt").write_bytes("a,1\nb,22\r\n\nÉté,333".encode("utf-8"))
@@ -37,10 +42,8 @@ def test_text_file_prepared_by_pre_proc_strings(dq_engine, tmp_path):
                    "pre.proc": ["select value from this where value <> ''",
                                 "select split(value, ',')[0] as word, cast(split(value, ',')[1] as int) as n "
                                 "from this"]}}]
-    rules = [dsl("profiling", "text", "count(*) as n, sum(length(value)) as chars from lines",
-                 out=[{"type": "metric", "name": "text", "flatten": "map"}]),
-             dsl("profiling", "parts", "count(*) as rows, sum(n) as total, max(length(word)) as longest from parts",
-                 out=[{"type": "metric", "name": "parts", "flatten": "map"}])]
+    rules = [profiled("text", "count(*) as n, sum(length(value)) as chars from lines"),
+             profiled("parts", "count(*) as rows, sum(n) as total, max(length(word)) as longest from parts")]
     result = run(write_job(tmp_path, sources, rules), dq_engine)
     # lines 'a,1' 'b,22' '' 'Été,333': 4 rows, 3 + 4 + 0 + 7 characters (É and é are one each)
     assert result.metrics["text"] == {"n": 4, "chars": 14}
@@ -71,8 +74,7 @@ def test_hive_where_partitions_are_a_union_all(partitioned, tmp_path):
     where = "dt = '#yyyyMMdd#' AND hour = '#HH#', dt = '20231114' AND hour = '23', dt = '20231114' AND hour = '22'"
     sources = [{"name": "visits", "connector": {"type": "hive", "config": {"database": "default", "table.name": "visits",
                                                                            "where": where}}}]
-    rules = [dsl("profiling", "p", "count(*) as n, count(distinct user) as users from visits",
-                 out=[{"type": "metric", "name": "p", "flatten": "map"}])]
+    rules = [profiled("p", "count(*) as n, count(distinct user) as users from visits")]
     result = run(write_job(tmp_path, sources, rules), partitioned)
     # partition 20231114/22 twice (ann, bob each twice: UNION ALL keeps both) and 20231114/23 (eve)
     assert result.metrics["p"] == {"n": 5, "users": 3}
@@ -87,8 +89,7 @@ def test_pre_proc_rule_objects_rebind_this_and_the_source_name(dq_engine, tmp_pa
                               {"dsl.type": "spark-sql", "out.dataframe.name": "people",
                                "rule": "select name, age * 2 as double_age from adults"}]}
     sources = [{"name": "people", "connector": connector}]
-    rules = [dsl("profiling", "p", "count(*) as n, sum(double_age) as s from people",
-                 out=[{"type": "metric", "name": "p", "flatten": "map"}])]
+    rules = [profiled("p", "count(*) as n, sum(double_age) as s from people")]
     result = run(write_job(tmp_path, sources, rules), dq_engine)
     # adults: ann 30, dee 45 (bob's age is NULL, cy is 17); doubled: 60 + 90
     assert result.metrics["p"] == {"n": 2, "s": 150}
@@ -155,8 +156,7 @@ def test_csv_with_a_schema_and_no_header_keeps_its_first_row(dq_engine, tmp_path
     schema = [{"name": "Name", "type": "STRING"}, {"name": "age", "type": "int"}]
     sources = [{"name": "src", "connector": {"type": "file", "config": {
         "format": "csv", "paths": ["people.csv"], "schema": schema}}}]
-    rules = [dsl("profiling", "p", "count(*) as n, sum(age) as ages, max(name) as last from src",
-                 out=[{"type": "metric", "name": "p", "flatten": "map"}])]
+    rules = [profiled("p", "count(*) as n, sum(age) as ages, max(name) as last from src")]
     result = run(write_job(tmp_path, sources, rules), dq_engine)
     assert result.metrics["p"] == {"n": 2, "ages": 71, "last": "bob"}
 
@@ -204,8 +204,8 @@ def test_from_json_in_pre_proc_and_in_the_rule_list(dq_engine, tmp_path):
                                 {"dsl.type": "spark-sql", "out.dataframe.name": "this",
                                  "rule": "select name, age, score from s1"}]}},
                {"name": "raw", "connector": {"type": "file", "config": text}}]
-    rules = [dsl("profiling", "p", "count(*) as n, count(name) as named, sum(score) as score, count(age) as aged, "
-                 "max(name) as last from events", out=[{"type": "metric", "name": "p", "flatten": "map"}]),
+    rules = [profiled("p", "count(*) as n, count(name) as named, sum(score) as score, count(age) as aged, "
+                 "max(name) as last from events"),
              {"dsl.type": "df-opr", "name": "ext", "rule": "from_json", "details": {"df.name": "raw"}},
              dsl("completeness", "c", "tags, extra", details={"source": "ext"},
                  out=[{"type": "metric", "name": "c", "flatten": "map"}])]
