@@ -12,7 +12,7 @@ from typing import Mapping
 from gryph.compiler.check_functions import Clock, NoHistory
 from gryph.compiler.compile import CompiledSuite, compile_suite, view_plan
 from gryph.compiler.engine import Engine
-from gryph.compiler.errors import GryphError, InvalidInput
+from gryph.compiler.errors import GryphError, InvalidInput, Location
 from gryph.compiler.json_frames import infer_json_view_schema
 from gryph.compiler.lowering import Options
 from gryph.compiler.native import parse_suite, parse_suite_file
@@ -135,7 +135,8 @@ def _located(location):
 def compile_for(suite: Suite, engine: Engine, options: Options | None = None) -> CompiledSuite:
     """Check the suite against the engine's view of its sources and lower it."""
     if not suite.rules and not suite.measures:
-        raise InvalidInput("EMPTY_SUITE", f"suite {suite.name!r} has no rules and no measures", None, suite.file)
+        raise InvalidInput("EMPTY_SUITE", f"suite {suite.name!r} has no rules and no measures",
+                           Location(suite.file, 1, 1), hint="add a rule or a measure")
     return compile_suite(suite, source_schemas(suite, engine), options)
 
 
