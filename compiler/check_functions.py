@@ -72,11 +72,13 @@ def shown(value: object) -> str:
 
 def _floats(numbers: list[int | float], fn: str) -> list[float]:
     """The numbers as floats; an integer beyond the float range is the check's error, not inf."""
-    try:
-        return [float(n) for n in numbers]
-    except OverflowError:
-        huge = next(n for n in numbers if isinstance(n, int) and abs(n) > 2 ** 1024)
-        raise CheckError(f"{fn}() got {shown(huge)}, beyond the range of a floating-point number") from None
+    floats = []
+    for number in numbers:
+        try:
+            floats.append(float(number))
+        except OverflowError:
+            raise CheckError(f"{fn}() got {shown(number)}, beyond the range of a floating-point number") from None
+    return floats
 
 
 def _float_sum(numbers: list[float]) -> float:
@@ -89,6 +91,7 @@ def _float_sum(numbers: list[float]) -> float:
 
 
 def _mean(numbers: list[int | float], fn: str) -> float | None:
+    """The average (null of nothing), in range whenever the values are."""
     if not numbers:
         return None
     floats = _floats(numbers, fn)
