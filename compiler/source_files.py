@@ -77,7 +77,7 @@ def _mode(spec: SourceSpec, path: str) -> int | None:
     """The file type bits of ``path`` (links followed), or None when it is not here."""
     try:
         return os.stat(path).st_mode
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL in the name
         return None
     except OSError as error:
         raise _refused(spec, "SOURCE_UNREADABLE", path, f"cannot be read: {error.strerror}", None) from None
