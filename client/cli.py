@@ -7,9 +7,7 @@ Exit codes: 0 success, 1 the pass policy does not hold (or, with --strict, a war
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from gryph.compiler.errors import EngineError, GryphError, InvalidInput
@@ -20,6 +18,7 @@ from .griffin_env import GriffinEnv, load_env
 from .griffin_sinks import resolve_sinks, write_sinks
 from .gate import gate_passes, to_junit, to_markdown
 from .history import DEFAULT_PATH, HistoryStore
+from .output_files import check_writable_path, write_whole
 from .report import cell, table, to_json, to_text
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID, EXIT_ENGINE = 0, 1, 2, 3
@@ -78,17 +77,24 @@ def history_option(command) -> None:
 def _write(text: str, output: str | None) -> None:
     if output is None:
         sys.stdout.write(text)
-        return
-    # write beside the target, then rename: an interrupted run never leaves half a report
-    target = Path(output)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(temporary, target)
+    else:
+        write_whole(text, output)
+
+
+def _check_outputs(args, engine) -> None:
+    """Every output path the run will write, refused before the run when it can never be written."""
+    for option, path in (("--output", args.output), ("--junit", args.junit), ("--markdown", args.markdown)):
+        if path is not None:
+            check_writable_path(option, path)
+    records_to = args.records_to
+    # on Spark the server writes records, to its own file system: only a local one is checked here
+    if records_to and not records_to.startswith("table:") and "://" not in records_to \
+            and getattr(engine, "name", engine) == "duckdb":
+        check_writable_path("--records-to", records_to, folder=True)
 
 
 def _run(args, engine: str, env: GriffinEnv | None) -> int:
+    _check_outputs(args, engine)
     suite = runner.load_suite(args.file)
     sinks = resolve_sinks(suite, env)  # before the run: a sink that cannot be written fails first
     result = runner.run(suite, engine, remote=args.remote, record_sample=max(args.sample, 0),

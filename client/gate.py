@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 from gryph.compiler.verdict import CheckOutcome
@@ -43,7 +44,19 @@ def to_junit(result: RunResult, strict: bool = False) -> str:
         ET.SubElement(properties, "property", name=name, value=value)
     suite.extend(cases)
     ET.indent(root)
-    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+    return _xml_chars(ET.tostring(root, encoding="unicode", xml_declaration=True)) + "\n"
+
+
+# what XML 1.0 cannot hold even as a character reference: C0 controls but tab, LF and CR; lone
+# surrogates; U+FFFE and U+FFFF
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml_chars(text: str) -> str:
+    """``text`` with each character XML forbids spelled as its escape (``\\x01``), so every parser
+    reads the file and the reader still sees which character it was."""
+    return _NOT_XML.sub(lambda match: f"\\x{ord(match[0]):02x}" if ord(match[0]) < 0x100
+                        else f"\\u{ord(match[0]):04x}", text)
 
 
 def _junit_kind(check: CheckOutcome, strict: bool) -> str:

@@ -62,6 +62,46 @@ def _numbers(values: list[object], fn: str) -> list[float | int]:
     return present
 
 
+def shown(value: object) -> str:
+    """A value as an error message shows it: an integer of hundreds of digits by its size (Python
+    will not even print one of more than 4,300)."""
+    if isinstance(value, int) and abs(value) >= 10 ** 20:
+        return f"an integer of about {math.floor(math.log10(abs(value))) + 1} digits"
+    return repr(value)
+
+
+def _floats(numbers: list[int | float], fn: str) -> list[float]:
+    """The numbers as floats; an integer beyond the float range is the check's error, not inf."""
+    floats = []
+    for number in numbers:
+        try:
+            floats.append(float(number))
+        except OverflowError:
+            raise CheckError(f"{fn}() got {shown(number)}, beyond the range of a floating-point number") from None
+    return floats
+
+
+def _float_sum(numbers: list[float]) -> float:
+    """The exactly rounded sum; beyond the float range it is inf (NaN for inf plus -inf), as float
+    addition gives, where ``math.fsum`` would raise."""
+    try:
+        return math.fsum(numbers)
+    except (OverflowError, ValueError):
+        return sum(numbers)
+
+
+def _mean(numbers: list[int | float], fn: str) -> float | None:
+    """The average (null of nothing), in range whenever the values are."""
+    if not numbers:
+        return None
+    floats = _floats(numbers, fn)
+    total = _float_sum(floats)
+    if math.isinf(total) and all(math.isfinite(f) for f in floats):
+        # the sum overflowed though the mean is in range: add the shares instead
+        return math.fsum(f / len(floats) for f in floats)
+    return total / len(floats)
+
+
 def type_name(value: object) -> str:
     if value is None:
         return "null"
@@ -87,13 +127,12 @@ def _len(clock: Clock, value):
 
 
 def _avg(clock: Clock, value):
-    numbers = _numbers(_items(value, "avg"), "avg")
-    return math.fsum(numbers) / len(numbers) if numbers else None
+    return _mean(_numbers(_items(value, "avg"), "avg"), "avg")
 
 
 def _sum(clock: Clock, value):
     numbers = _numbers(_items(value, "sum"), "sum")
-    return sum(numbers) if all(isinstance(n, int) for n in numbers) else math.fsum(numbers)
+    return sum(numbers) if all(isinstance(n, int) for n in numbers) else _float_sum(_floats(numbers, "sum"))
 
 
 def _extreme(pick: Callable, fn: str):
@@ -118,7 +157,7 @@ def _abs(clock: Clock, value):
 
 def _count(value, fn: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise CheckError(f"{fn}() needs a count of runs >= 0, got {value!r}")
+        raise CheckError(f"{fn}() needs a count of runs >= 0, got {shown(value)}")
     return min(value, HISTORY_LIMIT)
 
 
@@ -138,16 +177,19 @@ def _previous_other(clock: Clock, suite, name, n):
     return clock.history.measure_values(_text(suite, fn), _text(name, fn), _count(n, fn))
 
 
-def _average_since(clock: Clock, name: str, since: dt.datetime, fn: str):
+def _average_since(clock: Clock, name: str, since: dt.datetime | None, fn: str):
     values = clock.history.measure_values(clock.suite, _text(name, fn), HISTORY_LIMIT, since)
-    numbers = _numbers(values, fn)
-    return math.fsum(numbers) / len(numbers) if numbers else None
+    return _mean(_numbers(values, fn), fn)
 
 
 def _avg_previous(clock: Clock, name, days):
-    if not is_number(days) or days <= 0:
-        raise CheckError(f"avg_previous() needs a number of days > 0, got {days!r}")
-    return _average_since(clock, name, clock.started - dt.timedelta(days=days), "avg_previous")
+    if not is_number(days) or not days > 0:  # written so that NaN is refused too
+        raise CheckError(f"avg_previous() needs a number of days > 0, got {shown(days)}")
+    try:
+        since = clock.started - dt.timedelta(days=days)
+    except OverflowError:  # a window reaching back past year 1 holds every earlier run
+        since = None
+    return _average_since(clock, name, since, "avg_previous")
 
 
 def _day_start(clock: Clock) -> dt.datetime:

@@ -13,7 +13,7 @@ import math
 import operator
 from dataclasses import dataclass, field
 
-from .check_functions import FUNCTIONS, CheckError, Clock, is_number, type_name
+from .check_functions import FUNCTIONS, CheckError, Clock, is_number, shown, type_name
 from .checks import Binary, Call, Const, Index, ListOf, MeasureRef, MetricRef, Traced, Unary
 from .results import Row
 
@@ -145,6 +145,15 @@ def _binary(op: str, left: object, right: object) -> object:
         return left + right
     if not (is_number(left) and is_number(right)):
         raise CheckError(f"'{op}' needs numbers, got {type_name(left)} and {type_name(right)}")
+    try:
+        return _arithmetic(op, left, right)
+    except OverflowError:  # an integer too large for a float met a float, or an exact quotient
+        raise CheckError(f"{shown(left)} {op} {shown(right)} is beyond the range "
+                         "of a floating-point number") from None
+
+
+def _arithmetic(op: str, left: int | float, right: int | float) -> int | float | None:
+    """Python's exact integers and IEEE floats: a float result beyond the range is inf, as in SQL."""
     if op == "+":
         return left + right
     if op == "-":
@@ -159,4 +168,6 @@ def _binary(op: str, left: object, right: object) -> object:
     if isinstance(left, int) and isinstance(right, int):
         remainder = abs(left) % abs(right)
         return remainder if left >= 0 else -remainder
-    return math.fmod(left, right)
+    dividend = float(left)
+    # an infinite dividend has no remainder: NaN, as Java's and Spark's % give
+    return math.fmod(dividend, right) if math.isfinite(dividend) else math.nan

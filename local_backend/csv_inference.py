@@ -78,17 +78,20 @@ def _state(text_relation: str, files: list[str]) -> tuple | None:
 
 
 def _inferred(con: duckdb.DuckDBPyConnection, text_relation: str) -> tuple[list[str], list[str | None]]:
-    """Each column's name and Spark type (None: text), from one pass over the text."""
+    """Each column's name and Spark type (None: text), from one pass over the text.
+
+    The columns are unpivoted into (column, value) rows and counted per column: one query whose
+    size does not grow with the width (a SELECT of seven counts per column takes minutes and
+    gigabytes to plan at a few hundred columns).
+    """
     names = con.sql(f"SELECT * FROM {text_relation}").columns
-    counts = []
-    for name in names:
-        value = ident(name)
-        counts.append(f"count({value})")
-        counts += [f"count(*) FILTER (WHERE {condition})" for condition in _fits(value).values()]
-    row = con.execute(f"SELECT {', '.join(counts)} FROM {text_relation}").fetchall()[0]  # the result ends here
-    width = len(_READERS) + 1
+    counts = ", ".join(f"count(*) FILTER (WHERE {condition})" for condition in _fits("value").values())
+    # UNPIVOT leaves out NULLs: what is counted per column is its non-NULL values
+    rows = con.execute(f"SELECT name, count(*), {counts} FROM (UNPIVOT (SELECT * FROM {text_relation}) "
+                       "ON COLUMNS(*) INTO NAME name VALUE value) GROUP BY name").fetchall()
+    fitting_by_name = {name: (present, fitting) for name, present, *fitting in rows}
     kinds = []
-    for i in range(len(names)):
-        present, *fitting = row[i * width:(i + 1) * width]
+    for name in names:
+        present, fitting = fitting_by_name.get(name, (0, ()))
         kinds.append(next((k for k, n in zip(_READERS, fitting) if present and n == present), None))
     return list(names), kinds

@@ -10,7 +10,7 @@ from typing import Mapping
 import duckdb
 
 from gryph.compiler.engine import Rows
-from gryph.compiler.errors import EngineError
+from gryph.compiler.errors import EngineError, Location
 from gryph.compiler.plan import Export, Plan, Query, Sql, View, reads, walk_relations
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import Schema
@@ -39,7 +39,7 @@ class DuckDBEngine:
         if isinstance(database, duckdb.DuckDBPyConnection):
             self._con, self._owned = database, False
         else:
-            self._con, self._owned = duckdb.connect(database or ":memory:"), True
+            self._con, self._owned = _connect(database), True
         # Timestamps with a zone read and print in UTC, as the contract says, whatever the machine's zone.
         self._con.execute("SET TimeZone = 'UTC'")
         # Table names in users' SQL must mean sources and tables, never Python variables in scope.
@@ -174,3 +174,13 @@ class DuckDBEngine:
 
 def _failed(what: str, exc: duckdb.Error, sql: str) -> EngineError:
     return EngineError("QUERY_FAILED", f"{what} failed on duckdb: {exc}", text=sql)
+
+
+def _connect(database: str | None) -> duckdb.DuckDBPyConnection:
+    """An in-memory database, or the user's file: one that is no DuckDB database (empty, another
+    format) or is locked by another process is an error naming the file."""
+    try:
+        return duckdb.connect(database or ":memory:")
+    except duckdb.Error as exc:
+        raise EngineError("DATABASE_UNREADABLE", f"cannot open the DuckDB database {database}: "
+                          f"{str(exc).splitlines()[0]}", Location(file=database), database) from None

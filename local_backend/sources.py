@@ -14,6 +14,7 @@ import duckdb
 import pyarrow as pa
 
 from gryph.compiler.errors import EngineError, InvalidInput, did_you_mean
+from gryph.compiler.source_files import check_local_files
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import Schema
 
@@ -42,6 +43,7 @@ class Loaded:
 def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str) -> Loaded:
     """Create (or replace) the temporary view ``view`` over the data of ``spec``."""
     arrow_names: tuple[str, ...] = ()
+    check_local_files(spec)
     if spec.format in ("csv", "tsv"):
         relation = _csv_relation(con, spec)
     elif spec.format == "json" and spec.schema is None:
@@ -134,17 +136,32 @@ def _csv_relation(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> str:
         args.append(f"columns = {_columns_arg(spec.schema)}")
         return f"read_csv({', '.join(args)})"
     # read as text: Spark's types are inferred from it (or every column stays a string, as in
-    # Spark, when told not to infer)
-    args.append("all_varchar = true")
+    # Spark, when told not to infer); a row with fewer fields than the header is padded with NULLs
+    args += ["all_varchar = true", "null_padding = true"]
     relation = f"read_csv({', '.join(args)})"
-    if not header:
-        relation = _spark_column_names(con, spec, relation)
+    relation = _spark_column_names(con, spec, relation) if not header else _header_columns(con, spec, args)
     if not _flag(spec, "inferSchema", True):
         return relation
     try:
         return spark_typed(con, relation, expand_paths(spec))
     except duckdb.Error as exc:
         raise _unreadable(spec, exc) from None
+
+
+def _header_columns(con: duckdb.DuckDBPyConnection, spec: SourceSpec, args: list[str]) -> str:
+    """The header's columns only: Spark drops the fields of a row beyond the header's, where DuckDB
+    would add columns for them (or, without padding, take the longest row for the header)."""
+    headless = [arg for arg in args if not arg.startswith("header")] + ["header = false"]
+    relation = f"read_csv({', '.join(args)})"
+    try:
+        columns = con.sql(f"SELECT * FROM {relation}").columns
+        first = (con.execute(f"SELECT * FROM read_csv({', '.join(headless)}) LIMIT 1").fetchall() or [()])[0]
+    except duckdb.Error as exc:
+        raise _unreadable(spec, exc) from None
+    width = max((i + 1 for i, name in enumerate(first) if name is not None), default=len(columns))
+    if width >= len(columns):
+        return relation
+    return f"(SELECT {', '.join(ident(name) for name in columns[:width])} FROM {relation})"
 
 
 def _spark_column_names(con: duckdb.DuckDBPyConnection, spec: SourceSpec, relation: str) -> str:

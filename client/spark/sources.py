@@ -13,6 +13,7 @@ from pyspark.sql.connect.dataframe import DataFrame
 from pyspark.sql.connect.session import SparkSession
 from pyspark.sql.pandas.types import from_arrow_schema
 
+from gryph.compiler.source_files import check_local_files
 from gryph.compiler.sources import SourceSpec
 
 from .failures import spark_errors
@@ -28,6 +29,7 @@ def load_source(spark: SparkSession, spec: SourceSpec) -> DataFrame:
         elif spec.format == "frame":
             df = _declared(_upload(spark, spec.frame), spec)
         else:
+            check_local_files(spec)  # the server may run here: refuse before it reads what it cannot
             df = _read_files(spark, spec)
         df.schema  # analysis happens lazily on the server; surface a missing path now
         return _widen(df)

@@ -122,3 +122,18 @@ def test_seed_example_runs_from_examples():
                                  "count > 50 in another way": True, "all order is unique": False}
     assert document["pass"] is True
     assert ROOT.joinpath("examples", "seed.dq").exists()
+
+
+def test_junit_spells_out_characters_xml_forbids(workdir):
+    """Control characters in check names and data values would make the XML unreadable: each is
+    written as its escape, while tab, unicode and XML's own specials survive as they are."""
+    (workdir / "t.csv").write_text("id,email\n1,a\x01b\x1b[31m\x7f\n", encoding="utf-8")
+    (workdir / "s.dq").write_text('source t = csv("t.csv", schema = "id bigint, email string")\n'
+                                  'measure "e": select max(email) from t\n'
+                                  'check "nul\x00 é\t<&>\x0b\ufffe": measures["e"] == "x"\n', encoding="utf-8")
+    junit = workdir / "j.xml"
+    done = gryph("run", str(workdir / "s.dq"), "--no-history", "--junit", str(junit))
+    assert done.returncode == 0, done.stderr
+    (case,) = ET.parse(junit).getroot().iter("testcase")
+    assert case.get("name") == "nul\\x00 é\t<&>\\x0b\\ufffe"
+    assert case.find("failure").get("message").endswith('measures["e"] = a\\x01b\\x1b[31m\x7f')

@@ -324,3 +324,15 @@ def test_csv_types_behind_a_url_are_inferred_without_looking_at_the_file_system(
     con = duckdb.connect()
     typed = spark_typed(con, relation, ["https://example.invalid/p.csv"])
     assert con.sql(f"SELECT * FROM {typed}").fetchall() == [("Joey", 14)]
+
+
+def test_a_wide_csv_infers_every_column(engine, tmp_path):
+    """3,000 columns: inference takes one query whatever the width, and each column its own type."""
+    patterns = [(INTEGER, "7", "-3"), (DOUBLE, "1.5", "2"), (BOOLEAN, "true", "FALSE"),
+                (DATE, "2024-01-05", "2024-02-29"), (STRING, "a", "1"), (STRING, "", "")]
+    names = ["größe", 'say "hi"', "a b"] + [f"c{i}" for i in range(3, 3000)]
+    quoted = ['"say ""hi"""' if '"' in name else name for name in names]
+    rows = [[patterns[i % 6][r] for i in range(3000)] for r in (1, 2)]
+    path = write(tmp_path / "wide.csv", "\n".join(",".join(row) for row in [quoted, *rows]) + "\n")
+    inferred = engine.schema_of(SourceSpec("wide", "csv", paths=(path,)))
+    assert inferred == schema(*((name, patterns[i % 6][0]) for i, name in enumerate(names)))

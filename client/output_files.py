@@ -1,0 +1,63 @@
+"""Files the CLI writes (reports, JUnit, Markdown): checked before a run, written whole or not at all."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+from gryph.compiler.errors import EngineError, InvalidInput, Location
+
+
+def check_writable_path(option: str, path: str, folder: bool = False) -> None:
+    """Refuse, before anything runs, a ``path`` that can never be written: a folder where a file
+    goes (or a file where a ``folder`` goes), or a path through a file."""
+    target = Path(path)
+    if target.is_dir() and not folder:
+        _refuse(option, path, "is a folder, not a file", "name a file inside it")
+    if folder and target.exists() and not target.is_dir():
+        _refuse(option, path, "is a file, not a folder", "name a folder (it is created when missing)")
+    blocking = next((p for p in target.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        _refuse(option, path, f"cannot be created: {blocking} is a file, not a folder", None)
+
+
+def _refuse(option: str, path: str, problem: str, hint: str | None) -> None:
+    raise InvalidInput("BAD_OUTPUT_PATH", f"{option} {path} {problem}", Location(file=path), path, hint)
+
+
+def write_whole(text: str, path: str) -> None:
+    """Write ``text`` to ``path``: beside it then renamed, so a failed or interrupted write leaves
+    no partial file and an earlier file intact. A symbolic link stays a link (the file it names is
+    replaced); a stream (a device, a pipe, /dev/stderr) is written in place, never replaced."""
+    try:
+        if _names_a_stream(Path(path)):
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            return
+        target = Path(os.path.realpath(path))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            os.replace(temporary, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+    except OSError as error:
+        raise EngineError("OUTPUT_NOT_WRITTEN", f"cannot write {path}: {error.strerror or error}",
+                          Location(file=path), path) from None
+
+
+def _names_a_stream(target: Path) -> bool:
+    """A device or pipe, or a process's own descriptor (/dev/stdout -> /proc/self/fd/1, /dev/fd/2),
+    which may be a regular file underneath but is no file of the user's to replace."""
+    if not target.exists():
+        return False
+    if not target.is_file():
+        return True
+    return os.path.realpath(target.parent).startswith("/proc/") or \
+        (target.is_symlink() and os.readlink(target).startswith("/proc/"))

@@ -1,0 +1,129 @@
+"""Damaged and odd source files: each is a defined outcome, the same on both engines: rows, or an
+``EngineError`` (exit 3) naming the file. Never an engine's guess, an internal error or a hang."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from gryph.compiler.errors import EngineError
+from gryph.compiler.sources import SourceSpec
+
+from plan_helpers import read, run_one
+
+
+def rows_of(engine, path, file_format: str = "csv") -> tuple[list[tuple[str, str]], list[dict]]:
+    spec = SourceSpec("t", file_format, paths=(str(path),))
+    relation = read(engine, spec)
+    rows = run_one(engine, relation, {"t": spec})
+    return [(c.name, c.dtype.kind.value) for c in relation.schema.columns], sorted(rows, key=str)
+
+
+def refused(engine, path, file_format: str = "csv") -> EngineError:
+    with pytest.raises(EngineError) as caught:
+        rows_of(engine, path, file_format)
+    assert caught.value.exit_code == 3 and caught.value.location.file == str(path)
+    assert str(path) in str(caught.value)
+    return caught.value
+
+
+@pytest.mark.parametrize("name, file_format", [("empty.csv", "csv"), ("empty.tsv", "tsv"), ("empty.json", "json")])
+def test_an_empty_text_file_is_an_error_saying_so(dq_engine, tmp_path, name, file_format):
+    path = tmp_path / name
+    path.write_bytes(b"")
+    error = refused(dq_engine, path, file_format)
+    assert error.code == "SOURCE_EMPTY" and "is empty" in error.message
+
+
+def test_a_header_only_csv_has_its_columns_and_no_rows(dq_engine, tmp_path):
+    path = tmp_path / "header.csv"
+    path.write_text("id,näme\n")
+    assert rows_of(dq_engine, path) == ([("id", "string"), ("näme", "string")], [])
+
+
+def test_fields_beyond_the_header_are_dropped_and_missing_ones_are_null(dq_engine, tmp_path):
+    """As Spark reads a ragged CSV: the header decides the columns."""
+    path = tmp_path / "ragged.csv"
+    path.write_text("id,name\n1,a,extra\n2\n3,c,x,y\n4,\n")
+    assert rows_of(dq_engine, path) == ([("id", "integer"), ("name", "string")],
+                                        sorted([{"id": 1, "name": "a"}, {"id": 2, "name": None},
+                                                {"id": 3, "name": "c"}, {"id": 4, "name": None}], key=str))
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_name(dq_engine, tmp_path):
+    path = tmp_path / "bom.csv"
+    path.write_bytes("\ufeffid,name\n1,é\n2,\n".encode("utf-8"))
+    assert rows_of(dq_engine, path) == ([("id", "integer"), ("name", "string")],
+                                        sorted([{"id": 1, "name": "é"}, {"id": 2, "name": None}], key=str))
+
+
+def test_a_binary_file_named_csv_is_refused(dq_engine, tmp_path):
+    path = tmp_path / "image.csv"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    error = refused(dq_engine, path)
+    assert error.code == "SOURCE_NOT_TEXT"
+
+
+def test_a_folder_of_part_files_is_one_source(dq_engine, tmp_path):
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    (folder / "part-0.csv").write_text("id\n1\n")
+    (folder / "part-1.csv").write_text("id\n2\n")
+    (folder / "_SUCCESS").write_text("")
+    assert rows_of(dq_engine, folder) == ([("id", "integer")], [{"id": 1}, {"id": 2}])
+
+
+@pytest.mark.parametrize("markers", [(), ("_SUCCESS", ".part-0.csv.crc")])
+def test_a_folder_without_data_files_is_refused(dq_engine, tmp_path, markers):
+    folder = tmp_path / "nothing"
+    folder.mkdir()
+    for marker in markers:
+        (folder / marker).write_text("")
+    error = refused(dq_engine, folder)
+    assert error.code == "SOURCE_EMPTY" and "folder without data files" in error.message
+
+
+def test_a_parquet_file_without_rows_is_an_empty_source(dq_engine, tmp_path):
+    path = tmp_path / "zero.parquet"
+    pq.write_table(pa.table({"id": pa.array([], pa.int64()), "s": pa.array([], pa.string())}), path)
+    assert rows_of(dq_engine, path, "parquet") == ([("id", "integer"), ("s", "string")], [])
+
+
+def test_a_pipe_is_refused_before_anything_reads_it(dq_engine, tmp_path):
+    path = tmp_path / "pipe.csv"
+    os.mkfifo(path)
+    outcome: list[object] = []
+    worker = threading.Thread(target=lambda: outcome.append(_error_of(dq_engine, path)), daemon=True)
+    worker.start()
+    worker.join(60)
+    if worker.is_alive():  # unblock the reader so the test run itself does not hang
+        with open(path, "w"):
+            pass
+        pytest.fail("reading a pipe with no writer hung")
+    (error,) = outcome
+    assert isinstance(error, EngineError) and error.code == "SOURCE_NOT_A_FILE"
+    assert str(path) in str(error)
+
+
+def _error_of(engine, path) -> object:
+    try:
+        return rows_of(engine, path)
+    except Exception as error:  # the thread hands any outcome back to the test
+        return error
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads a folder without read permission anyway")
+def test_a_folder_without_read_permission_is_refused(dq_engine, tmp_path):
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    (folder / "part-0.csv").write_text("id\n1\n")
+    folder.chmod(0)
+    try:
+        error = refused(dq_engine, folder)
+        assert error.code == "SOURCE_UNREADABLE"
+    finally:
+        folder.chmod(0o755)
