@@ -94,9 +94,11 @@ class UnsupportedError(EngineError):
 
 
 def closest(name: str, candidates: Iterable[str]) -> str | None:
-    """The candidate nearest to ``name`` (case-insensitive), if any is close."""
-    pool = list(candidates)
+    """The candidate nearest to ``name`` (case-insensitive), if any is close. Names from a
+    config may be numbers or other JSON values: they are compared as their text."""
+    pool = [str(c) for c in candidates]
     lowered = {c.lower(): c for c in pool}
+    name = str(name)
     if name.lower() in lowered:
         return lowered[name.lower()]
     match = difflib.get_close_matches(name.lower(), list(lowered), n=1, cutoff=0.6)
@@ -105,7 +107,7 @@ def closest(name: str, candidates: Iterable[str]) -> str | None:
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """A "did you mean" hint, or a list of what exists."""
-    pool = sorted(set(candidates))
+    pool = sorted({str(c) for c in candidates})
     best = closest(name, pool)
     if best is not None:
         return f"did you mean {best!r}?"

@@ -75,3 +75,11 @@ def test_a_suite_that_is_not_utf8(tmp_path):
     with pytest.raises(InvalidInput) as caught:
         validate(str(path), frames=FRAMES)
     assert (caught.value.code, caught.value.line, caught.value.column) == ("BAD_ENCODING", 2, 6)
+
+
+def test_hints_take_names_of_any_json_type():
+    from gryph.compiler.errors import did_you_mean
+
+    # a config may name a column 5 or null: the hint compares their text
+    assert did_you_mean(5, ["a", "b5"]) == "did you mean 'b5'?"
+    assert did_you_mean(None, [1, "x"]) == "known names: 1, x"
