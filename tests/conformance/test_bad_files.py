@@ -116,14 +116,17 @@ def _error_of(engine, path) -> object:
         return error
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads a folder without read permission anyway")
-def test_a_folder_without_read_permission_is_refused(dq_engine, tmp_path):
+def test_a_folder_without_read_permission(dq_engine, tmp_path):
     folder = tmp_path / "locked"
     folder.mkdir()
     (folder / "part-0.csv").write_text("id\n1\n")
     folder.chmod(0)
     try:
-        error = refused(dq_engine, folder)
-        assert error.code == "SOURCE_UNREADABLE"
+        if os.geteuid() == 0:
+            # permissions do not stop root (as CI runs): both engines read the folder
+            columns, rows = rows_of(dq_engine, folder)
+            assert rows == [{"id": 1}]
+        else:
+            assert refused(dq_engine, folder).code == "SOURCE_UNREADABLE"
     finally:
         folder.chmod(0o755)
