@@ -21,14 +21,14 @@ from ..text_files import read_utf8
 _SPACE = re.compile(r"[ \t\n\r]*")
 _WORDS = ("true", "false", "null", "NaN", "Infinity", "-Infinity")
 
-Path_ = tuple  # a JSON path: keys and list indexes from the root
+JsonPath = tuple  # a JSON path: keys and list indexes from the root
 
 
-def _positions(text: str) -> dict[Path_, int]:
+def _positions(text: str) -> dict[JsonPath, int]:
     """The offset of every value (and, under ``(*path, key, ":key")``, every key) in valid JSON."""
-    found: dict[Path_, int] = {}
+    found: dict[JsonPath, int] = {}
 
-    def value(index: int, path: Path_) -> int:
+    def value(index: int, path: JsonPath) -> int:
         index = _SPACE.match(text, index).end()
         found[path] = index
         char = text[index]
@@ -44,7 +44,7 @@ def _positions(text: str) -> dict[Path_, int]:
         word = next(w for w in _WORDS if text.startswith(w, index))
         return index + len(word)
 
-    def container(index: int, path: Path_, close: str, keyed: bool) -> int:
+    def container(index: int, path: JsonPath, close: str, keyed: bool) -> int:
         index = _SPACE.match(text, index).end()
         if text[index] == close:
             return index + 1
@@ -96,7 +96,7 @@ class Document:
         self._offsets = _positions(text)
         self.root = Node(self, data, ())
 
-    def location(self, path: Path_) -> Location:
+    def location(self, path: JsonPath) -> Location:
         """Where the value at ``path`` starts (its nearest located ancestor if it has none)."""
         while path not in self._offsets and path:
             path = path[:-1]
@@ -106,7 +106,7 @@ class Document:
         line = bisect.bisect_right(self._line_starts, offset)
         return Location(self.file, line, offset - self._line_starts[line - 1] + 1)
 
-    def key_location(self, path: Path_) -> Location:
+    def key_location(self, path: JsonPath) -> Location:
         """Where the key of the member at ``path`` stands."""
         return self.location((*path, ":key")) if (*path, ":key") in self._offsets else self.location(path)
 
@@ -120,7 +120,7 @@ _TYPE_NAMES = {dict: "an object", list: "a list", str: "a string", bool: "true o
                int: "an integer", float: "a number", type(None): "null"}
 
 
-def json_path(path: Path_) -> str:
+def json_path(path: JsonPath) -> str:
     """``data.sources[0].connector`` for a path of keys and indexes."""
     out = ""
     for part in path:
@@ -141,7 +141,7 @@ class Node:
 
     __slots__ = ("doc", "value", "path")
 
-    def __init__(self, doc: Document, value: object, path: Path_) -> None:
+    def __init__(self, doc: Document, value: object, path: JsonPath) -> None:
         self.doc = doc
         self.value = value
         self.path = path
@@ -173,14 +173,6 @@ class Node:
 
     def keys(self) -> list[str]:
         return list(self.value) if isinstance(self.value, dict) else []
-
-    def lookup(self, key: str) -> Node:
-        """The member whose key equals ``key`` ignoring case (Griffin reads some keys so)."""
-        if isinstance(self.value, dict):
-            for name in self.value:
-                if name.lower() == key.lower():
-                    return self.child(name)
-        return self.child(key)
 
     # -- typed reads ------------------------------------------------------------------------------
     def _expect(self, kinds: tuple[type, ...], what: str) -> None:
