@@ -130,3 +130,16 @@ def test_a_folder_without_read_permission(dq_engine, tmp_path):
             assert refused(dq_engine, folder).code == "SOURCE_UNREADABLE"
     finally:
         folder.chmod(0o755)
+
+
+def test_a_source_deleted_between_validation_and_the_run(dq_engine, tmp_path):
+    from gryph.client import runner
+
+    path = tmp_path / "a.csv"
+    path.write_text("id\n1\n2\n", encoding="utf-8")
+    suite = runner.load_suite(f'source s = csv("{path}")\ncompleteness c on s: id')
+    compiled = runner.compile_for(suite, dq_engine)
+    path.unlink()
+    with pytest.raises(EngineError) as caught:
+        compiled.execute(dq_engine, suite.sources)
+    assert caught.value.exit_code == 3 and "a.csv" in str(caught.value)
