@@ -92,3 +92,19 @@ def test_a_pipe_is_written_in_place_and_a_link_stays_a_link(workdir):
         assert os.read(reader, 65536).decode().startswith("suite s on duckdb")
     finally:
         os.close(reader)
+
+
+def test_records_to_on_a_full_disk_is_exit_3_without_a_partial_file(tmp_path):
+    """The file size limit stops the record export half-way, as a full disk would."""
+    def limit_file_size():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (65536, 65536))
+
+    # 30,000 incomplete rows: their parquet export is well over the 64 KiB limit
+    rows = "".join(f"{i},\n" if i % 2 else f"{i},user{i}@example.org\n" for i in range(60000))
+    (tmp_path / "d.csv").write_text("id,email\n" + rows, encoding="utf-8")
+    (tmp_path / "s.dq").write_text('source s = csv("d.csv")\ncompleteness c on s: email\n', encoding="utf-8")
+    done = subprocess.run([str(GRYPH), "run", "s.dq", "--no-history", "--records-to", "out"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300, preexec_fn=limit_file_size)
+    assert done.returncode == 3 and "File too large" in done.stderr, done.stderr
+    assert list((tmp_path / "out").iterdir()) == []
