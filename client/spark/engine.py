@@ -9,6 +9,7 @@ from typing import Mapping
 from pyspark.sql.connect.dataframe import DataFrame
 
 from gryph.compiler.engine import Rows
+from gryph.compiler.errors import EngineError
 from gryph.compiler.plan import Export, Plan, Query, View, reads
 from gryph.compiler.plan.pruning import prune_columns
 from gryph.compiler.sources import SourceSpec
@@ -118,8 +119,13 @@ class SparkEngine:
                 with spark_errors(f"building view {view.name!r}"):
                     self._register(ctx, view.name, compile_relation(view.relation, ctx), registered)
             yield ctx
-        finally:
-            self._drop(registered)
+        except BaseException:
+            # the failure that ended the block is the one to report; cleaning up after it (on a
+            # server that may be gone) must not replace it
+            with contextlib.suppress(EngineError):
+                self._drop(registered)
+            raise
+        self._drop(registered)
 
     def close(self) -> None:
         self.connection.close()
