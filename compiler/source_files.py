@@ -21,7 +21,7 @@ _PEEK_BYTES = 8192  # enough to tell text from binary, as file(1) and git do
 
 def check_local_files(spec: SourceSpec) -> None:
     """Refuse, with an ``EngineError`` naming the file, what no engine can read as ``spec``'s data."""
-    files = [f for path in spec.paths if "://" not in path for f in _local_files(spec, path)]
+    files = [f for path in spec.paths if "://" not in path for f in local_files(spec, path)]
     if spec.format not in _TEXT_FORMATS or not files:
         return
     if all(os.path.getsize(f) == 0 for f in files):
@@ -34,8 +34,9 @@ def check_local_files(spec: SourceSpec) -> None:
                            "is it the right file? text must be UTF-8")
 
 
-def _local_files(spec: SourceSpec, path: str) -> list[str]:
-    """The data files ``path`` names here: itself, a glob's matches, a folder's part files."""
+def local_files(spec: SourceSpec, path: str) -> list[str]:
+    """The data files ``path`` names here: itself, a glob's matches, a folder's part files (none
+    when nothing is there); a pipe or device is refused."""
     matches = sorted(glob.glob(path, recursive=True)) if _GLOB_CHARS & set(path) else [path]
     files = []
     for match in matches:

@@ -7,14 +7,12 @@ are read with pyarrow and polars into Arrow tables that DuckDB then scans in pla
 
 from __future__ import annotations
 
-import glob
-import os
 
 import duckdb
 import pyarrow as pa
 
 from gryph.compiler.errors import EngineError, InvalidInput, did_you_mean
-from gryph.compiler.source_files import check_local_files
+from gryph.compiler.source_files import check_local_files, local_files
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import Schema
 
@@ -22,7 +20,6 @@ from .csv_inference import spark_typed
 from .duck_types import to_duckdb
 from .quoting import ident, split_qualified, string
 
-_GLOB_CHARS = set("*?[")
 _TRUE = {"true", "1", "yes", "y", "on"}
 _FALSE = {"false", "0", "no", "n", "off"}
 
@@ -82,19 +79,11 @@ def expand_paths(spec: SourceSpec) -> list[str]:
         if "://" in path:  # a URL: DuckDB resolves it itself
             files.append(path)
             continue
-        matches = sorted(glob.glob(path, recursive=True)) if _GLOB_CHARS & set(path) else \
-            [path] if os.path.exists(path) else []
-        found = [f for m in matches for f in (_data_files(m) if os.path.isdir(m) else [m])]
+        found = local_files(spec, path)
         if not found:
             raise EngineError("SOURCE_NOT_FOUND", f"source {spec.name!r}: no file found at {path!r}")
         files.extend(found)
     return files
-
-
-def _data_files(directory: str) -> list[str]:
-    # Spark and Hadoop write _SUCCESS markers and .crc checksums beside the part files
-    return sorted(os.path.join(directory, name) for name in os.listdir(directory)
-                  if not name.startswith(("_", ".")) and os.path.isfile(os.path.join(directory, name)))
 
 
 def _file_list(spec: SourceSpec) -> str:
