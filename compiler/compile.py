@@ -123,7 +123,8 @@ def view_plan(suite: Suite, view: ViewSpec, schemas: dict[str, Schema]) -> View:
         columns = [c for c in schemas[view.union_of[0]].names
                    if all(c in schemas[name] for name in view.union_of[1:])]
         if not columns:
-            raise InvalidInput("BAD_CONFIG", f"the connectors of data source {view.name.split('__')[0]!r} "
+            source = view.name.removesuffix("__union")
+            raise InvalidInput("BAD_CONFIG", f"the connectors of data source {source!r} "
                                "have no column in common", view.location)
         select = ", ".join(quoted(c) for c in columns)
         text = " UNION ALL ".join(f"SELECT {select} FROM {quoted(name)}" for name in view.union_of)

@@ -8,15 +8,26 @@ run as ``TRY_CAST``, with Spark 4's rules for reading text (each engine maps ``T
 
 from __future__ import annotations
 
+import functools
+
 from .errors import InvalidInput
 
 
-def untranslatable(reason: str, text: str, engine: str = "duckdb") -> InvalidInput:
-    return InvalidInput("SQL_UNTRANSLATABLE", f"cannot run this Spark SQL on {engine}: {reason}", text=text)
+def untranslatable(reason: str, text: str, engine: str | None = None) -> InvalidInput:
+    """The error for Spark SQL that cannot run (anywhere, or on ``engine``)."""
+    where = f" on {engine}" if engine else ""
+    return InvalidInput("SQL_UNTRANSLATABLE", f"cannot run this Spark SQL{where}: {reason}", text=text)
 
 
 def parse_spark_query(text: str):
-    """The one query of ``text`` as a sqlglot tree, casts made safe; ``InvalidInput`` otherwise."""
+    """The one query of ``text`` as a sqlglot tree (a copy the caller may change), casts made safe;
+    ``InvalidInput`` otherwise."""
+    return _parsed(text).copy()
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(text: str):
+    # each query is parsed once per process, though its rule is checked, translated and run
     # imported here: sqlglot takes a quarter of a second to load, and most suites hold no SQL
     import sqlglot
     from sqlglot import exp

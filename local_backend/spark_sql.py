@@ -31,7 +31,7 @@ def spark_to_duckdb(text: str) -> str:
                                                      cast.args["to"].sql(dialect="duckdb")), dialect="duckdb"))
         return query.sql(dialect="duckdb", unsupported_level=ErrorLevel.RAISE)
     except SqlglotError as exc:
-        raise untranslatable(str(exc), text) from None
+        raise untranslatable(str(exc), text, "duckdb") from None
 
 
 def _spark_cast(value: str, target: str) -> str:

@@ -116,8 +116,7 @@ def _line_at(text: str, line: int) -> str | None:
     return lines[line - 1].strip()[:120] if 0 < line <= len(lines) else None
 
 
-_TYPE_NAMES = {dict: "an object", list: "a list", str: "a string", bool: "true or false",
-               int: "an integer", float: "a number", type(None): "null"}
+_TYPE_NAMES = {dict: "an object", list: "a list", str: "a string", type(None): "null"}
 
 
 def json_path(path: JsonPath) -> str:
