@@ -9,9 +9,7 @@ classes) or a real HDFS are refused before the run, naming the sink.
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +18,7 @@ from gryph.compiler.griffin.document import Node
 from gryph.compiler.suite import Suite
 
 from .griffin_env import GriffinEnv
+from .output_files import check_writable_path, write_whole
 from .report import json_safe
 
 CONSOLE = ("console", "log")
@@ -68,6 +67,7 @@ def _sink(node: Node, wanted: str) -> Sink:
         if "://" in path:
             raise path_node.error("UNSUPPORTED", f"sink {wanted!r} writes to {path!r}, which gryph cannot reach",
                                   "give a local folder (or file:// URL) as the sink's path")
+        check_writable_path(f"sink {wanted!r} path", path, folder=True)
         return Sink(wanted, "files", Path(path))
     if kind in ELSEWHERE:
         raise node.child("type").error("UNSUPPORTED", f"sink {wanted!r} of type {kind!r} is not written by gryph",
@@ -100,15 +100,6 @@ def write_sinks(sinks: list[Sink], suite: Suite, metrics: dict, application_id: 
                 print(f"Metrics of job '{suite.name}':\n{line}", file=sys.stderr)
             continue
         folder = sink.folder / suite.name / str(suite.timestamp_ms)
-        folder.mkdir(parents=True, exist_ok=True)
-        _write_file(folder / "_START", application_id)
-        _write_file(folder / "_METRICS", "".join(line + "\n" for line in lines))
-        _write_file(folder / "_FINISH", "")
-
-
-def _write_file(path: Path, text: str) -> None:
-    # beside the target, then renamed: a reader never sees half a file
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(temporary, path)
+        write_whole(application_id, str(folder / "_START"))
+        write_whole("".join(line + "\n" for line in lines), str(folder / "_METRICS"))
+        write_whole("", str(folder / "_FINISH"))

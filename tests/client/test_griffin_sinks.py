@@ -73,3 +73,11 @@ def test_measures_write_one_document_each(tmp_path, capsys):
     assert {m["metric_name"]: m["metric_value"] for m in documents["comp"]["metrics"]} == \
         {"total": 3, "complete": 2, "incomplete": 1}
     assert {m["metric_name"]: m["metric_value"] for m in documents["dup"]["metrics"]}["duplicate"] == 1
+
+
+def test_an_hdfs_sink_path_through_a_file_fails_before_the_run(tmp_path, capsys):
+    (tmp_path / "blocker").write_text("a file, not a folder", encoding="utf-8")
+    job, env = setup_job(tmp_path, ["hdfs"], [{"name": "hdfs", "type": "HDFS",
+                                               "config": {"path": str(tmp_path / "blocker" / "persist")}}])
+    assert main(["run", job, "--env", env, "--no-history"]) == 2
+    assert "BAD_OUTPUT_PATH" in capsys.readouterr().err
