@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import singledispatch
 
 from ..spark_names import quoted
 from .program import Plan
@@ -41,53 +42,91 @@ def format_literal(lit: Literal) -> str:
     return repr(value)
 
 
+@singledispatch
 def format_scalar(node: Scalar) -> str:
     """One-line text of a scalar expression."""
-    f = format_scalar
-    if isinstance(node, (Field, Variable)):
-        return quote_name(node.name)
-    if isinstance(node, Lambda):
-        return f"{quote_name(node.param)} -> {f(node.body)}"
-    if isinstance(node, Literal):
-        return format_literal(node)
-    if isinstance(node, Call):
-        op = _INFIX.get(node.fn.value)
-        if op and len(node.args) == 2:
-            return f"({f(node.args[0])} {op} {f(node.args[1])})"
-        if node.fn.value == "not":
-            return f"(NOT {f(node.args[0])})"
-        if node.fn.value == "negate":
-            return f"(-{f(node.args[0])})"
-        return f"{node.fn.value}(" + ", ".join(f(a) for a in node.args) + ")"
-    if isinstance(node, IfThen):
-        cases = " ".join(f"WHEN {f(c)} THEN {f(v)}" for c, v in node.cases)
-        return f"CASE {cases} ELSE {f(node.otherwise)} END"
-    if isinstance(node, Cast):
-        return f"CAST({f(node.operand)} AS {node.dtype})"
-    if isinstance(node, IsNull):
-        return f"({f(node.operand)} IS NULL)"
-    if isinstance(node, In):
-        return f"({f(node.operand)} IN (" + ", ".join(f(o) for o in node.options) + "))"
-    if isinstance(node, Between):
-        return f"({f(node.operand)} BETWEEN {f(node.low)} AND {f(node.high)})"
-    if isinstance(node, Like):
-        return f"({f(node.operand)} LIKE {f(node.pattern)})"
-    if isinstance(node, RLike):
-        return f"({f(node.operand)} RLIKE {f(node.pattern)})"
-    if isinstance(node, AggregateCall):
-        args = "*" if not node.args else ", ".join(f(a) for a in node.args)
-        text = f"{node.fn.value}({'DISTINCT ' if node.distinct else ''}{args})"
-        if node.filter is not None:
-            text += f" FILTER (WHERE {f(node.filter)})"
-        return text
-    if isinstance(node, WindowCall):
-        parts = []
-        if node.partition_by:
-            parts.append("PARTITION BY " + ", ".join(f(p) for p in node.partition_by))
-        if node.order_by:
-            parts.append("ORDER BY " + ", ".join(format_sort_key(k) for k in node.order_by))
-        return f"{node.fn.value}() OVER (" + " ".join(parts) + ")"
     raise TypeError(f"not a scalar node: {node!r}")
+
+
+@format_scalar.register(Field)
+@format_scalar.register(Variable)
+def _name(node: Field | Variable) -> str:
+    return quote_name(node.name)
+
+
+@format_scalar.register
+def _lambda(node: Lambda) -> str:
+    return f"{quote_name(node.param)} -> {format_scalar(node.body)}"
+
+
+@format_scalar.register
+def _literal(node: Literal) -> str:
+    return format_literal(node)
+
+
+@format_scalar.register
+def _call(node: Call) -> str:
+    f = format_scalar
+    op = _INFIX.get(node.fn.value)
+    if op and len(node.args) == 2:
+        return f"({f(node.args[0])} {op} {f(node.args[1])})"
+    if node.fn.value == "not":
+        return f"(NOT {f(node.args[0])})"
+    if node.fn.value == "negate":
+        return f"(-{f(node.args[0])})"
+    return f"{node.fn.value}(" + ", ".join(f(a) for a in node.args) + ")"
+
+
+@format_scalar.register
+def _if_then(node: IfThen) -> str:
+    cases = " ".join(f"WHEN {format_scalar(c)} THEN {format_scalar(v)}" for c, v in node.cases)
+    return f"CASE {cases} ELSE {format_scalar(node.otherwise)} END"
+
+
+@format_scalar.register
+def _cast(node: Cast) -> str:
+    return f"CAST({format_scalar(node.operand)} AS {node.dtype})"
+
+
+@format_scalar.register
+def _is_null(node: IsNull) -> str:
+    return f"({format_scalar(node.operand)} IS NULL)"
+
+
+@format_scalar.register
+def _in(node: In) -> str:
+    return f"({format_scalar(node.operand)} IN (" + ", ".join(format_scalar(o) for o in node.options) + "))"
+
+
+@format_scalar.register
+def _between(node: Between) -> str:
+    return f"({format_scalar(node.operand)} BETWEEN {format_scalar(node.low)} AND {format_scalar(node.high)})"
+
+
+@format_scalar.register(Like)
+@format_scalar.register(RLike)
+def _pattern(node: Like | RLike) -> str:
+    word = "LIKE" if isinstance(node, Like) else "RLIKE"
+    return f"({format_scalar(node.operand)} {word} {format_scalar(node.pattern)})"
+
+
+@format_scalar.register
+def _aggregate(node: AggregateCall) -> str:
+    args = "*" if not node.args else ", ".join(format_scalar(a) for a in node.args)
+    text = f"{node.fn.value}({'DISTINCT ' if node.distinct else ''}{args})"
+    if node.filter is not None:
+        text += f" FILTER (WHERE {format_scalar(node.filter)})"
+    return text
+
+
+@format_scalar.register
+def _window(node: WindowCall) -> str:
+    parts = []
+    if node.partition_by:
+        parts.append("PARTITION BY " + ", ".join(format_scalar(p) for p in node.partition_by))
+    if node.order_by:
+        parts.append("ORDER BY " + ", ".join(format_sort_key(k) for k in node.order_by))
+    return f"{node.fn.value}() OVER (" + " ".join(parts) + ")"
 
 
 def format_sort_key(key: SortKey) -> str:
@@ -103,39 +142,68 @@ def _named(items: tuple[Named, ...]) -> str:
     )
 
 
-def _head(rel: Relation) -> str:
-    if isinstance(rel, Read):
-        return f"Read {quote_name(rel.source)} [{', '.join(quote_name(n) for n in rel.schema.names)}]"
-    if isinstance(rel, Sql):
-        text = " ".join(rel.text.split())
-        return f"Sql[{rel.dialect}] {text!r}"
-    if isinstance(rel, Filter):
-        return f"Filter {format_scalar(rel.condition)}"
-    if isinstance(rel, Project):
-        return f"Project {_named(rel.columns)}"
-    if isinstance(rel, Aggregate):
-        keys = f"keys=[{_named(rel.keys)}] " if rel.keys else ""
-        return f"Aggregate {keys}measures=[{_named(rel.measures)}]"
-    if isinstance(rel, Join):
-        on = f" ON {format_scalar(rel.on)}" if rel.on is not None else ""
-        return f"Join[{rel.kind.value}]{on}"
-    if isinstance(rel, Distinct):
-        return "Distinct"
-    if isinstance(rel, Sort):
-        return "Sort " + ", ".join(format_sort_key(k) for k in rel.keys)
-    if isinstance(rel, Limit):
-        return f"Limit {rel.count}"
-    if isinstance(rel, Window):
-        return f"Window {_named(rel.columns)}"
+@singledispatch
+def head(rel: Relation) -> str:
+    """The first line of a relation's text: its own node, without its inputs."""
     raise TypeError(f"not a relation: {rel!r}")
+
+
+@head.register
+def _read(rel: Read) -> str:
+    return f"Read {quote_name(rel.source)} [{', '.join(quote_name(n) for n in rel.schema.names)}]"
+
+
+@head.register
+def _sql(rel: Sql) -> str:
+    return f"Sql[{rel.dialect}] {' '.join(rel.text.split())!r}"
+
+
+@head.register
+def _filter(rel: Filter) -> str:
+    return f"Filter {format_scalar(rel.condition)}"
+
+
+@head.register
+def _project(rel: Project) -> str:
+    return f"Project {_named(rel.columns)}"
+
+
+@head.register
+def _aggregate_head(rel: Aggregate) -> str:
+    keys = f"keys=[{_named(rel.keys)}] " if rel.keys else ""
+    return f"Aggregate {keys}measures=[{_named(rel.measures)}]"
+
+
+@head.register
+def _join(rel: Join) -> str:
+    on = f" ON {format_scalar(rel.on)}" if rel.on is not None else ""
+    return f"Join[{rel.kind.value}]{on}"
+
+
+@head.register
+def _distinct(rel: Distinct) -> str:
+    return "Distinct"
+
+
+@head.register
+def _sort(rel: Sort) -> str:
+    return "Sort " + ", ".join(format_sort_key(k) for k in rel.keys)
+
+
+@head.register
+def _limit(rel: Limit) -> str:
+    return f"Limit {rel.count}"
+
+
+@head.register
+def _window_head(rel: Window) -> str:
+    return f"Window {_named(rel.columns)}"
 
 
 def format_relation(rel: Relation, indent: int = 0) -> str:
     """The relation as an indented tree, one node per line."""
-    lines = ["  " * indent + _head(rel)]
-    children = (rel.left, rel.right) if isinstance(rel, Join) else (
-        () if isinstance(rel, (Read, Sql)) else (rel.input,))
-    for child in children:
+    lines = ["  " * indent + head(rel)]
+    for child in rel.inputs():
         lines.append(format_relation(child, indent + 1))
     return "\n".join(lines)
 

@@ -8,16 +8,18 @@ then compiles must not name the others.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import singledispatch
+from typing import Iterable
 
 from .relations import (
     Aggregate, Distinct, Filter, Join, Limit, Project, Read, Relation, Sort, Sql, Window, walk_relations,
 )
-from .scalars import field_names
+from .scalars import Scalar, field_names
 
 Needed = frozenset[str] | None  # None: every output column
 
 
-def _fields(exprs) -> frozenset[str]:
+def _fields(exprs: Iterable[Scalar]) -> frozenset[str]:
     return frozenset().union(*(field_names(e) for e in exprs))
 
 
@@ -25,40 +27,70 @@ def _or_all(needed: Needed, extra: frozenset[str]) -> Needed:
     return None if needed is None else needed | extra
 
 
+@singledispatch
 def prune_columns(rel: Relation, needed: Needed = None) -> Relation:
     """``rel`` computing the same ``needed`` output columns while reading no other column."""
-    if isinstance(rel, Read):
-        if needed is None:
-            return rel
-        columns = tuple(c for c in rel.source_schema.columns if c.name in needed)
-        # a count over no column still needs its rows: keep the first column for them
-        return replace(rel, source_schema=replace(rel.source_schema, columns=columns or
-                                                   rel.source_schema.columns[:1]))
-    if isinstance(rel, Sql):
-        return rel
-    if isinstance(rel, Filter):
-        return replace(rel, input=prune_columns(rel.input, _or_all(needed, field_names(rel.condition))))
-    if isinstance(rel, Project):
-        kept = tuple(c for c in rel.columns if needed is None or c.name in needed) or rel.columns[:1]
-        return replace(rel, input=prune_columns(rel.input, _fields(c.expr for c in kept)), columns=kept)
-    if isinstance(rel, Aggregate):
-        used = _fields([k.expr for k in rel.keys] + [m.expr for m in rel.measures])
-        return replace(rel, input=prune_columns(rel.input, used))
-    if isinstance(rel, Join):
-        on = field_names(rel.on) if rel.on is not None else frozenset()
-        left, right = (_side(side, needed, on) for side in (rel.left, rel.right))
-        return replace(rel, left=left, right=right)
-    if isinstance(rel, Distinct):
-        return replace(rel, input=prune_columns(rel.input, None))  # every column decides what is distinct
-    if isinstance(rel, Sort):
-        return replace(rel, input=prune_columns(rel.input, _or_all(needed, _fields(k.expr for k in rel.keys))))
-    if isinstance(rel, Limit):
-        return replace(rel, input=prune_columns(rel.input, needed))
-    if isinstance(rel, Window):
-        own = frozenset(c.name for c in rel.columns)
-        below = None if needed is None else (needed - own) | _fields(c.expr for c in rel.columns)
-        return replace(rel, input=prune_columns(rel.input, below))
     raise TypeError(f"cannot prune a {type(rel).__name__}")
+
+
+@prune_columns.register
+def _read(rel: Read, needed: Needed = None) -> Relation:
+    if needed is None:
+        return rel
+    columns = tuple(c for c in rel.source_schema.columns if c.name in needed)
+    # a count over no column still needs its rows: keep the first column for them
+    return replace(rel, source_schema=replace(rel.source_schema, columns=columns or
+                                               rel.source_schema.columns[:1]))
+
+
+@prune_columns.register
+def _sql(rel: Sql, needed: Needed = None) -> Relation:
+    return rel
+
+
+@prune_columns.register
+def _filter(rel: Filter, needed: Needed = None) -> Relation:
+    return replace(rel, input=prune_columns(rel.input, _or_all(needed, field_names(rel.condition))))
+
+
+@prune_columns.register
+def _project(rel: Project, needed: Needed = None) -> Relation:
+    kept = tuple(c for c in rel.columns if needed is None or c.name in needed) or rel.columns[:1]
+    return replace(rel, input=prune_columns(rel.input, _fields(c.expr for c in kept)), columns=kept)
+
+
+@prune_columns.register
+def _aggregate(rel: Aggregate, needed: Needed = None) -> Relation:
+    return replace(rel, input=prune_columns(rel.input, _fields(rel.expressions())))
+
+
+@prune_columns.register
+def _join(rel: Join, needed: Needed = None) -> Relation:
+    on = field_names(rel.on) if rel.on is not None else frozenset()
+    left, right = (_side(side, needed, on) for side in (rel.left, rel.right))
+    return replace(rel, left=left, right=right)
+
+
+@prune_columns.register
+def _distinct(rel: Distinct, needed: Needed = None) -> Relation:
+    return replace(rel, input=prune_columns(rel.input, None))  # every column decides what is distinct
+
+
+@prune_columns.register
+def _sort(rel: Sort, needed: Needed = None) -> Relation:
+    return replace(rel, input=prune_columns(rel.input, _or_all(needed, _fields(rel.expressions()))))
+
+
+@prune_columns.register
+def _limit(rel: Limit, needed: Needed = None) -> Relation:
+    return replace(rel, input=prune_columns(rel.input, needed))
+
+
+@prune_columns.register
+def _window(rel: Window, needed: Needed = None) -> Relation:
+    own = frozenset(c.name for c in rel.columns)
+    below = None if needed is None else (needed - own) | _fields(rel.expressions())
+    return replace(rel, input=prune_columns(rel.input, below))
 
 
 def _side(side: Relation, needed: Needed, on: frozenset[str]) -> Relation:

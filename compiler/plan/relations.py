@@ -7,10 +7,11 @@ Every relation has uniquely named output columns; a join's two sides must not sh
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import Iterator
 
 from ..types import Column, Kind, Schema
 from .functions import AggFn, JoinKind
+from .node import Node, Part, concrete_types, walk_nodes
 from .scalars import (
     AggregateCall,
     Scalar,
@@ -22,8 +23,26 @@ from .scalars import (
 )
 
 
+class Relation(Node):
+    """Base of relations: nodes with a known output ``schema`` and relation inputs."""
+
+    __slots__ = ()
+
+    @property
+    def schema(self) -> Schema:
+        raise NotImplementedError
+
+    def inputs(self) -> tuple[Relation, ...]:
+        """The direct input relations, in field order (a join's left side first)."""
+        return self.parts_of(Relation)
+
+    def expressions(self) -> tuple[Scalar, ...]:
+        """The scalar expressions this node evaluates itself (not those of its inputs)."""
+        return self.parts_of(Scalar)
+
+
 @dataclass(frozen=True, slots=True)
-class Named:
+class Named(Part):
     """An expression with the output column name it produces."""
 
     expr: Scalar
@@ -50,7 +69,7 @@ def _check_boolean(where: str, expr: Scalar) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class Read:
+class Read(Relation):
     """All rows of a named source (or view) with the schema the compiler checked against."""
 
     source: str
@@ -62,7 +81,7 @@ class Read:
 
 
 @dataclass(frozen=True, slots=True)
-class Sql:
+class Sql(Relation):
     """Pass-through SQL text in ``dialect`` (a ``spark-sql`` rule or ``pre.proc`` step).
 
     It reads the sources and views named in ``tables``; its schema is known only when the
@@ -82,10 +101,10 @@ class Sql:
 
 
 @dataclass(frozen=True, slots=True)
-class Filter:
+class Filter(Relation):
     """Rows of the input for which ``condition`` is true."""
 
-    input: "Relation"
+    input: Relation
     condition: Scalar
 
     def __post_init__(self) -> None:
@@ -100,10 +119,10 @@ class Filter:
 
 
 @dataclass(frozen=True, slots=True)
-class Project:
+class Project(Relation):
     """One output row per input row with the given columns."""
 
-    input: "Relation"
+    input: Relation
     columns: tuple[Named, ...]
 
     def __post_init__(self) -> None:
@@ -121,10 +140,10 @@ class Project:
 
 
 @dataclass(frozen=True, slots=True)
-class Aggregate:
+class Aggregate(Relation):
     """Group by ``keys`` (none: one row for the whole input) and compute ``measures``."""
 
-    input: "Relation"
+    input: Relation
     keys: tuple[Named, ...]
     measures: tuple[Named, ...]
 
@@ -155,7 +174,7 @@ class Aggregate:
 
 
 @dataclass(frozen=True, slots=True)
-class PercentileSet:
+class PercentileSet(Part):
     """Percentiles of one value over the same rows: an engine orders the values once for all."""
 
     value: Scalar
@@ -164,12 +183,12 @@ class PercentileSet:
 
 
 @dataclass(frozen=True, slots=True)
-class Join:
+class Join(Relation):
     """Join two relations; ANTI and SEMI keep only the left columns."""
 
     kind: JoinKind
-    left: "Relation"
-    right: "Relation"
+    left: Relation
+    right: Relation
     on: Scalar | None
 
     def __post_init__(self) -> None:
@@ -198,10 +217,10 @@ class Join:
 
 
 @dataclass(frozen=True, slots=True)
-class Distinct:
+class Distinct(Relation):
     """The input without duplicate rows (NULLs compare equal)."""
 
-    input: "Relation"
+    input: Relation
 
     @property
     def schema(self) -> Schema:
@@ -209,10 +228,10 @@ class Distinct:
 
 
 @dataclass(frozen=True, slots=True)
-class Sort:
+class Sort(Relation):
     """The input ordered by ``keys``."""
 
-    input: "Relation"
+    input: Relation
     keys: tuple[SortKey, ...]
 
     def __post_init__(self) -> None:
@@ -226,10 +245,10 @@ class Sort:
 
 
 @dataclass(frozen=True, slots=True)
-class Limit:
+class Limit(Relation):
     """At most ``count`` rows of the input."""
 
-    input: "Relation"
+    input: Relation
     count: int
 
     def __post_init__(self) -> None:
@@ -242,10 +261,10 @@ class Limit:
 
 
 @dataclass(frozen=True, slots=True)
-class Window:
+class Window(Relation):
     """The input plus one column per window call (row numbering and partition counts)."""
 
-    input: "Relation"
+    input: Relation
     columns: tuple[Named, ...]
 
     def __post_init__(self) -> None:
@@ -261,9 +280,7 @@ class Window:
                                                         for c in self.columns))
 
 
-Relation = Union[Read, Sql, Filter, Project, Aggregate, Join, Distinct, Sort, Limit, Window]
-
-RELATION_TYPES: tuple[type, ...] = (Read, Sql, Filter, Project, Aggregate, Join, Distinct, Sort, Limit, Window)
+RELATION_TYPES: tuple[type[Relation], ...] = concrete_types(Relation)
 
 
 def free_prefix(base: str, taken) -> str:
@@ -277,18 +294,12 @@ def free_prefix(base: str, taken) -> str:
 
 def inputs(rel: Relation) -> tuple[Relation, ...]:
     """The direct input relations of a node."""
-    if isinstance(rel, (Read, Sql)):
-        return ()
-    if isinstance(rel, Join):
-        return (rel.left, rel.right)
-    return (rel.input,)
+    return rel.inputs()
 
 
-def walk_relations(rel: Relation):
+def walk_relations(rel: Relation) -> Iterator[Relation]:
     """Yield ``rel`` and every relation beneath it."""
-    yield rel
-    for child in inputs(rel):
-        yield from walk_relations(child)
+    return walk_nodes(rel, Relation)
 
 
 def reads(rel: Relation) -> list[str]:

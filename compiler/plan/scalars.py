@@ -13,14 +13,26 @@ engine never infers types on its own. Semantics every engine must honour:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import Callable, Iterator
 
 from ..types import BOOLEAN, DOUBLE, INTEGER, DataType, Kind
-from .functions import AggFn, Fn, WindowFn
+from .functions import ARITY, HIGHER_ORDER, LOGIC, AggFn, Fn, WindowFn
+from .node import Node, Part, concrete_types, walk_nodes
+
+
+class Scalar(Node):
+    """Base of scalar expressions; every one has a result type, ``dtype``."""
+
+    __slots__ = ()
+    dtype: DataType
+
+    def children(self) -> tuple[Scalar, ...]:
+        """The direct sub-expressions (inside sort keys too)."""
+        return self.parts_of(Scalar)
 
 
 @dataclass(frozen=True, slots=True)
-class Field:
+class Field(Scalar):
     """A column of the input relation, by name."""
 
     name: str
@@ -28,7 +40,7 @@ class Field:
 
 
 @dataclass(frozen=True, slots=True)
-class Literal:
+class Literal(Scalar):
     """A constant; ``value`` is None, bool, int, float (NaN allowed) or str."""
 
     value: object
@@ -36,20 +48,23 @@ class Literal:
 
 
 @dataclass(frozen=True, slots=True)
-class Call:
+class Call(Scalar):
     """A catalogue function applied to arguments."""
 
     fn: Fn
-    args: tuple["Scalar", ...]
+    args: tuple[Scalar, ...]
     dtype: DataType
+
+    def __post_init__(self) -> None:
+        _check_call(self.fn, self.args)
 
 
 @dataclass(frozen=True, slots=True)
-class IfThen:
+class IfThen(Scalar):
     """``CASE WHEN c1 THEN v1 ... ELSE otherwise END``."""
 
-    cases: tuple[tuple["Scalar", "Scalar"], ...]
-    otherwise: "Scalar"
+    cases: tuple[tuple[Scalar, Scalar], ...]
+    otherwise: Scalar
     dtype: DataType
 
     def __post_init__(self) -> None:
@@ -58,27 +73,27 @@ class IfThen:
 
 
 @dataclass(frozen=True, slots=True)
-class Cast:
+class Cast(Scalar):
     """Conversion to ``dtype``; float to integer truncates toward zero."""
 
-    operand: "Scalar"
+    operand: Scalar
     dtype: DataType
 
 
 @dataclass(frozen=True, slots=True)
-class IsNull:
+class IsNull(Scalar):
     """``operand IS NULL``."""
 
-    operand: "Scalar"
+    operand: Scalar
     dtype: DataType = BOOLEAN
 
 
 @dataclass(frozen=True, slots=True)
-class In:
+class In(Scalar):
     """``operand IN (options)``."""
 
-    operand: "Scalar"
-    options: tuple["Scalar", ...]
+    operand: Scalar
+    options: tuple[Scalar, ...]
     dtype: DataType = BOOLEAN
 
     def __post_init__(self) -> None:
@@ -87,42 +102,42 @@ class In:
 
 
 @dataclass(frozen=True, slots=True)
-class Between:
+class Between(Scalar):
     """``low <= operand AND operand <= high``."""
 
-    operand: "Scalar"
-    low: "Scalar"
-    high: "Scalar"
+    operand: Scalar
+    low: Scalar
+    high: Scalar
     dtype: DataType = BOOLEAN
 
 
 @dataclass(frozen=True, slots=True)
-class Like:
+class Like(Scalar):
     """SQL ``LIKE`` with ``%`` and ``_``."""
 
-    operand: "Scalar"
-    pattern: "Scalar"
+    operand: Scalar
+    pattern: Scalar
     dtype: DataType = BOOLEAN
 
 
 @dataclass(frozen=True, slots=True)
-class RLike:
+class RLike(Scalar):
     """Regular-expression search (true if the pattern matches anywhere)."""
 
-    operand: "Scalar"
-    pattern: "Scalar"
+    operand: Scalar
+    pattern: Scalar
     dtype: DataType = BOOLEAN
 
 
 @dataclass(frozen=True, slots=True)
-class AggregateCall:
+class AggregateCall(Scalar):
     """An aggregate; ``filter`` restricts the rows it sees (``FILTER (WHERE ...)``)."""
 
     fn: AggFn
-    args: tuple["Scalar", ...]
+    args: tuple[Scalar, ...]
     dtype: DataType
     distinct: bool = False
-    filter: "Scalar | None" = None
+    filter: Scalar | None = None
 
     def __post_init__(self) -> None:
         if self.fn is AggFn.COUNT_ALL and self.args:
@@ -139,26 +154,26 @@ class AggregateCall:
 
 
 @dataclass(frozen=True, slots=True)
-class SortKey:
+class SortKey(Part):
     """One ordering term; where NULLs go is always explicit."""
 
-    expr: "Scalar"
+    expr: Scalar
     ascending: bool = True
     nulls_first: bool = True
 
 
 @dataclass(frozen=True, slots=True)
-class WindowCall:
+class WindowCall(Scalar):
     """A window function over partitions, e.g. row numbers."""
 
     fn: WindowFn
-    partition_by: tuple["Scalar", ...] = ()
+    partition_by: tuple[Scalar, ...] = ()
     order_by: tuple[SortKey, ...] = ()
     dtype: DataType = INTEGER
 
 
 @dataclass(frozen=True, slots=True)
-class Variable:
+class Variable(Scalar):
     """The parameter of the enclosing ``Lambda`` with this name (an array element)."""
 
     name: str
@@ -166,89 +181,51 @@ class Variable:
 
 
 @dataclass(frozen=True, slots=True)
-class Lambda:
+class Lambda(Scalar):
     """A one-parameter function: the last argument of ARRAY_MAP and ARRAY_FILTER.
 
     ``dtype`` is the body's type; the body may read columns of the row besides ``param``.
     """
 
     param: str
-    body: "Scalar"
+    body: Scalar
     dtype: DataType
 
 
-Scalar = Union[Field, Literal, Call, IfThen, Cast, IsNull, In, Between, Like, RLike, AggregateCall, WindowCall,
-               Variable, Lambda]
+def _check_call(fn: Fn, args: tuple[Scalar, ...]) -> None:
+    """Raise ValueError unless ``args`` suit ``fn``: their number, booleans for logic, and a
+    Lambda exactly as the last argument of the higher-order functions."""
+    fewest, most = ARITY.get(fn, (1, 1))
+    if len(args) < fewest or (most is not None and len(args) > most):
+        wanted = str(fewest) if fewest == most else f"{fewest} to {most}" if most else f"at least {fewest}"
+        raise ValueError(f"{fn.value} takes {wanted} argument(s), got {len(args)}")
+    if fn in LOGIC and any(a.dtype.kind not in (Kind.BOOLEAN, Kind.NULL, Kind.OTHER) for a in args):
+        raise ValueError(f"{fn.value} takes boolean arguments, got {', '.join(str(a.dtype) for a in args)}")
+    lambdas = [isinstance(a, Lambda) for a in args]
+    if lambdas != [fn in HIGHER_ORDER and i == len(args) - 1 for i in range(len(args))]:
+        raise ValueError(f"{fn.value}: a Lambda goes only as the last argument of "
+                         f"{' and '.join(sorted(f.value for f in HIGHER_ORDER))}")
 
-SCALAR_TYPES: tuple[type, ...] = (
-    Field, Literal, Call, IfThen, Cast, IsNull, In, Between, Like, RLike, AggregateCall, WindowCall,
-    Variable, Lambda,
-)
+
+SCALAR_TYPES: tuple[type[Scalar], ...] = concrete_types(Scalar)
 
 
 def children(node: Scalar) -> tuple[Scalar, ...]:
     """The direct sub-expressions of a scalar node."""
-    if isinstance(node, (Field, Literal, Variable)):
-        return ()
-    if isinstance(node, Lambda):
-        return (node.body,)
-    if isinstance(node, (Call, AggregateCall)):
-        extra = (node.filter,) if isinstance(node, AggregateCall) and node.filter is not None else ()
-        return tuple(node.args) + extra
-    if isinstance(node, IfThen):
-        return tuple(x for case in node.cases for x in case) + (node.otherwise,)
-    if isinstance(node, (Cast, IsNull)):
-        return (node.operand,)
-    if isinstance(node, In):
-        return (node.operand,) + node.options
-    if isinstance(node, Between):
-        return (node.operand, node.low, node.high)
-    if isinstance(node, (Like, RLike)):
-        return (node.operand, node.pattern)
-    if isinstance(node, WindowCall):
-        return node.partition_by + tuple(k.expr for k in node.order_by)
-    raise TypeError(f"not a scalar node: {node!r}")
+    return node.children()
 
 
-def walk(node: Scalar):
+def walk(node: Scalar) -> Iterator[Scalar]:
     """Yield ``node`` and all its descendants, depth first."""
-    yield node
-    for child in children(node):
-        yield from walk(child)
+    return walk_nodes(node, Scalar)
 
 
-def substitute(node: Scalar, replace) -> Scalar:
+def substitute(node: Scalar, replace: Callable[[Scalar], Scalar | None]) -> Scalar:
     """``node`` rebuilt top-down: where ``replace(sub)`` returns a node, it takes sub's place."""
     new = replace(node)
     if new is not None:
         return new
-    r = lambda e: substitute(e, replace)  # noqa: E731
-    if isinstance(node, (Field, Literal, Variable)):
-        return node
-    if isinstance(node, Lambda):
-        return Lambda(node.param, r(node.body), node.dtype)
-    if isinstance(node, Call):
-        return Call(node.fn, tuple(r(a) for a in node.args), node.dtype)
-    if isinstance(node, AggregateCall):
-        return AggregateCall(node.fn, tuple(r(a) for a in node.args), node.dtype, node.distinct,
-                             None if node.filter is None else r(node.filter))
-    if isinstance(node, IfThen):
-        return IfThen(tuple((r(c), r(v)) for c, v in node.cases), r(node.otherwise), node.dtype)
-    if isinstance(node, Cast):
-        return Cast(r(node.operand), node.dtype)
-    if isinstance(node, IsNull):
-        return IsNull(r(node.operand))
-    if isinstance(node, In):
-        return In(r(node.operand), tuple(r(o) for o in node.options))
-    if isinstance(node, Between):
-        return Between(r(node.operand), r(node.low), r(node.high))
-    if isinstance(node, (Like, RLike)):
-        return type(node)(r(node.operand), r(node.pattern))
-    if isinstance(node, WindowCall):
-        return WindowCall(node.fn, tuple(r(p) for p in node.partition_by),
-                          tuple(SortKey(r(k.expr), k.ascending, k.nulls_first) for k in node.order_by),
-                          node.dtype)
-    raise TypeError(f"not a scalar node: {node!r}")
+    return node.rebuilt(Scalar, lambda sub: substitute(sub, replace))
 
 
 def contains_aggregate(node: Scalar) -> bool:

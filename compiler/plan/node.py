@@ -1,0 +1,102 @@
+"""The common base of plan nodes: children and rebuilding derived from the dataclass fields.
+
+A node's fields hold other nodes directly, in tuples (nested ones too), or inside *parts*:
+small frozen dataclasses such as ``Named`` and ``SortKey`` that are not nodes themselves but
+carry nodes. Walkers ask a node for its sub-nodes of one kind (relations, or scalars) and
+rebuild it with those replaced, so a new node type needs no edit in any generic walker.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from typing import Any, Callable, Iterator, TypeVar
+
+N = TypeVar("N", bound="Node")
+
+
+class Node:
+    """Base of every plan node (a frozen, slotted dataclass)."""
+
+    __slots__ = ()
+
+    def parts_of(self, kind: type[N]) -> tuple[N, ...]:
+        """The nodes of ``kind`` in this node's fields (not looking inside them), in field order."""
+        found: list[N] = []
+        for field in dataclasses.fields(self):  # type: ignore[arg-type]
+            _collect(getattr(self, field.name), kind, found)
+        return tuple(found)
+
+    def rebuilt(self: N, kind: type[Node], fn: Callable[[Any], Any]) -> N:
+        """This node with every sub-node of ``kind`` in its fields replaced by ``fn(sub)``.
+
+        The node itself when nothing changed, so an unchanged tree is not validated again.
+        """
+        changes = {}
+        for field in dataclasses.fields(self):  # type: ignore[arg-type]
+            value = getattr(self, field.name)
+            new = _map(value, kind, fn)
+            if new is not value:
+                changes[field.name] = new
+        return dataclasses.replace(self, **changes) if changes else self  # type: ignore[type-var]
+
+
+class Part:
+    """A frozen dataclass that is not a node but holds nodes (an output name, a sort key)."""
+
+    __slots__ = ()
+
+
+def _collect(value: object, kind: type[N], found: list[N]) -> None:
+    if isinstance(value, kind):
+        found.append(value)
+    elif isinstance(value, tuple):
+        for item in value:
+            _collect(item, kind, found)
+    elif isinstance(value, Part):
+        for field in dataclasses.fields(value):  # type: ignore[arg-type]
+            _collect(getattr(value, field.name), kind, found)
+
+
+def _map(value: Any, kind: type[Node], fn: Callable[[Any], Any]) -> Any:
+    """``value`` with the nodes of ``kind`` in it replaced; ``value`` itself if none changed."""
+    if isinstance(value, kind):
+        return fn(value)
+    if isinstance(value, tuple):
+        items = tuple(_map(item, kind, fn) for item in value)
+        return value if all(a is b for a, b in zip(items, value)) else items
+    if isinstance(value, Part):
+        changes = {}
+        for field in dataclasses.fields(value):  # type: ignore[arg-type]
+            old = getattr(value, field.name)
+            new = _map(old, kind, fn)
+            if new is not old:
+                changes[field.name] = new
+        return dataclasses.replace(value, **changes) if changes else value  # type: ignore[type-var]
+    return value
+
+
+def concrete_types(base: type[N]) -> tuple[type[N], ...]:
+    """Every dataclass below ``base`` that its module defines, in definition order: the node registry.
+
+    ``slots=True`` makes a dataclass anew, so the class tree may still hold the first draft:
+    only the class its module's name stands for counts.
+    """
+    out: list[type[N]] = []
+
+    def visit(cls: type[N]) -> None:
+        for sub in cls.__subclasses__():
+            defined = getattr(sys.modules[sub.__module__], sub.__name__, None) is sub
+            if defined and dataclasses.is_dataclass(sub) and sub not in out:
+                out.append(sub)
+            visit(sub)
+
+    visit(base)
+    return tuple(out)
+
+
+def walk_nodes(node: N, kind: type[N]) -> Iterator[N]:
+    """``node`` and every node of ``kind`` beneath it, depth first."""
+    yield node
+    for child in node.parts_of(kind):
+        yield from walk_nodes(child, kind)
