@@ -7,6 +7,7 @@ import pytest
 from compiler_support import compile_text
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.parser import parse
+from gryph.compiler.plan import Join, format_scalar, walk_relations
 from gryph.compiler.types import INTEGER, STRING, array, schema
 
 EVENTS = schema(("uid", INTEGER), ("first", INTEGER), ("tags", array(STRING)), ("value", STRING),
@@ -37,12 +38,23 @@ def test_griffin_config_rule_text_takes_the_same_forms():
     assert type(parse("accuracy", "@Key $source.uid === $target.uid;").body).__name__ == "StatementRule"
 
 
-@pytest.mark.parametrize("selection", [
-    "$source.tags[$source.first]", "$source.tags[1 + 2]", "$source.tags[(0, -1)]", "$source.tags[*]",
-    "$source.json().a['b'][0]", "$source.json().list['name' = 'URL'].values[0]", "${source}['value'].json().x",
+# What each selection compares with the target, from the README's rules: indexes are 0-based, a
+# selection that yields several values stands for the first of them.
+@pytest.mark.parametrize("selection,compared", [
+    ("$source.tags[$source.first]", "element_at(tags, first)"),
+    ("$source.tags[1 + 2]", "element_at(tags, (1 + 2))"),
+    ("$source.tags[(0, -1)]", "element_at(slice(tags, 0, -1), 0)"),
+    ("$source.tags[*]", "element_at(tags, 0)"),
+    ("$source.json().a['b'][0]",
+     "CAST(element_at(json_items(json_field(json_field(json_parse(value), 'a'), 'b')), 0) AS string)"),
+    ("$source.json().list['name' = 'URL'].values[0]", "(CAST(json_field(__e0, 'name') AS string) = 'URL')"),
+    ("${source}['value'].json().x", "CAST(json_field(json_parse(value), 'x') AS string)"),
 ])
-def test_selections_compile(selection):
-    compile_text(f"accuracy a on src, tgt: {selection} = $target.value", SCHEMAS)
+def test_selections_compile(selection, compared):
+    compiled = compile_text(f"accuracy a on src, tgt: {selection} = $target.value", SCHEMAS)
+    joins = [r for q in compiled.plan.queries for r in walk_relations(q.relation) if isinstance(r, Join)]
+    assert joins and all(compared in format_scalar(join.on) for join in joins)
+    assert all("__target_value" in format_scalar(join.on) for join in joins)
 
 
 def test_an_index_may_not_read_the_other_head():

@@ -127,19 +127,33 @@ def test_every_aggregate_and_window_runs(bench):
 
 
 def test_every_relation_runs(bench):
+    """t holds i = 3 and i = NULL (b true and NULL); u holds k = 3."""
     read = bench.table("t", COLUMNS)
     other = bench.table("u", {"k": [3]})
     on = Call(Fn.EQ, (i, Field("k", I)), B)
-    relations = [
-        read, Sql("SELECT i FROM t", ("t",)), Filter(read, b), Project(read, (Named(i, "x"),)),
-        Aggregate(read, (Named(s, "s"),), (Named(AggregateCall(AggFn.COUNT_ALL, (), I), "n"),)),
-        *(Join(kind, read, other, None if kind is JoinKind.CROSS else on) for kind in JoinKind),
-        Distinct(read), Sort(read, (SortKey(i),)), Limit(read, 1),
-        Window(read, (Named(WindowCall(WindowFn.ROW_NUMBER), "rn"),)),
+    joined = {JoinKind.INNER: [3], JoinKind.LEFT: [3, None], JoinKind.ANTI: [None], JoinKind.SEMI: [3],
+              JoinKind.CROSS: [3, None]}
+    cases = [  # (relation, the column to look at, its values in order)
+        (read, "i", [3, None]), (Sql("SELECT i FROM t", ("t",)), "i", [3, None]), (Filter(read, b), "i", [3]),
+        (Project(read, (Named(i, "x"),)), "x", [3, None]),
+        (Aggregate(read, (Named(s, "s"),), (Named(AggregateCall(AggFn.COUNT_ALL, (), I), "n"),)), "n", [1, 1]),
+        *((Join(kind, read, other, None if kind is JoinKind.CROSS else on), "i", values)
+          for kind, values in joined.items()),
+        (Distinct(read), "i", [3, None]), (Sort(read, (SortKey(i),)), "i", [None, 3]), (Limit(read, 1), "i", None),
+        (Window(read, (Named(WindowCall(WindowFn.ROW_NUMBER), "rn"),)), "rn", [1, 2]),
     ]
-    assert {type(r) for r in relations} == set(RELATION_TYPES)
-    for relation in relations:
-        assert isinstance(bench.rows(relation), list)
+    assert {type(r) for r, _, _ in cases} == set(RELATION_TYPES)
+    for relation, column, expected in cases:
+        got = [row[column] for row in bench.rows(relation)]
+        if isinstance(relation, Limit):
+            assert len(got) == 1 and got[0] in (3, None)
+        elif isinstance(relation, Sort):
+            assert got == expected
+        else:
+            assert sorted(got, key=repr) == sorted(expected, key=repr), relation
+    left = bench.rows(Join(JoinKind.LEFT, read, other, on))
+    assert sorted((row["i"], row["k"]) for row in left if row["i"] is not None) == [(3, 3)]
+    assert [row["k"] for row in left if row["i"] is None] == [None]
 
 
 def test_unknown_nodes_are_reported_as_unsupported_on_duckdb():
