@@ -6,6 +6,7 @@
     result.metrics["contact"]["incomplete"]
 """
 
-from .runner import RunResult, explain, load_suite, run, validate
+from .run_result import RunResult
+from .runner import explain, load_suite, run, validate
 
 __all__ = ["RunResult", "explain", "load_suite", "run", "validate"]

@@ -19,7 +19,8 @@ from .griffin_sinks import resolve_sinks, write_sinks
 from .gate import gate_passes, to_junit, to_markdown
 from .history import DEFAULT_PATH, HistoryStore
 from .output_files import check_writable_path, write_whole
-from .report import cell, table, to_json, to_text
+from .report import cell, table, to_text
+from .run_result import to_json
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID, EXIT_ENGINE = 0, 1, 2, 3
 

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from gryph.compiler.verdict import CheckOutcome
 
 from .report import cell, check_details
-from .runner import RunResult
+from .run_result import RunResult
 
 
 def gate_passes(result: RunResult, strict: bool = False) -> bool:

@@ -19,7 +19,7 @@ from gryph.compiler.suite import Suite
 
 from .griffin_env import GriffinEnv
 from .output_files import check_writable_path, write_whole
-from .report import json_safe
+from .run_result import json_safe
 
 CONSOLE = ("console", "log")
 FILES = ("hdfs",)

@@ -18,7 +18,7 @@ import duckdb
 
 from gryph.compiler.errors import EngineError
 
-from .report import json_safe
+from .run_result import json_safe
 
 DEFAULT_PATH = Path(".gryph") / "history.duckdb"
 LOCK_WAIT_SECONDS = 60.0  # how long a run waits for another process's lock before giving up

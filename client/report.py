@@ -4,29 +4,12 @@ from __future__ import annotations
 
 import json
 import math
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # the runner stores documents through history, which encodes them here
-    from gryph.compiler.verdict import CheckOutcome
+from gryph.compiler.verdict import CheckOutcome
 
-    from .runner import RunResult
+from .run_result import RunResult, json_safe
 
 SAMPLE_ROWS_SHOWN = 5
-
-
-def json_safe(value: object) -> object:
-    """NaN and infinities have no JSON form: they travel as the strings "NaN", "Infinity"."""
-    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
-        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
-    if isinstance(value, dict):
-        return {k: json_safe(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [json_safe(v) for v in value]
-    return value
-
-
-def to_json(document: dict) -> str:
-    return json.dumps(json_safe(document), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def cell(value: object) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Mapping
 
@@ -20,46 +20,12 @@ from gryph.compiler.plan import format_plan
 from gryph.compiler.results import RuleResult, merge_writes
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.suite import Suite
-from gryph.compiler.verdict import CheckOutcome, judge
+from gryph.compiler.verdict import judge
 
 from .engines import open_engine
 from .frames import to_arrow
 from .history import HistoryStore
-
-
-@dataclass
-class RunResult:
-    """The outcome of one run: metrics by rule (or Griffin's merged map), record samples, and the
-    measure -> check -> pass task: measure values, check outcomes and the verdict."""
-
-    name: str
-    engine: str
-    started: str
-    duration_seconds: float
-    metrics: dict
-    records: dict
-    rules: list[RuleResult] = field(default_factory=list, repr=False)
-    measures: dict = field(default_factory=dict)
-    checks: list[CheckOutcome] = field(default_factory=list)
-    passed: bool = True
-    policy: str = "always"
-    run_id: str | None = None  # set when the run is stored in a history
-
-    def warnings_failed(self) -> bool:
-        return any(check.warn and not check.passed for check in self.checks)
-
-    def to_dict(self) -> dict:
-        return {
-            "name": self.name,
-            "engine": self.engine,
-            "started": self.started,
-            "duration_seconds": round(self.duration_seconds, 3),
-            "metrics": self.metrics,
-            "records": self.records,
-            "measure": self.measures,
-            "check": {check.name: check.passed for check in self.checks},
-            "pass": self.passed,
-        }
+from .run_result import RunResult
 
 
 def load_suite(source: str | Path | Suite, frames: Mapping[str, object] | None = None) -> Suite:

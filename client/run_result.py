@@ -1,0 +1,60 @@
+"""The outcome of a run and its JSON form: what the runner makes and history, report and gate read."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+
+from gryph.compiler.results import RuleResult
+from gryph.compiler.verdict import CheckOutcome
+
+
+@dataclass
+class RunResult:
+    """The outcome of one run: metrics by rule (or Griffin's merged map), record samples, and the
+    measure -> check -> pass task: measure values, check outcomes and the verdict."""
+
+    name: str
+    engine: str
+    started: str
+    duration_seconds: float
+    metrics: dict
+    records: dict
+    rules: list[RuleResult] = field(default_factory=list, repr=False)
+    measures: dict = field(default_factory=dict)
+    checks: list[CheckOutcome] = field(default_factory=list)
+    passed: bool = True
+    policy: str = "always"
+    run_id: str | None = None  # set when the run is stored in a history
+
+    def warnings_failed(self) -> bool:
+        return any(check.warn and not check.passed for check in self.checks)
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "engine": self.engine,
+            "started": self.started,
+            "duration_seconds": round(self.duration_seconds, 3),
+            "metrics": self.metrics,
+            "records": self.records,
+            "measure": self.measures,
+            "check": {check.name: check.passed for check in self.checks},
+            "pass": self.passed,
+        }
+
+
+def json_safe(value: object) -> object:
+    """NaN and infinities have no JSON form: they travel as the strings "NaN", "Infinity"."""
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_safe(v) for v in value]
+    return value
+
+
+def to_json(document: dict) -> str:
+    return json.dumps(json_safe(document), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
