@@ -132,10 +132,10 @@ def _engine(args, env: GriffinEnv | None):
     name = args.engine or ("spark" if args.remote else "duckdb")
     if args.database is not None and name != "duckdb":
         raise InvalidInput("BAD_OPTION", "--database names a DuckDB file: it goes with the duckdb engine",
-                           None, args.database, "drop --database, or --engine/--remote")
+                           text=args.database, hint="drop --database, or --engine/--remote")
     if args.read_per_scan and name != "spark":
         raise InvalidInput("BAD_OPTION", "--read-per-scan is how the spark engine reads sources",
-                           None, "--read-per-scan", "drop it, or add --engine spark/--remote")
+                           text="--read-per-scan", hint="drop it, or add --engine spark/--remote")
     settings = env.spark_config if env is not None else {}
     if settings and name != "spark":
         print(f"note: {args.env}: spark.config does not apply to the duckdb engine", file=sys.stderr)
@@ -149,7 +149,7 @@ def _engine(args, env: GriffinEnv | None):
     if args.database is None:
         return name
     if not Path(args.database).is_file():
-        raise EngineError("DATABASE_NOT_FOUND", f"no DuckDB database at {args.database}", None, args.database)
+        raise EngineError("DATABASE_NOT_FOUND", f"no DuckDB database at {args.database}", text=args.database)
     return open_engine("duckdb", database=args.database)
 
 

@@ -22,5 +22,5 @@ def open_engine(name: str = "duckdb", remote: str | None = None, database: str |
         from gryph.client.spark.engine import SparkEngine  # imports pyspark: only when asked for
 
         return SparkEngine(remote, read_once=read_once)
-    raise InvalidInput("UNKNOWN_ENGINE", f"unknown engine {name!r}", None, name,
-                       f"choose one of: {', '.join(ENGINES)}")
+    raise InvalidInput("UNKNOWN_ENGINE", f"unknown engine {name!r}", text=name,
+                       hint=f"choose one of: {', '.join(ENGINES)}")

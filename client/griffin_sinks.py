@@ -50,7 +50,7 @@ def resolve_sinks(suite: Suite, env: GriffinEnv | None) -> list[Sink]:
         if node is None:
             known = [s.text("name") or s.text("type") or "" for s in env.sinks]
             raise InvalidInput("BAD_CONFIG", f"the job names sink {wanted!r}, which the env.json does not define",
-                               None, wanted, f"defined: {', '.join(known) or 'none'}")
+                               text=wanted, hint=f"defined: {', '.join(known) or 'none'}")
         out.append(_sink(node, wanted))
     return out
 

@@ -55,11 +55,11 @@ class HistoryStore:
             except duckdb.IOException as error:
                 if "lock" not in str(error).lower():
                     raise EngineError("HISTORY_UNREADABLE", f"cannot open the history {self.path}: {error}",
-                                      None, str(self.path)) from None
+                                      text=str(self.path)) from None
                 if time.monotonic() > deadline:
                     raise EngineError("HISTORY_LOCKED", f"the history {self.path} stayed locked by another "
-                                      f"process for {LOCK_WAIT_SECONDS:.0f}s", None, str(self.path),
-                                      "retry when the other run has finished") from None
+                                      f"process for {LOCK_WAIT_SECONDS:.0f}s", text=str(self.path),
+                                      hint="retry when the other run has finished") from None
             # jitter keeps processes that collided from colliding again in step
             time.sleep(delay * (1 + random.random()))
             delay = min(delay * 2, 0.5)

@@ -24,7 +24,7 @@ def check_writable_path(option: str, path: str, folder: bool = False) -> None:
 
 
 def _refuse(option: str, path: str, problem: str, hint: str | None) -> None:
-    raise InvalidInput("BAD_OUTPUT_PATH", f"{option} {path} {problem}", Location(file=path), path, hint)
+    raise InvalidInput("BAD_OUTPUT_PATH", f"{option} {path} {problem}", location=Location(file=path), text=path, hint=hint)
 
 
 def write_whole(text: str, path: str) -> None:
@@ -49,7 +49,7 @@ def write_whole(text: str, path: str) -> None:
             raise
     except OSError as error:
         raise EngineError("OUTPUT_NOT_WRITTEN", f"cannot write {path}: {error.strerror or error}",
-                          Location(file=path), path) from None
+                          location=Location(file=path), text=path) from None
 
 
 def _names_a_stream(target: Path) -> bool:

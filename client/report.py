@@ -80,7 +80,10 @@ def to_text(result: RunResult) -> str:
     if result.checks:
         lines += ["", table(["result", "check", "details"],
                             [[check.status, check.name, check_details(check)] for check in result.checks])]
-    if result.checks or result.measures:
+    if result.failed:
+        lines += ["", table(["failed", "error"], [[name, f"{error['code']}: {error['message']}"]
+                                                  for name, error in result.failed.items()])]
+    if result.checks or result.measures or result.failed:
         lines += ["", f"pass: {'yes' if result.passed else 'NO'} (pass when {result.policy})"]
     return "\n".join(lines) + "\n"
 

@@ -27,12 +27,14 @@ class RunResult:
     passed: bool = True
     policy: str = "always"
     run_id: str | None = None  # set when the run is stored in a history
+    # rules and measures whose result broke its contract (too many rows, not one row): their errors
+    failed: dict[str, dict] = field(default_factory=dict)
 
     def warnings_failed(self) -> bool:
         return any(check.warn and not check.passed for check in self.checks)
 
     def to_dict(self) -> dict:
-        return {
+        document = {
             "name": self.name,
             "engine": self.engine,
             "started": self.started,
@@ -43,6 +45,9 @@ class RunResult:
             "check": {check.name: check.passed for check in self.checks},
             "pass": self.passed,
         }
+        if self.failed:
+            document["failed"] = self.failed
+        return document
 
 
 def json_safe(value: object) -> object:

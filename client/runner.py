@@ -17,7 +17,7 @@ from gryph.compiler.json_frames import infer_json_view_schema
 from gryph.compiler.lowering import Options
 from gryph.compiler.native import parse_suite, parse_suite_file
 from gryph.compiler.plan import format_plan
-from gryph.compiler.results import RuleResult, merge_writes
+from gryph.compiler.results import Failed, RuleResult, merge_writes
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.suite import Suite
 from gryph.compiler.verdict import judge
@@ -102,7 +102,7 @@ def compile_for(suite: Suite, engine: Engine, options: Options | None = None) ->
     """Check the suite against the engine's view of its sources and lower it."""
     if not suite.rules and not suite.measures:
         raise InvalidInput("EMPTY_SUITE", f"suite {suite.name!r} has no rules and no measures",
-                           Location(suite.file, 1, 1), hint="add a rule or a measure")
+                           location=Location(suite.file, 1, 1), hint="add a rule or a measure")
     return compile_suite(suite, source_schemas(suite, engine), options)
 
 
@@ -129,6 +129,8 @@ def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=N
         store = HistoryStore(history) if history is not None else None
         verdict = judge(compiled.checks, suite.policy, {m.name: m.value for m in measures}, metrics,
                         Clock(suite.name, started, store or NoHistory()))
+        failed = {r.rule: r.error for r in results if r.error is not None}
+        failed.update((m.name, m.value.error) for m in measures if isinstance(m.value, Failed))
         result = RunResult(
             name=suite.name,
             engine=active.name,
@@ -139,8 +141,9 @@ def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=N
             rules=results,
             measures={m.name: m.report() for m in measures},
             checks=verdict.checks,
-            passed=verdict.passed,
+            passed=verdict.passed and not failed,
             policy=str(suite.policy),
+            failed=failed,
         )
         if store is not None:
             result.run_id = store.record(result.to_dict(), started, result.measures)

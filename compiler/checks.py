@@ -92,7 +92,7 @@ class _Builder:
         self.rules = [r.name for r in suite.rules]
 
     def error(self, code: str, message: str, node, hint: str | None = None) -> InvalidInput:
-        return InvalidInput(code, message, location_of(node, self.suite.file), source_text(node) or None, hint)
+        return InvalidInput(code, message, location=location_of(node, self.suite.file), text=source_text(node) or None, hint=hint)
 
     def check(self, check: CheckSpec) -> CompiledCheck:
         expr = self.build(check.expr)
@@ -232,8 +232,8 @@ def _check_policy(policy: PassSpec, checks: list[CheckSpec]) -> None:
     by_name = {check.name: check for check in checks}
     for name in policy.names:
         if name not in by_name:
-            raise InvalidInput("UNKNOWN_CHECK", f"the pass policy names unknown check {name!r}", policy.location,
-                               name, did_you_mean(name, by_name))
+            raise InvalidInput("UNKNOWN_CHECK", f"the pass policy names unknown check {name!r}", location=policy.location,
+                               text=name, hint=did_you_mean(name, by_name))
         if by_name[name].warn:
             raise InvalidInput("WARNING_IN_POLICY", f"check {name!r} is a warning: it never decides the run",
-                               policy.location, name, "drop 'warn' from the check or the name from the policy")
+                               location=policy.location, text=name, hint="drop 'warn' from the check or the name from the policy")

@@ -12,10 +12,10 @@ from .engine import Engine
 from .gcpause import without_cyclic_gc
 from .lowering import LOWERINGS, Finisher, Options
 from .lowering.measure import MeasureFinisher
-from .errors import InvalidInput
+from .errors import InvalidInput, ResultError
 from .json_frames import json_column, json_frame
 from .plan import Plan, Sql, View
-from .results import MeasureResult, RuleResult
+from .results import Failed, MeasureResult, RuleResult
 from .rule_tables import late_rules, output_table_sql
 from .sources import SourceSpec
 from .spark_names import quoted
@@ -70,12 +70,26 @@ class CompiledSuite:
         return replace(self.late_plan, views=self.plan.views + tables + self.late_plan.views)
 
     def finish(self, rows_by_query: dict[str, list[dict]]) -> list[RuleResult]:
+        """Each rule's result; a rule whose result breaks its contract fails alone."""
         results = Results(rows_by_query)
-        return [finish(results) for finish in self.finishers]
+        out = []
+        for rule, finish in zip(self.suite.rules, self.finishers):
+            try:
+                out.append(finish(results))
+            except ResultError as error:
+                out.append(RuleResult(rule.name, rule.kind, [], error=error.to_dict()))
+        return out
 
     def finish_measures(self, rows_by_query: dict[str, list[dict]]) -> list[MeasureResult]:
+        """Each measure's value; a measure that is not one row fails alone."""
         results = Results(rows_by_query)
-        return [finish(results) for finish in self.measure_finishers]
+        out = []
+        for measure, finish in zip(self.suite.measures, self.measure_finishers):
+            try:
+                out.append(finish(results))
+            except ResultError as error:
+                out.append(MeasureResult(measure.name, Failed(error.to_dict()), "value"))
+        return out
 
 
 @without_cyclic_gc
@@ -125,7 +139,7 @@ def view_plan(suite: Suite, view: ViewSpec, schemas: dict[str, Schema]) -> View:
         if not columns:
             source = view.name.removesuffix("__union")
             raise InvalidInput("BAD_CONFIG", f"the connectors of data source {source!r} "
-                               "have no column in common", view.location)
+                               "have no column in common", location=view.location)
         select = ", ".join(quoted(c) for c in columns)
         text = " UNION ALL ".join(f"SELECT {select} FROM {quoted(name)}" for name in view.union_of)
     return View(view.name, Sql(text, tuple(suite.sources), output_schema=schemas.get(view.name)))

@@ -2,7 +2,7 @@
 
 Every problem in what the user wrote is a ``GryphError`` carrying a code, the file, line and
 column, the offending text and a hint. Engine and data problems are ``EngineError``. Callers
-never see textX or engine exception types.
+never see textX or engine exception types. Codes are declared once, in ``error_codes``.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 from typing import Iterable
+
+from .error_codes import BAD_INPUT, RUN_FAILED, declared
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,16 +34,20 @@ class Location:
 class GryphError(Exception):
     """Base of all gryph errors; ``exit_code`` is what the CLI returns."""
 
-    exit_code = 2
+    exit_code = BAD_INPUT
 
     def __init__(
         self,
         code: str,
         message: str,
+        *,
         location: Location | None = None,
         text: str | None = None,
         hint: str | None = None,
     ) -> None:
+        if declared(code).exit_code != self.exit_code:
+            raise ValueError(f"error code {code!r} is declared with exit {declared(code).exit_code}, "
+                             f"raised as a {type(self).__name__} (exit {self.exit_code})")
         super().__init__(message)
         self.code = code
         self.message = message
@@ -80,13 +86,18 @@ class GryphError(Exception):
 class InvalidInput(GryphError):
     """Syntax, name, type or configuration errors: the user's input is wrong (exit 2)."""
 
-    exit_code = 2
+    exit_code = BAD_INPUT
+
+
+class ResultError(InvalidInput):
+    """A rule's or measure's result breaks its contract once the data has run (too many rows,
+    not one row): that rule or measure fails in the run's result, and the run goes on."""
 
 
 class EngineError(GryphError):
     """The engine or the data failed: missing file, unreadable data, server down (exit 3)."""
 
-    exit_code = 3
+    exit_code = RUN_FAILED
 
 
 class UnsupportedError(EngineError):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from .check_functions import FUNCTIONS, CheckError, Clock, is_number, shown, type_name
 from .checks import Binary, Call, Const, Index, ListOf, MeasureRef, MetricRef, Traced, Unary
-from .results import Row
+from .results import Failed, Row
 
 _ORDER = {"<": operator.lt, ">": operator.gt, "<=": operator.le, ">=": operator.ge}
 
@@ -39,7 +39,10 @@ def evaluate(expr, env: Env) -> object:
         env.trace[expr.text] = value
         return value
     if kind is MeasureRef:
-        return env.measures[expr.name]
+        value = env.measures[expr.name]
+        if isinstance(value, Failed):
+            raise CheckError(f"measure {expr.name!r} failed: {value.error['message']}")
+        return value
     if kind is MetricRef:
         return env.metrics.get(expr.rule)
     if kind is Index:

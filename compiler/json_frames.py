@@ -76,7 +76,7 @@ def json_column(view, source_schema: Schema) -> str:
         return source_schema.names[0]
     if column not in source_schema:
         raise InvalidInput("UNKNOWN_COLUMN", f"from_json reads unknown column {column!r} of {source!r}",
-                           view.location, column, did_you_mean(column, source_schema.names))
+                           location=view.location, text=column, hint=did_you_mean(column, source_schema.names))
     return column
 
 
@@ -84,8 +84,8 @@ def infer_json_view_schema(suite, view, views: tuple, schemas: dict[str, Schema]
     """The schema of a ``from_json`` view, inferred from every document (a scan, as in Spark)."""
     source = view.json_of[0]
     if source not in schemas:
-        raise InvalidInput("UNKNOWN_SOURCE", f"from_json reads unknown data frame {source!r}", view.location,
-                           source, did_you_mean(source, schemas))
+        raise InvalidInput("UNKNOWN_SOURCE", f"from_json reads unknown data frame {source!r}", location=view.location,
+                           text=source, hint=did_you_mean(source, schemas))
     column = json_column(view, schemas[source])
     documents = Query("json_documents", Project(Read(source, schemas[source]),
                                                 (Named(Field(column, schemas[source].get(column).dtype), "doc"),)))
@@ -93,5 +93,5 @@ def infer_json_view_schema(suite, view, views: tuple, schemas: dict[str, Schema]
     schema = infer_json_schema([row["doc"] for row in rows])
     if not schema.columns:
         raise InvalidInput("EMPTY_JSON", f"from_json found no JSON object in column {column!r} of {source!r}",
-                           view.location, column)
+                           location=view.location, text=column)
     return schema

@@ -49,8 +49,8 @@ def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None 
     """
     model = parse("suite", text, file)
     if isinstance(model, str):  # textX gives back the text itself when nothing was declared
-        raise InvalidInput("EMPTY_SUITE", "the suite declares no sources and no rules", Location(file, 1, 1),
-                           None, "add a rule, e.g. completeness contact on users: email")
+        raise InvalidInput("EMPTY_SUITE", "the suite declares no sources and no rules", location=Location(file, 1, 1),
+                           text=None, hint="add a rule, e.g. completeness contact on users: email")
     base = Path(base_dir) if base_dir is not None else (Path(file).parent if file else Path("."))
     name = unquote_name(model.name) if model.name else (Path(file).stem if file else "suite")
     sources: dict[str, SourceSpec] = {}
@@ -65,8 +65,8 @@ def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None 
         if kind == "SourceDecl":
             source = _source(statement, base, location, file)
             if source.name in sources:
-                raise InvalidInput("DUPLICATE_SOURCE", f"source {source.name!r} is declared twice", location,
-                                   source_text(statement))
+                raise InvalidInput("DUPLICATE_SOURCE", f"source {source.name!r} is declared twice", location=location,
+                                   text=source_text(statement))
             sources[source.name] = source
             continue
         if kind == "CheckDecl":
@@ -76,8 +76,8 @@ def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None 
             continue
         if kind == "PassDecl":
             if policy is not None:
-                raise InvalidInput("DUPLICATE_PASS", "the suite has two pass policies", location,
-                                   source_text(statement), "keep one 'pass when ...'")
+                raise InvalidInput("DUPLICATE_PASS", "the suite has two pass policies", location=location,
+                                   text=source_text(statement), hint="keep one 'pass when ...'")
             policy = _policy(statement.policy, location)
             continue
         if kind == "MeasureDecl":
@@ -92,21 +92,21 @@ def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None 
             used = getattr(rule, role)
             if used is not None and used not in sources and used not in known_sources:
                 raise InvalidInput("UNKNOWN_SOURCE", f"{rule.kind} {rule.name!r} reads unknown source {used!r}",
-                                   _name_location(statement, used, file), used,
-                                   did_you_mean(used, list(sources) + list(known_sources)) or
+                                   location=_name_location(statement, used, file), text=used,
+                                   hint=did_you_mean(used, list(sources) + list(known_sources)) or
                                    "declare it first: source NAME = csv(\"path\")")
         if rule.target is not None and rule.kind not in TWO_SOURCE_KINDS:
             raise InvalidInput("TARGET_NOT_ALLOWED", f"a {rule.kind} rule reads one source, not {rule.target!r}",
-                               _name_location(statement, rule.target, file), rule.target,
-                               f"write: {rule.kind} {rule.name} on {rule.source}: ...")
+                               location=_name_location(statement, rule.target, file), text=rule.target,
+                               hint=f"write: {rule.kind} {rule.name} on {rule.source}: ...")
     return Suite(name, sources, rules, [], file, measures=measures, checks=checks, policy=policy or PassSpec())
 
 
 def _unique(name: str, seen: dict[str, set[str]], what: str, statement, location: Location) -> None:
     """Record ``name`` among the names of its kind; a name used twice is an error."""
     if name in seen[what]:
-        raise InvalidInput(f"DUPLICATE_{what.upper()}", f"two {what}s are named {name!r}", location,
-                           source_text(statement)[:60], f"{what} names must be unique in a suite")
+        raise InvalidInput(f"DUPLICATE_{what.upper()}", f"two {what}s are named {name!r}", location=location,
+                           text=source_text(statement)[:60], hint=f"{what} names must be unique in a suite")
     seen[what].add(name)
 
 
@@ -125,10 +125,10 @@ def _source(statement, base: Path, location, file) -> SourceSpec:
     options = tuple((k, v) for k, v in options if k != "schema")
     if fmt == "table":
         if len(paths) != 1:
-            raise InvalidInput("BAD_SOURCE", "table(...) takes one table name", location, source_text(statement))
+            raise InvalidInput("BAD_SOURCE", "table(...) takes one table name", location=location, text=source_text(statement))
         return SourceSpec(name, "table", table=paths[0], options=options, location=location)
     if not paths:
-        raise InvalidInput("BAD_SOURCE", f"{fmt}(...) needs a path", location, source_text(statement))
+        raise InvalidInput("BAD_SOURCE", f"{fmt}(...) needs a path", location=location, text=source_text(statement))
     resolved = tuple(p if "://" in p or Path(p).is_absolute() else str(base.resolve() / p) for p in paths)
     return SourceSpec(name, fmt, paths=resolved, options=options, schema=schema, location=location)
 
@@ -140,7 +140,7 @@ def parse_schema(text: str, location=None) -> Schema:
         pieces = part.strip().split(None, 1)
         if len(pieces) != 2:
             raise InvalidInput("BAD_SCHEMA", f"a schema column needs a name and a type: {part.strip()!r}",
-                               location, text, 'write schema = "id bigint, name string"')
+                               location=location, text=text, hint='write schema = "id bigint, name string"')
         pairs.append((unquote_name(pieces[0]), pieces[1]))
     return parse_schema_columns(pairs, location)
 
@@ -151,13 +151,13 @@ def parse_schema_columns(pairs, location=None) -> Schema:
     for name, type_name in pairs:
         dtype = parse_type_name(str(type_name or ""))
         if not name or dtype is None:
-            raise InvalidInput("UNKNOWN_TYPE", f"unknown type {type_name!r} for column {name!r}", location,
-                               str(type_name), did_you_mean(str(type_name), TYPE_NAMES))
+            raise InvalidInput("UNKNOWN_TYPE", f"unknown type {type_name!r} for column {name!r}", location=location,
+                               text=str(type_name), hint=did_you_mean(str(type_name), TYPE_NAMES))
         columns.append(Column(str(name), dtype))
     try:
         return Schema(tuple(columns))
     except ValueError as error:
-        raise InvalidInput("BAD_SCHEMA", str(error), location) from None
+        raise InvalidInput("BAD_SCHEMA", str(error), location=location) from None
 
 
 def _name_location(statement, name: str, file) -> Location:
@@ -224,6 +224,6 @@ def _policy(node, location) -> PassSpec:
     if kind == "PassCount":
         count = number_from_text(node.count)
         if math.isinf(count):
-            raise InvalidInput("BAD_NUMBER", f"the number of checks {node.count[:20]}... is too large", location)
+            raise InvalidInput("BAD_NUMBER", f"the number of checks {node.count[:20]}... is too large", location=location)
         return PassSpec("passed", op=node.op, count=count, location=location)
     return PassSpec(node.kind.lower(), location=location)

@@ -95,9 +95,9 @@ def parse(grammar: str, text: str, file: str | None = None, line_offset: int = 0
     depth, at = _nesting(text)
     if depth > MAX_NESTING:
         line, column = _line_column(text, at)
-        raise InvalidInput("NESTED_TOO_DEEP", f"brackets nest {depth} deep, more than {MAX_NESTING}", Location(
+        raise InvalidInput("NESTED_TOO_DEEP", f"brackets nest {depth} deep, more than {MAX_NESTING}", location=Location(
             file, line + line_offset, column + (column_offset if line == 1 else 0)),
-            _line_text(text, line, column), "split the expression into smaller ones")
+            text=_line_text(text, line, column), hint="split the expression into smaller ones")
     try:
         with recursion_room():
             return metamodel(grammar).model_from_str(text)
@@ -106,17 +106,17 @@ def parse(grammar: str, text: str, file: str | None = None, line_offset: int = 0
         location = Location(file, (line or 1) + line_offset,
                             (column or 1) + (column_offset if (line or 1) == 1 else 0))
         raise InvalidInput(
-            "SYNTAX_ERROR", "the rule does not parse", location,
-            _line_text(text, line, column), _expected_hint(error),
+            "SYNTAX_ERROR", "the rule does not parse", location=location,
+            text=_line_text(text, line, column), hint=_expected_hint(error),
         ) from None
     except ShapeError as error:
         line, column = _line_column(text, error.position)
-        raise InvalidInput(error.code, str(error), Location(
+        raise InvalidInput(error.code, str(error), location=Location(
             file, line + line_offset, column + (column_offset if line == 1 else 0)),
-            _line_text(text, line, column)) from None
+            text=_line_text(text, line, column)) from None
     except TextXError as error:  # semantic errors raised while building the model
         location = Location(file, (error.line or 1) + line_offset, error.col)
-        raise InvalidInput("SYNTAX_ERROR", str(error.message), location) from None
+        raise InvalidInput("SYNTAX_ERROR", str(error.message), location=location) from None
 
 
 def _nesting(text: str) -> tuple[int, int]:

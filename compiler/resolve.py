@@ -63,7 +63,7 @@ class Scope:
         return location_of(node, self.file, self.line_offset, self.column_offset)
 
     def error(self, code: str, message: str, node, hint: str | None = None) -> InvalidInput:
-        return InvalidInput(code, message, self.locate(node), source_text(node) or None, hint)
+        return InvalidInput(code, message, location=self.locate(node), text=source_text(node) or None, hint=hint)
 
     def side_of_head(self, name: str) -> Side | None:
         if name in self.sides:

@@ -37,9 +37,12 @@ class RuleResult:
     writes: list[MetricWrite]
     records: list[RecordOutput] = field(default_factory=list)
     rows_metric: bool = False  # profiling: the metric is the list of result rows
+    error: dict | None = None  # the rule failed once the data had run (GryphError.to_dict())
 
     def metrics(self) -> object:
         """The rule's metrics in a native suite: a map, or a list of rows for profiling."""
+        if self.error is not None:
+            return {"error": self.error}
         if self.rows_metric:
             return self.writes[0].rows if self.writes else []
         return merge_writes(self.writes)
@@ -76,15 +79,24 @@ class Row:
 
 
 @dataclass(frozen=True)
+class Failed:
+    """The value of a measure that failed: a check that reads it fails with ``error``."""
+
+    error: dict
+
+
+@dataclass(frozen=True)
 class MeasureResult:
-    """A measure's value as checks read it (one value or a ``Row``) and how it is reported."""
+    """A measure's value as checks read it (one value, a ``Row``, or ``Failed``) and how it is reported."""
 
     name: str
     value: object
     shape: str  # value | list | map
 
     def report(self) -> object:
-        """The value in the result document: the value, a list, or a map by column name."""
+        """The value in the result document: the value, a list, a map by column name, or the error."""
+        if isinstance(self.value, Failed):
+            return {"error": self.value.error}
         if self.shape == "list":
             return list(self.value.values)
         if self.shape == "map":

@@ -93,4 +93,4 @@ def _peek(spec: SourceSpec, file: str) -> bytes:
 
 
 def _refused(spec: SourceSpec, code: str, path: str, problem: str, hint: str | None) -> EngineError:
-    return EngineError(code, f"source {spec.name!r}: {path} {problem}", Location(file=path), path, hint)
+    return EngineError(code, f"source {spec.name!r}: {path} {problem}", location=Location(file=path), text=path, hint=hint)

@@ -14,11 +14,11 @@ def read_utf8(path: Path) -> str:
         raw = path.read_bytes()
     except OSError as error:
         raise InvalidInput("FILE_NOT_FOUND", f"cannot read {path}: {error.strerror}",
-                           Location(str(path)), str(path)) from None
+                           location=Location(str(path)), text=str(path)) from None
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = raw.count(b"\n", 0, error.start) + 1
         column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
         raise InvalidInput("BAD_ENCODING", f"{path.name} is not UTF-8 text (byte 0x{raw[error.start]:02x})",
-                           Location(str(path), line, column), None, "save the file as UTF-8") from None
+                           location=Location(str(path), line, column), text=None, hint="save the file as UTF-8") from None

@@ -183,4 +183,4 @@ def _connect(database: str | None) -> duckdb.DuckDBPyConnection:
         return duckdb.connect(database or ":memory:")
     except duckdb.Error as exc:
         raise EngineError("DATABASE_UNREADABLE", f"cannot open the DuckDB database {database}: "
-                          f"{str(exc).splitlines()[0]}", Location(file=database), database) from None
+                          f"{str(exc).splitlines()[0]}", location=Location(file=database), text=database) from None

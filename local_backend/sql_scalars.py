@@ -29,7 +29,7 @@ from .text_casts import (
 
 
 def unsupported(what: str) -> UnsupportedError:
-    return UnsupportedError("UNSUPPORTED", f"{what} is not supported on duckdb")
+    return UnsupportedError("UNSUPPORTED_ON_ENGINE", f"{what} is not supported on duckdb")
 
 
 @singledispatch

@@ -10,6 +10,21 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "cluster: runs on a standalone Spark cluster it starts itself (slow, never skipped)")
 
 
+def needs_spark(item: pytest.Item) -> bool:
+    """Whether a test talks to a Spark server: it asks for the shared one (directly or through
+    another fixture), runs with an engine parameter set to spark, or lives in tests/spark."""
+    if "spark_remote" in getattr(item, "fixturenames", ()) or "spark" in item.path.parent.parts[-1:]:
+        return True
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    return any(value == "spark" for value in params.values() if isinstance(value, str))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if needs_spark(item) or item.get_closest_marker("cluster"):
+            item.add_marker(pytest.mark.spark)
+
+
 @pytest.fixture(scope="session")
 def spark_remote() -> str:
     """The ``sc://`` URL of one Spark Connect server shared by the whole test run.

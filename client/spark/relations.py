@@ -43,7 +43,7 @@ class Context:
 @singledispatch
 def compile_relation(rel: object, ctx: Context) -> DataFrame:
     """The DataFrame of a plan relation."""
-    raise UnsupportedError("UNSUPPORTED", f"relation {type(rel).__name__} is not supported on the spark engine")
+    raise UnsupportedError("UNSUPPORTED_ON_ENGINE", f"relation {type(rel).__name__} is not supported on the spark engine")
 
 
 @compile_relation.register

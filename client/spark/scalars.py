@@ -34,7 +34,7 @@ def column(name: str) -> Column:
 
 
 def _unsupported(what: str) -> UnsupportedError:
-    return UnsupportedError("UNSUPPORTED", f"{what} is not supported on the spark engine")
+    return UnsupportedError("UNSUPPORTED_ON_ENGINE", f"{what} is not supported on the spark engine")
 
 
 @singledispatch

@@ -16,7 +16,7 @@ import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..errors import InvalidInput
+from ..errors import EngineError
 from ..native import parse_schema_columns
 from ..sources import SourceSpec
 from ..suite import ViewSpec
@@ -193,8 +193,8 @@ def _existing(paths: tuple[str, ...], skip_errors: bool, name: str, config: Node
             warnings.warn(f"data source {name!r}: path {path!r} does not exist; skipped (skipErrorPaths)",
                           stacklevel=2)
     if not kept:
-        raise InvalidInput("SOURCE_NOT_FOUND", f"data source {name!r}: none of its paths exists",
-                           config.location, ", ".join(paths))
+        raise EngineError("SOURCE_NOT_FOUND", f"data source {name!r}: none of its paths exists",
+                           location=config.location, text=", ".join(paths))
     return kept
 
 

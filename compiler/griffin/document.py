@@ -80,17 +80,17 @@ class Document:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise InvalidInput("BAD_CONFIG", f"not valid JSON: {error.msg}",
-                               Location(self.file, error.lineno, error.colno),
-                               _line_at(text, error.lineno)) from None
+                               location=Location(self.file, error.lineno, error.colno),
+                               text=_line_at(text, error.lineno)) from None
         except RecursionError:
-            raise InvalidInput("BAD_CONFIG", "JSON nested too deeply", Location(self.file, 1, 1)) from None
+            raise InvalidInput("BAD_CONFIG", "JSON nested too deeply", location=Location(self.file, 1, 1)) from None
         except ValueError:  # Python refuses integers of more than 4300 digits
             long_number = re.search(r"\d{4000,}", text)
             offset = long_number.start() if long_number else 0
             line = text.count("\n", 0, offset) + 1
             raise InvalidInput("BAD_CONFIG", "a number in the config is too long to read",
-                               Location(self.file, line, offset - (text.rfind("\n", 0, offset) + 1) + 1),
-                               text[offset:offset + 20] + "...") from None
+                               location=Location(self.file, line, offset - (text.rfind("\n", 0, offset) + 1) + 1),
+                               text=text[offset:offset + 20] + "...") from None
         self.text = text
         self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
         self._offsets = _positions(text)
@@ -157,7 +157,7 @@ class Node:
         """An error about this value, located at it (or at its key)."""
         location = self.doc.key_location(self.path) if at_key else self.location
         text = self.path[-1] if at_key and self.path else _excerpt(self.value)
-        return InvalidInput(code, message, location, str(text), hint)
+        return InvalidInput(code, message, location=location, text=str(text), hint=hint)
 
     # -- members of an object -------------------------------------------------------------------
     def has(self, key: str) -> bool:
@@ -241,8 +241,8 @@ class Node:
 
     def missing(self, key: str, what: str) -> InvalidInput:
         where = json_path((*self.path, key))
-        return InvalidInput("BAD_CONFIG", f"{where} is required: {what}", self.location,
-                            _excerpt(self.value), did_you_mean(key, self.keys()) if self.keys() else None)
+        return InvalidInput("BAD_CONFIG", f"{where} is required: {what}", location=self.location,
+                            text=_excerpt(self.value), hint=did_you_mean(key, self.keys()) if self.keys() else None)
 
     def unknown_value(self, allowed, what: str) -> InvalidInput:
         """An error for a value outside ``allowed``, with the closest allowed one as hint."""

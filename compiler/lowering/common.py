@@ -68,7 +68,7 @@ class RuleLowering:
     def error(self, code: str, message: str, node=None, hint: str | None = None) -> InvalidInput:
         if node is not None:
             return self.scope_for([]).error(code, message, node, hint)
-        return InvalidInput(code, message, self.rule.location, None, hint)
+        return InvalidInput(code, message, location=self.rule.location, text=None, hint=hint)
 
     def check_details(self) -> None:
         allowed = set(self.details_allowed) | set(COMMON_DETAILS)
@@ -76,12 +76,12 @@ class RuleLowering:
             if key not in allowed:
                 key_at = self.rule.detail_locations.get(key, (self.rule.location,))[0]
                 raise InvalidInput("UNKNOWN_DETAIL", f"{self.rule.kind} rule {self.rule.name!r} has no option "
-                                   f"{key!r}", key_at, key, did_you_mean(key, allowed))
+                                   f"{key!r}", location=key_at, text=key, hint=did_you_mean(key, allowed))
 
     def detail_error(self, key: str, code: str, message: str, hint: str | None = None) -> InvalidInput:
         """An error about the value of one detail option, located at that value."""
         value_at = self.rule.detail_locations.get(key, (None, self.rule.location))[1]
-        return InvalidInput(code, message, value_at, repr(self.rule.details.get(key)), hint)
+        return InvalidInput(code, message, location=value_at, text=repr(self.rule.details.get(key)), hint=hint)
 
     def name_of(self, key: str) -> str:
         """A metric's name: renamed in the details, else the key itself (Griffin's getStringOrKey)."""
@@ -123,7 +123,7 @@ class RuleLowering:
     def schema(self, source: str) -> Schema:
         if source not in self.schemas:
             raise InvalidInput("UNKNOWN_SOURCE", f"rule {self.rule.name!r} reads unknown source {source!r}",
-                               self.rule.location, source, did_you_mean(source, self.schemas))
+                               location=self.rule.location, text=source, hint=did_you_mean(source, self.schemas))
         return self.schemas[source]
 
     def read(self, source: str) -> Read:

@@ -47,7 +47,7 @@ class AccuracyMeasureLowering(GriffinMeasureLowering):
             except InvalidInput as error:
                 raise InvalidInput(error.code, f"measure {self.rule.name!r}: {source_ref.name} ({value.dtype}) "
                                    f"cannot be compared with {ref_ref.name} ({ref_value.dtype})",
-                                   source_ref.location, source_ref.name, error.hint) from None
+                                   location=source_ref.location, text=source_ref.name, hint=error.hint) from None
             equalities.append(Call(Fn.EQ, (left, right), BOOLEAN))
             source_values.append(value)
         keys = Distinct(Project(ref_read, tuple(ref_keys.values())))

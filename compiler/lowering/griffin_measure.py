@@ -35,7 +35,7 @@ class GriffinMeasureLowering(RuleLowering):
         column = schema.get(ref.name)
         if column is None:
             raise InvalidInput("UNKNOWN_COLUMN", f"measure {self.rule.name!r}: {source} has no column {ref.name!r}",
-                               ref.location, ref.name, did_you_mean(ref.name, schema.names))
+                               location=ref.location, text=ref.name, hint=did_you_mean(ref.name, schema.names))
         return Field(column.name, column.dtype)
 
     def condition(self, source: str, expr) -> Scalar:

@@ -8,7 +8,7 @@ brought back whole up to ``ROW_LIMIT`` rows (more is an error, never a silent cu
 from __future__ import annotations
 
 from ..collect import Results
-from ..errors import InvalidInput
+from ..errors import ResultError
 from ..numbers import number_from_text
 from ..parser import unquote_name
 from ..plan import (
@@ -69,9 +69,9 @@ class ProfilingLowering(RuleLowering):
 
         return finish
 
-    def too_many_rows(self) -> InvalidInput:
-        return InvalidInput("TOO_MANY_ROWS", f"profiling rule {self.rule.name!r} returns more than "
-                            f"{self.row_limit} rows", self.rule.location, None, "add a LIMIT or a GROUP BY")
+    def too_many_rows(self) -> ResultError:
+        return ResultError("TOO_MANY_ROWS", f"profiling rule {self.rule.name!r} returns more than "
+                            f"{self.row_limit} rows", location=self.rule.location, text=None, hint="add a LIMIT or a GROUP BY")
 
     def _source(self) -> str:
         named = unquote_name(self.rule.body.source) if self.rule.body.source else None

@@ -4,7 +4,7 @@ when the rule has a metric output."""
 from __future__ import annotations
 
 from ..collect import Results
-from ..errors import InvalidInput
+from ..errors import ResultError
 from ..plan import Sql
 from ..results import RuleResult
 from .common import Finisher, RuleLowering
@@ -28,8 +28,8 @@ class SqlLowering(RuleLowering):
         def finish(results: Results) -> RuleResult:
             rows = results.rows(ref)
             if len(rows) > ROW_LIMIT:
-                raise InvalidInput("TOO_MANY_ROWS", f"sql rule {rule.name!r} returns more than {ROW_LIMIT} rows",
-                                   rule.location, None, "aggregate or limit the query")
+                raise ResultError("TOO_MANY_ROWS", f"sql rule {rule.name!r} returns more than {ROW_LIMIT} rows",
+                                   location=rule.location, text=None, hint="aggregate or limit the query")
             return RuleResult(rule.name, rule.kind, [self.write(rows)], rows_metric=True)
 
         return finish

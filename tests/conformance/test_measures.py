@@ -10,7 +10,6 @@ import pytest
 
 from conformance_support import arrow_table
 from gryph.client import load_suite, run
-from gryph.compiler.errors import InvalidInput
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -66,11 +65,24 @@ def test_measures_checks_and_pass(dq_engine):
     ('measure "none": select id from t where id = 99', "no rows"),
     ('measure "rows": sql "select id from t"', "more than one row"),
 ])
-def test_a_measure_returns_exactly_one_row(dq_engine, measure, says):
-    with pytest.raises(InvalidInput) as caught:
-        _run(measure + "\n", dq_engine)
-    assert caught.value.code == "MEASURE_NOT_ONE_ROW" and says in caught.value.message
-    assert caught.value.line == 1
+def test_a_measure_that_is_not_one_row_fails_alone(dq_engine, measure, says):
+    name = measure.split('"')[1]
+    result = _run(measure + '\nmeasure "ok": count(id)\ncheck "reads it": measures["' + name + '"] == 1\n',
+                  dq_engine)
+    error = result.failed[name]
+    assert error["code"] == "MEASURE_NOT_ONE_ROW" and says in error["message"] and error["line"] == 1
+    assert result.measures["ok"] == 5 and result.measures[name] == {"error": error}  # the run went on
+    assert result.checks[0].passed is False and "failed" in result.checks[0].error
+    assert result.passed is False and result.to_dict()["failed"] == {name: error}
+
+
+def test_a_profiling_rule_over_the_row_limit_fails_alone(dq_engine):
+    many = {"columns": [["id", "int64"]], "rows": [[n] for n in range(10_001)]}
+    suite = "profiling p on t: select id from t\nprofiling q on t: select count(*) as n from t\n"
+    result = run(load_suite(suite, {"t": arrow_table(many)}), dq_engine)
+    assert result.failed["p"]["code"] == "TOO_MANY_ROWS" and "more than 10000 rows" in result.failed["p"]["message"]
+    assert result.metrics["q"] == [{"n": 10_001}] and result.metrics["p"] == {"error": result.failed["p"]}
+    assert result.passed is False
 
 
 def test_seed_example(dq_engine):
