@@ -16,8 +16,6 @@ from .parser import unquote_name, unquote_string
 from .plan import Call, Fn, IsNull, Lambda, Literal, Scalar, Variable, not_
 from .types import BOOLEAN, INTEGER, JSON, STRING, DataType, Kind, array
 
-# JSON field names become engine path text ($."name" / $['name']): these would end it early.
-_PATH_BREAKERS = set("'\"\\[]")
 _EACH_STEP = ("FieldSuffix", "IndexSuffix", "AllSuffix", "RangeSuffix", "FilterSuffix")
 
 
@@ -98,9 +96,6 @@ class Selector:
         if kind is Kind.JSON:
             if not name:
                 raise self.scope.error("UNSUPPORTED_NAME", "a JSON field name cannot be empty", node)
-            if _PATH_BREAKERS & set(name):
-                raise self.scope.error("UNSUPPORTED_NAME", f"a JSON field name cannot hold quotes, "
-                                       f"backslashes or brackets: {name!r}", node)
             return Call(Fn.JSON_FIELD, (value, Literal(name, STRING)), JSON)
         if kind is Kind.MAP:
             return Call(Fn.ELEMENT_AT, (value, Literal(name, STRING)), value.dtype.args[1])

@@ -13,8 +13,9 @@ from typing import Callable
 from gryph.compiler.errors import UnsupportedError
 from gryph.compiler.plan import (
     AggFn, AggregateCall, Between, Call, Cast, Field, Fn, IfThen, In, IsNull, Lambda, Like, Literal,
-    RLike, Scalar, SortKey, Variable, WindowCall, WindowFn,
+    RLike, Scalar, SortKey, Variable, WindowCall, WindowFn, free_prefix,
 )
+from gryph.compiler.plan.scalars import field_names
 from gryph.compiler.types import DataType, Kind
 
 from gryph.compiler.regex_text import capture_groups, replacement_parts
@@ -50,7 +51,9 @@ def _variable(node: Variable) -> str:
 
 @scalar_sql.register
 def _lambda(node: Lambda) -> str:
-    return f"(lambda {ident(node.param)}: {scalar_sql(node.body)})"
+    # DuckDB takes a name in the body for the parameter first: name it as no column it reads
+    param = free_prefix(node.param, field_names(node.body))
+    return f"(lambda {ident(param)}: {scalar_sql(node.body_with_param(param))})"
 
 
 def _raw_literal(value: object) -> str:
@@ -421,7 +424,8 @@ def _json_field(node: Call, args: list[str]) -> str:
     name = node.args[1]
     if not isinstance(name, Literal) or not isinstance(name.value, str):
         raise unsupported("JSON_FIELD with a non-constant name")
-    path = string('$."' + name.value + '"')
+    # a JSON pointer (RFC 6901) names any member: only '~' and '/' are escaped there
+    path = string("/" + name.value.replace("~", "~0").replace("/", "~1"))
     return _json_valid(lambda doc: f"json_extract_string({doc}, {path})")(node, args)
 
 

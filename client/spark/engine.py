@@ -20,7 +20,7 @@ from .connect import Connection, connect
 from .failures import spark_errors
 from .histograms import shared_histograms
 from .read_once import keep_all, sources_to_keep
-from .relations import Context, compile_relation
+from .relations import Context, compile_relation, wide_codegen
 from .scalars import quoted
 from .sources import load_source
 from .together import Part, collect_together
@@ -82,7 +82,8 @@ class SparkEngine:
             parts = [Part("queries " + ", ".join(repr(q.name) for q in s.queries), df)
                      for s, (df, _) in zip(shared, jobs)]
             parts += [Part(f"query {q.name!r}", self._dataframe(ctx, q)) for q in alone]
-            results = collect_together(parts)
+            with wide_codegen(ctx):
+                results = collect_together(parts)
             rows: dict[str, Rows] = {}
             for (_, split), got in zip(jobs, results):
                 rows.update(split(got))
@@ -96,10 +97,11 @@ class SparkEngine:
         where = export.path if export.path is not None else f"table {export.table}"
         with spark_errors(f"writing {export.name!r} to {where}"):
             writer = compile_relation(export.relation, ctx).write.mode("overwrite")
-            if export.table is not None:
-                writer.saveAsTable(export.table)
-            else:
-                writer.parquet(export.path)
+            with wide_codegen(ctx):
+                if export.table is not None:
+                    writer.saveAsTable(export.table)
+                else:
+                    writer.parquet(export.path)
 
     @contextlib.contextmanager
     def _registered(self, views, relations, sources: Mapping[str, SourceSpec], kept: Mapping | None = None):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from functools import singledispatch
+from typing import Iterator
 
 from pyspark.sql.connect import functions as F
 from pyspark.sql.connect.column import Column
@@ -21,8 +23,9 @@ from .scalars import column, compile_scalar, quoted, sort_key
 from .typemap import to_spark
 
 # Spark turns whole-stage code generation off above this many output columns (the query still
-# runs, more slowly); wider aggregates raise the limit for the session instead.
+# runs, more slowly); wider aggregates raise the limit while their queries run (``wide_codegen``).
 CODEGEN_MAX_FIELDS = 100
+CODEGEN_SETTING = "spark.sql.codegen.maxFields"
 
 JOIN_TYPES = {
     JoinKind.INNER: "inner",
@@ -38,6 +41,22 @@ class Context:
 
     spark: SparkSession
     tables: dict[str, DataFrame]
+    widest: int = 0  # output columns of the widest aggregate compiled so far
+
+
+@contextlib.contextmanager
+def wide_codegen(ctx: Context) -> Iterator[None]:
+    """While the block runs, the session generates code for the widest aggregate compiled in
+    ``ctx``; the setting is as it was afterwards."""
+    if ctx.widest <= CODEGEN_MAX_FIELDS:
+        yield
+        return
+    previous = ctx.spark.conf.get(CODEGEN_SETTING)
+    ctx.spark.conf.set(CODEGEN_SETTING, str(ctx.widest))
+    try:
+        yield
+    finally:
+        ctx.spark.conf.set(CODEGEN_SETTING, previous)
 
 
 @singledispatch
@@ -106,9 +125,7 @@ def _aggregate(rel: Aggregate, ctx: Context) -> DataFrame:
         measures.append(call.alias(f"{prefix}{i}"))
         distinct.append(False)
         element.update((name, column(f"{prefix}{i}")[k]) for k, (name, _) in enumerate(group.members))
-    width = len(keys) + len(measures)
-    if width > CODEGEN_MAX_FIELDS:
-        ctx.spark.conf.set("spark.sql.codegen.maxFields", str(width))
+    ctx.widest = max(ctx.widest, len(keys) + len(measures))
     if keys:
         out = df.groupBy(*keys).agg(*measures)
     elif splits_in_two(rel):

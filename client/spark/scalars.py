@@ -13,7 +13,7 @@ from typing import Callable
 # environment variable says so, and would otherwise look for a local JVM.
 from pyspark.sql.connect import functions as F
 from pyspark.sql.connect.column import Column
-from pyspark.sql.connect.expressions import UnresolvedFunction
+from pyspark.sql.connect.expressions import LambdaFunction, UnresolvedFunction, UnresolvedNamedLambdaVariable
 from pyspark.sql.connect.window import Window
 
 from gryph.compiler.errors import UnsupportedError
@@ -48,25 +48,23 @@ def _field(node: Field) -> Column:
     return column(node.name)
 
 
-# The Column each enclosing Lambda's parameter stands for while its body compiles.
-_BOUND: dict[str, Column] = {}
-
-
 @compile_scalar.register
 def _variable(node: Variable) -> Column:
-    return _BOUND[node.name]
+    # by name: Spark binds it to the enclosing lambda's parameter of that name
+    return Column(UnresolvedNamedLambdaVariable([node.name]))
 
 
 @compile_scalar.register
-def _lambda(node: Lambda) -> Callable[[Column], Column]:
-    """A Python function for F.transform / F.filter, which call it once to build the body."""
-    def body(element: Column) -> Column:
-        _BOUND[node.param] = element
-        try:
-            return compile_scalar(node.body)
-        finally:
-            del _BOUND[node.param]
-    return body
+def _lambda(node: Lambda) -> Column:
+    """A Spark lambda. Its parameter gets a fresh name (as PySpark's own lambdas do): a column of
+    the row read inside the body is never taken for the parameter."""
+    fresh = UnresolvedNamedLambdaVariable.fresh_var_name(node.param)
+    body = compile_scalar(node.body_with_param(fresh))
+    return Column(LambdaFunction(body._expr, [UnresolvedNamedLambdaVariable([fresh])]))
+
+
+def _higher_order(name: str) -> Callable[..., Column]:
+    return lambda node, items, function: Column(UnresolvedFunction(name, [items._expr, function._expr]))
 
 
 @compile_scalar.register
@@ -240,7 +238,13 @@ def _json_field(node: Call, doc: Column, _name: Column) -> Column:
     name = node.args[1]
     if not isinstance(name, Literal) or not isinstance(name.value, str):
         raise _unsupported("JSON_FIELD with a non-constant name")
+    if set(name.value) & _PATH_BREAKERS:
+        raise _unsupported(f"a JSON field name with quotes, backslashes or brackets ({name.value!r})")
     return F.get_json_object(doc, f"$['{name.value}']")
+
+
+# A JSON field name becomes path text $['name'], which Spark reads up to the first of these.
+_PATH_BREAKERS = set("'\"\\[]")
 
 
 def _unary(fn: Callable[[Column], Column]) -> Callable[..., Column]:
@@ -376,8 +380,8 @@ CALLS: dict[Fn, Callable[..., Column]] = {
     Fn.DATE_FORMAT: _sql("date_format"),
     Fn.ELEMENT_AT: _element_at,
     Fn.GET_FIELD: _get_field,
-    Fn.ARRAY_MAP: lambda n, items, fn: F.transform(items, fn),
-    Fn.ARRAY_FILTER: lambda n, items, fn: F.filter(items, fn),
+    Fn.ARRAY_MAP: _higher_order("transform"),
+    Fn.ARRAY_FILTER: _higher_order("filter"),
     Fn.FLATTEN: _unary(F.flatten),
     Fn.SLICE: _slice,
     Fn.SIZE: _sql("size"),  # NULL for NULL, with ANSI on

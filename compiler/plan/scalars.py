@@ -191,6 +191,17 @@ class Lambda(Scalar):
     body: Scalar
     dtype: DataType
 
+    def body_with_param(self, name: str) -> Scalar:
+        """The body with the parameter renamed to ``name``, where this lambda binds it (an inner
+        lambda with a parameter of the same name binds its own). Engines give parameters names
+        no column of the row has, so a column read in the body is never taken for one."""
+        def rename(sub: Scalar) -> Scalar | None:
+            if isinstance(sub, Variable) and sub.name == self.param:
+                return Variable(name, sub.dtype)
+            return sub if isinstance(sub, Lambda) and sub.param == self.param else None
+
+        return substitute(self.body, rename)
+
 
 def _check_call(fn: Fn, args: tuple[Scalar, ...]) -> None:
     """Raise ValueError unless ``args`` suit ``fn``: their number, booleans for logic, and a

@@ -212,3 +212,19 @@ def test_the_registries_come_from_the_class_tree():
 def test_scalar_nodes_check_their_arguments_when_built(build, message):
     with pytest.raises(ValueError, match=message):
         build()
+
+
+def test_a_lambda_parameter_named_as_a_column_reads_the_element(dq_engine):
+    """``xs.map(i -> i + t.i)``: row 1 (i = 1, xs = [1, 2]) gives [2, 3], row 3 (i NULL, xs = [3]) [NULL]."""
+    body = Call(Fn.ARRAY_MAP, (xs, Lambda("i", Call(Fn.ADD, (Variable("i", I), i), I), I)), array(I))
+    rows = _rows(dq_engine, Project(t, (Named(body, "v"),)))
+    assert sorted((r["v"] for r in rows), key=repr) == sorted([[2, 3], None, [None]], key=repr)
+
+
+def test_an_inner_lambda_binds_its_own_parameter(dq_engine):
+    """``xs.map(e -> xs.filter(e -> e > 1))``: the inner e is the inner element, so row 1 gives
+    [[2], [2]] (bound to the outer element it would give [[], [1, 2]]), row 3 [[3]]."""
+    inner = Lambda("e", Call(Fn.GT, (Variable("e", I), lit(1)), B), B)
+    outer = Lambda("e", Call(Fn.ARRAY_FILTER, (xs, inner), array(I)), array(I))
+    rows = _rows(dq_engine, Project(t, (Named(Call(Fn.ARRAY_MAP, (xs, outer), array(array(I))), "v"),)))
+    assert sorted((r["v"] for r in rows), key=repr) == sorted([[[2], [2]], None, [[3]]], key=repr)
