@@ -1,0 +1,3 @@
+-- query rows0
+SELECT * FROM (SELECT "city" AS "city", "cnt" AS "cnt", "spread" AS "spread" FROM (SELECT * FROM (SELECT "__group0" AS "city", "__agg0" AS "cnt", TRY((CAST("__agg1" AS BIGINT) - CAST("__agg2" AS BIGINT))) AS "spread", "__agg0" AS "__order0", "__group0" AS "__order1" FROM (SELECT * FROM (SELECT "city" AS "__group0", count(*) AS "__agg0", max("age") AS "__agg1", min("age") AS "__agg2" FROM (SELECT * FROM (SELECT "city", "age" FROM "users") AS "t1" WHERE ("age" > CAST(20 AS BIGINT))) AS "t2" GROUP BY 1) AS "t3" WHERE ("__agg0" > CAST(1 AS BIGINT))) AS "t4") AS "t5" ORDER BY "__order0" DESC NULLS LAST, "__order1" ASC NULLS FIRST LIMIT 5) AS "t6") AS "t7" LIMIT 10001;
+
