@@ -1,10 +1,26 @@
-.PHONY: setup test example bench fuzz
+.PHONY: setup test test-fast lint typecheck example bench fuzz
 
 setup:
 	.ci/bootstrap.sh
 
 test: setup
 	.venv/bin/python -m pytest -q
+
+# DuckDB only: the tests that need a Spark server carry the `spark` marker (tests/conftest.py)
+test-fast: setup
+	.venv/bin/python -m pytest -q -m "not spark"
+
+lint: setup
+	.venv/bin/pip install -q -e ".[dev]"
+	.venv/bin/ruff check .
+	.venv/bin/python -m pyflakes compiler client local_backend tests
+
+# mypy over the package as it installs (gryph.compiler -> compiler/): strict on compiler/
+typecheck: setup
+	.venv/bin/pip install -q -e ".[dev]"
+	mkdir -p build/typecheck/gryph
+	for d in compiler client local_backend; do ln -sfn ../../../$$d build/typecheck/gryph/$$d; done
+	.venv/bin/mypy -p gryph.compiler -p gryph.client -p gryph.local_backend
 
 example: setup
 	.venv/bin/gryph run examples/users.dq

@@ -14,4 +14,12 @@ from .scalars import (
     or_all, substitute, walk,
 )
 
-__all__ = [name for name in dir() if not name.startswith("_")]
+__all__ = [
+    "AggFn", "Fn", "JoinKind", "WindowFn", "grouped_counts", "histogram_parts", "key_histogram",
+    "format_plan", "format_relation", "format_scalar", "Export", "Plan", "Query", "View", "RELATION_TYPES",
+    "Aggregate", "Distinct", "Filter", "Join", "Limit", "Named", "PercentileSet", "Project", "Read",
+    "Relation", "Sort", "Sql", "Window", "free_prefix", "inputs", "reads", "walk_relations", "SCALAR_TYPES",
+    "AggregateCall", "Between", "Call", "Cast", "Field", "IfThen", "In", "IsNull", "Like", "Literal",
+    "Lambda", "RLike", "Scalar", "SortKey", "Variable", "WindowCall", "and_all", "children", "coerce",
+    "contains_aggregate", "count_all", "not_", "or_all", "substitute", "walk",
+]
