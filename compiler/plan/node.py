@@ -32,13 +32,7 @@ class Node:
 
         The node itself when nothing changed, so an unchanged tree is not validated again.
         """
-        changes = {}
-        for field in dataclasses.fields(self):  # type: ignore[arg-type]
-            value = getattr(self, field.name)
-            new = _map(value, kind, fn)
-            if new is not value:
-                changes[field.name] = new
-        return dataclasses.replace(self, **changes) if changes else self  # type: ignore[type-var]
+        return _with_fields_mapped(self, kind, fn)
 
 
 class Part:
@@ -66,14 +60,19 @@ def _map(value: Any, kind: type[Node], fn: Callable[[Any], Any]) -> Any:
         items = tuple(_map(item, kind, fn) for item in value)
         return value if all(a is b for a, b in zip(items, value)) else items
     if isinstance(value, Part):
-        changes = {}
-        for field in dataclasses.fields(value):  # type: ignore[arg-type]
-            old = getattr(value, field.name)
-            new = _map(old, kind, fn)
-            if new is not old:
-                changes[field.name] = new
-        return dataclasses.replace(value, **changes) if changes else value  # type: ignore[type-var]
+        return _with_fields_mapped(value, kind, fn)
     return value
+
+
+def _with_fields_mapped(obj: Any, kind: type[Node], fn: Callable[[Any], Any]) -> Any:
+    """The dataclass ``obj`` with the nodes of ``kind`` in its fields mapped; ``obj`` if none changed."""
+    changes = {}
+    for field in dataclasses.fields(obj):
+        old = getattr(obj, field.name)
+        new = _map(old, kind, fn)
+        if new is not old:
+            changes[field.name] = new
+    return dataclasses.replace(obj, **changes) if changes else obj
 
 
 def concrete_types(base: type[N]) -> tuple[type[N], ...]:
