@@ -141,6 +141,7 @@ CODES: dict[str, ErrorCode] = {
         SPARK_CONNECT="connecting to <url> failed",
         SPARK_AUTH="the server at <url> refused the credentials",
         SPARK_VERSION="the server runs Spark <version>; gryph needs <version>",
+        SPARK_RETRY="<variable>=<value> is not a number of seconds",
         SPARK_START="the local Spark server did not start: <reason>",
         SPARK_JAVA="no Java for the local Spark server",
         SPARK_AVRO="<what>: this Spark server has no Avro support",
