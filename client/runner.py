@@ -43,6 +43,7 @@ class RunResult:
     checks: list[CheckOutcome] = field(default_factory=list)
     passed: bool = True
     policy: str = "always"
+    rows_read: dict[str, int] = field(default_factory=dict)  # rows of each source read
     run_id: str | None = None  # set when the run is stored in a history
 
     def warnings_failed(self) -> bool:
@@ -59,7 +60,12 @@ class RunResult:
             "measure": self.measures,
             "check": {check.name: check.passed for check in self.checks},
             "pass": self.passed,
+            "metric": self.task_metric(),
         }
+
+    def task_metric(self) -> dict:
+        """The run's task metrics, as the DolphinScheduler proposal stores them beside measure/check/pass."""
+        return {"rowsCounter": self.rows_read, "timeElapsed": round(self.duration_seconds * 1000)}
 
 
 def load_suite(source: str | Path | Suite, frames: Mapping[str, object] | None = None) -> Suite:
@@ -154,7 +160,7 @@ def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=N
         started = dt.datetime.now(dt.timezone.utc)
         clock = time.perf_counter()
         options = Options(record_sample=record_sample, now_ms=int(started.timestamp() * 1000),
-                          records_to=records_to)
+                          records_to=records_to, count_rows=True)
         compiled = compile_for(suite, active, options)
         rows = compiled.execute(active, suite.sources)
         results = compiled.finish(rows)
@@ -175,6 +181,7 @@ def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=N
             checks=verdict.checks,
             passed=verdict.passed,
             policy=str(suite.policy),
+            rows_read=compiled.rows_read(rows),
         )
         if store is not None:
             result.run_id = store.record(result.to_dict(), started, result.measures)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping
 
 from .checks import CompiledCheck, compile_checks
-from .collect import Collector, Results
+from .collect import Collector, Results, ValueRef
 from .engine import Engine
 from .gcpause import without_cyclic_gc
 from .lowering import LOWERINGS, Finisher, Options
@@ -16,6 +16,7 @@ from .errors import InvalidInput
 from .json_frames import json_column, json_frame
 from .plan import Plan, Sql, View
 from .results import MeasureResult, RuleResult
+from .row_counters import count_rows_read, rows_read
 from .rule_tables import late_rules, output_table_sql
 from .sources import SourceSpec
 from .spark_names import quoted
@@ -39,6 +40,8 @@ class CompiledSuite:
     # indexes of the DSL rules they read
     late_plan: Plan | None = None
     late_inputs: tuple[int, ...] = ()
+    # the rows of each source read, with Options(count_rows=True): the task metrics' rowsCounter
+    row_counters: dict[str, ValueRef] = field(default_factory=dict)
 
     def first_plan(self) -> Plan:
         """Everything but the conditional queries: views, value and row queries, exports."""
@@ -77,6 +80,9 @@ class CompiledSuite:
         results = Results(rows_by_query)
         return [finish(results) for finish in self.measure_finishers]
 
+    def rows_read(self, rows_by_query: dict[str, list[dict]]) -> dict[str, int]:
+        return rows_read(self.row_counters, rows_by_query)
+
 
 @without_cyclic_gc
 def compile_suite(suite: Suite, schemas: dict[str, Schema], options: Options | None = None) -> CompiledSuite:
@@ -98,9 +104,11 @@ def _compile(suite: Suite, schemas: dict[str, Schema], options: Options) -> Comp
                                       options).lower() for index, rule in enumerate(suite.rules)]
     # measures go through the same collector: aggregate-only measures join the rules' scans
     measures = [LOWERINGS["measure"](m, schemas, collector, options).lower() for m in suite.measures]
+    late_plan = late_collector.plan() if late else None
+    read_by = [collector.plan()] + ([late_plan] if late_plan is not None else [])
+    counters = count_rows_read(suite.sources, schemas, collector, read_by) if options.count_rows else {}
     return CompiledSuite(suite, collector.plan(), finishers, measures, compile_checks(suite),
-                         collector.conditions(), late_collector.plan() if late else None,
-                         tuple(sorted(late_inputs)))
+                         collector.conditions(), late_plan, tuple(sorted(late_inputs)), counters)
 
 
 def view_plans(suite: Suite, schemas: dict[str, Schema]) -> tuple[View, ...]:
