@@ -101,7 +101,14 @@ class HistoryStore:
         with self._connect(read_only=True) as con:
             if not con.execute("select count(*) from information_schema.tables where table_name = 'runs'").fetchone()[0]:
                 return []
-            return con.execute(sql, params).fetchall()
+            try:
+                return con.execute(sql, params).fetchall()
+            except duckdb.Error as error:  # a runs table of another tool's making
+                raise self._foreign(error) from None
+
+    def _foreign(self, problem: object) -> EngineError:
+        return EngineError("HISTORY_UNREADABLE", f"{self.path} is not a gryph run history: {problem}", None,
+                           str(self.path), "name the history file gryph runs write (--history)")
 
     def measure_values(self, suite: str, measure: str, limit: int,
                        since: dt.datetime | None = None) -> list[object]:
@@ -119,6 +126,24 @@ class HistoryStore:
         return [{"run_id": run_id, "started": started.isoformat(sep=" ", timespec="seconds") + "Z",
                  "engine": engine, "pass": passed, "measure": json.loads(document).get("measure", {})}
                 for run_id, started, engine, passed, document in rows]
+
+
+    def documents(self, suite: str, limit: int) -> list[dict]:
+        """The result documents of the newest ``limit`` runs of ``suite``, oldest first, each with its
+        run id and its start time (UTC, ISO 8601)."""
+        rows = self._query("select run_id, started, document from runs where suite = ? "
+                           "order by started desc, seq desc limit ?", [suite, limit])
+        documents = []
+        for run_id, started, text in reversed(rows):
+            try:
+                document = json.loads(text)
+            except (TypeError, ValueError) as error:
+                raise self._foreign(f"run {run_id} holds no JSON document ({error})") from None
+            if not isinstance(document, dict) or not isinstance(document.get("metrics"), (dict, list)):
+                raise self._foreign(f"run {run_id} holds no gryph result document")
+            documents.append({**document, "run_id": run_id,
+                              "started": started.isoformat(sep="T", timespec="seconds") + "Z"})
+        return documents
 
 
 def _decode(text: str) -> object:

@@ -19,7 +19,7 @@ from gryph.compiler.native import parse_suite, parse_suite_file
 from gryph.compiler.plan import format_plan
 from gryph.compiler.results import RuleResult, merge_writes
 from gryph.compiler.sources import SourceSpec
-from gryph.compiler.suite import Suite
+from gryph.compiler.suite import RuleSpec, Suite
 from gryph.compiler.verdict import CheckOutcome, judge
 
 from .engines import open_engine
@@ -44,6 +44,8 @@ class RunResult:
     passed: bool = True
     policy: str = "always"
     rows_read: dict[str, int] = field(default_factory=dict)  # rows of each source read
+    # each rule's kind and one-value details, for the HTML report to pick and read its charts
+    rule_kinds: dict[str, dict] = field(default_factory=dict)
     run_id: str | None = None  # set when the run is stored in a history
 
     def warnings_failed(self) -> bool:
@@ -61,6 +63,10 @@ class RunResult:
             "check": {check.name: check.passed for check in self.checks},
             "pass": self.passed,
             "metric": self.task_metric(),
+            "policy": self.policy,
+            "rules": self.rule_kinds,
+            "check_details": [{"name": check.name, "expression": check.expression, "status": check.status,
+                               "values": check.values, "error": check.error} for check in self.checks],
         }
 
     def task_metric(self) -> dict:
@@ -182,6 +188,7 @@ def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=N
             passed=verdict.passed,
             policy=str(suite.policy),
             rows_read=compiled.rows_read(rows),
+            rule_kinds={rule.name: {"kind": rule.kind, "details": _scalar_details(rule)} for rule in suite.rules},
         )
         if store is not None:
             result.run_id = store.record(result.to_dict(), started, result.measures)
@@ -226,6 +233,12 @@ def _metrics(suite: Suite, results: list[RuleResult]) -> dict:
         # Griffin's metric wrapper merges every rule's writes into one map
         return merge_writes([write for result in results for write in result.writes])
     return {result.rule: result.metrics() for result in results}
+
+
+def _scalar_details(rule: RuleSpec) -> dict[str, object]:
+    """The rule's one-value details: its renamed metrics (``miss = "miss_count"``), step size, ..."""
+    return {key: value for key, value in rule.details.items()
+            if isinstance(value, (str, int, float)) and key not in ("source", "target")}
 
 
 def _records(results: list[RuleResult]) -> dict:
