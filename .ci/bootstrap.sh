@@ -18,6 +18,15 @@ if ! command -v java >/dev/null 2>&1 || [ "$(java_major)" -lt 17 ]; then
     $SUDO apt-get install -y openjdk-17-jre-headless
 fi
 
+# headless Chromium: the HTML report's browser tests open it (tests/client/browser.py)
+if ! command -v chromium >/dev/null 2>&1; then
+    echo "bootstrap: installing chromium (the HTML report's browser tests)"
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update
+    $SUDO apt-get install -y chromium
+fi
+
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi

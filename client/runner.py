@@ -25,6 +25,7 @@ from gryph.compiler.verdict import CheckOutcome, judge
 from .engines import open_engine
 from .frames import to_arrow
 from .history import HistoryStore
+from .progress import Phase, no_progress
 
 
 @dataclass
@@ -154,12 +155,13 @@ def compile_for(suite: Suite, engine: Engine, options: Options | None = None) ->
 
 def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None,
         remote: str | None = None, record_sample: int = 20, records_to: str | None = None,
-        history: str | Path | None = None) -> RunResult:
+        history: str | Path | None = None, phase: Phase = no_progress) -> RunResult:
     """Run a suite and return its metrics. ``engine`` is an Engine or a name (duckdb, spark).
 
     ``records_to`` writes every record output in full where the engine runs: a folder of
     parquet files, or ``table:PREFIX`` for tables named PREFIX + rule__output. ``history`` is a
-    history file: checks read earlier runs from it and the run is stored in it.
+    history file: checks read earlier runs from it and the run is stored in it. ``phase`` hears
+    each step as it starts (a progress display).
     """
     suite = load_suite(source, frames)
     with _engine(engine, remote) as active:
@@ -167,8 +169,9 @@ def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=N
         clock = time.perf_counter()
         options = Options(record_sample=record_sample, now_ms=int(started.timestamp() * 1000),
                           records_to=records_to, count_rows=True)
+        phase("learning the sources' schemas and compiling the rules")
         compiled = compile_for(suite, active, options)
-        rows = compiled.execute(active, suite.sources)
+        rows = compiled.execute(active, suite.sources, phase)
         results = compiled.finish(rows)
         measures = compiled.finish_measures(rows)
         metrics = _metrics(suite, results)
@@ -191,6 +194,7 @@ def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=N
             rule_kinds={rule.name: {"kind": rule.kind, "details": _scalar_details(rule)} for rule in suite.rules},
         )
         if store is not None:
+            phase("storing the run in the history")
             result.run_id = store.record(result.to_dict(), started, result.measures)
         return result
 

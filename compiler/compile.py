@@ -54,13 +54,20 @@ class CompiledSuite:
                        if q.name in self.conditions and self.conditions[q.name](results))
         return replace(self.plan, queries=wanted, exports=()) if wanted else None
 
-    def execute(self, engine: Engine, sources: Mapping[str, SourceSpec]) -> dict[str, list[dict]]:
-        """Run the plan on an engine in two steps: record samples only where records exist."""
-        rows = engine.run(self.first_plan(), sources)
+    def execute(self, engine: Engine, sources: Mapping[str, SourceSpec],
+                phase: Callable[[str], None] = lambda _: None) -> dict[str, list[dict]]:
+        """Run the plan on an engine in two steps: record samples only where records exist.
+        ``phase`` hears what runs next (a progress display)."""
+        first = self.first_plan()
+        phase(f"reading {_counted(len(sources), 'source')}: {_counted(len(first.queries), 'statement')} "
+              f"on {engine.name}")
+        rows = engine.run(first, sources)
         second = self.second_plan(rows)
         if second is not None:
+            phase(f"fetching record samples: {_counted(len(second.queries), 'statement')}")
             rows.update(engine.run(second, sources))
         if self.late_plan is not None:
+            phase("running the Spark SQL rules that read other rules' results")
             rows.update(engine.run(self._late_plan(rows), sources))
         return rows
 
@@ -82,6 +89,10 @@ class CompiledSuite:
 
     def rows_read(self, rows_by_query: dict[str, list[dict]]) -> dict[str, int]:
         return rows_read(self.row_counters, rows_by_query)
+
+
+def _counted(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 @without_cyclic_gc
