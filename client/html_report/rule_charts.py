@@ -79,7 +79,7 @@ def _step_histogram(rule: str, details: dict, metrics: dict) -> Chart | None:
     marks = [{"percentile": f"p{key[len(prefix):]}", "latency_ms": value}
              for key, value in metrics.items() if key.startswith(prefix) and is_number(value)]
     bars = alt.Chart(alt.Data(values=rows)).mark_bar(color="#1565c0", stroke="white").encode(
-        x=alt.X("from_ms:Q", title=axis), x2="to_ms:Q", y=alt.Y("rows:Q", title="rows"),
+        x=alt.X("from_ms:Q", title=axis), x2="to_ms:Q", y=alt.Y("rows:Q", title="rows"), y2=alt.datum(0),
         tooltip=["from_ms:Q", "to_ms:Q", "rows:Q"])
     title = f"{rule}: latency histogram"
     layers = [bars]
