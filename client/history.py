@@ -160,7 +160,7 @@ class HistoryStore:
                 document = json.loads(text)
             except (TypeError, ValueError) as error:
                 raise self._foreign(f"run {run_id} holds no JSON document ({error})") from None
-            if not isinstance(document, dict) or not isinstance(document.get("metrics"), (dict, list)):
+            if not isinstance(document, dict) or "pass" not in document:
                 raise self._foreign(f"run {run_id} holds no gryph result document")
             documents.append({**document, "run_id": run_id,
                               "started": started.isoformat(sep="T", timespec="seconds") + "Z"})

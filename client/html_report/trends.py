@@ -16,12 +16,12 @@ def trend_charts(documents: list[dict]) -> list[Chart]:
     if len(documents) < MIN_RUNS:
         return []
     groups: dict[tuple[str, str], list[dict]] = {}
-    for document in documents:
-        point = {"started": document.get("started"), "passed": bool(document.get("pass", True))}
+    for number, document in enumerate(documents, start=1):
+        point = {"run": number, "started": document.get("started"), "passed": bool(document.get("pass", True))}
         for group, series, value in _numbers(document):
             groups.setdefault(group, []).append({**point, "series": series, "value": value})
     return [_chart(section, name, rows) for (section, name), rows in groups.items()
-            if len({row["started"] for row in rows}) >= MIN_RUNS]
+            if len({row["run"] for row in rows}) >= MIN_RUNS]
 
 
 def _numbers(document: dict):
@@ -59,12 +59,12 @@ def _flat(name: str, value: object):
 
 
 def _chart(section: str, name: str, rows: list[dict]) -> Chart:
-    title = f"{section} {name}: last {len({row['started'] for row in rows})} runs"
+    title = f"{section} {name}: last {len({row['run'] for row in rows})} runs"
     data = alt.Data(values=rows)
-    x = alt.X("started:T", title="run started (UTC)")
+    x = alt.X("run:Q", title="run (oldest to newest)", axis=alt.Axis(format="d", tickMinStep=1))
     line = alt.Chart(data).mark_line(point=False).encode(
         x=x, y=alt.Y("value:Q", title=None), color=alt.Color("series:N", title=None),
-        tooltip=["started:T", "series:N", "value:Q", "passed:N"])
+        tooltip=["run:Q", "started:N", "series:N", "value:Q", "passed:N"])
     failed = alt.Chart(data).transform_filter("!datum.passed").mark_point(
         shape="cross", color="#c62828", size=60, filled=True).encode(x=x, y="value:Q")
     return Chart(chart_id("trend", f"{section} {name}"), title,
