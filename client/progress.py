@@ -31,4 +31,4 @@ def terminal_progress(enabled: bool) -> Iterator[Phase]:
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
                   console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task("starting", total=None)
-        yield lambda text: progress.update(task, description=text)
+        yield lambda text: progress.update(task, description=text, refresh=True)

@@ -6,6 +6,7 @@ import hashlib
 import math
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 import altair as alt
 
@@ -16,8 +17,9 @@ class Chart:
     title: str
     spec: alt.TopLevelMixin
 
-    def to_dict(self) -> dict:
-        """The Vega-Lite spec as JSON data (altair validates it against the schema)."""
+    @cached_property
+    def vega_lite(self) -> dict:
+        """The Vega-Lite spec as JSON data (altair validates it against the schema, once)."""
         return self.spec.to_dict()
 
 

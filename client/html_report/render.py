@@ -14,11 +14,11 @@ NO_URLS: list[str] = []  # allowed_base_urls: specs carry their data inline, not
 
 
 def to_svg(chart: Chart) -> str:
-    return vl_convert.vegalite_to_svg(chart.to_dict(), allowed_base_urls=NO_URLS)
+    return vl_convert.vegalite_to_svg(chart.vega_lite, allowed_base_urls=NO_URLS)
 
 
 def to_png(chart: Chart) -> bytes:
-    return vl_convert.vegalite_to_png(chart.to_dict(), scale=2, allowed_base_urls=NO_URLS)
+    return vl_convert.vegalite_to_png(chart.vega_lite, scale=2, allowed_base_urls=NO_URLS)
 
 
 def write_images(charts: list[Chart], folder: str, kind: str) -> list[str]:
