@@ -40,7 +40,8 @@ class CompiledSuite:
     # indexes of the DSL rules they read
     late_plan: Plan | None = None
     late_inputs: tuple[int, ...] = ()
-    # the rows of each source read, with Options(count_rows=True): the task metrics' rowsCounter
+    # the rows of each source the rules aggregate, with Options(count_rows=True): the task
+    # metrics' rowsCounter
     row_counters: dict[str, ValueRef] = field(default_factory=dict)
 
     def first_plan(self) -> Plan:
@@ -116,8 +117,7 @@ def _compile(suite: Suite, schemas: dict[str, Schema], options: Options) -> Comp
     # measures go through the same collector: aggregate-only measures join the rules' scans
     measures = [LOWERINGS["measure"](m, schemas, collector, options).lower() for m in suite.measures]
     late_plan = late_collector.plan() if late else None
-    read_by = [collector.plan()] + ([late_plan] if late_plan is not None else [])
-    counters = count_rows_read(suite.sources, schemas, collector, read_by) if options.count_rows else {}
+    counters = count_rows_read(suite.sources, schemas, collector) if options.count_rows else {}
     return CompiledSuite(suite, collector.plan(), finishers, measures, compile_checks(suite),
                          collector.conditions(), late_plan, tuple(sorted(late_inputs)), counters)
 

@@ -138,6 +138,7 @@ def _trends(trends: list[Chart], runs: int) -> str:
 
 def figure(chart: Chart) -> str:
     """The chart as inline SVG, with its spec as inert JSON (``<`` escaped: it cannot end the script)."""
-    spec = json.dumps(json_safe(chart.vega_lite), ensure_ascii=False, allow_nan=False, separators=(",", ":")).replace("<", "\\u003c")
+    spec = json.dumps(json_safe(chart.vega_lite), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    spec = spec.replace("<", "\\u003c")
     return (f"<figure class=\"chart\" id=\"{chart.id}\">{to_svg(chart)}"
             f"<script type=\"application/json\" class=\"vl-spec\">{spec}</script></figure>")
