@@ -171,7 +171,12 @@ def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=N
                           records_to=records_to, count_rows=True)
         phase("learning the sources' schemas and compiling the rules")
         compiled = compile_for(suite, active, options)
-        rows = compiled.execute(active, suite.sources, phase)
+        try:
+            rows = compiled.execute(active, suite.sources, phase)
+        except GryphError as error:
+            if error.location.file is None:  # a failure of the run belongs to the suite that ran
+                error.location = Location(suite.file)
+            raise
         results = compiled.finish(rows)
         measures = compiled.finish_measures(rows)
         metrics = _metrics(suite, results)
