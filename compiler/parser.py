@@ -12,6 +12,7 @@ from .errors import InvalidInput, Location
 from .gcpause import without_cyclic_gc
 from .precedence import ShapeError, reshape_additive, reshape_expression
 from .stack import recursion_room
+from .value_lists import expand_value_list
 
 GRAMMAR_DIR = Path(__file__).parent / "grammar"
 MAX_NESTING = 64  # brackets inside brackets, in any rule, check or policy
@@ -31,7 +32,8 @@ RULE_GRAMMARS = {
 def metamodel(name: str):
     """The textX metamodel of ``grammar/<name>.tx`` (cached: loading costs milliseconds)."""
     model = metamodel_from_file(str(GRAMMAR_DIR / f"{name}.tx"), ignore_case=True, autokwd=True)
-    model.register_obj_processors({"Expression": reshape_expression, "Additive": reshape_additive})
+    model.register_obj_processors({"Expression": reshape_expression, "Additive": reshape_additive,
+                                   "InTail": expand_value_list})
     return model
 
 
