@@ -19,7 +19,6 @@ from .griffin_env import GriffinEnv, load_env
 from .griffin_sinks import resolve_sinks, write_sinks
 from .gate import gate_passes, to_junit, to_markdown
 from .history import DEFAULT_PATH, HistoryStore
-from .html_report import Report
 from .output_files import check_writable_path, write_whole
 from .progress import shows_progress, terminal_progress
 from .report import cell, table, to_json, to_text
@@ -139,7 +138,7 @@ def _run(args, engine: str, env: GriffinEnv | None) -> int:
         if _wants_report(args):
             phase("drawing the report's charts")
             documents = HistoryStore(history).documents(result.name, REPORT_RUNS) if history else []
-            _write_report(Report(documents or [result.to_dict()]), args)
+            _write_report(documents or [result.to_dict()], args)
     _write(to_json(result.to_dict()) if args.format == "json" else to_text(result), args.output)
     if args.junit:
         _write(to_junit(result, args.strict), args.junit)
@@ -152,8 +151,11 @@ def _wants_report(args) -> bool:
     return any(option is not None for option in (args.html, args.png, args.svg))
 
 
-def _write_report(report: Report, args) -> None:
-    """The report's page and images, each file written whole."""
+def _write_report(documents: list[dict], args) -> None:
+    """The report of the newest of ``documents``: its page and images, each file written whole."""
+    from .html_report import Report  # altair takes half a second to import: only runs with a report pay it
+
+    report = Report(documents)
     if args.html is not None:
         _write(report.html(), args.html)
     for kind in ("png", "svg"):
@@ -175,7 +177,7 @@ def _report(args) -> int:
                            Location(file=args.history), args.suite,
                            f"suites stored there: {', '.join(stored)}" if stored
                            else "gryph run SUITE --history PATH stores runs")
-    _write_report(Report(documents), args)
+    _write_report(documents, args)
     return EXIT_OK
 
 
