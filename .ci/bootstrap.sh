@@ -18,7 +18,22 @@ if ! command -v java >/dev/null 2>&1 || [ "$(java_major)" -lt 17 ]; then
     $SUDO apt-get install -y openjdk-17-jre-headless
 fi
 
+# Database sources: a PostgreSQL server the tests start themselves, and the JDBC drivers the
+# local Spark server loads (spark.jars) to read PostgreSQL and SQLite on the cluster
+missing=""
+ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing="$missing postgresql"
+[ -f /usr/share/java/postgresql.jar ] || missing="$missing libpostgresql-jdbc-java"
+[ -f /usr/share/java/sqlite-jdbc.jar ] || missing="$missing libxerial-sqlite-jdbc-java"
+if [ -n "$missing" ]; then
+    echo "bootstrap: installing$missing"
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update
+    # shellcheck disable=SC2086
+    $SUDO apt-get install -y $missing
+fi
+
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-.venv/bin/python -m pip install -q -e ".[spark,test]"
+.venv/bin/python -m pip install -q -e ".[spark,postgres,test]"
