@@ -9,12 +9,14 @@ and every message about a database passes through ``redact`` so no password is e
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from .errors import InvalidInput
 from .sources import DATABASE_FORMATS, SourceSpec
 from .table_names import split_qualified
+from .types import BOOLEAN, DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, DataType, decimal
 from .url_secrets import HIDDEN, redact_url
 
 # every option a database source takes; anything else is a mistake worth naming
@@ -125,3 +127,37 @@ def from_clause(spec: SourceSpec) -> str:
 def query_text(spec: SourceSpec) -> str:
     """The source's query as written, less a final semicolon (it is run inside a larger statement)."""
     return str(spec.option("query")).strip().rstrip(";").rstrip()
+
+
+def sqlite_columns_sql(spec: SourceSpec) -> tuple[str, tuple[str, ...]]:
+    """SQL (with ``?`` parameters) listing a SQLite table's columns and declared types, in order."""
+    parts = split_qualified(str(spec.option("table")))
+    if len(parts) == 1:
+        return "SELECT name, type FROM pragma_table_info(?) ORDER BY cid", (parts[0],)
+    return "SELECT name, type FROM pragma_table_info(?, ?) ORDER BY cid", (parts[-1], parts[-2])
+
+
+def sqlite_type(declared: str) -> DataType:
+    """The type of a SQLite column from its declared type, by SQLite's affinity rules (its
+    section 3.1 of "Datatypes In SQLite"), with the names drivers give a meaning of their own
+    (boolean, date, datetime, timestamp, decimal) read as those types. Both engines read a
+    SQLite table in these types, whatever each driver would guess from the values."""
+    text = declared.upper()
+    match = re.search(r"(DECIMAL|NUMERIC)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)", text)
+    if match:
+        return decimal(min(int(match.group(2)), 38), min(int(match.group(3) or 0), 38))
+    for words, dtype in _SQLITE_AFFINITIES:
+        if any(word in text for word in words):
+            return dtype
+    return STRING  # no declared type, or BLOB: values are read as their text
+
+
+_SQLITE_AFFINITIES = (
+    (("BOOL",), BOOLEAN),
+    (("INT",), INTEGER),
+    (("CHAR", "CLOB", "TEXT"), STRING),
+    (("REAL", "FLOA", "DOUB"), DOUBLE),
+    (("DATETIME", "TIMESTAMP"), TIMESTAMP),
+    (("DATE",), DATE),
+    (("DECIMAL", "NUMERIC"), decimal(38, 18)),
+)

@@ -15,7 +15,7 @@ from typing import Iterable
 import duckdb
 import pyarrow as pa
 
-from gryph.compiler.databases import Database, from_clause, query_text, resolve
+from gryph.compiler.databases import Database, from_clause, query_text, resolve, sqlite_columns_sql, sqlite_type
 from gryph.compiler.errors import EngineError, InvalidInput
 from gryph.compiler.plan import reads
 from gryph.compiler.plan.pruning import columns_read, prune_columns
@@ -23,7 +23,7 @@ from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import Schema
 
 from .database_filters import PushedFilter, pushed_filter
-from .duck_types import schema_of_relation
+from .duck_types import schema_of_relation, to_duckdb
 from .quoting import ident
 
 _DRIVERS = {"postgres": "adbc_driver_postgresql.dbapi", "sqlite": "adbc_driver_sqlite.dbapi"}
@@ -121,12 +121,12 @@ def _select(columns: Iterable[str] | None, spec: SourceSpec) -> str:
     return f"SELECT {names or '1 AS one'} FROM {from_clause(spec)}"
 
 
-def _view_columns(described: pa.Schema, fetched: set[str]) -> str:
+def _view_columns(described: pa.Schema, fetched: set[str], declared: dict[str, str]) -> str:
     """The view's columns, in the database's order: fetched ones as DuckDB types gryph knows,
-    the others typed NULLs (the run never reads them)."""
+    the others typed NULLs (the run never reads them). ``declared``: SQLite's declared types."""
     out = []
     for field in described:
-        duck_type = _duck_type(field)
+        duck_type = declared.get(field.name) or _duck_type(field)
         value = ident(field.name) if field.name in fetched else "NULL"
         if duck_type is not None:
             value = f"CAST({value} AS {duck_type})"
@@ -172,7 +172,7 @@ def register_database(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: st
     """The view ``view`` over the database's rows: ``columns`` of them (None: all), ``pushed`` run there."""
     read = DatabaseRead(spec)
     try:
-        described = _described(read)
+        described, declared = _described(read)
         wanted = [f.name for f in described if columns is None or f.name in columns]
         sql = _select(wanted, spec)
         parameters: tuple = ()
@@ -185,7 +185,7 @@ def register_database(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: st
         read.register(con, stream, read.arrow(sql, parameters), staged)
         source = f"{stream}_staged" if staged else stream
         con.execute(f"CREATE OR REPLACE TEMP VIEW {ident(view)} AS SELECT "
-                    f"{_view_columns(described, set(wanted))} FROM {ident(source)}")
+                    f"{_view_columns(described, set(wanted), declared)} FROM {ident(source)}")
         read.made("view", view)
     except BaseException:
         read.drop(con)
@@ -193,19 +193,25 @@ def register_database(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: st
     return read
 
 
-def _described(read: DatabaseRead) -> pa.Schema:
-    """The source's columns and types, from a query that returns no rows."""
-    return read.arrow(f"SELECT * FROM {from_clause(read.spec)} WHERE 1 = 0").schema
+def _described(read: DatabaseRead) -> tuple[pa.Schema, dict[str, str]]:
+    """The source's columns and types, from a query that returns no rows, and for a SQLite table
+    the DuckDB types of its declared ones (SQLite itself has none to send)."""
+    described = read.arrow(f"SELECT * FROM {from_clause(read.spec)} WHERE 1 = 0").schema
+    if read.database.kind != "sqlite" or read.spec.option("table") is None:
+        return described, {}
+    sql, parameters = sqlite_columns_sql(read.spec)
+    declared = read.arrow(sql, parameters).read_all().to_pylist()
+    return described, {row["name"]: to_duckdb(sqlite_type(row["type"] or "")) for row in declared}
 
 
 def database_schema(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> Schema:
     """The schema the run will see, read from the database without fetching a row."""
     read = DatabaseRead(spec)
     try:
-        described = _described(read)
+        described, declared = _described(read)
         name = "__gryph_db_schema"
         read.register(con, name, described.empty_table(), staged=False)
-        relation = con.sql(f"SELECT {_view_columns(described, set(described.names))} FROM {ident(name)}")
+        relation = con.sql(f"SELECT {_view_columns(described, set(described.names), declared)} FROM {ident(name)}")
         return schema_of_relation(relation)
     finally:
         read.drop(con)

@@ -11,11 +11,13 @@ from __future__ import annotations
 from pyspark.sql.connect.dataframe import DataFrame
 from pyspark.sql.connect.session import SparkSession
 
-from gryph.compiler.databases import from_clause, query_text, resolve
+from gryph.compiler.databases import from_clause, query_text, resolve, sqlite_columns_sql, sqlite_type
 from gryph.compiler.errors import EngineError, GryphError, InvalidInput
 from gryph.compiler.sources import SourceSpec
+from gryph.compiler.spark_names import quoted
 
 from .failures import spark_errors
+from .typemap import to_spark
 
 # Spark's names of the errors a database sends back when it refuses the table or query's text
 _REFUSED = ("does not exist", "no such table", "no such column", "syntax error")
@@ -26,34 +28,51 @@ def read_database(spark: SparkSession, spec: SourceSpec) -> DataFrame:
     database = resolve(spec)
     try:
         with spark_errors(f"reading source {spec.name!r}", source=f"{spec.name!r} ({spec.describe()})"):
-            options = {"url": database.jdbc_url(), "driver": database.jdbc_driver()}
-            if database.user is not None:
-                options["user"] = database.user
-            if database.password is not None:
-                options["password"] = database.password
-            if database.kind == "postgres":
-                options["preferTimestampNTZ"] = "true"  # timestamp without time zone read as written
-            reader = spark.read.format("jdbc").options(**options)
+            def reader():  # a new one each time: a reader keeps every option it was given
+                options = {"url": database.jdbc_url(), "driver": database.jdbc_driver()}
+                if database.user is not None:
+                    options["user"] = database.user
+                if database.password is not None:
+                    options["password"] = database.password
+                if database.kind == "postgres":
+                    options["preferTimestampNTZ"] = "true"  # timestamp without time zone read as written
+                return spark.read.format("jdbc").options(**options)
+
+            rows = reader()
+            if database.kind == "sqlite" and spec.option("table") is not None:
+                rows = rows.option("customSchema", _sqlite_schema(reader(), spec))
             if spec.option("query") is not None and spec.option("partition_column") is None:
-                df = reader.option("query", query_text(spec)).load()
+                df = rows.option("query", query_text(spec)).load()
             else:
-                df = _partitioned(reader, spec).option("dbtable", from_clause(spec)).load()
+                df = _partitioned(rows, reader(), spec).option("dbtable", from_clause(spec)).load()
             df.schema  # analysed now: a missing table or a refused login fails here, named
             return df
     except GryphError as error:
         raise _redacted(error, spec, database) from None
 
 
-def _partitioned(reader, spec: SourceSpec):
+def _sqlite_schema(reader, spec: SourceSpec) -> str:
+    """The table's columns in the types their declarations give (as on DuckDB), for ``customSchema``:
+    Spark's own mapping would read REAL as a float and an expression's column as a decimal."""
+    sql, parameters = sqlite_columns_sql(spec)
+    for value in parameters:  # pragma_table_info takes its arguments as SQL literals here
+        sql = sql.replace("?", "'" + value.replace("'", "''") + "'", 1)
+    rows = reader.options(query=sql, customSchema="name STRING, type STRING").load().collect()
+    return ", ".join(f"{quoted(row['name'])} {to_spark(sqlite_type(row['type'] or '')).simpleString()}"
+                     for row in rows)
+
+
+def _partitioned(rows, bounds_reader, spec: SourceSpec):
+    """``rows`` reading ranges of the partition column, bounded by its min and max."""
     column = spec.option("partition_column")
     if column is None:
-        return reader
+        return rows
     quoted = '"' + str(column).replace('"', '""') + '"'
-    bounds = reader.option("dbtable", f"(SELECT min({quoted}) AS lo, max({quoted}) AS hi "
+    bounds = bounds_reader.option("dbtable", f"(SELECT min({quoted}) AS lo, max({quoted}) AS hi "
                                       f"FROM {from_clause(spec)}) AS gryph_bounds").load().collect()[0]
     if bounds["lo"] is None:  # an empty table: one partition reads it
-        return reader
-    return reader.options(partitionColumn=str(column), lowerBound=str(bounds["lo"]), upperBound=str(bounds["hi"]),
+        return rows
+    return rows.options(partitionColumn=str(column), lowerBound=str(bounds["lo"]), upperBound=str(bounds["hi"]),
                           numPartitions=str(spec.option("num_partitions")))
 
 
