@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pyspark.sql.connect.dataframe import DataFrame
 from pyspark.sql.connect.session import SparkSession
+from pyspark.sql import types as T
 
 from gryph.compiler.databases import from_clause, query_text, resolve, sqlite_columns_sql, sqlite_type
 from gryph.compiler.errors import EngineError, GryphError, InvalidInput
@@ -17,6 +18,7 @@ from gryph.compiler.sources import SourceSpec
 from gryph.compiler.spark_names import quoted
 
 from .failures import spark_errors
+from .scalars import column
 from .typemap import to_spark
 
 # Spark's names of the errors a database sends back when it refuses the table or query's text
@@ -39,10 +41,10 @@ def read_database(spark: SparkSession, spec: SourceSpec) -> DataFrame:
                 return spark.read.format("jdbc").options(**options)
 
             rows = reader()
-            if database.kind == "sqlite" and spec.option("table") is not None:
-                rows = rows.option("customSchema", _sqlite_schema(reader(), spec))
             if spec.option("query") is not None and spec.option("partition_column") is None:
                 df = rows.option("query", query_text(spec)).load()
+            elif database.kind == "sqlite" and spec.option("table") is not None:
+                df = _read_sqlite_table(_partitioned(rows, reader(), spec), _sqlite_types(reader(), spec), spec)
             else:
                 df = _partitioned(rows, reader(), spec).option("dbtable", from_clause(spec)).load()
             df.schema  # analysed now: a missing table or a refused login fails here, named
@@ -51,15 +53,25 @@ def read_database(spark: SparkSession, spec: SourceSpec) -> DataFrame:
         raise _redacted(error, spec, database) from None
 
 
-def _sqlite_schema(reader, spec: SourceSpec) -> str:
-    """The table's columns in the types their declarations give (as on DuckDB), for ``customSchema``:
-    Spark's own mapping would read REAL as a float and an expression's column as a decimal."""
+def _sqlite_types(reader, spec: SourceSpec) -> dict[str, T.DataType]:
+    """The table's columns in the types their declarations give (as on DuckDB): Spark's own
+    mapping would read REAL as a float and an expression's column as a decimal."""
     sql, parameters = sqlite_columns_sql(spec)
     for value in parameters:  # pragma_table_info takes its arguments as SQL literals here
         sql = sql.replace("?", "'" + value.replace("'", "''") + "'", 1)
     rows = reader.options(query=sql, customSchema="name STRING, type STRING").load().collect()
-    return ", ".join(f"{quoted(row['name'])} {to_spark(sqlite_type(row['type'] or '')).simpleString()}"
-                     for row in rows)
+    return {row["name"]: to_spark(sqlite_type(row["type"] or "")) for row in rows}
+
+
+def _read_sqlite_table(rows, types: dict[str, T.DataType], spec: SourceSpec) -> DataFrame:
+    """Dates and timestamps are text in SQLite: read as text, then cast by Spark (the JDBC driver
+    parses one fixed pattern only), as DuckDB casts them."""
+    temporal = (T.DateType, T.TimestampType)
+    read_as = ", ".join(f"{quoted(name)} {'string' if isinstance(t, temporal) else t.simpleString()}"
+                        for name, t in types.items())
+    df = rows.option("customSchema", read_as).option("dbtable", from_clause(spec)).load()
+    return df.select(*(column(name).cast(t).alias(name) if isinstance(t, temporal) else column(name)
+                       for name, t in types.items()))
 
 
 def _partitioned(rows, bounds_reader, spec: SourceSpec):
