@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from pathlib import Path
 
 from gryph.compiler.errors import EngineError, GryphError, InvalidInput
@@ -152,8 +153,22 @@ def _engine(args, env: GriffinEnv | None):
     return open_engine("duckdb", database=args.database)
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """Warnings as one line for the user, not as a source location inside gryph or PySpark."""
+    print(f"warning: {message}", file=sys.stderr if file is None else file)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    # PySpark's note that it gave up retrying, also from its threads after a run ends: gryph's
+    # error says what failed and why
+    warnings.filterwarnings("ignore", message=r"\[RETRIES_EXCEEDED\]")
+    with warnings.catch_warnings():  # restores the caller's way of showing warnings (tests call main)
+        warnings.showwarning = _show_warning
+        return _command(args)
+
+
+def _command(args: argparse.Namespace) -> int:
     engine = None
     try:
         env = load_env(args.env) if getattr(args, "env", None) is not None else None

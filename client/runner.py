@@ -156,7 +156,12 @@ def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=N
         options = Options(record_sample=record_sample, now_ms=int(started.timestamp() * 1000),
                           records_to=records_to)
         compiled = compile_for(suite, active, options)
-        rows = compiled.execute(active, suite.sources)
+        try:
+            rows = compiled.execute(active, suite.sources)
+        except GryphError as error:
+            if error.location.file is None:  # a failure of the run belongs to the suite that ran
+                error.location = Location(suite.file)
+            raise
         results = compiled.finish(rows)
         measures = compiled.finish_measures(rows)
         metrics = _metrics(suite, results)

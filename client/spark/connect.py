@@ -1,7 +1,9 @@
 """Open a Spark Connect session with fast, clear failures (server down, auth, versions).
 
 The Connect client retries an unreachable server for about ten minutes by default; a data-quality
-run should instead fail in seconds and say which host and port it tried.
+run should instead fail in seconds and say which host and port it tried. Once connected, a server
+that stops answering is retried for ``GRYPH_SPARK_RETRY_SECONDS`` (30 by default), so a blip is
+ridden out but a gate does not hang for ten minutes on a server that is gone.
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from urllib.parse import urlsplit
 
 from gryph.compiler.errors import EngineError
 
-from .local_server import LocalSpark, start_local_server
+from .local_server import LocalSpark, port_open, start_local_server
 
 CONNECT_TIMEOUT = 10.0  # seconds to wait for the TCP port to answer
 FIRST_RPC_TIMEOUT = 15.0  # seconds for the first request (handshake, auth, version)
 DEFAULT_PORT = 15002
+RETRY_SECONDS_VARIABLE = "GRYPH_SPARK_RETRY_SECONDS"
+DEFAULT_RETRY_SECONDS = 30.0
 _PIP_HINT = 'pip install "gryph[spark]"'
 
 
@@ -32,10 +36,28 @@ class Connection:
     server_version: str
     server: LocalSpark | None = field(default=None, repr=False)
 
+    def reachable(self) -> bool:
+        """Whether the server still accepts connections: requests to one that is gone would
+        each wait out the retry budget."""
+        return port_open(*endpoint(self.url))
+
+    def lost(self, failure: EngineError) -> EngineError:
+        """The error for a request that failed because the server went away during it."""
+        host, port = endpoint(self.url)
+        return EngineError("SPARK_UNREACHABLE", f"the Spark Connect server at {host}:{port} stopped "
+                           f"accepting connections during the run ({failure.message})",
+                           hint="was it stopped or did it crash? its log says why; run again once it is back")
+
     def close(self) -> None:
         """Stop the session, then the local server if this connection started it."""
         try:
-            self.session.stop()
+            if self.reachable():
+                self.session.stop()
+            else:
+                # Nothing to release on a server that is gone, but PySpark would still wait up
+                # to 10 s for its pending release requests: close the channel in the background.
+                self.session.release_session_on_close = False
+                threading.Thread(target=self.session.stop, daemon=True, name="gryph-spark-close").start()
         finally:
             if self.server is not None:
                 self.server.stop()
@@ -127,10 +149,15 @@ def _handshake(session, client_version: str, host: str, port: int) -> str:
         raise _handshake_error(exc, host, port) from exc
 
 
+def grpc_status(exc: BaseException) -> str:
+    """The gRPC status name of a Connect failure ("" for other failures)."""
+    status = getattr(exc, "getGrpcStatusCode", lambda: None)()
+    return getattr(status, "name", "") or ""
+
+
 def _handshake_error(exc: Exception, host: str, port: int) -> EngineError:
     """Turn the first RPC's failure into an error that says what to do."""
-    status = getattr(exc, "getGrpcStatusCode", lambda: None)()
-    status_name = getattr(status, "name", "") or ""
+    status_name = grpc_status(exc)
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     if status_name in ("UNAUTHENTICATED", "PERMISSION_DENIED") or "authenticat" in text.lower():
         return EngineError("SPARK_AUTH", f"the Spark Connect server at {host}:{port} refused "
@@ -152,6 +179,21 @@ def _check_versions(client: str, server: str) -> None:
                           hint=f'install a matching client: pip install "pyspark[connect]=={server}"')
 
 
+def retry_seconds() -> float:
+    """How long a request waits for a server that stopped answering (``GRYPH_SPARK_RETRY_SECONDS``)."""
+    text = os.environ.get(RETRY_SECONDS_VARIABLE, "").strip()
+    if not text:
+        return DEFAULT_RETRY_SECONDS
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 86400:
+        raise EngineError("SPARK_RETRY", f"{RETRY_SECONDS_VARIABLE}={text!r} is not a number of seconds "
+                          "from 0 to 86400", hint=f"e.g. {RETRY_SECONDS_VARIABLE}=30")
+    return seconds
+
+
 def _open(url: str) -> tuple[object, str]:
     client_version, SparkSession = _import_pyspark()
     from pyspark.sql.connect.client.retries import DefaultPolicy
@@ -163,12 +205,14 @@ def _open(url: str) -> tuple[object, str]:
     except Exception as exc:
         raise EngineError("SPARK_URL", f"cannot open a Spark Connect session for {url!r}: {exc}") from exc
     client = session.client
-    usual_policies = client.get_retry_policies()
-    # A few quick retries for the handshake only; later requests keep the client's defaults.
+    from .outage import OutageBudget
+
+    budget = OutageBudget(retry_seconds())
+    # A few quick retries for the handshake only; later requests get the run's budget.
     client.set_retry_policies([DefaultPolicy(max_retries=3, max_backoff=1000)])
     server_version = _bounded(lambda: _handshake(session, client_version, host, port),
                               FIRST_RPC_TIMEOUT, host, port)
-    client.set_retry_policies(usual_policies)
+    client.set_retry_policies([budget])
     return session, server_version
 
 

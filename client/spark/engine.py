@@ -114,16 +114,20 @@ class SparkEngine:
             loaded = {name: load_source(self.spark, sources[name]) for name in dict.fromkeys(names)
                       if name in sources}
             for name, df in keep_all(loaded, kept or {}).items():
-                self._register(ctx, name, df, registered)
+                with spark_errors(f"reading source {name!r}"):
+                    self._register(ctx, name, df, registered)
             for view in views:
                 with spark_errors(f"building view {view.name!r}"):
                     self._register(ctx, view.name, compile_relation(view.relation, ctx), registered)
             yield ctx
-        except BaseException:
-            # the failure that ended the block is the one to report; cleaning up after it (on a
-            # server that may be gone) must not replace it
-            with contextlib.suppress(EngineError):
-                self._drop(registered)
+        except BaseException as failure:
+            # the failure that ended the block is the one to report; cleaning up after it must
+            # not replace it, nor wait out the retry budget on a server that is gone
+            if self.connection.reachable():
+                with contextlib.suppress(EngineError):
+                    self._drop(registered)
+            elif isinstance(failure, EngineError) and failure.code != "SPARK_UNREACHABLE":
+                raise self.connection.lost(failure) from failure
             raise
         self._drop(registered)
 

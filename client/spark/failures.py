@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from typing import Iterator
 
 from pyspark.errors import PySparkException
 
 from gryph.compiler.errors import EngineError
+
+from .connect import grpc_status
 
 _MISSING = {"PATH_NOT_FOUND", "TABLE_OR_VIEW_NOT_FOUND"}
 _NO_AVRO = {"AVRO_DATA_SOURCE_NOT_ENABLED", "DATA_SOURCE_NOT_FOUND"}
@@ -18,8 +21,13 @@ def _condition(exc: PySparkException) -> str:
     return condition.split(".")[0]
 
 
-def _first_line(exc: BaseException) -> str:
+def first_line(exc: BaseException) -> str:
+    """The part of a Spark failure's text that says what happened."""
     text = str(exc).strip()
+    # a bare gRPC failure prints as a "<_MultiThreadedRendezvous ...>" repr: its details say what happened
+    details = re.search(r'^\s*details = "(.*)"$', text, re.M)
+    if text.startswith("<") and details:
+        return details.group(1)
     return text.splitlines()[0] if text else type(exc).__name__
 
 
@@ -32,13 +40,17 @@ def spark_errors(what: str, source: str | None = None) -> Iterator[None]:
     try:
         yield
     except PySparkException as exc:
+        if grpc_status(exc) == "UNAVAILABLE":
+            raise EngineError("SPARK_UNREACHABLE", f"{what}: the Spark Connect server stopped answering "
+                              f"({first_line(exc)})", hint="is the server still running? a run waits "
+                              "GRYPH_SPARK_RETRY_SECONDS (default 30) for it to come back") from exc
         condition = _condition(exc)
         if source is not None and condition in _MISSING:
-            raise EngineError("SOURCE_NOT_FOUND", f"source {source} does not exist: {_first_line(exc)}",
+            raise EngineError("SOURCE_NOT_FOUND", f"source {source} does not exist: {first_line(exc)}",
                               hint="check the path or table name (paths are resolved on the Spark server)") from exc
         if condition in _NO_AVRO:
             raise EngineError("SPARK_AVRO", f"{what}: this Spark server has no Avro support "
                               "(the spark-avro module is not deployed)",
                               hint="start the server with --packages org.apache.spark:spark-avro_2.13:<spark version>") from exc
-        raise EngineError("QUERY_FAILED", f"{what} failed on Spark: {_first_line(exc)}",
+        raise EngineError("QUERY_FAILED", f"{what} failed on Spark: {first_line(exc)}",
                           hint=f"Spark error class {condition}" if condition else None) from exc

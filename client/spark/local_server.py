@@ -101,10 +101,12 @@ class _Process:
         # The launcher script can exit before its JVM lets go of the port.
         return self.popen.poll() is not None and not port_open("127.0.0.1", self.port, timeout=0.2)
 
-    def kill(self) -> None:
-        """Terminate the whole process group (script, JVM), then force it if it lingers."""
+    def kill(self, graceful: bool = True) -> None:
+        """Terminate the whole process group (script, JVM), then force it if it lingers;
+        not ``graceful``: force it at once, as a crash would end it."""
         pgid = self.popen.pid  # start_new_session made the child its group leader
-        for sig, grace in ((signal.SIGTERM, 15.0), (signal.SIGKILL, 5.0)):
+        signals = ((signal.SIGTERM, 15.0), (signal.SIGKILL, 5.0)) if graceful else ((signal.SIGKILL, 5.0),)
+        for sig, grace in signals:
             try:
                 os.killpg(pgid, sig)
             except ProcessLookupError:
@@ -185,13 +187,14 @@ class LocalSpark:
         self.url = f"sc://127.0.0.1:{port}"
         return self.url
 
-    def _kill_all(self) -> None:
+    def _kill_all(self, graceful: bool = True) -> None:
         while self._processes:  # newest first: the Connect server before the cluster under it
-            self._processes.pop().kill()
+            self._processes.pop().kill(graceful)
 
-    def stop(self) -> None:
-        """Kill the processes this object started and drop the temp dir."""
-        self._kill_all()
+    def stop(self, *, graceful: bool = True) -> None:
+        """Kill the processes this object started and drop the temp dir; not ``graceful``:
+        SIGKILL at once, as a crash of the machine would end them (for fault tests)."""
+        self._kill_all(graceful)
         shutil.rmtree(self.workdir, ignore_errors=True)
 
     def __enter__(self) -> LocalSpark:

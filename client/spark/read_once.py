@@ -24,6 +24,7 @@ from gryph.compiler.plan import Aggregate, Read, Relation, Sql, View, inputs
 from gryph.compiler.plan.pruning import columns_read
 from gryph.compiler.sources import SourceSpec
 
+from .failures import first_line
 from .relations import splits_in_two
 from .scalars import column
 
@@ -97,7 +98,7 @@ def keep(df: DataFrame, columns: frozenset[str] | None, name: str) -> DataFrame:
         # e.g. an endpoint without checkpoints. The queries still run over the source itself; if
         # the data is at fault they fail too, each with an error naming its query.
         warnings.warn(f"source {name!r} could not be kept for the run, so each scan reads it "
-                      f"({str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__})",
+                      f"({first_line(exc)})",
                       stacklevel=2)
         return df
 
