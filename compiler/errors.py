@@ -11,6 +11,8 @@ import difflib
 from dataclasses import dataclass
 from typing import Iterable
 
+from .url_secrets import redact_urls
+
 
 @dataclass(frozen=True, slots=True)
 class Location:
@@ -42,6 +44,8 @@ class GryphError(Exception):
         text: str | None = None,
         hint: str | None = None,
     ) -> None:
+        # a database URL's password never shows, whatever text an error quotes
+        message, text, hint = (redact_urls(part) if part else part for part in (message, text, hint))
         super().__init__(message)
         self.code = code
         self.message = message
