@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepare a fresh machine: Java 17 for the local Spark server, the venv, gryph with its extras.
-# Idempotent: each step runs only when its result is missing.
+# Prepare a fresh machine: the Debian packages the tests' real servers need, the venv, gryph with
+# its extras. Idempotent: each step runs only when its result is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,15 +10,27 @@ java_major() {
     echo "${major:-0}"
 }
 
+# Java 17 for the local Spark Connect server; headless Chromium for the HTML report's browser
+# tests (tests/client/browser.py); a PostgreSQL server the tests start themselves, and the JDBC
+# drivers the local Spark server loads (spark.jars) to read PostgreSQL and SQLite on the cluster
+missing=""
 if ! command -v java >/dev/null 2>&1 || [ "$(java_major)" -lt 17 ]; then
-    echo "bootstrap: installing Java 17 (needed by the local Spark Connect server)"
+    missing="$missing openjdk-17-jre-headless"
+fi
+command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing="$missing postgresql"
+[ -f /usr/share/java/postgresql.jar ] || missing="$missing libpostgresql-jdbc-java"
+[ -f /usr/share/java/sqlite-jdbc.jar ] || missing="$missing libxerial-sqlite-jdbc-java"
+if [ -n "$missing" ]; then
+    echo "bootstrap: installing$missing"
     SUDO=""
     if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
     $SUDO apt-get update
-    $SUDO apt-get install -y openjdk-17-jre-headless
+    # shellcheck disable=SC2086
+    $SUDO apt-get install -y $missing
 fi
 
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-.venv/bin/python -m pip install -q -e ".[spark,test]"
+.venv/bin/python -m pip install -q -e ".[spark,postgres,test]"

@@ -11,7 +11,7 @@ import sys
 import warnings
 from pathlib import Path
 
-from gryph.compiler.errors import EngineError, GryphError, InvalidInput
+from gryph.compiler.errors import EngineError, GryphError, InvalidInput, Location
 
 from . import runner
 from .engines import ENGINES, open_engine
@@ -20,10 +20,12 @@ from .griffin_sinks import resolve_sinks, write_sinks
 from .gate import gate_passes, to_junit, to_markdown
 from .history import DEFAULT_PATH, HistoryStore
 from .output_files import check_writable_path, write_whole
+from .progress import shows_progress, terminal_progress
 from .report import cell, table, to_text
 from .run_result import to_json
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID, EXIT_ENGINE = 0, 1, 2, 3
+REPORT_RUNS = 30  # runs in a report's trends: the proposal's "previous 30 runs"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -60,6 +62,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--junit", metavar="PATH", help="write JUnit XML, one testcase per check")
     run.add_argument("--markdown", metavar="PATH", help="write a Markdown summary (for a CI job page)")
     run.add_argument("--strict", action="store_true", help="a failed warning check fails the run (exit 1)")
+    report_options(run, "the run", ("--html",))
+    run.add_argument("--quiet", action="store_true", help="no progress display on the terminal")
     engine_options(commands.add_parser("validate", help="check names and types without scanning data"))
     engine_options(commands.add_parser("explain", help="print the plan as an indented tree"))
     history = commands.add_parser("history", help="list the stored runs of a suite")
@@ -68,7 +72,26 @@ def _parser() -> argparse.ArgumentParser:
     history_option(history)
     history.add_argument("--limit", type=int, default=50, help="newest runs shown (default 50)")
     history.add_argument("--format", choices=("text", "json"), default="text")
+    report = commands.add_parser("report", help="an HTML report of a suite's stored runs (no data scan)")
+    report.add_argument("suite", help="the suite's name")
+    history_option(report)
+    report.add_argument("--runs", type=_positive, default=REPORT_RUNS,
+                        help=f"newest runs in the trend charts (default {REPORT_RUNS})")
+    report_options(report, "the newest run", ("-o", "--html"))
     return parser
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of runs, at least 1, got {text!r}")
+    return int(text)
+
+
+def report_options(command, what: str, names: tuple[str, ...]) -> None:
+    command.add_argument(*names, dest="html", metavar="PATH",
+                         help=f"write an HTML report of {what}, with charts and trends (one offline file)")
+    command.add_argument("--png", metavar="DIR", help="write each chart of the report as a PNG file here")
+    command.add_argument("--svg", metavar="DIR", help="write each chart of the report as an SVG file here")
 
 
 def history_option(command) -> None:
@@ -88,6 +111,7 @@ def _check_outputs(args, engine) -> None:
     for option, path in (("--output", args.output), ("--junit", args.junit), ("--markdown", args.markdown)):
         if path is not None:
             check_writable_path(option, path)
+    _check_report_outputs(args)
     records_to = args.records_to
     # on Spark the server writes records, to its own file system: only a local one is checked here
     if records_to and not records_to.startswith("table:") and "://" not in records_to \
@@ -95,19 +119,67 @@ def _check_outputs(args, engine) -> None:
         check_writable_path("--records-to", records_to, folder=True)
 
 
+def _check_report_outputs(args) -> None:
+    if args.html is not None:
+        check_writable_path("--html", args.html)
+    for option, folder in (("--png", args.png), ("--svg", args.svg)):
+        if folder is not None:
+            check_writable_path(option, folder, folder=True)
+
+
 def _run(args, engine: str, env: GriffinEnv | None) -> int:
     _check_outputs(args, engine)
     suite = runner.load_suite(args.file)
     sinks = resolve_sinks(suite, env)  # before the run: a sink that cannot be written fails first
-    result = runner.run(suite, engine, remote=args.remote, record_sample=max(args.sample, 0),
-                        records_to=args.records_to, history=None if args.no_history else args.history)
-    write_sinks(sinks, suite, result.metrics, result.run_id or f"gryph-{result.started}")
+    history = None if args.no_history else args.history
+    with terminal_progress(shows_progress(args.quiet, args.format == "json")) as phase:
+        result = runner.run(suite, engine, remote=args.remote, record_sample=max(args.sample, 0),
+                            records_to=args.records_to, history=history, phase=phase)
+        write_sinks(sinks, suite, result.metrics, result.run_id or f"gryph-{result.started}")
+        if _wants_report(args):
+            phase("drawing the report's charts")
+            documents = HistoryStore(history).documents(result.name, REPORT_RUNS) if history else []
+            _write_report(documents or [result.to_dict()], args)
     _write(to_json(result.to_dict()) if args.format == "json" else to_text(result), args.output)
     if args.junit:
         _write(to_junit(result, args.strict), args.junit)
     if args.markdown:
         _write(to_markdown(result, args.strict), args.markdown)
     return EXIT_OK if gate_passes(result, args.strict) else EXIT_FAILED
+
+
+def _wants_report(args) -> bool:
+    return any(option is not None for option in (args.html, args.png, args.svg))
+
+
+def _write_report(documents: list[dict], args) -> None:
+    """The report of the newest of ``documents``: its page and images, each file written whole."""
+    from .html_report import Report  # altair takes half a second to import: only runs with a report pay it
+
+    report = Report(documents)
+    if args.html is not None:
+        _write(report.html(), args.html)
+    for kind in ("png", "svg"):
+        if getattr(args, kind) is not None:
+            report.write_images(getattr(args, kind), kind)
+
+
+def _report(args) -> int:
+    """The HTML report of a suite from its stored runs alone."""
+    if not _wants_report(args):
+        raise InvalidInput("NO_OUTPUT", "gryph report needs somewhere to write: -o PATH, --png DIR or --svg DIR",
+                           text=args.suite, hint="gryph report SUITE -o report.html")
+    _check_report_outputs(args)
+    store = HistoryStore(args.history)
+    documents = store.documents(args.suite, args.runs)
+    if not documents:
+        stored = store.suites()
+        raise InvalidInput("NO_STORED_RUNS", f"no stored runs of suite {args.suite!r} in {args.history}",
+                           location=Location(file=args.history), text=args.suite,
+                           hint=f"suites stored there: {', '.join(stored)}" if stored
+                           else "gryph run SUITE --history PATH stores runs")
+    _write_report(documents, args)
+    return EXIT_OK
 
 
 def _history(args) -> int:
@@ -173,11 +245,13 @@ def _command(args: argparse.Namespace) -> int:
     engine = None
     try:
         env = load_env(args.env) if getattr(args, "env", None) is not None else None
-        engine = _engine(args, env) if args.command != "history" else None
+        engine = _engine(args, env) if args.command not in ("history", "report") else None
         if args.command == "run":
             return _run(args, engine, env)
         if args.command == "history":
             return _history(args)
+        if args.command == "report":
+            return _report(args)
         if args.command == "validate":
             compiled = runner.validate(args.file, engine, remote=args.remote)
             suite = compiled.suite

@@ -47,11 +47,15 @@ class HistoryStore:
     def _connect(self, read_only: bool = False) -> duckdb.DuckDBPyConnection:
         if not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._check_format()
         deadline = time.monotonic() + LOCK_WAIT_SECONDS
         delay = 0.02
         while True:
             try:
-                return duckdb.connect(str(self.path), read_only=read_only)
+                # another tool's file (SQLite, ...) must not make DuckDB fetch an extension to read it
+                return duckdb.connect(str(self.path), read_only=read_only,
+                                      config={"autoinstall_known_extensions": False,
+                                              "autoload_known_extensions": False})
             except duckdb.IOException as error:
                 if "lock" not in str(error).lower():
                     raise EngineError("HISTORY_UNREADABLE", f"cannot open the history {self.path}: {error}",
@@ -63,6 +67,19 @@ class HistoryStore:
             # jitter keeps processes that collided from colliding again in step
             time.sleep(delay * (1 + random.random()))
             delay = min(delay * 2, 0.5)
+
+    def _check_format(self) -> None:
+        """A file that is there must be a DuckDB database (its header says ``DUCK`` at byte 8)."""
+        try:
+            with open(self.path, "rb") as handle:
+                header = handle.read(12)
+        except FileNotFoundError:
+            return
+        except OSError as error:
+            raise EngineError("HISTORY_UNREADABLE", f"cannot read the history {self.path}: "
+                              f"{error.strerror or error}", text=str(self.path)) from None
+        if header and header[8:12] != b"DUCK":
+            raise self._foreign("the file is no DuckDB database")
 
     def record(self, document: dict, started: dt.datetime, measures: dict[str, object]) -> str:
         """Store one run (its document and each measure's value) in one transaction; its run id."""
@@ -101,7 +118,14 @@ class HistoryStore:
         with self._connect(read_only=True) as con:
             if not con.execute("select count(*) from information_schema.tables where table_name = 'runs'").fetchone()[0]:
                 return []
-            return con.execute(sql, params).fetchall()
+            try:
+                return con.execute(sql, params).fetchall()
+            except duckdb.Error as error:  # a runs table of another tool's making
+                raise self._foreign(str(error).splitlines()[0]) from None
+
+    def _foreign(self, problem: object) -> EngineError:
+        return EngineError("HISTORY_UNREADABLE", f"{self.path} is not a gryph run history: {problem}", location=None,
+                           text=str(self.path), hint="name the history file gryph runs write (--history)")
 
     def measure_values(self, suite: str, measure: str, limit: int,
                        since: dt.datetime | None = None) -> list[object]:
@@ -119,6 +143,28 @@ class HistoryStore:
         return [{"run_id": run_id, "started": started.isoformat(sep=" ", timespec="seconds") + "Z",
                  "engine": engine, "pass": passed, "measure": json.loads(document).get("measure", {})}
                 for run_id, started, engine, passed, document in rows]
+
+
+    def suites(self) -> list[str]:
+        """The names of the suites with stored runs."""
+        return [name for (name,) in self._query("select distinct suite from runs order by suite", [])]
+
+    def documents(self, suite: str, limit: int) -> list[dict]:
+        """The result documents of the newest ``limit`` runs of ``suite``, oldest first, each with its
+        run id and its start time (UTC, ISO 8601)."""
+        rows = self._query("select run_id, started, document from runs where suite = ? "
+                           "order by started desc, seq desc limit ?", [suite, limit])
+        documents = []
+        for run_id, started, text in reversed(rows):
+            try:
+                document = json.loads(text)
+            except (TypeError, ValueError) as error:
+                raise self._foreign(f"run {run_id} holds no JSON document ({error})") from None
+            if not isinstance(document, dict) or "pass" not in document:
+                raise self._foreign(f"run {run_id} holds no gryph result document")
+            documents.append({**document, "run_id": run_id,
+                              "started": started.isoformat(sep="T", timespec="seconds") + "Z"})
+        return documents
 
 
 def _decode(text: str) -> object:

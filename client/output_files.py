@@ -27,20 +27,20 @@ def _refuse(option: str, path: str, problem: str, hint: str | None) -> None:
     raise InvalidInput("BAD_OUTPUT_PATH", f"{option} {path} {problem}", location=Location(file=path), text=path, hint=hint)
 
 
-def write_whole(text: str, path: str) -> None:
-    """Write ``text`` to ``path``: beside it then renamed, so a failed or interrupted write leaves
+def write_whole(text: str | bytes, path: str) -> None:
+    """Write ``text`` (or bytes) to ``path``: beside it then renamed, so a failed or interrupted write leaves
     no partial file and an earlier file intact. A symbolic link stays a link (the file it names is
     replaced); a stream (a device, a pipe, /dev/stderr) is written in place, never replaced."""
     try:
         if _names_a_stream(Path(path)):
-            with open(path, "w", encoding="utf-8") as handle:
+            with _opened(path, text) as handle:
                 handle.write(text)
             return
         target = Path(os.path.realpath(path))
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            with _opened(fd, text) as handle:
                 handle.write(text)
             os.replace(temporary, target)
         except BaseException:
@@ -50,6 +50,11 @@ def write_whole(text: str, path: str) -> None:
     except OSError as error:
         raise EngineError("OUTPUT_NOT_WRITTEN", f"cannot write {path}: {error.strerror or error}",
                           location=Location(file=path), text=path) from None
+
+
+def _opened(file, content: str | bytes):
+    """``file`` (a path or a descriptor) opened to write ``content``: bytes as they are, text as UTF-8."""
+    return open(file, "wb") if isinstance(content, bytes) else open(file, "w", encoding="utf-8")
 
 
 def _names_a_stream(target: Path) -> bool:

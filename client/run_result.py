@@ -26,6 +26,9 @@ class RunResult:
     checks: list[CheckOutcome] = field(default_factory=list)
     passed: bool = True
     policy: str = "always"
+    rows_read: dict[str, int] = field(default_factory=dict)  # rows of each source read
+    # each rule's kind and one-value details, for the HTML report to pick and read its charts
+    rule_kinds: dict[str, dict] = field(default_factory=dict)
     run_id: str | None = None  # set when the run is stored in a history
     # rules and measures whose result broke its contract (too many rows, not one row): their errors
     failed: dict[str, dict] = field(default_factory=dict)
@@ -44,10 +47,19 @@ class RunResult:
             "measure": self.measures,
             "check": {check.name: check.passed for check in self.checks},
             "pass": self.passed,
+            "metric": self.task_metric(),
+            "policy": self.policy,
+            "rules": self.rule_kinds,
+            "check_details": [{"name": check.name, "expression": check.expression, "status": check.status,
+                               "values": check.values, "error": check.error} for check in self.checks],
         }
         if self.failed:
             document["failed"] = self.failed
         return document
+
+    def task_metric(self) -> dict:
+        """The run's task metrics, as the DolphinScheduler proposal stores them beside measure/check/pass."""
+        return {"rowsCounter": self.rows_read, "timeElapsed": round(self.duration_seconds * 1000)}
 
 
 def json_safe(value: object) -> object:

@@ -19,12 +19,13 @@ from gryph.compiler.native import parse_suite, parse_suite_file
 from gryph.compiler.plan import format_plan
 from gryph.compiler.results import Failed, RuleResult, merge_writes
 from gryph.compiler.sources import SourceSpec
-from gryph.compiler.suite import Suite
+from gryph.compiler.suite import RuleSpec, Suite
 from gryph.compiler.verdict import judge
 
 from .engines import open_engine
 from .frames import to_arrow
 from .history import HistoryStore
+from .progress import Phase, no_progress
 from .run_result import RunResult
 
 
@@ -108,22 +109,24 @@ def compile_for(suite: Suite, engine: Engine, options: Options | None = None) ->
 
 def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None,
         remote: str | None = None, record_sample: int = 20, records_to: str | None = None,
-        history: str | Path | None = None) -> RunResult:
+        history: str | Path | None = None, phase: Phase = no_progress) -> RunResult:
     """Run a suite and return its metrics. ``engine`` is an Engine or a name (duckdb, spark).
 
     ``records_to`` writes every record output in full where the engine runs: a folder of
     parquet files, or ``table:PREFIX`` for tables named PREFIX + rule__output. ``history`` is a
-    history file: checks read earlier runs from it and the run is stored in it.
+    history file: checks read earlier runs from it and the run is stored in it. ``phase`` hears
+    each step as it starts (a progress display).
     """
     suite = load_suite(source, frames)
     with _engine(engine, remote) as active:
         started = dt.datetime.now(dt.timezone.utc)
         clock = time.perf_counter()
         options = Options(record_sample=record_sample, now_ms=int(started.timestamp() * 1000),
-                          records_to=records_to)
+                          records_to=records_to, count_rows=True)
+        phase("learning the sources' schemas and compiling the rules")
         compiled = compile_for(suite, active, options)
         try:
-            rows = compiled.execute(active, suite.sources)
+            rows = compiled.execute(active, suite.sources, phase)
         except GryphError as error:
             if error.location.file is None:  # a failure of the run belongs to the suite that ran
                 error.location = Location(suite.file)
@@ -149,8 +152,11 @@ def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=N
             passed=verdict.passed and not failed,
             policy=str(suite.policy),
             failed=failed,
+            rows_read=compiled.rows_read(rows),
+            rule_kinds={rule.name: {"kind": rule.kind, "details": _scalar_details(rule)} for rule in suite.rules},
         )
         if store is not None:
+            phase("storing the run in the history")
             result.run_id = store.record(result.to_dict(), started, result.measures)
         return result
 
@@ -193,6 +199,12 @@ def _metrics(suite: Suite, results: list[RuleResult]) -> dict:
         # Griffin's metric wrapper merges every rule's writes into one map
         return merge_writes([write for result in results for write in result.writes])
     return {result.rule: result.metrics() for result in results}
+
+
+def _scalar_details(rule: RuleSpec) -> dict[str, object]:
+    """The rule's one-value details: its renamed metrics (``miss = "miss_count"``), step size, ..."""
+    return {key: value for key, value in rule.details.items()
+            if isinstance(value, (str, int, float)) and key not in ("source", "target")}
 
 
 def _records(results: list[RuleResult]) -> dict:

@@ -84,6 +84,10 @@ class Collector:
             fused = self._fused[relation] = _Fused(f"{self._prefix}agg{len(self._fused)}", relation)
         return ValueRef(fused.name, fused.add(expr))
 
+    def aggregates(self, relation: Relation) -> bool:
+        """Whether some value is already asked of ``relation`` (its aggregate query exists)."""
+        return relation in self._fused
+
     def rows(self, relation: Relation, limit: int | None = None,
              needed: Callable[["Results"], bool] | None = None) -> RowsRef:
         """The rows of a relation; with ``needed``, fetched only if it holds once values are known."""

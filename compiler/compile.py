@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping
 
 from .checks import CompiledCheck, compile_checks
-from .collect import Collector, Results
+from .collect import Collector, Results, ValueRef
 from .engine import Engine
 from .gcpause import without_cyclic_gc
 from .lowering import LOWERINGS, Finisher, Options
@@ -16,6 +16,7 @@ from .errors import InvalidInput, ResultError
 from .json_frames import json_column, json_frame
 from .plan import Plan, Sql, View
 from .results import Failed, MeasureResult, RuleResult
+from .row_counters import count_rows_read, rows_read
 from .rule_tables import late_rules, output_table_sql
 from .sources import SourceSpec
 from .spark_names import quoted
@@ -39,6 +40,9 @@ class CompiledSuite:
     # indexes of the DSL rules they read
     late_plan: Plan | None = None
     late_inputs: tuple[int, ...] = ()
+    # the rows of each source the rules aggregate, with Options(count_rows=True): the task
+    # metrics' rowsCounter
+    row_counters: dict[str, ValueRef] = field(default_factory=dict)
 
     def first_plan(self) -> Plan:
         """Everything but the conditional queries: views, value and row queries, exports."""
@@ -51,13 +55,20 @@ class CompiledSuite:
                        if q.name in self.conditions and self.conditions[q.name](results))
         return replace(self.plan, queries=wanted, exports=()) if wanted else None
 
-    def execute(self, engine: Engine, sources: Mapping[str, SourceSpec]) -> dict[str, list[dict]]:
-        """Run the plan on an engine in two steps: record samples only where records exist."""
-        rows = engine.run(self.first_plan(), sources)
+    def execute(self, engine: Engine, sources: Mapping[str, SourceSpec],
+                phase: Callable[[str], None] = lambda _: None) -> dict[str, list[dict]]:
+        """Run the plan on an engine in two steps: record samples only where records exist.
+        ``phase`` hears what runs next (a progress display)."""
+        first = self.first_plan()
+        phase(f"reading {_counted(len(sources), 'source')}: {_counted(len(first.queries), 'statement')} "
+              f"on {engine.name}")
+        rows = engine.run(first, sources)
         second = self.second_plan(rows)
         if second is not None:
+            phase(f"fetching record samples: {_counted(len(second.queries), 'statement')}")
             rows.update(engine.run(second, sources))
         if self.late_plan is not None:
+            phase("running the Spark SQL rules that read other rules' results")
             rows.update(engine.run(self._late_plan(rows), sources))
         return rows
 
@@ -91,6 +102,13 @@ class CompiledSuite:
                 out.append(MeasureResult(measure.name, Failed(error.to_dict()), "value"))
         return out
 
+    def rows_read(self, rows_by_query: dict[str, list[dict]]) -> dict[str, int]:
+        return rows_read(self.row_counters, rows_by_query)
+
+
+def _counted(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
 
 @without_cyclic_gc
 def compile_suite(suite: Suite, schemas: dict[str, Schema], options: Options | None = None) -> CompiledSuite:
@@ -112,9 +130,10 @@ def _compile(suite: Suite, schemas: dict[str, Schema], options: Options) -> Comp
                                       options).lower() for index, rule in enumerate(suite.rules)]
     # measures go through the same collector: aggregate-only measures join the rules' scans
     measures = [LOWERINGS["measure"](m, schemas, collector, options).lower() for m in suite.measures]
+    late_plan = late_collector.plan() if late else None
+    counters = count_rows_read(suite.sources, schemas, collector) if options.count_rows else {}
     return CompiledSuite(suite, collector.plan(), finishers, measures, compile_checks(suite),
-                         collector.conditions(), late_collector.plan() if late else None,
-                         tuple(sorted(late_inputs)))
+                         collector.conditions(), late_plan, tuple(sorted(late_inputs)), counters)
 
 
 def view_plans(suite: Suite, schemas: dict[str, Schema]) -> tuple[View, ...]:

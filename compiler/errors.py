@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from .error_codes import BAD_INPUT, RUN_FAILED, declared
+from .url_secrets import redact_urls
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,8 @@ class GryphError(Exception):
         if declared(code).exit_code != self.exit_code:
             raise ValueError(f"error code {code!r} is declared with exit {declared(code).exit_code}, "
                              f"raised as a {type(self).__name__} (exit {self.exit_code})")
+        # a database URL's password never shows, whatever text an error quotes
+        message, text, hint = (redact_urls(part) if part else part for part in (message, text, hint))
         super().__init__(message)
         self.code = code
         self.message = message

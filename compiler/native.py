@@ -11,8 +11,9 @@ from .gcpause import without_cyclic_gc
 from .numbers import number_from_text
 from .parser import location_of, parse, source_text, unquote_label, unquote_name, unquote_string
 from .resolve import TIME_UNITS_MS
-from .sources import SourceSpec
-from .suite import TWO_SOURCE_KINDS, CheckSpec, MeasureSpec, Origin, PassSpec, RuleSpec, Suite
+from .databases import check_database_source, is_database
+from .sources import DATABASE_FORMATS, SourceSpec
+from .suite import TWO_SOURCE_KINDS, CheckSpec, MeasureSpec, NativeSql, Origin, PassSpec, RuleSpec, Suite
 from .text_files import read_utf8
 from .types import TYPE_NAMES, Column, Schema, parse_type_name
 
@@ -84,6 +85,10 @@ def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None 
             rule = _measure(statement, location, file)
             _unique(rule.name, seen, "measure", statement, location)
             measures.append(rule)
+            if statement.native is not None:
+                hidden = _native_source(rule, sources, len(measures), statement, file)
+                sources[hidden.name] = hidden
+                rule.body = NativeSql(hidden.name, str(hidden.option("query")))
         else:
             rule = _rule(statement, location, file)
             _unique(rule.name, seen, "rule", statement, location)
@@ -123,6 +128,14 @@ def _source(statement, base: Path, location, file) -> SourceSpec:
     declared = dict(options).get("schema")
     schema = parse_schema(str(declared), location) if declared is not None else None
     options = tuple((k, v) for k, v in options if k != "schema")
+    if fmt in DATABASE_FORMATS:
+        if len(paths) != 1 or schema is not None:
+            raise InvalidInput("BAD_SOURCE", f"{fmt}(...) takes one URL or file, then table = or query =",
+                               location=location, text=source_text(statement))
+        where = paths[0] if fmt == "postgres" or Path(paths[0]).is_absolute() else str(base.resolve() / paths[0])
+        source = SourceSpec(name, fmt, paths=(where,), options=options, location=location)
+        check_database_source(source)
+        return source
     if fmt == "table":
         if len(paths) != 1:
             raise InvalidInput("BAD_SOURCE", "table(...) takes one table name", location=location, text=source_text(statement))
@@ -199,6 +212,21 @@ def _rule(statement, location, file) -> RuleSpec:
         origin=Origin(file),
         detail_locations=detail_locations,
     )
+
+
+def _native_source(measure: MeasureSpec, sources: dict[str, SourceSpec], number: int, statement,
+                   file) -> SourceSpec:
+    """The hidden source a ``native "..."`` measure reads: its database, its query as written."""
+    database = sources.get(measure.source) if measure.source else None
+    if database is None or not is_database(database):
+        raise InvalidInput("NATIVE_NEEDS_DATABASE", f"measure {measure.name!r}: native SQL runs inside a "
+                           "database source", location=location_of(statement.native, file), text=source_text(statement)[:60],
+                           hint='write: measure "rows" on orders: native "select count(*) from orders", with '
+                           'orders = postgres(...) or sqlite(...)')
+    options = tuple((k, v) for k, v in database.options if k in ("user_env", "password_env"))
+    text = unquote_string(statement.native.text.value)
+    return SourceSpec(f"{database.name}__native_{number}", database.format, paths=database.paths,
+                      options=(("query", text), *options), location=location_of(statement.native, file))
 
 
 def _measure(statement, location, file) -> MeasureSpec:

@@ -6,18 +6,21 @@ from dataclasses import dataclass, field
 
 from .errors import Location
 from .types import Schema
+from .url_secrets import redact_url
 
 FILE_FORMATS = ("csv", "tsv", "parquet", "json", "avro", "orc", "text")
-FORMATS = FILE_FORMATS + ("table", "frame")
+DATABASE_FORMATS = ("postgres", "sqlite")
+FORMATS = FILE_FORMATS + DATABASE_FORMATS + ("table", "frame")
 
 
 @dataclass(frozen=True)
 class SourceSpec:
-    """A named input: files of a format, a catalog table, or an in-memory frame.
+    """A named input: files of a format, a catalog table, a database, or an in-memory frame.
 
     ``schema`` (optional) is the user's declared schema: columns are read with these names and
     types. ``options`` are reader options (``header``, ``delimiter``, ...), values as given.
-    ``frame`` holds an in-memory Polars, Arrow or pandas table for ``format == "frame"``.
+    A database source (``postgres``, ``sqlite``: see databases.py) holds its URL or file in
+    ``paths`` and its ``table`` or ``query`` among the options. ``frame`` holds an in-memory Polars, Arrow or pandas table for ``format == "frame"``.
     """
 
     name: str
@@ -34,6 +37,11 @@ class SourceSpec:
         if self.format not in FORMATS:
             raise ValueError(f"unknown source format {self.format!r}")
 
+    def __repr__(self) -> str:  # a database URL's password never shows, not even in a repr
+        paths = tuple(redact_url(path) for path in self.paths)
+        return (f"SourceSpec(name={self.name!r}, format={self.format!r}, paths={paths!r}, table={self.table!r}, "
+                f"options={self.options!r}, schema={self.schema!r})")
+
     def option(self, key: str, default: object = None) -> object:
         for name, value in self.options:
             if name == key:
@@ -46,4 +54,7 @@ class SourceSpec:
             return f'table("{self.table}")'
         if self.format == "frame":
             return "frame"
+        if self.format in DATABASE_FORMATS:
+            what = ", ".join(f'{key} = "{value}"' for key, value in self.options if key in ("table", "query"))
+            return f'{self.format}("{redact_url(self.paths[0])}", {what})'
         return f'{self.format}(' + ", ".join(f'"{p}"' for p in self.paths) + ")"

@@ -50,9 +50,18 @@ class RuleSpec:
     detail_locations: dict[str, tuple[Location, Location]] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class NativeSql:
+    """A measure's SQL run as written inside its database: the hidden ``source`` whose query it is."""
+
+    source: str
+    text: str
+
+
 @dataclass
 class MeasureSpec(RuleSpec):
-    """A query that returns one row, lowered like a profiling rule (``body``: a query or SQL text).
+    """A query that returns one row, lowered like a profiling rule (``body``: a query, Spark SQL
+    text, or ``NativeSql``).
 
     ``shape`` says how the row is reported: one value, a list or a map; ``None`` means a
     value for one column and a map for several.

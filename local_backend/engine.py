@@ -10,6 +10,7 @@ from typing import Mapping
 import duckdb
 
 from gryph.compiler.engine import Rows
+from gryph.compiler.databases import is_database
 from gryph.compiler.errors import EngineError, Location
 from gryph.compiler.plan import Export, Plan, Query, Sql, View, reads, walk_relations
 from gryph.compiler.sources import SourceSpec
@@ -20,6 +21,7 @@ from .duck_types import schema_of_relation
 from .perfect_hashing import GroupingBudget
 from .quoting import ident, string
 from .settings import current_setting, setting
+from .database_sources import database_schema, database_view
 from .sources import Loaded, register_source
 from .sql_relations import Aliases, query_sql, relation_sql
 from .together import MAX_BRANCHES, in_order, split_rows, union_sql
@@ -54,6 +56,8 @@ class DuckDBEngine:
 
     def schema_of(self, source: SourceSpec) -> Schema:
         """The schema of a source; DuckDB reads only what it needs to know the columns."""
+        if is_database(source):
+            return database_schema(self._con, source)
         loaded = register_source(self._con, source, f"__gryph_schema_{next(self._scratch)}")
         try:
             return schema_of_relation(self._con.sql(f"SELECT * FROM {ident(loaded.view)}"))
@@ -127,10 +131,12 @@ class DuckDBEngine:
         """Sources the relations read and the views, registered for the block, dropped after."""
         everything = [v.relation for v in views] + list(relations)
         wanted = dict.fromkeys(name for rel in everything for name in reads(rel) if name in sources)
-        registered: list[Loaded] = []
+        registered: list = []  # Loaded and DatabaseRead: each drops what it made
         try:
             for name in wanted:
-                registered.append(register_source(self._con, sources[name], name))
+                spec = sources[name]
+                registered.append(database_view(self._con, spec, everything) if is_database(spec)
+                                  else register_source(self._con, spec, name))
             for view in views:
                 self._execute(f"CREATE OR REPLACE TEMP VIEW {ident(view.name)} AS "
                               f"{relation_sql(view.relation, Aliases())}", f"view {view.name!r}")

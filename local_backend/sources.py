@@ -14,11 +14,12 @@ import pyarrow as pa
 from gryph.compiler.errors import EngineError, InvalidInput, did_you_mean
 from gryph.compiler.source_files import check_local_files, local_files
 from gryph.compiler.sources import SourceSpec
+from gryph.compiler.table_names import split_qualified
 from gryph.compiler.types import Schema
 
 from .csv_inference import spark_typed
 from .duck_types import to_duckdb
-from .quoting import ident, split_qualified, string
+from .quoting import ident, string
 
 _TRUE = {"true", "1", "yes", "y", "on"}
 _FALSE = {"false", "0", "no", "n", "off"}

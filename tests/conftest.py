@@ -38,3 +38,18 @@ def spark_remote() -> str:
         yield server.url
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """One PostgreSQL server for the run (Debian's initdb and pg_ctl, a free loopback port).
+
+    A server that cannot start fails the tests that need it: never a skip.
+    """
+    from postgres_server import PostgresServer
+
+    server = PostgresServer()
+    try:
+        yield server
+    finally:
+        server.stop()

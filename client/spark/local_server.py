@@ -177,6 +177,7 @@ class LocalSpark:
             "spark.sql.warehouse.dir": str(self.workdir / "warehouse"),
             "spark.ui.enabled": "false",
             "spark.driver.host": "127.0.0.1",
+            **_jdbc_jars(),
             **(confs or {}),
         }
         argv = [str(self._home / "sbin" / "start-connect-server.sh"), "--master", master]
@@ -201,6 +202,17 @@ class LocalSpark:
 
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
+
+
+# JDBC drivers from Debian's packages (libpostgresql-jdbc-java, libxerial-sqlite-jdbc-java), so
+# the local server reads PostgreSQL and SQLite sources (SQLite's native part is found in Debian's
+# JNI folder, which Debian's Java searches)
+JDBC_JARS = ("/usr/share/java/postgresql.jar", "/usr/share/java/sqlite-jdbc.jar")
+
+
+def _jdbc_jars() -> dict[str, str]:
+    jars = [jar for jar in JDBC_JARS if Path(jar).is_file()]
+    return {"spark.jars": ",".join(jars)} if jars else {}
 
 
 def _workdir() -> Path:

@@ -1,4 +1,4 @@
-"""Load a ``SourceSpec`` as a Spark DataFrame: files, catalog tables, or uploaded frames.
+"""Load a ``SourceSpec`` as a Spark DataFrame: files, catalog tables, databases, or uploaded frames.
 
 Every source comes out with 64-bit integers and doubles (narrower Spark types widen, as the
 logical types do) and, when the user declared a schema, with exactly those names and types.
@@ -13,9 +13,11 @@ from pyspark.sql.connect.dataframe import DataFrame
 from pyspark.sql.connect.session import SparkSession
 from pyspark.sql.pandas.types import from_arrow_schema
 
+from gryph.compiler.databases import is_database
 from gryph.compiler.source_files import check_local_files
 from gryph.compiler.sources import SourceSpec
 
+from .database_sources import read_database
 from .failures import spark_errors
 from .scalars import column
 from .typemap import needs_widening, to_logical, to_spark, to_spark_schema
@@ -23,6 +25,8 @@ from .typemap import needs_widening, to_logical, to_spark, to_spark_schema
 
 def load_source(spark: SparkSession, spec: SourceSpec) -> DataFrame:
     """The rows of ``spec``; fails with an ``EngineError`` naming the source if it is missing."""
+    if is_database(spec):
+        return _widen(read_database(spark, spec))
     with spark_errors(f"reading source {spec.name!r}", source=f"{spec.name!r} ({spec.describe()})"):
         if spec.format == "table":
             df = _declared(spark.table(spec.table), spec)

@@ -15,7 +15,9 @@ import os
 import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from urllib.parse import quote, urlsplit, urlunsplit
 
+from ..databases import check_database_source
 from ..errors import EngineError
 from ..native import parse_schema_columns
 from ..sources import SourceSpec
@@ -121,9 +123,8 @@ def _connector(connector: Node, raw: str, name: str, base: Path) -> SourceSpec:
                          f"{ELSEWHERE[kind]}, which gryph does not reach",
                          "export the data to files or a table and read them with a file or hive connector")
     if kind == "jdbc":
-        raise node.error("UNSUPPORTED", f"data source {name!r}: jdbc connectors are not read yet",
-                         "export the table to parquet and use a file connector")
-    raise node.unknown_value(("file", "hive", "avro", "text-dir"), "connector type")
+        return _jdbc(config, raw, name, base)
+    raise node.unknown_value(("file", "hive", "avro", "text-dir", "jdbc"), "connector type")
 
 
 def _file(config: Node, raw: str, name: str, base: Path) -> SourceSpec:
@@ -145,6 +146,30 @@ def _file(config: Node, raw: str, name: str, base: Path) -> SourceSpec:
         options = (*options, ("header", "false"))  # Spark's default: the first line is data
     paths = _existing(paths, config.flag("skipErrorPaths", False), name, config)
     return SourceSpec(raw, fmt, paths=paths, options=options, schema=schema)
+
+
+def _jdbc(config: Node, raw: str, name: str, base: Path) -> SourceSpec:
+    """Griffin's jdbc connector (``url``, ``user``, ``password``, ``database``, ``tablename``) as a
+    PostgreSQL or SQLite source; its ``where`` becomes a view like any connector's."""
+    url = config.text("url", required=True) or ""
+    table = config.text("tablename", required=True) or ""
+    database = config.text("database", "")
+    options = (("table", f"{database}.{table}" if database else table),)
+    if url.startswith("jdbc:sqlite:"):
+        spec = SourceSpec(raw, "sqlite", paths=(_resolve(base, url.removeprefix("jdbc:sqlite:")),), options=options)
+    elif url.startswith("jdbc:postgresql:"):
+        parts = urlsplit(url.removeprefix("jdbc:"))
+        user, password = config.text("user", ""), config.text("password", "")
+        login = quote(user or "", safe="") + (":" + quote(password, safe="") if password else "") + "@" \
+            if user else ""
+        spec = SourceSpec(raw, "postgres", paths=(urlunsplit(parts._replace(netloc=login + parts.netloc)),),
+                          options=options)
+    else:
+        raise config.child("url").error("UNSUPPORTED", f"data source {name!r}: gryph reads jdbc connectors of "
+                                        "PostgreSQL (jdbc:postgresql://...) and SQLite (jdbc:sqlite:...)",
+                                        "export the table to parquet and use a file connector")
+    check_database_source(spec)
+    return spec
 
 
 def _avro(config: Node, raw: str, name: str, base: Path) -> SourceSpec:

@@ -28,6 +28,7 @@ class Options:
     now_ms: int = 0  # the run's time, for timeliness rules without an end column
     # where full record outputs are written on the engine's side: a folder, or "table:PREFIX"
     records_to: str | None = None
+    count_rows: bool = False  # count the rows of every source read (the run's task metrics)
 
     def export_for(self, name: str, relation: Relation) -> Export | None:
         """The export of one record output, or None when records are not written."""

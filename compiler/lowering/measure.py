@@ -1,7 +1,8 @@
 """Measures: a query that returns exactly one row, lowered as a profiling query.
 
 A query of aggregates only joins its source's shared scan like any profiling rule; other
-queries and ``sql "..."`` text fetch at most two rows, enough to tell one row from several.
+queries, ``sql "..."`` text and ``native "..."`` database SQL fetch at most two rows, enough to
+tell one row from several.
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from typing import Callable
 
 from ..collect import Results
 from ..errors import ResultError
-from ..plan import Sql
+from ..plan import Read, Sql
 from ..results import MeasureResult, Row
+from ..suite import NativeSql
 from .profiling import ProfilingLowering
 
 MeasureFinisher = Callable[[Results], MeasureResult]
@@ -22,8 +24,13 @@ class MeasureLowering(ProfilingLowering):
     row_limit = 1
 
     def lower(self) -> MeasureFinisher:
-        if isinstance(self.rule.body, str):  # sql "...": Spark SQL, translated for DuckDB
-            ref = self.collector.rows(Sql(self.rule.body, tuple(self.schemas)), self.row_limit + 1)
+        if isinstance(self.rule.body, (str, NativeSql)):
+            if isinstance(self.rule.body, NativeSql):  # the database ran it: its rows are a source's
+                source = self.rule.body.source
+                relation = Read(source, self.schemas[source])
+            else:  # sql "...": Spark SQL, translated for DuckDB
+                relation = Sql(self.rule.body, tuple(self.schemas))
+            ref = self.collector.rows(relation, self.row_limit + 1)
 
             def rows_of(results: Results) -> list[dict]:
                 rows = results.rows(ref)

@@ -32,6 +32,27 @@ def percentile_name(prefix: str, fraction: float) -> str:
 MAX_DURATION_MS = 1000 * 365 * 86_400_000
 
 
+def duration_ms(value: object) -> int | None:
+    """A duration detail (``3m``, ``500ms``, a number of milliseconds) in milliseconds; None when
+    unset. ValueError says what is wrong with any other value."""
+    if value in (None, ""):
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ValueError(f"must be a duration such as 3m, got {value!r}")
+    if isinstance(value, str):
+        text = value.strip().lower()
+        unit = "ms" if text.endswith("ms") else text[-1:]
+        number = text[: -len(unit)] if unit in TIME_UNITS_MS else text
+        if not number.isdigit():
+            raise ValueError(f"must be a duration such as 3m, got {value!r}")
+        value = int(number) * TIME_UNITS_MS.get(unit, 1) if len(number) <= 18 else math.inf
+    if value <= 0:
+        raise ValueError(f"must be positive, got {value!r}")
+    if not value < MAX_DURATION_MS:  # also NaN and infinity
+        raise ValueError("must be a duration under 1000 years")
+    return int(value)
+
+
 class TimelinessLowering(RuleLowering):
     kinds = ("timeliness",)
     details_allowed = ("total", "avg", "latency", "threshold", "step", "step.size", "count",
@@ -105,24 +126,11 @@ class TimelinessLowering(RuleLowering):
             node, "cast it: cast(x as timestamp)")
 
     def _duration(self, key: str) -> int | None:
-        value = self.rule.details.get(key)
-        if value in (None, ""):
-            return None
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            raise self.detail_error(key, "BAD_DETAIL", f"{key} must be a duration such as 3m, got {value!r}")
-        if isinstance(value, str):
-            text = value.strip().lower()
-            unit = "ms" if text.endswith("ms") else text[-1:]
-            number = text[: -len(unit)] if unit in TIME_UNITS_MS else text
-            if not number.isdigit():
-                raise self.detail_error(key, "BAD_DETAIL", f"{key} must be a duration such as 3m, got {value!r}")
-            value = int(number) * TIME_UNITS_MS.get(unit, 1) if len(number) <= 18 else math.inf
-        if value <= 0:
-            raise self.detail_error(key, "BAD_DETAIL", f"{key} must be positive, got {value!r}")
-        if not value < MAX_DURATION_MS:  # also NaN and infinity
-            raise self.detail_error(key, "BAD_DETAIL", f"{key} must be a duration under 1000 years",
-                                    "write it in a larger unit: 30d, 12h")
-        return int(value)
+        try:
+            return duration_ms(self.rule.details.get(key))
+        except ValueError as problem:
+            hint = "write it in a larger unit: 30d, 12h" if "1000 years" in str(problem) else None
+            raise self.detail_error(key, "BAD_DETAIL", f"{key} {problem}", hint) from None
 
     def _fractions(self) -> list[float]:
         values = self.rule.details.get("percentile.values")

@@ -8,6 +8,7 @@ text. Everything else is taken as written (``null`` is NULL).
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import json
 import math
@@ -103,6 +104,15 @@ def load_cases() -> list[tuple[str, dict]]:
         for case in data["cases"]:
             out.append((f"{path.stem}/{case['name']}", case))
     return out
+
+
+def with_extra_details(suite, case: dict):
+    """The suite with the case's Griffin-only details, which the native syntax cannot spell
+    (error.confs takes maps)."""
+    for rule_name, extra in case.get("extra_details", {}).items():
+        rule = next(r for r in suite.rules if r.name == rule_name)
+        rule.details.update(copy.deepcopy(extra))
+    return suite
 
 
 def open_engine(name: str, remote: str | None = None):

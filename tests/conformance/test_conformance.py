@@ -6,11 +6,9 @@ frames) and the metrics derived by hand from Griffin's semantics, with a ``why``
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
-from conformance_support import arrow_table, decode_expected, load_cases, same, why_keys
+from conformance_support import arrow_table, decode_expected, load_cases, same, why_keys, with_extra_details
 from gryph.client import load_suite, run
 
 CASES = load_cases()
@@ -26,12 +24,7 @@ PARAMS = [pytest.param(case, id=case_id, marks=_xfail_marks(case)) for case_id, 
 
 def run_case(case: dict, engine):
     frames = {name: arrow_table(spec) for name, spec in case["tables"].items()}
-    suite = load_suite(case["suite"], frames)
-    # Griffin-only details that the native syntax cannot spell (error.confs takes maps)
-    for rule_name, extra in case.get("extra_details", {}).items():
-        rule = next(r for r in suite.rules if r.name == rule_name)
-        rule.details.update(copy.deepcopy(extra))
-    return run(suite, engine)
+    return run(with_extra_details(load_suite(case["suite"], frames), case), engine)
 
 
 @pytest.mark.parametrize("case", PARAMS)

@@ -1,0 +1,35 @@
+"""The HTML report of a run and its history, and its charts as image files."""
+
+from __future__ import annotations
+
+from .chart import Chart
+from .page import html_page
+from .render import write_images
+from .rule_charts import rule_chart
+from .trends import trend_charts
+
+
+class Report:
+    """The report of the newest of ``documents`` (result documents of one suite, oldest first)."""
+
+    def __init__(self, documents: list[dict]) -> None:
+        self.document = documents[-1]
+        self.runs = len(documents)
+        rules = self.document.get("rules") or {}
+        metrics = self.document.get("metrics") or {}
+        self.rule_charts: dict[str, Chart] = {}
+        if isinstance(metrics, dict):
+            for rule, info in rules.items():
+                chart = rule_chart(rule, info.get("kind", ""), info.get("details") or {}, metrics.get(rule))
+                if chart is not None:
+                    self.rule_charts[rule] = chart
+        self.trends = trend_charts(documents)
+
+    def charts(self) -> list[Chart]:
+        return list(self.rule_charts.values()) + self.trends
+
+    def html(self) -> str:
+        return html_page(self.document, self.rule_charts, self.trends, self.runs)
+
+    def write_images(self, folder: str, kind: str) -> list[str]:
+        return write_images(self.charts(), folder, kind)

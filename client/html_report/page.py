@@ -1,0 +1,144 @@
+"""The report as one self-contained HTML page: the verdict, the checks, a collapsible section per
+rule (chart, metrics, record sample) and the trends. Charts are inline SVG, each beside its
+Vega-Lite spec (JSON, for tools); the page loads nothing, runs no script, and escapes every text."""
+
+from __future__ import annotations
+
+import json
+from html import escape
+
+from ..report import cell, json_safe
+from .chart import Chart
+from .render import to_svg
+
+OPEN_UP_TO = 12  # sections of a suite with more rules than this start closed
+SAMPLE_ROWS = 20
+
+STYLE = """
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1100px;
+color:#1b1b1b;padding:0 16px}
+h1{margin:0 0 4px}h2{margin:28px 0 8px;border-bottom:1px solid #ddd}
+.verdict{display:inline-block;padding:2px 10px;border-radius:4px;color:#fff;font-weight:600}
+.pass{background:#2e7d32}.fail{background:#c62828}.warn{background:#ef6c00}
+table{border-collapse:collapse;margin:6px 0 12px}td,th{border:1px solid #ddd;padding:3px 8px;
+text-align:left;vertical-align:top}th{background:#f5f5f5}td.num{text-align:right}
+details{border:1px solid #e0e0e0;border-radius:4px;margin:6px 0;padding:4px 10px}
+summary{cursor:pointer;font-weight:600}figure{margin:8px 0}code{font-size:13px}
+.muted{color:#666}
+"""
+
+
+def html_page(document: dict, rule_charts: dict[str, Chart], trends: list[Chart], runs: int) -> str:
+    """The page of one run (``document``) with its rules' charts and the trends of ``runs`` runs."""
+    name = str(document.get("name", ""))
+    parts = [f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+             f"<title>gryph report: {escape(name)}</title><style>{STYLE}</style></head><body>",
+             _header(document), _checks(document.get("check_details") or []),
+             _rules(document, rule_charts), _trends(trends, runs), "</body></html>\n"]
+    return "\n".join(parts)
+
+
+def _header(document: dict) -> str:
+    passed = bool(document.get("pass", True))
+    verdict = f"<span class=\"verdict {'pass' if passed else 'fail'}\">{'PASS' if passed else 'FAIL'}</span>"
+    task = document.get("metric") or {}
+    read = ", ".join(f"{escape(str(source))}: {cell(rows)}" for source, rows in (task.get("rowsCounter") or {}).items())
+    facts = [f"pass when {escape(str(document.get('policy', 'always')))}",
+             f"engine {escape(str(document.get('engine', '')))}",
+             f"started {escape(str(document.get('started', '')))}",
+             f"{cell(task.get('timeElapsed', round(1000 * (document.get('duration_seconds') or 0))))} ms"]
+    if read:
+        facts.append(f"rows read: {read}")
+    return (f"<header><h1>{escape(str(document.get('name', '')))} {verdict}</h1>"
+            f"<p class=\"muted\">{' · '.join(facts)}</p></header>")
+
+
+def _checks(checks: list[dict]) -> str:
+    if not checks:
+        return ""
+    rows = []
+    for check in checks:
+        status = str(check.get("status", ""))
+        values = ", ".join(f"{text} = {cell(value)}" for text, value in (check.get("values") or {}).items())
+        if check.get("error"):
+            values = f"error: {check['error']}" + (f"; {values}" if values else "")
+        badge = {"PASS": "pass", "WARN": "warn"}.get(status, "fail")
+        rows.append(f"<tr><td><span class=\"verdict {badge}\">{escape(status)}</span></td>"
+                    f"<td>{escape(str(check.get('name', '')))}</td><td><code>{escape(str(check.get('expression', '')))}"
+                    f"</code></td><td>{escape(values)}</td></tr>")
+    return ("<section id=\"checks\"><h2>Checks</h2><table><tr><th>result</th><th>check</th><th>expression</th>"
+            f"<th>values read</th></tr>{''.join(rows)}</table></section>")
+
+
+def _rules(document: dict, charts: dict[str, Chart]) -> str:
+    metrics = document.get("metrics") or {}
+    rules = document.get("rules") or {}
+    records = document.get("records") or {}
+    if rules and isinstance(metrics, dict) and set(metrics) <= set(rules):
+        sections = [(rule, rules[rule].get("kind", ""), metrics.get(rule)) for rule in rules]
+    else:  # Griffin's merged metric map: one section of every metric
+        sections = [("metrics", "griffin", metrics)]
+    opened = " open" if len(sections) <= OPEN_UP_TO else ""
+    parts = ["<section id=\"rules\"><h2>Rules</h2>"]
+    for rule, kind, values in sections:
+        body = [figure(charts[rule])] if rule in charts else []
+        body.append(_metrics_table(values))
+        if rule in records:
+            body.append(_records(records[rule]))
+        parts.append(f"<details{opened}><summary>{escape(str(rule))} <span class=\"muted\">({escape(str(kind))})"
+                     f"</span></summary>{''.join(body)}</details>")
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _metrics_table(values: object) -> str:
+    if isinstance(values, list):
+        return rows_table(values)
+    if not isinstance(values, dict):
+        return f"<p>{escape(cell(values))}</p>"
+    lines, below = [], []
+    for key, value in values.items():
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            below.append(f"<p>{escape(str(key))}:</p>{rows_table(value)}")
+        else:
+            lines.append(f"<tr><th>{escape(str(key))}</th><td class=\"num\">{escape(cell(value))}</td></tr>")
+    return f"<table>{''.join(lines)}</table>{''.join(below)}"
+
+
+def rows_table(rows: list) -> str:
+    rows = [row for row in rows if isinstance(row, dict)]
+    if not rows:
+        return "<p class=\"muted\">no rows</p>"
+    headers = list(dict.fromkeys(key for row in rows for key in row))
+    head = "".join(f"<th>{escape(str(h))}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{escape(cell(row.get(h)))}</td>" for h in headers) + "</tr>"
+                   for row in rows[:SAMPLE_ROWS])
+    more = f"<p class=\"muted\">... {len(rows) - SAMPLE_ROWS} more rows</p>" if len(rows) > SAMPLE_ROWS else ""
+    return f"<table><tr>{head}</tr>{body}</table>{more}"
+
+
+def _records(record: dict) -> str:
+    count = record.get("count") or 0
+    if not count:
+        return ""
+    where = f", written to {escape(str(record['written_to']))}" if record.get("written_to") else ""
+    return (f"<p>{escape(cell(count))} {escape(str(record.get('output', 'records')))}{where}:</p>"
+            + rows_table(record.get("sample") or []))
+
+
+def _trends(trends: list[Chart], runs: int) -> str:
+    if not trends:
+        return ("<section id=\"trends\"><h2>Trends</h2><p class=\"muted\">Trends appear once two runs of the "
+                f"suite are stored in the history ({runs} stored).</p></section>")
+    opened = " open" if len(trends) <= OPEN_UP_TO else ""
+    items = "".join(f"<details{opened}><summary>{escape(chart.title)}</summary>{figure(chart)}</details>"
+                    for chart in trends)
+    return f"<section id=\"trends\"><h2>Trends over the last {runs} runs</h2>{items}</section>"
+
+
+def figure(chart: Chart) -> str:
+    """The chart as inline SVG, with its spec as inert JSON (``<`` escaped: it cannot end the script)."""
+    spec = json.dumps(json_safe(chart.vega_lite), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    spec = spec.replace("<", "\\u003c")
+    return (f"<figure class=\"chart\" id=\"{chart.id}\">{to_svg(chart)}"
+            f"<script type=\"application/json\" class=\"vl-spec\">{spec}</script></figure>")

@@ -1,0 +1,125 @@
+"""One chart per rule of a run, fitting its type: good/bad bars for accuracy and completeness, the
+step histogram with its percentiles for timeliness, the duplication histogram for uniqueness and
+distinctness, bars for a profiling result grouped with one numeric column."""
+
+from __future__ import annotations
+
+import math
+
+import altair as alt
+
+from gryph.compiler.lowering.timeliness import duration_ms
+
+from .chart import Chart, chart_id, is_number
+
+GOOD, BAD, NEUTRAL = "#2e7d32", "#c62828", "#9e9e9e"
+WIDTH, HEIGHT = 420, 160
+
+# the outcomes of each rule type, good first, by the role names its details may rename
+OUTCOMES = {
+    "accuracy": (("matched", GOOD), ("miss", BAD), ("mismatch", BAD), ("invalid", NEUTRAL)),
+    "completeness": (("complete", GOOD), ("incomplete", BAD)),
+}
+
+
+def rule_chart(rule: str, kind: str, details: dict, metrics: object) -> Chart | None:
+    """The chart of one rule's metrics, or None when its type or its metrics have none."""
+    if kind in OUTCOMES and isinstance(metrics, dict):
+        return _outcome_bars(rule, kind, details, metrics)
+    if kind == "timeliness" and isinstance(metrics, dict):
+        return _step_histogram(rule, details, metrics)
+    if kind in ("uniqueness", "distinctness") and isinstance(metrics, dict):
+        return _duplication_histogram(rule, details, metrics)
+    if kind in ("profiling", "sql") and isinstance(metrics, list):
+        return _profile_bars(rule, metrics)
+    return None
+
+
+def _name(details: dict, role: str) -> str:
+    """A metric's name: renamed in the rule's details, else the role itself."""
+    value = details.get(role)
+    return value if isinstance(value, str) and value else role
+
+
+def _outcome_bars(rule: str, kind: str, details: dict, metrics: dict) -> Chart | None:
+    rows = [{"outcome": role, "rows": metrics[_name(details, role)], "color": color}
+            for role, color in OUTCOMES[kind] if is_number(metrics.get(_name(details, role)))]
+    if not rows:
+        return None
+    counted = sum(row["rows"] for row in rows)
+    good = rows[0]["rows"] if rows[0]["outcome"] == OUTCOMES[kind][0][0] else 0
+    fraction = good / counted if counted else math.nan
+    title = f"{rule}: {_percent(fraction)} {OUTCOMES[kind][0][0]} of {counted:,} rows"
+    spec = alt.Chart(alt.Data(values=rows), title=title, width=WIDTH).mark_bar().encode(
+        y=alt.Y("outcome:N", sort=None, title=None),
+        x=alt.X("rows:Q", title="rows"),
+        color=alt.Color("color:N", scale=None, legend=None),
+        tooltip=["outcome:N", "rows:Q"])
+    return Chart(chart_id("rule", rule), title, spec)
+
+
+def _percent(fraction: float) -> str:
+    return "n/a" if math.isnan(fraction) else f"{fraction:.1%}"
+
+
+def _step_histogram(rule: str, details: dict, metrics: dict) -> Chart | None:
+    steps = metrics.get(_name(details, "step"))
+    count_name = _name(details, "count")
+    if not isinstance(steps, list) or not steps:
+        return None
+    try:
+        step_ms = duration_ms(details.get("step.size"))
+    except ValueError:
+        step_ms = None
+    width = step_ms or 1
+    rows = [{"from_ms": row["step"] * width, "to_ms": (row["step"] + 1) * width, "rows": row.get(count_name)}
+            for row in steps if is_number(row.get("step"))]
+    axis = "latency (ms)" if step_ms else "step"
+    prefix = _name(details, "percentile") + "_"
+    marks = [{"percentile": f"p{key[len(prefix):]}", "latency_ms": value}
+             for key, value in metrics.items() if key.startswith(prefix) and is_number(value)]
+    bars = alt.Chart(alt.Data(values=rows)).mark_bar(color="#1565c0", stroke="white").encode(
+        x=alt.X("from_ms:Q", title=axis), x2="to_ms:Q", y=alt.Y("rows:Q", title="rows"), y2=alt.datum(0),
+        tooltip=["from_ms:Q", "to_ms:Q", "rows:Q"])
+    title = f"{rule}: latency histogram"
+    layers = [bars]
+    if marks and step_ms:
+        title += " with percentiles"
+        rule_marks = alt.Chart(alt.Data(values=marks)).mark_rule(color=BAD, strokeDash=[4, 3]).encode(
+            x="latency_ms:Q", tooltip=["percentile:N", "latency_ms:Q"])
+        labels = rule_marks.mark_text(align="left", dx=3, dy=-4, color=BAD, baseline="bottom").encode(
+            text=alt.Text("percentile:N"), y=alt.value(0))
+        layers += [rule_marks, labels]
+    return Chart(chart_id("rule", rule), title, alt.layer(*layers, title=title, width=WIDTH, height=HEIGHT))
+
+
+def _duplication_histogram(rule: str, details: dict, metrics: dict) -> Chart | None:
+    array = metrics.get(_name(details, "duplication.array"))
+    dup, num = _name(details, "dup"), _name(details, "num")
+    if not isinstance(array, list) or not array:
+        return None
+    rows = [{"extra copies": row.get(dup), "values": row.get(num)} for row in array]
+    title = f"{rule}: how many values occur more than once"
+    spec = alt.Chart(alt.Data(values=rows), title=title, width=WIDTH, height=HEIGHT).mark_bar(color=BAD).encode(
+        x=alt.X("extra copies:O", title="extra copies of a value (dup)"),
+        y=alt.Y("values:Q", title="values (num)"), tooltip=["extra copies:O", "values:Q"])
+    return Chart(chart_id("rule", rule), title, spec)
+
+
+def _profile_bars(rule: str, rows: list) -> Chart | None:
+    """Bars when the rows are groups: one text (or other) column and exactly one numeric one."""
+    if len(rows) < 2 or not all(isinstance(row, dict) for row in rows):
+        return None
+    columns = list(rows[0])
+    numeric = [c for c in columns if all(is_number(row.get(c)) or row.get(c) is None for row in rows)]
+    labels = [c for c in columns if c not in numeric]
+    if len(numeric) != 1 or len(labels) != 1:
+        return None
+    label, value = labels[0], numeric[0]
+    data = [{"group": "NULL" if row.get(label) is None else str(row.get(label)), "value": row.get(value)}
+            for row in rows]
+    title = f"{rule}: {value} by {label}"
+    spec = alt.Chart(alt.Data(values=data), title=title, width=WIDTH).mark_bar(color="#1565c0").encode(
+        y=alt.Y("group:N", sort=None, title=label), x=alt.X("value:Q", title=value),
+        tooltip=["group:N", "value:Q"])
+    return Chart(chart_id("rule", rule), title, spec)

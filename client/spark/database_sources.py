@@ -1,0 +1,99 @@
+"""PostgreSQL and SQLite sources on Spark: a JDBC read that runs on the cluster.
+
+The server needs the JDBC driver on its classpath (``spark.jars``; the local test server gets
+Debian's jars, see local_server.py). Spark itself prunes columns and pushes filters into the
+JDBC query. With ``partition_column`` and ``num_partitions`` the table is read in that many
+ranges of a numeric column, bounded by its min and max (asked of the database first).
+"""
+
+from __future__ import annotations
+
+from pyspark.sql.connect.dataframe import DataFrame
+from pyspark.sql.connect.session import SparkSession
+from pyspark.sql import types as T
+
+from gryph.compiler.databases import from_clause, query_text, resolve, sqlite_columns_sql, sqlite_type
+from gryph.compiler.errors import EngineError, GryphError, InvalidInput
+from gryph.compiler.sources import SourceSpec
+from gryph.compiler.spark_names import quoted
+
+from .failures import spark_errors
+from .scalars import column
+from .typemap import to_spark
+
+# Spark's names of the errors a database sends back when it refuses the table or query's text
+_REFUSED = ("does not exist", "no such table", "no such column", "syntax error")
+
+
+def read_database(spark: SparkSession, spec: SourceSpec) -> DataFrame:
+    """The source's rows through JDBC; analysing it (``df.schema``) reads the database's schema."""
+    database = resolve(spec)
+    try:
+        with spark_errors(f"reading source {spec.name!r}", source=f"{spec.name!r} ({spec.describe()})"):
+            def reader():  # a new one each time: a reader keeps every option it was given
+                options = {"url": database.jdbc_url(), "driver": database.jdbc_driver()}
+                if database.user is not None:
+                    options["user"] = database.user
+                if database.password is not None:
+                    options["password"] = database.password
+                if database.kind == "postgres":
+                    options["preferTimestampNTZ"] = "true"  # timestamp without time zone read as written
+                return spark.read.format("jdbc").options(**options)
+
+            rows = reader()
+            if spec.option("query") is not None and spec.option("partition_column") is None:
+                df = rows.option("query", query_text(spec)).load()
+            elif database.kind == "sqlite" and spec.option("table") is not None:
+                df = _read_sqlite_table(_partitioned(rows, reader(), spec), _sqlite_types(reader(), spec), spec)
+            else:
+                df = _partitioned(rows, reader(), spec).option("dbtable", from_clause(spec)).load()
+            df.schema  # analysed now: a missing table or a refused login fails here, named
+            return df
+    except GryphError as error:
+        raise _redacted(error, spec, database) from None
+
+
+def _sqlite_types(reader, spec: SourceSpec) -> dict[str, T.DataType]:
+    """The table's columns in the types their declarations give (as on DuckDB): Spark's own
+    mapping would read REAL as a float and an expression's column as a decimal."""
+    sql, parameters = sqlite_columns_sql(spec)
+    for value in parameters:  # pragma_table_info takes its arguments as SQL literals here
+        sql = sql.replace("?", "'" + value.replace("'", "''") + "'", 1)
+    rows = reader.options(query=sql, customSchema="name STRING, type STRING").load().collect()
+    return {row["name"]: to_spark(sqlite_type(row["type"] or "")) for row in rows}
+
+
+def _read_sqlite_table(rows, types: dict[str, T.DataType], spec: SourceSpec) -> DataFrame:
+    """Dates and timestamps are text in SQLite: read as text, then cast by Spark (the JDBC driver
+    parses one fixed pattern only), as DuckDB casts them."""
+    temporal = (T.DateType, T.TimestampType)
+    read_as = ", ".join(f"{quoted(name)} {'string' if isinstance(t, temporal) else t.simpleString()}"
+                        for name, t in types.items())
+    df = rows.option("customSchema", read_as).option("dbtable", from_clause(spec)).load()
+    return df.select(*(column(name).cast(t).alias(name) if isinstance(t, temporal) else column(name)
+                       for name, t in types.items()))
+
+
+def _partitioned(rows, bounds_reader, spec: SourceSpec):
+    """``rows`` reading ranges of the partition column, bounded by its min and max."""
+    column = spec.option("partition_column")
+    if column is None:
+        return rows
+    quoted = '"' + str(column).replace('"', '""') + '"'
+    bounds = bounds_reader.option("dbtable", f"(SELECT min({quoted}) AS lo, max({quoted}) AS hi "
+                                      f"FROM {from_clause(spec)}) AS gryph_bounds").load().collect()[0]
+    if bounds["lo"] is None:  # an empty table: one partition reads it
+        return rows
+    return rows.options(partitionColumn=str(column), lowerBound=str(bounds["lo"]), upperBound=str(bounds["hi"]),
+                          numPartitions=str(spec.option("num_partitions")))
+
+
+def _redacted(error: GryphError, spec: SourceSpec, database) -> GryphError:
+    """The error without the password; a table or query the database refuses is the suite's mistake."""
+    message = database.redact(error.message)
+    if any(word in message.lower() for word in _REFUSED):
+        return InvalidInput("SOURCE_NOT_FOUND", f"source {spec.name!r} ({spec.describe()}): the database refuses "
+                            f"what it reads: {message}", location=spec.location, text=spec.describe(),
+                            hint="check the table or query and its column names in the database")
+    return EngineError(error.code, message, location=spec.location, text=spec.describe(),
+                       hint=database.redact(error.hint) if error.hint else None)

@@ -1,0 +1,218 @@
+"""PostgreSQL and SQLite sources on DuckDB: read through ADBC as a stream of Arrow batches.
+
+Only the columns the run uses cross the wire (the others are typed NULLs in the view, which
+nothing reads), with the plan's simple filters run by the database (database_filters.py). A
+source the run scans once is a view over the stream itself, so the client holds one batch at a
+time; a source scanned more than once (a join with itself, several statements) is first streamed
+into a DuckDB temporary table, which DuckDB spills to disk past its memory limit.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Iterable
+
+import duckdb
+import pyarrow as pa
+
+from gryph.compiler.databases import Database, from_clause, query_text, resolve, sqlite_columns_sql, sqlite_type
+from gryph.compiler.errors import EngineError, InvalidInput
+from gryph.compiler.plan import reads
+from gryph.compiler.plan.pruning import columns_read, prune_columns
+from gryph.compiler.sources import SourceSpec
+from gryph.compiler.types import Schema
+
+from .database_filters import PushedFilter, pushed_filter
+from .duck_types import schema_of_relation, to_duckdb
+from .quoting import ident
+
+_DRIVERS = {"postgres": "adbc_driver_postgresql.dbapi", "sqlite": "adbc_driver_sqlite.dbapi"}
+# a numeric without precision: Spark's JDBC reader makes it DECIMAL(38, 18) too
+_NUMERIC_DEFAULT = (38, 18)
+
+
+class DatabaseRead:
+    """An open ADBC connection and the DuckDB names it fills; ``close`` releases both."""
+
+    def __init__(self, spec: SourceSpec) -> None:
+        self.spec = spec
+        self.database = resolve(spec)
+        self._connection = _connect(spec, self.database)
+        self._names: list[tuple[str, str]] = []  # (kind, name) to drop in DuckDB
+        self._cursors: list = []
+
+    def arrow(self, sql: str, parameters: tuple = ()) -> pa.RecordBatchReader:
+        """The rows of ``sql``, streamed from the database batch by batch."""
+        try:
+            cursor = self._connection.cursor()
+            self._cursors.append(cursor)  # closing a cursor ends its stream: kept until the drop
+            cursor.execute(sql, parameters=parameters or None)
+            return cursor.fetch_record_batch()
+        except Exception as exc:  # the drivers' DB-API errors
+            raise source_error(self.spec, self.database, exc) from None
+
+    def register(self, con: duckdb.DuckDBPyConnection, name: str, reader: pa.RecordBatchReader | pa.Table,
+                 staged: bool) -> None:
+        con.register(name, reader)
+        self.made("arrow", name)
+        if staged:
+            table = f"{name}_staged"
+            try:
+                con.execute(f"CREATE TEMP TABLE {ident(table)} AS SELECT * FROM {ident(name)}")
+            except duckdb.Error as exc:
+                raise source_error(self.spec, self.database, exc) from None
+            self.made("table", table)
+
+    def made(self, kind: str, name: str) -> None:
+        """Remember a DuckDB object (``arrow``, ``table``, ``view``) to drop with the source."""
+        self._names.append((kind, name))
+
+    def drop(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Drop the view, table and streams made for the source and close the connection."""
+        for kind, name in reversed(self._names):
+            if kind == "arrow":
+                con.unregister(name)
+            else:
+                con.execute(f"DROP {kind} IF EXISTS {ident(name)}")
+        for cursor in self._cursors:
+            cursor.close()
+        self._connection.close()
+
+
+def _connect(spec: SourceSpec, database: Database):
+    try:
+        driver = importlib.import_module(_DRIVERS[database.kind])
+    except ImportError:
+        raise EngineError("DRIVER_MISSING", f"source {spec.name!r} ({spec.describe()}) needs the ADBC driver "
+                          f"{_DRIVERS[database.kind].split('.')[0]}, which is not installed", location=spec.location,
+                          hint='pip install "gryph[postgres]"') from None
+    try:
+        return driver.connect(database.adbc_uri())
+    except Exception as exc:  # the drivers' DB-API errors
+        raise source_error(spec, database, exc) from None
+
+
+def source_error(spec: SourceSpec, database: Database, exc: Exception) -> EngineError | InvalidInput:
+    """A driver's error as gryph's, naming the source and never its password.
+
+    A table, column or query the database refuses is the suite's mistake (exit 2); a server that
+    cannot be reached or refuses the login is a failed run (exit 3).
+    """
+    message = database.redact(" ".join(str(exc).split()))
+    if _refused_text(exc):
+        return InvalidInput("SOURCE_NOT_FOUND", f"source {spec.name!r} ({spec.describe()}): the database "
+                            f"refuses what it reads: {message}", location=spec.location, text=spec.describe(),
+                            hint="check the table or query and its column names in the database")
+    return EngineError("SOURCE_UNREADABLE", f"source {spec.name!r} ({spec.describe()}) cannot be read: {message}",
+                       location=spec.location, text=spec.describe())
+
+
+def _refused_text(exc: Exception) -> bool:
+    """Whether the database understood the request and refused its text (no such table, bad SQL)."""
+    state = str(getattr(exc, "sqlstate", "") or "")
+    if state.startswith("42"):  # PostgreSQL: syntax error or access rule violation (no such table)
+        return True
+    text = str(exc).lower()
+    return "no such table" in text or "no such column" in text or "syntax error" in text
+
+
+def _select(columns: Iterable[str] | None, spec: SourceSpec) -> str:
+    names = ", ".join('"' + c.replace('"', '""') + '"' for c in columns) if columns is not None else "*"
+    return f"SELECT {names or '1 AS one'} FROM {from_clause(spec)}"
+
+
+def _view_columns(described: pa.Schema, fetched: set[str], declared: dict[str, str]) -> str:
+    """The view's columns, in the database's order: fetched ones as DuckDB types gryph knows,
+    the others typed NULLs (the run never reads them). ``declared``: SQLite's declared types."""
+    out = []
+    for field in described:
+        duck_type = declared.get(field.name) or _duck_type(field)
+        value = ident(field.name) if field.name in fetched else "NULL"
+        if duck_type is not None:
+            value = f"CAST({value} AS {duck_type})"
+        elif field.name not in fetched:
+            value = f"CAST(NULL AS {_plain_type(field.type)})"
+        out.append(f"{value} AS {ident(field.name)}")
+    return ", ".join(out)
+
+
+def _duck_type(field: pa.Field) -> str | None:
+    """A cast for what ADBC hands over in a form of its own: PostgreSQL numerics come as text."""
+    meta = {k.decode(): v.decode() for k, v in (field.metadata or {}).items()}
+    if meta.get("POSTGRESQL:type") == "numeric":
+        typmod = int(meta.get("POSTGRESQL:typmod", "-1") or -1)
+        precision, scale = ((typmod - 4) >> 16, (typmod - 4) & 0xFFFF) if typmod >= 4 else _NUMERIC_DEFAULT
+        return f"DECIMAL({min(precision, 38)}, {min(scale, 38)})"
+    if pa.types.is_floating(field.type):
+        return "DOUBLE"
+    return None
+
+
+def _plain_type(arrow_type: pa.DataType) -> str:
+    """The DuckDB type of an Arrow column (asked of DuckDB itself, from an empty table)."""
+    return str(duckdb.from_arrow(pa.table({"c": pa.array([], type=arrow_type)})).types[0])
+
+
+_PLACEHOLDERS = {"postgres": lambda n: f"${n}", "sqlite": lambda n: "?"}
+
+
+def database_view(con: duckdb.DuckDBPyConnection, spec: SourceSpec, relations: list) -> DatabaseRead:
+    """The source as a view named after it, reading what ``relations`` (a run's) need of it."""
+    try:
+        columns = columns_read([prune_columns(rel) for rel in relations]).get(spec.name)
+    except TypeError:  # a relation pruning does not know: read every column
+        columns = None
+    pushed = pushed_filter(relations, spec.name, _PLACEHOLDERS[spec.format])
+    scans = sum(reads(rel).count(spec.name) for rel in relations)
+    return register_database(con, spec, spec.name, columns, pushed, staged=scans > 1)
+
+
+def register_database(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str, columns: frozenset[str] | None,
+                      pushed: PushedFilter | None, staged: bool) -> DatabaseRead:
+    """The view ``view`` over the database's rows: ``columns`` of them (None: all), ``pushed`` run there."""
+    read = DatabaseRead(spec)
+    try:
+        described, declared = _described(read)
+        wanted = [f.name for f in described if columns is None or f.name in columns]
+        sql = _select(wanted, spec)
+        parameters: tuple = ()
+        if spec.option("query") is not None and len(wanted) == len(described) and pushed is None:
+            sql = query_text(spec)  # all of a query, as written (a native measure's SQL)
+        elif pushed is not None:
+            sql += f" WHERE {pushed.sql}"
+            parameters = pushed.parameters
+        stream = f"__gryph_db_{view}"
+        read.register(con, stream, read.arrow(sql, parameters), staged)
+        source = f"{stream}_staged" if staged else stream
+        con.execute(f"CREATE OR REPLACE TEMP VIEW {ident(view)} AS SELECT "
+                    f"{_view_columns(described, set(wanted), declared)} FROM {ident(source)}")
+        read.made("view", view)
+    except BaseException:
+        read.drop(con)
+        raise
+    return read
+
+
+def _described(read: DatabaseRead) -> tuple[pa.Schema, dict[str, str]]:
+    """The source's columns and types, from a query that returns no rows, and for a SQLite table
+    the DuckDB types of its declared ones (SQLite itself has none to send)."""
+    described = read.arrow(f"SELECT * FROM {from_clause(read.spec)} WHERE 1 = 0").schema
+    if read.database.kind != "sqlite" or read.spec.option("table") is None:
+        return described, {}
+    sql, parameters = sqlite_columns_sql(read.spec)
+    declared = read.arrow(sql, parameters).read_all().to_pylist()
+    return described, {row["name"]: to_duckdb(sqlite_type(row["type"] or "")) for row in declared}
+
+
+def database_schema(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> Schema:
+    """The schema the run will see, read from the database without fetching a row."""
+    read = DatabaseRead(spec)
+    try:
+        described, declared = _described(read)
+        name = "__gryph_db_schema"
+        read.register(con, name, described.empty_table(), staged=False)
+        relation = con.sql(f"SELECT {_view_columns(described, set(described.names), declared)} FROM {ident(name)}")
+        return schema_of_relation(relation)
+    finally:
+        read.drop(con)
+

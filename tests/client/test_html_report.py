@@ -1,0 +1,258 @@
+"""The HTML report, task metrics and chart images: numbers read back from the page's specs, bad
+input refused whole, and the page opened in a real headless Chromium."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from gryph.client import run
+from gryph.client.cli import main
+from gryph.client.history import HistoryStore
+from gryph.client.html_report import Report
+
+from browser import Browser
+from report_suite import write_suite
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ODD = "</script><b>odd</b> ünï"
+
+
+class _Specs(HTMLParser):
+    """The page's chart specs by figure id, and its figures."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.figure = None
+        self.in_spec = False
+        self.specs: dict[str, dict] = {}
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "figure":
+            self.figure = attrs["id"]
+        self.in_spec = tag == "script" and attrs.get("class") == "vl-spec"
+
+    def handle_data(self, data):
+        if self.in_spec:
+            self.specs[self.figure] = json.loads(data)
+
+    def handle_endtag(self, tag):
+        self.in_spec = False
+
+
+def specs(html: str) -> dict[str, dict]:
+    parser = _Specs()
+    parser.feed(html)
+    return parser.specs
+
+
+def values(spec: dict) -> list[dict]:
+    """Every data row of a spec: inline in it or its layers (a layer's data once per distinct set)."""
+    found: list[list[dict]] = [rows for rows in spec.get("datasets", {}).values()]
+    for part in [spec] + spec.get("layer", []):
+        rows = part.get("data", {}).get("values")
+        if rows is not None and rows not in found:
+            found.append(rows)
+    return [row for rows in found for row in rows]
+
+
+def chart(found: dict[str, dict], prefix: str) -> dict:
+    [spec] = [spec for key, spec in found.items() if key.startswith(prefix)]
+    return spec
+
+
+@pytest.fixture
+def suite(tmp_path):
+    return write_suite(tmp_path)
+
+
+def test_task_metrics_count_rows_per_source_and_are_stored(suite, tmp_path):
+    history = tmp_path / "h.duckdb"
+    result = run(suite, history=history)
+    metric = result.to_dict()["metric"]
+    # the CSVs' lines, by hand; the copy is read only by the accuracy join, in no scan of its own
+    assert metric["rowsCounter"] == {"users": 5, "orders": 4}
+    assert isinstance(metric["timeElapsed"], int) and metric["timeElapsed"] >= 0
+    [stored] = HistoryStore(history).documents("shop", 5)
+    assert stored["metric"] == metric and stored["run_id"] == result.run_id
+
+
+def test_task_metrics_of_an_empty_source_is_zero(tmp_path):
+    (tmp_path / "e.csv").write_text("id\n")
+    result = run(f'source e = csv("{tmp_path / "e.csv"}", schema = "id bigint")\ncompleteness c on e: id')
+    assert result.to_dict()["metric"]["rowsCounter"] == {"e": 0}
+
+
+def test_task_metrics_are_the_same_on_spark(suite, spark_remote):
+    assert run(suite, "spark", remote=spark_remote).rows_read == {"users": 5, "orders": 4}
+
+
+def test_report_specs_carry_the_runs_numbers(suite, tmp_path):
+    page = tmp_path / "r.html"
+    assert main(["run", str(suite), "--no-history", "--html", str(page)]) == 1  # the check fails
+    html = page.read_text()
+    found = specs(html)
+    accuracy = {row["outcome"]: row["rows"] for row in values(chart(found, "rule-same-"))}
+    assert accuracy == {"matched": 4, "miss": 1}
+    assert "80.0% matched of 5 rows" in chart(found, "rule-same-")["title"]
+    assert {row["outcome"]: row["rows"] for row in values(chart(found, "rule-contact-"))} == \
+        {"complete": 4, "incomplete": 1}
+    assert values(chart(found, "rule-ids-")) == [{"extra copies": 1, "values": 1}]
+    delivery = values(chart(found, "rule-delivery-"))
+    assert {(r["from_ms"], r["to_ms"], r["rows"]) for r in delivery if "rows" in r} == \
+        {(0, 120000, 2), (120000, 240000, 1), (360000, 480000, 1)}
+    assert [r for r in delivery if "percentile" in r] == [{"percentile": "p50", "latency_ms": 60000}]
+    assert values(chart(found, "rule-by-email-domain-")) == [{"group": "NULL", "value": 1}, {"group": "x", "value": 4}]
+    # verdict, policy, the failed check with its expression and value, all escaped
+    assert "FAIL" in html and "pass when all" in html and "no missing email" in html
+    assert ODD not in html and "&lt;/script&gt;&lt;b&gt;odd&lt;/b&gt; ünï" in html
+    assert "<b>odd" not in html
+    # no history: no trend charts, a note instead
+    assert not [key for key in found if key.startswith("trend-")]
+    assert "Trends appear once two runs" in html
+
+
+def test_trends_follow_the_stored_runs_and_mark_failed_ones(suite, tmp_path):
+    history = tmp_path / "h.duckdb"
+    users = tmp_path / "users.csv"
+    main(["run", str(suite), "--history", str(history)])  # 1 NULL email: fails
+    users.write_text("id,email\n1,a@x\n2,b@x\n")  # no NULL email: passes
+    main(["run", str(suite), "--history", str(history)])
+    page = tmp_path / "r.html"
+    assert main(["report", "shop", "--history", str(history), "-o", str(page)]) == 0
+    found = specs(page.read_text())
+    rows = values(chart(found, "trend-task-rows-read"))
+    assert [(r["series"], r["value"], r["passed"]) for r in rows if r["series"] == "users"] == \
+        [("users", 5, False), ("users", 2, True)]
+    measure = values(chart(found, "trend-measure-"))
+    assert [r["value"] for r in measure] == [1, 0]
+    assert {r["series"] for r in values(chart(found, "trend-rule-same-"))} == \
+        {"total", "missing", "matched", "matchedFraction"}
+    assert main(["report", "shop", "--history", str(history), "--runs", "1", "-o", str(page)]) == 0
+    assert not [key for key in specs(page.read_text()) if key.startswith("trend-")]
+
+
+def test_a_thousand_runs_stay_under_five_megabytes(suite, tmp_path):
+    # the documents as the history gives them back (storing 1,000 runs one by one takes minutes)
+    document = run(suite).to_dict()
+    documents = [{**document, "pass": i % 7 != 0, "run_id": f"r{i}"} for i in range(1000)]
+    html = Report(documents).html()
+    assert len(html.encode("utf-8")) < 5 * 1024 * 1024
+    elapsed = values(chart(specs(html), "trend-task-time-elapsed"))
+    assert len(elapsed) == 1000 and sum(not r["passed"] for r in elapsed) == len(range(0, 1000, 7))
+
+
+def test_chart_images(suite, tmp_path):
+    assert main(["run", str(suite), "--no-history", "--png", str(tmp_path / "png"),
+                 "--svg", str(tmp_path / "svg")]) == 1
+    pngs, svgs = sorted((tmp_path / "png").iterdir()), sorted((tmp_path / "svg").iterdir())
+    assert [p.stem for p in pngs] == [p.stem for p in svgs] and len(pngs) == 5  # one per charted rule
+    assert all(p.read_bytes().startswith(b"\x89PNG\r\n\x1a\n") for p in pngs)
+    assert all(p.read_text().lstrip().startswith("<svg") for p in svgs)
+
+
+def test_report_refuses_bad_input_and_writes_nothing(suite, tmp_path, capsys):
+    history = tmp_path / "h.duckdb"
+    page = tmp_path / "r.html"
+    assert main(["report", "shop", "--history", str(history), "-o", str(page)]) == 2
+    assert "no stored runs of suite 'shop'" in capsys.readouterr().err and not page.exists()
+    run(suite, history=history)
+    assert main(["report", "nope", "--history", str(history), "-o", str(page)]) == 2
+    assert "suites stored there: shop" in capsys.readouterr().err and not page.exists()
+    assert main(["report", "shop", "--history", str(history), "-o", str(tmp_path)]) == 2  # a folder
+    (tmp_path / "file").write_text("x")
+    assert main(["report", "shop", "--history", str(history), "--png", str(tmp_path / "file")]) == 2
+    assert main(["report", "shop", "--history", str(history)]) == 2  # nowhere to write
+    assert "NO_OUTPUT" in capsys.readouterr().err
+    page.write_text("earlier")
+    for foreign in (b"SQLite format 3\x00" + b"\x00" * 100, b"id,email\n1,a\n"):
+        (tmp_path / "other.db").write_bytes(foreign)
+        assert main(["report", "shop", "--history", str(tmp_path / "other.db"), "-o", str(page)]) == 3
+        assert "is not a gryph run history" in capsys.readouterr().err
+    assert page.read_text() == "earlier"
+    readonly = tmp_path / "ro"
+    readonly.mkdir()
+    readonly.chmod(0o500)
+    try:
+        code = main(["report", "shop", "--history", str(history), "-o", str(readonly / "r.html")])
+        if code == 3:  # root writes anywhere: the refusal shows only to other users
+            assert "OUTPUT_NOT_WRITTEN" in capsys.readouterr().err
+        assert list(readonly.iterdir()) == [] or code == 0
+    finally:
+        readonly.chmod(0o700)
+
+
+def test_report_of_another_tools_duckdb_file(tmp_path, capsys):
+    import duckdb
+
+    with duckdb.connect(str(tmp_path / "x.duckdb")) as con:
+        con.execute("create table runs (suite varchar, n int)")
+        con.execute("insert into runs values ('shop', 1)")
+    assert main(["report", "shop", "--history", str(tmp_path / "x.duckdb"), "-o", str(tmp_path / "r.html")]) == 3
+    assert "is not a gryph run history" in capsys.readouterr().err and not (tmp_path / "r.html").exists()
+
+
+def test_report_in_headless_chromium(suite, tmp_path):
+    history = tmp_path / "h.duckdb"
+    for _ in range(3):
+        main(["run", str(suite), "--history", str(history)])
+    page = tmp_path / "r.html"
+    assert main(["report", "shop", "--history", str(history), "-o", str(page)]) == 0
+    browser = Browser()
+    try:
+        browser.open(page.as_uri())
+        figures = browser.evaluate(
+            "[...document.querySelectorAll('figure.chart')].map(f => [f.id, "
+            "f.querySelectorAll('svg .mark-rect path, svg .mark-line path, svg .mark-rule line, "
+            "svg .mark-symbol path').length])")
+        assert len(figures) == len(specs(page.read_text())) >= 5 + 6
+        assert all(marks > 0 for _, marks in figures), figures
+        assert browser.console_errors() == []
+        assert browser.requested_urls() == [page.as_uri()]  # the page itself, nothing else
+        browser.screenshot(ARTIFACTS / "html_report.png")
+    finally:
+        browser.close()
+    assert (ARTIFACTS / "html_report.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_progress_shows_on_a_terminal_only(suite, tmp_path):
+    import fcntl
+    import os
+    import pty
+    import struct
+    import termios
+    import subprocess
+    import sys
+
+    gryph = [sys.executable, "-m", "gryph.client.cli", "run", str(suite), "--no-history"]
+
+    def on_terminal(*extra: str) -> str:
+        leader, follower = pty.openpty()
+        fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))  # 200 columns
+        process = subprocess.Popen(gryph + list(extra), stdin=follower, stdout=follower, stderr=follower)
+        os.close(follower)
+        out = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the terminal closed with the process
+                break
+            if not chunk:
+                break
+            out += chunk
+        process.wait()
+        os.close(leader)
+        return out.decode("utf-8", "replace")
+
+    shown = on_terminal()
+    assert "reading 3 sources" in shown and "suite shop on duckdb" in shown
+    assert "reading 3 sources" not in on_terminal("--quiet")
+    json_out = on_terminal("--format", "json")
+    assert "reading 3 sources" not in json_out and re.search(r'"timeElapsed": \d+', json_out)
+    piped = subprocess.run(gryph, capture_output=True, text=True)
+    assert "reading" not in piped.stdout + piped.stderr and "suite shop on duckdb" in piped.stdout
