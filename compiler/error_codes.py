@@ -82,6 +82,7 @@ CODES: dict[str, ErrorCode] = {
         NATIVE_NEEDS_DATABASE="<rule> reads its database natively: the source must be a database",
         NO_OUTPUT="gryph report needs somewhere to write",
         NO_STORED_RUNS="no stored runs of suite <name> in <history>",
+        TABLE_NOT_FOUND="source <name>: the database has no table <table>",
         SQL_UNTRANSLATABLE="the Spark SQL <text> has no DuckDB form: <reason>",
         # rules and their expressions
         TYPE_MISMATCH="<operation> wants <type>, got <type>",

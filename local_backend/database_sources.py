@@ -100,7 +100,7 @@ def source_error(spec: SourceSpec, database: Database, exc: Exception) -> Engine
     """
     message = database.redact(" ".join(str(exc).split()))
     if _refused_text(exc):
-        return InvalidInput("SOURCE_NOT_FOUND", f"source {spec.name!r} ({spec.describe()}): the database "
+        return InvalidInput("TABLE_NOT_FOUND", f"source {spec.name!r} ({spec.describe()}): the database "
                             f"refuses what it reads: {message}", location=spec.location, text=spec.describe(),
                             hint="check the table or query and its column names in the database")
     return EngineError("SOURCE_UNREADABLE", f"source {spec.name!r} ({spec.describe()}) cannot be read: {message}",

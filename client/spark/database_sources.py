@@ -92,7 +92,7 @@ def _redacted(error: GryphError, spec: SourceSpec, database) -> GryphError:
     """The error without the password; a table or query the database refuses is the suite's mistake."""
     message = database.redact(error.message)
     if any(word in message.lower() for word in _REFUSED):
-        return InvalidInput("SOURCE_NOT_FOUND", f"source {spec.name!r} ({spec.describe()}): the database refuses "
+        return InvalidInput("TABLE_NOT_FOUND", f"source {spec.name!r} ({spec.describe()}): the database refuses "
                             f"what it reads: {message}", location=spec.location, text=spec.describe(),
                             hint="check the table or query and its column names in the database")
     return EngineError(error.code, message, location=spec.location, text=spec.describe(),
