@@ -13,6 +13,7 @@ test-fast: setup
 lint: setup
 	.venv/bin/pip install -q -e ".[dev]"
 	.venv/bin/ruff check .
+	.venv/bin/ruff format --check .
 	.venv/bin/python -m pyflakes compiler client local_backend tests
 
 # mypy over the package as it installs (gryph.compiler -> compiler/): strict on compiler/

@@ -38,8 +38,21 @@ SCAN = {
     "last_shipped": "max(shipped_ts)",
 }
 # The part of the scan the peer's checks need (suite_peer.dq).
-PEER_SCAN = ("total", "inc_email", "inc_contact", "inc_account", "inc_times", "lat_total", "lat_sum", "pct",
-             "min_amount", "max_amount", "avg_score", "quantity", "sd_score")
+PEER_SCAN = (
+    "total",
+    "inc_email",
+    "inc_contact",
+    "inc_account",
+    "inc_times",
+    "lat_total",
+    "lat_sum",
+    "pct",
+    "min_amount",
+    "max_amount",
+    "avg_score",
+    "quantity",
+    "sd_score",
+)
 
 
 def _scan_sql(names) -> str:
@@ -107,8 +120,7 @@ SELECT * FROM scan, ids, countries
 
 def _accuracy(total: int, miss: int) -> dict:
     matched = total - miss
-    return {"total": total, "miss": miss, "matched": matched,
-            "matchedFraction": matched / total if total else 1.0}
+    return {"total": total, "miss": miss, "matched": matched, "matchedFraction": matched / total if total else 1.0}
 
 
 def _complete(total: int, incomplete: int) -> dict:
@@ -121,14 +133,23 @@ def _delivery(r: dict) -> dict:
     # CAST(AVG(latency) AS BIGINT), exactly: integer division toward zero
     average = int(Fraction(int(r["lat_sum"]), lat_total)) if lat_total else None
     pct = list(r["pct"] or [None, None, None])
-    return {"total": lat_total, "avg": average,
-            "percentile_50": pct[0], "percentile_90": pct[1], "percentile_99": pct[2]}
+    return {
+        "total": lat_total,
+        "avg": average,
+        "percentile_50": pct[0],
+        "percentile_90": pct[1],
+        "percentile_99": pct[2],
+    }
 
 
 def _completeness(r: dict) -> dict:
     total = r["total"]
-    return {"email_present": _complete(total, r["inc_email"]), "contact": _complete(total, r["inc_contact"]),
-            "account": _complete(total, r["inc_account"]), "times": _complete(total, r["inc_times"])}
+    return {
+        "email_present": _complete(total, r["inc_email"]),
+        "contact": _complete(total, r["inc_contact"]),
+        "account": _complete(total, r["inc_account"]),
+        "times": _complete(total, r["inc_times"]),
+    }
 
 
 def metrics_from_row(r: dict) -> dict:
@@ -145,17 +166,28 @@ def metrics_from_row(r: dict) -> dict:
         "id_distinct": {"total": total, "distinct": r["id_groups"], "dup": _dups(r["id_dups"])},
         "country_distinct": {"total": total, "distinct": r["country_groups"]},
         "user_status": {"total": total, "distinct": r["us_groups"]},
-        "delivery": {"total": delivery["total"], "avg": delivery["avg"],
-                     "step": [dict(s) for s in r["steps"] or []],
-                     **{k: v for k, v in delivery.items() if k.startswith("percentile")}},
+        "delivery": {
+            "total": delivery["total"],
+            "avg": delivery["avg"],
+            "step": [dict(s) for s in r["steps"] or []],
+            **{k: v for k, v in delivery.items() if k.startswith("percentile")},
+        },
         "delivery_avg": {"total": delivery["total"], "avg": delivery["avg"]},
-        "amount_stats": [{"rows": total, "amounts": r["amounts"], "min_amount": r["min_amount"],
-                          "max_amount": r["max_amount"], "avg_score": r["avg_score"],
-                          "quantity": r["quantity"]}],
+        "amount_stats": [
+            {
+                "rows": total,
+                "amounts": r["amounts"],
+                "min_amount": r["min_amount"],
+                "max_amount": r["max_amount"],
+                "avg_score": r["avg_score"],
+                "quantity": r["quantity"],
+            }
+        ],
         "empty_strings": [{"empty_emails": r["empty_emails"]}],
         "nan_amounts": [{"nan_amounts": r["nan_amounts"]}],
-        "score_spread": [{"sd_score": r["sd_score"], "first_event": r["first_event"],
-                          "last_shipped": r["last_shipped"]}],
+        "score_spread": [
+            {"sd_score": r["sd_score"], "first_event": r["first_event"], "last_shipped": r["last_shipped"]}
+        ],
         "by_country": [dict(x) for x in (r["by_country"] or [])][:10],
         "by_status": [dict(x) for x in r["by_status"] or []],
     }
@@ -169,8 +201,14 @@ def peer_metrics_from_row(r: dict) -> dict:
         "id_distinct": {"total": total, "distinct": r["id_groups"]},
         "country_distinct": {"total": total, "distinct": r["country_groups"]},
         "delivery": _delivery(r),
-        "amount_stats": [{"min_amount": r["min_amount"], "max_amount": r["max_amount"],
-                          "avg_score": r["avg_score"], "quantity": r["quantity"]}],
+        "amount_stats": [
+            {
+                "min_amount": r["min_amount"],
+                "max_amount": r["max_amount"],
+                "avg_score": r["avg_score"],
+                "quantity": r["quantity"],
+            }
+        ],
         "score_spread": [{"sd_score": r["sd_score"]}],
     }
 
@@ -220,15 +258,21 @@ def run_spark(spark, files: dict[str, str]) -> dict:
         count_if(F.col("email").isNull() | F.col("country").isNull() | F.col("name").isNull()).alias("inc_contact"),
         count_if(F.col("account_id").isNull()).alias("inc_account"),
         count_if(~valid).alias("inc_times"),
-        F.count("__lat").alias("lat_total"), F.sum("__lat").alias("lat_sum"),
+        F.count("__lat").alias("lat_total"),
+        F.sum("__lat").alias("lat_sum"),
         count_if(F.col("__lat") > 3 * HOUR).alias("late"),
         F.expr("percentile_disc(array(0.5, 0.9, 0.99)) WITHIN GROUP (ORDER BY __lat)").alias("pct"),
-        F.count("amount").alias("amounts"), F.min("amount").alias("min_amount"), F.max("amount").alias("max_amount"),
-        F.avg("score").alias("avg_score"), F.sum("quantity").alias("quantity"),
+        F.count("amount").alias("amounts"),
+        F.min("amount").alias("min_amount"),
+        F.max("amount").alias("max_amount"),
+        F.avg("score").alias("avg_score"),
+        F.sum("quantity").alias("quantity"),
         count_if(F.col("email") == "").alias("empty_emails"),
         count_if(F.isnan("amount")).alias("nan_amounts"),
-        F.stddev_samp("score").alias("sd_score"), F.min("created_ts").alias("first_event"),
-        F.max("shipped_ts").alias("last_shipped"))
+        F.stddev_samp("score").alias("sd_score"),
+        F.min("created_ts").alias("first_event"),
+        F.max("shipped_ts").alias("last_shipped"),
+    )
     row = {k: normalize(v) for k, v in scan.collect()[0].asDict().items()}
 
     def histogram(*keys):
@@ -241,24 +285,48 @@ def run_spark(spark, files: dict[str, str]) -> dict:
     row["id_dups"] = [{"dup": k - 1, "num": v} for k, v in sorted(ids.items()) if k > 1]
     row["uc_unique"] = histogram("user_id", "country").get(1, 0)
     row["us_groups"] = e.select("user_id", "status").distinct().count()
-    countries = [r.asDict() for r in e.groupBy("country").agg(
-        F.count(F.lit(1)).alias("cnt"), F.avg("score").alias("avg_score")).collect()]
+    countries = [
+        r.asDict()
+        for r in e.groupBy("country").agg(F.count(F.lit(1)).alias("cnt"), F.avg("score").alias("avg_score")).collect()
+    ]
     row["country_groups"] = len(countries)
     row["by_country"] = sorted(countries, key=lambda r: (-r["cnt"], r["country"] is not None, r["country"] or ""))[:10]
-    row["by_status"] = sorted((r.asDict() for r in e.groupBy("status").agg(
-        F.count(F.lit(1)).alias("cnt"), F.sum("quantity").alias("quantity")).collect()),
-        key=lambda r: (r["status"] is not None, r["status"] or ""))
-    row["steps"] = sorted((r.asDict() for r in e.filter(valid).groupBy(
-        F.floor(latency / HOUR).cast("bigint").alias("step")).agg(F.count(F.lit(1)).alias("count")).collect()),
-        key=lambda r: r["step"])
+    row["by_status"] = sorted(
+        (
+            r.asDict()
+            for r in e.groupBy("status")
+            .agg(F.count(F.lit(1)).alias("cnt"), F.sum("quantity").alias("quantity"))
+            .collect()
+        ),
+        key=lambda r: (r["status"] is not None, r["status"] or ""),
+    )
+    row["steps"] = sorted(
+        (
+            r.asDict()
+            for r in e.filter(valid)
+            .groupBy(F.floor(latency / HOUR).cast("bigint").alias("step"))
+            .agg(F.count(F.lit(1)).alias("count"))
+            .collect()
+        ),
+        key=lambda r: r["step"],
+    )
     t = c.select(*(F.col(n).alias(f"t_{n}") for n in ("id", "email", "name", "country")))
     same = lambda a: F.coalesce(F.col(a), F.lit("")) == F.coalesce(F.col(f"t_{a}"), F.lit(""))  # noqa: E731
     key = F.col("id").eqNullSafe(F.col("t_id"))
-    row["miss_email"] = e.join(t, key & same("email"), "left_anti").filter(
-        ~(F.col("id").isNull() & F.col("email").isNull())).count()
-    row["miss_name"] = e.join(t, key & same("name") & same("country"), "left_anti").filter(
-        ~(F.col("id").isNull() & F.col("name").isNull() & F.col("country").isNull())).count()
+    row["miss_email"] = (
+        e.join(t, key & same("email"), "left_anti").filter(~(F.col("id").isNull() & F.col("email").isNull())).count()
+    )
+    row["miss_name"] = (
+        e.join(t, key & same("name") & same("country"), "left_anti")
+        .filter(~(F.col("id").isNull() & F.col("name").isNull() & F.col("country").isNull()))
+        .count()
+    )
     target_counts = c.groupBy(F.col("id").alias("t_id")).count()
-    row["unique_ids"] = e.select("id").distinct().join(target_counts, key, "left").filter(
-        F.coalesce(F.col("count"), F.lit(0)) <= 1).count()
+    row["unique_ids"] = (
+        e.select("id")
+        .distinct()
+        .join(target_counts, key, "left")
+        .filter(F.coalesce(F.col("count"), F.lit(0)) <= 1)
+        .count()
+    )
     return metrics_from_row({k: normalize(v) if not isinstance(v, list) else v for k, v in row.items()})

@@ -18,10 +18,50 @@ import duckdb
 
 DATA = Path(__file__).resolve().parent / "data"
 
-COUNTRIES = ["US", "DE", "FR", "GB", "IN", "CN", "BR", "JP", "ES", "IT",
-             "NL", "SE", "PL", "MX", "CA", "AU", "KR", "ZA", "AR", "NG"]
-NAMES = ["Ada", "Alan", "Grace", "Linus", "Ken", "Barbara", "Edsger", "Donald", "Frances", "John",
-         "Margaret", "Dennis", "Radia", "Tim", "Guido", "Anita", "Bjarne", "Niklaus", "Hedy", "Claude"]
+COUNTRIES = [
+    "US",
+    "DE",
+    "FR",
+    "GB",
+    "IN",
+    "CN",
+    "BR",
+    "JP",
+    "ES",
+    "IT",
+    "NL",
+    "SE",
+    "PL",
+    "MX",
+    "CA",
+    "AU",
+    "KR",
+    "ZA",
+    "AR",
+    "NG",
+]
+NAMES = [
+    "Ada",
+    "Alan",
+    "Grace",
+    "Linus",
+    "Ken",
+    "Barbara",
+    "Edsger",
+    "Donald",
+    "Frances",
+    "John",
+    "Margaret",
+    "Dennis",
+    "Radia",
+    "Tim",
+    "Guido",
+    "Anita",
+    "Bjarne",
+    "Niklaus",
+    "Hedy",
+    "Claude",
+]
 STATUSES = ["new", "paid", "shipped", "delivered", "returned"]
 
 

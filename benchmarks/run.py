@@ -26,8 +26,15 @@ from .generate import generate
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
-DUCKDB_SYSTEMS = ("duckdb-floor", "duckdb-gryph", "duckdb-gryph-samples", "duckdb-griffin",
-                  "duckdb-floor-peer-checks", "duckdb-cuallee", "duckdb-gryph-peer-checks")
+DUCKDB_SYSTEMS = (
+    "duckdb-floor",
+    "duckdb-gryph",
+    "duckdb-gryph-samples",
+    "duckdb-griffin",
+    "duckdb-floor-peer-checks",
+    "duckdb-cuallee",
+    "duckdb-gryph-peer-checks",
+)
 SPARK_SYSTEMS = ("spark-floor", "spark-gryph", "spark-griffin")
 # Rules the peer cannot express are left out of its comparison (see suite_peer.dq): the peer,
 # gryph on the same checks and a hand-written floor of those checks form a group of their own.
@@ -76,8 +83,13 @@ def compile_cost(rows: int, rules: int = 1000, repeats: int = 3) -> dict:
         clock = time.perf_counter()
         compiled = validate(text)
         times.append(time.perf_counter() - clock)
-    return {"rules": rules, "seconds": statistics.median(times), "cold_seconds": times[0], "times": times,
-            "queries": len(compiled.plan.queries)}
+    return {
+        "rules": rules,
+        "seconds": statistics.median(times),
+        "cold_seconds": times[0],
+        "times": times,
+        "queries": len(compiled.plan.queries),
+    }
 
 
 def _summary(result: dict, floors: dict) -> dict:
@@ -85,10 +97,16 @@ def _summary(result: dict, floors: dict) -> dict:
         return result
     median = statistics.median(result["times"])
     floor = floors.get(floor_of(result["system"]))
-    out = {"system": result["system"], "rows": result["rows"], "median_s": median,
-           "times": result["times"], "rows_per_s": result["rows"] / median if median else None,
-           "ratio_to_floor": median / floor if floor else None,
-           "client_peak_mib": result["peak_mib"], "client_baseline_mib": result["baseline_mib"]}
+    out = {
+        "system": result["system"],
+        "rows": result["rows"],
+        "median_s": median,
+        "times": result["times"],
+        "rows_per_s": result["rows"] / median if median else None,
+        "ratio_to_floor": median / floor if floor else None,
+        "client_peak_mib": result["peak_mib"],
+        "client_baseline_mib": result["baseline_mib"],
+    }
     if result.get("spark"):
         out["jobs"] = result["spark"][-1]["jobs"]
         out["scans"] = result["spark"][-1]["scans"]
@@ -96,7 +114,9 @@ def _summary(result: dict, floors: dict) -> dict:
 
 
 def _table(rows: list[dict]) -> str:
-    head = f"{'system':28} {'rows':>11} {'median s':>9} {'x floor':>8} {'rows/s':>12} {'peak MiB':>9} {'jobs':>5}  scans"
+    head = (
+        f"{'system':28} {'rows':>11} {'median s':>9} {'x floor':>8} {'rows/s':>12} {'peak MiB':>9} {'jobs':>5}  scans"
+    )
     lines = [head, "-" * len(head)]
     for r in rows:
         if "error" in r:
@@ -104,8 +124,10 @@ def _table(rows: list[dict]) -> str:
             continue
         scans = ", ".join(f"{k.split('.')[0]}={v}" for k, v in sorted(r.get("scans", {}).items()))
         ratio = f"{r['ratio_to_floor']:.2f}" if r["ratio_to_floor"] else "-"
-        lines.append(f"{r['system']:28} {r['rows']:>11,} {r['median_s']:>9.2f} {ratio:>8} "
-                     f"{r['rows_per_s']:>12,.0f} {r['client_peak_mib']:>9.0f} {str(r.get('jobs', '')):>5}  {scans}")
+        lines.append(
+            f"{r['system']:28} {r['rows']:>11,} {r['median_s']:>9.2f} {ratio:>8} "
+            f"{r['rows_per_s']:>12,.0f} {r['client_peak_mib']:>9.0f} {str(r.get('jobs', '')):>5}  {scans}"
+        )
     return "\n".join(lines)
 
 
@@ -125,24 +147,36 @@ def _targets(by: dict, compile_result: dict, flat: dict | None, rows: int) -> li
         out.append(f"{verdict(gs >= 2 * g)} duckdb: gryph at least 2x faster than Griffin steps ({gs / g:.2f}x)")
     pg, pc, pf = median(PEER_PAIR[0]), median(PEER_PAIR[1]), median(PEER_FLOOR)
     if pg and pc:
-        out.append(f"{verdict(pc >= 2 * pg)} duckdb: gryph at least 2x faster than cuallee on the same checks ({pc / pg:.2f}x)")
+        out.append(
+            f"{verdict(pc >= 2 * pg)} duckdb: gryph at least 2x faster than cuallee on the same checks ({pc / pg:.2f}x)"
+        )
     if pg and pc and pf:
-        out.append(f"     (on those checks the hand-written floor takes {pf:.2f} s: cuallee {pc / pf:.2f}x of it, "
-                   f"gryph {pg / pf:.2f}x)")
+        out.append(
+            f"     (on those checks the hand-written floor takes {pf:.2f} s: cuallee {pc / pf:.2f}x of it, "
+            f"gryph {pg / pf:.2f}x)"
+        )
     sg, sf = median("spark-gryph"), median("spark-floor")
     if sg and sf:
-        out.append(f"{verdict(sg <= 1.25 * sf)} spark: gryph within 1.25x of the hand-written PySpark plan ({sg / sf:.2f}x)")
+        out.append(
+            f"{verdict(sg <= 1.25 * sf)} spark: gryph within 1.25x of the hand-written PySpark plan ({sg / sf:.2f}x)"
+        )
     if "spark-gryph" in by and "scans" in by["spark-gryph"]:
         scans = by["spark-gryph"]["scans"]
-        out.append(f"{verdict(bool(scans) and max(scans.values()) <= 1)} spark: one scan per source "
-                   f"({', '.join(f'{k}={v}' for k, v in sorted(scans.items()))})")
+        out.append(
+            f"{verdict(bool(scans) and max(scans.values()) <= 1)} spark: one scan per source "
+            f"({', '.join(f'{k}={v}' for k, v in sorted(scans.items()))})"
+        )
     if flat:
         small, large = flat["small"], flat["large"]
         growth = large - small
-        out.append(f"{verdict(growth <= max(0.1 * small, 20))} spark: client memory flat as rows grow 10x "
-                   f"({small:.0f} MiB at {rows // 10:,} rows, {large:.0f} MiB at {rows:,})")
-    out.append(f"{verdict(compile_result['seconds'] < 1)} compile: {compile_result['rules']} rules validate in "
-               f"{compile_result['seconds']:.2f} s (median; the first, cold: {compile_result['cold_seconds']:.2f} s)")
+        out.append(
+            f"{verdict(growth <= max(0.1 * small, 20))} spark: client memory flat as rows grow 10x "
+            f"({small:.0f} MiB at {rows // 10:,} rows, {large:.0f} MiB at {rows:,})"
+        )
+    out.append(
+        f"{verdict(compile_result['seconds'] < 1)} compile: {compile_result['rules']} rules validate in "
+        f"{compile_result['seconds']:.2f} s (median; the first, cold: {compile_result['cold_seconds']:.2f} s)"
+    )
     if rows < 10_000_000:
         out.append(f"(targets are stated at 10,000,000 rows; this run has {rows:,})")
     return out
@@ -152,9 +186,14 @@ def _start_spark(memory: str):
     from gryph.client.spark.local_server import free_port, start_local_server
 
     ui_port = free_port()
-    server = start_local_server(confs={"spark.ui.enabled": "true", "spark.ui.port": str(ui_port),
-                                       "spark.driver.memory": memory,
-                                       "spark.sql.ui.retainedExecutions": "100000"})
+    server = start_local_server(
+        confs={
+            "spark.ui.enabled": "true",
+            "spark.ui.port": str(ui_port),
+            "spark.driver.memory": memory,
+            "spark.sql.ui.retainedExecutions": "100000",
+        }
+    )
     return server, ui_port
 
 
@@ -165,8 +204,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--systems", help="comma-separated subset (default: all)")
     parser.add_argument("--no-spark", action="store_true", help="DuckDB only")
     parser.add_argument("--spark-memory", default="6g", help="driver memory of the local Spark server")
-    parser.add_argument("--with-checks", action="store_true",
-                        help="run benchmarks/suite_checks.dq (the suite with measures and checks) for gryph")
+    parser.add_argument(
+        "--with-checks",
+        action="store_true",
+        help="run benchmarks/suite_checks.dq (the suite with measures and checks) for gryph",
+    )
     parser.add_argument("--output", type=Path, help="JSON file (default: benchmarks/results/<time>-<rows>.json)")
     args = parser.parse_args(argv)
     wanted = set(args.systems.split(",")) if args.systems else set(DUCKDB_SYSTEMS + SPARK_SYSTEMS)
@@ -182,8 +224,10 @@ def main(argv: list[str] | None = None) -> int:
     extra = ["--with-checks"] if args.with_checks else []
 
     compile_result = compile_cost(args.rows, repeats=max(3, args.repeats))
-    print(f"compile: {compile_result['rules']} rules validated in {compile_result['seconds']:.2f} s (median of "
-          f"{len(compile_result['times'])}; cold {compile_result['cold_seconds']:.2f} s)")
+    print(
+        f"compile: {compile_result['rules']} rules validated in {compile_result['seconds']:.2f} s (median of "
+        f"{len(compile_result['times'])}; cold {compile_result['cold_seconds']:.2f} s)"
+    )
     raw: dict[str, dict] = {}
     for system in DUCKDB_SYSTEMS:
         if system in wanted:
@@ -209,8 +253,11 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             server.stop()
 
-    floors = {name: statistics.median(raw[name]["times"]) for name in ("duckdb-floor", "spark-floor", PEER_FLOOR)
-              if name in raw and "error" not in raw[name]}
+    floors = {
+        name: statistics.median(raw[name]["times"])
+        for name in ("duckdb-floor", "spark-floor", PEER_FLOOR)
+        if name in raw and "error" not in raw[name]
+    }
     summaries = [_summary(raw[s], floors) for s in DUCKDB_SYSTEMS + SPARK_SYSTEMS if s in raw]
     by = {s["system"]: s for s in summaries}
 
@@ -224,10 +271,15 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(targets))
     document = {
         "started": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-        "rows": args.rows, "repeats": args.repeats, "machine": {"cpus": _cpus()},
-        "compile": compile_result, "systems": summaries, "client_memory_flat": flat,
+        "rows": args.rows,
+        "repeats": args.repeats,
+        "machine": {"cpus": _cpus()},
+        "compile": compile_result,
+        "systems": summaries,
+        "client_memory_flat": flat,
         "metrics_agree_with_floor": {k: not v for k, v in agreement.items()},
-        "targets": targets, "table": table,
+        "targets": targets,
+        "table": table,
     }
     output = args.output or RESULTS / f"{dt.datetime.now():%Y%m%d-%H%M%S}-rows{args.rows}.json"
     output.write_text(json.dumps(document, indent=2, default=str))
@@ -237,6 +289,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _agreement(raw: dict) -> dict:
     """Every system must compute its floor's numbers (the peer computes its own notions)."""
+
     def metrics(name):
         ok = name in raw and "error" not in raw[name]
         return json.loads(json.dumps(raw[name]["metrics"], default=str)) if ok else None

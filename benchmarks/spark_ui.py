@@ -33,8 +33,7 @@ class SparkUI:
         return {job["jobId"] for job in _get(f"{self.base}/applications/{self.app}/jobs")}
 
     def _executions(self) -> list[dict]:
-        return _get(f"{self.base}/applications/{self.app}/sql?details=true&planDescription=true"
-                    f"&offset=0&length=100000")
+        return _get(f"{self.base}/applications/{self.app}/sql?details=true&planDescription=true&offset=0&length=100000")
 
     def snapshot(self) -> tuple[set[int], set[int]]:
         return self._jobs(), {e["id"] for e in self._executions()}

@@ -127,8 +127,15 @@ def main(argv: list[str] | None = None) -> None:
         times.append(time.perf_counter() - clock)
         if ui:
             work.append(ui.since(before))
-    out = {"system": args.system, "rows": args.rows, "times": times, "baseline_mib": baseline,
-           "peak_mib": _peak_mib(), "spark": work, "metrics": metrics}
+    out = {
+        "system": args.system,
+        "rows": args.rows,
+        "times": times,
+        "baseline_mib": baseline,
+        "peak_mib": _peak_mib(),
+        "spark": work,
+        "metrics": metrics,
+    }
     json.dump(out, sys.stdout, default=str)
 
 

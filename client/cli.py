@@ -29,24 +29,37 @@ REPORT_RUNS = 30  # runs in a report's trends: the proposal's "previous 30 runs"
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gryph", description="Data-quality rules in the Griffin DSL, "
-                                     "on DuckDB or Spark Connect.")
+    parser = argparse.ArgumentParser(
+        prog="gryph", description="Data-quality rules in the Griffin DSL, on DuckDB or Spark Connect."
+    )
     commands = parser.add_subparsers(dest="command", required=True)
 
     def engine_options(command):
         command.add_argument("file", help="a native suite (.dq) or a Griffin job config (.json)")
-        command.add_argument("--engine", choices=ENGINES, default=None,
-                             help="where rules run (default: duckdb, or spark when --remote is given)")
-        command.add_argument("--remote", help="Spark Connect URL sc://host:port/;token=... or 'local' "
-                             "(default: $SPARK_REMOTE with --engine spark)")
-        command.add_argument("--database", metavar="PATH",
-                             help="a DuckDB database file whose tables table(\"...\") sources and hive "
-                                  "connectors read (duckdb engine)")
-        command.add_argument("--env", metavar="PATH",
-                             help="a Griffin env.json: its spark.config settings go to the Spark session")
-        command.add_argument("--read-per-scan", action="store_true",
-                             help="spark: read a source once per query that scans it, instead of once "
-                                  "per run into the cluster's storage (for sources too large to keep)")
+        command.add_argument(
+            "--engine",
+            choices=ENGINES,
+            default=None,
+            help="where rules run (default: duckdb, or spark when --remote is given)",
+        )
+        command.add_argument(
+            "--remote",
+            help="Spark Connect URL sc://host:port/;token=... or 'local' (default: $SPARK_REMOTE with --engine spark)",
+        )
+        command.add_argument(
+            "--database",
+            metavar="PATH",
+            help='a DuckDB database file whose tables table("...") sources and hive connectors read (duckdb engine)',
+        )
+        command.add_argument(
+            "--env", metavar="PATH", help="a Griffin env.json: its spark.config settings go to the Spark session"
+        )
+        command.add_argument(
+            "--read-per-scan",
+            action="store_true",
+            help="spark: read a source once per query that scans it, instead of once "
+            "per run into the cluster's storage (for sources too large to keep)",
+        )
         command.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
 
     run = commands.add_parser("run", help="run a suite and report its metrics")
@@ -54,9 +67,11 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--format", choices=("text", "json"), default="text")
     run.add_argument("--output", help="write the report to this file instead of stdout")
     run.add_argument("--sample", type=int, default=20, help="rows kept per record output (0: none)")
-    run.add_argument("--records-to", metavar="DEST",
-                     help="write every record output in full where the engine runs: a folder "
-                          "(parquet files) or table:PREFIX")
+    run.add_argument(
+        "--records-to",
+        metavar="DEST",
+        help="write every record output in full where the engine runs: a folder (parquet files) or table:PREFIX",
+    )
     history_option(run)
     run.add_argument("--no-history", action="store_true", help="neither read nor store run history")
     run.add_argument("--junit", metavar="PATH", help="write JUnit XML, one testcase per check")
@@ -75,8 +90,9 @@ def _parser() -> argparse.ArgumentParser:
     report = commands.add_parser("report", help="an HTML report of a suite's stored runs (no data scan)")
     report.add_argument("suite", help="the suite's name")
     history_option(report)
-    report.add_argument("--runs", type=_positive, default=REPORT_RUNS,
-                        help=f"newest runs in the trend charts (default {REPORT_RUNS})")
+    report.add_argument(
+        "--runs", type=_positive, default=REPORT_RUNS, help=f"newest runs in the trend charts (default {REPORT_RUNS})"
+    )
     report_options(report, "the newest run", ("-o", "--html"))
     return parser
 
@@ -88,15 +104,23 @@ def _positive(text: str) -> int:
 
 
 def report_options(command, what: str, names: tuple[str, ...]) -> None:
-    command.add_argument(*names, dest="html", metavar="PATH",
-                         help=f"write an HTML report of {what}, with charts and trends (one offline file)")
+    command.add_argument(
+        *names,
+        dest="html",
+        metavar="PATH",
+        help=f"write an HTML report of {what}, with charts and trends (one offline file)",
+    )
     command.add_argument("--png", metavar="DIR", help="write each chart of the report as a PNG file here")
     command.add_argument("--svg", metavar="DIR", help="write each chart of the report as an SVG file here")
 
 
 def history_option(command) -> None:
-    command.add_argument("--history", metavar="PATH", default=str(DEFAULT_PATH),
-                         help=f"the run history, an embedded DuckDB file (default {DEFAULT_PATH})")
+    command.add_argument(
+        "--history",
+        metavar="PATH",
+        default=str(DEFAULT_PATH),
+        help=f"the run history, an embedded DuckDB file (default {DEFAULT_PATH})",
+    )
 
 
 def _write(text: str, output: str | None) -> None:
@@ -114,8 +138,12 @@ def _check_outputs(args, engine) -> None:
     _check_report_outputs(args)
     records_to = args.records_to
     # on Spark the server writes records, to its own file system: only a local one is checked here
-    if records_to and not records_to.startswith("table:") and "://" not in records_to \
-            and getattr(engine, "name", engine) == "duckdb":
+    if (
+        records_to
+        and not records_to.startswith("table:")
+        and "://" not in records_to
+        and getattr(engine, "name", engine) == "duckdb"
+    ):
         check_writable_path("--records-to", records_to, folder=True)
 
 
@@ -133,8 +161,15 @@ def _run(args, engine: str, env: GriffinEnv | None) -> int:
     sinks = resolve_sinks(suite, env)  # before the run: a sink that cannot be written fails first
     history = None if args.no_history else args.history
     with terminal_progress(shows_progress(args.quiet, args.format == "json")) as phase:
-        result = runner.run(suite, engine, remote=args.remote, record_sample=max(args.sample, 0),
-                            records_to=args.records_to, history=history, phase=phase)
+        result = runner.run(
+            suite,
+            engine,
+            remote=args.remote,
+            record_sample=max(args.sample, 0),
+            records_to=args.records_to,
+            history=history,
+            phase=phase,
+        )
         write_sinks(sinks, suite, result.metrics, result.run_id or f"gryph-{result.started}")
         if _wants_report(args):
             phase("drawing the report's charts")
@@ -167,17 +202,26 @@ def _write_report(documents: list[dict], args) -> None:
 def _report(args) -> int:
     """The HTML report of a suite from its stored runs alone."""
     if not _wants_report(args):
-        raise InvalidInput("NO_OUTPUT", "gryph report needs somewhere to write: -o PATH, --png DIR or --svg DIR",
-                           text=args.suite, hint="gryph report SUITE -o report.html")
+        raise InvalidInput(
+            "NO_OUTPUT",
+            "gryph report needs somewhere to write: -o PATH, --png DIR or --svg DIR",
+            text=args.suite,
+            hint="gryph report SUITE -o report.html",
+        )
     _check_report_outputs(args)
     store = HistoryStore(args.history)
     documents = store.documents(args.suite, args.runs)
     if not documents:
         stored = store.suites()
-        raise InvalidInput("NO_STORED_RUNS", f"no stored runs of suite {args.suite!r} in {args.history}",
-                           location=Location(file=args.history), text=args.suite,
-                           hint=f"suites stored there: {', '.join(stored)}" if stored
-                           else "gryph run SUITE --history PATH stores runs")
+        raise InvalidInput(
+            "NO_STORED_RUNS",
+            f"no stored runs of suite {args.suite!r} in {args.history}",
+            location=Location(file=args.history),
+            text=args.suite,
+            hint=f"suites stored there: {', '.join(stored)}"
+            if stored
+            else "gryph run SUITE --history PATH stores runs",
+        )
     _write_report(documents, args)
     return EXIT_OK
 
@@ -185,18 +229,28 @@ def _report(args) -> int:
 def _history(args) -> int:
     runs = HistoryStore(args.history).runs(args.suite, max(args.limit, 0))
     if args.measure is not None:
-        runs = [{"run_id": r["run_id"], "started": r["started"], "pass": r["pass"], "value": r["measure"][args.measure]}
-                for r in runs if args.measure in r["measure"]]
+        runs = [
+            {"run_id": r["run_id"], "started": r["started"], "pass": r["pass"], "value": r["measure"][args.measure]}
+            for r in runs
+            if args.measure in r["measure"]
+        ]
     if args.format == "json":
         sys.stdout.write(to_json({"suite": args.suite, "runs": runs}))
     elif not runs:
-        print(f"no runs of {args.suite!r}" + (f" with measure {args.measure!r}" if args.measure else "")
-              + f" in {args.history}")
+        print(
+            f"no runs of {args.suite!r}"
+            + (f" with measure {args.measure!r}" if args.measure else "")
+            + f" in {args.history}"
+        )
     elif args.measure is not None:
         print(table(["started", "pass", args.measure], [[r["started"], r["pass"], r["value"]] for r in runs]))
     else:
-        print(table(["started", "engine", "pass", "measures"],
-                    [[r["started"], r["engine"], r["pass"], cell(r["measure"])] for r in runs]))
+        print(
+            table(
+                ["started", "engine", "pass", "measures"],
+                [[r["started"], r["engine"], r["pass"], cell(r["measure"])] for r in runs],
+            )
+        )
     return EXIT_OK
 
 
@@ -204,11 +258,19 @@ def _engine(args, env: GriffinEnv | None):
     """The engine name, or an open engine: DuckDB on the user's database file, Spark set up by env.json."""
     name = args.engine or ("spark" if args.remote else "duckdb")
     if args.database is not None and name != "duckdb":
-        raise InvalidInput("BAD_OPTION", "--database names a DuckDB file: it goes with the duckdb engine",
-                           text=args.database, hint="drop --database, or --engine/--remote")
+        raise InvalidInput(
+            "BAD_OPTION",
+            "--database names a DuckDB file: it goes with the duckdb engine",
+            text=args.database,
+            hint="drop --database, or --engine/--remote",
+        )
     if args.read_per_scan and name != "spark":
-        raise InvalidInput("BAD_OPTION", "--read-per-scan is how the spark engine reads sources",
-                           text="--read-per-scan", hint="drop it, or add --engine spark/--remote")
+        raise InvalidInput(
+            "BAD_OPTION",
+            "--read-per-scan is how the spark engine reads sources",
+            text="--read-per-scan",
+            hint="drop it, or add --engine spark/--remote",
+        )
     settings = env.spark_config if env is not None else {}
     if settings and name != "spark":
         print(f"note: {args.env}: spark.config does not apply to the duckdb engine", file=sys.stderr)
@@ -216,8 +278,7 @@ def _engine(args, env: GriffinEnv | None):
         engine = open_engine("spark", args.remote, read_once=not args.read_per_scan)
         refused = engine.configure(settings)
         if refused:
-            print(f"note: {args.env}: not applied, set them on the Spark server: {', '.join(refused)}",
-                  file=sys.stderr)
+            print(f"note: {args.env}: not applied, set them on the Spark server: {', '.join(refused)}", file=sys.stderr)
         return engine
     if args.database is None:
         return name
@@ -255,8 +316,10 @@ def _command(args: argparse.Namespace) -> int:
         if args.command == "validate":
             compiled = runner.validate(args.file, engine, remote=args.remote)
             suite = compiled.suite
-            print(f"{args.file}: ok ({len(suite.rules)} rules, {len(suite.measures)} measures, "
-                  f"{len(suite.checks)} checks, {len(suite.sources)} sources, {len(compiled.plan.queries)} queries)")
+            print(
+                f"{args.file}: ok ({len(suite.rules)} rules, {len(suite.measures)} measures, "
+                f"{len(suite.checks)} checks, {len(suite.sources)} sources, {len(compiled.plan.queries)} queries)"
+            )
         else:
             sys.stdout.write(runner.explain(args.file, engine, remote=args.remote))
         return EXIT_OK
@@ -269,8 +332,7 @@ def _command(args: argparse.Namespace) -> int:
     except Exception as error:  # a bug in gryph: say so plainly, traceback only on request
         if getattr(args, "debug", False):
             raise
-        print(f"internal error: {type(error).__name__}: {error} (run again with --debug for details)",
-              file=sys.stderr)
+        print(f"internal error: {type(error).__name__}: {error} (run again with --debug for details)", file=sys.stderr)
         return EXIT_ENGINE
     finally:
         if engine is not None and not isinstance(engine, str):

@@ -8,8 +8,9 @@ from gryph.compiler.errors import InvalidInput
 ENGINES = ("duckdb", "spark")
 
 
-def open_engine(name: str = "duckdb", remote: str | None = None, database: str | None = None,
-                read_once: bool = True) -> Engine:
+def open_engine(
+    name: str = "duckdb", remote: str | None = None, database: str | None = None, read_once: bool = True
+) -> Engine:
     """An engine by name; ``remote`` is the Spark Connect URL (or ``local``), ``database`` a DuckDB file.
 
     ``read_once`` (Spark): keep a source several queries scan on the cluster for the run.
@@ -22,5 +23,6 @@ def open_engine(name: str = "duckdb", remote: str | None = None, database: str |
         from gryph.client.spark.engine import SparkEngine  # imports pyspark: only when asked for
 
         return SparkEngine(remote, read_once=read_once)
-    raise InvalidInput("UNKNOWN_ENGINE", f"unknown engine {name!r}", text=name,
-                       hint=f"choose one of: {', '.join(ENGINES)}")
+    raise InvalidInput(
+        "UNKNOWN_ENGINE", f"unknown engine {name!r}", text=name, hint=f"choose one of: {', '.join(ENGINES)}"
+    )

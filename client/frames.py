@@ -18,5 +18,9 @@ def to_arrow(frame: object) -> pa.Table:
         return frame.to_arrow()
     if module == "pandas":
         return pa.Table.from_pandas(frame, preserve_index=False)
-    raise InvalidInput("BAD_FRAME", f"cannot read a {type(frame).__name__} as a table", text=None,
-                       hint="pass a Polars, pandas or Arrow table")
+    raise InvalidInput(
+        "BAD_FRAME",
+        f"cannot read a {type(frame).__name__} as a table",
+        text=None,
+        hint="pass a Polars, pandas or Arrow table",
+    )

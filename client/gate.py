@@ -33,9 +33,13 @@ def to_junit(result: RunResult, strict: bool = False) -> str:
                 element.set("type", "CheckError" if check.error else "CheckFailed")
                 element.text = check.expression
         cases.append(case)
-    attributes = {"name": result.name, "tests": str(len(cases)),
-                  **{key: str(value) for key, value in counts.items()},
-                  "time": f"{result.duration_seconds:.3f}", "timestamp": result.started}
+    attributes = {
+        "name": result.name,
+        "tests": str(len(cases)),
+        **{key: str(value) for key, value in counts.items()},
+        "time": f"{result.duration_seconds:.3f}",
+        "timestamp": result.started,
+    }
     root = ET.Element("testsuites", {**attributes, "name": "gryph"})
     del root.attrib["timestamp"]
     suite = ET.SubElement(root, "testsuite", attributes)
@@ -55,8 +59,9 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 def _xml_chars(text: str) -> str:
     """``text`` with each character XML forbids spelled as its escape (``\\x01``), so every parser
     reads the file and the reader still sees which character it was."""
-    return _NOT_XML.sub(lambda match: f"\\x{ord(match[0]):02x}" if ord(match[0]) < 0x100
-                        else f"\\u{ord(match[0]):04x}", text)
+    return _NOT_XML.sub(
+        lambda match: f"\\x{ord(match[0]):02x}" if ord(match[0]) < 0x100 else f"\\u{ord(match[0]):04x}", text
+    )
 
 
 def _junit_kind(check: CheckOutcome, strict: bool) -> str:
@@ -69,9 +74,13 @@ def to_markdown(result: RunResult, strict: bool = False) -> str:
     """A summary for a CI job page: verdict, measures, and checks with the values they read."""
     verdict = "passed" if gate_passes(result, strict) else "failed"
     icon = "✅" if verdict == "passed" else "❌"
-    lines = [f"## {icon} gryph: suite `{result.name}` {verdict}", "",
-             f"Engine {result.engine}, started {result.started}, {result.duration_seconds:.2f} s, "
-             f"pass when `{result.policy}`{' (strict)' if strict else ''}.", ""]
+    lines = [
+        f"## {icon} gryph: suite `{result.name}` {verdict}",
+        "",
+        f"Engine {result.engine}, started {result.started}, {result.duration_seconds:.2f} s, "
+        f"pass when `{result.policy}`{' (strict)' if strict else ''}.",
+        "",
+    ]
     if result.measures:
         lines += ["| measure | value |", "|---|---|"]
         lines += [f"| {_md(name)} | `{_md(cell(value))}` |" for name, value in result.measures.items()]

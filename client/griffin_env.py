@@ -28,15 +28,21 @@ def load_env(path: str | Path) -> GriffinEnv:
     if not isinstance(root.value, dict):
         raise root.error("BAD_CONFIG", "a Griffin env.json is a JSON object")
     if root.has("data.sources") or root.has("evaluate.rule") or root.has("measures"):
-        raise root.error("BAD_CONFIG", f"{Path(path).name} is a Griffin job config, not an env.json",
-                         "give the job config as the file and the env.json with --env")
+        raise root.error(
+            "BAD_CONFIG",
+            f"{Path(path).name} is a Griffin job config, not an env.json",
+            "give the job config as the file and the env.json with --env",
+        )
     config = root.obj("spark").obj("config")
     settings = {}
     for key in config.keys():
         value = config.child(key)
         if isinstance(value.value, (dict, list)) or value.value is None:
-            raise value.error("BAD_CONFIG", f"{value.where} must be a setting's value (text, number or boolean)",
-                              '"spark": {"config": {"spark.sql.shuffle.partitions": "8"}}')
+            raise value.error(
+                "BAD_CONFIG",
+                f"{value.where} must be a setting's value (text, number or boolean)",
+                '"spark": {"config": {"spark.sql.shuffle.partitions": "8"}}',
+            )
         settings[key] = config.text(key)
     sinks = root.items("sinks")
     for sink in sinks:

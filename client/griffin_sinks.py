@@ -25,9 +25,14 @@ CONSOLE = ("console", "log")
 FILES = ("hdfs",)
 ELSEWHERE = ("es", "elasticsearch", "http", "mongo", "mongodb", "custom")
 # Griffin's MeasureTypes names, as its metric documents spell them
-MEASURE_TYPE_NAMES = {"griffin.completeness": "Completeness", "griffin.duplication": "Duplication",
-                      "griffin.profiling": "Profiling", "griffin.accuracy": "Accuracy",
-                      "griffin.sparksql": "SparkSQL", "griffin.schemaconformance": "SchemaConformance"}
+MEASURE_TYPE_NAMES = {
+    "griffin.completeness": "Completeness",
+    "griffin.duplication": "Duplication",
+    "griffin.profiling": "Profiling",
+    "griffin.accuracy": "Accuracy",
+    "griffin.sparksql": "SparkSQL",
+    "griffin.schemaconformance": "SchemaConformance",
+}
 
 
 @dataclass(frozen=True)
@@ -45,12 +50,17 @@ def resolve_sinks(suite: Suite, env: GriffinEnv | None) -> list[Sink]:
         return []
     out = []
     for wanted in suite.sinks:
-        node = next((s for s in env.sinks if (s.text("name") or "").lower() == wanted.lower()), None) \
-            or next((s for s in env.sinks if (s.text("type") or "").lower() == wanted.lower()), None)
+        node = next((s for s in env.sinks if (s.text("name") or "").lower() == wanted.lower()), None) or next(
+            (s for s in env.sinks if (s.text("type") or "").lower() == wanted.lower()), None
+        )
         if node is None:
             known = [s.text("name") or s.text("type") or "" for s in env.sinks]
-            raise InvalidInput("BAD_CONFIG", f"the job names sink {wanted!r}, which the env.json does not define",
-                               text=wanted, hint=f"defined: {', '.join(known) or 'none'}")
+            raise InvalidInput(
+                "BAD_CONFIG",
+                f"the job names sink {wanted!r}, which the env.json does not define",
+                text=wanted,
+                hint=f"defined: {', '.join(known) or 'none'}",
+            )
         out.append(_sink(node, wanted))
     return out
 
@@ -63,15 +73,21 @@ def _sink(node: Node, wanted: str) -> Sink:
         path_node = node.obj("config").child("path")
         path = node.obj("config").text("path", required=True) or ""
         if path.startswith("file://"):
-            path = path[len("file://"):]
+            path = path[len("file://") :]
         if "://" in path:
-            raise path_node.error("UNSUPPORTED", f"sink {wanted!r} writes to {path!r}, which gryph cannot reach",
-                                  "give a local folder (or file:// URL) as the sink's path")
+            raise path_node.error(
+                "UNSUPPORTED",
+                f"sink {wanted!r} writes to {path!r}, which gryph cannot reach",
+                "give a local folder (or file:// URL) as the sink's path",
+            )
         check_writable_path(f"sink {wanted!r} path", path, folder=True)
         return Sink(wanted, "files", Path(path))
     if kind in ELSEWHERE:
-        raise node.child("type").error("UNSUPPORTED", f"sink {wanted!r} of type {kind!r} is not written by gryph",
-                                       "use a console or hdfs sink with a local path, or --output/--format json")
+        raise node.child("type").error(
+            "UNSUPPORTED",
+            f"sink {wanted!r} of type {kind!r} is not written by gryph",
+            "use a console or hdfs sink with a local path, or --output/--format json",
+        )
     raise node.child("type").unknown_value(CONSOLE + FILES + ELSEWHERE, "sink type")
 
 
@@ -83,17 +99,26 @@ def metric_documents(suite: Suite, metrics: dict, application_id: str) -> list[d
     measures = [rule for rule in suite.rules if rule.kind in MEASURE_TYPE_NAMES]
     if not measures:
         return [{**job, "metrics": metrics}]
-    return [{**job, "measure_name": rule.name, "measure_type": MEASURE_TYPE_NAMES[rule.kind],
-             "data_source": rule.source,
-             "metrics": [{"metric_name": name, "metric_value": value}
-                         for name, value in (metrics.get(rule.name) or {}).items()]}
-            for rule in measures]
+    return [
+        {
+            **job,
+            "measure_name": rule.name,
+            "measure_type": MEASURE_TYPE_NAMES[rule.kind],
+            "data_source": rule.source,
+            "metrics": [
+                {"metric_name": name, "metric_value": value} for name, value in (metrics.get(rule.name) or {}).items()
+            ],
+        }
+        for rule in measures
+    ]
 
 
 def write_sinks(sinks: list[Sink], suite: Suite, metrics: dict, application_id: str) -> None:
     """Write the run's metrics to every sink (one JSON document a line in ``_METRICS``)."""
-    lines = [json.dumps(json_safe(document), ensure_ascii=False)
-             for document in metric_documents(suite, metrics, application_id)]
+    lines = [
+        json.dumps(json_safe(document), ensure_ascii=False)
+        for document in metric_documents(suite, metrics, application_id)
+    ]
     for sink in sinks:
         if sink.kind == "console":
             for line in lines:

@@ -53,17 +53,23 @@ class HistoryStore:
         while True:
             try:
                 # another tool's file (SQLite, ...) must not make DuckDB fetch an extension to read it
-                return duckdb.connect(str(self.path), read_only=read_only,
-                                      config={"autoinstall_known_extensions": False,
-                                              "autoload_known_extensions": False})
+                return duckdb.connect(
+                    str(self.path),
+                    read_only=read_only,
+                    config={"autoinstall_known_extensions": False, "autoload_known_extensions": False},
+                )
             except duckdb.IOException as error:
                 if "lock" not in str(error).lower():
-                    raise EngineError("HISTORY_UNREADABLE", f"cannot open the history {self.path}: {error}",
-                                      text=str(self.path)) from None
+                    raise EngineError(
+                        "HISTORY_UNREADABLE", f"cannot open the history {self.path}: {error}", text=str(self.path)
+                    ) from None
                 if time.monotonic() > deadline:
-                    raise EngineError("HISTORY_LOCKED", f"the history {self.path} stayed locked by another "
-                                      f"process for {LOCK_WAIT_SECONDS:.0f}s", text=str(self.path),
-                                      hint="retry when the other run has finished") from None
+                    raise EngineError(
+                        "HISTORY_LOCKED",
+                        f"the history {self.path} stayed locked by another process for {LOCK_WAIT_SECONDS:.0f}s",
+                        text=str(self.path),
+                        hint="retry when the other run has finished",
+                    ) from None
             # jitter keeps processes that collided from colliding again in step
             time.sleep(delay * (1 + random.random()))
             delay = min(delay * 2, 0.5)
@@ -76,8 +82,11 @@ class HistoryStore:
         except FileNotFoundError:
             return
         except OSError as error:
-            raise EngineError("HISTORY_UNREADABLE", f"cannot read the history {self.path}: "
-                              f"{error.strerror or error}", text=str(self.path)) from None
+            raise EngineError(
+                "HISTORY_UNREADABLE",
+                f"cannot read the history {self.path}: {error.strerror or error}",
+                text=str(self.path),
+            ) from None
         if header and header[8:12] != b"DUCK":
             raise self._foreign("the file is no DuckDB database")
 
@@ -100,23 +109,39 @@ class HistoryStore:
 
     @staticmethod
     def _write_run(con, run_id: str, seq: int, document: dict, started: dt.datetime) -> None:
-        con.execute("insert into runs values (?, ?, ?, ?, ?, ?, ?)",
-                    [run_id, seq, document["name"], started, document["engine"], document["pass"],
-                     json.dumps(json_safe(document), ensure_ascii=False, allow_nan=False)])
+        con.execute(
+            "insert into runs values (?, ?, ?, ?, ?, ?, ?)",
+            [
+                run_id,
+                seq,
+                document["name"],
+                started,
+                document["engine"],
+                document["pass"],
+                json.dumps(json_safe(document), ensure_ascii=False, allow_nan=False),
+            ],
+        )
 
     @staticmethod
-    def _write_measures(con, run_id: str, seq: int, suite: str, started: dt.datetime,
-                        measures: dict[str, object]) -> None:
+    def _write_measures(
+        con, run_id: str, seq: int, suite: str, started: dt.datetime, measures: dict[str, object]
+    ) -> None:
         if measures:
-            con.executemany("insert into measure_values values (?, ?, ?, ?, ?, ?)",
-                            [[run_id, seq, suite, name, started, json.dumps(json_safe(value), allow_nan=False)]
-                             for name, value in measures.items()])
+            con.executemany(
+                "insert into measure_values values (?, ?, ?, ?, ?, ?)",
+                [
+                    [run_id, seq, suite, name, started, json.dumps(json_safe(value), allow_nan=False)]
+                    for name, value in measures.items()
+                ],
+            )
 
     def _query(self, sql: str, params: list) -> list[tuple]:
         if not self.path.exists():
             return []
         with self._connect(read_only=True) as con:
-            if not con.execute("select count(*) from information_schema.tables where table_name = 'runs'").fetchone()[0]:
+            if not con.execute("select count(*) from information_schema.tables where table_name = 'runs'").fetchone()[
+                0
+            ]:
                 return []
             try:
                 return con.execute(sql, params).fetchall()
@@ -124,26 +149,42 @@ class HistoryStore:
                 raise self._foreign(str(error).splitlines()[0]) from None
 
     def _foreign(self, problem: object) -> EngineError:
-        return EngineError("HISTORY_UNREADABLE", f"{self.path} is not a gryph run history: {problem}", location=None,
-                           text=str(self.path), hint="name the history file gryph runs write (--history)")
+        return EngineError(
+            "HISTORY_UNREADABLE",
+            f"{self.path} is not a gryph run history: {problem}",
+            location=None,
+            text=str(self.path),
+            hint="name the history file gryph runs write (--history)",
+        )
 
-    def measure_values(self, suite: str, measure: str, limit: int,
-                       since: dt.datetime | None = None) -> list[object]:
+    def measure_values(self, suite: str, measure: str, limit: int, since: dt.datetime | None = None) -> list[object]:
         """A measure's values in the runs of ``suite`` (started at or after ``since``), newest first."""
         window = "and started >= ?" if since is not None else ""
         params = [suite, measure] + ([_utc(since)] if since is not None else []) + [limit]
-        rows = self._query(f"select value from measure_values where suite = ? and measure = ? {window} "
-                           "order by started desc, seq desc limit ?", params)
+        rows = self._query(
+            f"select value from measure_values where suite = ? and measure = ? {window} "
+            "order by started desc, seq desc limit ?",
+            params,
+        )
         return [_decode(value) for (value,) in rows]
 
     def runs(self, suite: str, limit: int = 50) -> list[dict]:
         """The newest runs of ``suite``: run id, start time, engine, verdict and measures."""
-        rows = self._query("select run_id, started, engine, passed, document from runs where suite = ? "
-                           "order by started desc, seq desc limit ?", [suite, limit])
-        return [{"run_id": run_id, "started": started.isoformat(sep=" ", timespec="seconds") + "Z",
-                 "engine": engine, "pass": passed, "measure": json.loads(document).get("measure", {})}
-                for run_id, started, engine, passed, document in rows]
-
+        rows = self._query(
+            "select run_id, started, engine, passed, document from runs where suite = ? "
+            "order by started desc, seq desc limit ?",
+            [suite, limit],
+        )
+        return [
+            {
+                "run_id": run_id,
+                "started": started.isoformat(sep=" ", timespec="seconds") + "Z",
+                "engine": engine,
+                "pass": passed,
+                "measure": json.loads(document).get("measure", {}),
+            }
+            for run_id, started, engine, passed, document in rows
+        ]
 
     def suites(self) -> list[str]:
         """The names of the suites with stored runs."""
@@ -152,8 +193,10 @@ class HistoryStore:
     def documents(self, suite: str, limit: int) -> list[dict]:
         """The result documents of the newest ``limit`` runs of ``suite``, oldest first, each with its
         run id and its start time (UTC, ISO 8601)."""
-        rows = self._query("select run_id, started, document from runs where suite = ? "
-                           "order by started desc, seq desc limit ?", [suite, limit])
+        rows = self._query(
+            "select run_id, started, document from runs where suite = ? order by started desc, seq desc limit ?",
+            [suite, limit],
+        )
         documents = []
         for run_id, started, text in reversed(rows):
             try:
@@ -162,8 +205,9 @@ class HistoryStore:
                 raise self._foreign(f"run {run_id} holds no JSON document ({error})") from None
             if not isinstance(document, dict) or "pass" not in document:
                 raise self._foreign(f"run {run_id} holds no gryph result document")
-            documents.append({**document, "run_id": run_id,
-                              "started": started.isoformat(sep="T", timespec="seconds") + "Z"})
+            documents.append(
+                {**document, "run_id": run_id, "started": started.isoformat(sep="T", timespec="seconds") + "Z"}
+            )
         return documents
 
 

@@ -24,7 +24,9 @@ def check_writable_path(option: str, path: str, folder: bool = False) -> None:
 
 
 def _refuse(option: str, path: str, problem: str, hint: str | None) -> None:
-    raise InvalidInput("BAD_OUTPUT_PATH", f"{option} {path} {problem}", location=Location(file=path), text=path, hint=hint)
+    raise InvalidInput(
+        "BAD_OUTPUT_PATH", f"{option} {path} {problem}", location=Location(file=path), text=path, hint=hint
+    )
 
 
 def write_whole(text: str | bytes, path: str) -> None:
@@ -48,8 +50,12 @@ def write_whole(text: str | bytes, path: str) -> None:
                 os.unlink(temporary)
             raise
     except OSError as error:
-        raise EngineError("OUTPUT_NOT_WRITTEN", f"cannot write {path}: {error.strerror or error}",
-                          location=Location(file=path), text=path) from None
+        raise EngineError(
+            "OUTPUT_NOT_WRITTEN",
+            f"cannot write {path}: {error.strerror or error}",
+            location=Location(file=path),
+            text=path,
+        ) from None
 
 
 def _opened(file, content: str | bytes):
@@ -64,5 +70,6 @@ def _names_a_stream(target: Path) -> bool:
         return False
     if not target.is_file():
         return True
-    return os.path.realpath(target.parent).startswith("/proc/") or \
-        (target.is_symlink() and os.readlink(target).startswith("/proc/"))
+    return os.path.realpath(target.parent).startswith("/proc/") or (
+        target.is_symlink() and os.readlink(target).startswith("/proc/")
+    )

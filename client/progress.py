@@ -28,7 +28,12 @@ def terminal_progress(enabled: bool) -> Iterator[Phase]:
     from rich.console import Console
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True) as progress:
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as progress:
         task = progress.add_task("starting", total=None)
         yield lambda text: progress.update(task, description=text, refresh=True)

@@ -78,11 +78,21 @@ def to_text(result: RunResult) -> str:
     if result.measures:
         lines += ["", table(["measure", "value"], [[name, value] for name, value in result.measures.items()])]
     if result.checks:
-        lines += ["", table(["result", "check", "details"],
-                            [[check.status, check.name, check_details(check)] for check in result.checks])]
+        lines += [
+            "",
+            table(
+                ["result", "check", "details"],
+                [[check.status, check.name, check_details(check)] for check in result.checks],
+            ),
+        ]
     if result.failed:
-        lines += ["", table(["failed", "error"], [[name, f"{error['code']}: {error['message']}"]
-                                                  for name, error in result.failed.items()])]
+        lines += [
+            "",
+            table(
+                ["failed", "error"],
+                [[name, f"{error['code']}: {error['message']}"] for name, error in result.failed.items()],
+            ),
+        ]
     if result.checks or result.measures or result.failed:
         lines += ["", f"pass: {'yes' if result.passed else 'NO'} (pass when {result.policy})"]
     return "\n".join(lines) + "\n"
@@ -91,8 +101,11 @@ def to_text(result: RunResult) -> str:
 def _metrics_table(result: RunResult) -> str:
     rows: list[list[object]] = []
     below: list[tuple[str, list[dict]]] = []
-    if all(isinstance(v, (dict, list)) for v in result.metrics.values()) and result.rules and \
-            set(result.metrics) == {r.rule for r in result.rules}:
+    if (
+        all(isinstance(v, (dict, list)) for v in result.metrics.values())
+        and result.rules
+        and set(result.metrics) == {r.rule for r in result.rules}
+    ):
         for rule in result.rules:
             rows += _metric_rows(f"{rule.rule} ({rule.kind})", result.metrics[rule.rule], below)
     else:  # Griffin's merged metric map

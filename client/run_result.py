@@ -50,8 +50,16 @@ class RunResult:
             "metric": self.task_metric(),
             "policy": self.policy,
             "rules": self.rule_kinds,
-            "check_details": [{"name": check.name, "expression": check.expression, "status": check.status,
-                               "values": check.values, "error": check.error} for check in self.checks],
+            "check_details": [
+                {
+                    "name": check.name,
+                    "expression": check.expression,
+                    "status": check.status,
+                    "values": check.values,
+                    "error": check.error,
+                }
+                for check in self.checks
+            ],
         }
         if self.failed:
             document["failed"] = self.failed

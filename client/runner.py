@@ -74,8 +74,9 @@ def source_schemas(suite: Suite, engine: Engine) -> dict:
     schemas = {}
     for name, spec in suite.sources.items():
         with _located(spec.location):
-            schemas[name] = spec.schema if spec.schema is not None and spec.format != "frame" \
-                else engine.schema_of(spec)
+            schemas[name] = (
+                spec.schema if spec.schema is not None and spec.format != "frame" else engine.schema_of(spec)
+            )
     views: tuple = ()
     for spec in suite.views:  # in order: a view's SQL may depend on the schemas before it
         with _located(spec.location):
@@ -102,14 +103,26 @@ def _located(location):
 def compile_for(suite: Suite, engine: Engine, options: Options | None = None) -> CompiledSuite:
     """Check the suite against the engine's view of its sources and lower it."""
     if not suite.rules and not suite.measures:
-        raise InvalidInput("EMPTY_SUITE", f"suite {suite.name!r} has no rules and no measures",
-                           location=Location(suite.file, 1, 1), hint="add a rule or a measure")
+        raise InvalidInput(
+            "EMPTY_SUITE",
+            f"suite {suite.name!r} has no rules and no measures",
+            location=Location(suite.file, 1, 1),
+            hint="add a rule or a measure",
+        )
     return compile_suite(suite, source_schemas(suite, engine), options)
 
 
-def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None,
-        remote: str | None = None, record_sample: int = 20, records_to: str | None = None,
-        history: str | Path | None = None, phase: Phase = no_progress) -> RunResult:
+def run(
+    source: str | Path | Suite,
+    engine: Engine | str = "duckdb",
+    *,
+    frames=None,
+    remote: str | None = None,
+    record_sample: int = 20,
+    records_to: str | None = None,
+    history: str | Path | None = None,
+    phase: Phase = no_progress,
+) -> RunResult:
     """Run a suite and return its metrics. ``engine`` is an Engine or a name (duckdb, spark).
 
     ``records_to`` writes every record output in full where the engine runs: a folder of
@@ -121,8 +134,9 @@ def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=N
     with _engine(engine, remote) as active:
         started = dt.datetime.now(dt.timezone.utc)
         clock = time.perf_counter()
-        options = Options(record_sample=record_sample, now_ms=int(started.timestamp() * 1000),
-                          records_to=records_to, count_rows=True)
+        options = Options(
+            record_sample=record_sample, now_ms=int(started.timestamp() * 1000), records_to=records_to, count_rows=True
+        )
         phase("learning the sources' schemas and compiling the rules")
         compiled = compile_for(suite, active, options)
         try:
@@ -135,8 +149,13 @@ def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=N
         measures = compiled.finish_measures(rows)
         metrics = _metrics(suite, results)
         store = HistoryStore(history) if history is not None else None
-        verdict = judge(compiled.checks, suite.policy, {m.name: m.value for m in measures}, metrics,
-                        Clock(suite.name, started, store or NoHistory()))
+        verdict = judge(
+            compiled.checks,
+            suite.policy,
+            {m.name: m.value for m in measures},
+            metrics,
+            Clock(suite.name, started, store or NoHistory()),
+        )
         failed = {r.rule: r.error for r in results if r.error is not None}
         failed.update((m.name, m.value.error) for m in measures if isinstance(m.value, Failed))
         result = RunResult(
@@ -161,8 +180,9 @@ def run(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=N
         return result
 
 
-def validate(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None,
-             remote: str | None = None) -> CompiledSuite:
+def validate(
+    source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None, remote: str | None = None
+) -> CompiledSuite:
     """Parse and check names and types against the sources' schemas, without scanning data."""
     suite = load_suite(source, frames)
     with _engine(engine, remote) as active:
@@ -182,15 +202,18 @@ def _engine(engine: Engine | str, remote: str | None):
         active.close()
 
 
-def explain(source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None,
-            remote: str | None = None) -> str:
+def explain(
+    source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None, remote: str | None = None
+) -> str:
     """The plan of a suite as a stable indented tree."""
     compiled = validate(source, engine, frames=frames, remote=remote)
     text = format_plan(compiled.plan, frozenset(compiled.conditions))
     if compiled.late_plan is not None:
-        text += ("then, with the tables of DSL rules their Spark SQL reads "
-                 f"({', '.join(compiled.suite.rules[i].name for i in compiled.late_inputs)}):\n"
-                 + format_plan(compiled.late_plan, frozenset()))
+        text += (
+            "then, with the tables of DSL rules their Spark SQL reads "
+            f"({', '.join(compiled.suite.rules[i].name for i in compiled.late_inputs)}):\n"
+            + format_plan(compiled.late_plan, frozenset())
+        )
     return text
 
 
@@ -203,8 +226,11 @@ def _metrics(suite: Suite, results: list[RuleResult]) -> dict:
 
 def _scalar_details(rule: RuleSpec) -> dict[str, object]:
     """The rule's one-value details: its renamed metrics (``miss = "miss_count"``), step size, ..."""
-    return {key: value for key, value in rule.details.items()
-            if isinstance(value, (str, int, float)) and key not in ("source", "target")}
+    return {
+        key: value
+        for key, value in rule.details.items()
+        if isinstance(value, (str, int, float)) and key not in ("source", "target")
+    }
 
 
 def _records(results: list[RuleResult]) -> dict:
@@ -215,4 +241,3 @@ def _records(results: list[RuleResult]) -> dict:
             if record.written_to is not None:
                 out[result.rule]["written_to"] = record.written_to
     return out
-

@@ -9,7 +9,17 @@ from . import function_builders as build
 from .function_builders import Builder
 from .plan import AggFn, Fn
 from .types import (
-    BOOLEAN, DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, DataType, Kind, array, common_numeric, comparable,
+    BOOLEAN,
+    DATE,
+    DOUBLE,
+    INTEGER,
+    STRING,
+    TIMESTAMP,
+    DataType,
+    Kind,
+    array,
+    common_numeric,
+    comparable,
 )
 
 # A type rule gets the argument types and returns the result type, or a message saying
@@ -87,12 +97,14 @@ _TIME_OR_TEXT = "a date, a timestamp or time text"
 
 def _typed(*wanted: str, result: DataType | TypeRule) -> TypeRule:
     """A rule from what each argument must be (the last kind repeats) and the result type."""
+
     def rule(types: list[DataType]) -> DataType | str:
         for position, t in enumerate(types, 1):
             what = wanted[min(position, len(wanted)) - 1]
             if t.kind not in (Kind.NULL, Kind.OTHER) and not _ACCEPTS[what](t):
                 return f"argument {position} must be {what}, got {t}"
         return result(types) if callable(result) else result
+
     return rule
 
 
@@ -137,10 +149,12 @@ def _array_and_element(types: list[DataType]) -> DataType | str:
 
 def _map_part(index: int) -> TypeRule:
     """The keys (0) or the values (1) of a map, as an array."""
+
     def rule(types: list[DataType]) -> DataType | str:
         if types[0].kind is not Kind.MAP:
             return f"argument 1 must be a map, got {types[0]}"
         return array(types[0].args[index])
+
     return rule
 
 
@@ -169,20 +183,37 @@ _FUNCTIONS = [
     Function("var_samp", AggFn.VAR_SAMP, 1, 1, lambda t: _numeric(t, lambda _: DOUBLE)),
     Function("var_pop", AggFn.VAR_POP, 1, 1, lambda t: _numeric(t, lambda _: DOUBLE)),
     # exact on both engines, whatever Spark's sketches would give (README: "Exact aggregates")
-    Function("approx_count_distinct", AggFn.COUNT, 1, 2, _typed("anything", "a number", result=INTEGER),
-             build.approx_count_distinct),
-    Function("percentile_approx", AggFn.PERCENTILE_DISC, 2, 3, _typed("a number", result=_first_type),
-             build.percentile_approx),
-    Function("approx_percentile", AggFn.PERCENTILE_DISC, 2, 3, _typed("a number", result=_first_type),
-             build.percentile_approx),
+    Function(
+        "approx_count_distinct",
+        AggFn.COUNT,
+        1,
+        2,
+        _typed("anything", "a number", result=INTEGER),
+        build.approx_count_distinct,
+    ),
+    Function(
+        "percentile_approx",
+        AggFn.PERCENTILE_DISC,
+        2,
+        3,
+        _typed("a number", result=_first_type),
+        build.percentile_approx,
+    ),
+    Function(
+        "approx_percentile",
+        AggFn.PERCENTILE_DISC,
+        2,
+        3,
+        _typed("a number", result=_first_type),
+        build.percentile_approx,
+    ),
     Function("count_if", AggFn.COUNT, 1, 1, _typed("true or false", result=INTEGER), build.count_if),
     # some non-NULL value: which one, when the rows differ, is not defined (README)
-    Function("first", AggFn.ANY_VALUE, 1, 2, _typed("anything", "true or false", result=_first_type),
-             build.any_value),
-    Function("last", AggFn.ANY_VALUE, 1, 2, _typed("anything", "true or false", result=_first_type),
-             build.any_value),
-    Function("any_value", AggFn.ANY_VALUE, 1, 2, _typed("anything", "true or false", result=_first_type),
-             build.any_value),
+    Function("first", AggFn.ANY_VALUE, 1, 2, _typed("anything", "true or false", result=_first_type), build.any_value),
+    Function("last", AggFn.ANY_VALUE, 1, 2, _typed("anything", "true or false", result=_first_type), build.any_value),
+    Function(
+        "any_value", AggFn.ANY_VALUE, 1, 2, _typed("anything", "true or false", result=_first_type), build.any_value
+    ),
     # strings
     Function("upper", Fn.UPPER, 1, 1, lambda t: _strings(t, STRING)),
     Function("lower", Fn.LOWER, 1, 1, lambda t: _strings(t, STRING)),
@@ -197,10 +228,22 @@ _FUNCTIONS = [
     Function("char_length", Fn.LENGTH, 1, 1, lambda t: _strings(t, INTEGER)),
     Function("character_length", Fn.LENGTH, 1, 1, lambda t: _strings(t, INTEGER)),
     Function("concat_ws", Fn.CONCAT_WS, 2, None, _typed("a string", result=STRING)),
-    Function("lpad", None, 2, 3, _typed("a string", "an integer", "a string", result=STRING),
-             build.with_default(Fn.LPAD, " ")),
-    Function("rpad", None, 2, 3, _typed("a string", "an integer", "a string", result=STRING),
-             build.with_default(Fn.RPAD, " ")),
+    Function(
+        "lpad",
+        None,
+        2,
+        3,
+        _typed("a string", "an integer", "a string", result=STRING),
+        build.with_default(Fn.LPAD, " "),
+    ),
+    Function(
+        "rpad",
+        None,
+        2,
+        3,
+        _typed("a string", "an integer", "a string", result=STRING),
+        build.with_default(Fn.RPAD, " "),
+    ),
     Function("instr", Fn.STRPOS, 2, 2, _typed("a string", result=INTEGER)),
     Function("locate", None, 2, 2, _typed("a string", result=INTEGER), build.swapped(Fn.STRPOS)),
     Function("left", None, 2, 2, _typed("a string", "an integer", result=STRING), build.left),
@@ -210,8 +253,9 @@ _FUNCTIONS = [
     Function("startswith", Fn.STARTS_WITH, 2, 2, _typed("a string", result=BOOLEAN)),
     Function("endswith", Fn.ENDS_WITH, 2, 2, _typed("a string", result=BOOLEAN)),
     Function("contains", Fn.CONTAINS, 2, 2, _typed("a string", result=BOOLEAN)),
-    Function("regexp_extract", None, 2, 3, _typed("a string", "a string", "an integer", result=STRING),
-             build.regexp_extract),
+    Function(
+        "regexp_extract", None, 2, 3, _typed("a string", "a string", "an integer", result=STRING), build.regexp_extract
+    ),
     Function("regexp_replace", None, 3, 3, _typed("a string", result=STRING), build.regexp_replace),
     Function("split", Fn.SPLIT, 2, 2, _typed("a string", result=array(STRING))),
     # numbers
@@ -261,8 +305,7 @@ _FUNCTIONS = [
     Function("last_day", None, 1, 1, lambda t: _temporal(t, DATE), build.on_date(Fn.LAST_DAY)),
     Function("date_add", None, 2, 2, _typed(_TIME_OR_TEXT, "an integer", result=DATE), build.on_date(Fn.DATE_ADD)),
     Function("date_sub", None, 2, 2, _typed(_TIME_OR_TEXT, "an integer", result=DATE), build.date_sub),
-    Function("add_months", None, 2, 2, _typed(_TIME_OR_TEXT, "an integer", result=DATE),
-             build.on_date(Fn.ADD_MONTHS)),
+    Function("add_months", None, 2, 2, _typed(_TIME_OR_TEXT, "an integer", result=DATE), build.on_date(Fn.ADD_MONTHS)),
     Function("datediff", None, 2, 2, _typed(_TIME_OR_TEXT, result=INTEGER), build.datediff),
     Function("date_format", None, 2, 2, _typed(_TIME_OR_TEXT, "a string", result=STRING), build.date_format),
     Function("from_unixtime", None, 1, 2, _typed("an integer", "a string", result=STRING), build.from_unixtime),

@@ -21,8 +21,7 @@ class CheckError(Exception):
 
 
 class HistoryReader(Protocol):
-    def measure_values(self, suite: str, measure: str, limit: int,
-                       since: dt.datetime | None = None) -> list[object]:
+    def measure_values(self, suite: str, measure: str, limit: int, since: dt.datetime | None = None) -> list[object]:
         """A measure's values in earlier runs of ``suite`` (started at or after ``since``), newest first."""
 
 
@@ -65,7 +64,7 @@ def _numbers(values: list[object], fn: str) -> list[float | int]:
 def shown(value: object) -> str:
     """A value as an error message shows it: an integer of hundreds of digits by its size (Python
     will not even print one of more than 4,300)."""
-    if isinstance(value, int) and abs(value) >= 10 ** 20:
+    if isinstance(value, int) and abs(value) >= 10**20:
         return f"an integer of about {math.floor(math.log10(abs(value))) + 1} digits"
     return repr(value)
 
@@ -144,6 +143,7 @@ def _extreme(pick: Callable, fn: str):
         if not (all(is_number(v) for v in numbers_or_text) or all(isinstance(v, str) for v in numbers_or_text)):
             raise CheckError(f"{fn}() needs numbers or strings")
         return pick(numbers_or_text)
+
     return extreme
 
 

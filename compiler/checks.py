@@ -92,7 +92,9 @@ class _Builder:
         self.rules = [r.name for r in suite.rules]
 
     def error(self, code: str, message: str, node, hint: str | None = None) -> InvalidInput:
-        return InvalidInput(code, message, location=location_of(node, self.suite.file), text=source_text(node) or None, hint=hint)
+        return InvalidInput(
+            code, message, location=location_of(node, self.suite.file), text=source_text(node) or None, hint=hint
+        )
 
     def check(self, check: CheckSpec) -> CompiledCheck:
         expr = self.build(check.expr)
@@ -102,8 +104,9 @@ class _Builder:
         return CompiledCheck(check, expr)
 
     def too_deep(self, node) -> InvalidInput:
-        return self.error("CHECK_TOO_DEEP", f"the check nests deeper than {MAX_DEPTH} levels", node,
-                          "split it into several checks")
+        return self.error(
+            "CHECK_TOO_DEEP", f"the check nests deeper than {MAX_DEPTH} levels", node, "split it into several checks"
+        )
 
     def build(self, node):
         kind = type(node).__name__
@@ -152,10 +155,13 @@ class _Builder:
     def variable_error(self, node) -> InvalidInput:
         name = node.name
         if name in ("measures", "metrics"):
-            return self.error("BAD_SUBSCRIPT", f"{name} must be followed by [\"name\"]", node,
-                              f'write {name}["name"]')
-        return self.error("UNKNOWN_NAME", f"unknown name {name!r}", node,
-                          did_you_mean(name, ["measures", "metrics"]) or "checks read measures[...] and metrics[...]")
+            return self.error("BAD_SUBSCRIPT", f'{name} must be followed by ["name"]', node, f'write {name}["name"]')
+        return self.error(
+            "UNKNOWN_NAME",
+            f"unknown name {name!r}",
+            node,
+            did_you_mean(name, ["measures", "metrics"]) or "checks read measures[...] and metrics[...]",
+        )
 
     def access(self, node):
         subscripts = list(node.subscripts)
@@ -166,8 +172,12 @@ class _Builder:
             first = subscripts.pop(0)
             key = self.build(first.index)
             if not (isinstance(key, Const) and isinstance(key.value, str)):
-                raise self.error("BAD_SUBSCRIPT", f"{base_node.name}[...] takes a name in quotes", first,
-                                 f'write {base_node.name}["name"]')
+                raise self.error(
+                    "BAD_SUBSCRIPT",
+                    f"{base_node.name}[...] takes a name in quotes",
+                    first,
+                    f'write {base_node.name}["name"]',
+                )
             expr = self.reference(base_node.name, key.value, first)
         else:
             expr = self.build(base_node)
@@ -179,20 +189,27 @@ class _Builder:
     def reference(self, kind: str, name: str, node):
         if kind == "measures":
             if name not in self.measures:
-                raise self.error("UNKNOWN_MEASURE", f"unknown measure {name!r}", node,
-                                 did_you_mean(name, self.measures) or "declare it: measure \"name\": select ...")
+                raise self.error(
+                    "UNKNOWN_MEASURE",
+                    f"unknown measure {name!r}",
+                    node,
+                    did_you_mean(name, self.measures) or 'declare it: measure "name": select ...',
+                )
             return MeasureRef(name)
         if name not in self.rules:
-            raise self.error("UNKNOWN_RULE", f"unknown rule {name!r}", node,
-                             did_you_mean(name, self.rules) or "metrics[...] names a rule of this suite")
+            raise self.error(
+                "UNKNOWN_RULE",
+                f"unknown rule {name!r}",
+                node,
+                did_you_mean(name, self.rules) or "metrics[...] names a rule of this suite",
+            )
         return MetricRef(name)
 
     def call(self, node):
         name = node.name
         function = FUNCTIONS.get(name)
         if function is None:
-            raise self.error("UNKNOWN_FUNCTION", f"unknown function {name!r}", node,
-                             did_you_mean(name, FUNCTIONS))
+            raise self.error("UNKNOWN_FUNCTION", f"unknown function {name!r}", node, did_you_mean(name, FUNCTIONS))
         count = len(node.args)
         if count < function.min_args or (function.max_args is not None and count > function.max_args):
             raise self.error("WRONG_ARITY", f"{name}() takes {function.arity()}, got {count}", node)
@@ -200,8 +217,12 @@ class _Builder:
         if function.measure_arg is not None:
             named = args[function.measure_arg]
             if isinstance(named, Const) and named.value not in self.measures:
-                raise self.error("UNKNOWN_MEASURE", f"unknown measure {named.value!r}", node.args[function.measure_arg],
-                                 did_you_mean(str(named.value), self.measures))
+                raise self.error(
+                    "UNKNOWN_MEASURE",
+                    f"unknown measure {named.value!r}",
+                    node.args[function.measure_arg],
+                    did_you_mean(str(named.value), self.measures),
+                )
         return Traced(source_text(node), Call(name, args))
 
 
@@ -232,8 +253,18 @@ def _check_policy(policy: PassSpec, checks: list[CheckSpec]) -> None:
     by_name = {check.name: check for check in checks}
     for name in policy.names:
         if name not in by_name:
-            raise InvalidInput("UNKNOWN_CHECK", f"the pass policy names unknown check {name!r}", location=policy.location,
-                               text=name, hint=did_you_mean(name, by_name))
+            raise InvalidInput(
+                "UNKNOWN_CHECK",
+                f"the pass policy names unknown check {name!r}",
+                location=policy.location,
+                text=name,
+                hint=did_you_mean(name, by_name),
+            )
         if by_name[name].warn:
-            raise InvalidInput("WARNING_IN_POLICY", f"check {name!r} is a warning: it never decides the run",
-                               location=policy.location, text=name, hint="drop 'warn' from the check or the name from the policy")
+            raise InvalidInput(
+                "WARNING_IN_POLICY",
+                f"check {name!r} is a warning: it never decides the run",
+                location=policy.location,
+                text=name,
+                hint="drop 'warn' from the check or the name from the policy",
+            )

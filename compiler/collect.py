@@ -12,7 +12,17 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .plan import (
-    AggregateCall, Aggregate, Export, Field, Named, Plan, Project, Query, Relation, Scalar, View,
+    AggregateCall,
+    Aggregate,
+    Export,
+    Field,
+    Named,
+    Plan,
+    Project,
+    Query,
+    Relation,
+    Scalar,
+    View,
 )
 from .plan.scalars import substitute
 
@@ -47,8 +57,9 @@ class _Fused:
         return self.measures[call]
 
     def add(self, expr: Scalar) -> str:
-        post = substitute(expr, lambda node: Field(self.measure(node), node.dtype)
-                          if isinstance(node, AggregateCall) else None)
+        post = substitute(
+            expr, lambda node: Field(self.measure(node), node.dtype) if isinstance(node, AggregateCall) else None
+        )
         if post not in self.outputs:
             self.outputs[post] = f"v{len(self.outputs)}"
         return self.outputs[post]
@@ -88,8 +99,9 @@ class Collector:
         """Whether some value is already asked of ``relation`` (its aggregate query exists)."""
         return relation in self._fused
 
-    def rows(self, relation: Relation, limit: int | None = None,
-             needed: Callable[["Results"], bool] | None = None) -> RowsRef:
+    def rows(
+        self, relation: Relation, limit: int | None = None, needed: Callable[["Results"], bool] | None = None
+    ) -> RowsRef:
         """The rows of a relation; with ``needed``, fetched only if it holds once values are known."""
         key = (relation, limit)
         if key not in self._rows:

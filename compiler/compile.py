@@ -51,17 +51,18 @@ class CompiledSuite:
     def second_plan(self, rows_by_query: dict[str, list[dict]]) -> Plan | None:
         """The conditional queries the first plan's results call for, or None."""
         results = Results(rows_by_query)
-        wanted = tuple(q for q in self.plan.queries
-                       if q.name in self.conditions and self.conditions[q.name](results))
+        wanted = tuple(q for q in self.plan.queries if q.name in self.conditions and self.conditions[q.name](results))
         return replace(self.plan, queries=wanted, exports=()) if wanted else None
 
-    def execute(self, engine: Engine, sources: Mapping[str, SourceSpec],
-                phase: Callable[[str], None] = lambda _: None) -> dict[str, list[dict]]:
+    def execute(
+        self, engine: Engine, sources: Mapping[str, SourceSpec], phase: Callable[[str], None] = lambda _: None
+    ) -> dict[str, list[dict]]:
         """Run the plan on an engine in two steps: record samples only where records exist.
         ``phase`` hears what runs next (a progress display)."""
         first = self.first_plan()
-        phase(f"reading {_counted(len(sources), 'source')}: {_counted(len(first.queries), 'statement')} "
-              f"on {engine.name}")
+        phase(
+            f"reading {_counted(len(sources), 'source')}: {_counted(len(first.queries), 'statement')} on {engine.name}"
+        )
         rows = engine.run(first, sources)
         second = self.second_plan(rows)
         if second is not None:
@@ -75,9 +76,13 @@ class CompiledSuite:
     def _late_plan(self, rows_by_query: dict[str, list[dict]]) -> Plan:
         """The late Spark SQL rules' plan, with the DSL rules they read as tables of their metrics."""
         results = Results(rows_by_query)
-        tables = tuple(View(self.suite.rules[index].name,
-                            Sql(output_table_sql(self.finishers[index](results), self.suite.timestamp_ms), ()))
-                       for index in self.late_inputs)
+        tables = tuple(
+            View(
+                self.suite.rules[index].name,
+                Sql(output_table_sql(self.finishers[index](results), self.suite.timestamp_ms), ()),
+            )
+            for index in self.late_inputs
+        )
         return replace(self.late_plan, views=self.plan.views + tables + self.late_plan.views)
 
     def finish(self, rows_by_query: dict[str, list[dict]]) -> list[RuleResult]:
@@ -126,14 +131,25 @@ def _compile(suite: Suite, schemas: dict[str, Schema], options: Options) -> Comp
         collector.view(view.name, view.relation)
     late, late_inputs = late_rules(suite)
     late_collector = Collector(prefix="late_")
-    finishers = [LOWERINGS[rule.kind](rule, schemas, late_collector if index in late else collector,
-                                      options).lower() for index, rule in enumerate(suite.rules)]
+    finishers = [
+        LOWERINGS[rule.kind](rule, schemas, late_collector if index in late else collector, options).lower()
+        for index, rule in enumerate(suite.rules)
+    ]
     # measures go through the same collector: aggregate-only measures join the rules' scans
     measures = [LOWERINGS["measure"](m, schemas, collector, options).lower() for m in suite.measures]
     late_plan = late_collector.plan() if late else None
     counters = count_rows_read(suite.sources, schemas, collector) if options.count_rows else {}
-    return CompiledSuite(suite, collector.plan(), finishers, measures, compile_checks(suite),
-                         collector.conditions(), late_plan, tuple(sorted(late_inputs)), counters)
+    return CompiledSuite(
+        suite,
+        collector.plan(),
+        finishers,
+        measures,
+        compile_checks(suite),
+        collector.conditions(),
+        late_plan,
+        tuple(sorted(late_inputs)),
+        counters,
+    )
 
 
 def view_plans(suite: Suite, schemas: dict[str, Schema]) -> tuple[View, ...]:
@@ -146,20 +162,22 @@ def view_plan(suite: Suite, view: ViewSpec, schemas: dict[str, Schema]) -> View:
     table the schema inferred from its documents."""
     if view.json_of is not None:
         source, column = view.json_of
-        return View(view.name, json_frame(source, schemas[source], json_column(view, schemas[source]),
-                                          schemas[view.name]))
+        return View(
+            view.name, json_frame(source, schemas[source], json_column(view, schemas[source]), schemas[view.name])
+        )
     text = view.sql
     if view.union_of:
         missing = [name for name in view.union_of if name not in schemas]
         if missing:
             raise ValueError(f"view {view.name!r} unites {missing[0]!r}, whose schema is not known yet")
-        columns = [c for c in schemas[view.union_of[0]].names
-                   if all(c in schemas[name] for name in view.union_of[1:])]
+        columns = [c for c in schemas[view.union_of[0]].names if all(c in schemas[name] for name in view.union_of[1:])]
         if not columns:
             source = view.name.removesuffix("__union")
-            raise InvalidInput("BAD_CONFIG", f"the connectors of data source {source!r} "
-                               "have no column in common", location=view.location)
+            raise InvalidInput(
+                "BAD_CONFIG",
+                f"the connectors of data source {source!r} have no column in common",
+                location=view.location,
+            )
         select = ", ".join(quoted(c) for c in columns)
         text = " UNION ALL ".join(f"SELECT {select} FROM {quoted(name)}" for name in view.union_of)
     return View(view.name, Sql(text, tuple(suite.sources), output_schema=schemas.get(view.name)))
-

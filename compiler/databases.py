@@ -66,25 +66,46 @@ def check_database_source(spec: SourceSpec) -> None:
     where = spec.location
     table, query = spec.option("table"), spec.option("query")
     if (table is None) == (query is None):
-        raise InvalidInput("BAD_SOURCE", f"source {spec.name!r}: {spec.format}(...) takes exactly one of "
-                           "table = \"...\" and query = \"...\"", location=where, text=spec.describe())
+        raise InvalidInput(
+            "BAD_SOURCE",
+            f'source {spec.name!r}: {spec.format}(...) takes exactly one of table = "..." and query = "..."',
+            location=where,
+            text=spec.describe(),
+        )
     if table is not None:
         split_qualified(str(table))
     for key, _ in spec.options:
         if key not in DATABASE_OPTIONS:
-            raise InvalidInput("BAD_SOURCE", f"source {spec.name!r}: {spec.format}(...) has no option {key!r}",
-                               location=where, text=key, hint="options: " + ", ".join(DATABASE_OPTIONS))
+            raise InvalidInput(
+                "BAD_SOURCE",
+                f"source {spec.name!r}: {spec.format}(...) has no option {key!r}",
+                location=where,
+                text=key,
+                hint="options: " + ", ".join(DATABASE_OPTIONS),
+            )
     if spec.format == "postgres" and urlsplit(spec.paths[0]).scheme not in _SCHEMES:
-        raise InvalidInput("BAD_SOURCE", f"source {spec.name!r}: a PostgreSQL URL starts with postgresql://",
-                           location=where, text=redact_url(spec.paths[0]), hint='postgres("postgresql://user@host:5432/db", ...)')
+        raise InvalidInput(
+            "BAD_SOURCE",
+            f"source {spec.name!r}: a PostgreSQL URL starts with postgresql://",
+            location=where,
+            text=redact_url(spec.paths[0]),
+            hint='postgres("postgresql://user@host:5432/db", ...)',
+        )
     partitions = spec.option("num_partitions")
-    if partitions is not None and (not isinstance(partitions, int) or isinstance(partitions, bool)
-                                   or partitions < 1):
-        raise InvalidInput("BAD_SOURCE", f"source {spec.name!r}: num_partitions must be a whole number >= 1",
-                           location=where, text=str(partitions))
+    if partitions is not None and (not isinstance(partitions, int) or isinstance(partitions, bool) or partitions < 1):
+        raise InvalidInput(
+            "BAD_SOURCE",
+            f"source {spec.name!r}: num_partitions must be a whole number >= 1",
+            location=where,
+            text=str(partitions),
+        )
     if (partitions is None) != (spec.option("partition_column") is None) and partitions != 1:
-        raise InvalidInput("BAD_SOURCE", f"source {spec.name!r}: partition_column and num_partitions go "
-                           "together", location=where, text=spec.describe())
+        raise InvalidInput(
+            "BAD_SOURCE",
+            f"source {spec.name!r}: partition_column and num_partitions go together",
+            location=where,
+            text=spec.describe(),
+        )
 
 
 def resolve(spec: SourceSpec) -> Database:
@@ -98,8 +119,11 @@ def resolve(spec: SourceSpec) -> Database:
     password = _from_env(spec, "password_env") or password
     host = parts.hostname or ""
     host = f"[{host}]" if ":" in host else host
-    login = quote(user, safe="") + (f":{quote(password, safe='')}" if password is not None else "") + "@" \
-        if user is not None else ""
+    login = (
+        quote(user, safe="") + (f":{quote(password, safe='')}" if password is not None else "") + "@"
+        if user is not None
+        else ""
+    )
     netloc = login + host + (f":{parts.port}" if parts.port else "")
     return Database("postgres", urlunsplit(parts._replace(scheme="postgresql", netloc=netloc)), user, password)
 
@@ -110,9 +134,13 @@ def _from_env(spec: SourceSpec, key: str) -> str | None:
         return None
     value = os.environ.get(str(variable))
     if value is None:
-        raise InvalidInput("MISSING_CREDENTIAL", f"source {spec.name!r}: the environment variable "
-                           f"{variable!r} ({key}) is not set", location=spec.location, text=str(variable),
-                           hint=f"export {variable}=... before the run")
+        raise InvalidInput(
+            "MISSING_CREDENTIAL",
+            f"source {spec.name!r}: the environment variable {variable!r} ({key}) is not set",
+            location=spec.location,
+            text=str(variable),
+            hint=f"export {variable}=... before the run",
+        )
     return value
 
 

@@ -9,15 +9,34 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SUPPORTED = frozenset({
-    "yyyy", "yy",  # year, four digits / last two
-    "M", "MM", "MMM", "MMMM",  # month: 1, 01, Jan, January
-    "d", "dd", "D", "DDD",  # day of month: 5, 05; day of year: 5, 005
-    "E", "EEE", "EEEE",  # weekday: Tue, Tue, Tuesday
-    "H", "HH", "h", "hh", "a",  # hour 0-23, hour 1-12, AM/PM
-    "m", "mm", "s", "ss",  # minute, second
-    "SSS", "SSSSSS",  # fraction of a second: milliseconds, microseconds
-})
+SUPPORTED = frozenset(
+    {
+        "yyyy",
+        "yy",  # year, four digits / last two
+        "M",
+        "MM",
+        "MMM",
+        "MMMM",  # month: 1, 01, Jan, January
+        "d",
+        "dd",
+        "D",
+        "DDD",  # day of month: 5, 05; day of year: 5, 005
+        "E",
+        "EEE",
+        "EEEE",  # weekday: Tue, Tue, Tuesday
+        "H",
+        "HH",
+        "h",
+        "hh",
+        "a",  # hour 0-23, hour 1-12, AM/PM
+        "m",
+        "mm",
+        "s",
+        "ss",  # minute, second
+        "SSS",
+        "SSSSSS",  # fraction of a second: milliseconds, microseconds
+    }
+)
 
 # Java reserves these for optional sections and future use; outside quotes they are not text.
 _RESERVED = frozenset("[]{}#")
@@ -60,8 +79,9 @@ def parse_pattern(pattern: str) -> list[Part]:
 
 def _field(run: str) -> Part:
     if run not in SUPPORTED:
-        raise PatternError(f"the pattern field {run!r} (letter {run[0]!r}) is not supported; "
-                           f"supported: {' '.join(sorted(SUPPORTED))}")
+        raise PatternError(
+            f"the pattern field {run!r} (letter {run[0]!r}) is not supported; supported: {' '.join(sorted(SUPPORTED))}"
+        )
     return Part(run, True)
 
 

@@ -47,8 +47,10 @@ class GryphError(Exception):
         hint: str | None = None,
     ) -> None:
         if declared(code).exit_code != self.exit_code:
-            raise ValueError(f"error code {code!r} is declared with exit {declared(code).exit_code}, "
-                             f"raised as a {type(self).__name__} (exit {self.exit_code})")
+            raise ValueError(
+                f"error code {code!r} is declared with exit {declared(code).exit_code}, "
+                f"raised as a {type(self).__name__} (exit {self.exit_code})"
+            )
         # a database URL's password never shows, whatever text an error quotes
         message, text, hint = (redact_urls(part) if part else part for part in (message, text, hint))
         super().__init__(message)

@@ -13,7 +13,17 @@ from typing import Callable
 
 from .datetime_patterns import PatternError, parse_pattern
 from .plan import (
-    AggFn, AggregateCall, Between, Call, Fn, IfThen, IsNull, Literal, Scalar, coerce, not_,
+    AggFn,
+    AggregateCall,
+    Between,
+    Call,
+    Fn,
+    IfThen,
+    IsNull,
+    Literal,
+    Scalar,
+    coerce,
+    not_,
 )
 from .regex_text import ReplacementError, capture_groups, replacement_parts
 from .types import BOOLEAN, DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, DataType, Kind
@@ -52,8 +62,10 @@ def unified(fn: Fn) -> Builder:
 
 def with_default(fn: Fn, text: str) -> Builder:
     """``fn`` with ``text`` as its third argument when the call leaves it out (lpad's pad)."""
+
     def build(inv: Invocation) -> Scalar:
         return Call(fn, inv.args if len(inv.args) == 3 else inv.args + (Literal(text, STRING),), inv.result)
+
     return build
 
 
@@ -67,6 +79,7 @@ def _null(dtype: DataType) -> Literal:
 
 
 # -- conditions and NULLs -------------------------------------------------------------------------
+
 
 def if_(inv: Invocation) -> Scalar:
     condition, then, otherwise = inv.args
@@ -98,7 +111,7 @@ def nanvl(inv: Invocation) -> Scalar:
 
 # -- text -----------------------------------------------------------------------------------------
 
-INT32 = range(-2 ** 31, 2 ** 31)  # Spark's positions and lengths are ints
+INT32 = range(-(2**31), 2**31)  # Spark's positions and lengths are ints
 
 
 def substring(inv: Invocation) -> Scalar:
@@ -106,8 +119,11 @@ def substring(inv: Invocation) -> Scalar:
     ANSI cast of it would fail the query, DuckDB takes no length beyond 2^32)."""
     for arg in inv.args[1:]:
         if isinstance(arg, Literal) and isinstance(arg.value, int) and arg.value not in INT32:
-            raise ArgumentError("ARGUMENT_OUT_OF_RANGE", f"{arg.value} is beyond a 32-bit integer",
-                                "positions and lengths are at most 2147483647")
+            raise ArgumentError(
+                "ARGUMENT_OUT_OF_RANGE",
+                f"{arg.value} is beyond a 32-bit integer",
+                "positions and lengths are at most 2147483647",
+            )
     return Call(Fn.SUBSTRING, inv.args, inv.result)
 
 
@@ -127,8 +143,11 @@ def _literal(inv: Invocation, position: int, kinds: tuple[Kind, ...], what: str)
     """Argument ``position`` (1-based), which must be a constant of one of ``kinds``."""
     arg = inv.args[position - 1]
     if not isinstance(arg, Literal) or arg.dtype.kind not in kinds or arg.value is None:
-        raise ArgumentError("NOT_CONSTANT", f"argument {position} must be {what} written in the rule",
-                            "a column or expression cannot be checked before the data is read")
+        raise ArgumentError(
+            "NOT_CONSTANT",
+            f"argument {position} must be {what} written in the rule",
+            "a column or expression cannot be checked before the data is read",
+        )
     return arg
 
 
@@ -137,8 +156,11 @@ def regexp_extract(inv: Invocation) -> Scalar:
     group = _literal(inv, 3, (Kind.INTEGER,), "a group number") if len(inv.args) == 3 else Literal(1, INTEGER)
     groups = capture_groups(pattern.value)
     if not 0 <= group.value <= groups:
-        raise ArgumentError("REGEX_GROUP", f"group {group.value} does not exist: the pattern has "
-                            f"{groups} group(s)", "0 is the whole match, 1 the first group")
+        raise ArgumentError(
+            "REGEX_GROUP",
+            f"group {group.value} does not exist: the pattern has {groups} group(s)",
+            "0 is the whole match, 1 the first group",
+        )
     return Call(Fn.REGEXP_EXTRACT, (text, pattern, group), STRING)
 
 
@@ -154,6 +176,7 @@ def regexp_replace(inv: Invocation) -> Scalar:
 
 # -- numbers --------------------------------------------------------------------------------------
 
+
 def pmod(inv: Invocation) -> Scalar:
     # Spark's definition: r = a % n; if r < 0 then (r + n) % n else r
     value, divisor = (coerce(a, inv.result) for a in inv.args)
@@ -164,6 +187,7 @@ def pmod(inv: Invocation) -> Scalar:
 
 
 # -- time -----------------------------------------------------------------------------------------
+
 
 def on_date(fn: Fn) -> Builder:
     """``fn`` with its first argument as a date (text read as Spark reads it, NULL if it does not)."""
@@ -224,12 +248,14 @@ def to_timestamp(inv: Invocation) -> Scalar:
 
 # -- collections ----------------------------------------------------------------------------------
 
+
 def array_contains(inv: Invocation) -> Scalar:
     items, value = inv.args
     return Call(Fn.ARRAY_CONTAINS, (items, coerce(value, items.dtype.args[0])), BOOLEAN)
 
 
 # -- aggregates -----------------------------------------------------------------------------------
+
 
 def _number(inv: Invocation, position: int, what: str) -> float:
     return _literal(inv, position, (Kind.INTEGER, Kind.DOUBLE), what).value

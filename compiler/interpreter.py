@@ -151,8 +151,7 @@ def _binary(op: str, left: object, right: object) -> object:
     try:
         return _arithmetic(op, left, right)
     except OverflowError:  # an integer too large for a float met a float, or an exact quotient
-        raise CheckError(f"{shown(left)} {op} {shown(right)} is beyond the range "
-                         "of a floating-point number") from None
+        raise CheckError(f"{shown(left)} {op} {shown(right)} is beyond the range of a floating-point number") from None
 
 
 def _arithmetic(op: str, left: int | float, right: int | float) -> int | float | None:

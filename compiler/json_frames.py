@@ -17,7 +17,7 @@ from .errors import InvalidInput, did_you_mean
 from .plan import Call, Cast, Field, Fn, Literal, Named, Plan, Project, Query, Read, Relation
 from .types import BOOLEAN, DOUBLE, INTEGER, JSON, STRING, Column, DataType, Schema
 
-_LONG = 2 ** 63
+_LONG = 2**63
 
 
 def infer_json_schema(documents: list[object]) -> Schema:
@@ -75,8 +75,13 @@ def json_column(view, source_schema: Schema) -> str:
     if column is None:
         return source_schema.names[0]
     if column not in source_schema:
-        raise InvalidInput("UNKNOWN_COLUMN", f"from_json reads unknown column {column!r} of {source!r}",
-                           location=view.location, text=column, hint=did_you_mean(column, source_schema.names))
+        raise InvalidInput(
+            "UNKNOWN_COLUMN",
+            f"from_json reads unknown column {column!r} of {source!r}",
+            location=view.location,
+            text=column,
+            hint=did_you_mean(column, source_schema.names),
+        )
     return column
 
 
@@ -84,14 +89,25 @@ def infer_json_view_schema(suite, view, views: tuple, schemas: dict[str, Schema]
     """The schema of a ``from_json`` view, inferred from every document (a scan, as in Spark)."""
     source = view.json_of[0]
     if source not in schemas:
-        raise InvalidInput("UNKNOWN_SOURCE", f"from_json reads unknown data frame {source!r}", location=view.location,
-                           text=source, hint=did_you_mean(source, schemas))
+        raise InvalidInput(
+            "UNKNOWN_SOURCE",
+            f"from_json reads unknown data frame {source!r}",
+            location=view.location,
+            text=source,
+            hint=did_you_mean(source, schemas),
+        )
     column = json_column(view, schemas[source])
-    documents = Query("json_documents", Project(Read(source, schemas[source]),
-                                                (Named(Field(column, schemas[source].get(column).dtype), "doc"),)))
+    documents = Query(
+        "json_documents",
+        Project(Read(source, schemas[source]), (Named(Field(column, schemas[source].get(column).dtype), "doc"),)),
+    )
     rows = engine.run(Plan(views, (documents,)), suite.sources)["json_documents"]
     schema = infer_json_schema([row["doc"] for row in rows])
     if not schema.columns:
-        raise InvalidInput("EMPTY_JSON", f"from_json found no JSON object in column {column!r} of {source!r}",
-                           location=view.location, text=column)
+        raise InvalidInput(
+            "EMPTY_JSON",
+            f"from_json found no JSON object in column {column!r} of {source!r}",
+            location=view.location,
+            text=column,
+        )
     return schema

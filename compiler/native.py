@@ -41,8 +41,9 @@ def literal_value(node) -> object:
 
 
 @without_cyclic_gc
-def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None = None,
-                known_sources: tuple[str, ...] = ()) -> Suite:
+def parse_suite(
+    text: str, file: str | None = None, base_dir: str | Path | None = None, known_sources: tuple[str, ...] = ()
+) -> Suite:
     """Parse a native suite; relative paths are taken from ``base_dir`` (the file's folder).
 
     ``known_sources`` are sources the caller provides (in-memory frames), so rules may read
@@ -50,8 +51,13 @@ def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None 
     """
     model = parse("suite", text, file)
     if isinstance(model, str):  # textX gives back the text itself when nothing was declared
-        raise InvalidInput("EMPTY_SUITE", "the suite declares no sources and no rules", location=Location(file, 1, 1),
-                           text=None, hint="add a rule, e.g. completeness contact on users: email")
+        raise InvalidInput(
+            "EMPTY_SUITE",
+            "the suite declares no sources and no rules",
+            location=Location(file, 1, 1),
+            text=None,
+            hint="add a rule, e.g. completeness contact on users: email",
+        )
     base = Path(base_dir) if base_dir is not None else (Path(file).parent if file else Path("."))
     name = unquote_name(model.name) if model.name else (Path(file).stem if file else "suite")
     sources: dict[str, SourceSpec] = {}
@@ -66,8 +72,12 @@ def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None 
         if kind == "SourceDecl":
             source = _source(statement, base, location, file)
             if source.name in sources:
-                raise InvalidInput("DUPLICATE_SOURCE", f"source {source.name!r} is declared twice", location=location,
-                                   text=source_text(statement))
+                raise InvalidInput(
+                    "DUPLICATE_SOURCE",
+                    f"source {source.name!r} is declared twice",
+                    location=location,
+                    text=source_text(statement),
+                )
             sources[source.name] = source
             continue
         if kind == "CheckDecl":
@@ -77,8 +87,13 @@ def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None 
             continue
         if kind == "PassDecl":
             if policy is not None:
-                raise InvalidInput("DUPLICATE_PASS", "the suite has two pass policies", location=location,
-                                   text=source_text(statement), hint="keep one 'pass when ...'")
+                raise InvalidInput(
+                    "DUPLICATE_PASS",
+                    "the suite has two pass policies",
+                    location=location,
+                    text=source_text(statement),
+                    hint="keep one 'pass when ...'",
+                )
             policy = _policy(statement.policy, location)
             continue
         if kind == "MeasureDecl":
@@ -96,22 +111,35 @@ def parse_suite(text: str, file: str | None = None, base_dir: str | Path | None 
         for role in ("source", "target"):
             used = getattr(rule, role)
             if used is not None and used not in sources and used not in known_sources:
-                raise InvalidInput("UNKNOWN_SOURCE", f"{rule.kind} {rule.name!r} reads unknown source {used!r}",
-                                   location=_name_location(statement, used, file), text=used,
-                                   hint=did_you_mean(used, list(sources) + list(known_sources)) or
-                                   "declare it first: source NAME = csv(\"path\")")
+                raise InvalidInput(
+                    "UNKNOWN_SOURCE",
+                    f"{rule.kind} {rule.name!r} reads unknown source {used!r}",
+                    location=_name_location(statement, used, file),
+                    text=used,
+                    hint=did_you_mean(used, list(sources) + list(known_sources))
+                    or 'declare it first: source NAME = csv("path")',
+                )
         if rule.target is not None and rule.kind not in TWO_SOURCE_KINDS:
-            raise InvalidInput("TARGET_NOT_ALLOWED", f"a {rule.kind} rule reads one source, not {rule.target!r}",
-                               location=_name_location(statement, rule.target, file), text=rule.target,
-                               hint=f"write: {rule.kind} {rule.name} on {rule.source}: ...")
+            raise InvalidInput(
+                "TARGET_NOT_ALLOWED",
+                f"a {rule.kind} rule reads one source, not {rule.target!r}",
+                location=_name_location(statement, rule.target, file),
+                text=rule.target,
+                hint=f"write: {rule.kind} {rule.name} on {rule.source}: ...",
+            )
     return Suite(name, sources, rules, [], file, measures=measures, checks=checks, policy=policy or PassSpec())
 
 
 def _unique(name: str, seen: dict[str, set[str]], what: str, statement, location: Location) -> None:
     """Record ``name`` among the names of its kind; a name used twice is an error."""
     if name in seen[what]:
-        raise InvalidInput(f"DUPLICATE_{what.upper()}", f"two {what}s are named {name!r}", location=location,
-                           text=source_text(statement)[:60], hint=f"{what} names must be unique in a suite")
+        raise InvalidInput(
+            f"DUPLICATE_{what.upper()}",
+            f"two {what}s are named {name!r}",
+            location=location,
+            text=source_text(statement)[:60],
+            hint=f"{what} names must be unique in a suite",
+        )
     seen[what].add(name)
 
 
@@ -130,15 +158,21 @@ def _source(statement, base: Path, location, file) -> SourceSpec:
     options = tuple((k, v) for k, v in options if k != "schema")
     if fmt in DATABASE_FORMATS:
         if len(paths) != 1 or schema is not None:
-            raise InvalidInput("BAD_SOURCE", f"{fmt}(...) takes one URL or file, then table = or query =",
-                               location=location, text=source_text(statement))
+            raise InvalidInput(
+                "BAD_SOURCE",
+                f"{fmt}(...) takes one URL or file, then table = or query =",
+                location=location,
+                text=source_text(statement),
+            )
         where = paths[0] if fmt == "postgres" or Path(paths[0]).is_absolute() else str(base.resolve() / paths[0])
         source = SourceSpec(name, fmt, paths=(where,), options=options, location=location)
         check_database_source(source)
         return source
     if fmt == "table":
         if len(paths) != 1:
-            raise InvalidInput("BAD_SOURCE", "table(...) takes one table name", location=location, text=source_text(statement))
+            raise InvalidInput(
+                "BAD_SOURCE", "table(...) takes one table name", location=location, text=source_text(statement)
+            )
         return SourceSpec(name, "table", table=paths[0], options=options, location=location)
     if not paths:
         raise InvalidInput("BAD_SOURCE", f"{fmt}(...) needs a path", location=location, text=source_text(statement))
@@ -152,8 +186,13 @@ def parse_schema(text: str, location=None) -> Schema:
     for part in re.split(r",(?![^(]*\))", text):
         pieces = part.strip().split(None, 1)
         if len(pieces) != 2:
-            raise InvalidInput("BAD_SCHEMA", f"a schema column needs a name and a type: {part.strip()!r}",
-                               location=location, text=text, hint='write schema = "id bigint, name string"')
+            raise InvalidInput(
+                "BAD_SCHEMA",
+                f"a schema column needs a name and a type: {part.strip()!r}",
+                location=location,
+                text=text,
+                hint='write schema = "id bigint, name string"',
+            )
         pairs.append((unquote_name(pieces[0]), pieces[1]))
     return parse_schema_columns(pairs, location)
 
@@ -164,8 +203,13 @@ def parse_schema_columns(pairs, location=None) -> Schema:
     for name, type_name in pairs:
         dtype = parse_type_name(str(type_name or ""))
         if not name or dtype is None:
-            raise InvalidInput("UNKNOWN_TYPE", f"unknown type {type_name!r} for column {name!r}", location=location,
-                               text=str(type_name), hint=did_you_mean(str(type_name), TYPE_NAMES))
+            raise InvalidInput(
+                "UNKNOWN_TYPE",
+                f"unknown type {type_name!r} for column {name!r}",
+                location=location,
+                text=str(type_name),
+                hint=did_you_mean(str(type_name), TYPE_NAMES),
+            )
         columns.append(Column(str(name), dtype))
     try:
         return Schema(tuple(columns))
@@ -180,7 +224,7 @@ def _name_location(statement, name: str, file) -> Location:
     match = re.search(r"\bon\s+(?:[^:]*?\b)?(" + re.escape(name) + r")\b", text)
     if match is None or start.line is None:
         return start
-    before = text[:match.start(1)]
+    before = text[: match.start(1)]
     line = start.line + before.count("\n")
     column = (start.column or 1) + len(before) if "\n" not in before else len(before) - before.rfind("\n")
     return Location(file, line, column)
@@ -214,19 +258,27 @@ def _rule(statement, location, file) -> RuleSpec:
     )
 
 
-def _native_source(measure: MeasureSpec, sources: dict[str, SourceSpec], number: int, statement,
-                   file) -> SourceSpec:
+def _native_source(measure: MeasureSpec, sources: dict[str, SourceSpec], number: int, statement, file) -> SourceSpec:
     """The hidden source a ``native "..."`` measure reads: its database, its query as written."""
     database = sources.get(measure.source) if measure.source else None
     if database is None or not is_database(database):
-        raise InvalidInput("NATIVE_NEEDS_DATABASE", f"measure {measure.name!r}: native SQL runs inside a "
-                           "database source", location=location_of(statement.native, file), text=source_text(statement)[:60],
-                           hint='write: measure "rows" on orders: native "select count(*) from orders", with '
-                           'orders = postgres(...) or sqlite(...)')
+        raise InvalidInput(
+            "NATIVE_NEEDS_DATABASE",
+            f"measure {measure.name!r}: native SQL runs inside a database source",
+            location=location_of(statement.native, file),
+            text=source_text(statement)[:60],
+            hint='write: measure "rows" on orders: native "select count(*) from orders", with '
+            "orders = postgres(...) or sqlite(...)",
+        )
     options = tuple((k, v) for k, v in database.options if k in ("user_env", "password_env"))
     text = unquote_string(statement.native.text.value)
-    return SourceSpec(f"{database.name}__native_{number}", database.format, paths=database.paths,
-                      options=(("query", text), *options), location=location_of(statement.native, file))
+    return SourceSpec(
+        f"{database.name}__native_{number}",
+        database.format,
+        paths=database.paths,
+        options=(("query", text), *options),
+        location=location_of(statement.native, file),
+    )
 
 
 def _measure(statement, location, file) -> MeasureSpec:
@@ -252,6 +304,8 @@ def _policy(node, location) -> PassSpec:
     if kind == "PassCount":
         count = number_from_text(node.count)
         if math.isinf(count):
-            raise InvalidInput("BAD_NUMBER", f"the number of checks {node.count[:20]}... is too large", location=location)
+            raise InvalidInput(
+                "BAD_NUMBER", f"the number of checks {node.count[:20]}... is too large", location=location
+            )
         return PassSpec("passed", op=node.op, count=count, location=location)
     return PassSpec(node.kind.lower(), location=location)

@@ -32,8 +32,9 @@ RULE_GRAMMARS = {
 def metamodel(name: str):
     """The textX metamodel of ``grammar/<name>.tx`` (cached: loading costs milliseconds)."""
     model = metamodel_from_file(str(GRAMMAR_DIR / f"{name}.tx"), ignore_case=True, autokwd=True)
-    model.register_obj_processors({"Expression": reshape_expression, "Additive": reshape_additive,
-                                   "InTail": expand_value_list})
+    model.register_obj_processors(
+        {"Expression": reshape_expression, "Additive": reshape_additive, "InTail": expand_value_list}
+    )
     return model
 
 
@@ -82,13 +83,12 @@ def _line_text(text: str, line: int | None, column: int | None) -> str | None:
     lines = text.splitlines() or [""]
     if not 1 <= line <= len(lines):
         return None
-    rest = lines[line - 1][(column or 1) - 1:].strip()
+    rest = lines[line - 1][(column or 1) - 1 :].strip()
     return rest[:60] if rest else "end of input"
 
 
 @without_cyclic_gc
-def parse(grammar: str, text: str, file: str | None = None, line_offset: int = 0,
-          column_offset: int = 0):
+def parse(grammar: str, text: str, file: str | None = None, line_offset: int = 0, column_offset: int = 0):
     """Parse ``text`` with a grammar; offsets place the text inside a larger file.
 
     Brackets may nest ``MAX_NESTING`` deep (refused before parsing, at the first bracket too
@@ -97,25 +97,34 @@ def parse(grammar: str, text: str, file: str | None = None, line_offset: int = 0
     depth, at = _nesting(text)
     if depth > MAX_NESTING:
         line, column = _line_column(text, at)
-        raise InvalidInput("NESTED_TOO_DEEP", f"brackets nest {depth} deep, more than {MAX_NESTING}", location=Location(
-            file, line + line_offset, column + (column_offset if line == 1 else 0)),
-            text=_line_text(text, line, column), hint="split the expression into smaller ones")
+        raise InvalidInput(
+            "NESTED_TOO_DEEP",
+            f"brackets nest {depth} deep, more than {MAX_NESTING}",
+            location=Location(file, line + line_offset, column + (column_offset if line == 1 else 0)),
+            text=_line_text(text, line, column),
+            hint="split the expression into smaller ones",
+        )
     try:
         with recursion_room():
             return metamodel(grammar).model_from_str(text)
     except TextXSyntaxError as error:
         line, column = error.line, error.col
-        location = Location(file, (line or 1) + line_offset,
-                            (column or 1) + (column_offset if (line or 1) == 1 else 0))
+        location = Location(file, (line or 1) + line_offset, (column or 1) + (column_offset if (line or 1) == 1 else 0))
         raise InvalidInput(
-            "SYNTAX_ERROR", "the rule does not parse", location=location,
-            text=_line_text(text, line, column), hint=_expected_hint(error),
+            "SYNTAX_ERROR",
+            "the rule does not parse",
+            location=location,
+            text=_line_text(text, line, column),
+            hint=_expected_hint(error),
         ) from None
     except ShapeError as error:
         line, column = _line_column(text, error.position)
-        raise InvalidInput(error.code, str(error), location=Location(
-            file, line + line_offset, column + (column_offset if line == 1 else 0)),
-            text=_line_text(text, line, column)) from None
+        raise InvalidInput(
+            error.code,
+            str(error),
+            location=Location(file, line + line_offset, column + (column_offset if line == 1 else 0)),
+            text=_line_text(text, line, column),
+        ) from None
     except TextXError as error:  # semantic errors raised while building the model
         location = Location(file, (error.line or 1) + line_offset, error.col)
         raise InvalidInput("SYNTAX_ERROR", str(error.message), location=location) from None

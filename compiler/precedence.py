@@ -18,8 +18,21 @@ import math
 # plans, engines, Spark Connect's message limits) can run out of stack.
 MAX_EXPRESSION_DEPTH = 128
 # the textX classes of an operand that are a level of the expression each
-_LEVELS = {"FunctionCall", "MethodSuffix", "CastExpr", "IndexSuffix", "FieldSuffix", "RangeSuffix",
-           "FilterSuffix", "AllSuffix", "StarSuffix", "InTail", "BetweenTail", "LikeTail", "IsTail"}
+_LEVELS = {
+    "FunctionCall",
+    "MethodSuffix",
+    "CastExpr",
+    "IndexSuffix",
+    "FieldSuffix",
+    "RangeSuffix",
+    "FilterSuffix",
+    "AllSuffix",
+    "StarSuffix",
+    "InTail",
+    "BetweenTail",
+    "LikeTail",
+    "IsTail",
+}
 
 OR_OPS = {"or", "||"}
 AND_OPS = {"and", "&&"}
@@ -57,14 +70,36 @@ class _Node:
 
 
 # The class names are what the checker dispatches on.
-class OrExpr(_Node): pass  # noqa: E701
-class AndExpr(_Node): pass  # noqa: E701
-class NotExpr(_Node): pass  # noqa: E701
-class Predicate(_Node): pass  # noqa: E701
-class CompareTail(_Node): pass  # noqa: E701
-class Additive(_Node): pass  # noqa: E701
-class Multiplicative(_Node): pass  # noqa: E701
-class Unary(_Node): pass  # noqa: E701
+class OrExpr(_Node):
+    pass  # noqa: E701
+
+
+class AndExpr(_Node):
+    pass  # noqa: E701
+
+
+class NotExpr(_Node):
+    pass  # noqa: E701
+
+
+class Predicate(_Node):
+    pass  # noqa: E701
+
+
+class CompareTail(_Node):
+    pass  # noqa: E701
+
+
+class Additive(_Node):
+    pass  # noqa: E701
+
+
+class Multiplicative(_Node):
+    pass  # noqa: E701
+
+
+class Unary(_Node):
+    pass  # noqa: E701
 
 
 class _Chain:
@@ -105,8 +140,7 @@ def reshape_expression(flat):
     chain = _Chain(flat)
     tree = _or(chain)
     if chain.peek() is not None:
-        raise ShapeError("a comparison or test cannot follow another one: add parentheses",
-                         _position(chain.peek()[2]))
+        raise ShapeError("a comparison or test cannot follow another one: add parentheses", _position(chain.peek()[2]))
     return _bounded(tree)
 
 
@@ -121,8 +155,11 @@ def reshape_additive(flat):
 
 def _bounded(tree):
     if tree.depth > MAX_EXPRESSION_DEPTH:
-        raise TooDeep(f"the expression nests {tree.depth} levels deep, more than {MAX_EXPRESSION_DEPTH}: "
-                      "split it, or use fewer chained operators", tree._tx_position)
+        raise TooDeep(
+            f"the expression nests {tree.depth} levels deep, more than {MAX_EXPRESSION_DEPTH}: "
+            "split it, or use fewer chained operators",
+            tree._tx_position,
+        )
     return tree
 
 
@@ -220,5 +257,4 @@ def _unary(chain: _Chain):
     pending = chain.prefixes[id(operand)]
     if any(p in NOT_PREFIXES for p in pending):
         raise ShapeError("NOT can only start a condition: add parentheses, e.g. a = (not b)", _position(operand))
-    return chain.node(Unary, operand, operand, depth=operand_depth(operand), signs=list(pending),
-                      operand=operand.base)
+    return chain.node(Unary, operand, operand, depth=operand_depth(operand), signs=list(pending), operand=operand.base)

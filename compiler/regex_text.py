@@ -25,7 +25,7 @@ def capture_groups(pattern: str) -> int:
             in_class = char != "]"
         elif char == "[":
             in_class = True
-        elif char == "(" and _captures(pattern[position + 1:position + 4]):
+        elif char == "(" and _captures(pattern[position + 1 : position + 4]):
             count += 1
         position += 1
     return count
@@ -53,14 +53,15 @@ def replacement_parts(replacement: str, groups: int) -> list[str | int]:
             parts.append(replacement[position + 1])
             position += 2
         elif char == "$":
-            digit = replacement[position + 1:position + 2]
+            digit = replacement[position + 1 : position + 2]
             if not digit or digit not in "0123456789":
                 raise ReplacementError("'$' must be followed by a group number; write '\\$' for a dollar sign")
             if int(digit) > groups:
                 raise ReplacementError(f"the replacement refers to group {digit}, the pattern has {groups}")
-            if groups >= 10 and replacement[position + 2:position + 3].isdigit():
-                raise ReplacementError("with ten or more groups '$1' followed by a digit is ambiguous; "
-                                       "write '\\' between them")
+            if groups >= 10 and replacement[position + 2 : position + 3].isdigit():
+                raise ReplacementError(
+                    "with ten or more groups '$1' followed by a digit is ambiguous; write '\\' between them"
+                )
             parts.append(int(digit))
             position += 2
         else:

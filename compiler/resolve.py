@@ -12,21 +12,54 @@ from .function_builders import ArgumentError, Invocation
 from .numbers import number_from_text
 from .parser import location_of, source_text, unquote_name, unquote_string
 from .plan import (
-    AggFn, AggregateCall, Between, Call, Cast, Field, Fn, In, IsNull, Like, Literal, RLike, Scalar, coerce,
+    AggFn,
+    AggregateCall,
+    Between,
+    Call,
+    Cast,
+    Field,
+    Fn,
+    In,
+    IsNull,
+    Like,
+    Literal,
+    RLike,
+    Scalar,
+    coerce,
 )
 from .plan.scalars import balanced, contains_aggregate
 from .selections import Selected, Selector, is_selection_step
 from .types import (
-    BOOLEAN, DOUBLE, INTEGER, NULL, STRING, TIMESTAMP, TYPE_NAMES, DataType, Kind, Schema,
-    common_numeric, comparable, parse_type_name,
+    BOOLEAN,
+    DOUBLE,
+    INTEGER,
+    NULL,
+    STRING,
+    TIMESTAMP,
+    TYPE_NAMES,
+    DataType,
+    Kind,
+    Schema,
+    common_numeric,
+    comparable,
+    parse_type_name,
 )
 
 TIME_UNITS_MS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
 INT64_MAX = 2**63 - 1
 NUMBERS = {Kind.INTEGER, Kind.DOUBLE, Kind.DECIMAL, Kind.BOOLEAN}
 
-_COMPARE = {"=": Fn.EQ, "==": Fn.EQ, "!=": Fn.NE, "<>": Fn.NE, "<": Fn.LT, "<=": Fn.LE,
-            ">": Fn.GT, ">=": Fn.GE, "<=>": Fn.EQ_NULL_SAFE}
+_COMPARE = {
+    "=": Fn.EQ,
+    "==": Fn.EQ,
+    "!=": Fn.NE,
+    "<>": Fn.NE,
+    "<": Fn.LT,
+    "<=": Fn.LE,
+    ">": Fn.GT,
+    ">=": Fn.GE,
+    "<=>": Fn.EQ_NULL_SAFE,
+}
 _ARITHMETIC = {"+": Fn.ADD, "-": Fn.SUBTRACT, "*": Fn.MULTIPLY, "/": Fn.DIVIDE, "%": Fn.MODULO}
 
 
@@ -106,8 +139,12 @@ class Resolver:
         """A boolean expression (where, having, accuracy rules)."""
         result = self._expr(node, ctx or Context())
         if result.dtype.kind not in (Kind.BOOLEAN, Kind.NULL):
-            raise self.scope.error("TYPE_MISMATCH", f"a condition must be true or false, got {result.dtype}",
-                                   node, "compare it with something, e.g. x = 1")
+            raise self.scope.error(
+                "TYPE_MISMATCH",
+                f"a condition must be true or false, got {result.dtype}",
+                node,
+                "compare it with something, e.g. x = 1",
+            )
         return result
 
     # -- dispatch ---------------------------------------------------------------------------
@@ -165,16 +202,18 @@ class Resolver:
             for value, where in ((left, node.left), (pattern, tail.pattern)):
                 if value.dtype.kind not in (Kind.STRING, Kind.NULL, Kind.OTHER):
                     raise self.scope.error(
-                        "TYPE_MISMATCH", f"{tail.op.upper()} works on strings, got {value.dtype}", where,
-                        "cast it first: cast(x as string)")
+                        "TYPE_MISMATCH",
+                        f"{tail.op.upper()} works on strings, got {value.dtype}",
+                        where,
+                        "cast it first: cast(x as string)",
+                    )
             result = (RLike if tail.op.lower() == "rlike" else Like)(left, pattern)
         else:  # IsTail
             if tail.what.lower() == "null":
                 result = IsNull(left)
             else:
                 if not left.dtype.is_numeric and left.dtype.kind is not Kind.OTHER:
-                    raise self.scope.error("TYPE_MISMATCH", f"IS NAN works on numbers, got {left.dtype}",
-                                           node.left)
+                    raise self.scope.error("TYPE_MISMATCH", f"IS NAN works on numbers, got {left.dtype}", node.left)
                 result = Call(Fn.IS_NAN, (left,), BOOLEAN)
         return Call(Fn.NOT, (result,), BOOLEAN) if getattr(tail, "negated", False) else result
 
@@ -196,8 +235,7 @@ class Resolver:
             for value, where in ((result, node.operands[0]), (right, operand_node)):
                 if not value.dtype.is_numeric and value.dtype.kind is not Kind.OTHER:
                     hint = "use concat(a, b) to join strings" if value.dtype.kind is Kind.STRING else None
-                    raise self.scope.error("TYPE_MISMATCH", f"'{op}' needs numbers, got {value.dtype}",
-                                           where, hint)
+                    raise self.scope.error("TYPE_MISMATCH", f"'{op}' needs numbers, got {value.dtype}", where, hint)
             fn = _ARITHMETIC[op]
             if fn is Fn.DIVIDE:
                 dtype = DOUBLE
@@ -205,8 +243,14 @@ class Resolver:
                 dtype = common_numeric(result.dtype, right.dtype)
                 if dtype.kind is Kind.DECIMAL:
                     dtype = DOUBLE  # decimal precision rules differ by engine: compute in double
-            result = Call(fn, (self.coerce(result, dtype if fn is not Fn.DIVIDE else DOUBLE),
-                               self.coerce(right, dtype if fn is not Fn.DIVIDE else DOUBLE)), dtype)
+            result = Call(
+                fn,
+                (
+                    self.coerce(result, dtype if fn is not Fn.DIVIDE else DOUBLE),
+                    self.coerce(right, dtype if fn is not Fn.DIVIDE else DOUBLE),
+                ),
+                dtype,
+            )
         return result
 
     def _Unary(self, node, ctx):
@@ -237,8 +281,12 @@ class Resolver:
 
     def _integer(self, value: int | float, node) -> Literal:
         if value > INT64_MAX:
-            raise self.scope.error("NUMBER_TOO_LARGE", "the number does not fit in 64 bits", node,
-                                   "write it as a decimal number, e.g. 1.0e20")
+            raise self.scope.error(
+                "NUMBER_TOO_LARGE",
+                "the number does not fit in 64 bits",
+                node,
+                "write it as a decimal number, e.g. 1.0e20",
+            )
         return Literal(value, INTEGER)
 
     def _StringLiteral(self, node, ctx):
@@ -257,13 +305,19 @@ class Resolver:
         value = self._expr(node.operand, ctx)
         target = parse_type_name(node.type)
         if target is None:
-            hint = "a decimal has 1 to 38 digits, at most as many after the point: decimal(38, 2)" \
-                if node.type.strip().lower().startswith("decimal") else did_you_mean(node.type, TYPE_NAMES)
+            hint = (
+                "a decimal has 1 to 38 digits, at most as many after the point: decimal(38, 2)"
+                if node.type.strip().lower().startswith("decimal")
+                else did_you_mean(node.type, TYPE_NAMES)
+            )
             raise self.scope.error("UNKNOWN_TYPE", f"unknown type {node.type!r}", node, hint)
         if {value.dtype.kind, target.kind} & {Kind.DATE} and {value.dtype.kind, target.kind} & NUMBERS:
             # Spark has no cast between dates and numbers (DuckDB neither)
-            hint = "a date from epoch days: date_add('1970-01-01', n)" if target.kind is Kind.DATE \
+            hint = (
+                "a date from epoch days: date_add('1970-01-01', n)"
+                if target.kind is Kind.DATE
                 else "epoch days from a date: datediff(d, '1970-01-01')"
+            )
             raise self.scope.error("CAST_NOT_ALLOWED", f"cannot cast {value.dtype} to {target}", node, hint)
         return Cast(value, target)
 
@@ -277,14 +331,23 @@ class Resolver:
             name = unquote_name(base.name)
             side = self.scope.side_of_head(name)
             first = type(suffixes[0]).__name__ if suffixes else None
-            if side is None and first == "FieldSuffix" and name in self.scope.outside \
-                    and not self._is_column(name):
+            if side is None and first == "FieldSuffix" and name in self.scope.outside and not self._is_column(name):
                 visible = ", ".join(sorted(self.scope.sides))
-                raise self.scope.error("SOURCE_NOT_ALLOWED", f"{name!r} cannot appear in this rule", base,
-                                       f"this rule reads only {visible}")
-            if side is not None and first in ("FieldSuffix", "StarSuffix", "MethodSuffix") and not (
-                    first == "FieldSuffix" and self._is_column(name) and
-                    unquote_name(suffixes[0].name) not in side.schema):
+                raise self.scope.error(
+                    "SOURCE_NOT_ALLOWED",
+                    f"{name!r} cannot appear in this rule",
+                    base,
+                    f"this rule reads only {visible}",
+                )
+            if (
+                side is not None
+                and first in ("FieldSuffix", "StarSuffix", "MethodSuffix")
+                and not (
+                    first == "FieldSuffix"
+                    and self._is_column(name)
+                    and unquote_name(suffixes[0].name) not in side.schema
+                )
+            ):
                 return self._after_head(side, suffixes, node, ctx)
             value = self._column(name, base)
         elif kind == "Star":
@@ -297,8 +360,14 @@ class Resolver:
             return self._head(base, suffixes, node, ctx)
         else:
             value = self._expr(base, ctx)
-        head = next((self.scope.sides[s] for s in self.scope.default
-                     if kind == "Identifier" and unquote_name(base.name) in self.scope.sides[s].schema), None)
+        head = next(
+            (
+                self.scope.sides[s]
+                for s in self.scope.default
+                if kind == "Identifier" and unquote_name(base.name) in self.scope.sides[s].schema
+            ),
+            None,
+        )
         return self._apply_suffixes(value, suffixes, ctx, head)
 
     def _head(self, base, suffixes, node, ctx) -> Scalar:
@@ -309,25 +378,40 @@ class Resolver:
             if name in self.scope.variables:
                 return self._apply_suffixes(self.scope.variables[name], suffixes, ctx)
             known = sorted(set(self.scope.roles) | set(self.scope.variables))
-            raise self.scope.error("UNKNOWN_NAME", f"{base.token} is neither the rule's source or target "
-                                   "nor a variable", base, did_you_mean(name, known))
+            raise self.scope.error(
+                "UNKNOWN_NAME",
+                f"{base.token} is neither the rule's source or target nor a variable",
+                base,
+                did_you_mean(name, known),
+            )
         if not suffixes:
-            raise self.scope.error("HEAD_NEEDS_SELECTION", f"{base.token} is a whole data source", node,
-                                   f"select from it: {base.token}.column, {base.token}['column'] or "
-                                   f"{base.token}.json()")
+            raise self.scope.error(
+                "HEAD_NEEDS_SELECTION",
+                f"{base.token} is a whole data source",
+                node,
+                f"select from it: {base.token}.column, {base.token}['column'] or {base.token}.json()",
+            )
         first = suffixes[0]
         kind = type(first).__name__
         if kind == "IndexSuffix":
             column = self._expr(first.index, ctx)
             if not (isinstance(column, Literal) and column.dtype.kind is Kind.STRING):
-                raise self.scope.error("NOT_INDEXABLE", f"{base.token}[...] takes a column name in quotes",
-                                       first, f"write {base.token}['column']")
+                raise self.scope.error(
+                    "NOT_INDEXABLE",
+                    f"{base.token}[...] takes a column name in quotes",
+                    first,
+                    f"write {base.token}['column']",
+                )
             value = self._side_column(side, column.value, first)
             return self._apply_suffixes(value, suffixes[1:], ctx, side)
         if kind in ("FieldSuffix", "StarSuffix", "MethodSuffix"):
             return self._after_head(side, suffixes, node, ctx)
-        raise self.scope.error("HEAD_NEEDS_SELECTION", f"{base.token} is a whole data source", first,
-                               f"select a column first: {base.token}['column']")
+        raise self.scope.error(
+            "HEAD_NEEDS_SELECTION",
+            f"{base.token} is a whole data source",
+            first,
+            f"select a column first: {base.token}['column']",
+        )
 
     def _payload(self, side: Side, node) -> str:
         """The column ``$source.json()`` reads: ``value`` (Kafka's), else the only string column."""
@@ -336,9 +420,12 @@ class Resolver:
             return "value"
         if len(texts) == 1:
             return texts[0]
-        raise self.scope.error("NO_PAYLOAD", f"{side.source} has no column named 'value' and "
-                               f"{len(texts)} string columns", node,
-                               "name the column: $source.column.json()")
+        raise self.scope.error(
+            "NO_PAYLOAD",
+            f"{side.source} has no column named 'value' and {len(texts)} string columns",
+            node,
+            "name the column: $source.column.json()",
+        )
 
     def _is_column(self, name: str) -> bool:
         return any(name in self.scope.sides[s].schema for s in self.scope.default)
@@ -361,8 +448,9 @@ class Resolver:
 
     def _star_method(self, method, rest, ctx) -> Scalar:
         if unquote_name(method.name).lower() != "count" or method.args:
-            raise self.scope.error("STAR_NOT_ALLOWED", "only count() applies to '*' or a whole source",
-                                   method, "write count(*)")
+            raise self.scope.error(
+                "STAR_NOT_ALLOWED", "only count() applies to '*' or a whole source", method, "write count(*)"
+            )
         value = self._aggregate_call(AggFn.COUNT_ALL, [], INTEGER, False, method, ctx)
         return self._apply_suffixes(value, rest, ctx)
 
@@ -381,15 +469,22 @@ class Resolver:
             raise self.scope.error("UNKNOWN_COLUMN", f"unknown column {name!r}", node, hint)
         if len(matches) > 1:
             raise self.scope.error(
-                "AMBIGUOUS_COLUMN", f"column {name!r} is in {' and '.join(matches)}", node,
-                f"qualify it: {matches[0]}.{name} or {matches[1]}.{name}")
+                "AMBIGUOUS_COLUMN",
+                f"column {name!r} is in {' and '.join(matches)}",
+                node,
+                f"qualify it: {matches[0]}.{name} or {matches[1]}.{name}",
+            )
         return self._side_column(self.scope.sides[matches[0]], name, node)
 
     def _side_column(self, side: Side, name: str, node) -> Scalar:
         column = side.schema.get(name)
         if column is None:
-            raise self.scope.error("UNKNOWN_COLUMN", f"unknown column {name!r} in {side.source}", node,
-                                   did_you_mean(name, side.schema.names))
+            raise self.scope.error(
+                "UNKNOWN_COLUMN",
+                f"unknown column {name!r} in {side.source}",
+                node,
+                did_you_mean(name, side.schema.names),
+            )
         self.sides_used.add(side.source)
         return Field(side.rename(name), column.dtype)
 
@@ -402,20 +497,23 @@ class Resolver:
                 selected = self.selector.step(selected, suffix, ctx, head)
             elif kind == "MethodSuffix":
                 receiver = self.selector.finish(selected)
-                selected = Selected(self._function(suffix.name, list(suffix.args), suffix.distinct, suffix, ctx,
-                                                   receiver=receiver))
+                selected = Selected(
+                    self._function(suffix.name, list(suffix.args), suffix.distinct, suffix, ctx, receiver=receiver)
+                )
             else:
                 raise self.scope.error("STAR_NOT_ALLOWED", "'.*' needs a data source before it", suffix)
         return self.selector.finish(selected)
 
     # -- functions ----------------------------------------------------------------------------
-    def _function(self, raw_name: str, arg_nodes: list, distinct: bool, node, ctx,
-                  receiver: Scalar | None = None) -> Scalar:
+    def _function(
+        self, raw_name: str, arg_nodes: list, distinct: bool, node, ctx, receiver: Scalar | None = None
+    ) -> Scalar:
         name = unquote_name(raw_name).lower()
         function = FUNCTIONS.get(name)
         if function is None:
-            raise self.scope.error("UNKNOWN_FUNCTION", f"unknown function {raw_name!r}", node,
-                                   did_you_mean(name, FUNCTIONS))
+            raise self.scope.error(
+                "UNKNOWN_FUNCTION", f"unknown function {raw_name!r}", node, did_you_mean(name, FUNCTIONS)
+            )
         star_args = [a for a in arg_nodes if type(a).__name__ == "Star"]
         if star_args:
             if name != "count" or len(arg_nodes) != 1 or receiver is not None or distinct:
@@ -430,13 +528,14 @@ class Resolver:
         if function.is_aggregate:
             if receiver is not None and contains_aggregate(receiver):  # a.max().max()
                 raise self.scope.error("NESTED_AGGREGATE", "aggregates cannot be nested", node)
-            for arg, arg_node in zip(args[-len(arg_nodes):] if arg_nodes else [], arg_nodes):
+            for arg, arg_node in zip(args[-len(arg_nodes) :] if arg_nodes else [], arg_nodes):
                 if contains_aggregate(arg):
                     raise self.scope.error("NESTED_AGGREGATE", "aggregates cannot be nested", arg_node)
         count = len(args)
         if count < function.min_args or (function.max_args is not None and count > function.max_args):
-            raise self.scope.error("WRONG_ARITY",
-                                   f"{name}() takes {function.arity_text()} argument(s), got {count}", node)
+            raise self.scope.error(
+                "WRONG_ARITY", f"{name}() takes {function.arity_text()} argument(s), got {count}", node
+            )
         result = function.result([a.dtype for a in args])
         if isinstance(result, str):
             raise self.scope.error("TYPE_MISMATCH", f"{name}(): {result}", node)
@@ -446,8 +545,9 @@ class Resolver:
             return self._aggregate_call(function.op, args, result, distinct, node, ctx)
         return Call(function.op, tuple(args), result)
 
-    def _built(self, function: Function, name: str, args: list[Scalar], result: DataType, distinct: bool,
-               node) -> Scalar:
+    def _built(
+        self, function: Function, name: str, args: list[Scalar], result: DataType, distinct: bool, node
+    ) -> Scalar:
         """The plan nodes a function builds from its arguments; a bad argument is a located error."""
         if distinct:
             raise self.scope.error("DISTINCT_NOT_ALLOWED", f"DISTINCT does not apply to {name}()", node)
@@ -491,8 +591,12 @@ class Resolver:
         if self.strings_compare_as_text and Kind.STRING in (lt.kind, rt.kind):
             return self.coerce(left, STRING), self.coerce(right, STRING)
         if not comparable(lt, rt):
-            raise self.scope.error("TYPE_MISMATCH", f"cannot compare {lt} with {rt} in {what}", node,
-                                   "cast one side, e.g. cast(x as string)")
+            raise self.scope.error(
+                "TYPE_MISMATCH",
+                f"cannot compare {lt} with {rt} in {what}",
+                node,
+                "cast one side, e.g. cast(x as string)",
+            )
         return left, right
 
     def _unify_json(self, left: Scalar, right: Scalar, node, what: str) -> tuple[Scalar, Scalar]:
@@ -504,8 +608,12 @@ class Resolver:
             return self.coerce(left, DOUBLE), self.coerce(right, DOUBLE)
         if other.is_temporal:
             return self.coerce(left, other), self.coerce(right, other)
-        raise self.scope.error("TYPE_MISMATCH", f"cannot compare {left.dtype} with {right.dtype} in {what}", node,
-                               "select a scalar value from it first")
+        raise self.scope.error(
+            "TYPE_MISMATCH",
+            f"cannot compare {left.dtype} with {right.dtype} in {what}",
+            node,
+            "select a scalar value from it first",
+        )
 
     def unify_all(self, left: Scalar, others: list[tuple[Scalar, object]], what: str) -> tuple[Scalar, list[Scalar]]:
         """``left`` and every other operand in one type (IN lists, BETWEEN bounds)."""

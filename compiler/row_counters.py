@@ -12,12 +12,12 @@ from .plan import Read, count_all
 from .types import Schema
 
 
-def count_rows_read(sources: Mapping[str, object], schemas: Mapping[str, Schema],
-                    collector: Collector) -> dict[str, ValueRef]:
+def count_rows_read(
+    sources: Mapping[str, object], schemas: Mapping[str, Schema], collector: Collector
+) -> dict[str, ValueRef]:
     """A row count per declared source whose rows the collected plan already aggregates."""
     reads = {name: Read(name, schemas[name]) for name in sources if name in schemas}
-    return {name: collector.value(read, count_all()) for name, read in reads.items()
-            if collector.aggregates(read)}
+    return {name: collector.value(read, count_all()) for name, read in reads.items() if collector.aggregates(read)}
 
 
 def rows_read(counters: Mapping[str, ValueRef], rows_by_query: dict[str, list[dict]]) -> dict[str, int]:

@@ -82,7 +82,7 @@ def _literal(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        return f"CAST({value} AS BIGINT)" if abs(value) < 2 ** 63 else f"CAST('{value}' AS DECIMAL(38, 0))"
+        return f"CAST({value} AS BIGINT)" if abs(value) < 2**63 else f"CAST('{value}' AS DECIMAL(38, 0))"
     if isinstance(value, float):
         if math.isnan(value) or math.isinf(value):
             return f"CAST('{'NaN' if math.isnan(value) else ('Infinity' if value > 0 else '-Infinity')}' AS DOUBLE)"

@@ -52,8 +52,7 @@ class Selector:
             inner = self._one(Variable(param, items.dtype.args[0]), suffix, ctx, head)
         finally:
             self.depth -= 1
-        mapped = Call(Fn.ARRAY_MAP, (items, Lambda(param, inner.value, inner.value.dtype)),
-                      array(inner.value.dtype))
+        mapped = Call(Fn.ARRAY_MAP, (items, Lambda(param, inner.value, inner.value.dtype)), array(inner.value.dtype))
         kept = _drop_nulls(mapped)
         if inner.many:
             return Selected(Call(Fn.FLATTEN, (kept,), inner.value.dtype), True)
@@ -104,8 +103,9 @@ class Selector:
             return Call(Fn.GET_FIELD, (value, Literal(name, STRING)), field_type)
         if kind is Kind.STRUCT:
             names = [n for n, _ in value.dtype.args]
-            raise self.scope.error("UNKNOWN_FIELD", f"no field {name!r} in {value.dtype}", node,
-                                   did_you_mean(name, names))
+            raise self.scope.error(
+                "UNKNOWN_FIELD", f"no field {name!r} in {value.dtype}", node, did_you_mean(name, names)
+            )
         hint = "parse the text first: x.json()." + name if kind is Kind.STRING else None
         raise self.scope.error("NOT_A_STRUCT", f"cannot select field {name!r} of a {value.dtype}", node, hint)
 
@@ -155,8 +155,11 @@ class Selector:
         others = sorted(used - {head.source}) if head is not None else []
         if others:
             raise self.scope.error(
-                "CROSS_HEAD_SELECTION", f"a selection of {head.source} cannot be indexed or filtered "
-                f"by {others[0]}", suffix, f"use only {head.source} inside the brackets")
+                "CROSS_HEAD_SELECTION",
+                f"a selection of {head.source} cannot be indexed or filtered by {others[0]}",
+                suffix,
+                f"use only {head.source} inside the brackets",
+            )
         return value
 
     def _integer(self, index: Scalar, node) -> Scalar:
@@ -167,5 +170,4 @@ class Selector:
 
 def _drop_nulls(items: Scalar) -> Scalar:
     element: DataType = items.dtype.args[0]
-    return Call(Fn.ARRAY_FILTER, (items, Lambda("__v", not_(IsNull(Variable("__v", element))), BOOLEAN)),
-                items.dtype)
+    return Call(Fn.ARRAY_FILTER, (items, Lambda("__v", not_(IsNull(Variable("__v", element))), BOOLEAN)), items.dtype)

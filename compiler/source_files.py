@@ -26,12 +26,22 @@ def check_local_files(spec: SourceSpec) -> None:
         return
     if all(os.path.getsize(f) == 0 for f in files):
         shown = files[0] if len(files) == 1 else f"all {len(files)} files of {', '.join(spec.paths)}"
-        raise _refused(spec, "SOURCE_EMPTY", shown, "is empty: no header, no rows",
-                       f"a {spec.format} file needs at least a header line" if spec.format != "json" else None)
+        raise _refused(
+            spec,
+            "SOURCE_EMPTY",
+            shown,
+            "is empty: no header, no rows",
+            f"a {spec.format} file needs at least a header line" if spec.format != "json" else None,
+        )
     for file in files:
         if b"\0" in _peek(spec, file):
-            raise _refused(spec, "SOURCE_NOT_TEXT", file, f"is not {spec.format} text (it holds NUL bytes)",
-                           "is it the right file? text must be UTF-8")
+            raise _refused(
+                spec,
+                "SOURCE_NOT_TEXT",
+                file,
+                f"is not {spec.format} text (it holds NUL bytes)",
+                "is it the right file? text must be UTF-8",
+            )
 
 
 def local_files(spec: SourceSpec, path: str) -> list[str]:
@@ -48,8 +58,13 @@ def local_files(spec: SourceSpec, path: str) -> list[str]:
         elif stat.S_ISREG(kind):
             files.append(match)
         else:
-            raise _refused(spec, "SOURCE_NOT_A_FILE", match, "is not a regular file (a pipe, socket or "
-                           "device)", "give a file or a folder of files")
+            raise _refused(
+                spec,
+                "SOURCE_NOT_A_FILE",
+                match,
+                "is not a regular file (a pipe, socket or device)",
+                "give a file or a folder of files",
+            )
     return files
 
 
@@ -66,11 +81,21 @@ def _folder_files(spec: SourceSpec, folder: str) -> list[str]:
         if kind is not None and stat.S_ISREG(kind):
             files.append(path)
         elif kind is not None and not stat.S_ISDIR(kind):  # partition folders are the engine's to read
-            raise _refused(spec, "SOURCE_NOT_A_FILE", path, "is not a regular file (a pipe, socket or "
-                           "device)", "give a file or a folder of files")
+            raise _refused(
+                spec,
+                "SOURCE_NOT_A_FILE",
+                path,
+                "is not a regular file (a pipe, socket or device)",
+                "give a file or a folder of files",
+            )
     if not names:
-        raise _refused(spec, "SOURCE_EMPTY", folder, "is a folder without data files",
-                       "a folder source is read as Spark writes one: its part files")
+        raise _refused(
+            spec,
+            "SOURCE_EMPTY",
+            folder,
+            "is a folder without data files",
+            "a folder source is read as Spark writes one: its part files",
+        )
     return files
 
 
@@ -93,4 +118,6 @@ def _peek(spec: SourceSpec, file: str) -> bytes:
 
 
 def _refused(spec: SourceSpec, code: str, path: str, problem: str, hint: str | None) -> EngineError:
-    return EngineError(code, f"source {spec.name!r}: {path} {problem}", location=Location(file=path), text=path, hint=hint)
+    return EngineError(
+        code, f"source {spec.name!r}: {path} {problem}", location=Location(file=path), text=path, hint=hint
+    )

@@ -39,8 +39,10 @@ class SourceSpec:
 
     def __repr__(self) -> str:  # a database URL's password never shows, not even in a repr
         paths = tuple(redact_url(path) for path in self.paths)
-        return (f"SourceSpec(name={self.name!r}, format={self.format!r}, paths={paths!r}, table={self.table!r}, "
-                f"options={self.options!r}, schema={self.schema!r})")
+        return (
+            f"SourceSpec(name={self.name!r}, format={self.format!r}, paths={paths!r}, table={self.table!r}, "
+            f"options={self.options!r}, schema={self.schema!r})"
+        )
 
     def option(self, key: str, default: object = None) -> object:
         for name, value in self.options:
@@ -57,4 +59,4 @@ class SourceSpec:
         if self.format in DATABASE_FORMATS:
             what = ", ".join(f'{key} = "{value}"' for key, value in self.options if key in ("table", "query"))
             return f'{self.format}("{redact_url(self.paths[0])}", {what})'
-        return f'{self.format}(' + ", ".join(f'"{p}"' for p in self.paths) + ")"
+        return f"{self.format}(" + ", ".join(f'"{p}"' for p in self.paths) + ")"

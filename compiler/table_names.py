@@ -14,7 +14,7 @@ def split_qualified(name: str) -> list[str]:
     while i < len(name):
         char = name[i]
         if quoted:
-            if char == '"' and name[i + 1:i + 2] == '"':
+            if char == '"' and name[i + 1 : i + 2] == '"':
                 current.append('"')
                 i += 1
             elif char == '"':

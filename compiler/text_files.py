@@ -13,12 +13,18 @@ def read_utf8(path: Path) -> str:
     try:
         raw = path.read_bytes()
     except OSError as error:
-        raise InvalidInput("FILE_NOT_FOUND", f"cannot read {path}: {error.strerror}",
-                           location=Location(str(path)), text=str(path)) from None
+        raise InvalidInput(
+            "FILE_NOT_FOUND", f"cannot read {path}: {error.strerror}", location=Location(str(path)), text=str(path)
+        ) from None
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = raw.count(b"\n", 0, error.start) + 1
         column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
-        raise InvalidInput("BAD_ENCODING", f"{path.name} is not UTF-8 text (byte 0x{raw[error.start]:02x})",
-                           location=Location(str(path), line, column), text=None, hint="save the file as UTF-8") from None
+        raise InvalidInput(
+            "BAD_ENCODING",
+            f"{path.name} is not UTF-8 text (byte 0x{raw[error.start]:02x})",
+            location=Location(str(path), line, column),
+            text=None,
+            hint="save the file as UTF-8",
+        ) from None

@@ -155,13 +155,28 @@ def schema(*pairs: tuple[str, DataType]) -> Schema:
 
 
 _NAMES = {
-    "boolean": BOOLEAN, "bool": BOOLEAN,
-    "tinyint": INTEGER, "smallint": INTEGER, "int": INTEGER, "integer": INTEGER,
-    "bigint": INTEGER, "long": INTEGER, "short": INTEGER, "byte": INTEGER,
-    "double": DOUBLE, "float": DOUBLE, "real": DOUBLE,
-    "string": STRING, "varchar": STRING, "text": STRING, "char": STRING,
-    "date": DATE, "timestamp": TIMESTAMP, "datetime": TIMESTAMP,
-    "binary": BINARY, "decimal": decimal(38, 18),
+    "boolean": BOOLEAN,
+    "bool": BOOLEAN,
+    "tinyint": INTEGER,
+    "smallint": INTEGER,
+    "int": INTEGER,
+    "integer": INTEGER,
+    "bigint": INTEGER,
+    "long": INTEGER,
+    "short": INTEGER,
+    "byte": INTEGER,
+    "double": DOUBLE,
+    "float": DOUBLE,
+    "real": DOUBLE,
+    "string": STRING,
+    "varchar": STRING,
+    "text": STRING,
+    "char": STRING,
+    "date": DATE,
+    "timestamp": TIMESTAMP,
+    "datetime": TIMESTAMP,
+    "binary": BINARY,
+    "decimal": decimal(38, 18),
 }
 
 

@@ -19,8 +19,12 @@ _VALUE = re.compile(rf"(?P<string>{_STRING})|(?P<number>{_NUMBER})")
 
 
 # The class names are the grammar's, which the checker dispatches on.
-class StringLiteral(_Node): pass  # noqa: E701
-class NumberLiteral(_Node): pass  # noqa: E701
+class StringLiteral(_Node):
+    pass  # noqa: E701
+
+
+class NumberLiteral(_Node):
+    pass  # noqa: E701
 
 
 def expand_value_list(tail) -> None:

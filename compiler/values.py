@@ -20,8 +20,7 @@ def normalize(value: object) -> object:
     if isinstance(value, decimal.Decimal):
         if value.is_nan():
             return math.nan
-        return int(value) if value == value.to_integral_value() and value.as_tuple().exponent >= 0 \
-            else float(value)
+        return int(value) if value == value.to_integral_value() and value.as_tuple().exponent >= 0 else float(value)
     if isinstance(value, dt.datetime):
         if value.tzinfo is not None:
             value = value.astimezone(dt.timezone.utc).replace(tzinfo=None)
@@ -41,4 +40,3 @@ def normalize(value: object) -> object:
     if hasattr(value, "item"):  # numpy scalars
         return normalize(value.item())
     return str(value)
-

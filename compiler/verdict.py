@@ -15,8 +15,14 @@ from .interpreter import Env, evaluate
 from .parser import source_text
 from .suite import PassSpec
 
-_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, ">": operator.gt,
-            "<=": operator.le, ">=": operator.ge}
+_COMPARE = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    ">": operator.gt,
+    "<=": operator.le,
+    ">=": operator.ge,
+}
 
 
 @dataclass
@@ -45,8 +51,9 @@ class Verdict:
     policy: PassSpec
 
 
-def judge(checks: list[CompiledCheck], policy: PassSpec, measures: dict[str, object],
-          metrics: dict[str, object], clock: Clock) -> Verdict:
+def judge(
+    checks: list[CompiledCheck], policy: PassSpec, measures: dict[str, object], metrics: dict[str, object], clock: Clock
+) -> Verdict:
     outcomes = [_run(check, measures, metrics, clock) for check in checks]
     return Verdict(outcomes, holds(policy, outcomes), policy)
 
@@ -59,8 +66,9 @@ def _run(check: CompiledCheck, measures, metrics, clock: Clock) -> CheckOutcome:
     except CheckError as error:
         return CheckOutcome(spec.name, _text(spec), False, spec.warn, env.trace, str(error))
     if not (value is None or isinstance(value, bool)):
-        return CheckOutcome(spec.name, _text(spec), False, spec.warn, env.trace,
-                            f"the check gives {value!r}, not true or false")
+        return CheckOutcome(
+            spec.name, _text(spec), False, spec.warn, env.trace, f"the check gives {value!r}, not true or false"
+        )
     return CheckOutcome(spec.name, _text(spec), value is True, spec.warn, env.trace)
 
 

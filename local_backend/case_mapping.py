@@ -12,8 +12,15 @@ from functools import cache
 from .quoting import string
 
 # Where Unicode's unconditional multi-character uppercase mappings live (SpecialCasing.txt)
-_SPECIAL_UPPER_RANGES = ((0xDF, 0x149), (0x1F0, 0x1F0), (0x390, 0x3B0), (0x587, 0x587),
-                         (0x1E96, 0x1E9A), (0x1F50, 0x1FFC), (0xFB00, 0xFB17))
+_SPECIAL_UPPER_RANGES = (
+    (0xDF, 0x149),
+    (0x1F0, 0x1F0),
+    (0x390, 0x3B0),
+    (0x587, 0x587),
+    (0x1E96, 0x1E9A),
+    (0x1F50, 0x1FFC),
+    (0xFB00, 0xFB17),
+)
 
 _CASED = r"\p{Lu}\p{Ll}\p{Lt}"
 # case-ignorable: marks, format characters, modifiers and the word-internal punctuation
@@ -35,8 +42,10 @@ def upper_sql(sql: str) -> str:
     rewritten = sql
     for ch, upper in special.items():
         rewritten = f"replace({rewritten}, {string(ch)}, {string(upper)})"
-    return (f"(CASE WHEN regexp_matches({sql}, {string('[' + ''.join(special) + ']')})"
-            f" THEN upper({rewritten}) ELSE upper({sql}) END)")
+    return (
+        f"(CASE WHEN regexp_matches({sql}, {string('[' + ''.join(special) + ']')})"
+        f" THEN upper({rewritten}) ELSE upper({sql}) END)"
+    )
 
 
 def lower_sql(sql: str) -> str:

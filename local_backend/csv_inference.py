@@ -43,7 +43,7 @@ def _fits(sql: str) -> dict[str, str]:
         "date": date,
         # a column of dates and timestamps is a timestamp column
         "timestamp": f"({date} OR (regexp_full_match({sql}, {string(_TIMESTAMP)}, 's')"
-                     f" AND {timestamp_from_text(sql)} IS NOT NULL))",
+        f" AND {timestamp_from_text(sql)} IS NOT NULL))",
     }
 
 
@@ -64,8 +64,9 @@ def spark_typed(con: duckdb.DuckDBPyConnection, text_relation: str, files: list[
                 _KNOWN.pop(next(iter(_KNOWN)))
             _KNOWN[key] = _inferred(con, text_relation)
         names, kinds = _KNOWN[key]
-    columns = [f"{_READERS[kind](ident(name)) if kind else ident(name)} AS {ident(name)}"
-               for name, kind in zip(names, kinds)]
+    columns = [
+        f"{_READERS[kind](ident(name)) if kind else ident(name)} AS {ident(name)}" for name, kind in zip(names, kinds)
+    ]
     return f"(SELECT {', '.join(columns)} FROM {text_relation})"
 
 
@@ -87,8 +88,10 @@ def _inferred(con: duckdb.DuckDBPyConnection, text_relation: str) -> tuple[list[
     names = con.sql(f"SELECT * FROM {text_relation}").columns
     counts = ", ".join(f"count(*) FILTER (WHERE {condition})" for condition in _fits("value").values())
     # UNPIVOT leaves out NULLs: what is counted per column is its non-NULL values
-    rows = con.execute(f"SELECT name, count(*), {counts} FROM (UNPIVOT (SELECT * FROM {text_relation}) "
-                       "ON COLUMNS(*) INTO NAME name VALUE value) GROUP BY name").fetchall()
+    rows = con.execute(
+        f"SELECT name, count(*), {counts} FROM (UNPIVOT (SELECT * FROM {text_relation}) "
+        "ON COLUMNS(*) INTO NAME name VALUE value) GROUP BY name"
+    ).fetchall()
     fitting_by_name = {name: (present, fitting) for name, present, *fitting in rows}
     kinds = []
     for name in names:

@@ -69,8 +69,12 @@ def _part(condition, parameters: list, placeholder) -> str | None:
     """One conjunct in the database's SQL, or None when it may not be pushed."""
     if isinstance(condition, IsNull) and isinstance(condition.operand, Field):
         return f"{_column(condition.operand)} IS NULL"
-    if isinstance(condition, Call) and condition.fn is Fn.NOT and isinstance(condition.args[0], IsNull) \
-            and isinstance(condition.args[0].operand, Field):
+    if (
+        isinstance(condition, Call)
+        and condition.fn is Fn.NOT
+        and isinstance(condition.args[0], IsNull)
+        and isinstance(condition.args[0].operand, Field)
+    ):
         return f"{_column(condition.args[0].operand)} IS NOT NULL"
     if not (isinstance(condition, Call) and condition.fn in _COMPARISONS):
         return None

@@ -51,8 +51,9 @@ class DatabaseRead:
         except Exception as exc:  # the drivers' DB-API errors
             raise source_error(self.spec, self.database, exc) from None
 
-    def register(self, con: duckdb.DuckDBPyConnection, name: str, reader: pa.RecordBatchReader | pa.Table,
-                 staged: bool) -> None:
+    def register(
+        self, con: duckdb.DuckDBPyConnection, name: str, reader: pa.RecordBatchReader | pa.Table, staged: bool
+    ) -> None:
         con.register(name, reader)
         self.made("arrow", name)
         if staged:
@@ -83,9 +84,13 @@ def _connect(spec: SourceSpec, database: Database):
     try:
         driver = importlib.import_module(_DRIVERS[database.kind])
     except ImportError:
-        raise EngineError("DRIVER_MISSING", f"source {spec.name!r} ({spec.describe()}) needs the ADBC driver "
-                          f"{_DRIVERS[database.kind].split('.')[0]}, which is not installed", location=spec.location,
-                          hint='pip install "gryph[postgres]"') from None
+        raise EngineError(
+            "DRIVER_MISSING",
+            f"source {spec.name!r} ({spec.describe()}) needs the ADBC driver "
+            f"{_DRIVERS[database.kind].split('.')[0]}, which is not installed",
+            location=spec.location,
+            hint='pip install "gryph[postgres]"',
+        ) from None
     try:
         return driver.connect(database.adbc_uri())
     except Exception as exc:  # the drivers' DB-API errors
@@ -100,11 +105,19 @@ def source_error(spec: SourceSpec, database: Database, exc: Exception) -> Engine
     """
     message = database.redact(" ".join(str(exc).split()))
     if _refused_text(exc):
-        return InvalidInput("TABLE_NOT_FOUND", f"source {spec.name!r} ({spec.describe()}): the database "
-                            f"refuses what it reads: {message}", location=spec.location, text=spec.describe(),
-                            hint="check the table or query and its column names in the database")
-    return EngineError("SOURCE_UNREADABLE", f"source {spec.name!r} ({spec.describe()}) cannot be read: {message}",
-                       location=spec.location, text=spec.describe())
+        return InvalidInput(
+            "TABLE_NOT_FOUND",
+            f"source {spec.name!r} ({spec.describe()}): the database refuses what it reads: {message}",
+            location=spec.location,
+            text=spec.describe(),
+            hint="check the table or query and its column names in the database",
+        )
+    return EngineError(
+        "SOURCE_UNREADABLE",
+        f"source {spec.name!r} ({spec.describe()}) cannot be read: {message}",
+        location=spec.location,
+        text=spec.describe(),
+    )
 
 
 def _refused_text(exc: Exception) -> bool:
@@ -167,8 +180,14 @@ def database_view(con: duckdb.DuckDBPyConnection, spec: SourceSpec, relations: l
     return register_database(con, spec, spec.name, columns, pushed, staged=scans > 1)
 
 
-def register_database(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str, columns: frozenset[str] | None,
-                      pushed: PushedFilter | None, staged: bool) -> DatabaseRead:
+def register_database(
+    con: duckdb.DuckDBPyConnection,
+    spec: SourceSpec,
+    view: str,
+    columns: frozenset[str] | None,
+    pushed: PushedFilter | None,
+    staged: bool,
+) -> DatabaseRead:
     """The view ``view`` over the database's rows: ``columns`` of them (None: all), ``pushed`` run there."""
     read = DatabaseRead(spec)
     try:
@@ -184,8 +203,10 @@ def register_database(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: st
         stream = f"__gryph_db_{view}"
         read.register(con, stream, read.arrow(sql, parameters), staged)
         source = f"{stream}_staged" if staged else stream
-        con.execute(f"CREATE OR REPLACE TEMP VIEW {ident(view)} AS SELECT "
-                    f"{_view_columns(described, set(wanted), declared)} FROM {ident(source)}")
+        con.execute(
+            f"CREATE OR REPLACE TEMP VIEW {ident(view)} AS SELECT "
+            f"{_view_columns(described, set(wanted), declared)} FROM {ident(source)}"
+        )
         read.made("view", view)
     except BaseException:
         read.drop(con)
@@ -215,4 +236,3 @@ def database_schema(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> Schema:
         return schema_of_relation(relation)
     finally:
         read.drop(con)
-

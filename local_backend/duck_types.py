@@ -5,17 +5,48 @@ from __future__ import annotations
 import duckdb
 
 from gryph.compiler.types import (
-    BINARY, BOOLEAN, DATE, DOUBLE, INTEGER, NULL, OTHER, STRING, TIMESTAMP, Column, DataType, Kind,
-    Schema, array, decimal, map_of, struct,
+    BINARY,
+    BOOLEAN,
+    DATE,
+    DOUBLE,
+    INTEGER,
+    NULL,
+    OTHER,
+    STRING,
+    TIMESTAMP,
+    Column,
+    DataType,
+    Kind,
+    Schema,
+    array,
+    decimal,
+    map_of,
+    struct,
 )
 from .quoting import ident
 
-_INTEGERS = {"tinyint", "smallint", "integer", "bigint", "hugeint",
-             "utinyint", "usmallint", "uinteger", "ubigint", "uhugeint"}
+_INTEGERS = {
+    "tinyint",
+    "smallint",
+    "integer",
+    "bigint",
+    "hugeint",
+    "utinyint",
+    "usmallint",
+    "uinteger",
+    "ubigint",
+    "uhugeint",
+}
 _TIMESTAMPS = {"timestamp", "timestamp_s", "timestamp_ms", "timestamp_ns", "timestamp with time zone"}
 _SIMPLE = {
-    "float": DOUBLE, "double": DOUBLE, "varchar": STRING, "date": DATE, "boolean": BOOLEAN,
-    "blob": BINARY, "null": NULL, '"null"': NULL,
+    "float": DOUBLE,
+    "double": DOUBLE,
+    "varchar": STRING,
+    "date": DATE,
+    "boolean": BOOLEAN,
+    "blob": BINARY,
+    "null": NULL,
+    '"null"': NULL,
     # an enum is text with a closed set of values (pandas categoricals arrive as enums)
     "enum": STRING,
 }
@@ -48,8 +79,13 @@ def schema_of_relation(relation: duckdb.DuckDBPyRelation) -> Schema:
 
 
 _NAMES = {
-    Kind.BOOLEAN: "BOOLEAN", Kind.INTEGER: "BIGINT", Kind.DOUBLE: "DOUBLE", Kind.STRING: "VARCHAR",
-    Kind.DATE: "DATE", Kind.TIMESTAMP: "TIMESTAMP", Kind.BINARY: "BLOB",
+    Kind.BOOLEAN: "BOOLEAN",
+    Kind.INTEGER: "BIGINT",
+    Kind.DOUBLE: "DOUBLE",
+    Kind.STRING: "VARCHAR",
+    Kind.DATE: "DATE",
+    Kind.TIMESTAMP: "TIMESTAMP",
+    Kind.BINARY: "BLOB",
     Kind.JSON: "VARCHAR",  # JSON values are held as text
 }
 

@@ -72,15 +72,17 @@ class DuckDBEngine:
     def run(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> dict[str, Rows]:
         """Register the sources the plan reads and its views, run every query, then drop them again."""
         relations = [q.relation for q in plan.queries] + [e.relation for e in plan.exports]
-        with self._registered(plan.views, relations, sources), \
-                self._joins_as_written([v.relation for v in plan.views] + relations):
+        with (
+            self._registered(plan.views, relations, sources),
+            self._joins_as_written([v.relation for v in plan.views] + relations),
+        ):
             budget = GroupingBudget(self._con, sources, plan.views)
             for export in plan.exports:
                 self._export(export, budget)
             together = [q for q in plan.queries if not in_order(q.relation)]
             rows = {}
             for start in range(0, len(together), MAX_BRANCHES):
-                rows.update(self._together(together[start:start + MAX_BRANCHES], budget))
+                rows.update(self._together(together[start : start + MAX_BRANCHES], budget))
             return {q.name: rows[q.name] if q.name in rows else self._alone(q, budget) for q in plan.queries}
 
     def _together(self, queries: list[Query], budget: GroupingBudget) -> dict[str, Rows]:
@@ -135,11 +137,16 @@ class DuckDBEngine:
         try:
             for name in wanted:
                 spec = sources[name]
-                registered.append(database_view(self._con, spec, everything) if is_database(spec)
-                                  else register_source(self._con, spec, name))
+                registered.append(
+                    database_view(self._con, spec, everything)
+                    if is_database(spec)
+                    else register_source(self._con, spec, name)
+                )
             for view in views:
-                self._execute(f"CREATE OR REPLACE TEMP VIEW {ident(view.name)} AS "
-                              f"{relation_sql(view.relation, Aliases())}", f"view {view.name!r}")
+                self._execute(
+                    f"CREATE OR REPLACE TEMP VIEW {ident(view.name)} AS {relation_sql(view.relation, Aliases())}",
+                    f"view {view.name!r}",
+                )
                 registered.append(Loaded(view.name))
             yield
         finally:
@@ -188,5 +195,9 @@ def _connect(database: str | None) -> duckdb.DuckDBPyConnection:
     try:
         return duckdb.connect(database or ":memory:")
     except duckdb.Error as exc:
-        raise EngineError("DATABASE_UNREADABLE", f"cannot open the DuckDB database {database}: "
-                          f"{str(exc).splitlines()[0]}", location=Location(file=database), text=database) from None
+        raise EngineError(
+            "DATABASE_UNREADABLE",
+            f"cannot open the DuckDB database {database}: {str(exc).splitlines()[0]}",
+            location=Location(file=database),
+            text=database,
+        ) from None

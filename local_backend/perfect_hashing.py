@@ -42,8 +42,9 @@ def budget_bits(rows: int, threads: int) -> int:
 
 def groups(rel: Relation) -> bool:
     """Whether computing ``rel`` may group rows (users' SQL may)."""
-    return any(isinstance(node, Distinct | Sql) or (isinstance(node, Aggregate) and node.keys)
-               for node in walk_relations(rel))
+    return any(
+        isinstance(node, Distinct | Sql) or (isinstance(node, Aggregate) and node.keys) for node in walk_relations(rel)
+    )
 
 
 def rows_read(con: duckdb.DuckDBPyConnection, sql: str) -> int:
@@ -62,8 +63,9 @@ def rows_read(con: duckdb.DuckDBPyConnection, sql: str) -> int:
 class GroupingBudget:
     """How far one run's statements may raise DuckDB's perfect-hash threshold."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, sources: Mapping[str, SourceSpec],
-                 views: tuple[View, ...]) -> None:
+    def __init__(
+        self, con: duckdb.DuckDBPyConnection, sources: Mapping[str, SourceSpec], views: tuple[View, ...]
+    ) -> None:
         self._con, self._sources = con, sources
         self._views = {view.name: view.relation for view in views}
         self._rows: dict[str, int] = {}

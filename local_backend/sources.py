@@ -65,11 +65,13 @@ def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str)
 
 
 def _unreadable(spec: SourceSpec, exc: Exception) -> EngineError:
-    return EngineError("SOURCE_UNREADABLE", f"source {spec.name!r} ({spec.describe()}) cannot be read: "
-                       f"{str(exc).splitlines()[0]}")
+    return EngineError(
+        "SOURCE_UNREADABLE", f"source {spec.name!r} ({spec.describe()}) cannot be read: {str(exc).splitlines()[0]}"
+    )
 
 
 # --- files ----------------------------------------------------------------------------------
+
 
 def expand_paths(spec: SourceSpec) -> list[str]:
     """Every file of a source: globs expanded, directories read as Spark writes them."""
@@ -97,8 +99,9 @@ def _columns_arg(schema: Schema) -> str:
     for column in schema.columns:
         duck_type = to_duckdb(column.dtype)
         if duck_type is None:
-            raise InvalidInput("SOURCE_BAD_SCHEMA", f"column {column.name!r} has a type ({column.dtype}) "
-                               "a source cannot declare")
+            raise InvalidInput(
+                "SOURCE_BAD_SCHEMA", f"column {column.name!r} has a type ({column.dtype}) a source cannot declare"
+            )
         pairs.append(f"{string(column.name)}: {string(duck_type)}")
     return "{" + ", ".join(pairs) + "}"
 
@@ -109,8 +112,7 @@ def _flag(spec: SourceSpec, key: str, default: bool) -> bool:
         return value
     text = str(value).strip().lower()
     if text not in _TRUE | _FALSE:
-        raise InvalidInput("SOURCE_BAD_OPTION", f"source {spec.name!r}: option {key}={value!r} "
-                           "should be true or false")
+        raise InvalidInput("SOURCE_BAD_OPTION", f"source {spec.name!r}: option {key}={value!r} should be true or false")
     return text in _TRUE
 
 
@@ -118,8 +120,12 @@ def _csv_relation(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> str:
     header = _flag(spec, "header", True)
     args = [_file_list(spec), f"header = {'true' if header else 'false'}"]
     delimiter = spec.option("delimiter", spec.option("sep", "\t" if spec.format == "tsv" else None))
-    for name, value in (("delim", delimiter), ("quote", spec.option("quote")),
-                        ("escape", spec.option("escape")), ("nullstr", spec.option("nullValue"))):
+    for name, value in (
+        ("delim", delimiter),
+        ("quote", spec.option("quote")),
+        ("escape", spec.option("escape")),
+        ("nullstr", spec.option("nullValue")),
+    ):
         if value is not None:
             args.append(f"{name} = {string(str(value))}")
     if spec.schema is not None:
@@ -190,9 +196,11 @@ def _text_lines(spec: SourceSpec) -> str:
     """One ``value`` row per line, as Spark's text reader reads a file: a final line break ends the
     last line (it starts no empty one), an empty file has no rows, and CR LF, CR and LF all break."""
     last_break = string("(\r\n|\r|\n)$")
-    lines = (f"regexp_split_to_array(regexp_replace(content, {last_break}, ''), {_LINE_BREAK})")
-    return (f"(SELECT unnest(CASE WHEN content = '' THEN []::VARCHAR[] ELSE {lines} END) AS value "
-            f"FROM read_text({_file_list(spec)}))")
+    lines = f"regexp_split_to_array(regexp_replace(content, {last_break}, ''), {_LINE_BREAK})"
+    return (
+        f"(SELECT unnest(CASE WHEN content = '' THEN []::VARCHAR[] ELSE {lines} END) AS value "
+        f"FROM read_text({_file_list(spec)}))"
+    )
 
 
 def _json_as_spark_reads_it(con: duckdb.DuckDBPyConnection, spec: SourceSpec, relation: str) -> str:
@@ -217,6 +225,7 @@ def _json_as_spark_reads_it(con: duckdb.DuckDBPyConnection, spec: SourceSpec, re
 
 # --- catalog tables -------------------------------------------------------------------------
 
+
 def _table_name(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> str:
     """The fully qualified, quoted name of a catalog table or view.
 
@@ -229,11 +238,15 @@ def _table_name(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> str:
     rows = con.execute(
         "SELECT table_catalog, table_schema, table_name FROM information_schema.tables "
         "WHERE table_catalog <> 'temp' ORDER BY table_catalog = current_database() DESC, "
-        "table_schema = current_schema() DESC, table_catalog, table_schema").fetchall()
+        "table_schema = current_schema() DESC, table_catalog, table_schema"
+    ).fetchall()
     matches = [row for row in rows if _names_table(parts, row)]
     if not matches:
-        raise EngineError("SOURCE_NOT_FOUND", f"source {spec.name!r}: no table {spec.table!r} in the DuckDB database",
-                          hint=did_you_mean(parts[-1], (r[2] for r in rows)))
+        raise EngineError(
+            "SOURCE_NOT_FOUND",
+            f"source {spec.name!r}: no table {spec.table!r} in the DuckDB database",
+            hint=did_you_mean(parts[-1], (r[2] for r in rows)),
+        )
     return ".".join(ident(part) for part in matches[0])
 
 
@@ -246,12 +259,14 @@ def _names_table(parts: list[str], row: tuple[str, str, str]) -> bool:
         return wanted[:2] == [catalog, schema]
     if len(wanted) == 2:  # schema.table, or database.table in its main schema, as DuckDB reads it;
         # Hive's database "default" is DuckDB's schema "main"
-        return wanted[0] in (schema, "default" if schema == "main" else schema) or \
-            (wanted[0] == catalog and schema == "main")
+        return wanted[0] in (schema, "default" if schema == "main" else schema) or (
+            wanted[0] == catalog and schema == "main"
+        )
     return True
 
 
 # --- what DuckDB cannot read: into Arrow ---------------------------------------------------
+
 
 def frame_to_arrow(frame: object) -> pa.Table:
     """An in-memory Arrow, Polars or pandas table as an Arrow table."""
@@ -279,8 +294,9 @@ def _read_files(spec: SourceSpec, read_one) -> pa.Table:
         try:
             tables.append(read_one(path))
         except Exception as exc:  # each reader raises its own types for damaged files
-            raise EngineError("SOURCE_UNREADABLE", f"source {spec.name!r}: cannot read {path!r} as "
-                              f"{spec.format}: {exc}") from None
+            raise EngineError(
+                "SOURCE_UNREADABLE", f"source {spec.name!r}: cannot read {path!r} as {spec.format}: {exc}"
+            ) from None
     try:
         return pa.concat_tables(tables, promote_options="default")
     except pa.ArrowException as exc:

@@ -10,7 +10,19 @@ import itertools
 from functools import singledispatch
 
 from gryph.compiler.plan import (
-    Aggregate, Distinct, Filter, Join, JoinKind, Limit, Project, Query, Read, Sort, Sql, Window, free_prefix,
+    Aggregate,
+    Distinct,
+    Filter,
+    Join,
+    JoinKind,
+    Limit,
+    Project,
+    Query,
+    Read,
+    Sort,
+    Sql,
+    Window,
+    free_prefix,
 )
 from gryph.compiler.types import DataType, Kind
 
@@ -110,8 +122,10 @@ def _aggregate(rel: Aggregate, aliases: Aliases) -> str:
         lists.append(f"{call} AS {column}")
         element.update((name, f"{column}[{k}]") for k, (name, _) in enumerate(group.members, start=1))
     inner = keys + [_select_list((n,)) for n in rel.measures if n.name not in element]
-    outer = [f"{as_aggregate_type(element[n.name], n.expr.dtype)} AS {ident(n.name)}" if n.name in element
-             else ident(n.name) for n in outputs]
+    outer = [
+        f"{as_aggregate_type(element[n.name], n.expr.dtype)} AS {ident(n.name)}" if n.name in element else ident(n.name)
+        for n in outputs
+    ]
     grouped = _grouped(", ".join(inner + lists), rel, aliases)
     return f"SELECT {', '.join(outer)} FROM ({grouped}) AS {aliases.next()}"
 
@@ -144,8 +158,9 @@ def _join(rel: Join, aliases: Aliases) -> str:
 
 @relation_sql.register
 def _distinct(rel: Distinct, aliases: Aliases) -> str:
-    columns = ", ".join(f"{_grouped_value(ident(c.name), c.dtype)} AS {ident(c.name)}"
-                        for c in rel.input.schema.columns)
+    columns = ", ".join(
+        f"{_grouped_value(ident(c.name), c.dtype)} AS {ident(c.name)}" for c in rel.input.schema.columns
+    )
     return f"SELECT DISTINCT {columns} FROM {_from(rel.input, aliases)}"
 
 

@@ -12,8 +12,26 @@ from typing import Callable
 
 from gryph.compiler.errors import UnsupportedError
 from gryph.compiler.plan import (
-    AggFn, AggregateCall, Between, Call, Cast, Field, Fn, IfThen, In, IsNull, Lambda, Like, Literal,
-    RLike, Scalar, SortKey, Variable, WindowCall, WindowFn, free_prefix,
+    AggFn,
+    AggregateCall,
+    Between,
+    Call,
+    Cast,
+    Field,
+    Fn,
+    IfThen,
+    In,
+    IsNull,
+    Lambda,
+    Like,
+    Literal,
+    RLike,
+    Scalar,
+    SortKey,
+    Variable,
+    WindowCall,
+    WindowFn,
+    free_prefix,
 )
 from gryph.compiler.plan.scalars import field_names
 from gryph.compiler.types import DataType, Kind
@@ -25,7 +43,12 @@ from .datetime_format import strftime_format
 from .duck_types import to_duckdb
 from .quoting import ident, string
 from .text_casts import (
-    boolean_from_text, date_from_text, double_from_text, double_text, integer_from_text, timestamp_from_text,
+    boolean_from_text,
+    date_from_text,
+    double_from_text,
+    double_text,
+    integer_from_text,
+    timestamp_from_text,
 )
 
 
@@ -264,11 +287,13 @@ def _widened(node: Call, args: list[str]) -> list[str]:
 
 def _no_overflow(handler: Handler) -> Handler:
     """An integer result beyond 64 bits has no value: NULL (as Spark's try_ arithmetic), not a failed query."""
+
     def checked(node: Call, args: list[str]) -> str:
         sql = handler(node, args)
         if node.dtype.kind is not Kind.INTEGER or (magnitude_bits(node) or 64) < 64:
             return sql
         return f"TRY({sql})"
+
     return checked
 
 
@@ -333,8 +358,7 @@ def _concat(node: Call, args: list[str]) -> str:
     # || is NULL when any part is NULL (Spark's concat); DuckDB's concat() skips NULLs
     if not args:
         return "''"
-    parts = [a if arg.dtype.kind is Kind.STRING else f"CAST({a} AS VARCHAR)"
-             for a, arg in zip(args, node.args)]
+    parts = [a if arg.dtype.kind is Kind.STRING else f"CAST({a} AS VARCHAR)" for a, arg in zip(args, node.args)]
     return "(" + " || ".join(parts) + ")"
 
 
@@ -356,6 +380,7 @@ def _power(node: Call, args: list[str]) -> str:
 def _temporal(part: str) -> Handler:
     def handler(node: Call, args: list[str]) -> str:
         return f"{part}({_as_timestamp(node.args[0].dtype, args[0])})"
+
     return handler
 
 
@@ -383,9 +408,11 @@ def _epoch_whole(unit: str, microseconds: int) -> Handler:
     the past, before 1970 too), so dividing its microseconds is exact; 1.1x faster than
     correcting the remainder.
     """
+
     def handler(node: Call, args: list[str]) -> str:
         timestamp = _as_timestamp(node.args[0].dtype, args[0])
         return f"(epoch_us(date_trunc('{unit}', {timestamp})) // {microseconds})"
+
     return handler
 
 
@@ -411,8 +438,7 @@ def _slice(node: Call, args: list[str]) -> str:
     # 0-based inclusive bounds, negative from the end; list_filter's index is 1-based
     items, low, high = args
     bounds = [f"(CASE WHEN {b} < 0 THEN len({items}) + {b} ELSE {b} END)" for b in (low, high)]
-    return (f"list_filter({items}, (lambda __slice_e, __slice_i: "
-            f"__slice_i - 1 BETWEEN {bounds[0]} AND {bounds[1]}))")
+    return f"list_filter({items}, (lambda __slice_e, __slice_i: __slice_i - 1 BETWEEN {bounds[0]} AND {bounds[1]}))"
 
 
 def _json_valid(handler: Callable[[str], str]) -> Handler:
@@ -448,6 +474,7 @@ def _pad(name: str) -> Handler:
         text, length, pad = args
         length = f"greatest(TRY_CAST({length} AS INTEGER), 0)"
         return f"(CASE WHEN {pad} = '' THEN substring({text}, 1, {length}) ELSE {name}({text}, {length}, {pad}) END)"
+
     return handler
 
 

@@ -17,8 +17,10 @@ _JAVA_TRIM = string(r"^[\x00-\x20]+|[\x00-\x20]+$")
 _DECIMAL_TEXT = string(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?[dDfF]?")
 # Spark's time text: a year, then optionally month, day, [h]h:[m]m[:[s]s[.fraction]] and a zone
 # offset; a date ignores whatever follows the day after a space or 'T'. The groups, in order:
-_TIMESTAMP_TEXT = (r"^\s*([0-9]{4})(?:-([0-9]{1,2})(?:-([0-9]{1,2})(?:[ T]([0-9]{1,2}):([0-9]{1,2})"
-                   r"(?::([0-9]{1,2})(\.[0-9]*)?)?\s*(Z|UTC|GMT|[+-][0-9]{1,2}(?::?[0-9]{2})?)?)?)?)?\s*$")
+_TIMESTAMP_TEXT = (
+    r"^\s*([0-9]{4})(?:-([0-9]{1,2})(?:-([0-9]{1,2})(?:[ T]([0-9]{1,2}):([0-9]{1,2})"
+    r"(?::([0-9]{1,2})(\.[0-9]*)?)?\s*(Z|UTC|GMT|[+-][0-9]{1,2}(?::?[0-9]{2})?)?)?)?)?\s*$"
+)
 _TIMESTAMP_PARTS = ("y", "m", "d", "hh", "mi", "ss", "frac", "zone")
 _DATE_TEXT = r"^\s*([0-9]{4})(?:-([0-9]{1,2})(?:-([0-9]{1,2})(?:[ T].*)?)?)?\s*$"
 _DATE_PARTS = ("y", "m", "d")
@@ -33,11 +35,13 @@ def double_from_text(sql: str) -> str:
     """Java's number text, 'NaN' and '[+-]Infinity', and Spark's 'inf'/'infinity'/'nan' in any case."""
     text = f"regexp_replace({sql}, {_JAVA_TRIM}, '', 'g')"
     lower = f"lower({text})"
-    return (f"(CASE WHEN regexp_full_match({text}, {_DECIMAL_TEXT}) THEN TRY_CAST(rtrim({text}, 'dDfF') AS DOUBLE)"
-            f" WHEN {text} IN ('NaN', '+NaN', '-NaN') OR {lower} = 'nan' THEN CAST('NaN' AS DOUBLE)"
-            f" WHEN {text} IN ('Infinity', '+Infinity') OR {lower} IN ('inf', '+inf', 'infinity', '+infinity')"
-            f" THEN CAST('Infinity' AS DOUBLE)"
-            f" WHEN {text} = '-Infinity' OR {lower} IN ('-inf', '-infinity') THEN CAST('-Infinity' AS DOUBLE) END)")
+    return (
+        f"(CASE WHEN regexp_full_match({text}, {_DECIMAL_TEXT}) THEN TRY_CAST(rtrim({text}, 'dDfF') AS DOUBLE)"
+        f" WHEN {text} IN ('NaN', '+NaN', '-NaN') OR {lower} = 'nan' THEN CAST('NaN' AS DOUBLE)"
+        f" WHEN {text} IN ('Infinity', '+Infinity') OR {lower} IN ('inf', '+inf', 'infinity', '+infinity')"
+        f" THEN CAST('Infinity' AS DOUBLE)"
+        f" WHEN {text} = '-Infinity' OR {lower} IN ('-inf', '-infinity') THEN CAST('-Infinity' AS DOUBLE) END)"
+    )
 
 
 def _parts(sql: str, pattern: str, names: tuple[str, ...]) -> tuple[str, dict[str, str]]:
@@ -66,8 +70,10 @@ def date_from_text(sql: str) -> str:
 def timestamp_from_text(sql: str) -> str:
     """Spark's timestamp text, read in UTC unless it names an offset ('Z', '+02:00', '-0530')."""
     matches, p = _parts(sql, _TIMESTAMP_TEXT, _TIMESTAMP_PARTS)
-    text = (f"{p['y']} || '-' || {_or(p['m'], '1')} || '-' || {_or(p['d'], '1')} || ' ' || {_or(p['hh'], '0')}"
-            f" || ':' || {_or(p['mi'], '0')} || ':' || {_or(p['ss'], '0')} || {p['frac']}")
+    text = (
+        f"{p['y']} || '-' || {_or(p['m'], '1')} || '-' || {_or(p['d'], '1')} || ' ' || {_or(p['hh'], '0')}"
+        f" || ':' || {_or(p['mi'], '0')} || ':' || {_or(p['ss'], '0')} || {p['frac']}"
+    )
     zone = p["zone"]
     hours = f"coalesce(TRY_CAST(regexp_extract({zone}, '^[+-]([0-9]{{1,2}})', 1) AS INTEGER), 0)"
     minutes = f"coalesce(TRY_CAST(regexp_extract({zone}, '([0-9]{{2}})$', 1) AS INTEGER), 0)"
@@ -94,9 +100,12 @@ def double_text(sql: str) -> str:
     digits = f"rtrim({significant}, '0')"
     # the power of ten of the first significant digit
     power = f"({exponent} - {fraction_length} + length({significant}) - 1)"
-    scientific = (f"left({digits}, 1) || '.' || coalesce(nullif(substr({digits}, 2), ''), '0')"
-                  f" || 'E' || CAST({power} AS VARCHAR)")
-    return (f"(CASE WHEN isnan({sql}) THEN 'NaN'"
-            f" WHEN isinf({sql}) THEN CASE WHEN {sql} > 0 THEN 'Infinity' ELSE '-Infinity' END"
-            f" WHEN {sql} = 0 OR ({magnitude} >= 0.001 AND {magnitude} < 10000000) THEN CAST({sql} AS VARCHAR)"
-            f" ELSE CASE WHEN {sql} < 0 THEN '-' ELSE '' END || {scientific} END)")
+    scientific = (
+        f"left({digits}, 1) || '.' || coalesce(nullif(substr({digits}, 2), ''), '0') || 'E' || CAST({power} AS VARCHAR)"
+    )
+    return (
+        f"(CASE WHEN isnan({sql}) THEN 'NaN'"
+        f" WHEN isinf({sql}) THEN CASE WHEN {sql} > 0 THEN 'Infinity' ELSE '-Infinity' END"
+        f" WHEN {sql} = 0 OR ({magnitude} >= 0.001 AND {magnitude} < 10000000) THEN CAST({sql} AS VARCHAR)"
+        f" ELSE CASE WHEN {sql} < 0 THEN '-' ELSE '' END || {scientific} END)"
+    )

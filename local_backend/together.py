@@ -35,8 +35,7 @@ def union_sql(queries: list[Query]) -> str:
     for i, query in enumerate(queries):
         # the subquery's alias names its whole row (a struct); no column may bear that name
         row = ident(free_prefix("__row", query.relation.schema))
-        branches.append(f"SELECT {i} AS {ident(PART)}, {row} AS {ident(f'__s{i}')} "
-                        f"FROM ({query_sql(query)}) AS {row}")
+        branches.append(f"SELECT {i} AS {ident(PART)}, {row} AS {ident(f'__s{i}')} FROM ({query_sql(query)}) AS {row}")
     return " UNION ALL BY NAME ".join(branches)
 
 

@@ -7,7 +7,9 @@ import pytest
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "spark: needs the Spark Connect server (deselected by `make test-fast`)")
-    config.addinivalue_line("markers", "cluster: runs on a standalone Spark cluster it starts itself (slow, never skipped)")
+    config.addinivalue_line(
+        "markers", "cluster: runs on a standalone Spark cluster it starts itself (slow, never skipped)"
+    )
 
 
 def needs_spark(item: pytest.Item) -> bool:

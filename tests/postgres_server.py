@@ -43,10 +43,30 @@ class PostgresServer:
         password_file.write_text(PASSWORD + "\n")
         if self._as:
             shutil.chown(password_file, "postgres")
-        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", USER, "-A", "scram-sha-256",
-                  f"--pwfile={password_file}", "-E", "UTF8", "--locale=C")
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.root / "log"), "-w",
-                  "-o", f"-h 127.0.0.1 -p {self.port} -k {self.root} -F", "start")
+        self._run(
+            str(self.bin / "initdb"),
+            "-D",
+            str(self.data),
+            "-U",
+            USER,
+            "-A",
+            "scram-sha-256",
+            f"--pwfile={password_file}",
+            "-E",
+            "UTF8",
+            "--locale=C",
+        )
+        self._run(
+            str(self.bin / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.root / "log"),
+            "-w",
+            "-o",
+            f"-h 127.0.0.1 -p {self.port} -k {self.root} -F",
+            "start",
+        )
         self.started = True
         self.execute(f"CREATE DATABASE {DATABASE}", database="postgres")
 

@@ -31,26 +31,35 @@ summary{cursor:pointer;font-weight:600}figure{margin:8px 0}code{font-size:13px}
 def html_page(document: dict, rule_charts: dict[str, Chart], trends: list[Chart], runs: int) -> str:
     """The page of one run (``document``) with its rules' charts and the trends of ``runs`` runs."""
     name = str(document.get("name", ""))
-    parts = [f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-             f"<title>gryph report: {escape(name)}</title><style>{STYLE}</style></head><body>",
-             _header(document), _checks(document.get("check_details") or []),
-             _rules(document, rule_charts), _trends(trends, runs), "</body></html>\n"]
+    parts = [
+        f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>gryph report: {escape(name)}</title><style>{STYLE}</style></head><body>",
+        _header(document),
+        _checks(document.get("check_details") or []),
+        _rules(document, rule_charts),
+        _trends(trends, runs),
+        "</body></html>\n",
+    ]
     return "\n".join(parts)
 
 
 def _header(document: dict) -> str:
     passed = bool(document.get("pass", True))
-    verdict = f"<span class=\"verdict {'pass' if passed else 'fail'}\">{'PASS' if passed else 'FAIL'}</span>"
+    verdict = f'<span class="verdict {"pass" if passed else "fail"}">{"PASS" if passed else "FAIL"}</span>'
     task = document.get("metric") or {}
     read = ", ".join(f"{escape(str(source))}: {cell(rows)}" for source, rows in (task.get("rowsCounter") or {}).items())
-    facts = [f"pass when {escape(str(document.get('policy', 'always')))}",
-             f"engine {escape(str(document.get('engine', '')))}",
-             f"started {escape(str(document.get('started', '')))}",
-             f"{cell(task.get('timeElapsed', round(1000 * (document.get('duration_seconds') or 0))))} ms"]
+    facts = [
+        f"pass when {escape(str(document.get('policy', 'always')))}",
+        f"engine {escape(str(document.get('engine', '')))}",
+        f"started {escape(str(document.get('started', '')))}",
+        f"{cell(task.get('timeElapsed', round(1000 * (document.get('duration_seconds') or 0))))} ms",
+    ]
     if read:
         facts.append(f"rows read: {read}")
-    return (f"<header><h1>{escape(str(document.get('name', '')))} {verdict}</h1>"
-            f"<p class=\"muted\">{' · '.join(facts)}</p></header>")
+    return (
+        f"<header><h1>{escape(str(document.get('name', '')))} {verdict}</h1>"
+        f'<p class="muted">{" · ".join(facts)}</p></header>'
+    )
 
 
 def _checks(checks: list[dict]) -> str:
@@ -63,11 +72,15 @@ def _checks(checks: list[dict]) -> str:
         if check.get("error"):
             values = f"error: {check['error']}" + (f"; {values}" if values else "")
         badge = {"PASS": "pass", "WARN": "warn"}.get(status, "fail")
-        rows.append(f"<tr><td><span class=\"verdict {badge}\">{escape(status)}</span></td>"
-                    f"<td>{escape(str(check.get('name', '')))}</td><td><code>{escape(str(check.get('expression', '')))}"
-                    f"</code></td><td>{escape(values)}</td></tr>")
-    return ("<section id=\"checks\"><h2>Checks</h2><table><tr><th>result</th><th>check</th><th>expression</th>"
-            f"<th>values read</th></tr>{''.join(rows)}</table></section>")
+        rows.append(
+            f'<tr><td><span class="verdict {badge}">{escape(status)}</span></td>'
+            f"<td>{escape(str(check.get('name', '')))}</td><td><code>{escape(str(check.get('expression', '')))}"
+            f"</code></td><td>{escape(values)}</td></tr>"
+        )
+    return (
+        '<section id="checks"><h2>Checks</h2><table><tr><th>result</th><th>check</th><th>expression</th>'
+        f"<th>values read</th></tr>{''.join(rows)}</table></section>"
+    )
 
 
 def _rules(document: dict, charts: dict[str, Chart]) -> str:
@@ -79,14 +92,16 @@ def _rules(document: dict, charts: dict[str, Chart]) -> str:
     else:  # Griffin's merged metric map: one section of every metric
         sections = [("metrics", "griffin", metrics)]
     opened = " open" if len(sections) <= OPEN_UP_TO else ""
-    parts = ["<section id=\"rules\"><h2>Rules</h2>"]
+    parts = ['<section id="rules"><h2>Rules</h2>']
     for rule, kind, values in sections:
         body = [figure(charts[rule])] if rule in charts else []
         body.append(_metrics_table(values))
         if rule in records:
             body.append(_records(records[rule]))
-        parts.append(f"<details{opened}><summary>{escape(str(rule))} <span class=\"muted\">({escape(str(kind))})"
-                     f"</span></summary>{''.join(body)}</details>")
+        parts.append(
+            f'<details{opened}><summary>{escape(str(rule))} <span class="muted">({escape(str(kind))})'
+            f"</span></summary>{''.join(body)}</details>"
+        )
     parts.append("</section>")
     return "".join(parts)
 
@@ -101,19 +116,21 @@ def _metrics_table(values: object) -> str:
         if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
             below.append(f"<p>{escape(str(key))}:</p>{rows_table(value)}")
         else:
-            lines.append(f"<tr><th>{escape(str(key))}</th><td class=\"num\">{escape(cell(value))}</td></tr>")
+            lines.append(f'<tr><th>{escape(str(key))}</th><td class="num">{escape(cell(value))}</td></tr>')
     return f"<table>{''.join(lines)}</table>{''.join(below)}"
 
 
 def rows_table(rows: list) -> str:
     rows = [row for row in rows if isinstance(row, dict)]
     if not rows:
-        return "<p class=\"muted\">no rows</p>"
+        return '<p class="muted">no rows</p>'
     headers = list(dict.fromkeys(key for row in rows for key in row))
     head = "".join(f"<th>{escape(str(h))}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{escape(cell(row.get(h)))}</td>" for h in headers) + "</tr>"
-                   for row in rows[:SAMPLE_ROWS])
-    more = f"<p class=\"muted\">... {len(rows) - SAMPLE_ROWS} more rows</p>" if len(rows) > SAMPLE_ROWS else ""
+    body = "".join(
+        "<tr>" + "".join(f"<td>{escape(cell(row.get(h)))}</td>" for h in headers) + "</tr>"
+        for row in rows[:SAMPLE_ROWS]
+    )
+    more = f'<p class="muted">... {len(rows) - SAMPLE_ROWS} more rows</p>' if len(rows) > SAMPLE_ROWS else ""
     return f"<table><tr>{head}</tr>{body}</table>{more}"
 
 
@@ -122,23 +139,29 @@ def _records(record: dict) -> str:
     if not count:
         return ""
     where = f", written to {escape(str(record['written_to']))}" if record.get("written_to") else ""
-    return (f"<p>{escape(cell(count))} {escape(str(record.get('output', 'records')))}{where}:</p>"
-            + rows_table(record.get("sample") or []))
+    return f"<p>{escape(cell(count))} {escape(str(record.get('output', 'records')))}{where}:</p>" + rows_table(
+        record.get("sample") or []
+    )
 
 
 def _trends(trends: list[Chart], runs: int) -> str:
     if not trends:
-        return ("<section id=\"trends\"><h2>Trends</h2><p class=\"muted\">Trends appear once two runs of the "
-                f"suite are stored in the history ({runs} stored).</p></section>")
+        return (
+            '<section id="trends"><h2>Trends</h2><p class="muted">Trends appear once two runs of the '
+            f"suite are stored in the history ({runs} stored).</p></section>"
+        )
     opened = " open" if len(trends) <= OPEN_UP_TO else ""
-    items = "".join(f"<details{opened}><summary>{escape(chart.title)}</summary>{figure(chart)}</details>"
-                    for chart in trends)
-    return f"<section id=\"trends\"><h2>Trends over the last {runs} runs</h2>{items}</section>"
+    items = "".join(
+        f"<details{opened}><summary>{escape(chart.title)}</summary>{figure(chart)}</details>" for chart in trends
+    )
+    return f'<section id="trends"><h2>Trends over the last {runs} runs</h2>{items}</section>'
 
 
 def figure(chart: Chart) -> str:
     """The chart as inline SVG, with its spec as inert JSON (``<`` escaped: it cannot end the script)."""
     spec = json.dumps(json_safe(chart.vega_lite), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     spec = spec.replace("<", "\\u003c")
-    return (f"<figure class=\"chart\" id=\"{chart.id}\">{to_svg(chart)}"
-            f"<script type=\"application/json\" class=\"vl-spec\">{spec}</script></figure>")
+    return (
+        f'<figure class="chart" id="{chart.id}">{to_svg(chart)}'
+        f'<script type="application/json" class="vl-spec">{spec}</script></figure>'
+    )

@@ -42,19 +42,27 @@ def _name(details: dict, role: str) -> str:
 
 
 def _outcome_bars(rule: str, kind: str, details: dict, metrics: dict) -> Chart | None:
-    rows = [{"outcome": role, "rows": metrics[_name(details, role)], "color": color}
-            for role, color in OUTCOMES[kind] if is_number(metrics.get(_name(details, role)))]
+    rows = [
+        {"outcome": role, "rows": metrics[_name(details, role)], "color": color}
+        for role, color in OUTCOMES[kind]
+        if is_number(metrics.get(_name(details, role)))
+    ]
     if not rows:
         return None
     counted = sum(row["rows"] for row in rows)
     good = rows[0]["rows"] if rows[0]["outcome"] == OUTCOMES[kind][0][0] else 0
     fraction = good / counted if counted else math.nan
     title = f"{rule}: {_percent(fraction)} {OUTCOMES[kind][0][0]} of {counted:,} rows"
-    spec = alt.Chart(alt.Data(values=rows), title=title, width=WIDTH).mark_bar().encode(
-        y=alt.Y("outcome:N", sort=None, title=None),
-        x=alt.X("rows:Q", title="rows"),
-        color=alt.Color("color:N", scale=None, legend=None),
-        tooltip=["outcome:N", "rows:Q"])
+    spec = (
+        alt.Chart(alt.Data(values=rows), title=title, width=WIDTH)
+        .mark_bar()
+        .encode(
+            y=alt.Y("outcome:N", sort=None, title=None),
+            x=alt.X("rows:Q", title="rows"),
+            color=alt.Color("color:N", scale=None, legend=None),
+            tooltip=["outcome:N", "rows:Q"],
+        )
+    )
     return Chart(chart_id("rule", rule), title, spec)
 
 
@@ -72,23 +80,41 @@ def _step_histogram(rule: str, details: dict, metrics: dict) -> Chart | None:
     except ValueError:
         step_ms = None
     width = step_ms or 1
-    rows = [{"from_ms": row["step"] * width, "to_ms": (row["step"] + 1) * width, "rows": row.get(count_name)}
-            for row in steps if is_number(row.get("step"))]
+    rows = [
+        {"from_ms": row["step"] * width, "to_ms": (row["step"] + 1) * width, "rows": row.get(count_name)}
+        for row in steps
+        if is_number(row.get("step"))
+    ]
     axis = "latency (ms)" if step_ms else "step"
     prefix = _name(details, "percentile") + "_"
-    marks = [{"percentile": f"p{key[len(prefix):]}", "latency_ms": value}
-             for key, value in metrics.items() if key.startswith(prefix) and is_number(value)]
-    bars = alt.Chart(alt.Data(values=rows)).mark_bar(color="#1565c0", stroke="white").encode(
-        x=alt.X("from_ms:Q", title=axis), x2="to_ms:Q", y=alt.Y("rows:Q", title="rows"), y2=alt.datum(0),
-        tooltip=["from_ms:Q", "to_ms:Q", "rows:Q"])
+    marks = [
+        {"percentile": f"p{key[len(prefix) :]}", "latency_ms": value}
+        for key, value in metrics.items()
+        if key.startswith(prefix) and is_number(value)
+    ]
+    bars = (
+        alt.Chart(alt.Data(values=rows))
+        .mark_bar(color="#1565c0", stroke="white")
+        .encode(
+            x=alt.X("from_ms:Q", title=axis),
+            x2="to_ms:Q",
+            y=alt.Y("rows:Q", title="rows"),
+            y2=alt.datum(0),
+            tooltip=["from_ms:Q", "to_ms:Q", "rows:Q"],
+        )
+    )
     title = f"{rule}: latency histogram"
     layers = [bars]
     if marks and step_ms:
         title += " with percentiles"
-        rule_marks = alt.Chart(alt.Data(values=marks)).mark_rule(color=BAD, strokeDash=[4, 3]).encode(
-            x="latency_ms:Q", tooltip=["percentile:N", "latency_ms:Q"])
+        rule_marks = (
+            alt.Chart(alt.Data(values=marks))
+            .mark_rule(color=BAD, strokeDash=[4, 3])
+            .encode(x="latency_ms:Q", tooltip=["percentile:N", "latency_ms:Q"])
+        )
         labels = rule_marks.mark_text(align="left", dx=3, dy=-4, color=BAD, baseline="bottom").encode(
-            text=alt.Text("percentile:N"), y=alt.value(0))
+            text=alt.Text("percentile:N"), y=alt.value(0)
+        )
         layers += [rule_marks, labels]
     return Chart(chart_id("rule", rule), title, alt.layer(*layers, title=title, width=WIDTH, height=HEIGHT))
 
@@ -100,9 +126,15 @@ def _duplication_histogram(rule: str, details: dict, metrics: dict) -> Chart | N
         return None
     rows = [{"extra copies": row.get(dup), "values": row.get(num)} for row in array]
     title = f"{rule}: how many values occur more than once"
-    spec = alt.Chart(alt.Data(values=rows), title=title, width=WIDTH, height=HEIGHT).mark_bar(color=BAD).encode(
-        x=alt.X("extra copies:O", title="extra copies of a value (dup)"),
-        y=alt.Y("values:Q", title="values (num)"), tooltip=["extra copies:O", "values:Q"])
+    spec = (
+        alt.Chart(alt.Data(values=rows), title=title, width=WIDTH, height=HEIGHT)
+        .mark_bar(color=BAD)
+        .encode(
+            x=alt.X("extra copies:O", title="extra copies of a value (dup)"),
+            y=alt.Y("values:Q", title="values (num)"),
+            tooltip=["extra copies:O", "values:Q"],
+        )
+    )
     return Chart(chart_id("rule", rule), title, spec)
 
 
@@ -116,10 +148,15 @@ def _profile_bars(rule: str, rows: list) -> Chart | None:
     if len(numeric) != 1 or len(labels) != 1:
         return None
     label, value = labels[0], numeric[0]
-    data = [{"group": "NULL" if row.get(label) is None else str(row.get(label)), "value": row.get(value)}
-            for row in rows]
+    data = [
+        {"group": "NULL" if row.get(label) is None else str(row.get(label)), "value": row.get(value)} for row in rows
+    ]
     title = f"{rule}: {value} by {label}"
-    spec = alt.Chart(alt.Data(values=data), title=title, width=WIDTH).mark_bar(color="#1565c0").encode(
-        y=alt.Y("group:N", sort=None, title=label), x=alt.X("value:Q", title=value),
-        tooltip=["group:N", "value:Q"])
+    spec = (
+        alt.Chart(alt.Data(values=data), title=title, width=WIDTH)
+        .mark_bar(color="#1565c0")
+        .encode(
+            y=alt.Y("group:N", sort=None, title=label), x=alt.X("value:Q", title=value), tooltip=["group:N", "value:Q"]
+        )
+    )
     return Chart(chart_id("rule", rule), title, spec)

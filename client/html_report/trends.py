@@ -20,8 +20,11 @@ def trend_charts(documents: list[dict]) -> list[Chart]:
         point = {"run": number, "passed": bool(document.get("pass", True))}
         for group, series, value in _numbers(document):
             groups.setdefault(group, []).append({**point, "series": series, "value": value})
-    return [_chart(section, name, rows) for (section, name), rows in groups.items()
-            if len({row["run"] for row in rows}) >= MIN_RUNS]
+    return [
+        _chart(section, name, rows)
+        for (section, name), rows in groups.items()
+        if len({row["run"] for row in rows}) >= MIN_RUNS
+    ]
 
 
 def _numbers(document: dict):
@@ -63,10 +66,22 @@ def _chart(section: str, name: str, rows: list[dict]) -> Chart:
     data = alt.Data(values=rows)
     x = alt.X("run:Q", title="run (oldest to newest)", axis=alt.Axis(format="d", tickMinStep=1))
     # aria=False: no text label per mark in the SVG (1,000 runs must stay a few megabytes)
-    line = alt.Chart(data).mark_line(point=False, aria=False).encode(
-        x=x, y=alt.Y("value:Q", title=None), color=alt.Color("series:N", title=None),
-        tooltip=["run:Q", "series:N", "value:Q", "passed:N"])
-    failed = alt.Chart(data).transform_filter("!datum.passed").mark_point(
-        shape="cross", color="#c62828", size=60, filled=True, aria=False).encode(x=x, y="value:Q")
-    return Chart(chart_id("trend", f"{section} {name}"), title,
-                 alt.layer(line, failed, title=title, width=WIDTH, height=140))
+    line = (
+        alt.Chart(data)
+        .mark_line(point=False, aria=False)
+        .encode(
+            x=x,
+            y=alt.Y("value:Q", title=None),
+            color=alt.Color("series:N", title=None),
+            tooltip=["run:Q", "series:N", "value:Q", "passed:N"],
+        )
+    )
+    failed = (
+        alt.Chart(data)
+        .transform_filter("!datum.passed")
+        .mark_point(shape="cross", color="#c62828", size=60, filled=True, aria=False)
+        .encode(x=x, y="value:Q")
+    )
+    return Chart(
+        chart_id("trend", f"{section} {name}"), title, alt.layer(line, failed, title=title, width=WIDTH, height=140)
+    )

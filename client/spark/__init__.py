@@ -18,7 +18,8 @@ def __getattr__(name: str):
         except ImportError as exc:
             from gryph.compiler.errors import EngineError
 
-            raise EngineError("SPARK_MISSING", f"the Spark engine needs pyspark ({exc})",
-                              hint='pip install "gryph[spark]"') from exc
+            raise EngineError(
+                "SPARK_MISSING", f"the Spark engine needs pyspark ({exc})", hint='pip install "gryph[spark]"'
+            ) from exc
         return SparkEngine
     raise AttributeError(name)

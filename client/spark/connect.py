@@ -44,9 +44,12 @@ class Connection:
     def lost(self, failure: EngineError) -> EngineError:
         """The error for a request that failed because the server went away during it."""
         host, port = endpoint(self.url)
-        return EngineError("SPARK_UNREACHABLE", f"the Spark Connect server at {host}:{port} stopped "
-                           f"accepting connections during the run ({failure.message})",
-                           hint="was it stopped or did it crash? its log says why; run again once it is back")
+        return EngineError(
+            "SPARK_UNREACHABLE",
+            f"the Spark Connect server at {host}:{port} stopped "
+            f"accepting connections during the run ({failure.message})",
+            hint="was it stopped or did it crash? its log says why; run again once it is back",
+        )
 
     def close(self) -> None:
         """Stop the session, then the local server if this connection started it."""
@@ -69,8 +72,11 @@ def _import_pyspark():
         import pyspark
         from pyspark.sql.connect.session import SparkSession
     except ImportError as exc:
-        raise EngineError("SPARK_MISSING", "the Spark engine needs pyspark with Spark Connect "
-                          f"support, which is not installed ({exc})", hint=_PIP_HINT) from exc
+        raise EngineError(
+            "SPARK_MISSING",
+            f"the Spark engine needs pyspark with Spark Connect support, which is not installed ({exc})",
+            hint=_PIP_HINT,
+        ) from exc
     return pyspark.__version__, SparkSession
 
 
@@ -78,8 +84,11 @@ def endpoint(url: str) -> tuple[str, int]:
     """Host and port of an ``sc://host:port/;param=value`` URL."""
     parts = urlsplit(url)
     if parts.scheme != "sc" or not parts.hostname:
-        raise EngineError("SPARK_URL", f"not a Spark Connect URL: {url!r}",
-                          hint="use sc://host:port (parameters after '/;', e.g. ;token=...;use_ssl=true)")
+        raise EngineError(
+            "SPARK_URL",
+            f"not a Spark Connect URL: {url!r}",
+            hint="use sc://host:port (parameters after '/;', e.g. ;token=...;use_ssl=true)",
+        )
     try:
         return parts.hostname, parts.port or DEFAULT_PORT
     except ValueError as exc:  # a port that is not a number
@@ -95,15 +104,18 @@ def _wait_for_port(host: str, port: int, timeout: float) -> None:
             with socket.create_connection((host, port), timeout=min(2.0, timeout)):
                 return
         except ConnectionRefusedError:
-            raise EngineError("SPARK_UNREACHABLE", f"nothing accepts connections at {host}:{port} "
-                              "(connection refused)", hint=hint) from None
+            raise EngineError(
+                "SPARK_UNREACHABLE", f"nothing accepts connections at {host}:{port} (connection refused)", hint=hint
+            ) from None
         except socket.gaierror:
-            raise EngineError("SPARK_UNREACHABLE", f"cannot resolve the host of {host}:{port}",
-                              hint=hint) from None
+            raise EngineError("SPARK_UNREACHABLE", f"cannot resolve the host of {host}:{port}", hint=hint) from None
         except OSError:  # no answer yet (a firewall, a server still starting): wait, but not forever
             if time.monotonic() >= deadline:
-                raise EngineError("SPARK_UNREACHABLE", f"cannot reach the Spark Connect server at "
-                                  f"{host}:{port} (no answer within {timeout:.0f} s)", hint=hint) from None
+                raise EngineError(
+                    "SPARK_UNREACHABLE",
+                    f"cannot reach the Spark Connect server at {host}:{port} (no answer within {timeout:.0f} s)",
+                    hint=hint,
+                ) from None
             time.sleep(0.25)
 
 
@@ -125,9 +137,11 @@ def _bounded(call, timeout: float, host: str, port: int):
     thread.start()
     thread.join(timeout)
     if thread.is_alive():
-        raise EngineError("SPARK_UNREACHABLE", f"the server at {host}:{port} accepts connections "
-                          f"but gave no Spark Connect answer within {timeout:.0f} s",
-                          hint="is this port a Spark Connect (gRPC) endpoint? does it need use_ssl=true?")
+        raise EngineError(
+            "SPARK_UNREACHABLE",
+            f"the server at {host}:{port} accepts connections but gave no Spark Connect answer within {timeout:.0f} s",
+            hint="is this port a Spark Connect (gRPC) endpoint? does it need use_ssl=true?",
+        )
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]
@@ -160,23 +174,28 @@ def _handshake_error(exc: Exception, host: str, port: int) -> EngineError:
     status_name = grpc_status(exc)
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     if status_name in ("UNAUTHENTICATED", "PERMISSION_DENIED") or "authenticat" in text.lower():
-        return EngineError("SPARK_AUTH", f"the Spark Connect server at {host}:{port} refused "
-                           f"authentication: {text}",
-                           hint="check the ;token=... (and ;use_ssl=true) parts of the URL")
-    return EngineError("SPARK_CONNECT", f"the Spark Connect server at {host}:{port} failed the "
-                       f"first request: {text}")
+        return EngineError(
+            "SPARK_AUTH",
+            f"the Spark Connect server at {host}:{port} refused authentication: {text}",
+            hint="check the ;token=... (and ;use_ssl=true) parts of the URL",
+        )
+    return EngineError("SPARK_CONNECT", f"the Spark Connect server at {host}:{port} failed the first request: {text}")
 
 
 def _check_versions(client: str, server: str) -> None:
     """A client newer than the server sends plans the server cannot read: refuse early."""
+
     def major_minor(version: str) -> tuple[int, int]:
         numbers = [int("".join(ch for ch in part if ch.isdigit()) or 0) for part in version.split(".")[:2]]
         return (numbers + [0, 0])[0], (numbers + [0, 0])[1]
 
     if major_minor(client)[0] != major_minor(server)[0] or major_minor(client) > major_minor(server):
-        raise EngineError("SPARK_VERSION", f"pyspark {client} cannot talk to Spark Connect server "
-                          f"{server}: the client must not be newer than the server",
-                          hint=f'install a matching client: pip install "pyspark[connect]=={server}"')
+        raise EngineError(
+            "SPARK_VERSION",
+            f"pyspark {client} cannot talk to Spark Connect server "
+            f"{server}: the client must not be newer than the server",
+            hint=f'install a matching client: pip install "pyspark[connect]=={server}"',
+        )
 
 
 def retry_seconds() -> float:
@@ -189,8 +208,11 @@ def retry_seconds() -> float:
     except ValueError:
         seconds = -1.0
     if not 0 <= seconds <= 86400:
-        raise EngineError("SPARK_RETRY", f"{RETRY_SECONDS_VARIABLE}={text!r} is not a number of seconds "
-                          "from 0 to 86400", hint=f"e.g. {RETRY_SECONDS_VARIABLE}=30")
+        raise EngineError(
+            "SPARK_RETRY",
+            f"{RETRY_SECONDS_VARIABLE}={text!r} is not a number of seconds from 0 to 86400",
+            hint=f"e.g. {RETRY_SECONDS_VARIABLE}=30",
+        )
     return seconds
 
 
@@ -210,8 +232,7 @@ def _open(url: str) -> tuple[object, str]:
     budget = OutageBudget(retry_seconds())
     # A few quick retries for the handshake only; later requests get the run's budget.
     client.set_retry_policies([DefaultPolicy(max_retries=3, max_backoff=1000)])
-    server_version = _bounded(lambda: _handshake(session, client_version, host, port),
-                              FIRST_RPC_TIMEOUT, host, port)
+    server_version = _bounded(lambda: _handshake(session, client_version, host, port), FIRST_RPC_TIMEOUT, host, port)
     client.set_retry_policies([budget])
     return session, server_version
 
@@ -223,8 +244,9 @@ def connect(remote: str | None = None) -> Connection:
     """
     remote = remote if remote is not None else os.environ.get("SPARK_REMOTE")
     if not remote:
-        raise EngineError("SPARK_URL", "no Spark Connect server given",
-                          hint='pass sc://host:port, "local", or set SPARK_REMOTE')
+        raise EngineError(
+            "SPARK_URL", "no Spark Connect server given", hint='pass sc://host:port, "local", or set SPARK_REMOTE'
+        )
     if remote == "local":
         _import_pyspark()
         server = start_local_server()

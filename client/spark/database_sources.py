@@ -30,6 +30,7 @@ def read_database(spark: SparkSession, spec: SourceSpec) -> DataFrame:
     database = resolve(spec)
     try:
         with spark_errors(f"reading source {spec.name!r}", source=f"{spec.name!r} ({spec.describe()})"):
+
             def reader():  # a new one each time: a reader keeps every option it was given
                 options = {"url": database.jdbc_url(), "driver": database.jdbc_driver()}
                 if database.user is not None:
@@ -67,11 +68,13 @@ def _read_sqlite_table(rows, types: dict[str, T.DataType], spec: SourceSpec) -> 
     """Dates and timestamps are text in SQLite: read as text, then cast by Spark (the JDBC driver
     parses one fixed pattern only), as DuckDB casts them."""
     temporal = (T.DateType, T.TimestampType)
-    read_as = ", ".join(f"{quoted(name)} {'string' if isinstance(t, temporal) else t.simpleString()}"
-                        for name, t in types.items())
+    read_as = ", ".join(
+        f"{quoted(name)} {'string' if isinstance(t, temporal) else t.simpleString()}" for name, t in types.items()
+    )
     df = rows.option("customSchema", read_as).option("dbtable", from_clause(spec)).load()
-    return df.select(*(column(name).cast(t).alias(name) if isinstance(t, temporal) else column(name)
-                       for name, t in types.items()))
+    return df.select(
+        *(column(name).cast(t).alias(name) if isinstance(t, temporal) else column(name) for name, t in types.items())
+    )
 
 
 def _partitioned(rows, bounds_reader, spec: SourceSpec):
@@ -80,20 +83,38 @@ def _partitioned(rows, bounds_reader, spec: SourceSpec):
     if column is None:
         return rows
     quoted = '"' + str(column).replace('"', '""') + '"'
-    bounds = bounds_reader.option("dbtable", f"(SELECT min({quoted}) AS lo, max({quoted}) AS hi "
-                                      f"FROM {from_clause(spec)}) AS gryph_bounds").load().collect()[0]
+    bounds = (
+        bounds_reader.option(
+            "dbtable", f"(SELECT min({quoted}) AS lo, max({quoted}) AS hi FROM {from_clause(spec)}) AS gryph_bounds"
+        )
+        .load()
+        .collect()[0]
+    )
     if bounds["lo"] is None:  # an empty table: one partition reads it
         return rows
-    return rows.options(partitionColumn=str(column), lowerBound=str(bounds["lo"]), upperBound=str(bounds["hi"]),
-                          numPartitions=str(spec.option("num_partitions")))
+    return rows.options(
+        partitionColumn=str(column),
+        lowerBound=str(bounds["lo"]),
+        upperBound=str(bounds["hi"]),
+        numPartitions=str(spec.option("num_partitions")),
+    )
 
 
 def _redacted(error: GryphError, spec: SourceSpec, database) -> GryphError:
     """The error without the password; a table or query the database refuses is the suite's mistake."""
     message = database.redact(error.message)
     if any(word in message.lower() for word in _REFUSED):
-        return InvalidInput("TABLE_NOT_FOUND", f"source {spec.name!r} ({spec.describe()}): the database refuses "
-                            f"what it reads: {message}", location=spec.location, text=spec.describe(),
-                            hint="check the table or query and its column names in the database")
-    return EngineError(error.code, message, location=spec.location, text=spec.describe(),
-                       hint=database.redact(error.hint) if error.hint else None)
+        return InvalidInput(
+            "TABLE_NOT_FOUND",
+            f"source {spec.name!r} ({spec.describe()}): the database refuses what it reads: {message}",
+            location=spec.location,
+            text=spec.describe(),
+            hint="check the table or query and its column names in the database",
+        )
+    return EngineError(
+        error.code,
+        message,
+        location=spec.location,
+        text=spec.describe(),
+        hint=database.redact(error.hint) if error.hint else None,
+    )

@@ -32,8 +32,9 @@ class SparkEngine:
 
     name = "spark"
 
-    def __init__(self, remote: str | None = None, *, connection: Connection | None = None,
-                 read_once: bool = True) -> None:
+    def __init__(
+        self, remote: str | None = None, *, connection: Connection | None = None, read_once: bool = True
+    ) -> None:
         """Connect to ``remote`` (an ``sc://`` URL, ``"local"``, or None for ``SPARK_REMOTE``).
 
         ``read_once`` keeps a source that several queries scan on the cluster for the run, so
@@ -79,15 +80,16 @@ class SparkEngine:
             for export in exports:
                 self._export(ctx, export)
             jobs = [s.dataframe(ctx) for s in shared]
-            parts = [Part("queries " + ", ".join(repr(q.name) for q in s.queries), df)
-                     for s, (df, _) in zip(shared, jobs)]
+            parts = [
+                Part("queries " + ", ".join(repr(q.name) for q in s.queries), df) for s, (df, _) in zip(shared, jobs)
+            ]
             parts += [Part(f"query {q.name!r}", self._dataframe(ctx, q)) for q in alone]
             with wide_codegen(ctx):
                 results = collect_together(parts)
             rows: dict[str, Rows] = {}
             for (_, split), got in zip(jobs, results):
                 rows.update(split(got))
-            for query, part, got in zip(alone, parts[len(jobs):], results[len(jobs):]):
+            for query, part, got in zip(alone, parts[len(jobs) :], results[len(jobs) :]):
                 names = part.df.columns  # known once analysed: while the views are still there
                 rows[query.name] = [{name: normalize(value) for name, value in zip(names, row)} for row in got]
         return {query.name: rows[query.name] for query in plan.queries}
@@ -113,8 +115,7 @@ class SparkEngine:
         registered: list[str] = []
         names = [n for view in views for n in reads(view.relation)] + [n for rel in relations for n in reads(rel)]
         try:
-            loaded = {name: load_source(self.spark, sources[name]) for name in dict.fromkeys(names)
-                      if name in sources}
+            loaded = {name: load_source(self.spark, sources[name]) for name in dict.fromkeys(names) if name in sources}
             for name, df in keep_all(loaded, kept or {}).items():
                 with spark_errors(f"reading source {name!r}"):
                     self._register(ctx, name, df, registered)
@@ -157,4 +158,3 @@ class SparkEngine:
         with spark_errors("dropping temporary views"):
             for name in dict.fromkeys(names):
                 self.spark.catalog.dropTempView(name)
-

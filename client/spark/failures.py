@@ -41,16 +41,27 @@ def spark_errors(what: str, source: str | None = None) -> Iterator[None]:
         yield
     except PySparkException as exc:
         if grpc_status(exc) == "UNAVAILABLE":
-            raise EngineError("SPARK_UNREACHABLE", f"{what}: the Spark Connect server stopped answering "
-                              f"({first_line(exc)})", hint="is the server still running? a run waits "
-                              "GRYPH_SPARK_RETRY_SECONDS (default 30) for it to come back") from exc
+            raise EngineError(
+                "SPARK_UNREACHABLE",
+                f"{what}: the Spark Connect server stopped answering ({first_line(exc)})",
+                hint="is the server still running? a run waits "
+                "GRYPH_SPARK_RETRY_SECONDS (default 30) for it to come back",
+            ) from exc
         condition = _condition(exc)
         if source is not None and condition in _MISSING:
-            raise EngineError("SOURCE_NOT_FOUND", f"source {source} does not exist: {first_line(exc)}",
-                              hint="check the path or table name (paths are resolved on the Spark server)") from exc
+            raise EngineError(
+                "SOURCE_NOT_FOUND",
+                f"source {source} does not exist: {first_line(exc)}",
+                hint="check the path or table name (paths are resolved on the Spark server)",
+            ) from exc
         if condition in _NO_AVRO:
-            raise EngineError("SPARK_AVRO", f"{what}: this Spark server has no Avro support "
-                              "(the spark-avro module is not deployed)",
-                              hint="start the server with --packages org.apache.spark:spark-avro_2.13:<spark version>") from exc
-        raise EngineError("QUERY_FAILED", f"{what} failed on Spark: {first_line(exc)}",
-                          hint=f"Spark error class {condition}" if condition else None) from exc
+            raise EngineError(
+                "SPARK_AVRO",
+                f"{what}: this Spark server has no Avro support (the spark-avro module is not deployed)",
+                hint="start the server with --packages org.apache.spark:spark-avro_2.13:<spark version>",
+            ) from exc
+        raise EngineError(
+            "QUERY_FAILED",
+            f"{what} failed on Spark: {first_line(exc)}",
+            hint=f"Spark error class {condition}" if condition else None,
+        ) from exc

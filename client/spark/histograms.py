@@ -51,11 +51,13 @@ class SharedHistograms:
         names = list(columns.values())
         sets = [frozenset(columns[k.expr] for k in keys) for keys in keys_of]
         projected = compile_relation(self.input, ctx).select(
-            *(compile_scalar(expr).alias(name) for expr, name in columns.items()))
+            *(compile_scalar(expr).alias(name) for expr, name in columns.items())
+        )
         # a set listed twice would be grouped twice: (a, b) and (b, a) are one set
         distinct_sets = [[column(n) for n in names if n in s] for s in dict.fromkeys(sets)]
         counted = projected.groupingSets(distinct_sets, *(column(n) for n in names)).agg(
-            F.count(F.lit(1)).alias(COUNT), F.grouping_id().alias(f"{prefix}_id"))
+            F.count(F.lit(1)).alias(COUNT), F.grouping_id().alias(f"{prefix}_id")
+        )
         histogram = counted.groupBy(f"{prefix}_id", COUNT).agg(F.count(F.lit(1)).alias(VALUES))
         # grouping_id has one bit per column, the first column highest: 1 where the set lacks it
         answers: dict[int, list[str]] = {}
@@ -80,5 +82,8 @@ def shared_histograms(queries) -> list[SharedHistograms]:
         parts = histogram_parts(query.relation) if query.limit is None else None
         if parts is not None and parts[1]:
             by_input.setdefault(parts[0], []).append((query, parts[1]))
-    return [SharedHistograms(rel, [q for q, _ in members], [keys for _, keys in members])
-            for rel, members in by_input.items() if len(members) > 1]
+    return [
+        SharedHistograms(rel, [q for q, _ in members], [keys for _, keys in members])
+        for rel, members in by_input.items()
+        if len(members) > 1
+    ]

@@ -44,8 +44,7 @@ def spark_home() -> Path:
     try:
         import pyspark
     except ImportError as exc:
-        raise EngineError("SPARK_MISSING", "pyspark is not installed",
-                          hint='pip install "gryph[spark]"') from exc
+        raise EngineError("SPARK_MISSING", "pyspark is not installed", hint='pip install "gryph[spark]"') from exc
     return Path(pyspark.__file__).resolve().parent
 
 
@@ -57,9 +56,11 @@ def java_home() -> str:
     java = shutil.which("java")
     if java is None:
         raise EngineError(
-            "SPARK_JAVA", "Java 17 or newer is needed to run a local Spark server, and no `java` "
+            "SPARK_JAVA",
+            "Java 17 or newer is needed to run a local Spark server, and no `java` "
             "was found (JAVA_HOME unset, nothing on PATH)",
-            hint="install it, e.g. `apt-get install -y openjdk-17-jre-headless` (or run .ci/bootstrap.sh)")
+            hint="install it, e.g. `apt-get install -y openjdk-17-jre-headless` (or run .ci/bootstrap.sh)",
+        )
     return str(Path(java).resolve().parent.parent)
 
 
@@ -71,9 +72,15 @@ class _Process:
         self.port = port
         self.log = workdir / f"{name}.log"
         with open(self.log, "wb") as out:
-            self.popen = subprocess.Popen(argv, env=env, cwd=workdir, stdout=out,
-                                          stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                          start_new_session=True)
+            self.popen = subprocess.Popen(
+                argv,
+                env=env,
+                cwd=workdir,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
 
     def tail(self) -> str:
         try:
@@ -88,14 +95,21 @@ class _Process:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.popen.poll() is not None:
-                raise EngineError("SPARK_START", f"{self.name} exited with code "
-                                  f"{self.popen.returncode} before listening on port {port}",
-                                  text=self.tail(), hint=f"full log: {self.log}")
+                raise EngineError(
+                    "SPARK_START",
+                    f"{self.name} exited with code {self.popen.returncode} before listening on port {port}",
+                    text=self.tail(),
+                    hint=f"full log: {self.log}",
+                )
             if port_open("127.0.0.1", port, timeout=0.5):
                 return
             time.sleep(0.25)
-        raise EngineError("SPARK_START", f"{self.name} did not listen on port {port} within "
-                          f"{timeout:.0f} s", text=self.tail(), hint=f"full log: {self.log}")
+        raise EngineError(
+            "SPARK_START",
+            f"{self.name} did not listen on port {port} within {timeout:.0f} s",
+            text=self.tail(),
+            hint=f"full log: {self.log}",
+        )
 
     def _gone(self) -> bool:
         # The launcher script can exit before its JVM lets go of the port.
@@ -127,10 +141,17 @@ class LocalSpark:
         self.master_url: str | None = None
         self._processes: list[_Process] = []
         self._home = spark_home()
-        self._env = dict(os.environ, SPARK_HOME=str(self._home), JAVA_HOME=java_home(),
-                         SPARK_NO_DAEMONIZE="1", SPARK_LOG_DIR=str(workdir / "logs"),
-                         SPARK_PID_DIR=str(workdir / "pids"), SPARK_WORKER_DIR=str(workdir / "work"),
-                         SPARK_LOCAL_IP="127.0.0.1", SPARK_LOCAL_HOSTNAME="localhost")
+        self._env = dict(
+            os.environ,
+            SPARK_HOME=str(self._home),
+            JAVA_HOME=java_home(),
+            SPARK_NO_DAEMONIZE="1",
+            SPARK_LOG_DIR=str(workdir / "logs"),
+            SPARK_PID_DIR=str(workdir / "pids"),
+            SPARK_WORKER_DIR=str(workdir / "work"),
+            SPARK_LOCAL_IP="127.0.0.1",
+            SPARK_LOCAL_HOSTNAME="localhost",
+        )
         self._env.pop("SPARK_REMOTE", None)  # would turn the launchers into Connect clients
         self._env.pop("SPARK_CONNECT_MODE_ENABLED", None)
 
@@ -146,23 +167,51 @@ class LocalSpark:
     def start_master(self, timeout: float = START_TIMEOUT) -> str:
         """A standalone master on a free port; returns its ``spark://`` URL."""
         port, webui = free_port(), free_port()
-        self._launch("master", [str(self._home / "bin" / "spark-class"),
-                                "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",
-                                "--port", str(port), "--webui-port", str(webui)], port, timeout)
+        self._launch(
+            "master",
+            [
+                str(self._home / "bin" / "spark-class"),
+                "org.apache.spark.deploy.master.Master",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--webui-port",
+                str(webui),
+            ],
+            port,
+            timeout,
+        )
         self.master_url = f"spark://127.0.0.1:{port}"
         return self.master_url
 
     def start_worker(self, master_url: str, timeout: float = START_TIMEOUT) -> None:
         """One worker with one core and 1 GiB, registered with ``master_url``."""
         webui = free_port()
-        self._launch("worker", [str(self._home / "bin" / "spark-class"),
-                                "org.apache.spark.deploy.worker.Worker", master_url,
-                                "--host", "127.0.0.1", "--cores", "1", "--memory", "1g",
-                                "--webui-port", str(webui), "--work-dir", str(self.workdir / "work")],
-                     webui, timeout)
+        self._launch(
+            "worker",
+            [
+                str(self._home / "bin" / "spark-class"),
+                "org.apache.spark.deploy.worker.Worker",
+                master_url,
+                "--host",
+                "127.0.0.1",
+                "--cores",
+                "1",
+                "--memory",
+                "1g",
+                "--webui-port",
+                str(webui),
+                "--work-dir",
+                str(self.workdir / "work"),
+            ],
+            webui,
+            timeout,
+        )
 
-    def start_connect(self, master: str = "local[2]", timeout: float = START_TIMEOUT,
-                      confs: Mapping[str, str] | None = None) -> str:
+    def start_connect(
+        self, master: str = "local[2]", timeout: float = START_TIMEOUT, confs: Mapping[str, str] | None = None
+    ) -> str:
         """The Connect server bound to a free loopback port; returns its ``sc://`` URL.
 
         ``confs`` adds or overrides Spark settings (e.g. ``spark.connect.authenticate.token``).
@@ -219,8 +268,9 @@ def _workdir() -> Path:
     return Path(tempfile.mkdtemp(prefix="gryph-spark-"))
 
 
-def start_local_server(master: str = "local[2]", timeout: float = START_TIMEOUT,
-                       confs: Mapping[str, str] | None = None) -> LocalSpark:
+def start_local_server(
+    master: str = "local[2]", timeout: float = START_TIMEOUT, confs: Mapping[str, str] | None = None
+) -> LocalSpark:
     """A Spark Connect server on a free port of 127.0.0.1, ready to accept clients."""
     server = LocalSpark(_workdir())
     server.start_connect(master, timeout, confs)

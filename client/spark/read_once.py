@@ -74,8 +74,11 @@ def sources_to_keep(relations, views: tuple[View, ...], sources: Mapping[str, So
     Frames are not kept: their rows travel with the plan and cost no file read.
     """
     columns = columns_read(list(relations) + [v.relation for v in views])
-    return {name: columns.get(name) for name, times in scans(relations, views).items()
-            if times > 1 and name in sources and sources[name].format != "frame"}
+    return {
+        name: columns.get(name)
+        for name, times in scans(relations, views).items()
+        if times > 1 and name in sources and sources[name].format != "frame"
+    }
 
 
 def keep_all(loaded: Mapping[str, DataFrame], kept: Mapping[str, frozenset[str] | None]) -> dict[str, DataFrame]:
@@ -97,9 +100,9 @@ def keep(df: DataFrame, columns: frozenset[str] | None, name: str) -> DataFrame:
     except PySparkException as exc:
         # e.g. an endpoint without checkpoints. The queries still run over the source itself; if
         # the data is at fault they fail too, each with an error naming its query.
-        warnings.warn(f"source {name!r} could not be kept for the run, so each scan reads it "
-                      f"({first_line(exc)})",
-                      stacklevel=2)
+        warnings.warn(
+            f"source {name!r} could not be kept for the run, so each scan reads it ({first_line(exc)})", stacklevel=2
+        )
         return df
 
 

@@ -15,7 +15,19 @@ from pyspark.sql.connect.session import SparkSession
 from gryph.compiler.errors import EngineError, UnsupportedError
 from gryph.compiler.user_sql import spark_query_as_run
 from gryph.compiler.plan import (
-    AggFn, Aggregate, Distinct, Filter, Join, JoinKind, Limit, PercentileSet, Project, Read, Sort, Sql, Window,
+    AggFn,
+    Aggregate,
+    Distinct,
+    Filter,
+    Join,
+    JoinKind,
+    Limit,
+    PercentileSet,
+    Project,
+    Read,
+    Sort,
+    Sql,
+    Window,
     free_prefix,
 )
 
@@ -62,15 +74,18 @@ def wide_codegen(ctx: Context) -> Iterator[None]:
 @singledispatch
 def compile_relation(rel: object, ctx: Context) -> DataFrame:
     """The DataFrame of a plan relation."""
-    raise UnsupportedError("UNSUPPORTED_ON_ENGINE", f"relation {type(rel).__name__} is not supported on the spark engine")
+    raise UnsupportedError(
+        "UNSUPPORTED_ON_ENGINE", f"relation {type(rel).__name__} is not supported on the spark engine"
+    )
 
 
 @compile_relation.register
 def _read(rel: Read, ctx: Context) -> DataFrame:
     df = ctx.tables.get(rel.source)
     if df is None:
-        raise EngineError("SOURCE_UNKNOWN", f"the plan reads {rel.source!r}, which is neither a "
-                          "source nor a view of this run")
+        raise EngineError(
+            "SOURCE_UNKNOWN", f"the plan reads {rel.source!r}, which is neither a source nor a view of this run"
+        )
     # Exactly the columns the compiler checked, under its spelling (Spark matches case-insensitively).
     return df.select(*(column(name).alias(name) for name in rel.source_schema.names))
 
@@ -92,8 +107,7 @@ def _filter(rel: Filter, ctx: Context) -> DataFrame:
 
 @compile_relation.register
 def _project(rel: Project, ctx: Context) -> DataFrame:
-    return compile_relation(rel.input, ctx).select(
-        *(compile_scalar(c.expr).alias(c.name) for c in rel.columns))
+    return compile_relation(rel.input, ctx).select(*(compile_scalar(c.expr).alias(c.name) for c in rel.columns))
 
 
 def splits_in_two(rel: Aggregate) -> bool:
@@ -102,8 +116,11 @@ def splits_in_two(rel: Aggregate) -> bool:
     Spark expands the rows once per DISTINCT aggregate and keeps a percentile's buffer for each
     copy (tens of times slower), so a global aggregate with both is two, cross-joined.
     """
-    return (not rel.keys and any(m.expr.distinct for m in rel.measures)
-            and any(m.expr.fn is AggFn.PERCENTILE_DISC for m in rel.measures))
+    return (
+        not rel.keys
+        and any(m.expr.distinct for m in rel.measures)
+        and any(m.expr.fn is AggFn.PERCENTILE_DISC for m in rel.measures)
+    )
 
 
 @compile_relation.register
@@ -130,14 +147,19 @@ def _aggregate(rel: Aggregate, ctx: Context) -> DataFrame:
         out = df.groupBy(*keys).agg(*measures)
     elif splits_in_two(rel):
         out = df.agg(*(c for c, d in zip(measures, distinct) if not d)).crossJoin(
-            df.agg(*(c for c, d in zip(measures, distinct) if d)))
+            df.agg(*(c for c, d in zip(measures, distinct) if d))
+        )
     else:
         out = df.agg(*measures)
     if not percentile_sets:
         return out
-    return out.select(*(column(n.name) for n in rel.keys), *(
-        element[m.name].cast(to_spark(m.expr.dtype)).alias(m.name) if m.name in element else column(m.name)
-        for m in rel.measures))
+    return out.select(
+        *(column(n.name) for n in rel.keys),
+        *(
+            element[m.name].cast(to_spark(m.expr.dtype)).alias(m.name) if m.name in element else column(m.name)
+            for m in rel.measures
+        ),
+    )
 
 
 def _percentiles(df: DataFrame, group: PercentileSet, argument: str) -> tuple[DataFrame, Column]:
@@ -182,5 +204,6 @@ def _limit(rel: Limit, ctx: Context) -> DataFrame:
 @compile_relation.register
 def _window(rel: Window, ctx: Context) -> DataFrame:
     df = compile_relation(rel.input, ctx)
-    return df.select(*(column(name) for name in rel.input.schema.names),
-                     *(compile_scalar(c.expr).alias(c.name) for c in rel.columns))
+    return df.select(
+        *(column(name) for name in rel.input.schema.names), *(compile_scalar(c.expr).alias(c.name) for c in rel.columns)
+    )

@@ -18,8 +18,24 @@ from pyspark.sql.connect.window import Window
 
 from gryph.compiler.errors import UnsupportedError
 from gryph.compiler.plan import (
-    AggFn, AggregateCall, Between, Call, Cast, Field, Fn, IfThen, In, IsNull, Lambda, Like, Literal,
-    RLike, SortKey, Variable, WindowCall, WindowFn,
+    AggFn,
+    AggregateCall,
+    Between,
+    Call,
+    Cast,
+    Field,
+    Fn,
+    IfThen,
+    In,
+    IsNull,
+    Lambda,
+    Like,
+    Literal,
+    RLike,
+    SortKey,
+    Variable,
+    WindowCall,
+    WindowFn,
 )
 from gryph.compiler.types import DataType, Kind
 
@@ -226,8 +242,6 @@ def _time_part(fn: Callable[[Column], Column]) -> Callable[..., Column]:
     return lambda node, value: fn(_as_timestamp(node, value))
 
 
-
-
 def _slice(node: Call, items: Column, low: Column, high: Column) -> Column:
     # 0-based inclusive bounds, negative from the end (F.slice fails on some bounds under ANSI)
     low, high = (F.when(b < 0, F.size(items) + b).otherwise(b) for b in (low, high))
@@ -258,15 +272,17 @@ def _sql(name: str) -> Callable[..., Column]:
 
 def _int_at(position: int, fn: Callable[..., Column]) -> Callable[..., Column]:
     """``fn`` with argument ``position`` (0-based) as a 32-bit int, as Spark wants it; beyond: NULL."""
+
     def handler(node: Call, *args: Column) -> Column:
         args = list(args)
         args[position] = args[position].try_cast("int")
         return fn(node, *args)
+
     return handler
 
 
 # 2**63 as a double (exact): the integers Spark's floor/ceil can give lie in [-2**63, 2**63)
-_LONG_BOUND = float(2 ** 63)
+_LONG_BOUND = float(2**63)
 
 
 def _to_integer(fn: Callable[[Column], Column]) -> Callable[..., Column]:
@@ -275,15 +291,17 @@ def _to_integer(fn: Callable[[Column], Column]) -> Callable[..., Column]:
     Spark would give 0 for NaN and clamp the rest to the long range; the contract (and DuckDB)
     says there is no integer. NaN sorts above every number in Spark, so one range test covers it.
     """
+
     def handler(node: Call, value: Column) -> Column:
         if node.args[0].dtype.kind is not Kind.DOUBLE:
             return fn(value)
         return F.when((value >= F.lit(-_LONG_BOUND)) & (value < F.lit(_LONG_BOUND)), fn(value))
+
     return handler
 
 
 # the smallest 64-bit integer: its negation and absolute value are beyond 64 bits
-_SMALLEST_LONG = -2 ** 63
+_SMALLEST_LONG = -(2**63)
 
 
 def _negate(node: Call, value: Column) -> Column:

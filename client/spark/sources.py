@@ -77,15 +77,20 @@ def _declared(df: DataFrame, spec: SourceSpec) -> DataFrame:
     """Tables and frames keep the declared columns, by name, in the declared types."""
     if spec.schema is None:
         return df
-    return df.select(*(column(c.name).try_cast(to_spark(c.dtype)).alias(c.name)
-                       for c in spec.schema.columns))
+    return df.select(*(column(c.name).try_cast(to_spark(c.dtype)).alias(c.name) for c in spec.schema.columns))
 
 
 def _widen(df: DataFrame) -> DataFrame:
     if not any(needs_widening(f.dataType) for f in df.schema.fields):
         return df
-    return df.select(*(column(f.name).cast(to_spark(to_logical(f.dataType))).alias(f.name)
-                       if needs_widening(f.dataType) else column(f.name) for f in df.schema.fields))
+    return df.select(
+        *(
+            column(f.name).cast(to_spark(to_logical(f.dataType))).alias(f.name)
+            if needs_widening(f.dataType)
+            else column(f.name)
+            for f in df.schema.fields
+        )
+    )
 
 
 def _upload(spark: SparkSession, frame: object) -> DataFrame:

@@ -33,7 +33,7 @@ def collect_together(parts: list[Part]) -> list[list[tuple]]:
     """The rows of every part (each a tuple in the part's column order), in one action per 64."""
     out: list[list[tuple]] = []
     for start in range(0, len(parts), MAX_BRANCHES):
-        out += _one_action(parts[start:start + MAX_BRANCHES])
+        out += _one_action(parts[start : start + MAX_BRANCHES])
     return out
 
 
@@ -49,9 +49,15 @@ def _one_action(parts: list[Part]) -> list[list[tuple]]:
     branches = []
     for i, part in enumerate(parts):
         values = F.struct(*(column(name) for name in part.df.columns))
-        branches.append(part.df.select(F.lit(i).alias("part"), *(
-            (values if s == slot_of[i] else F.lit(None).cast(slots[s])).alias(f"s{s}")
-            for s in range(len(slots)))))
+        branches.append(
+            part.df.select(
+                F.lit(i).alias("part"),
+                *(
+                    (values if s == slot_of[i] else F.lit(None).cast(slots[s])).alias(f"s{s}")
+                    for s in range(len(slots))
+                ),
+            )
+        )
     union = branches[0]
     for branch in branches[1:]:
         union = union.unionAll(branch)
@@ -70,4 +76,3 @@ def _one_action(parts: list[Part]) -> list[list[tuple]]:
 def _alone(part: Part) -> list[tuple]:
     with spark_errors(part.what):
         return [tuple(row) for row in part.df.collect()]
-

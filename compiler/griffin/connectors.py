@@ -29,12 +29,24 @@ from .sql_text import check_condition, with_frames
 from .time_patterns import fill_time_patterns
 
 # Griffin's file formats (FileBasedDataConnector.SupportedFormats), as gryph reads them
-FILE_FORMATS = {"parquet": "parquet", "orc": "orc", "avro": "avro", "com.databricks.spark.avro": "avro",
-                "text": "text", "csv": "csv", "tsv": "tsv", "json": "json"}
+FILE_FORMATS = {
+    "parquet": "parquet",
+    "orc": "orc",
+    "avro": "avro",
+    "com.databricks.spark.avro": "avro",
+    "text": "text",
+    "csv": "csv",
+    "tsv": "tsv",
+    "json": "json",
+}
 # connectors that exist in Griffin but read from services this tool does not reach
-ELSEWHERE = {"kafka": "a streaming source", "elasticsearch": "an Elasticsearch index",
-             "custom": "a connector class of Griffin's JVM", "mongo": "a MongoDB collection",
-             "mongodb": "a MongoDB collection"}
+ELSEWHERE = {
+    "kafka": "a streaming source",
+    "elasticsearch": "an Elasticsearch index",
+    "custom": "a connector class of Griffin's JVM",
+    "mongo": "a MongoDB collection",
+    "mongodb": "a MongoDB collection",
+}
 
 
 @dataclass
@@ -91,8 +103,11 @@ def _data_source(entry: Node, name: str, base: Path, timestamp_ms: int, stamp: b
         out.views.append(ViewSpec(current, "", entry.location, union_of=tuple(frames)))
     if stamp:
         stamped = f"{name}__tmst"
-        out.views.append(ViewSpec(stamped, f"SELECT *, CAST({timestamp_ms} AS BIGINT) AS `__tmst` "
-                                  f"FROM {quoted(current)}", entry.location))
+        out.views.append(
+            ViewSpec(
+                stamped, f"SELECT *, CAST({timestamp_ms} AS BIGINT) AS `__tmst` FROM {quoted(current)}", entry.location
+            )
+        )
         current = stamped
     out.views.append(ViewSpec(name, f"SELECT * FROM {quoted(current)}", entry.location))
 
@@ -102,6 +117,7 @@ def _prepares(connector: Node) -> bool:
 
 
 # --- one connector ----------------------------------------------------------------------------
+
 
 def _connector(connector: Node, raw: str, name: str, base: Path) -> SourceSpec:
     kind = (connector.text("type", required=True) or "").strip().lower()
@@ -119,9 +135,11 @@ def _connector(connector: Node, raw: str, name: str, base: Path) -> SourceSpec:
         return SourceSpec(raw, "table", table=f"{config.text('database', 'default')}.{table}")
     node = connector.child("type")
     if kind in ELSEWHERE:
-        raise node.error("UNSUPPORTED", f"data source {name!r}: Griffin's {kind} connector reads "
-                         f"{ELSEWHERE[kind]}, which gryph does not reach",
-                         "export the data to files or a table and read them with a file or hive connector")
+        raise node.error(
+            "UNSUPPORTED",
+            f"data source {name!r}: Griffin's {kind} connector reads {ELSEWHERE[kind]}, which gryph does not reach",
+            "export the data to files or a table and read them with a file or hive connector",
+        )
     if kind == "jdbc":
         return _jdbc(config, raw, name, base)
     raise node.unknown_value(("file", "hive", "avro", "text-dir", "jdbc"), "connector type")
@@ -139,9 +157,11 @@ def _file(config: Node, raw: str, name: str, base: Path) -> SourceSpec:
     if config.has("schema"):
         schema = _schema(config, name)
     if fmt == "csv" and not any(key.lower() == "header" for key, _ in options) and schema is None:
-        raise config.error("BAD_CONFIG", f"data source {name!r}: a csv connector needs options.header "
-                           "or a schema (Griffin requires one)",
-                           '"options": {"header": "true"}, or "schema": [{"name": ..., "type": ...}]')
+        raise config.error(
+            "BAD_CONFIG",
+            f"data source {name!r}: a csv connector needs options.header or a schema (Griffin requires one)",
+            '"options": {"header": "true"}, or "schema": [{"name": ..., "type": ...}]',
+        )
     if fmt in ("csv", "tsv") and not any(key.lower() == "header" for key, _ in options):
         options = (*options, ("header", "false"))  # Spark's default: the first line is data
     paths = _existing(paths, config.flag("skipErrorPaths", False), name, config)
@@ -160,14 +180,17 @@ def _jdbc(config: Node, raw: str, name: str, base: Path) -> SourceSpec:
     elif url.startswith("jdbc:postgresql:"):
         parts = urlsplit(url.removeprefix("jdbc:"))
         user, password = config.text("user", ""), config.text("password", "")
-        login = quote(user or "", safe="") + (":" + quote(password, safe="") if password else "") + "@" \
-            if user else ""
-        spec = SourceSpec(raw, "postgres", paths=(urlunsplit(parts._replace(netloc=login + parts.netloc)),),
-                          options=options)
+        login = quote(user or "", safe="") + (":" + quote(password, safe="") if password else "") + "@" if user else ""
+        spec = SourceSpec(
+            raw, "postgres", paths=(urlunsplit(parts._replace(netloc=login + parts.netloc)),), options=options
+        )
     else:
-        raise config.child("url").error("UNSUPPORTED", f"data source {name!r}: gryph reads jdbc connectors of "
-                                        "PostgreSQL (jdbc:postgresql://...) and SQLite (jdbc:sqlite:...)",
-                                        "export the table to parquet and use a file connector")
+        raise config.child("url").error(
+            "UNSUPPORTED",
+            f"data source {name!r}: gryph reads jdbc connectors of "
+            "PostgreSQL (jdbc:postgresql://...) and SQLite (jdbc:sqlite:...)",
+            "export the table to parquet and use a file connector",
+        )
     check_database_source(spec)
     return spec
 
@@ -215,11 +238,14 @@ def _existing(paths: tuple[str, ...], skip_errors: bool, name: str, config: Node
     kept = tuple(p for p in paths if "://" in p or glob.has_magic(p) and glob.glob(p) or os.path.exists(p))
     for path in paths:
         if path not in kept:
-            warnings.warn(f"data source {name!r}: path {path!r} does not exist; skipped (skipErrorPaths)",
-                          stacklevel=2)
+            warnings.warn(f"data source {name!r}: path {path!r} does not exist; skipped (skipErrorPaths)", stacklevel=2)
     if not kept:
-        raise EngineError("SOURCE_NOT_FOUND", f"data source {name!r}: none of its paths exists",
-                           location=config.location, text=", ".join(paths))
+        raise EngineError(
+            "SOURCE_NOT_FOUND",
+            f"data source {name!r}: none of its paths exists",
+            location=config.location,
+            text=", ".join(paths),
+        )
     return kept
 
 
@@ -239,8 +265,9 @@ def _schema(config: Node, name: str):
         if not isinstance(column.value, dict):
             raise column.error("BAD_CONFIG", f"{column.where} must be an object with a name and a type")
         # Griffin lower-cases both (FileBasedDataConnector.getUserDefinedSchema)
-        pairs.append(((column.text("name", required=True) or "").lower(),
-                      (column.text("type", required=True) or "").lower()))
+        pairs.append(
+            ((column.text("name", required=True) or "").lower(), (column.text("type", required=True) or "").lower())
+        )
     if not pairs:
         raise config.child("schema").error("BAD_CONFIG", f"data source {name!r}: the schema lists no column")
     return parse_schema_columns(pairs, config.child("schema").location)
@@ -254,6 +281,7 @@ def _resolve(base: Path, path: str) -> str:
 
 # --- where filters and pre.proc ---------------------------------------------------------------
 
+
 def _prepared(connector: Node, raw: str, timestamp_ms: int, views: list[ViewSpec]) -> str:
     """The connector's frame after its ``where`` filter and ``pre.proc`` steps (a view name)."""
     current = raw
@@ -265,8 +293,13 @@ def _prepared(connector: Node, raw: str, timestamp_ms: int, views: list[ViewSpec
             check_condition(part, where_node)
         current = f"{raw}__where"
         # Griffin's HiveBatchDataConnector: one SELECT per comma-separated filter, UNION ALL
-        views.append(ViewSpec(current, " UNION ALL ".join(f"SELECT * FROM {quoted(raw)} WHERE {p}" for p in parts),
-                              where_node.location))
+        views.append(
+            ViewSpec(
+                current,
+                " UNION ALL ".join(f"SELECT * FROM {quoted(raw)} WHERE {p}" for p in parts),
+                where_node.location,
+            )
+        )
     this = connector.text("dataframe.name", "this") or "this"
     frames = {this: current}
     for index, step in enumerate(connector.items("pre.proc")):

@@ -19,8 +19,11 @@ def from_json_view(step: Node, output: str, default_input: str) -> ViewSpec:
     """The view a ``from_json`` step makes; its input is ``in.dataframe.name`` or ``details.df.name``."""
     operation = (step.text("rule", required=True) or "").strip().lower()
     if operation != "from_json":
-        raise step.child("rule").error("UNSUPPORTED", f"data-frame operation {operation!r} is not run here "
-                                       "(Griffin uses it in streaming jobs)", "only from_json is")
+        raise step.child("rule").error(
+            "UNSUPPORTED",
+            f"data-frame operation {operation!r} is not run here (Griffin uses it in streaming jobs)",
+            "only from_json is",
+        )
     details = step.obj("details")
     source = step.text("in.dataframe.name") or details.text("df.name") or default_input
     return ViewSpec(output, "", step.location, json_of=(source, details.text("col.name")))

@@ -79,18 +79,24 @@ class Document:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
-            raise InvalidInput("BAD_CONFIG", f"not valid JSON: {error.msg}",
-                               location=Location(self.file, error.lineno, error.colno),
-                               text=_line_at(text, error.lineno)) from None
+            raise InvalidInput(
+                "BAD_CONFIG",
+                f"not valid JSON: {error.msg}",
+                location=Location(self.file, error.lineno, error.colno),
+                text=_line_at(text, error.lineno),
+            ) from None
         except RecursionError:
             raise InvalidInput("BAD_CONFIG", "JSON nested too deeply", location=Location(self.file, 1, 1)) from None
         except ValueError:  # Python refuses integers of more than 4300 digits
             long_number = re.search(r"\d{4000,}", text)
             offset = long_number.start() if long_number else 0
             line = text.count("\n", 0, offset) + 1
-            raise InvalidInput("BAD_CONFIG", "a number in the config is too long to read",
-                               location=Location(self.file, line, offset - (text.rfind("\n", 0, offset) + 1) + 1),
-                               text=text[offset:offset + 20] + "...") from None
+            raise InvalidInput(
+                "BAD_CONFIG",
+                "a number in the config is too long to read",
+                location=Location(self.file, line, offset - (text.rfind("\n", 0, offset) + 1) + 1),
+                text=text[offset : offset + 20] + "...",
+            ) from None
         self.text = text
         self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
         self._offsets = _positions(text)
@@ -234,15 +240,24 @@ class Node:
                 value = float(value)
             except ValueError:
                 value = None
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value \
-                or value in (float("inf"), float("-inf")):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or value != value
+            or value in (float("inf"), float("-inf"))
+        ):
             raise node.error("BAD_CONFIG", f"{node.where} must be a finite number, not {_kind(node.value)}")
         return value
 
     def missing(self, key: str, what: str) -> InvalidInput:
         where = json_path((*self.path, key))
-        return InvalidInput("BAD_CONFIG", f"{where} is required: {what}", location=self.location,
-                            text=_excerpt(self.value), hint=did_you_mean(key, self.keys()) if self.keys() else None)
+        return InvalidInput(
+            "BAD_CONFIG",
+            f"{where} is required: {what}",
+            location=self.location,
+            text=_excerpt(self.value),
+            hint=did_you_mean(key, self.keys()) if self.keys() else None,
+        )
 
     def unknown_value(self, allowed, what: str) -> InvalidInput:
         """An error for a value outside ``allowed``, with the closest allowed one as hint."""

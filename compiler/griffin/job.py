@@ -28,8 +28,10 @@ def load_griffin_job(path: str | Path) -> Suite:
     process = (root.text("process.type", BATCH) or "").lower()
     if process != BATCH:
         raise root.child("process.type").error(
-            "UNSUPPORTED", f"process.type {process!r}: only batch jobs run here",
-            "streaming jobs read Kafka continuously; run the same rules as a batch job over the data")
+            "UNSUPPORTED",
+            f"process.type {process!r}: only batch jobs run here",
+            "streaming jobs read Kafka continuously; run the same rules as a batch job over the data",
+        )
     # Griffin stamps every row with the job's time (__tmst); rules that read it get the column
     timestamp_ms = int(root.number("timestamp", 0) or time.time() * 1000)
     if not 0 <= timestamp_ms < LATEST_MS:
@@ -45,12 +47,14 @@ def load_griffin_job(path: str | Path) -> Suite:
         rules, views = read_rules(root.obj("evaluate.rule"), data.names)
         data.views.extend(views)
     else:
-        raise root.error("BAD_CONFIG", "the job has neither measures nor evaluate.rule",
-                         'add "measures": [...] (Griffin master) or "evaluate.rule": {"rules": [...]}')
+        raise root.error(
+            "BAD_CONFIG",
+            "the job has neither measures nor evaluate.rule",
+            'add "measures": [...] (Griffin master) or "evaluate.rule": {"rules": [...]}',
+        )
     name = root.text("name") or doc.path.stem
     sinks = tuple(_sink_names(root))
-    return Suite(name, data.sources, rules, data.views, doc.file, griffin=True, sinks=sinks,
-                 timestamp_ms=timestamp_ms)
+    return Suite(name, data.sources, rules, data.views, doc.file, griffin=True, sinks=sinks, timestamp_ms=timestamp_ms)
 
 
 def _sink_names(root: Node) -> list[str]:
@@ -66,5 +70,8 @@ def _refuse_env_json(doc: Document) -> None:
     """An env.json given where the job config belongs gets a hint instead of a puzzling error."""
     root = doc.root
     if not root.has("data.sources") and (root.has("spark") or root.has("griffin.checkpoint")):
-        raise root.error("BAD_CONFIG", f"{doc.path.name} is a Griffin env.json, not a job config",
-                         "give the job config as the file and this one with --env")
+        raise root.error(
+            "BAD_CONFIG",
+            f"{doc.path.name} is a Griffin env.json, not a job config",
+            "give the job config as the file and this one with --env",
+        )

@@ -11,7 +11,12 @@ import json
 
 from ..errors import Location, did_you_mean
 from ..griffin_measures import (
-    MEASURE_KINDS, AccuracyConfig, ColumnRef, DuplicationConfig, ProfilingConfig, SparkSqlConfig,
+    MEASURE_KINDS,
+    AccuracyConfig,
+    ColumnRef,
+    DuplicationConfig,
+    ProfilingConfig,
+    SparkSqlConfig,
     TypeCheck,
 )
 from ..parser import parse
@@ -40,8 +45,9 @@ def read_measures(measures: list[Node], data: DataSources) -> list[RuleSpec]:
         if not name.strip():
             raise entry.child("name").error("BAD_CONFIG", "a measure needs a non-empty name")
         if name in names:
-            raise entry.child("name").error("DUPLICATE_MEASURE", f"two measures are named {name!r}",
-                                            "give each measure a name of its own")
+            raise entry.child("name").error(
+                "DUPLICATE_MEASURE", f"two measures are named {name!r}", "give each measure a name of its own"
+            )
         names.add(name)
         rules.append(_measure(entry, name, data))
     return rules
@@ -51,8 +57,11 @@ def _measure(entry: Node, name: str, data: DataSources) -> RuleSpec:
     type_node = entry.child("type")
     kind = MEASURE_KINDS.get((entry.text("type", required=True) or "").lower())
     if kind is None:
-        raise type_node.error("UNKNOWN_MEASURE_TYPE", f"unknown measure type {type_node.value!r}",
-                              did_you_mean(str(type_node.value), TYPE_SPELLINGS))
+        raise type_node.error(
+            "UNKNOWN_MEASURE_TYPE",
+            f"unknown measure type {type_node.value!r}",
+            did_you_mean(str(type_node.value), TYPE_SPELLINGS),
+        )
     source = _source(entry, "data.source", data)
     config = entry.obj("config")
     metric, _ = read_outputs(entry)  # validates every entry; Griffin names the outputs after the measure
@@ -66,24 +75,39 @@ def _measure(entry: Node, name: str, data: DataSources) -> RuleSpec:
         body = _profiling(config)
     elif kind == "griffin.accuracy":
         if config.child("ref.source").value is None:
-            raise config.error("MISSING_REF_SOURCE", f"accuracy measure {name!r} needs config.ref.source",
-                               '"ref.source": "<the data source to compare with>"')
+            raise config.error(
+                "MISSING_REF_SOURCE",
+                f"accuracy measure {name!r} needs config.ref.source",
+                '"ref.source": "<the data source to compare with>"',
+            )
         target = _source(config, "ref.source", data)
         body = AccuracyConfig(tuple(_pair(item) for item in _objects(config, "expr")))
     elif kind == "griffin.sparksql":
         body = _spark_sql(config, name, data)
     else:
         body = tuple(_type_check(item) for item in _objects(config, "expr"))
-    return RuleSpec(kind, name, source, target, body, {}, entry.location, _origin(entry, kind, config),
-                    MetricOutput(name, "map") if metric else None,
-                    name if record and kind != "griffin.profiling" else None)  # profiling has no records
+    return RuleSpec(
+        kind,
+        name,
+        source,
+        target,
+        body,
+        {},
+        entry.location,
+        _origin(entry, kind, config),
+        MetricOutput(name, "map") if metric else None,
+        name if record and kind != "griffin.profiling" else None,
+    )  # profiling has no records
 
 
 def _source(node: Node, key: str, data: DataSources) -> str:
     value = node.text(key, required=True) or ""
     if value not in data.names:
-        raise node.child(key).error("UNKNOWN_SOURCE", f"{node.child(key).where} names no data source: {value!r}",
-                                    did_you_mean(value, data.names))
+        raise node.child(key).error(
+            "UNKNOWN_SOURCE",
+            f"{node.child(key).where} names no data source: {value!r}",
+            did_you_mean(value, data.names),
+        )
     return value
 
 
@@ -109,8 +133,11 @@ def _condition(config: Node, key: str):
     model = parse("selections", text, location.file, (location.line or 1) - 1, location.column or 0)
     items = model.body.items
     if len(items) != 1 or items[0].alias:
-        raise node.error("BAD_CONFIG", f"{node.where} must be one condition, not a list or an alias",
-                         "combine conditions with AND / OR")
+        raise node.error(
+            "BAD_CONFIG",
+            f"{node.where} must be one condition, not a list or an alias",
+            "combine conditions with AND / OR",
+        )
     return items[0].expr
 
 
@@ -142,8 +169,11 @@ def _bad_flag(config: Node) -> str:
     node = config.child("bad.record.definition")
     flag = config.text("bad.record.definition", required=True)
     if flag not in BAD_FLAGS:
-        raise node.error("BAD_RECORD_DEFINITION", f"{node.where} must be one of {', '.join(BAD_FLAGS)}",
-                         did_you_mean(str(flag), BAD_FLAGS))
+        raise node.error(
+            "BAD_RECORD_DEFINITION",
+            f"{node.where} must be one of {', '.join(BAD_FLAGS)}",
+            did_you_mean(str(flag), BAD_FLAGS),
+        )
     return flag
 
 
@@ -154,8 +184,11 @@ def _profiling(config: Node) -> ProfilingConfig:
     if sample != 1:
         # Griffin samples at random; a random sample cannot give the same numbers on two engines
         raise config.child("dataset.sample").error(
-            "UNSUPPORTED", "dataset.sample below 1.0 profiles a random sample in Griffin; gryph profiles "
-            "every row so that both engines give the same numbers", "remove dataset.sample or set it to 1.0")
+            "UNSUPPORTED",
+            "dataset.sample below 1.0 profiles a random sample in Griffin; gryph profiles "
+            "every row so that both engines give the same numbers",
+            "remove dataset.sample or set it to 1.0",
+        )
     return ProfilingConfig(_columns(config), approximate, scale)
 
 
@@ -164,10 +197,14 @@ def _typed(config: Node, key: str, kinds, default, what: str):
     node = config.child(key)
     if node.value is None:
         return default
-    if not isinstance(node.value, kinds) or (bool not in (kinds if isinstance(kinds, tuple) else (kinds,))
-                                             and isinstance(node.value, bool)):
-        raise node.error("BAD_CONFIG", f"{node.where} must be {what}",
-                         "Griffin would ignore this value and use its default; write it as a JSON value")
+    if not isinstance(node.value, kinds) or (
+        bool not in (kinds if isinstance(kinds, tuple) else (kinds,)) and isinstance(node.value, bool)
+    ):
+        raise node.error(
+            "BAD_CONFIG",
+            f"{node.where} must be {what}",
+            "Griffin would ignore this value and use its default; write it as a JSON value",
+        )
     return node.value
 
 
@@ -194,10 +231,13 @@ def _type_check(item: Node) -> TypeCheck:
     name = _nonempty_text(item, "type")
     dtype = parse_type_name(name)
     if dtype is None or dtype.kind in (Kind.BINARY,):
-        raise node.error("UNKNOWN_TYPE", f"{node.where}: {name!r} is not a type gryph can check",
-                         did_you_mean(name, [n for n in TYPE_NAMES if n != "binary"]))
+        raise node.error(
+            "UNKNOWN_TYPE",
+            f"{node.where}: {name!r} is not a type gryph can check",
+            did_you_mean(name, [n for n in TYPE_NAMES if n != "binary"]),
+        )
     bits = NARROW_INTEGERS.get(name.strip().lower())
-    return TypeCheck(_column(item, "source.col"), dtype, (-2 ** (bits - 1), 2 ** (bits - 1) - 1) if bits else None)
+    return TypeCheck(_column(item, "source.col"), dtype, (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if bits else None)
 
 
 def _spark_sql(config: Node, name: str, data: DataSources) -> SparkSqlConfig:

@@ -15,9 +15,16 @@ from .outputs import read_outputs
 
 # Griffin's DqType names (case-insensitive) and gryph's own; ``duplicate`` is Griffin's other
 # name for uniqueness, ``distinct`` its name for distinctness
-DQ_TYPES = {"accuracy": "accuracy", "profiling": "profiling", "uniqueness": "uniqueness",
-            "duplicate": "uniqueness", "distinct": "distinctness", "distinctness": "distinctness",
-            "timeliness": "timeliness", "completeness": "completeness"}
+DQ_TYPES = {
+    "accuracy": "accuracy",
+    "profiling": "profiling",
+    "uniqueness": "uniqueness",
+    "duplicate": "uniqueness",
+    "distinct": "distinctness",
+    "distinctness": "distinctness",
+    "timeliness": "timeliness",
+    "completeness": "completeness",
+}
 # Griffin's DslType, compared without dashes and case
 DSL_TYPES = {"griffindsl": "griffin-dsl", "sparksql": "spark-sql"}
 
@@ -35,7 +42,9 @@ def read_rules(evaluate: Node, names: list[str]) -> tuple[list[RuleSpec], list[V
             continue
         rules.append(_rule(entry, index, names))
     if not rules:
-        raise evaluate.error("BAD_CONFIG", "evaluate.rule.rules has no rule", '"rules": [{"dq.type": ..., "rule": ...}]')
+        raise evaluate.error(
+            "BAD_CONFIG", "evaluate.rule.rules has no rule", '"rules": [{"dq.type": ..., "rule": ...}]'
+        )
     return rules, views
 
 
@@ -49,7 +58,8 @@ def _rule(entry: Node, index: int, names: list[str]) -> RuleSpec:
     text = entry.text("rule")
     if text is None or not text.strip():
         raise (rule_node if rule_node.value is not None else entry).error(
-            "BAD_CONFIG", f"rule {index + 1} has no rule text")
+            "BAD_CONFIG", f"rule {index + 1} has no rule text"
+        )
     name = entry.text("out.dataframe.name") or entry.text("name") or f"rule{index + 1}"
     metric, record_name = read_outputs(entry)
     location = rule_node.location
@@ -66,31 +76,47 @@ def _rule(entry: Node, index: int, names: list[str]) -> RuleSpec:
     source = details.pop("source", None) or names[0]
     target = details.pop("target", None) or (names[1] if len(names) > 1 else None)
     if kind == "accuracy" and target is None:
-        raise entry.error("MISSING_TARGET", f"accuracy rule {name!r} needs a second data source",
-                          "add a data source, or name one in details.target")
+        raise entry.error(
+            "MISSING_TARGET",
+            f"accuracy rule {name!r} needs a second data source",
+            "add a data source, or name one in details.target",
+        )
     if kind == "uniqueness" and target is None:
         target = source
     if kind == "profiling" and getattr(model.body, "source", None):
         source = None  # the query's FROM names it
-    return RuleSpec(kind, name, source, target if kind in ("accuracy", "uniqueness") else None,
-                    model.body, details, location, origin, metric, record_name, detail_locations)
+    return RuleSpec(
+        kind,
+        name,
+        source,
+        target if kind in ("accuracy", "uniqueness") else None,
+        model.body,
+        details,
+        location,
+        origin,
+        metric,
+        record_name,
+        detail_locations,
+    )
 
 
 def _unknown_dq_type(node: Node) -> InvalidInput:
     """The error for a missing or unknown ``dq.type``."""
     if node.value is None:
-        return node.error("UNKNOWN_RULE_TYPE", "a griffin-dsl rule needs a dq.type",
-                          f"one of: {', '.join(DQ_TYPES)}")
-    return node.error("UNKNOWN_RULE_TYPE", f"unknown dq.type {node.value!r}",
-                      node.unknown_value(tuple(DQ_TYPES), "dq.type").hint)
+        return node.error("UNKNOWN_RULE_TYPE", "a griffin-dsl rule needs a dq.type", f"one of: {', '.join(DQ_TYPES)}")
+    return node.error(
+        "UNKNOWN_RULE_TYPE", f"unknown dq.type {node.value!r}", node.unknown_value(tuple(DQ_TYPES), "dq.type").hint
+    )
 
 
 def _details(entry: Node) -> tuple[dict, dict[str, tuple[Location, Location]]]:
     """The rule's ``details`` (with ``error.confs``) and where each key and value stands."""
     details_node = entry.obj("details")
     details = dict(details_node.value)
-    locations = {key: (details_node.doc.key_location((*details_node.path, key)),
-                       details_node.child(key).location) for key in details}
+    locations = {
+        key: (details_node.doc.key_location((*details_node.path, key)), details_node.child(key).location)
+        for key in details
+    }
     if entry.has("error.confs"):
         confs = entry.child("error.confs")
         details["error.confs"] = confs.value

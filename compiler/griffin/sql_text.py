@@ -25,10 +25,17 @@ def check_condition(condition: str, node: Node) -> None:
     try:
         statements = sqlglot.parse(f"SELECT * FROM t WHERE {condition}", read="spark")
     except SqlglotError as error:
-        raise node.error("BAD_CONFIG", f"where filter {condition!r} is not a Spark SQL condition: "
-                         f"{str(error).splitlines()[0]}") from None
+        raise node.error(
+            "BAD_CONFIG", f"where filter {condition!r} is not a Spark SQL condition: {str(error).splitlines()[0]}"
+        ) from None
     query = statements[0] if len(statements) == 1 else None
-    if not isinstance(query, exp.Select) or query.args.get("where") is None or \
-            any(query.args.get(key) for key in ("group", "having", "order", "limit", "joins")):
-        raise node.error("BAD_CONFIG", f"where filter {condition!r} is not a single condition",
-                         "write conditions such as dt='20240101' AND hour='09', separated by commas")
+    if (
+        not isinstance(query, exp.Select)
+        or query.args.get("where") is None
+        or any(query.args.get(key) for key in ("group", "having", "order", "limit", "joins"))
+    ):
+        raise node.error(
+            "BAD_CONFIG",
+            f"where filter {condition!r} is not a single condition",
+            "write conditions such as dt='20240101' AND hour='09', separated by commas",
+        )

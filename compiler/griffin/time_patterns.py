@@ -22,7 +22,7 @@ def fill_time_patterns(text: str, timestamp_ms: int) -> str:
             for letters, field in _FIELDS:
                 if pattern.startswith(letters):
                     out += moment.strftime(field)
-                    pattern = pattern[len(letters):]
+                    pattern = pattern[len(letters) :]
                     break
             else:
                 if pattern[0].isalpha():

@@ -16,7 +16,6 @@ from .sql import SqlLowering
 from .timeliness import TimelinessLowering
 
 
-
 def accuracy_lowering(rule, *args) -> RuleLowering:
     """Statement-form accuracy (``@Key a === b; ...``) joins by key; the other forms anti-join."""
     return (KeyedAccuracyLowering if is_statement_form(rule.body) else AccuracyLowering)(rule, *args)
@@ -24,10 +23,22 @@ def accuracy_lowering(rule, *args) -> RuleLowering:
 
 LOWERINGS: dict[str, Callable[..., RuleLowering]] = {
     kind: cls
-    for cls in (AccuracyLowering, CompletenessLowering, DistinctnessLowering, UniquenessLowering,
-                ProfilingLowering, SqlLowering, TimelinessLowering, MeasureLowering,
-                AccuracyMeasureLowering, CompletenessMeasureLowering, DuplicationMeasureLowering,
-                ProfilingMeasureLowering, SchemaConformanceLowering, SparkSqlMeasureLowering)
+    for cls in (
+        AccuracyLowering,
+        CompletenessLowering,
+        DistinctnessLowering,
+        UniquenessLowering,
+        ProfilingLowering,
+        SqlLowering,
+        TimelinessLowering,
+        MeasureLowering,
+        AccuracyMeasureLowering,
+        CompletenessMeasureLowering,
+        DuplicationMeasureLowering,
+        ProfilingMeasureLowering,
+        SchemaConformanceLowering,
+        SparkSqlMeasureLowering,
+    )
     for kind in cls.kinds
 }
 LOWERINGS["accuracy"] = accuracy_lowering

@@ -11,8 +11,21 @@ from __future__ import annotations
 from ..collect import Results
 from ..parser import unquote_string
 from ..plan import (
-    Call, Cast, Field, Filter, Fn, IsNull, Join, JoinKind, Literal, Read, Scalar, and_all, count_all,
-    not_, free_prefix,
+    Call,
+    Cast,
+    Field,
+    Filter,
+    Fn,
+    IsNull,
+    Join,
+    JoinKind,
+    Literal,
+    Read,
+    Scalar,
+    and_all,
+    count_all,
+    not_,
+    free_prefix,
 )
 from ..plan.scalars import field_names
 from ..resolve import Resolver, Side
@@ -46,8 +59,9 @@ def comparison_key(value: Scalar, as_text: bool) -> Scalar:
 def griffin_equality(left: Scalar, right: Scalar) -> Scalar:
     """``left = right`` as Griffin compares: NULL equals NULL, and NULL equals '' for text."""
     as_text = compared_as_text(left, right)
-    return Call(Fn.EQ if as_text else Fn.EQ_NULL_SAFE,
-                (comparison_key(left, as_text), comparison_key(right, as_text)), BOOLEAN)
+    return Call(
+        Fn.EQ if as_text else Fn.EQ_NULL_SAFE, (comparison_key(left, as_text), comparison_key(right, as_text)), BOOLEAN
+    )
 
 
 def is_statement_form(body) -> bool:
@@ -82,16 +96,24 @@ class AccuracyLowering(RuleLowering):
         body = rule.body
         source, target = rule.source, rule.target
         source_read, target_read, prefix, resolver = self.two_sides()
-        terms = [griffin_equality(*term.args) if isinstance(term, Call) and term.fn is Fn.EQ else term
-                 for term in conjuncts(resolver.condition(body.rule))]
+        terms = [
+            griffin_equality(*term.args) if isinstance(term, Call) and term.fn is Fn.EQ else term
+            for term in conjuncts(resolver.condition(body.rule))
+        ]
         used = set().union(*(field_names(t) for t in terms))
         source_fields = [c for c in source_read.schema.columns if c.name in used]
         if not source_fields:
-            raise self.error("NO_SOURCE_COLUMN", f"accuracy rule {rule.name!r} never mentions a column of "
-                             f"{source}", hint=f"compare {source}.<column> with {target}.<column>")
+            raise self.error(
+                "NO_SOURCE_COLUMN",
+                f"accuracy rule {rule.name!r} never mentions a column of {source}",
+                hint=f"compare {source}.<column> with {target}.<column>",
+            )
         if not any(name.startswith(prefix) for name in used):
-            raise self.error("NO_TARGET_COLUMN", f"accuracy rule {rule.name!r} never mentions a column of "
-                             f"{target}", hint=f"compare {source}.<column> with {target}.<column>")
+            raise self.error(
+                "NO_TARGET_COLUMN",
+                f"accuracy rule {rule.name!r} never mentions a column of {target}",
+                hint=f"compare {source}.<column> with {target}.<column>",
+            )
         if body.index is not None:
             terms = self.keys_first(terms, body.index, prefix)
         judged, joined = source_read, []
@@ -102,7 +124,7 @@ class AccuracyLowering(RuleLowering):
             if on_source:
                 judged = Filter(source_read, and_all(on_source))
         condition = and_all(terms + joined)
-        target_used = {name[len(prefix):] for name in field_names(condition) if name.startswith(prefix)}
+        target_used = {name[len(prefix) :] for name in field_names(condition) if name.startswith(prefix)}
         target_rel = rename_all(target_read, lambda name: prefix + name, keep=target_used)
         all_null = and_all([IsNull(Field(c.name, c.dtype)) for c in source_fields])
         misses = Filter(Join(JoinKind.ANTI, judged, target_rel, condition), not_(all_null))
@@ -116,10 +138,15 @@ class AccuracyLowering(RuleLowering):
             total = results.value(total_ref) or 0
             miss = results.value(miss_ref) or 0
             matched = total - miss
-            row = {names["total"]: total, names["miss"]: miss, names["matched"]: matched,
-                   names["matchedFraction"]: matched / total if total else 1.0}
-            return RuleResult(rule.name, rule.kind, [self.write([row])],
-                              [self.record(results, "missRecords", miss, sample_ref)])
+            row = {
+                names["total"]: total,
+                names["miss"]: miss,
+                names["matched"]: matched,
+                names["matchedFraction"]: matched / total if total else 1.0,
+            }
+            return RuleResult(
+                rule.name, rule.kind, [self.write([row])], [self.record(results, "missRecords", miss, sample_ref)]
+            )
 
         return finish
 
@@ -133,8 +160,11 @@ class AccuracyLowering(RuleLowering):
         for name in (part.strip() for part in unquote_string(hint.columns.value).split(",")):
             key = next((t for t in terms if t not in keys and field_names(t) == {name, prefix + name}), None)
             if key is None:
-                raise self.error("INDEX_NOT_A_KEY", f"the index hint names {name!r}, which the rule does not "
-                                 "compare between source and target", hint,
-                                 f"add $source.{name} = $target.{name} to the rule, or drop it from the hint")
+                raise self.error(
+                    "INDEX_NOT_A_KEY",
+                    f"the index hint names {name!r}, which the rule does not compare between source and target",
+                    hint,
+                    f"add $source.{name} = $target.{name} to the rule, or drop it from the hint",
+                )
             keys.append(key)
         return keys + [t for t in terms if t not in keys]

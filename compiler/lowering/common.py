@@ -47,7 +47,7 @@ class Options:
         if not self.records_to:
             return None
         if self.records_to.startswith("table:"):
-            return None, self.records_to[len("table:"):] + name
+            return None, self.records_to[len("table:") :] + name
         return f"{self.records_to.rstrip('/')}/{name}.parquet", None
 
 
@@ -57,8 +57,7 @@ class RuleLowering:
     kinds: tuple[str, ...] = ()
     details_allowed: tuple[str, ...] = ()
 
-    def __init__(self, rule: RuleSpec, schemas: dict[str, Schema], collector: Collector,
-                 options: Options) -> None:
+    def __init__(self, rule: RuleSpec, schemas: dict[str, Schema], collector: Collector, options: Options) -> None:
         self.rule = rule
         self.schemas = schemas
         self.collector = collector
@@ -76,8 +75,13 @@ class RuleLowering:
         for key in self.rule.details:
             if key not in allowed:
                 key_at = self.rule.detail_locations.get(key, (self.rule.location,))[0]
-                raise InvalidInput("UNKNOWN_DETAIL", f"{self.rule.kind} rule {self.rule.name!r} has no option "
-                                   f"{key!r}", location=key_at, text=key, hint=did_you_mean(key, allowed))
+                raise InvalidInput(
+                    "UNKNOWN_DETAIL",
+                    f"{self.rule.kind} rule {self.rule.name!r} has no option {key!r}",
+                    location=key_at,
+                    text=key,
+                    hint=did_you_mean(key, allowed),
+                )
 
     def detail_error(self, key: str, code: str, message: str, hint: str | None = None) -> InvalidInput:
         """An error about the value of one detail option, located at that value."""
@@ -92,11 +96,11 @@ class RuleLowering:
     def write(self, rows: list[dict]) -> MetricWrite:
         """The rule's main metric write, named and flattened as its ``out`` entry says."""
         metric = self.rule.metric
-        return MetricWrite(metric.name if metric and metric.name else self.rule.name, rows,
-                           metric.flatten if metric else "default")
+        return MetricWrite(
+            metric.name if metric and metric.name else self.rule.name, rows, metric.flatten if metric else "default"
+        )
 
-    def sample(self, relation: Relation, default_name: str,
-               any_records: Callable[[Results], bool]) -> RowsRef | None:
+    def sample(self, relation: Relation, default_name: str, any_records: Callable[[Results], bool]) -> RowsRef | None:
         """A bounded sample of a record output's rows (written in full when asked to).
 
         The sample is fetched only when ``any_records`` says the output is not empty: clean
@@ -113,32 +117,48 @@ class RuleLowering:
         """A record output's name: the rule's ``out`` entry, else Griffin's default."""
         return self.rule.record_name or default_name
 
-    def record(self, results: Results, default_name: str, count: int | None,
-               sample: RowsRef | None) -> RecordOutput:
+    def record(self, results: Results, default_name: str, count: int | None, sample: RowsRef | None) -> RecordOutput:
         """A record output: its name, count, sample and where it was written in full."""
         name = self.record_name(default_name)
-        return RecordOutput(name, count, results.rows(sample) if sample is not None else [],
-                            self.options.destination(f"{self.rule.name}__{name}"))
+        return RecordOutput(
+            name,
+            count,
+            results.rows(sample) if sample is not None else [],
+            self.options.destination(f"{self.rule.name}__{name}"),
+        )
 
     # -- sources ------------------------------------------------------------------------------------
     def schema(self, source: str) -> Schema:
         if source not in self.schemas:
-            raise InvalidInput("UNKNOWN_SOURCE", f"rule {self.rule.name!r} reads unknown source {source!r}",
-                               location=self.rule.location, text=source, hint=did_you_mean(source, self.schemas))
+            raise InvalidInput(
+                "UNKNOWN_SOURCE",
+                f"rule {self.rule.name!r} reads unknown source {source!r}",
+                location=self.rule.location,
+                text=source,
+                hint=did_you_mean(source, self.schemas),
+            )
         return self.schemas[source]
 
     def read(self, source: str) -> Read:
         return Read(source, self.schema(source))
 
-    def scope_for(self, sides: list[Side], roles: dict[str, str] | None = None,
-                  default: list[str] | None = None) -> Scope:
+    def scope_for(
+        self, sides: list[Side], roles: dict[str, str] | None = None, default: list[str] | None = None
+    ) -> Scope:
         origin = self.rule.origin
         roles = roles or {}
         visible = {s.source for s in sides} | set(roles)
         outside = (set(self.schemas) | {"source", "target"}) - visible
-        return Scope({s.source: s for s in sides}, roles, default or [s.source for s in sides],
-                     origin.file, origin.line_offset, origin.column_offset, outside=outside,
-                     now_ms=self.options.now_ms)
+        return Scope(
+            {s.source: s for s in sides},
+            roles,
+            default or [s.source for s in sides],
+            origin.file,
+            origin.line_offset,
+            origin.column_offset,
+            outside=outside,
+            now_ms=self.options.now_ms,
+        )
 
     def source_scope(self, source: str) -> Scope:
         """Only the rule's source is visible (completeness, timeliness, profiling, ...)."""
@@ -156,8 +176,9 @@ class RuleLowering:
         names = [name for _, name, _ in out]
         for expr, name, node in out:
             if names.count(name) > 1:
-                raise resolver.scope.error("DUPLICATE_NAME", f"two selections are named {name!r}", node,
-                                           "give one an alias with AS")
+                raise resolver.scope.error(
+                    "DUPLICATE_NAME", f"two selections are named {name!r}", node, "give one an alias with AS"
+                )
         return out
 
     @staticmethod
@@ -183,5 +204,3 @@ def rename_all(read: Read, rename: Callable[[str], str], keep: set[str] | None =
     if not columns:
         columns = list(read.schema.columns[:1])
     return Project(read, tuple(Named(Field(c.name, c.dtype), rename(c.name)) for c in columns))
-
-

@@ -38,8 +38,12 @@ class CompletenessLowering(RuleLowering):
             total = results.value(total_ref) or 0
             missing = results.value(incomplete_ref) or 0
             row = {names["total"]: total, names["incomplete"]: missing, names["complete"]: total - missing}
-            return RuleResult(rule.name, rule.kind, [self.write([row])],
-                              [self.record(results, "incompleteRecords", missing, sample_ref)])
+            return RuleResult(
+                rule.name,
+                rule.kind,
+                [self.write([row])],
+                [self.record(results, "incompleteRecords", missing, sample_ref)],
+            )
 
         return finish
 
@@ -52,8 +56,11 @@ class CompletenessLowering(RuleLowering):
         elif column in schema:
             value = Field(column, schema.get(column).dtype)
         else:
-            raise self.error("UNKNOWN_COLUMN", f"error.confs names unknown column {column!r}",
-                             hint=f"columns: {', '.join(schema.names)}")
+            raise self.error(
+                "UNKNOWN_COLUMN",
+                f"error.confs names unknown column {column!r}",
+                hint=f"columns: {', '.join(schema.names)}",
+            )
         text = value if value.dtype.kind in (Kind.STRING, Kind.NULL) else Cast(value, STRING)
         kind = str(conf.get("type", "")).lower()
         values = [str(v) for v in conf.get("values") or []]

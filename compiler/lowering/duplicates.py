@@ -13,8 +13,22 @@ from typing import Callable
 
 from ..collect import Results
 from ..plan import (
-    Call, Distinct, Field, Filter, Fn, Join, JoinKind, Literal, Named, Project, Relation, and_all, count_all,
-    free_prefix, grouped_counts, key_histogram,
+    Call,
+    Distinct,
+    Field,
+    Filter,
+    Fn,
+    Join,
+    JoinKind,
+    Literal,
+    Named,
+    Project,
+    Relation,
+    and_all,
+    count_all,
+    free_prefix,
+    grouped_counts,
+    key_histogram,
 )
 from ..plan.histograms import COUNT, VALUES
 from ..resolve import Resolver, Side
@@ -22,7 +36,6 @@ from ..results import MetricWrite, RuleResult
 from ..types import BOOLEAN, INTEGER
 from .accuracy import compared_as_text, comparison_key
 from .common import Finisher, RuleLowering
-
 
 
 def _unique(histogram: dict[int | None, int]) -> int:
@@ -47,8 +60,14 @@ class _DuplicateLowering(RuleLowering):
         columns.append(Named(Call(Fn.SUBTRACT, (count, Literal(1, INTEGER)), INTEGER), self.name_of("dup")))
         return Project(duplicated, tuple(columns))
 
-    def finisher(self, read: Relation, counted: Relation, keys: list[Named], names: list[str],
-                 second: tuple[str, Callable[[dict[int | None, int]], int]]) -> Finisher:
+    def finisher(
+        self,
+        read: Relation,
+        counted: Relation,
+        keys: list[Named],
+        names: list[str],
+        second: tuple[str, Callable[[dict[int | None, int]], int]],
+    ) -> Finisher:
         """``total``, the rule's own count, the duplication array and the records.
 
         Everything but ``total`` comes from one small histogram of the grouped values: how many
@@ -58,11 +77,15 @@ class _DuplicateLowering(RuleLowering):
         total_ref = self.collector.value(read, count_all())
         histogram_ref = self.collector.rows(key_histogram(counted))
         array_name = self.rule.details.get("duplication.array")
+
         def read_histogram(results: Results) -> dict[int | None, int]:
             return {row[COUNT]: row[VALUES] for row in results.rows(histogram_ref)}
 
-        sample_ref = self.sample(self.dup_records(counted, keys, names, count), "dupRecords",
-                                 lambda results: any((n or 0) > 1 for n in read_histogram(results)))
+        sample_ref = self.sample(
+            self.dup_records(counted, keys, names, count),
+            "dupRecords",
+            lambda results: any((n or 0) > 1 for n in read_histogram(results)),
+        )
         total_name, dup_name, num_name = self.name_of("total"), self.name_of("dup"), self.name_of("num")
         second_name, second_count = second
 
@@ -72,8 +95,11 @@ class _DuplicateLowering(RuleLowering):
             row = {total_name: results.value(total_ref) or 0, second_name: second_count(histogram)}
             writes = [MetricWrite(name, [{name: value}], "entries") for name, value in row.items()]
             if array_name:
-                writes.append(MetricWrite(str(array_name), [{dup_name: n - 1, num_name: values}
-                                                            for n, values in duplicated], "array"))
+                writes.append(
+                    MetricWrite(
+                        str(array_name), [{dup_name: n - 1, num_name: values} for n, values in duplicated], "array"
+                    )
+                )
             count_of_duplicated = sum(values for _, values in duplicated)
             records = [self.record(results, "dupRecords", count_of_duplicated, sample_ref)]
             return RuleResult(self.rule.name, self.rule.kind, writes, records)
@@ -83,16 +109,25 @@ class _DuplicateLowering(RuleLowering):
 
 class DistinctnessLowering(_DuplicateLowering):
     kinds = ("distinctness",)
-    details_allowed = ("total", "distinct", "dup", "num", "duplication.array", "accu_dup",
-                       "with.accumulate", "record.enable")
+    details_allowed = (
+        "total",
+        "distinct",
+        "dup",
+        "num",
+        "duplication.array",
+        "accu_dup",
+        "with.accumulate",
+        "record.enable",
+    )
 
     def lower(self) -> Finisher:
         source = self.rule.source
         read = self.read(source)
         keys, names = self.keys(source)
         counted = grouped_counts(read, tuple(keys))
-        return self.finisher(read, counted, keys, names,
-                             (self.name_of("distinct"), lambda histogram: sum(histogram.values())))
+        return self.finisher(
+            read, counted, keys, names, (self.name_of("distinct"), lambda histogram: sum(histogram.values()))
+        )
 
 
 class UniquenessLowering(_DuplicateLowering):
@@ -121,13 +156,23 @@ class UniquenessLowering(_DuplicateLowering):
         target_values = [expr for expr, _, _ in self.selections(self.rule.body.items, resolver)]
         as_text = [compared_as_text(k.expr, t) for k, t in zip(keys, target_values)]
         # group the target by what the comparison sees, so each source value meets one group
-        target_keys = [Named(comparison_key(t, text), f"{prefix}{i}")
-                       for i, (t, text) in enumerate(zip(target_values, as_text))]
+        target_keys = [
+            Named(comparison_key(t, text), f"{prefix}{i}") for i, (t, text) in enumerate(zip(target_values, as_text))
+        ]
         source_values = Distinct(Project(read, tuple(keys)))
         target_counts = grouped_counts(target_read, tuple(target_keys))
-        on = and_all([Call(Fn.EQ_NULL_SAFE, (comparison_key(Field(k.name, k.expr.dtype), text),
-                                             Field(t.name, t.expr.dtype)), BOOLEAN)
-                      for k, t, text in zip(keys, target_keys, as_text)])
+        on = and_all(
+            [
+                Call(
+                    Fn.EQ_NULL_SAFE,
+                    (comparison_key(Field(k.name, k.expr.dtype), text), Field(t.name, t.expr.dtype)),
+                    BOOLEAN,
+                )
+                for k, t, text in zip(keys, target_keys, as_text)
+            ]
+        )
         joined = Join(JoinKind.LEFT, source_values, target_counts, on)
-        return Project(joined, tuple(Named(Field(k.name, k.expr.dtype), k.name) for k in keys) +
-                       (Named(Field(COUNT, INTEGER), COUNT),))
+        return Project(
+            joined,
+            tuple(Named(Field(k.name, k.expr.dtype), k.name) for k in keys) + (Named(Field(COUNT, INTEGER), COUNT),),
+        )

@@ -6,8 +6,29 @@ from __future__ import annotations
 from ..collect import Results
 from ..errors import InvalidInput
 from ..plan import (
-    AggFn, AggregateCall, Call, Distinct, Field, Filter, Fn, IsNull, Join, JoinKind, Literal, Named, Project,
-    Scalar, SortKey, Window, WindowCall, WindowFn, and_all, count_all, free_prefix, grouped_counts, not_,
+    AggFn,
+    AggregateCall,
+    Call,
+    Distinct,
+    Field,
+    Filter,
+    Fn,
+    IsNull,
+    Join,
+    JoinKind,
+    Literal,
+    Named,
+    Project,
+    Scalar,
+    SortKey,
+    Window,
+    WindowCall,
+    WindowFn,
+    and_all,
+    count_all,
+    free_prefix,
+    grouped_counts,
+    not_,
 )
 from ..plan.histograms import COUNT
 from ..resolve import Resolver
@@ -45,9 +66,14 @@ class AccuracyMeasureLowering(GriffinMeasureLowering):
             try:
                 left, right = resolver.unify(value, renamed, None, "accuracy")
             except InvalidInput as error:
-                raise InvalidInput(error.code, f"measure {self.rule.name!r}: {source_ref.name} ({value.dtype}) "
-                                   f"cannot be compared with {ref_ref.name} ({ref_value.dtype})",
-                                   location=source_ref.location, text=source_ref.name, hint=error.hint) from None
+                raise InvalidInput(
+                    error.code,
+                    f"measure {self.rule.name!r}: {source_ref.name} ({value.dtype}) "
+                    f"cannot be compared with {ref_ref.name} ({ref_value.dtype})",
+                    location=source_ref.location,
+                    text=source_ref.name,
+                    hint=error.hint,
+                ) from None
             equalities.append(Call(Fn.EQ, (left, right), BOOLEAN))
             source_values.append(value)
         keys = Distinct(Project(ref_read, tuple(ref_keys.values())))
@@ -55,8 +81,9 @@ class AccuracyMeasureLowering(GriffinMeasureLowering):
         if all(v.dtype.kind is Kind.STRING for v in source_values):
             blank = and_all([Call(Fn.EQ, (v, Literal("", STRING)), BOOLEAN) for v in source_values])
             unmatched = Filter(unmatched, not_(true_only(blank)))
-        return self.good_and_bad(read, unmatched, self.collector.value(unmatched, count_all()),
-                                 ("accurate", "inaccurate"))
+        return self.good_and_bad(
+            read, unmatched, self.collector.value(unmatched, count_all()), ("accurate", "inaccurate")
+        )
 
 
 class DuplicationMeasureLowering(GriffinMeasureLowering):
@@ -73,8 +100,9 @@ class DuplicationMeasureLowering(GriffinMeasureLowering):
     def lower(self) -> Finisher:
         source = self.rule.source
         read = self.read(source)
-        fields = [self.column(ref, source) for ref in self.rule.body.columns] or \
-                 [Field(c.name, c.dtype) for c in read.schema.columns]
+        fields = [self.column(ref, source) for ref in self.rule.body.columns] or [
+            Field(c.name, c.dtype) for c in read.schema.columns
+        ]
         keys = tuple(Named(f, f"__key{i}") for i, f in enumerate(fields))
         counted = grouped_counts(read, keys)
         count = Field(COUNT, INTEGER)
@@ -94,8 +122,13 @@ class DuplicationMeasureLowering(GriffinMeasureLowering):
 
         def finish(results: Results) -> RuleResult:
             values = {name: results.value(ref) or 0 for name, ref in refs.items()}
-            metrics = {"total": values["total"], "duplicate": values["duplicate"], "unique": values["unique"],
-                       "non_unique": values["distinct"] - values["unique"], "distinct": values["distinct"]}
+            metrics = {
+                "total": values["total"],
+                "duplicate": values["duplicate"],
+                "unique": values["unique"],
+                "non_unique": values["distinct"] - values["unique"],
+                "distinct": values["distinct"],
+            }
             return self.result(results, metrics, metrics[flag], sample)
 
         return finish
@@ -105,12 +138,20 @@ class DuplicationMeasureLowering(GriffinMeasureLowering):
         number, size = free_prefix("__row_number", read.schema), free_prefix("__group_size", read.schema)
         others = [Field(c.name, c.dtype) for c in read.schema.columns if Field(c.name, c.dtype) not in fields]
         order = tuple(SortKey(f) for f in fields + others if f.dtype.kind in _ORDERABLE)
-        windowed = Window(read, (Named(WindowCall(WindowFn.ROW_NUMBER, tuple(fields), order), number),
-                                 Named(WindowCall(WindowFn.COUNT_ALL, tuple(fields)), size)))
+        windowed = Window(
+            read,
+            (
+                Named(WindowCall(WindowFn.ROW_NUMBER, tuple(fields), order), number),
+                Named(WindowCall(WindowFn.COUNT_ALL, tuple(fields)), size),
+            ),
+        )
         first = Call(Fn.EQ, (Field(number, INTEGER), Literal(1, INTEGER)), BOOLEAN)
         alone = Call(Fn.EQ, (Field(size, INTEGER), Literal(1, INTEGER)), BOOLEAN)
-        flags: dict[str, Scalar] = {"unique": alone, "distinct": first,
-                                    "non_unique": and_all([first, not_(alone)]), "duplicate": not_(first)}
+        flags: dict[str, Scalar] = {
+            "unique": alone,
+            "distinct": first,
+            "non_unique": and_all([first, not_(alone)]),
+            "duplicate": not_(first),
+        }
         keyed = not_(and_all([IsNull(f) for f in fields]))
         return Filter(windowed, and_all([keyed, flags[flag]]))
-

@@ -34,8 +34,13 @@ class GriffinMeasureLowering(RuleLowering):
         schema = self.schema(source)
         column = schema.get(ref.name)
         if column is None:
-            raise InvalidInput("UNKNOWN_COLUMN", f"measure {self.rule.name!r}: {source} has no column {ref.name!r}",
-                               location=ref.location, text=ref.name, hint=did_you_mean(ref.name, schema.names))
+            raise InvalidInput(
+                "UNKNOWN_COLUMN",
+                f"measure {self.rule.name!r}: {source} has no column {ref.name!r}",
+                location=ref.location,
+                text=ref.name,
+                hint=did_you_mean(ref.name, schema.names),
+            )
         return Field(column.name, column.dtype)
 
     def condition(self, source: str, expr) -> Scalar:
@@ -47,11 +52,11 @@ class GriffinMeasureLowering(RuleLowering):
         if self.rule.record_name is None:
             return None
         kept = tuple(Named(Field(c.name, c.dtype), c.name) for c in columns.columns if c.name != STATUS)
-        return self.sample(Project(bad_rows, kept + (Named(Literal("bad", STRING), STATUS),)),
-                           self.rule.name, positive(bad_ref))
+        return self.sample(
+            Project(bad_rows, kept + (Named(Literal("bad", STRING), STATUS),)), self.rule.name, positive(bad_ref)
+        )
 
-    def good_and_bad(self, read: Relation, bad_rows: Relation, bad_ref: ValueRef,
-                     names: tuple[str, str]) -> Finisher:
+    def good_and_bad(self, read: Relation, bad_rows: Relation, bad_ref: ValueRef, names: tuple[str, str]) -> Finisher:
         """Metrics ``total`` (rows of ``read``) and ``names`` (good, bad); the bad rows are the records."""
         total_ref = self.collector.value(read, count_all())
         sample = self.bad_records(bad_rows, read.schema, bad_ref)
@@ -83,8 +88,9 @@ class RowConditionLowering(GriffinMeasureLowering):
     def lower(self) -> Finisher:
         read = self.relation()
         bad = self.bad(read)
-        return self.good_and_bad(read, Filter(read, bad), self.collector.value(read, count_all(filter=bad)),
-                                 ("complete", "incomplete"))
+        return self.good_and_bad(
+            read, Filter(read, bad), self.collector.value(read, count_all(filter=bad)), ("complete", "incomplete")
+        )
 
 
 class CompletenessMeasureLowering(RowConditionLowering):
@@ -128,4 +134,3 @@ class SchemaConformanceLowering(RowConditionLowering):
                 terms.append(Call(Fn.LT, (typed, low), BOOLEAN))
                 terms.append(Call(Fn.GT, (typed, high), BOOLEAN))
         return true_only(or_all(terms))
-

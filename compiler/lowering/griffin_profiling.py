@@ -16,7 +16,19 @@ from decimal import ROUND_HALF_EVEN, Context, Decimal
 
 from ..collect import Results, ValueRef
 from ..plan import (
-    AggFn, Aggregate, AggregateCall, Call, Field, Fn, IsNull, Join, JoinKind, Named, Read, count_all, free_prefix,
+    AggFn,
+    Aggregate,
+    AggregateCall,
+    Call,
+    Field,
+    Fn,
+    IsNull,
+    Join,
+    JoinKind,
+    Named,
+    Read,
+    count_all,
+    free_prefix,
 )
 from ..resolve import Resolver
 from ..results import RuleResult
@@ -29,9 +41,17 @@ _NUMERIC = (Kind.INTEGER, Kind.DOUBLE, Kind.DECIMAL)
 _TEXTUAL = _NUMERIC + (Kind.STRING, Kind.BOOLEAN, Kind.DATE, Kind.TIMESTAMP, Kind.JSON)
 _ROUNDED = ("avg", "std_dev", "variance", "kurtosis")
 # Spark's catalog names of gryph's types (integers are computed as 64-bit: bigint)
-_SPARK_NAMES = {Kind.BOOLEAN: "boolean", Kind.INTEGER: "bigint", Kind.DOUBLE: "double", Kind.STRING: "string",
-                Kind.DATE: "date", Kind.TIMESTAMP: "timestamp", Kind.BINARY: "binary", Kind.JSON: "string",
-                Kind.NULL: "void"}
+_SPARK_NAMES = {
+    Kind.BOOLEAN: "boolean",
+    Kind.INTEGER: "bigint",
+    Kind.DOUBLE: "double",
+    Kind.STRING: "string",
+    Kind.DATE: "date",
+    Kind.TIMESTAMP: "timestamp",
+    Kind.BINARY: "binary",
+    Kind.JSON: "string",
+    Kind.NULL: "void",
+}
 
 
 def spark_type_name(dtype: DataType) -> str:
@@ -40,8 +60,11 @@ def spark_type_name(dtype: DataType) -> str:
         return "decimal({},{})".format(*dtype.args)
     if not dtype.args:
         return _SPARK_NAMES.get(dtype.kind, dtype.kind.value)
-    parts = [f"{n}:{spark_type_name(t)}" for n, t in dtype.args] if dtype.kind is Kind.STRUCT else \
-        [spark_type_name(t) for t in dtype.args]
+    parts = (
+        [f"{n}:{spark_type_name(t)}" for n, t in dtype.args]
+        if dtype.kind is Kind.STRUCT
+        else [spark_type_name(t) for t in dtype.args]
+    )
     return f"{dtype.kind.value}<{','.join(parts)}>"
 
 
@@ -75,8 +98,17 @@ class ProfilingMeasureLowering(GriffinMeasureLowering):
                 if f.name in kurtosis:
                     stats["kurtosis"] = kurtosis[f.name](results)
                 row = {"data_type": spark_type_name(f.dtype), "total": total}
-                for key in ("min_col_len", "max_col_len", "avg_col_len", "min", "max", "avg", "std_dev",
-                            "variance", "kurtosis"):
+                for key in (
+                    "min_col_len",
+                    "max_col_len",
+                    "avg_col_len",
+                    "min",
+                    "max",
+                    "avg",
+                    "std_dev",
+                    "variance",
+                    "kurtosis",
+                ):
                     value = stats.get(key)
                     row[key] = bround(value, config.round_scale) if key in _ROUNDED else value
                 row[distinct_name] = stats.get("distinct")
@@ -88,6 +120,7 @@ class ProfilingMeasureLowering(GriffinMeasureLowering):
 
     def _statistics(self, read: Read, value: Field) -> dict[str, ValueRef]:
         """Everything but kurtosis, from the source's shared scan."""
+
         def of(fn: AggFn, arg, dtype: DataType, distinct: bool = False) -> ValueRef:
             return self.collector.value(read, AggregateCall(fn, (arg,), dtype, distinct))
 
@@ -96,13 +129,20 @@ class ProfilingMeasureLowering(GriffinMeasureLowering):
             refs["distinct"] = of(AggFn.COUNT, value, INTEGER, distinct=True)
         if value.dtype.kind in _TEXTUAL:
             length = Call(Fn.LENGTH, (Resolver.coerce(value, STRING),), INTEGER)
-            refs.update(min_col_len=of(AggFn.MIN, length, INTEGER), max_col_len=of(AggFn.MAX, length, INTEGER),
-                        avg_col_len=of(AggFn.AVG, length, DOUBLE))
+            refs.update(
+                min_col_len=of(AggFn.MIN, length, INTEGER),
+                max_col_len=of(AggFn.MAX, length, INTEGER),
+                avg_col_len=of(AggFn.AVG, length, DOUBLE),
+            )
         if value.dtype.kind in _NUMERIC:
             number = Resolver.coerce(value, DOUBLE)
-            refs.update(min=of(AggFn.MIN, value, value.dtype), max=of(AggFn.MAX, value, value.dtype),
-                        avg=of(AggFn.AVG, number, DOUBLE), std_dev=of(AggFn.STDDEV_SAMP, number, DOUBLE),
-                        variance=of(AggFn.VAR_SAMP, number, DOUBLE))
+            refs.update(
+                min=of(AggFn.MIN, value, value.dtype),
+                max=of(AggFn.MAX, value, value.dtype),
+                avg=of(AggFn.AVG, number, DOUBLE),
+                std_dev=of(AggFn.STDDEV_SAMP, number, DOUBLE),
+                variance=of(AggFn.VAR_SAMP, number, DOUBLE),
+            )
         return refs
 
     def _kurtosis(self, read: Read, numeric: list[Field]) -> dict:
@@ -111,8 +151,11 @@ class ProfilingMeasureLowering(GriffinMeasureLowering):
             return {}
         prefix = free_prefix("__mean", read.schema)
         numbers = [Resolver.coerce(f, DOUBLE) for f in numeric]
-        means = Aggregate(read, (), tuple(Named(AggregateCall(AggFn.AVG, (x,), DOUBLE), f"{prefix}{i}")
-                                          for i, x in enumerate(numbers)))
+        means = Aggregate(
+            read,
+            (),
+            tuple(Named(AggregateCall(AggFn.AVG, (x,), DOUBLE), f"{prefix}{i}") for i, x in enumerate(numbers)),
+        )
         centred = Join(JoinKind.CROSS, read, means, None)
         readers = {}
         for i, (f, x) in enumerate(zip(numeric, numbers)):
@@ -120,8 +163,9 @@ class ProfilingMeasureLowering(GriffinMeasureLowering):
             square = Call(Fn.MULTIPLY, (deviation, deviation), DOUBLE)
             n = self.collector.value(read, AggregateCall(AggFn.COUNT, (f,), INTEGER))
             m2 = self.collector.value(centred, AggregateCall(AggFn.SUM, (square,), DOUBLE))
-            m4 = self.collector.value(centred, AggregateCall(AggFn.SUM, (Call(Fn.MULTIPLY, (square, square),
-                                                                                DOUBLE),), DOUBLE))
+            m4 = self.collector.value(
+                centred, AggregateCall(AggFn.SUM, (Call(Fn.MULTIPLY, (square, square), DOUBLE),), DOUBLE)
+            )
             readers[f.name] = _kurtosis_reader(n, m2, m4)
         return readers
 
@@ -132,4 +176,5 @@ def _kurtosis_reader(n_ref: ValueRef, m2_ref: ValueRef, m4_ref: ValueRef):
         if not n or m2 is None or m2 == 0:
             return None  # Spark: NULL without values or without spread
         return n * m4 / (m2 * m2) - 3.0
+
     return kurtosis

@@ -13,8 +13,28 @@ from __future__ import annotations
 from ..collect import Results
 from ..parser import source_text
 from ..plan import (
-    AggFn, Aggregate, AggregateCall, Call, Field, Filter, Fn, IsNull, Join, JoinKind, Literal,
-    Named, Project, Scalar, Window, WindowCall, WindowFn, and_all, count_all, not_, or_all, free_prefix,
+    AggFn,
+    Aggregate,
+    AggregateCall,
+    Call,
+    Field,
+    Filter,
+    Fn,
+    IsNull,
+    Join,
+    JoinKind,
+    Literal,
+    Named,
+    Project,
+    Scalar,
+    Window,
+    WindowCall,
+    WindowFn,
+    and_all,
+    count_all,
+    not_,
+    or_all,
+    free_prefix,
 )
 from ..plan.scalars import field_names
 from ..resolve import Resolver
@@ -39,9 +59,15 @@ class KeyedAccuracyLowering(AccuracyLowering):
         numbered = Window(source_read, (Named(WindowCall(WindowFn.ROW_NUMBER), row),))
         found = prefix + "__found"
         used = set().union(*(field_names(e) for e in keys + [m for m, _ in mappings] + invalid))
-        target_rel = Project(target_read, tuple(
-            Named(Field(c.name, c.dtype), prefix + c.name) for c in target_read.schema.columns
-            if prefix + c.name in used) + (Named(Literal(True, BOOLEAN), found),))
+        target_rel = Project(
+            target_read,
+            tuple(
+                Named(Field(c.name, c.dtype), prefix + c.name)
+                for c in target_read.schema.columns
+                if prefix + c.name in used
+            )
+            + (Named(Literal(True, BOOLEAN), found),),
+        )
         joined = Join(JoinKind.LEFT, numbered, target_rel, and_all(keys))
 
         # one row per source row: how many target rows of its key exist, mark it invalid, match ...
@@ -67,8 +93,10 @@ class KeyedAccuracyLowering(AccuracyLowering):
             "invalid": count_all(some("invalid")) if invalid else Literal(0, INTEGER),
         }
         refs = {key: self.collector.value(per_row, value) for key, value in counts.items()}
-        mapping_refs = [(text, self.collector.value(per_row, count_all(and_all(mismatched + [not_(some(f"m{i}"))]))))
-                        for i, (_, text) in enumerate(mappings)]
+        mapping_refs = [
+            (text, self.collector.value(per_row, count_all(and_all(mismatched + [not_(some(f"m{i}"))]))))
+            for i, (_, text) in enumerate(mappings)
+        ]
 
         source_columns = tuple(Named(Field(c.name, c.dtype), c.name) for c in source_read.schema.columns)
         not_invalid = [not_(Call(Fn.COALESCE, (or_all(invalid), Literal(False, BOOLEAN)), BOOLEAN))] if invalid else []
@@ -79,8 +107,12 @@ class KeyedAccuracyLowering(AccuracyLowering):
         def finish(results: Results) -> RuleResult:
             metrics = {names[key]: results.value(ref) or 0 for key, ref in refs.items()}
             metrics[names["mismatches"]] = {text: results.value(ref) or 0 for text, ref in mapping_refs}
-            return RuleResult(rule.name, rule.kind, [self.write([metrics])],
-                              [self.record(results, "missRecords", metrics[names["miss"]], sample_ref)])
+            return RuleResult(
+                rule.name,
+                rule.kind,
+                [self.write([metrics])],
+                [self.record(results, "missRecords", metrics[names["miss"]], sample_ref)],
+            )
 
         return finish
 
@@ -98,8 +130,11 @@ class KeyedAccuracyLowering(AccuracyLowering):
             else:
                 mappings.append((self.mapping(resolver, statement.mapping), source_text(statement.mapping)))
         if not keys:
-            raise self.error("NO_KEY", f"accuracy rule {self.rule.name!r} has no @Key statement",
-                             hint="add one: @Key ${source}['id'] === ${target}['id'];")
+            raise self.error(
+                "NO_KEY",
+                f"accuracy rule {self.rule.name!r} has no @Key statement",
+                hint="add one: @Key ${source}['id'] === ${target}['id'];",
+            )
         return keys, mappings, invalid
 
     def key(self, resolver: Resolver, mapping, prefix: str) -> Scalar:
@@ -110,8 +145,12 @@ class KeyedAccuracyLowering(AccuracyLowering):
         if sides == [{True}, {False}]:
             left, right = right, left
         elif sides != [{False}, {True}]:
-            raise resolver.scope.error("BAD_KEY", "a key compares a selection of the source with one of the "
-                                       "target", mapping, "write: @Key ${source}['id'] === ${target}['id'];")
+            raise resolver.scope.error(
+                "BAD_KEY",
+                "a key compares a selection of the source with one of the target",
+                mapping,
+                "write: @Key ${source}['id'] === ${target}['id'];",
+            )
         return self.mapping(resolver, mapping, left, right)
 
     @staticmethod

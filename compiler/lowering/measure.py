@@ -46,24 +46,36 @@ class MeasureLowering(ProfilingLowering):
         def finish(results: Results) -> MeasureResult:
             rows = rows_of(results)
             if not rows:
-                raise ResultError("MEASURE_NOT_ONE_ROW", f"measure {self.rule.name!r} returns no rows; "
-                                   "a measure must return exactly one row", location=self.rule.location, text=None,
-                                   hint="aggregate the query, e.g. count(*) or max(x)")
+                raise ResultError(
+                    "MEASURE_NOT_ONE_ROW",
+                    f"measure {self.rule.name!r} returns no rows; a measure must return exactly one row",
+                    location=self.rule.location,
+                    text=None,
+                    hint="aggregate the query, e.g. count(*) or max(x)",
+                )
             return self._result(rows[0])
 
         return finish
 
     def too_many_rows(self) -> ResultError:
-        return ResultError("MEASURE_NOT_ONE_ROW", f"measure {self.rule.name!r} returns more than one row; "
-                            "a measure must return exactly one row", location=self.rule.location, text=None,
-                            hint="aggregate the query or add a WHERE that selects one row")
+        return ResultError(
+            "MEASURE_NOT_ONE_ROW",
+            f"measure {self.rule.name!r} returns more than one row; a measure must return exactly one row",
+            location=self.rule.location,
+            text=None,
+            hint="aggregate the query or add a WHERE that selects one row",
+        )
 
     def _result(self, row: dict) -> MeasureResult:
         shape = self.rule.shape or ("value" if len(row) == 1 else "map")
         if shape == "value":
             if len(row) != 1:
-                raise ResultError("MEASURE_NOT_ONE_VALUE", f"measure {self.rule.name!r} is a value but returns "
-                                   f"{len(row)} columns", location=self.rule.location, text=None,
-                                   hint="select one column, or write 'as list' or 'as map'")
+                raise ResultError(
+                    "MEASURE_NOT_ONE_VALUE",
+                    f"measure {self.rule.name!r} is a value but returns {len(row)} columns",
+                    location=self.rule.location,
+                    text=None,
+                    hint="select one column, or write 'as list' or 'as map'",
+                )
             return MeasureResult(self.rule.name, next(iter(row.values())), shape)
         return MeasureResult(self.rule.name, Row(tuple(row), tuple(row.values())), shape)

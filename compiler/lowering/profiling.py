@@ -12,8 +12,22 @@ from ..errors import ResultError
 from ..numbers import number_from_text
 from ..parser import unquote_name
 from ..plan import (
-    AggregateCall, Aggregate, Distinct, Field, Filter, Limit, Named, Project, Relation, Scalar, Sort,
-    SortKey, children, contains_aggregate, substitute, walk,
+    AggregateCall,
+    Aggregate,
+    Distinct,
+    Field,
+    Filter,
+    Limit,
+    Named,
+    Project,
+    Relation,
+    Scalar,
+    Sort,
+    SortKey,
+    children,
+    contains_aggregate,
+    substitute,
+    walk,
 )
 from ..resolve import INT64_MAX, Context, Resolver
 from ..results import RuleResult
@@ -36,16 +50,31 @@ class ProfilingLowering(RuleLowering):
         groups = [self.resolver.expression(g, Context(clause="group by")) for g in query.groups]
         # HAVING may name select aliases, as Spark SQL allows (columns of the source win)
         self.resolver.scope.aliases = {name: expr for expr, name in items}
-        having = (self.resolver.condition(query.having, Context(aggregates=True, clause="having"))
-                  if query.having else None)
+        having = (
+            self.resolver.condition(query.having, Context(aggregates=True, clause="having")) if query.having else None
+        )
         aggregated = bool(groups) or having is not None or any(contains_aggregate(e) for e, _ in items)
         names = [name for _, name in items]
 
-        if aggregated and not (groups or having or query.orders or query.limit or query.distinct) \
-                and not any(_outside_aggregates(expr) for expr, _ in items):
-            refs = [self.collector.value(read, substitute(expr, lambda n: AggregateCall(
-                n.fn, n.args, n.dtype, n.distinct, where) if isinstance(n, AggregateCall) else None))
-                for expr, _ in items]
+        if (
+            aggregated
+            and not (groups or having or query.orders or query.limit or query.distinct)
+            and not any(_outside_aggregates(expr) for expr, _ in items)
+        ):
+            refs = [
+                self.collector.value(
+                    read,
+                    substitute(
+                        expr,
+                        lambda n: (
+                            AggregateCall(n.fn, n.args, n.dtype, n.distinct, where)
+                            if isinstance(n, AggregateCall)
+                            else None
+                        ),
+                    ),
+                )
+                for expr, _ in items
+            ]
 
             def finish_fused(results: Results) -> RuleResult:
                 row = {name: results.value(ref) for name, ref in zip(names, refs)}
@@ -70,20 +99,31 @@ class ProfilingLowering(RuleLowering):
         return finish
 
     def too_many_rows(self) -> ResultError:
-        return ResultError("TOO_MANY_ROWS", f"profiling rule {self.rule.name!r} returns more than "
-                            f"{self.row_limit} rows", location=self.rule.location, text=None, hint="add a LIMIT or a GROUP BY")
+        return ResultError(
+            "TOO_MANY_ROWS",
+            f"profiling rule {self.rule.name!r} returns more than {self.row_limit} rows",
+            location=self.rule.location,
+            text=None,
+            hint="add a LIMIT or a GROUP BY",
+        )
 
     def _source(self) -> str:
         named = unquote_name(self.rule.body.source) if self.rule.body.source else None
         if named and self.rule.source and named != self.rule.source and not self.rule.details.get("source"):
-            raise self.error("CONFLICTING_SOURCE", f"{self.rule.kind} {self.rule.name!r} is on {self.rule.source} "
-                             f"but reads from {named}", hint="drop the FROM clause or the ON clause")
+            raise self.error(
+                "CONFLICTING_SOURCE",
+                f"{self.rule.kind} {self.rule.name!r} is on {self.rule.source} but reads from {named}",
+                hint="drop the FROM clause or the ON clause",
+            )
         source = named or self.rule.source
         if source is None:
             if len(self.schemas) == 1:
                 return next(iter(self.schemas))
-            raise self.error("MISSING_SOURCE", f"{self.rule.kind} {self.rule.name!r} names no source",
-                             hint="add FROM <source> to the query")
+            raise self.error(
+                "MISSING_SOURCE",
+                f"{self.rule.kind} {self.rule.name!r} names no source",
+                hint="add FROM <source> to the query",
+            )
         return source
 
     def _items(self, query) -> list[tuple[Scalar, str]]:
@@ -106,8 +146,9 @@ class ProfilingLowering(RuleLowering):
         seen: set[str] = set()
         for (_, name), item in zip(items, self.item_nodes):
             if name in seen:
-                raise self.resolver.scope.error("DUPLICATE_NAME", f"two columns are named {name!r}", item,
-                                                "give one an alias with AS")
+                raise self.resolver.scope.error(
+                    "DUPLICATE_NAME", f"two columns are named {name!r}", item, "give one an alias with AS"
+                )
             seen.add(name)
         return items
 
@@ -117,8 +158,12 @@ class ProfilingLowering(RuleLowering):
         if type(node).__name__ == "Star":
             return side.schema.columns
         postfix = _only_postfix(node)
-        if postfix is not None and type(postfix.base).__name__ == "Identifier" and len(postfix.suffixes) == 1 \
-                and type(postfix.suffixes[0]).__name__ == "StarSuffix":
+        if (
+            postfix is not None
+            and type(postfix.base).__name__ == "Identifier"
+            and len(postfix.suffixes) == 1
+            and type(postfix.suffixes[0]).__name__ == "StarSuffix"
+        ):
             head = scope.side_of_head(unquote_name(postfix.base.name))
             if head is None:
                 raise scope.error("UNKNOWN_SOURCE", f"unknown data source {postfix.base.name!r}", node)
@@ -139,13 +184,20 @@ class ProfilingLowering(RuleLowering):
                     name = measures.setdefault(sub, f"__agg{len(measures)}")
                     return Field(name, sub.dtype)
                 return None
+
             result = substitute(expr, replace)
-            loose = [n.name for n in walk(result) if isinstance(n, Field)
-                     and n.name not in measures.values() and not n.name.startswith("__group")]
+            loose = [
+                n.name
+                for n in walk(result)
+                if isinstance(n, Field) and n.name not in measures.values() and not n.name.startswith("__group")
+            ]
             if loose:
                 raise self.resolver.scope.error(
-                    "NOT_GROUPED", f"column {loose[0]!r} is neither grouped nor aggregated", node,
-                    f"add it to GROUP BY or use an aggregate such as max({loose[0]})")
+                    "NOT_GROUPED",
+                    f"column {loose[0]!r} is neither grouped nor aggregated",
+                    node,
+                    f"add it to GROUP BY or use an aggregate such as max({loose[0]})",
+                )
             return result
 
         rewritten = [(rewrite(expr, node), name) for (expr, name), node in zip(items, self.item_nodes)]
@@ -177,9 +229,13 @@ class ProfilingLowering(RuleLowering):
             relation = Project(relation, outputs + hidden)
             if query.distinct:
                 relation = Distinct(relation)
-            relation = Sort(relation, tuple(
-                SortKey(Field(h.name, h.expr.dtype), ascending, nulls_first=ascending)
-                for h, ascending in zip(hidden, [(o.direction or "asc").lower() != "desc" for o in query.orders])))
+            relation = Sort(
+                relation,
+                tuple(
+                    SortKey(Field(h.name, h.expr.dtype), ascending, nulls_first=ascending)
+                    for h, ascending in zip(hidden, [(o.direction or "asc").lower() != "desc" for o in query.orders])
+                ),
+            )
             if query.limit:
                 relation = Limit(relation, self._limit(query))
             return Project(relation, tuple(Named(Field(o.name, o.expr.dtype), o.name) for o in outputs))
@@ -194,8 +250,11 @@ class ProfilingLowering(RuleLowering):
         """The LIMIT count: a row count both engines take (64 bits at most)."""
         count = number_from_text(str(query.limit))
         if not count <= INT64_MAX:
-            raise self.error("LIMIT_TOO_LARGE", f"LIMIT {str(query.limit)[:24]} is beyond what an engine takes",
-                             hint=f"use at most {INT64_MAX}")
+            raise self.error(
+                "LIMIT_TOO_LARGE",
+                f"LIMIT {str(query.limit)[:24]} is beyond what an engine takes",
+                hint=f"use at most {INT64_MAX}",
+            )
         return int(count)
 
 
@@ -210,8 +269,7 @@ def _outside_aggregates(expr: Scalar) -> bool:
 
 def _only_postfix(node):
     """The selection inside an expression that is nothing but a selection, else None."""
-    while type(node).__name__ in ("OrExpr", "AndExpr", "NotExpr", "Predicate", "Additive", "Multiplicative",
-                                  "Unary"):
+    while type(node).__name__ in ("OrExpr", "AndExpr", "NotExpr", "Predicate", "Additive", "Multiplicative", "Unary"):
         if type(node).__name__ in ("OrExpr", "AndExpr", "Additive", "Multiplicative"):
             if len(node.operands) != 1:
                 return None

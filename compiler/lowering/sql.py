@@ -28,8 +28,13 @@ class SqlLowering(RuleLowering):
         def finish(results: Results) -> RuleResult:
             rows = results.rows(ref)
             if len(rows) > ROW_LIMIT:
-                raise ResultError("TOO_MANY_ROWS", f"sql rule {rule.name!r} returns more than {ROW_LIMIT} rows",
-                                   location=rule.location, text=None, hint="aggregate or limit the query")
+                raise ResultError(
+                    "TOO_MANY_ROWS",
+                    f"sql rule {rule.name!r} returns more than {ROW_LIMIT} rows",
+                    location=rule.location,
+                    text=None,
+                    hint="aggregate or limit the query",
+                )
             return RuleResult(rule.name, rule.kind, [self.write(rows)], rows_metric=True)
 
         return finish

@@ -14,8 +14,25 @@ from fractions import Fraction
 
 from ..collect import Results
 from ..plan import (
-    AggFn, AggregateCall, Aggregate, Call, Cast, Field, Filter, Fn, IsNull, Literal, Named, Project,
-    Scalar, SortKey, Sort, and_all, count_all, not_, free_prefix,
+    AggFn,
+    AggregateCall,
+    Aggregate,
+    Call,
+    Cast,
+    Field,
+    Filter,
+    Fn,
+    IsNull,
+    Literal,
+    Named,
+    Project,
+    Scalar,
+    SortKey,
+    Sort,
+    and_all,
+    count_all,
+    not_,
+    free_prefix,
 )
 from ..resolve import TIME_UNITS_MS, Resolver
 from ..results import MetricWrite, RuleResult
@@ -55,8 +72,17 @@ def duration_ms(value: object) -> int | None:
 
 class TimelinessLowering(RuleLowering):
     kinds = ("timeliness",)
-    details_allowed = ("total", "avg", "latency", "threshold", "step", "step.size", "count",
-                       "percentile", "percentile.values")
+    details_allowed = (
+        "total",
+        "avg",
+        "latency",
+        "threshold",
+        "step",
+        "step.size",
+        "count",
+        "percentile",
+        "percentile.values",
+    )
 
     def lower(self) -> Finisher:
         rule = self.rule
@@ -64,17 +90,21 @@ class TimelinessLowering(RuleLowering):
         resolver = Resolver(self.source_scope(rule.source))
         selections = self.selections(rule.body.items, resolver)
         if len(selections) not in (1, 2):
-            raise self.error("WRONG_ARITY", "timeliness takes a begin time and an optional end time",
-                             hint="e.g. created_ts, shipped_ts")
+            raise self.error(
+                "WRONG_ARITY",
+                "timeliness takes a begin time and an optional end time",
+                hint="e.g. created_ts, shipped_ts",
+            )
         begin = self._millis(selections[0])
         end = self._millis(selections[1]) if len(selections) == 2 else Literal(self.options.now_ms, INTEGER)
         # a time in milliseconds is NULL exactly when the time is: test the columns, not the conversions
         valid = and_all([not_(IsNull(expr)) for expr, _, _ in selections])
         latency = Call(Fn.SUBTRACT, (end, begin), INTEGER)
         latency_name = free_prefix(self.name_of("latency"), read.schema)
-        with_latency = Project(Filter(read, valid), tuple(
-            Named(Field(c.name, c.dtype), c.name) for c in read.schema.columns) +
-            (Named(latency, latency_name),))
+        with_latency = Project(
+            Filter(read, valid),
+            tuple(Named(Field(c.name, c.dtype), c.name) for c in read.schema.columns) + (Named(latency, latency_name),),
+        )
         latency_field = Field(latency_name, INTEGER)
 
         total_ref = self.collector.value(read, count_all(filter=valid))
@@ -88,8 +118,11 @@ class TimelinessLowering(RuleLowering):
             late_ref = self.collector.value(read, count_all(filter=late))
             late_refs = (late_ref, self.sample(Filter(with_latency, late_sample), "lateRecords", positive(late_ref)))
         step_size = self._duration("step.size")
-        steps_ref = self.collector.rows(self._histogram(with_latency, latency_field, step_size)) \
-            if step_size is not None else None
+        steps_ref = (
+            self.collector.rows(self._histogram(with_latency, latency_field, step_size))
+            if step_size is not None
+            else None
+        )
         fractions = self._fractions()
         percentile_refs = self._percentiles(read, latency, valid, fractions)
         names = {key: self.name_of(key) for key in ("total", "avg", "step", "percentile")}
@@ -106,8 +139,10 @@ class TimelinessLowering(RuleLowering):
             if steps_ref is not None:
                 writes.append(MetricWrite(names["step"], results.rows(steps_ref), "array"))
             if percentile_refs:
-                row = {percentile_name(names["percentile"], p): results.value(ref)
-                       for p, ref in zip(fractions, percentile_refs)}
+                row = {
+                    percentile_name(names["percentile"], p): results.value(ref)
+                    for p, ref in zip(fractions, percentile_refs)
+                }
                 writes.append(MetricWrite("__percentile", [row], "default"))
             return RuleResult(rule.name, rule.kind, writes, records)
 
@@ -122,8 +157,11 @@ class TimelinessLowering(RuleLowering):
             value = expr if kind is Kind.TIMESTAMP else Cast(expr, TIMESTAMP)
             return Call(Fn.EPOCH_MILLIS, (value,), INTEGER)
         raise self.scope_for([]).error(
-            "TYPE_MISMATCH", f"a timeliness time must be a timestamp or epoch milliseconds, got {expr.dtype}",
-            node, "cast it: cast(x as timestamp)")
+            "TYPE_MISMATCH",
+            f"a timeliness time must be a timestamp or epoch milliseconds, got {expr.dtype}",
+            node,
+            "cast it: cast(x as timestamp)",
+        )
 
     def _duration(self, key: str) -> int | None:
         try:
@@ -140,8 +178,9 @@ class TimelinessLowering(RuleLowering):
         out = []
         for value in values:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-                raise self.detail_error("percentile.values", "BAD_DETAIL",
-                                        f"percentile.values must be fractions in [0, 1], got {value!r}")
+                raise self.detail_error(
+                    "percentile.values", "BAD_DETAIL", f"percentile.values must be fractions in [0, 1], got {value!r}"
+                )
             out.append(float(value))
         return out
 
@@ -153,5 +192,9 @@ class TimelinessLowering(RuleLowering):
 
     def _percentiles(self, read, latency: Scalar, valid: Scalar, fractions: list[float]):
         """One exact percentile_disc per fraction, in the source's shared scan."""
-        return [self.collector.value(read, AggregateCall(
-            AggFn.PERCENTILE_DISC, (latency, Literal(p, DOUBLE)), INTEGER, filter=valid)) for p in fractions]
+        return [
+            self.collector.value(
+                read, AggregateCall(AggFn.PERCENTILE_DISC, (latency, Literal(p, DOUBLE)), INTEGER, filter=valid)
+            )
+            for p in fractions
+        ]

@@ -149,11 +149,42 @@ class JoinKind(str, Enum):
 # (fewest, most) arguments of each function; None: no upper bound
 _ONE, _TWO, _THREE = (1, 1), (2, 2), (3, 3)
 ARITY: dict[Fn, tuple[int, int | None]] = {
-    **dict.fromkeys((Fn.ADD, Fn.SUBTRACT, Fn.MULTIPLY, Fn.DIVIDE, Fn.MODULO, Fn.EQ, Fn.NE, Fn.LT, Fn.LE,
-                     Fn.GT, Fn.GE, Fn.EQ_NULL_SAFE, Fn.AND, Fn.OR, Fn.STRPOS, Fn.REPEAT, Fn.STARTS_WITH,
-                     Fn.ENDS_WITH, Fn.CONTAINS, Fn.SPLIT, Fn.POWER, Fn.DATE_ADD, Fn.DATE_DIFF, Fn.ADD_MONTHS,
-                     Fn.DATE_FORMAT, Fn.ELEMENT_AT, Fn.GET_FIELD, Fn.ARRAY_MAP, Fn.ARRAY_FILTER,
-                     Fn.ARRAY_CONTAINS, Fn.JSON_FIELD), _TWO),
+    **dict.fromkeys(
+        (
+            Fn.ADD,
+            Fn.SUBTRACT,
+            Fn.MULTIPLY,
+            Fn.DIVIDE,
+            Fn.MODULO,
+            Fn.EQ,
+            Fn.NE,
+            Fn.LT,
+            Fn.LE,
+            Fn.GT,
+            Fn.GE,
+            Fn.EQ_NULL_SAFE,
+            Fn.AND,
+            Fn.OR,
+            Fn.STRPOS,
+            Fn.REPEAT,
+            Fn.STARTS_WITH,
+            Fn.ENDS_WITH,
+            Fn.CONTAINS,
+            Fn.SPLIT,
+            Fn.POWER,
+            Fn.DATE_ADD,
+            Fn.DATE_DIFF,
+            Fn.ADD_MONTHS,
+            Fn.DATE_FORMAT,
+            Fn.ELEMENT_AT,
+            Fn.GET_FIELD,
+            Fn.ARRAY_MAP,
+            Fn.ARRAY_FILTER,
+            Fn.ARRAY_CONTAINS,
+            Fn.JSON_FIELD,
+        ),
+        _TWO,
+    ),
     **dict.fromkeys((Fn.LPAD, Fn.RPAD, Fn.REGEXP_EXTRACT, Fn.REGEXP_REPLACE, Fn.SLICE), _THREE),
     **dict.fromkeys((Fn.COALESCE, Fn.CONCAT, Fn.LEAST, Fn.GREATEST), (1, None)),
     Fn.CONCAT_WS: (2, None),
@@ -165,4 +196,3 @@ ARITY: dict[Fn, tuple[int, int | None]] = {
 
 LOGIC = frozenset({Fn.AND, Fn.OR, Fn.NOT})
 HIGHER_ORDER = frozenset({Fn.ARRAY_MAP, Fn.ARRAY_FILTER})
-

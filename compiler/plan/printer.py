@@ -8,17 +8,53 @@ from functools import singledispatch
 from ..spark_names import quoted
 from .program import Plan
 from .relations import (
-    Aggregate, Distinct, Filter, Join, Limit, Named, Project, Read, Relation, Sort, Sql, Window,
+    Aggregate,
+    Distinct,
+    Filter,
+    Join,
+    Limit,
+    Named,
+    Project,
+    Read,
+    Relation,
+    Sort,
+    Sql,
+    Window,
 )
 from .scalars import (
-    AggregateCall, Between, Call, Cast, Field, IfThen, In, IsNull, Lambda, Like, Literal, RLike,
-    Scalar, SortKey, Variable, WindowCall,
+    AggregateCall,
+    Between,
+    Call,
+    Cast,
+    Field,
+    IfThen,
+    In,
+    IsNull,
+    Lambda,
+    Like,
+    Literal,
+    RLike,
+    Scalar,
+    SortKey,
+    Variable,
+    WindowCall,
 )
 
 _INFIX = {
-    "add": "+", "subtract": "-", "multiply": "*", "divide": "/", "modulo": "%",
-    "eq": "=", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=",
-    "eq_null_safe": "<=>", "and": "AND", "or": "OR",
+    "add": "+",
+    "subtract": "-",
+    "multiply": "*",
+    "divide": "/",
+    "modulo": "%",
+    "eq": "=",
+    "ne": "!=",
+    "lt": "<",
+    "le": "<=",
+    "gt": ">",
+    "ge": ">=",
+    "eq_null_safe": "<=>",
+    "and": "AND",
+    "or": "OR",
 }
 
 
@@ -130,13 +166,15 @@ def _window(node: WindowCall) -> str:
 
 
 def format_sort_key(key: SortKey) -> str:
-    return (f"{format_scalar(key.expr)} {'ASC' if key.ascending else 'DESC'} "
-            f"NULLS {'FIRST' if key.nulls_first else 'LAST'}")
+    return (
+        f"{format_scalar(key.expr)} {'ASC' if key.ascending else 'DESC'} NULLS {'FIRST' if key.nulls_first else 'LAST'}"
+    )
 
 
 def _named(items: tuple[Named, ...]) -> str:
     return ", ".join(
-        format_scalar(n.expr) if isinstance(n.expr, Field) and n.expr.name == n.name
+        format_scalar(n.expr)
+        if isinstance(n.expr, Field) and n.expr.name == n.name
         else f"{format_scalar(n.expr)} AS {quote_name(n.name)}"
         for n in items
     )

@@ -12,7 +12,18 @@ from functools import singledispatch
 from typing import Iterable
 
 from .relations import (
-    Aggregate, Distinct, Filter, Join, Limit, Project, Read, Relation, Sort, Sql, Window, walk_relations,
+    Aggregate,
+    Distinct,
+    Filter,
+    Join,
+    Limit,
+    Project,
+    Read,
+    Relation,
+    Sort,
+    Sql,
+    Window,
+    walk_relations,
 )
 from .scalars import Scalar, field_names
 
@@ -39,8 +50,7 @@ def _read(rel: Read, needed: Needed = None) -> Relation:
         return rel
     columns = tuple(c for c in rel.source_schema.columns if c.name in needed)
     # a count over no column still needs its rows: keep the first column for them
-    return replace(rel, source_schema=replace(rel.source_schema, columns=columns or
-                                               rel.source_schema.columns[:1]))
+    return replace(rel, source_schema=replace(rel.source_schema, columns=columns or rel.source_schema.columns[:1]))
 
 
 @prune_columns.register

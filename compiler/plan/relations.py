@@ -157,8 +157,7 @@ class Aggregate(Relation):
                 raise ValueError(f"Aggregate: measure {measure.name!r} must be an AggregateCall")
             if measure.expr.filter is not None:
                 _check_boolean("Aggregate filter", measure.expr.filter)
-        _check_fields("Aggregate", [k.expr for k in self.keys] + [m.expr for m in self.measures],
-                      self.input.schema)
+        _check_fields("Aggregate", [k.expr for k in self.keys] + [m.expr for m in self.measures], self.input.schema)
 
     @property
     def schema(self) -> Schema:
@@ -199,8 +198,9 @@ class Join(Relation):
             if self.on is None:
                 raise ValueError(f"Join: a {self.kind.value} join needs a condition")
             _check_boolean("Join", self.on)
-            both = Schema(self.left.schema.columns + tuple(
-                c for c in self.right.schema.columns if c.name not in self.left.schema))
+            both = Schema(
+                self.left.schema.columns + tuple(c for c in self.right.schema.columns if c.name not in self.left.schema)
+            )
             _check_fields("Join", [self.on], both)
         shared = set(self.left.schema.names) & set(self.right.schema.names)
         if shared:
@@ -276,8 +276,7 @@ class Window(Relation):
 
     @property
     def schema(self) -> Schema:
-        return Schema(self.input.schema.columns + tuple(Column(c.name, c.expr.dtype, False)
-                                                        for c in self.columns))
+        return Schema(self.input.schema.columns + tuple(Column(c.name, c.expr.dtype, False) for c in self.columns))
 
 
 RELATION_TYPES: tuple[type[Relation], ...] = concrete_types(Relation)

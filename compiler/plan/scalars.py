@@ -143,8 +143,12 @@ class AggregateCall(Scalar):
         if self.fn is AggFn.COUNT_ALL and self.args:
             raise ValueError("COUNT_ALL takes no arguments")
         if self.fn is AggFn.PERCENTILE_DISC:
-            if len(self.args) != 2 or not isinstance(self.args[1], Literal) \
-                    or not isinstance(self.args[1].value, float) or not 0.0 <= self.args[1].value <= 1.0:
+            if (
+                len(self.args) != 2
+                or not isinstance(self.args[1], Literal)
+                or not isinstance(self.args[1].value, float)
+                or not 0.0 <= self.args[1].value <= 1.0
+            ):
                 raise ValueError("PERCENTILE_DISC takes a value and a fraction literal in [0, 1]")
         elif self.fn is not AggFn.COUNT_ALL and len(self.args) != 1:
             raise ValueError(f"{self.fn.value} takes exactly one argument")
@@ -195,6 +199,7 @@ class Lambda(Scalar):
         """The body with the parameter renamed to ``name``, where this lambda binds it (an inner
         lambda with a parameter of the same name binds its own). Engines give parameters names
         no column of the row has, so a column read in the body is never taken for one."""
+
         def rename(sub: Scalar) -> Scalar | None:
             if isinstance(sub, Variable) and sub.name == self.param:
                 return Variable(name, sub.dtype)
@@ -214,8 +219,10 @@ def _check_call(fn: Fn, args: tuple[Scalar, ...]) -> None:
         raise ValueError(f"{fn.value} takes boolean arguments, got {', '.join(str(a.dtype) for a in args)}")
     lambdas = [isinstance(a, Lambda) for a in args]
     if lambdas != [fn in HIGHER_ORDER and i == len(args) - 1 for i in range(len(args))]:
-        raise ValueError(f"{fn.value}: a Lambda goes only as the last argument of "
-                         f"{' and '.join(sorted(f.value for f in HIGHER_ORDER))}")
+        raise ValueError(
+            f"{fn.value}: a Lambda goes only as the last argument of "
+            f"{' and '.join(sorted(f.value for f in HIGHER_ORDER))}"
+        )
 
 
 SCALAR_TYPES: tuple[type[Scalar], ...] = concrete_types(Scalar)

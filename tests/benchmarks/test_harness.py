@@ -24,8 +24,22 @@ def bench(monkeypatch):
 
 def test_harness_runs_at_a_tiny_size(bench, tmp_path):
     output = tmp_path / "result.json"
-    assert bench.main(["--rows", "2000", "--repeats", "1", "--systems", "duckdb-gryph,duckdb-floor",
-                       "--no-spark", "--output", str(output)]) == 0
+    assert (
+        bench.main(
+            [
+                "--rows",
+                "2000",
+                "--repeats",
+                "1",
+                "--systems",
+                "duckdb-gryph,duckdb-floor",
+                "--no-spark",
+                "--output",
+                str(output),
+            ]
+        )
+        == 0
+    )
     document = json.loads(output.read_text())
     systems = {s["system"]: s for s in document["systems"]}
     assert set(systems) == {"duckdb-gryph", "duckdb-floor"}
@@ -37,8 +51,22 @@ def test_harness_runs_at_a_tiny_size(bench, tmp_path):
 
 def test_gryph_on_the_peer_checks_agrees_with_their_hand_written_floor(bench, tmp_path):
     output = tmp_path / "result.json"
-    assert bench.main(["--rows", "2000", "--repeats", "1", "--no-spark", "--output", str(output),
-                       "--systems", "duckdb-floor-peer-checks,duckdb-gryph-peer-checks"]) == 0
+    assert (
+        bench.main(
+            [
+                "--rows",
+                "2000",
+                "--repeats",
+                "1",
+                "--no-spark",
+                "--output",
+                str(output),
+                "--systems",
+                "duckdb-floor-peer-checks,duckdb-gryph-peer-checks",
+            ]
+        )
+        == 0
+    )
     document = json.loads(output.read_text())
     systems = {s["system"]: s for s in document["systems"]}
     assert all("error" not in s for s in systems.values()), systems

@@ -14,9 +14,18 @@ from pathlib import Path
 
 import websocket
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", "--remote-debugging-port=0",
-         "--remote-debugging-address=127.0.0.1", "--window-size=1200,1600"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--remote-debugging-port=0",
+    "--remote-debugging-address=127.0.0.1",
+    "--window-size=1200,1600",
+]
 START_SECONDS = 30
 
 
@@ -28,12 +37,14 @@ class Browser:
         if binary is None:  # never a skip: .ci/bootstrap.sh installs it
             raise RuntimeError("chromium is not installed: run .ci/bootstrap.sh")
         self.profile = tempfile.mkdtemp(prefix="gryph-chromium-")
-        self.process = subprocess.Popen([binary, *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen(
+            [binary, *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         port = self._port()
         page = next(t for t in self._targets(port) if t["type"] == "page")
-        self.socket = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=30,
-                                                  suppress_origin=True)
+        self.socket = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=30, suppress_origin=True)
         self._id = 0
         self.events: list[dict] = []
         for domain in ("Page", "Runtime", "Network", "Log"):
@@ -84,18 +95,25 @@ class Browser:
         return result["result"].get("value")
 
     def console_errors(self) -> list[dict]:
-        return [e for e in self.events
-                if e.get("method") == "Runtime.exceptionThrown"
-                or (e.get("method") == "Runtime.consoleAPICalled" and e["params"]["type"] in ("error", "assert"))
-                or (e.get("method") == "Log.entryAdded" and e["params"]["entry"]["level"] == "error")]
+        return [
+            e
+            for e in self.events
+            if e.get("method") == "Runtime.exceptionThrown"
+            or (e.get("method") == "Runtime.consoleAPICalled" and e["params"]["type"] in ("error", "assert"))
+            or (e.get("method") == "Log.entryAdded" and e["params"]["entry"]["level"] == "error")
+        ]
 
     def requested_urls(self) -> list[str]:
         return [e["params"]["request"]["url"] for e in self.events if e.get("method") == "Network.requestWillBeSent"]
 
     def screenshot(self, path: Path) -> None:
         height = self.evaluate("document.documentElement.scrollHeight")
-        shot = self.call("Page.captureScreenshot", format="png", captureBeyondViewport=True,
-                         clip={"x": 0, "y": 0, "width": 1200, "height": min(int(height), 12000), "scale": 1})
+        shot = self.call(
+            "Page.captureScreenshot",
+            format="png",
+            captureBeyondViewport=True,
+            clip={"x": 0, "y": 0, "width": 1200, "height": min(int(height), 12000), "scale": 1},
+        )
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(base64.b64decode(shot["data"]))
 

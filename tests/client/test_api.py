@@ -38,8 +38,13 @@ def ref_rows():
 
 
 def test_polars_frames():
-    result = run(SUITE, frames={"people": pl.DataFrame(people_rows(), schema={"name": pl.Utf8, "age": pl.Int64}),
-                                "ref": pl.DataFrame(ref_rows())})
+    result = run(
+        SUITE,
+        frames={
+            "people": pl.DataFrame(people_rows(), schema={"name": pl.Utf8, "age": pl.Int64}),
+            "ref": pl.DataFrame(ref_rows()),
+        },
+    )
     assert isinstance(result, RunResult)
     assert result.metrics == EXPECTED
     assert result.records["c"]["count"] == 2
@@ -52,8 +57,9 @@ def test_pandas_frames():
 
 
 def test_arrow_frames():
-    people = pa.table({"name": pa.array(people_rows()["name"], pa.string()),
-                       "age": pa.array(people_rows()["age"], pa.int64())})
+    people = pa.table(
+        {"name": pa.array(people_rows()["name"], pa.string()), "age": pa.array(people_rows()["age"], pa.int64())}
+    )
     result = run(SUITE, "duckdb", frames={"people": people, "ref": pa.table(ref_rows())})
     assert result.metrics == EXPECTED
     assert result.to_dict()["metrics"] == EXPECTED

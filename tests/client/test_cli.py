@@ -53,8 +53,10 @@ def test_validate_ok():
 
 def test_validate_bad_file_exits_2_with_location(tmp_path):
     bad = tmp_path / "bad.dq"
-    bad.write_text('source t = csv("t.csv", schema = "first_name string, age bigint")\n'
-                   "completeness c on t:\n    age,\n    frist_name\n")
+    bad.write_text(
+        'source t = csv("t.csv", schema = "first_name string, age bigint")\n'
+        "completeness c on t:\n    age,\n    frist_name\n"
+    )
     (tmp_path / "t.csv").write_text("first_name,age\nann,3\n")
     done = gryph("validate", str(bad))
     assert done.returncode == 2
@@ -129,8 +131,9 @@ def test_tables_of_a_duckdb_database(tmp_path):
 def test_read_per_scan_is_a_spark_option(spark_remote):
     on_duckdb = gryph("run", "examples/users.dq", "--read-per-scan", "--no-history")
     assert on_duckdb.returncode == 2 and "BAD_OPTION" in on_duckdb.stderr
-    done = gryph("run", "examples/users.dq", "--remote", spark_remote, "--read-per-scan",
-                 "--format", "json", "--no-history")
+    done = gryph(
+        "run", "examples/users.dq", "--remote", spark_remote, "--read-per-scan", "--format", "json", "--no-history"
+    )
     assert done.returncode == 0, done.stderr
     # the example's 50 users, one without contact details (as on DuckDB above)
     assert json.loads(done.stdout)["metrics"]["contact"] == {"total": 50, "incomplete": 1, "complete": 49}

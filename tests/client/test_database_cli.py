@@ -23,9 +23,11 @@ from gryph.client.spark.local_server import free_port
 def orders(postgres):
     postgres.execute("CREATE SCHEMA shop")
     postgres.execute("CREATE TABLE shop.orders (id bigint, amount double precision, placed timestamptz, note text)")
-    postgres.execute("INSERT INTO shop.orders VALUES "
-                     "(1, 10.5, '2024-01-01 10:00+02', 'ü'), (2, NULL, NULL, NULL), (3, 'NaN', "
-                     "'2024-01-02 00:00+00', 'x'), (4, 2.5, '2024-01-03 00:00+00', 'x')")
+    postgres.execute(
+        "INSERT INTO shop.orders VALUES "
+        "(1, 10.5, '2024-01-01 10:00+02', 'ü'), (2, NULL, NULL, NULL), (3, 'NaN', "
+        "'2024-01-02 00:00+00', 'x'), (4, 2.5, '2024-01-03 00:00+00', 'x')"
+    )
     return postgres
 
 
@@ -61,17 +63,25 @@ def _no_password(done: subprocess.CompletedProcess, *files) -> None:
 
 def test_run_reads_postgres_with_the_password_from_the_environment(orders, tmp_path):
     """Hand-counted: 4 rows; amount NULL once (NaN is a value); the native count is 4, the check holds."""
-    suite = _suite(tmp_path, f'''suite shop
+    suite = _suite(
+        tmp_path,
+        f'''suite shop
 source orders = postgres("{orders.url(password=False)}", table = "shop.orders", password_env = "SHOP_PW")
 completeness amounts on orders: amount
 measure "rows" on orders: native "select count(*) from shop.orders"
 check "all rows": measures["rows"] == 4
 pass when all
-''')
+''',
+    )
     history, report = tmp_path / "history.duckdb", tmp_path / "report.json"
     env = dict(os.environ, SHOP_PW=PASSWORD)
-    done = subprocess.run([*_gryph_command(), "run", str(suite), "--format", "json", "--output", str(report),
-                           "--history", str(history)], capture_output=True, text=True, env=env, timeout=300)
+    done = subprocess.run(
+        [*_gryph_command(), "run", str(suite), "--format", "json", "--output", str(report), "--history", str(history)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(report.read_text())
     assert result["metrics"]["amounts"] == {"total": 4, "incomplete": 1, "complete": 3}
@@ -84,8 +94,11 @@ def _gryph_command() -> list[str]:
 
 
 def test_a_missing_credential_variable_is_named_not_guessed(orders, tmp_path):
-    suite = _suite(tmp_path, f'source o = postgres("{orders.url(password=False)}", table = "shop.orders", '
-                             'password_env = "GRYPH_NO_SUCH_VARIABLE")\ncompleteness c on o: id\n')
+    suite = _suite(
+        tmp_path,
+        f'source o = postgres("{orders.url(password=False)}", table = "shop.orders", '
+        'password_env = "GRYPH_NO_SUCH_VARIABLE")\ncompleteness c on o: id\n',
+    )
     done = gryph("validate", str(suite))
     assert done.returncode == 2
     assert "MISSING_CREDENTIAL" in done.stderr and "GRYPH_NO_SUCH_VARIABLE" in done.stderr
@@ -119,11 +132,11 @@ def test_a_query_source_reads_what_the_query_returns(orders, engine):
     suite = f'''source big = postgres("{orders.url()}", query = "select id, note from shop.orders where id >= 3")
 completeness c on big: note
 '''
-    assert run(suite, **engine).metrics["c"] == {"total": 2, "incomplete": 0,
-                                                                            "complete": 2}
+    assert run(suite, **engine).metrics["c"] == {"total": 2, "incomplete": 0, "complete": 2}
 
 
 # --- what goes wrong --------------------------------------------------------------------------
+
 
 def test_wrong_password_is_a_run_failure_without_the_password(orders, tmp_path):
     wrong = orders.url().replace(PASSWORD, "not-" + PASSWORD)
@@ -144,8 +157,9 @@ def test_unreachable_database_is_a_run_failure(tmp_path):
 
 
 def test_missing_table_is_located_at_validate_time(orders, tmp_path):
-    suite = _suite(tmp_path, f'\n\nsource o = postgres("{orders.url()}", table = "shop.no_such")\n'
-                             'completeness c on o: id\n')
+    suite = _suite(
+        tmp_path, f'\n\nsource o = postgres("{orders.url()}", table = "shop.no_such")\ncompleteness c on o: id\n'
+    )
     done = gryph("validate", str(suite))
     assert done.returncode == 2, done.stderr
     assert f"{suite}:3:1" in done.stderr and "TABLE_NOT_FOUND" in done.stderr and "no_such" in done.stderr
@@ -153,8 +167,9 @@ def test_missing_table_is_located_at_validate_time(orders, tmp_path):
 
 
 def test_missing_column_is_found_at_validate_time(orders, tmp_path):
-    suite = _suite(tmp_path, f'source o = postgres("{orders.url()}", table = "shop.orders")\n'
-                             'completeness c on o: amount, colour\n')
+    suite = _suite(
+        tmp_path, f'source o = postgres("{orders.url()}", table = "shop.orders")\ncompleteness c on o: amount, colour\n'
+    )
     done = gryph("validate", str(suite))
     assert done.returncode == 2 and "colour" in done.stderr and ":2:" in done.stderr
     _no_password(done)
@@ -164,14 +179,18 @@ def test_missing_sqlite_table_on_spark_is_the_suites_mistake(sqlite_copy, spark_
     from gryph.compiler.errors import InvalidInput
 
     with pytest.raises(InvalidInput) as error:
-        run(f'source o = sqlite("{sqlite_copy}", table = "nope")\ncompleteness c on o: id', "spark",
-            remote=spark_remote)
+        run(
+            f'source o = sqlite("{sqlite_copy}", table = "nope")\ncompleteness c on o: id', "spark", remote=spark_remote
+        )
     assert error.value.code == "TABLE_NOT_FOUND"
 
 
 def test_native_measure_without_rows_fails_the_measure(orders, tmp_path):
-    suite = _suite(tmp_path, f'source o = postgres("{orders.url()}", table = "shop.orders")\n'
-                             'measure "m" on o: native "select id from shop.orders where id > 100"\n')
+    suite = _suite(
+        tmp_path,
+        f'source o = postgres("{orders.url()}", table = "shop.orders")\n'
+        'measure "m" on o: native "select id from shop.orders where id > 100"\n',
+    )
     done = gryph("run", str(suite), "--no-history")
     # the measure fails in the result and the run goes on (exit 1: the run did not pass)
     assert done.returncode == 1 and "MEASURE_NOT_ONE_ROW" in done.stdout and "no rows" in done.stdout
@@ -193,11 +212,12 @@ def test_a_syntax_error_quoting_the_url_hides_the_password(orders, tmp_path):
 
 def test_missing_driver_says_which_extra_to_install(orders, tmp_path):
     """The ADBC driver hidden from the import system, as on an install without gryph[postgres]."""
-    suite = _suite(tmp_path, f'source o = postgres("{orders.url()}", table = "shop.orders")\n'
-                             'completeness c on o: id\n')
-    code = ("import sys; sys.modules['adbc_driver_postgresql'] = None; "
-            "sys.modules['adbc_driver_postgresql.dbapi'] = None; from gryph.client.cli import main; "
-            f"sys.exit(main(['validate', {str(suite)!r}]))")
+    suite = _suite(tmp_path, f'source o = postgres("{orders.url()}", table = "shop.orders")\ncompleteness c on o: id\n')
+    code = (
+        "import sys; sys.modules['adbc_driver_postgresql'] = None; "
+        "sys.modules['adbc_driver_postgresql.dbapi'] = None; from gryph.client.cli import main; "
+        f"sys.exit(main(['validate', {str(suite)!r}]))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 3 and "DRIVER_MISSING" in done.stderr and 'gryph[postgres]' in done.stderr
+    assert done.returncode == 3 and "DRIVER_MISSING" in done.stderr and "gryph[postgres]" in done.stderr
     _no_password(done)

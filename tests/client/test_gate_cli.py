@@ -32,14 +32,17 @@ def write_suite(workdir: Path, policy: str) -> str:
     return str(workdir / "s.dq")
 
 
-@pytest.mark.parametrize("policy,strict,code,verdict", [
-    ("pass when always", False, 0, "yes"),
-    ("pass when all", False, 1, "NO"),                 # both deciding checks fail
-    ("pass when any", False, 1, "NO"),
-    ("pass when passed >= 0", False, 0, "yes"),
-    ("pass when passed >= 0", True, 1, "yes"),         # the policy holds, but --strict fails the warning
-    ('pass when checks("unique")', False, 1, "NO"),
-])
+@pytest.mark.parametrize(
+    "policy,strict,code,verdict",
+    [
+        ("pass when always", False, 0, "yes"),
+        ("pass when all", False, 1, "NO"),  # both deciding checks fail
+        ("pass when any", False, 1, "NO"),
+        ("pass when passed >= 0", False, 0, "yes"),
+        ("pass when passed >= 0", True, 1, "yes"),  # the policy holds, but --strict fails the warning
+        ('pass when checks("unique")', False, 1, "NO"),
+    ],
+)
 def test_exit_codes_follow_the_pass_policy(workdir, policy, strict, code, verdict):
     args = ["run", write_suite(workdir, policy), "--history", str(workdir / "h.duckdb")]
     done = gryph(*args, *(["--strict"] if strict else []))
@@ -48,8 +51,10 @@ def test_exit_codes_follow_the_pass_policy(workdir, policy, strict, code, verdic
 
 
 def test_invalid_check_exits_2_with_location(workdir):
-    (workdir / "s.dq").write_text('source t = csv("t.csv", schema = "id bigint, email string")\n'
-                                  'measure "nulls": count(*)\ncheck "c": measures["null"] == 0\n')
+    (workdir / "s.dq").write_text(
+        'source t = csv("t.csv", schema = "id bigint, email string")\n'
+        'measure "nulls": count(*)\ncheck "c": measures["null"] == 0\n'
+    )
     done = gryph("validate", str(workdir / "s.dq"))
     assert done.returncode == 2
     assert f"{workdir / 's.dq'}:3:20: error UNKNOWN_MEASURE" in done.stderr and "nulls" in done.stderr
@@ -78,8 +83,16 @@ def test_junit_has_one_testcase_per_check_with_values(workdir):
 
 def test_strict_junit_fails_warnings_and_markdown_summary(workdir):
     junit, markdown = workdir / "j.xml", workdir / "summary.md"
-    done = gryph("run", write_suite(workdir, "pass when always"), "--no-history", "--strict",
-                 "--junit", str(junit), "--markdown", str(markdown))
+    done = gryph(
+        "run",
+        write_suite(workdir, "pass when always"),
+        "--no-history",
+        "--strict",
+        "--junit",
+        str(junit),
+        "--markdown",
+        str(markdown),
+    )
     assert done.returncode == 1
     assert ET.parse(junit).getroot().find("testsuite").get("failures") == "3"
     text = markdown.read_text()
@@ -116,10 +129,17 @@ def test_seed_example_runs_from_examples():
     done = gryph("run", "examples/seed.dq", "--format", "json", "--no-history")
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
-    assert document["measure"] == {"Null Count": 1, "count vs count distinct": [60, 40],
-                                   "multiple values": {"c": 60, "cd": 40}}
-    assert document["check"] == {"no null value": False, "count bigger than 50": True,
-                                 "count > 50 in another way": True, "all order is unique": False}
+    assert document["measure"] == {
+        "Null Count": 1,
+        "count vs count distinct": [60, 40],
+        "multiple values": {"c": 60, "cd": 40},
+    }
+    assert document["check"] == {
+        "no null value": False,
+        "count bigger than 50": True,
+        "count > 50 in another way": True,
+        "all order is unique": False,
+    }
     assert document["pass"] is True
     assert ROOT.joinpath("examples", "seed.dq").exists()
 
@@ -128,9 +148,12 @@ def test_junit_spells_out_characters_xml_forbids(workdir):
     """Control characters in check names and data values would make the XML unreadable: each is
     written as its escape, while tab, unicode and XML's own specials survive as they are."""
     (workdir / "t.csv").write_text("id,email\n1,a\x01b\x1b[31m\x7f\n", encoding="utf-8")
-    (workdir / "s.dq").write_text('source t = csv("t.csv", schema = "id bigint, email string")\n'
-                                  'measure "e": select max(email) from t\n'
-                                  'check "nul\x00 é\t<&>\x0b\ufffe": measures["e"] == "x"\n', encoding="utf-8")
+    (workdir / "s.dq").write_text(
+        'source t = csv("t.csv", schema = "id bigint, email string")\n'
+        'measure "e": select max(email) from t\n'
+        'check "nul\x00 é\t<&>\x0b\ufffe": measures["e"] == "x"\n',
+        encoding="utf-8",
+    )
     junit = workdir / "j.xml"
     done = gryph("run", str(workdir / "s.dq"), "--no-history", "--junit", str(junit))
     assert done.returncode == 0, done.stderr

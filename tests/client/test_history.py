@@ -42,22 +42,22 @@ def test_averages_over_time_windows(tmp_path):
     from gryph.compiler.check_functions import FUNCTIONS
 
     store = HistoryStore(tmp_path / "h.duckdb")
-    record(store, "s", NOW - dt.timedelta(hours=2), n=10)         # today
-    record(store, "s", NOW - dt.timedelta(days=1), n=20)          # Tuesday: this week
-    record(store, "s", NOW - dt.timedelta(days=5), n=30)          # Friday before: this month
-    record(store, "s", NOW - dt.timedelta(days=20), n=40)         # last month (Oct 29)
-    record(store, "s", NOW - dt.timedelta(days=40), n=None)       # a null value is skipped
+    record(store, "s", NOW - dt.timedelta(hours=2), n=10)  # today
+    record(store, "s", NOW - dt.timedelta(days=1), n=20)  # Tuesday: this week
+    record(store, "s", NOW - dt.timedelta(days=5), n=30)  # Friday before: this month
+    record(store, "s", NOW - dt.timedelta(days=20), n=40)  # last month (Oct 29)
+    record(store, "s", NOW - dt.timedelta(days=40), n=None)  # a null value is skipped
     clock = Clock("s", NOW, store)
 
     def call(name, *args):
         return FUNCTIONS[name].impl(clock, *args)
 
     assert call("daily_avg", "n") == 10.0
-    assert call("weekly_avg", "n") == 15.0            # since Monday Nov 16: 10 and 20
-    assert call("monthly_avg", "n") == 20.0           # since Nov 1: 10, 20, 30
-    assert call("avg_previous", "n", 7) == 20.0       # last 7 days: 10, 20, 30
-    assert call("avg_previous", "n", 30) == 25.0      # last 30 days: 10, 20, 30, 40
-    assert call("avg_previous", "m", 30) is None      # never measured
+    assert call("weekly_avg", "n") == 15.0  # since Monday Nov 16: 10 and 20
+    assert call("monthly_avg", "n") == 20.0  # since Nov 1: 10, 20, 30
+    assert call("avg_previous", "n", 7) == 20.0  # last 7 days: 10, 20, 30
+    assert call("avg_previous", "n", 30) == 25.0  # last 30 days: 10, 20, 30, 40
+    assert call("avg_previous", "m", 30) is None  # never measured
     assert call("get_previous_measure_values", "n", 3) == [10, 20, 30]
     assert call("get_previous_measure_values_for_other_task", "s", "n", 1) == [10]
 
@@ -112,11 +112,13 @@ def test_checks_compare_with_earlier_runs(tmp_path):
     history = tmp_path / "h.duckdb"
     (tmp_path / "t.csv").write_text("a\n1\n2\n3\n")
     suite = tmp_path / "s.dq"
-    suite.write_text('source t = csv("t.csv", schema = "a bigint")\n'
-                     'measure "n": count(*)\n'
-                     'check "no earlier run": len(get_previous_measure_values("n", 5)) == 0\n'
-                     'check "steady": daily_avg("n") == null || abs(measures["n"] - daily_avg("n")) <= 1\n'
-                     "pass when all\n")
+    suite.write_text(
+        'source t = csv("t.csv", schema = "a bigint")\n'
+        'measure "n": count(*)\n'
+        'check "no earlier run": len(get_previous_measure_values("n", 5)) == 0\n'
+        'check "steady": daily_avg("n") == null || abs(measures["n"] - daily_avg("n")) <= 1\n'
+        "pass when all\n"
+    )
     first = run(suite, history=history)
     assert first.to_dict()["check"] == {"no earlier run": True, "steady": True}
     (tmp_path / "t.csv").write_text("a\n" + "\n".join(str(i) for i in range(10)) + "\n")

@@ -24,9 +24,13 @@ def test_sigkill_at_random_points_loses_no_completed_run(tmp_path):
     reports = []
     for attempt in range(KILLS):
         report = tmp_path / f"report{attempt}.json"
-        process = subprocess.Popen(command + ["run", "examples/users.dq", "--history", str(history), "--format",
-                                              "json", "--output", str(report)],
-                                   cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            command
+            + ["run", "examples/users.dq", "--history", str(history), "--format", "json", "--output", str(report)],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         time.sleep(rng.uniform(0.2, 5.0))  # from start-up to well past the end of a run
         process.kill()
         process.wait()
@@ -39,7 +43,12 @@ def test_sigkill_at_random_points_loses_no_completed_run(tmp_path):
     assert len(stored) >= len(finished)
     assert 0 < len(finished) < KILLS  # the kill points fall both before and after runs complete
     # and a run after the kills still reads and extends it
-    done = subprocess.run(command + ["run", "examples/users.dq", "--history", str(history)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        command + ["run", "examples/users.dq", "--history", str(history)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert len(HistoryStore(history).runs("users_daily", 1000)) == len(stored) + 1

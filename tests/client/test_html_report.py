@@ -100,12 +100,17 @@ def test_report_specs_carry_the_runs_numbers(suite, tmp_path):
     accuracy = {row["outcome"]: row["rows"] for row in values(chart(found, "rule-same-"))}
     assert accuracy == {"matched": 4, "miss": 1}
     assert "80.0% matched of 5 rows" in chart(found, "rule-same-")["title"]
-    assert {row["outcome"]: row["rows"] for row in values(chart(found, "rule-contact-"))} == \
-        {"complete": 4, "incomplete": 1}
+    assert {row["outcome"]: row["rows"] for row in values(chart(found, "rule-contact-"))} == {
+        "complete": 4,
+        "incomplete": 1,
+    }
     assert values(chart(found, "rule-ids-")) == [{"extra copies": 1, "values": 1}]
     delivery = values(chart(found, "rule-delivery-"))
-    assert {(r["from_ms"], r["to_ms"], r["rows"]) for r in delivery if "rows" in r} == \
-        {(0, 120000, 2), (120000, 240000, 1), (360000, 480000, 1)}
+    assert {(r["from_ms"], r["to_ms"], r["rows"]) for r in delivery if "rows" in r} == {
+        (0, 120000, 2),
+        (120000, 240000, 1),
+        (360000, 480000, 1),
+    }
     assert [r for r in delivery if "percentile" in r] == [{"percentile": "p50", "latency_ms": 60000}]
     assert values(chart(found, "rule-by-email-domain-")) == [{"group": "NULL", "value": 1}, {"group": "x", "value": 4}]
     # verdict, policy, the failed check with its expression and value, all escaped
@@ -127,12 +132,18 @@ def test_trends_follow_the_stored_runs_and_mark_failed_ones(suite, tmp_path):
     assert main(["report", "shop", "--history", str(history), "-o", str(page)]) == 0
     found = specs(page.read_text())
     rows = values(chart(found, "trend-task-rows-read"))
-    assert [(r["series"], r["value"], r["passed"]) for r in rows if r["series"] == "users"] == \
-        [("users", 5, False), ("users", 2, True)]
+    assert [(r["series"], r["value"], r["passed"]) for r in rows if r["series"] == "users"] == [
+        ("users", 5, False),
+        ("users", 2, True),
+    ]
     measure = values(chart(found, "trend-measure-"))
     assert [r["value"] for r in measure] == [1, 0]
-    assert {r["series"] for r in values(chart(found, "trend-rule-same-"))} == \
-        {"total", "missing", "matched", "matchedFraction"}
+    assert {r["series"] for r in values(chart(found, "trend-rule-same-"))} == {
+        "total",
+        "missing",
+        "matched",
+        "matchedFraction",
+    }
     assert main(["report", "shop", "--history", str(history), "--runs", "1", "-o", str(page)]) == 0
     assert not [key for key in specs(page.read_text()) if key.startswith("trend-")]
 
@@ -148,8 +159,9 @@ def test_a_thousand_runs_stay_under_five_megabytes(suite, tmp_path):
 
 
 def test_chart_images(suite, tmp_path):
-    assert main(["run", str(suite), "--no-history", "--png", str(tmp_path / "png"),
-                 "--svg", str(tmp_path / "svg")]) == 1
+    assert (
+        main(["run", str(suite), "--no-history", "--png", str(tmp_path / "png"), "--svg", str(tmp_path / "svg")]) == 1
+    )
     pngs, svgs = sorted((tmp_path / "png").iterdir()), sorted((tmp_path / "svg").iterdir())
     assert [p.stem for p in pngs] == [p.stem for p in svgs] and len(pngs) == 5  # one per charted rule
     assert all(p.read_bytes().startswith(b"\x89PNG\r\n\x1a\n") for p in pngs)
@@ -209,7 +221,8 @@ def test_report_in_headless_chromium(suite, tmp_path):
         figures = browser.evaluate(
             "[...document.querySelectorAll('figure.chart')].map(f => [f.id, "
             "f.querySelectorAll('svg .mark-rect path, svg .mark-line path, svg .mark-rule line, "
-            "svg .mark-symbol path').length])")
+            "svg .mark-symbol path').length])"
+        )
         assert len(figures) == len(specs(page.read_text())) >= 5 + 6
         assert all(marks > 0 for _, marks in figures), figures
         assert browser.console_errors() == []

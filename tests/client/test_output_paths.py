@@ -34,16 +34,19 @@ def names(folder: Path) -> set[str]:
     return {p.name for p in folder.iterdir()}
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--output", "folder"], "--output folder is a folder, not a file"),
-    (["--junit", "folder"], "--junit folder is a folder, not a file"),
-    (["--markdown", "folder"], "--markdown folder is a folder, not a file"),
-    (["--output", "file/out.json"], "--output file/out.json cannot be created: file is a file, not a folder"),
-    (["--junit", "file/deeper/j.xml"], "cannot be created: file is a file, not a folder"),
-    (["--records-to", "file"], "--records-to file is a file, not a folder"),
-    # checked before the run: the report that would come first is not written either
-    (["--output", "report.txt", "--markdown", "folder"], "--markdown folder is a folder"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--output", "folder"], "--output folder is a folder, not a file"),
+        (["--junit", "folder"], "--junit folder is a folder, not a file"),
+        (["--markdown", "folder"], "--markdown folder is a folder, not a file"),
+        (["--output", "file/out.json"], "--output file/out.json cannot be created: file is a file, not a folder"),
+        (["--junit", "file/deeper/j.xml"], "cannot be created: file is a file, not a folder"),
+        (["--records-to", "file"], "--records-to file is a file, not a folder"),
+        # checked before the run: the report that would come first is not written either
+        (["--output", "report.txt", "--markdown", "folder"], "--markdown folder is a folder"),
+    ],
+)
 def test_a_path_that_can_never_be_written_is_refused_before_the_run(workdir, args, message):
     before = names(workdir)
     done = run_in(workdir, *args)
@@ -66,13 +69,13 @@ def test_a_database_file_duckdb_cannot_open_is_an_engine_error(workdir, content)
 
 def test_a_write_failing_half_way_leaves_the_earlier_file_and_no_partial_one(workdir):
     """The file size limit (which binds root too) stops the report half-way, as a full disk would."""
+
     def limit_file_size():
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails, not the process
         resource.setrlimit(resource.RLIMIT_FSIZE, (64, 64))
 
     command = [str(GRYPH), "run", "s.dq", "--no-history", "--format", "json", "--output", "file"]
-    done = subprocess.run(command, cwd=workdir, capture_output=True, text=True, timeout=300,
-                          preexec_fn=limit_file_size)
+    done = subprocess.run(command, cwd=workdir, capture_output=True, text=True, timeout=300, preexec_fn=limit_file_size)
     assert done.returncode == 3, done.stderr
     assert "file: error OUTPUT_NOT_WRITTEN: cannot write file: File too large" in done.stderr
     assert (workdir / "file").read_text() == "earlier\n"
@@ -96,6 +99,7 @@ def test_a_pipe_is_written_in_place_and_a_link_stays_a_link(workdir):
 
 def test_records_to_on_a_full_disk_is_exit_3_without_a_partial_file(tmp_path):
     """The file size limit stops the record export half-way, as a full disk would."""
+
     def limit_file_size():
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (65536, 65536))
@@ -104,7 +108,13 @@ def test_records_to_on_a_full_disk_is_exit_3_without_a_partial_file(tmp_path):
     rows = "".join(f"{i},\n" if i % 2 else f"{i},user{i}@example.org\n" for i in range(60000))
     (tmp_path / "d.csv").write_text("id,email\n" + rows, encoding="utf-8")
     (tmp_path / "s.dq").write_text('source s = csv("d.csv")\ncompleteness c on s: email\n', encoding="utf-8")
-    done = subprocess.run([str(GRYPH), "run", "s.dq", "--no-history", "--records-to", "out"], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=300, preexec_fn=limit_file_size)
+    done = subprocess.run(
+        [str(GRYPH), "run", "s.dq", "--no-history", "--records-to", "out"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=limit_file_size,
+    )
     assert done.returncode == 3 and "File too large" in done.stderr, done.stderr
     assert list((tmp_path / "out").iterdir()) == []

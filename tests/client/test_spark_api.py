@@ -39,16 +39,40 @@ def test_example_suite_by_relative_path_on_spark(spark, monkeypatch):
 
 def test_griffin_env_json_sets_the_spark_session(spark, spark_remote, tmp_path):
     env = tmp_path / "env.json"
-    env.write_text(json.dumps({"spark": {"log.level": "WARN", "config": {
-        "spark.sql.shuffle.partitions": 3, "spark.master": "local[*]"}}, "sinks": [{"type": "CONSOLE"}]}))
+    env.write_text(
+        json.dumps(
+            {
+                "spark": {
+                    "log.level": "WARN",
+                    "config": {"spark.sql.shuffle.partitions": 3, "spark.master": "local[*]"},
+                },
+                "sinks": [{"type": "CONSOLE"}],
+            }
+        )
+    )
     settings = load_spark_config(env)
     assert settings == {"spark.sql.shuffle.partitions": "3", "spark.master": "local[*]"}
     # a session setting changes; the cluster's master cannot change under a running server
     assert spark.configure(settings) == ["spark.master"]
     assert spark.spark.conf.get("spark.sql.shuffle.partitions") == "3"
     spark.configure({"spark.sql.shuffle.partitions": "2"})
-    done = subprocess.run([sys.executable, "-m", "gryph.client.cli", "run", "examples/users.dq", "--remote",
-                           spark_remote, "--env", str(env), "--no-history"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gryph.client.cli",
+            "run",
+            "examples/users.dq",
+            "--remote",
+            spark_remote,
+            "--env",
+            str(env),
+            "--no-history",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert "not applied" in done.stderr and "spark.master" in done.stderr

@@ -7,10 +7,16 @@ from gryph.compiler.lowering import Options
 from gryph.compiler.native import parse_suite
 from gryph.compiler.types import DOUBLE, INTEGER, STRING, TIMESTAMP, schema
 
-USERS = schema(("user_id", INTEGER), ("first_name", STRING), ("age", INTEGER), ("score", DOUBLE),
-               ("created_ts", TIMESTAMP), ("null_count", INTEGER), ("source_id", INTEGER))
-ORDERS = schema(("order_id", INTEGER), ("user_id", INTEGER), ("ts", INTEGER), ("end_ts", INTEGER),
-                ("country", STRING))
+USERS = schema(
+    ("user_id", INTEGER),
+    ("first_name", STRING),
+    ("age", INTEGER),
+    ("score", DOUBLE),
+    ("created_ts", TIMESTAMP),
+    ("null_count", INTEGER),
+    ("source_id", INTEGER),
+)
+ORDERS = schema(("order_id", INTEGER), ("user_id", INTEGER), ("ts", INTEGER), ("end_ts", INTEGER), ("country", STRING))
 SCHEMAS = {"users": USERS, "orders": ORDERS}
 
 

@@ -25,8 +25,12 @@ METRICS = {"acc": {"total": 8, "matchedFraction": 0.75}, "prof": [{"n": 3}]}
 
 def suite_text(checks: str) -> str:
     measures = "".join(f'measure "{name}": count(*)\n' for name in MEASURES)
-    return measures + "accuracy acc on users, orders: users.user_id = orders.user_id\n" \
-        + "profiling prof on users: count(*) as n\n" + checks
+    return (
+        measures
+        + "accuracy acc on users, orders: users.user_id = orders.user_id\n"
+        + "profiling prof on users: count(*) as n\n"
+        + checks
+    )
 
 
 def compiled(checks: str):
@@ -38,46 +42,52 @@ def value(expr: str, history=None):
     return evaluate(check.expr, Env(MEASURES, METRICS, Clock("s", STARTED, history or NoHistory())))
 
 
-@pytest.mark.parametrize("expr,expected", [
-    ("1 + 2 * 3", 7),
-    ("(1 + 2) * 3", 9),
-    ("10 - 4 - 3", 3),             # left-associative
-    ("7 / 2", 3.5),                # division is exact
-    ("-7 % 3", -1),                # the remainder takes the dividend's sign, as in SQL and Java
-    ("7.5 % 2", 1.5),
-    ("1 / 0", None),               # division by zero is null
-    ("-(2 + 3)", -5),
-    ("'a' + \"b\"", "ab"),
-    ("1 < 2 && 2 < 3 || false", True),
-    ("false && true || true", True),   # && binds tighter than ||
-    ("true or false and false", True),
-    ("!1 == 2", True),                 # `!` binds looser than `==`: !(1 == 2)
-    ("not 1 == 2", True),
-    ("NOT TRUE", False),               # keywords are case-insensitive
-    ("[1, 2, 3][-1]", 3),
-    ("[1, [2, 3]][1][0]", 2),
-    ("1 == 1.0", True),
-    ("'1' == 1", False),               # different types are never equal
-    ("[1, 2] == [1, 2]", True),
-    ("1e3", 1000.0),
-])
+@pytest.mark.parametrize(
+    "expr,expected",
+    [
+        ("1 + 2 * 3", 7),
+        ("(1 + 2) * 3", 9),
+        ("10 - 4 - 3", 3),  # left-associative
+        ("7 / 2", 3.5),  # division is exact
+        ("-7 % 3", -1),  # the remainder takes the dividend's sign, as in SQL and Java
+        ("7.5 % 2", 1.5),
+        ("1 / 0", None),  # division by zero is null
+        ("-(2 + 3)", -5),
+        ("'a' + \"b\"", "ab"),
+        ("1 < 2 && 2 < 3 || false", True),
+        ("false && true || true", True),  # && binds tighter than ||
+        ("true or false and false", True),
+        ("!1 == 2", True),  # `!` binds looser than `==`: !(1 == 2)
+        ("not 1 == 2", True),
+        ("NOT TRUE", False),  # keywords are case-insensitive
+        ("[1, 2, 3][-1]", 3),
+        ("[1, [2, 3]][1][0]", 2),
+        ("1 == 1.0", True),
+        ("'1' == 1", False),  # different types are never equal
+        ("[1, 2] == [1, 2]", True),
+        ("1e3", 1000.0),
+    ],
+)
 def test_operators_and_precedence(expr, expected):
     assert value(expr) == expected and type(value(expr)) is type(expected)
 
 
-@pytest.mark.parametrize("expr,expected", [
-    ("null == null", True),            # equality treats null as a value
-    ('measures["none"] == null', True),
-    ('measures["n"] != null', True),
-    ("null < 1", None),                # ordering with null is unknown...
-    ("!(null < 1)", None),             # ...and stays unknown under not
-    ("null + 1", None),
-    ("null && false", False),          # three-valued logic, as in SQL
-    ("null || true", True),
-    ("null && true", None),
-    ("[1, null][1]", None),
-    ('measures["none"][0]', None),     # a subscript of null is null
-])
+@pytest.mark.parametrize(
+    "expr,expected",
+    [
+        ("null == null", True),  # equality treats null as a value
+        ('measures["none"] == null', True),
+        ('measures["n"] != null', True),
+        ("null < 1", None),  # ordering with null is unknown...
+        ("!(null < 1)", None),  # ...and stays unknown under not
+        ("null + 1", None),
+        ("null && false", False),  # three-valued logic, as in SQL
+        ("null || true", True),
+        ("null && true", None),
+        ("[1, null][1]", None),
+        ('measures["none"][0]', None),  # a subscript of null is null
+    ],
+)
 def test_null_semantics(expr, expected):
     assert value(expr) is expected
 
@@ -99,32 +109,38 @@ def test_measures_rows_and_metrics():
     assert value('len(measures["row"]) + len(measures["s"]) + len([])') == 5
 
 
-@pytest.mark.parametrize("expr,expected", [
-    ("avg([1, 2, null, 6])", 3.0),     # nulls are skipped
-    ("avg([])", None),
-    ("sum([1, 2, 3])", 6),
-    ("sum([0.5, 0.25])", 0.75),
-    ("min(3, 1, 2)", 1),
-    ("max([1, 7, null])", 7),
-    ("max('a', 'b')", "b"),
-    ("min([])", None),
-    ("abs(-2.5)", 2.5),
-    ('abs(measures["n"] - 12)', 2),
-])
+@pytest.mark.parametrize(
+    "expr,expected",
+    [
+        ("avg([1, 2, null, 6])", 3.0),  # nulls are skipped
+        ("avg([])", None),
+        ("sum([1, 2, 3])", 6),
+        ("sum([0.5, 0.25])", 0.75),
+        ("min(3, 1, 2)", 1),
+        ("max([1, 7, null])", 7),
+        ("max('a', 'b')", "b"),
+        ("min([])", None),
+        ("abs(-2.5)", 2.5),
+        ('abs(measures["n"] - 12)', 2),
+    ],
+)
 def test_functions(expr, expected):
     assert value(expr) == expected
 
 
-@pytest.mark.parametrize("expr,message", [
-    ("1 < 'a'", "cannot compare number < string"),
-    ("'a' * 2", "'*' needs numbers"),
-    ('measures["row"]["x"]', "the row has no column 'x'"),
-    ("[1][5]", "position 5 is out of range"),
-    ("1 && true", "'and' needs true, false or null"),
-    ("avg(['a'])", "avg() needs numbers"),
-    ('metrics["acc"]["nope"]', "no key 'nope'"),
-    ("get_previous_measure_values('n', -1)", "needs a count of runs >= 0"),
-])
+@pytest.mark.parametrize(
+    "expr,message",
+    [
+        ("1 < 'a'", "cannot compare number < string"),
+        ("'a' * 2", "'*' needs numbers"),
+        ('measures["row"]["x"]', "the row has no column 'x'"),
+        ("[1][5]", "position 5 is out of range"),
+        ("1 && true", "'and' needs true, false or null"),
+        ("avg(['a'])", "avg() needs numbers"),
+        ('metrics["acc"]["nope"]', "no key 'nope'"),
+        ("get_previous_measure_values('n', -1)", "needs a count of runs >= 0"),
+    ],
+)
 def test_evaluation_errors_fail_the_check_with_a_message(expr, message):
     [check] = compiled(f'check "c": {expr}\n')
     [outcome] = judge([check], PassSpec(), MEASURES, METRICS, Clock("s", STARTED, NoHistory())).checks
@@ -138,18 +154,21 @@ def test_failed_checks_keep_the_values_they_read():
     assert outcome.values == {'measures["n"]': 10, 'metrics["acc"]["total"]': 8, "max(1, 2)": 2}
 
 
-@pytest.mark.parametrize("checks,code,line,column", [
-    ('check "c": measures["nn"] == 1\n', "UNKNOWN_MEASURE", 1, 20),
-    ('check "c": 1 == 1\ncheck "d": metrics["ac"]["total"] > 0\n', "UNKNOWN_RULE", 2, 19),
-    ('check "c":\n    lenn([1])\n', "UNKNOWN_FUNCTION", 2, 5),
-    ('check "c": len(1, 2) == 1\n', "WRONG_ARITY", 1, 12),
-    ('check "c": get_previous_measure_values("nn", 3)\n', "UNKNOWN_MEASURE", 1, 40),
-    ('check "c": foo == 1\n', "UNKNOWN_NAME", 1, 12),
-    ('check "c": measures == 1\n', "BAD_SUBSCRIPT", 1, 12),
-    ('check "c": measures[0] == 1\n', "BAD_SUBSCRIPT", 1, 20),
-    ('check "c": 1 == 1\npass when checks("c", "d")\n', "UNKNOWN_CHECK", 2, 1),
-    ('warn check "w": 1 == 1\npass when checks("w")\n', "WARNING_IN_POLICY", 2, 1),
-])
+@pytest.mark.parametrize(
+    "checks,code,line,column",
+    [
+        ('check "c": measures["nn"] == 1\n', "UNKNOWN_MEASURE", 1, 20),
+        ('check "c": 1 == 1\ncheck "d": metrics["ac"]["total"] > 0\n', "UNKNOWN_RULE", 2, 19),
+        ('check "c":\n    lenn([1])\n', "UNKNOWN_FUNCTION", 2, 5),
+        ('check "c": len(1, 2) == 1\n', "WRONG_ARITY", 1, 12),
+        ('check "c": get_previous_measure_values("nn", 3)\n', "UNKNOWN_MEASURE", 1, 40),
+        ('check "c": foo == 1\n', "UNKNOWN_NAME", 1, 12),
+        ('check "c": measures == 1\n', "BAD_SUBSCRIPT", 1, 12),
+        ('check "c": measures[0] == 1\n', "BAD_SUBSCRIPT", 1, 20),
+        ('check "c": 1 == 1\npass when checks("c", "d")\n', "UNKNOWN_CHECK", 2, 1),
+        ('warn check "w": 1 == 1\npass when checks("w")\n', "WARNING_IN_POLICY", 2, 1),
+    ],
+)
 def test_validation_errors_have_code_line_and_column(checks, code, line, column):
     offset = suite_text("").count("\n")
     with pytest.raises(InvalidInput) as caught:
@@ -157,12 +176,15 @@ def test_validation_errors_have_code_line_and_column(checks, code, line, column)
     assert (caught.value.code, caught.value.line, caught.value.column) == (code, line + offset, column)
 
 
-@pytest.mark.parametrize("expr", [
-    "__import__('os')",                 # no such function
-    "measures.keys()",                  # no attribute access: a syntax error
-    "(lambda: 1)()",
-    "open('/etc/passwd')",
-])
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "__import__('os')",  # no such function
+        "measures.keys()",  # no attribute access: a syntax error
+        "(lambda: 1)()",
+        "open('/etc/passwd')",
+    ],
+)
 def test_nothing_outside_the_language(expr):
     with pytest.raises(InvalidInput) as caught:
         compiled(f'check "c": {expr}\n')
@@ -186,19 +208,22 @@ def _outcomes(*passed: bool, warn: tuple[bool, ...] = ()) -> list[CheckOutcome]:
     return [CheckOutcome(f"c{i}", "", p, w) for i, (p, w) in enumerate(zip(passed, warn))]
 
 
-@pytest.mark.parametrize("policy,outcomes,expected", [
-    (PassSpec("always"), _outcomes(False, False), True),
-    (PassSpec("all"), _outcomes(True, True), True),
-    (PassSpec("all"), _outcomes(True, False), False),
-    (PassSpec("all"), _outcomes(True, False, warn=(False, True)), True),  # a warning never fails the run
-    (PassSpec("any"), _outcomes(False, True), True),
-    (PassSpec("any"), _outcomes(False, False), False),
-    (PassSpec("checks", ("c0", "c2")), _outcomes(True, False, True), True),
-    (PassSpec("checks", ("c1",)), _outcomes(True, False, True), False),
-    (PassSpec("passed", op=">", count=1), _outcomes(True, False, True), True),
-    (PassSpec("passed", op=">", count=2), _outcomes(True, False, True), False),
-    (PassSpec("passed", op=">=", count=2), _outcomes(True, True, warn=(False, True)), False),
-])
+@pytest.mark.parametrize(
+    "policy,outcomes,expected",
+    [
+        (PassSpec("always"), _outcomes(False, False), True),
+        (PassSpec("all"), _outcomes(True, True), True),
+        (PassSpec("all"), _outcomes(True, False), False),
+        (PassSpec("all"), _outcomes(True, False, warn=(False, True)), True),  # a warning never fails the run
+        (PassSpec("any"), _outcomes(False, True), True),
+        (PassSpec("any"), _outcomes(False, False), False),
+        (PassSpec("checks", ("c0", "c2")), _outcomes(True, False, True), True),
+        (PassSpec("checks", ("c1",)), _outcomes(True, False, True), False),
+        (PassSpec("passed", op=">", count=1), _outcomes(True, False, True), True),
+        (PassSpec("passed", op=">", count=2), _outcomes(True, False, True), False),
+        (PassSpec("passed", op=">=", count=2), _outcomes(True, True, warn=(False, True)), False),
+    ],
+)
 def test_pass_policies(policy, outcomes, expected):
     assert holds(policy, outcomes) is expected
 
@@ -207,7 +232,8 @@ def test_pass_policy_syntax():
     suite = parse_suite('check "a": true\ncheck b: true\nPASS WHEN checks("a", b)\n')
     assert suite.policy.kind == "checks" and suite.policy.names == ("a", "b")
     assert parse_suite("check a: true\npass when passed > 3\n").policy == PassSpec(
-        "passed", op=">", count=3, location=parse_suite("check a: true\npass when passed > 3\n").policy.location)
+        "passed", op=">", count=3, location=parse_suite("check a: true\npass when passed > 3\n").policy.location
+    )
     assert parse_suite("check a: true\n").policy.kind == "always"  # the proposal's default
     with pytest.raises(InvalidInput) as caught:
         parse_suite("check a: true\npass when all\npass when any\n")
@@ -219,7 +245,12 @@ def test_aggregate_measures_fuse_into_the_rules_scan():
         "completeness c on users: first_name\n"
         'measure "nulls": select count(*) from users where first_name is null\n'
         'measure "ages" as list on users: min(age), max(age)\n'
-        'measure "other": select count(*) from orders\n')
-    aggregates = [r for q in compiled_suite.plan.queries for r in walk_relations(q.relation) if isinstance(r, Aggregate)]
+        'measure "other": select count(*) from orders\n'
+    )
+    aggregates = [
+        r for q in compiled_suite.plan.queries for r in walk_relations(q.relation) if isinstance(r, Aggregate)
+    ]
     assert len(aggregates) == 2  # one scan of users (rule and two measures), one of orders
-    assert len(compiled_suite.plan.queries) - sum(1 for q in compiled_suite.plan.queries if q.name.startswith("rows")) == 2
+    assert (
+        len(compiled_suite.plan.queries) - sum(1 for q in compiled_suite.plan.queries if q.name.startswith("rows")) == 2
+    )

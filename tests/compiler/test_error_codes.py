@@ -14,7 +14,10 @@ ROOT = Path(__file__).resolve().parents[2]
 # a code is the first (or second) argument of an error or of a helper that builds one: error("CODE", ...
 RAISED = re.compile(r'(?:Error|Input|error|_refused)\((?:\w+, )?\s*"([A-Z][A-Z0-9_]+)"|code = "([A-Z][A-Z0-9_]+)"')
 SPELLED_ELSEWHERE = {  # codes built from parts, or chosen between
-    "DUPLICATE_RULE", "DUPLICATE_CHECK", "AGGREGATE_IN_WHERE", "AGGREGATE_NOT_ALLOWED",
+    "DUPLICATE_RULE",
+    "DUPLICATE_CHECK",
+    "AGGREGATE_IN_WHERE",
+    "AGGREGATE_NOT_ALLOWED",
 }
 
 
@@ -44,6 +47,7 @@ def test_the_exit_code_comes_with_the_code():
 def test_location_text_and_hint_are_keywords():
     with pytest.raises(TypeError):
         InvalidInput("UNKNOWN_COLUMN", "unknown column 'x'", Location("a.dq", 1, 2))  # type: ignore[misc]
-    error = InvalidInput("UNKNOWN_COLUMN", "unknown column 'x'", location=Location("a.dq", 1, 2), text="x",
-                         hint="did you mean 'y'?")
+    error = InvalidInput(
+        "UNKNOWN_COLUMN", "unknown column 'x'", location=Location("a.dq", 1, 2), text="x", hint="did you mean 'y'?"
+    )
     assert str(error) == "a.dq:1:2: error UNKNOWN_COLUMN: unknown column 'x'\n    near: x\n    hint: did you mean 'y'?"

@@ -45,11 +45,14 @@ def test_trailing_comma_at_end_of_input():
     assert error.text == "end of input"
 
 
-@pytest.mark.parametrize("text, named", [
-    ("profiling p on users: count(*) as n where age >", ["a name", "a number", "a string"]),
-    ("completeness c on users: first_name age", ["an operator", "'.', '['", "','"]),
-    ("profiling p on users: count(*) as n where address.", ["a name"]),
-])
+@pytest.mark.parametrize(
+    "text, named",
+    [
+        ("profiling p on users: count(*) as n where age >", ["a name", "a number", "a string"]),
+        ("completeness c on users: first_name age", ["an operator", "'.', '['", "','"]),
+        ("profiling p on users: count(*) as n where address.", ["a name"]),
+    ],
+)
 def test_syntax_hint_names_what_could_come_next(text, named):
     hint = error_of(text).hint
     assert hint.startswith("expected ")
@@ -181,16 +184,16 @@ def test_duplicate_rule_names():
 
 
 def test_unknown_detail_option():
-    text = "completeness c on users: first_name with totl = \"x\""
+    text = 'completeness c on users: first_name with totl = "x"'
     error = error_of(text)
     assert (error.code, error.line) == ("UNKNOWN_DETAIL", 1)
     assert error.text == "totl" and "'total'" in error.hint
 
 
 def test_unknown_detail_option_on_line_three():
-    text = "completeness c on users:\n    first_name,\n    age with totl = \"x\""
+    text = 'completeness c on users:\n    first_name,\n    age with totl = "x"'
     error = error_of(text)
-    assert (error.code, error.line, error.column) == ("UNKNOWN_DETAIL", 3, col("    age with totl = \"x\"", "totl"))
+    assert (error.code, error.line, error.column) == ("UNKNOWN_DETAIL", 3, col('    age with totl = "x"', "totl"))
 
 
 def test_bad_duration_detail_points_at_the_value():

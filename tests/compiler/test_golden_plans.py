@@ -45,5 +45,4 @@ def test_exports_are_part_of_the_printed_plan():
 
     compiled = compile_text("completeness c on users: first_name\n", options=Options(records_to="out"))
     printed = format_plan(compiled.plan)
-    assert "export c__incompleteRecords to out/c__incompleteRecords.parquet:\n  Filter (first_name IS NULL)" \
-        in printed
+    assert "export c__incompleteRecords to out/c__incompleteRecords.parquet:\n  Filter (first_name IS NULL)" in printed

@@ -15,8 +15,13 @@ RULE = {"dsl.type": "griffin-dsl", "dq.type": "completeness", "out.dataframe.nam
 
 
 def job(**fields) -> dict:
-    return {"name": "j", "process.type": "batch", "data.sources": [SOURCE], "evaluate.rule": {"rules": [RULE]},
-            **fields}
+    return {
+        "name": "j",
+        "process.type": "batch",
+        "data.sources": [SOURCE],
+        "evaluate.rule": {"rules": [RULE]},
+        **fields,
+    }
 
 
 def write(tmp_path, config, indent=2) -> str:
@@ -37,14 +42,23 @@ def position(text: str, needle: str) -> tuple[int, int]:
     return text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1
 
 
-@pytest.mark.parametrize("name, kind", [("DISTINCT", "distinctness"), ("distinct", "distinctness"),
-                                        ("Duplicate", "uniqueness"), ("UNIQUENESS", "uniqueness"),
-                                        ("Accuracy", "accuracy"), ("distinctness", "distinctness")])
+@pytest.mark.parametrize(
+    "name, kind",
+    [
+        ("DISTINCT", "distinctness"),
+        ("distinct", "distinctness"),
+        ("Duplicate", "uniqueness"),
+        ("UNIQUENESS", "uniqueness"),
+        ("Accuracy", "accuracy"),
+        ("distinctness", "distinctness"),
+    ],
+)
 def test_griffin_dq_type_names_case_insensitive(tmp_path, name, kind):
     rule = dict(RULE, **{"dq.type": name, "rule": "src.id = tgt.id" if kind == "accuracy" else "id"})
     target = {"name": "tgt", "connector": SOURCE["connector"]}
-    suite = load_griffin_job(write(tmp_path, job(**{"data.sources": [SOURCE, target],
-                                                    "evaluate.rule": {"rules": [rule]}})))
+    suite = load_griffin_job(
+        write(tmp_path, job(**{"data.sources": [SOURCE, target], "evaluate.rule": {"rules": [rule]}}))
+    )
     assert suite.rules[0].kind == kind
 
 
@@ -61,15 +75,18 @@ def test_wrong_json_types_are_located(tmp_path):
     error = error_of(tmp_path, text)
     assert error.code == "BAD_CONFIG"
     assert "data.sources[0].connector must be an object" in error.message
-    assert (error.line, error.column) == position(text, '5\n')
+    assert (error.line, error.column) == position(text, "5\n")
 
 
-@pytest.mark.parametrize("path, value, message", [
-    (("evaluate.rule", "rules"), True, "evaluate.rule.rules must be a list"),
-    (("data.sources",), {"a": 1}, "data.sources must be a list"),
-    (("name",), ["x"], "name must be a string"),
-    (("process.type",), None, None),  # null: Griffin's default (batch)
-])
+@pytest.mark.parametrize(
+    "path, value, message",
+    [
+        (("evaluate.rule", "rules"), True, "evaluate.rule.rules must be a list"),
+        (("data.sources",), {"a": 1}, "data.sources must be a list"),
+        (("name",), ["x"], "name must be a string"),
+        (("process.type",), None, None),  # null: Griffin's default (batch)
+    ],
+)
 def test_values_of_other_types(tmp_path, path, value, message):
     config = job()
     node = config
@@ -167,8 +184,9 @@ def test_skip_error_paths_leaves_missing_paths_out(tmp_path):
     (tmp_path / "here.parquet").write_bytes(b"")
     config = {"format": "parquet", "paths": ["here.parquet", "gone.parquet"], "skipErrorPaths": True}
     with pytest.warns(UserWarning, match="gone.parquet"):
-        suite = load_griffin_job(write(tmp_path, job(**{"data.sources": [
-            {"name": "src", "connector": {"type": "file", "config": config}}]})))
+        suite = load_griffin_job(
+            write(tmp_path, job(**{"data.sources": [{"name": "src", "connector": {"type": "file", "config": config}}]}))
+        )
     assert suite.sources["src"].paths == (str(tmp_path.resolve() / "here.parquet"),)
 
 
@@ -176,8 +194,9 @@ def test_out_types_and_flatten_names(tmp_path):
     rule = dict(RULE, out=[{"type": "metric", "name": "m", "flatten": "list"}, {"type": "records", "name": "bad"}])
     suite = load_griffin_job(write(tmp_path, job(**{"evaluate.rule": {"rules": [rule]}})))
     assert (suite.rules[0].metric.flatten, suite.rules[0].record_name) == ("array", "bad")
-    error = error_of(tmp_path, job(**{"evaluate.rule": {"rules": [dict(RULE, out=[{"type": "metric",
-                                                                                    "flatten": "arry"}])]}}))
+    error = error_of(
+        tmp_path, job(**{"evaluate.rule": {"rules": [dict(RULE, out=[{"type": "metric", "flatten": "arry"}])]}})
+    )
     assert "array" in error.hint
 
 
@@ -191,9 +210,23 @@ def test_json_schema_inferred_by_sparks_rules():
     from gryph.compiler.json_frames import infer_json_schema
     from gryph.compiler.types import BOOLEAN, DOUBLE, INTEGER, JSON, STRING
 
-    schema = infer_json_schema(['{"b": 1, "a": true, "c": null}', '{"b": 2.5, "d": [1], "e": 1}',
-                                '{"e": "x", "f": {"g": 1}}', "[1, 2]", "not json", None])
+    schema = infer_json_schema(
+        [
+            '{"b": 1, "a": true, "c": null}',
+            '{"b": 2.5, "d": [1], "e": 1}',
+            '{"e": "x", "f": {"g": 1}}',
+            "[1, 2]",
+            "not json",
+            None,
+        ]
+    )
     # fields by name; 1 and 2.5 are double; 1 and "x" are text; always null is text
     assert [(c.name, c.dtype) for c in schema.columns] == [
-        ("a", BOOLEAN), ("b", DOUBLE), ("c", STRING), ("d", JSON), ("e", STRING), ("f", JSON)]
+        ("a", BOOLEAN),
+        ("b", DOUBLE),
+        ("c", STRING),
+        ("d", JSON),
+        ("e", STRING),
+        ("f", JSON),
+    ]
     assert infer_json_schema(['{"n": 9223372036854775807}']).columns[0].dtype == INTEGER

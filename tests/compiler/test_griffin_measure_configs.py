@@ -21,9 +21,16 @@ GENDERS = "gender\nMale\n"
 def _job(tmp_path: Path, measures: list[dict]) -> Path:
     (tmp_path / "users.csv").write_text(USERS)
     (tmp_path / "genders.csv").write_text(GENDERS)
-    sources = [{"name": name, "connector": {"type": "file", "config": {
-        "format": "csv", "options": {"header": "true", "inferSchema": "true"}, "paths": [file]}}}
-        for name, file in (("source", "users.csv"), ("reference", "genders.csv"))]
+    sources = [
+        {
+            "name": name,
+            "connector": {
+                "type": "file",
+                "config": {"format": "csv", "options": {"header": "true", "inferSchema": "true"}, "paths": [file]},
+            },
+        }
+        for name, file in (("source", "users.csv"), ("reference", "genders.csv"))
+    ]
     path = tmp_path / "job.json"
     path.write_text(json.dumps({"name": "job", "data.sources": sources, "measures": measures}, indent=2))
     return path
@@ -55,13 +62,21 @@ def _located(error: InvalidInput) -> tuple:
 
 # -- what measures become --------------------------------------------------------------------------
 
+
 def test_measures_load_as_rules_with_griffin_outputs(tmp_path):
-    path = _job(tmp_path, [
-        _measure("Completeness", {"expr": "name is not null"}, "comp",
-                 out=({"type": "metric", "name": "ignored", "flatten": "array"}, {"type": "record"})),
-        _measure("profiling", {}, "prof", out=({"type": "metric"}, {"type": "record"})),
-        _measure("SPARKSQL", {"expr": "select * from source", "bad.record.definition": "id > 1"}, "sql", out=()),
-    ])
+    path = _job(
+        tmp_path,
+        [
+            _measure(
+                "Completeness",
+                {"expr": "name is not null"},
+                "comp",
+                out=({"type": "metric", "name": "ignored", "flatten": "array"}, {"type": "record"}),
+            ),
+            _measure("profiling", {}, "prof", out=({"type": "metric"}, {"type": "record"})),
+            _measure("SPARKSQL", {"expr": "select * from source", "bad.record.definition": "id > 1"}, "sql", out=()),
+        ],
+    )
     suite = load_griffin_job(path)
     comp, prof, sql = suite.rules
     assert [r.kind for r in suite.rules] == ["griffin.completeness", "griffin.profiling", "griffin.sparksql"]
@@ -73,14 +88,22 @@ def test_measures_load_as_rules_with_griffin_outputs(tmp_path):
 
 
 def test_measures_on_one_source_share_one_scan(tmp_path):
-    path = _job(tmp_path, [
-        _measure("completeness", {"expr": "name is not null"}, "a"),
-        _measure("schemaConformance", {"expr": [{"source.col": "id", "type": "int"}]}, "b"),
-        _measure("profiling", {"expr": "name"}, "c"),
-    ])
+    path = _job(
+        tmp_path,
+        [
+            _measure("completeness", {"expr": "name is not null"}, "a"),
+            _measure("schemaConformance", {"expr": [{"source.col": "id", "type": "int"}]}, "b"),
+            _measure("profiling", {"expr": "name"}, "c"),
+        ],
+    )
     plan = validate(path).plan
-    scans = [q for q in plan.queries if isinstance(q.relation.input, Aggregate)
-             and isinstance(q.relation.input.input, Read) and q.relation.input.input.source == "source"]
+    scans = [
+        q
+        for q in plan.queries
+        if isinstance(q.relation.input, Aggregate)
+        and isinstance(q.relation.input.input, Read)
+        and q.relation.input.input.source == "source"
+    ]
     assert len(scans) == 1
 
 
@@ -88,16 +111,31 @@ def test_measures_on_one_source_share_one_scan(tmp_path):
 
 # a value that names nothing known: located at the value, the closest known name as hint
 NAMES_NOTHING = {
-    "measure_type": (_measure("duplicaton", {"bad.record.definition": "duplicate"}),
-                     '"duplicaton"', "UNKNOWN_MEASURE_TYPE", "duplication"),
+    "measure_type": (
+        _measure("duplicaton", {"bad.record.definition": "duplicate"}),
+        '"duplicaton"',
+        "UNKNOWN_MEASURE_TYPE",
+        "duplication",
+    ),
     "source": (_measure("completeness", {"expr": "id > 0"}, source="sorce"), '"sorce"', "UNKNOWN_SOURCE", "source"),
-    "bad_record_definition": (_measure("duplication", {"bad.record.definition": "duplicates"}),
-                              '"duplicates"', "BAD_RECORD_DEFINITION", "duplicate"),
-    "reference_column": (_measure("accuracy", {"ref.source": "reference",
-                                               "expr": [{"source.col": "gender", "ref.col": "gendr"}]}),
-                         '"gendr"', "UNKNOWN_COLUMN", "gender"),
-    "conformance_type": (_measure("schemaConformance", {"expr": [{"source.col": "id", "type": "integr"}]}),
-                         '"integr"', "UNKNOWN_TYPE", "integer"),
+    "bad_record_definition": (
+        _measure("duplication", {"bad.record.definition": "duplicates"}),
+        '"duplicates"',
+        "BAD_RECORD_DEFINITION",
+        "duplicate",
+    ),
+    "reference_column": (
+        _measure("accuracy", {"ref.source": "reference", "expr": [{"source.col": "gender", "ref.col": "gendr"}]}),
+        '"gendr"',
+        "UNKNOWN_COLUMN",
+        "gender",
+    ),
+    "conformance_type": (
+        _measure("schemaConformance", {"expr": [{"source.col": "id", "type": "integr"}]}),
+        '"integr"',
+        "UNKNOWN_TYPE",
+        "integer",
+    ),
 }
 
 
@@ -125,8 +163,10 @@ def test_spark_sql_bad_record_definition_not_boolean(tmp_path):
 
 
 def test_duplicate_measure_names(tmp_path):
-    path = _job(tmp_path, [_measure("completeness", {"expr": "id > 0"}, "same"),
-                           _measure("completeness", {"expr": "id > 1"}, "same")])
+    path = _job(
+        tmp_path,
+        [_measure("completeness", {"expr": "id > 0"}, "same"), _measure("completeness", {"expr": "id > 1"}, "same")],
+    )
     assert _located(_error(path)) == ("DUPLICATE_MEASURE", *_at(path, '"same"', 1))
 
 
@@ -151,12 +191,15 @@ def test_completeness_expr_syntax_error(tmp_path):
     assert (error.code, error.line) == ("SYNTAX_ERROR", _at(path, '"name is not"')[0])
 
 
-@pytest.mark.parametrize("config, needle, code", [
-    ("not an object", '"not an object"', "BAD_CONFIG"),
-    ({"round.scale": "2"}, '"2"', "BAD_CONFIG"),
-    ({"approx.distinct.count": "false"}, '"false"', "BAD_CONFIG"),
-    ({"dataset.sample": 0.5}, "0.5", "UNSUPPORTED"),
-])
+@pytest.mark.parametrize(
+    "config, needle, code",
+    [
+        ("not an object", '"not an object"', "BAD_CONFIG"),
+        ({"round.scale": "2"}, '"2"', "BAD_CONFIG"),
+        ({"approx.distinct.count": "false"}, '"false"', "BAD_CONFIG"),
+        ({"dataset.sample": 0.5}, "0.5", "UNSUPPORTED"),
+    ],
+)
 def test_profiling_config_of_wrong_type(tmp_path, config, needle, code):
     path = _job(tmp_path, [_measure("profiling", config)])
     assert _located(_error(path)) == (code, *_at(path, needle))
@@ -164,8 +207,9 @@ def test_profiling_config_of_wrong_type(tmp_path, config, needle, code):
 
 def test_cli_reports_a_located_error_with_exit_code_2(tmp_path):
     path = _job(tmp_path, [_measure("duplication", {"expr": "id, nmae", "bad.record.definition": "unique"})])
-    done = subprocess.run([sys.executable, "-m", "gryph.client.cli", "validate", str(path)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "gryph.client.cli", "validate", str(path)], capture_output=True, text=True
+    )
     line, column = _at(path, "nmae")
     assert done.returncode == 2
     assert f"job.json:{line}:{column}" in done.stderr + done.stdout
@@ -174,7 +218,9 @@ def test_cli_reports_a_located_error_with_exit_code_2(tmp_path):
 
 def test_spark_sql_expr_must_be_one_query(tmp_path):
     # the query is wrapped in SELECT * FROM (...): a second statement cannot run
-    path = _job(tmp_path, [_measure("sparkSQL", {"expr": "select * from source; drop table source",
-                                                 "bad.record.definition": "id > 1"})])
+    path = _job(
+        tmp_path,
+        [_measure("sparkSQL", {"expr": "select * from source; drop table source", "bad.record.definition": "id > 1"})],
+    )
     error = _error(path)
     assert (error.line, error.column) == _at(path, '"select * from source;')

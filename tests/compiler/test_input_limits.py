@@ -44,16 +44,19 @@ def test_five_hundred_conjuncts_are_nine_levels():
     assert compiled.plan.queries
 
 
-@pytest.mark.parametrize("expression, code", [
-    ("a + " + "9" * 5000, "NUMBER_TOO_LARGE"),
-    ("cast(a as decimal(100, 2))", "UNKNOWN_TYPE"),
-    ("cast(a as decimal(38, 40))", "UNKNOWN_TYPE"),
-    ("cast(ts as date)", "CAST_NOT_ALLOWED"),
-    ("cast(to_date(s) as bigint)", "CAST_NOT_ALLOWED"),
-    ("substring(s, 1, 99999999999)", "ARGUMENT_OUT_OF_RANGE"),
-    ("s.json()['']", "UNSUPPORTED_NAME"),
-    ("a.max().max()", "NESTED_AGGREGATE"),
-])
+@pytest.mark.parametrize(
+    "expression, code",
+    [
+        ("a + " + "9" * 5000, "NUMBER_TOO_LARGE"),
+        ("cast(a as decimal(100, 2))", "UNKNOWN_TYPE"),
+        ("cast(a as decimal(38, 40))", "UNKNOWN_TYPE"),
+        ("cast(ts as date)", "CAST_NOT_ALLOWED"),
+        ("cast(to_date(s) as bigint)", "CAST_NOT_ALLOWED"),
+        ("substring(s, 1, 99999999999)", "ARGUMENT_OUT_OF_RANGE"),
+        ("s.json()['']", "UNSUPPORTED_NAME"),
+        ("a.max().max()", "NESTED_AGGREGATE"),
+    ],
+)
 def test_validation_refuses_what_an_engine_would(expression, code):
     error = refused(f"profiling p on t: select {expression} as v from t")
     assert (error.code, error.line) == (code, 1) and error.column >= 26

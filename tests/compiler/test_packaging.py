@@ -12,8 +12,11 @@ def test_packages_list_matches_the_folders():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     setuptools = config["tool"]["setuptools"]
     package_dir = setuptools["package-dir"]
-    assert package_dir == {"gryph.compiler": "compiler", "gryph.client": "client",
-                           "gryph.local_backend": "local_backend"}
+    assert package_dir == {
+        "gryph.compiler": "compiler",
+        "gryph.client": "client",
+        "gryph.local_backend": "local_backend",
+    }
     found = set()
     for package, folder in package_dir.items():
         for init in (ROOT / folder).rglob("__init__.py"):

@@ -13,12 +13,20 @@ def where_of(condition: str) -> str:
     """The FILTER text of ``count(*) where <condition>`` over users."""
     plan = format_plan(compile_text(f"profiling p on users: count(*) as n where {condition}").plan)
     start = plan.index("FILTER (WHERE ") + len("FILTER (WHERE ")
-    return plan[start:plan.index(") AS m0")]
+    return plan[start : plan.index(") AS m0")]
 
 
-@pytest.mark.parametrize("literal,millis", [
-    ("4ms", 4), ("4s", 4000), ("2m", 120_000), ("5h", 18_000_000), ("3d", 259_200_000), ("0ms", 0),
-])
+@pytest.mark.parametrize(
+    "literal,millis",
+    [
+        ("4ms", 4),
+        ("4s", 4000),
+        ("2m", 120_000),
+        ("5h", 18_000_000),
+        ("3d", 259_200_000),
+        ("0ms", 0),
+    ],
+)
 def test_time_literals_are_milliseconds(literal, millis):
     assert where_of(f"age > {literal}") == f"(age > {millis})"
 
@@ -27,14 +35,17 @@ def test_time_literal_is_not_a_number_followed_by_a_name():
     assert where_of("age > 4ms and age < 10") == "((age > 4) AND (age < 10))"
 
 
-@pytest.mark.parametrize("text,value", [
-    ("'a\"b'", 'a"b'),
-    ('"it\'s"', "it's"),
-    ("'x\\'y'", "x'y"),
-    ('"hello \\" world \\" "', 'hello " world " '),
-    ("''", ""),
-    ("'Zoë 李'", "Zoë 李"),
-])
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("'a\"b'", 'a"b'),
+        ('"it\'s"', "it's"),
+        ("'x\\'y'", "x'y"),
+        ('"hello \\" world \\" "', 'hello " world " '),
+        ("''", ""),
+        ("'Zoë 李'", "Zoë 李"),
+    ],
+)
 def test_string_literals_end_at_their_own_closing_quote(text, value):
     compiled = compile_text(f"profiling p on users: count(*) as n where first_name = {text} or age = 1")
     literals = [node.value for node in _scalars(compiled.plan) if isinstance(node, Literal)]
@@ -51,7 +62,9 @@ def test_keyword_like_column_names_are_identifiers(name):
 
 
 def test_columns_starting_with_keywords():
-    plan = format_plan(compile_text("profiling p on orders: order_id, country where order_id > 1 order by order_id").plan)
+    plan = format_plan(
+        compile_text("profiling p on orders: order_id, country where order_id > 1 order by order_id").plan
+    )
     assert "Filter (order_id > 1)" in plan
 
 
@@ -76,16 +89,21 @@ def test_not_equal_spellings():
 
 
 def test_keywords_are_case_insensitive():
-    upper = compile_text("PROFILING p ON users: SELECT age, COUNT(*) AS n Where age > 1 "
-                         "GROUP BY age Having Count(*) > 1 ORDER BY age DESC LIMIT 3").plan
-    lower = compile_text("profiling p on users: select age, count(*) as n where age > 1 "
-                         "group by age having count(*) > 1 order by age desc limit 3").plan
+    upper = compile_text(
+        "PROFILING p ON users: SELECT age, COUNT(*) AS n Where age > 1 "
+        "GROUP BY age Having Count(*) > 1 ORDER BY age DESC LIMIT 3"
+    ).plan
+    lower = compile_text(
+        "profiling p on users: select age, count(*) as n where age > 1 "
+        "group by age having count(*) > 1 order by age desc limit 3"
+    ).plan
     assert format_plan(upper) == format_plan(lower)
 
 
 def test_case_insensitive_predicates():
     assert where_of("first_name IS NOT NULL And age NOT IN (1, 2) Or age Not Between 1 And 2") == (
-        "(((NOT (first_name IS NULL)) AND (NOT (age IN (1, 2)))) OR (NOT (age BETWEEN 1 AND 2)))")
+        "(((NOT (first_name IS NULL)) AND (NOT (age IN (1, 2)))) OR (NOT (age BETWEEN 1 AND 2)))"
+    )
     assert where_of("age between (1, 2)") == "(age BETWEEN 1 AND 2)"
 
 
@@ -103,8 +121,11 @@ def test_quoted_names_with_a_backquote_and_a_space():
     from gryph.compiler.types import INTEGER, STRING, schema
 
     schemas = {"t": schema(("first name", STRING), ("a`b", INTEGER), ("select", INTEGER))}
-    plan = format_plan(compile_text("profiling p on t: count(*) as n where `first name` = 'x' "
-                                    "and `a``b` > 1 and `select` = 2", schemas).plan)
+    plan = format_plan(
+        compile_text(
+            "profiling p on t: count(*) as n where `first name` = 'x' and `a``b` > 1 and `select` = 2", schemas
+        ).plan
+    )
     assert "((`first name` = 'x') AND (`a``b` > 1)) AND (select = 2)" in plan
 
 

@@ -3,8 +3,25 @@
 from __future__ import annotations
 
 from gryph.compiler.plan import (
-    AggFn, Aggregate, AggregateCall, Distinct, Field, Filter, Fn, Join, JoinKind, Named, Project, Read, Sort,
-    SortKey, Sql, Window, WindowCall, WindowFn, count_all,
+    AggFn,
+    Aggregate,
+    AggregateCall,
+    Distinct,
+    Field,
+    Filter,
+    Fn,
+    Join,
+    JoinKind,
+    Named,
+    Project,
+    Read,
+    Sort,
+    SortKey,
+    Sql,
+    Window,
+    WindowCall,
+    WindowFn,
+    count_all,
 )
 from gryph.compiler.plan.pruning import columns_read, prune_columns
 from gryph.compiler.plan.scalars import call
@@ -28,8 +45,9 @@ def _read_columns(rel) -> dict[str, tuple[str, ...]]:
 
 def test_a_filter_keeps_the_columns_of_its_condition():
     # the project computes a, b and c + 1; only a is needed above the filter on b
-    project = Project(Read("t", T), (Named(a, "a"), Named(b, "b"),
-                                     Named(call(Fn.ADD, c, Field("a", INTEGER), dtype=INTEGER), "e")))
+    project = Project(
+        Read("t", T), (Named(a, "a"), Named(b, "b"), Named(call(Fn.ADD, c, Field("a", INTEGER), dtype=INTEGER), "e"))
+    )
     rel = Project(Filter(project, call(Fn.GT, b, a)), (Named(a, "a"),))
     pruned = prune_columns(rel)
     assert _read_columns(pruned) == {"t": ("a", "b")}  # c only fed e, which nothing reads
@@ -37,9 +55,11 @@ def test_a_filter_keeps_the_columns_of_its_condition():
 
 
 def test_an_aggregate_keeps_its_keys_and_arguments():
-    rel = Aggregate(Read("t", T), (Named(d, "d"),),
-                    (Named(AggregateCall(AggFn.SUM, (b,), INTEGER), "s"),
-                     Named(count_all(call(Fn.GT, c, a)), "n")))
+    rel = Aggregate(
+        Read("t", T),
+        (Named(d, "d"),),
+        (Named(AggregateCall(AggFn.SUM, (b,), INTEGER), "s"), Named(count_all(call(Fn.GT, c, a)), "n")),
+    )
     assert _read_columns(prune_columns(rel)) == {"t": ("a", "b", "c", "d")}
     only_sum = Aggregate(Read("t", T), (), (Named(AggregateCall(AggFn.SUM, (b,), INTEGER), "s"),))
     assert _read_columns(prune_columns(only_sum)) == {"t": ("b",)}

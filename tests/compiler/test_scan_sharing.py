@@ -59,24 +59,30 @@ def test_several_aggregate_rules_read_their_source_once(seed):
 
 
 def test_two_sources_one_scan_each():
-    plan = compile_text("completeness a on users: age\ncompleteness b on orders: ts\n"
-                        "profiling c on users: count(*) as n\nprofiling d on orders: max(ts) as m",
-                        options=Options(record_sample=0)).plan
+    plan = compile_text(
+        "completeness a on users: age\ncompleteness b on orders: ts\n"
+        "profiling c on users: count(*) as n\nprofiling d on orders: max(ts) as m",
+        options=Options(record_sample=0),
+    ).plan
     per_query = [reads(q.relation) for q in aggregate_queries(plan)]
     assert sorted(per_query, key=str) == sorted([Counter({"users": 1}), Counter({"orders": 1})], key=str)
 
 
 def test_identical_aggregates_are_computed_once():
-    plan = compile_text("profiling a on users: count(*) as n\nprofiling b on users: count(*) as rows\n"
-                        "completeness c on users: age", options=Options(record_sample=0)).plan
+    plan = compile_text(
+        "profiling a on users: count(*) as n\nprofiling b on users: count(*) as rows\ncompleteness c on users: age",
+        options=Options(record_sample=0),
+    ).plan
     (query,) = aggregate_queries(plan)
     measures = query.relation.input.measures
     assert len(measures) == len(set(m.expr for m in measures)) == 2  # count(*) and count(*) FILTER (age IS NULL)
 
 
 def test_timeliness_threshold_count_shares_the_scan():
-    plan = compile_text("timeliness t on orders: ts, end_ts with threshold = 3m\ncompleteness c on orders: ts",
-                        options=Options(record_sample=0)).plan
+    plan = compile_text(
+        "timeliness t on orders: ts, end_ts with threshold = 3m\ncompleteness c on orders: ts",
+        options=Options(record_sample=0),
+    ).plan
     assert len(aggregate_queries(plan)) == 1
 
 
@@ -85,9 +91,14 @@ def test_percentiles_of_one_value_over_the_same_rows_form_one_set():
     plan = compile_text(
         "timeliness a on orders: ts, end_ts with percentile.values = (0.5, 0.9)\n"
         "timeliness b on orders: ts, end_ts with percentile.values = (0.99)\n"
-        "timeliness c on orders: ts with percentile.values = (0.25, 0.75)\n").plan
-    (scan,) = [rel for q in aggregate_queries(plan) for rel in [q.relation.input]
-               if isinstance(rel, Aggregate) and rel.percentile_sets()]
+        "timeliness c on orders: ts with percentile.values = (0.25, 0.75)\n"
+    ).plan
+    (scan,) = [
+        rel
+        for q in aggregate_queries(plan)
+        for rel in [q.relation.input]
+        if isinstance(rel, Aggregate) and rel.percentile_sets()
+    ]
     sets = scan.percentile_sets()
     assert [[fraction for _, fraction in s.members] for s in sets] == [[0.5, 0.9, 0.99], [0.25, 0.75]]
     names = {name for s in sets for name, _ in s.members}

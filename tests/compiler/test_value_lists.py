@@ -39,13 +39,16 @@ def test_values_by_hand():
     assert where_of("age in (1, 2.5)") == "(CAST(age AS double) IN (1.0, 2.5))"
 
 
-@pytest.mark.parametrize("values, plan", [
-    ("1, -2", "(age IN (1, -2))"),
-    ("1, null", "(age IN (1, NULL))"),
-    ("1, abs(2)", "(age IN (1, abs(2)))"),
-    ("1, 2 + 3", "(age IN (1, (2 + 3)))"),
-    ("1, 4ms", "(age IN (1, 4))"),
-])
+@pytest.mark.parametrize(
+    "values, plan",
+    [
+        ("1, -2", "(age IN (1, -2))"),
+        ("1, null", "(age IN (1, NULL))"),
+        ("1, abs(2)", "(age IN (1, abs(2)))"),
+        ("1, 2 + 3", "(age IN (1, (2 + 3)))"),
+        ("1, 4ms", "(age IN (1, 4))"),
+    ],
+)
 def test_lists_with_other_items_take_the_item_by_item_parse(values, plan):
     assert where_of(f"age in ({values})") == plan
 
@@ -65,8 +68,10 @@ def test_a_type_error_points_at_the_value(comment):
     with pytest.raises(InvalidInput) as error:
         compile_text(text)
     assert error.value.code == "TYPE_MISMATCH" and error.value.text == "2"
-    assert (error.value.line, error.value.column) == (text.count("\n", 0, text.index(" 2)")) + 1,
-                                                      len(text[:text.index(" 2)")].split("\n")[-1]) + 2)
+    assert (error.value.line, error.value.column) == (
+        text.count("\n", 0, text.index(" 2)")) + 1,
+        len(text[: text.index(" 2)")].split("\n")[-1]) + 2,
+    )
 
 
 def test_one_hundred_thousand_values(tmp_path):
@@ -81,6 +86,7 @@ def test_one_hundred_thousand_values(tmp_path):
         f'source users = csv("{ROOT / "examples/data/users.csv"}", schema = "user_id bigint, first_name string, '
         'last_name string, address string, email string, phone string, post_code string")\n'
         f"profiling p on users: count(*) as n where first_name in ({', '.join(values)})\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     result = runner.run(suite)
     assert result.rules[0].metrics() == [{"n": sum(name in wanted for name in names)}]

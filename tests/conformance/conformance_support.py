@@ -89,9 +89,12 @@ def arrow_table(spec: dict) -> pa.Table:
     rows = spec["rows"]
     for row in rows:
         assert len(row) == len(columns), f"row {row!r} does not have {len(columns)} values"
-    arrays = [pa.array([_nested(_value(row[i], type_name), arrow_type(type_name)) for row in rows],
-                       type=arrow_type(type_name))
-              for i, (_, type_name) in enumerate(columns)]
+    arrays = [
+        pa.array(
+            [_nested(_value(row[i], type_name), arrow_type(type_name)) for row in rows], type=arrow_type(type_name)
+        )
+        for i, (_, type_name) in enumerate(columns)
+    ]
     names = [name for name, _ in columns]
     return pa.Table.from_arrays(arrays, schema=pa.schema([pa.field(n, a.type) for n, a in zip(names, arrays)]))
 
@@ -140,8 +143,7 @@ def same(actual, expected, path: str = "metrics", ordered: bool = True) -> None:
     """
     if isinstance(expected, dict):
         assert isinstance(actual, dict), f"{path}: expected a map, got {actual!r}"
-        assert set(actual) == set(expected), (
-            f"{path}: keys differ: got {sorted(actual)}, expected {sorted(expected)}")
+        assert set(actual) == set(expected), f"{path}: keys differ: got {sorted(actual)}, expected {sorted(expected)}"
         for key in expected:
             same(actual[key], expected[key], f"{path}.{key}")
         return
@@ -155,22 +157,24 @@ def same(actual, expected, path: str = "metrics", ordered: bool = True) -> None:
         return
     if isinstance(expected, float):
         assert isinstance(actual, float) and not isinstance(actual, bool), (
-            f"{path}: expected the float {expected!r}, got {actual!r} ({type(actual).__name__})")
+            f"{path}: expected the float {expected!r}, got {actual!r} ({type(actual).__name__})"
+        )
         if math.isnan(expected):
             assert math.isnan(actual), f"{path}: expected NaN, got {actual!r}"
         elif math.isinf(expected):
             assert actual == expected, f"{path}: expected {expected!r}, got {actual!r}"
         else:
             assert math.isclose(actual, expected, rel_tol=1e-9, abs_tol=0.0 if expected else 1e-12), (
-                f"{path}: expected {expected!r}, got {actual!r}")
+                f"{path}: expected {expected!r}, got {actual!r}"
+            )
         return
     if isinstance(expected, bool) or expected is None or isinstance(expected, str):
-        assert actual == expected and type(actual) is type(expected), (
-            f"{path}: expected {expected!r}, got {actual!r}")
+        assert actual == expected and type(actual) is type(expected), f"{path}: expected {expected!r}, got {actual!r}"
         return
     if isinstance(expected, int):
         assert isinstance(actual, int) and not isinstance(actual, bool), (
-            f"{path}: expected the integer {expected!r}, got {actual!r} ({type(actual).__name__})")
+            f"{path}: expected the integer {expected!r}, got {actual!r} ({type(actual).__name__})"
+        )
         assert actual == expected, f"{path}: expected {expected!r}, got {actual!r}"
         return
     raise AssertionError(f"{path}: unexpected expected value {expected!r}")

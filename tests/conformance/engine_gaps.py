@@ -16,7 +16,7 @@ GAPS: dict[str, dict[str, str]] = {
     "spark": {
         "round with a column scale": "Spark's round takes its number of digits as a constant only",
         "json field name with quotes or brackets": "get_json_object reads $['name'] up to the first quote "
-                                                   "or bracket in the name",
+        "or bracket in the name",
     },
     "duckdb": {},
 }

@@ -8,16 +8,28 @@ import pyarrow as pa
 import pytest
 
 from gryph.compiler.plan import (
-    AggFn, Aggregate, AggregateCall, Call, Field, Filter, Fn, IsNull, Literal, Named, count_all,
+    AggFn,
+    Aggregate,
+    AggregateCall,
+    Call,
+    Field,
+    Filter,
+    Fn,
+    IsNull,
+    Literal,
+    Named,
+    count_all,
 )
 from plan_helpers import BOOL, DBL, INT, STR, frame_source, multiset, read, run_one, same
 
 NAN = math.nan
-ROWS = pa.table({
-    "k": pa.array(["a", "a", "b", None, None], pa.string()),
-    "v": pa.array([1, 1, 5, None, 3], pa.int64()),
-    "d": pa.array([1.0, NAN, 2.0, None, 4.0], pa.float64()),
-})
+ROWS = pa.table(
+    {
+        "k": pa.array(["a", "a", "b", None, None], pa.string()),
+        "v": pa.array([1, 1, 5, None, 3], pa.int64()),
+        "d": pa.array([1.0, NAN, 2.0, None, 4.0], pa.float64()),
+    }
+)
 k, v, d = Field("k", STR), Field("v", INT), Field("d", DBL)
 
 
@@ -63,8 +75,10 @@ MEASURES = {
     "any_value_agreeing": (agg(AggFn.ANY_VALUE, v, filter=k_is("a")), 1),
     "any_value_of_nulls_only": (agg(AggFn.ANY_VALUE, k, STR, filter=IsNull(v)), None),
     # v >= 3 or v is NULL: k is 'b', NULL, NULL; NULLs are skipped
-    "any_value_skips_nulls": (agg(AggFn.ANY_VALUE, k, STR, filter=Call(Fn.OR, (
-        Call(Fn.GE, (v, Literal(3, INT)), BOOL), IsNull(v)), BOOL)), "b"),
+    "any_value_skips_nulls": (
+        agg(AggFn.ANY_VALUE, k, STR, filter=Call(Fn.OR, (Call(Fn.GE, (v, Literal(3, INT)), BOOL), IsNull(v)), BOOL)),
+        "b",
+    ),
 }
 
 
@@ -88,45 +102,61 @@ def test_cases_cover_every_aggregate():
 
 def test_empty_input_gives_one_row(dq_engine, source):
     empty = Filter(read(dq_engine, source), Literal(False, BOOL))
-    measures = (Named(agg(AggFn.COUNT_ALL), "n"), Named(agg(AggFn.COUNT, v), "c"),
-                Named(agg(AggFn.SUM, v), "s"), Named(agg(AggFn.AVG, v, DBL), "a"),
-                Named(agg(AggFn.MIN, v), "lo"), Named(agg(AggFn.STDDEV_SAMP, v, DBL), "sd"),
-                Named(agg(AggFn.COUNT_ALL, filter=IsNull(k)), "n_filtered"),
-                Named(agg(AggFn.SUM, v, filter=IsNull(k)), "s_filtered"))
+    measures = (
+        Named(agg(AggFn.COUNT_ALL), "n"),
+        Named(agg(AggFn.COUNT, v), "c"),
+        Named(agg(AggFn.SUM, v), "s"),
+        Named(agg(AggFn.AVG, v, DBL), "a"),
+        Named(agg(AggFn.MIN, v), "lo"),
+        Named(agg(AggFn.STDDEV_SAMP, v, DBL), "sd"),
+        Named(agg(AggFn.COUNT_ALL, filter=IsNull(k)), "n_filtered"),
+        Named(agg(AggFn.SUM, v, filter=IsNull(k)), "s_filtered"),
+    )
     rows = run_one(dq_engine, Aggregate(empty, (), measures), {"g": source})
-    assert rows == [{"n": 0, "c": 0, "s": None, "a": None, "lo": None, "sd": None,
-                     "n_filtered": 0, "s_filtered": None}]
+    assert rows == [{"n": 0, "c": 0, "s": None, "a": None, "lo": None, "sd": None, "n_filtered": 0, "s_filtered": None}]
 
 
 def test_one_row_spread(dq_engine, source):
     one = Filter(read(dq_engine, source), Call(Fn.EQ, (v, Literal(5, INT)), BOOL))
-    measures = tuple(Named(agg(fn, v, DBL), fn.value) for fn in
-                     (AggFn.STDDEV_SAMP, AggFn.VAR_SAMP, AggFn.STDDEV_POP, AggFn.VAR_POP))
+    measures = tuple(
+        Named(agg(fn, v, DBL), fn.value) for fn in (AggFn.STDDEV_SAMP, AggFn.VAR_SAMP, AggFn.STDDEV_POP, AggFn.VAR_POP)
+    )
     rows = run_one(dq_engine, Aggregate(one, (), measures), {"g": source})
     assert rows == [{"stddev_samp": None, "var_samp": None, "stddev_pop": 0.0, "var_pop": 0.0}]
 
 
 def test_grouped_with_null_key(dq_engine, source):
-    rel = Aggregate(read(dq_engine, source), (Named(k, "key"),),
-                    (Named(agg(AggFn.COUNT_ALL), "n"), Named(agg(AggFn.SUM, v), "s")))
+    rel = Aggregate(
+        read(dq_engine, source), (Named(k, "key"),), (Named(agg(AggFn.COUNT_ALL), "n"), Named(agg(AggFn.SUM, v), "s"))
+    )
     rows = run_one(dq_engine, rel, {"g": source})
-    assert multiset(rows) == multiset([{"key": "a", "n": 2, "s": 2}, {"key": "b", "n": 1, "s": 5},
-                                       {"key": None, "n": 2, "s": 3}])
+    assert multiset(rows) == multiset(
+        [{"key": "a", "n": 2, "s": 2}, {"key": "b", "n": 1, "s": 5}, {"key": None, "n": 2, "s": 3}]
+    )
 
 
 def test_grouped_filtered_measures(dq_engine, source):
     """A group no row of which passes the filter counts 0 and sums NULL; a NULL condition never passes."""
     v_over_one = Call(Fn.GT, (v, Literal(1, INT)), BOOL)  # NULL where v is NULL
-    rel = Aggregate(read(dq_engine, source), (Named(k, "key"),),
-                    (Named(agg(AggFn.COUNT_ALL, filter=v_over_one), "n"),
-                     Named(agg(AggFn.SUM, v, filter=v_over_one), "s"),
-                     Named(agg(AggFn.COUNT, v, distinct=True, filter=v_over_one), "distinct_v"),
-                     Named(agg(AggFn.MAX, d, DBL, filter=v_over_one), "max_d")))
+    rel = Aggregate(
+        read(dq_engine, source),
+        (Named(k, "key"),),
+        (
+            Named(agg(AggFn.COUNT_ALL, filter=v_over_one), "n"),
+            Named(agg(AggFn.SUM, v, filter=v_over_one), "s"),
+            Named(agg(AggFn.COUNT, v, distinct=True, filter=v_over_one), "distinct_v"),
+            Named(agg(AggFn.MAX, d, DBL, filter=v_over_one), "max_d"),
+        ),
+    )
     rows = run_one(dq_engine, rel, {"g": source})
     # a: v 1, 1 (none over one); b: v 5 (d 2.0); NULL key: v NULL, 3 (d NULL, 4.0)
-    assert multiset(rows) == multiset([{"key": "a", "n": 0, "s": None, "distinct_v": 0, "max_d": None},
-                                       {"key": "b", "n": 1, "s": 5, "distinct_v": 1, "max_d": 2.0},
-                                       {"key": None, "n": 1, "s": 3, "distinct_v": 1, "max_d": 4.0}])
+    assert multiset(rows) == multiset(
+        [
+            {"key": "a", "n": 0, "s": None, "distinct_v": 0, "max_d": None},
+            {"key": "b", "n": 1, "s": 5, "distinct_v": 1, "max_d": 2.0},
+            {"key": None, "n": 1, "s": 3, "distinct_v": 1, "max_d": 4.0},
+        ]
+    )
     assert all(type(row["n"]) is int for row in rows)
 
 
@@ -138,8 +168,9 @@ def test_grouped_empty_input_gives_no_rows(dq_engine, source):
 
 def test_wide_aggregate(dq_engine, source):
     """More measures than Spark's code-generation field limit still compute, in one aggregate."""
-    measures = tuple(Named(agg(AggFn.COUNT_ALL, filter=Call(Fn.GE, (v, Literal(n % 6, INT)), BOOL)), f"m{n}")
-                     for n in range(150))
+    measures = tuple(
+        Named(agg(AggFn.COUNT_ALL, filter=Call(Fn.GE, (v, Literal(n % 6, INT)), BOOL)), f"m{n}") for n in range(150)
+    )
     rows = run_one(dq_engine, Aggregate(read(dq_engine, source), (), measures), {"g": source})
     expected = {0: 4, 1: 4, 2: 2, 3: 2, 4: 1, 5: 1}
     assert rows == [{f"m{n}": expected[n % 6] for n in range(150)}]

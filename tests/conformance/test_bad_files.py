@@ -49,16 +49,21 @@ def test_fields_beyond_the_header_are_dropped_and_missing_ones_are_null(dq_engin
     """As Spark reads a ragged CSV: the header decides the columns."""
     path = tmp_path / "ragged.csv"
     path.write_text("id,name\n1,a,extra\n2\n3,c,x,y\n4,\n")
-    assert rows_of(dq_engine, path) == ([("id", "integer"), ("name", "string")],
-                                        sorted([{"id": 1, "name": "a"}, {"id": 2, "name": None},
-                                                {"id": 3, "name": "c"}, {"id": 4, "name": None}], key=str))
+    assert rows_of(dq_engine, path) == (
+        [("id", "integer"), ("name", "string")],
+        sorted(
+            [{"id": 1, "name": "a"}, {"id": 2, "name": None}, {"id": 3, "name": "c"}, {"id": 4, "name": None}], key=str
+        ),
+    )
 
 
 def test_a_byte_order_mark_is_not_part_of_the_first_name(dq_engine, tmp_path):
     path = tmp_path / "bom.csv"
     path.write_bytes("\ufeffid,name\n1,é\n2,\n".encode("utf-8"))
-    assert rows_of(dq_engine, path) == ([("id", "integer"), ("name", "string")],
-                                        sorted([{"id": 1, "name": "é"}, {"id": 2, "name": None}], key=str))
+    assert rows_of(dq_engine, path) == (
+        [("id", "integer"), ("name", "string")],
+        sorted([{"id": 1, "name": "é"}, {"id": 2, "name": None}], key=str),
+    )
 
 
 def test_a_binary_file_named_csv_is_refused(dq_engine, tmp_path):

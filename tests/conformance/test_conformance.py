@@ -32,8 +32,9 @@ def test_case(case, dq_engine):
     check_case(case, dq_engine)
 
 
-HISTOGRAM_PARAMS = [p for p in PARAMS if any(f"{kind} " in p.values[0]["suite"]
-                                             for kind in ("uniqueness", "distinctness"))]
+HISTOGRAM_PARAMS = [
+    p for p in PARAMS if any(f"{kind} " in p.values[0]["suite"] for kind in ("uniqueness", "distinctness"))
+]
 
 
 @pytest.mark.parametrize("case", HISTOGRAM_PARAMS)
@@ -48,8 +49,7 @@ def check_case(case: dict, engine) -> None:
     ordered = set(case.get("ordered", ()))
     assert set(result.metrics) == set(expected), f"rules: got {sorted(result.metrics)}"
     for rule, metrics in expected.items():
-        same(result.metrics[rule], metrics, f"metrics.{rule}",
-             ordered=rule in ordered or not isinstance(metrics, list))
+        same(result.metrics[rule], metrics, f"metrics.{rule}", ordered=rule in ordered or not isinstance(metrics, list))
     for rule, record in case.get("records", {}).items():
         got = result.records.get(rule)
         assert got is not None, f"no records for {rule}: {result.records}"
@@ -77,16 +77,32 @@ def test_cases_cover_every_dq_type_and_detail_option():
         "accuracy": ("miss", "total", "matched", "matchedFraction"),
         "completeness": ("total", "incomplete", "complete"),
         "uniqueness": ("total", "unique", "dup", "num", "duplication.array"),
-        "distinctness": ("total", "distinct", "dup", "num", "duplication.array", "with.accumulate",
-                         "record.enable", "accu_dup"),
-        "timeliness": ("total", "avg", "latency", "threshold", "step", "step.size", "count",
-                       "percentile", "percentile.values"),
+        "distinctness": (
+            "total",
+            "distinct",
+            "dup",
+            "num",
+            "duplication.array",
+            "with.accumulate",
+            "record.enable",
+            "accu_dup",
+        ),
+        "timeliness": (
+            "total",
+            "avg",
+            "latency",
+            "threshold",
+            "step",
+            "step.size",
+            "count",
+            "percentile",
+            "percentile.values",
+        ),
     }
     suites = [case["suite"] for _, case in CASES]
     for kind, keys in details.items():
         for key in keys:
-            assert any(f"{kind} " in s and f"{key} =" in s for s in suites), \
-                f"no {kind} case uses the option {key}"
+            assert any(f"{kind} " in s and f"{key} =" in s for s in suites), f"no {kind} case uses the option {key}"
     assert any("error.confs" in extra for _, c in CASES for extra in c.get("extra_details", {}).values())
 
 

@@ -20,13 +20,21 @@ from conformance_support import arrow_table, decode_expected, load_cases, same, 
 from gryph.client import load_suite, run
 
 FLAT = {"int64", "int32", "float64", "string", "bool", "timestamp", "date"}
-_SQLITE_TYPES = {"int64": "INTEGER", "int32": "INTEGER", "float64": "REAL", "string": "TEXT", "bool": "BOOLEAN",
-                 "timestamp": "TIMESTAMP", "date": "DATE"}
+_SQLITE_TYPES = {
+    "int64": "INTEGER",
+    "int32": "INTEGER",
+    "float64": "REAL",
+    "string": "TEXT",
+    "bool": "BOOLEAN",
+    "timestamp": "TIMESTAMP",
+    "date": "DATE",
+}
 
 
 def _flat(case: dict) -> bool:
-    return all(type_name in FLAT for spec in case["tables"].values() for _, type_name in spec["columns"]) \
-        and not case.get("xfail")
+    return all(
+        type_name in FLAT for spec in case["tables"].values() for _, type_name in spec["columns"]
+    ) and not case.get("xfail")
 
 
 def _has_nan(case: dict) -> bool:
@@ -71,8 +79,9 @@ def postgres_cases(postgres):
             for name, spec in case["tables"].items():
                 cursor.adbc_ingest(name, arrow_table(spec), mode="create", db_schema_name=schema)
                 table = f"{schema}.{_ident(name)}"
-                declarations.append(f"source {_name(name)} = postgres({_string(postgres.url())}, "
-                                    f"table = {_string(table)})")
+                declarations.append(
+                    f"source {_name(name)} = postgres({_string(postgres.url())}, table = {_string(table)})"
+                )
             suites[case_id] = _with_sources(case, declarations)
         con.commit()
     return suites
@@ -102,11 +111,13 @@ def sqlite_cases(tmp_path_factory):
                 columns = ", ".join(f"{_ident(c)} {_SQLITE_TYPES[t]}" for c, t in spec["columns"])
                 con.execute(f"CREATE TABLE {_ident(name)} ({columns})")
                 marks = ", ".join("?" for _ in spec["columns"])
-                con.executemany(f"INSERT INTO {_ident(name)} VALUES ({marks})",
-                                [[_sqlite_value(v, t) for v, (_, t) in zip(row, spec["columns"])]
-                                 for row in spec["rows"]])
-                declarations.append(f"source {_name(name)} = sqlite({_string(str(path))}, "
-                                    f"table = {_string(_ident(name))})")
+                con.executemany(
+                    f"INSERT INTO {_ident(name)} VALUES ({marks})",
+                    [[_sqlite_value(v, t) for v, (_, t) in zip(row, spec["columns"])] for row in spec["rows"]],
+                )
+                declarations.append(
+                    f"source {_name(name)} = sqlite({_string(str(path))}, table = {_string(_ident(name))})"
+                )
         suites[case_id] = _with_sources(case, declarations)
     return suites
 
@@ -117,8 +128,7 @@ def _check(case: dict, suite_text: str, engine) -> None:
     ordered = set(case.get("ordered", ()))
     assert set(result.metrics) == set(expected)
     for rule, metrics in expected.items():
-        same(result.metrics[rule], metrics, f"metrics.{rule}",
-             ordered=rule in ordered or not isinstance(metrics, list))
+        same(result.metrics[rule], metrics, f"metrics.{rule}", ordered=rule in ordered or not isinstance(metrics, list))
 
 
 @pytest.mark.parametrize("case_id,case", CASES, ids=[c for c, _ in CASES])

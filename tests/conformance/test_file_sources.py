@@ -37,17 +37,40 @@ def test_quoted_fields_and_inferred_types(dq_engine, tmp_path):
 
 
 # Types inferred by Spark's rules on both engines: every non-empty value of a column must fit
-INFERRED_CSV = ("zip,flag,ratio,day,at,mixed,big\n"
-                "007,yes,1.5d,2024-01-05,2024-01-05 10:11:12,a,99999999999999999999\n"
-                "010,no,Inf,2024-02-29,2024-01-05T08:00:00+02:00,1,1\n"
-                ",,,,,,\n")
-INFERRED_TYPES = [("zip", "integer"), ("flag", "string"), ("ratio", "double"), ("day", "date"),
-                  ("at", "timestamp"), ("mixed", "string"), ("big", "decimal")]
+INFERRED_CSV = (
+    "zip,flag,ratio,day,at,mixed,big\n"
+    "007,yes,1.5d,2024-01-05,2024-01-05 10:11:12,a,99999999999999999999\n"
+    "010,no,Inf,2024-02-29,2024-01-05T08:00:00+02:00,1,1\n"
+    ",,,,,,\n"
+)
+INFERRED_TYPES = [
+    ("zip", "integer"),
+    ("flag", "string"),
+    ("ratio", "double"),
+    ("day", "date"),
+    ("at", "timestamp"),
+    ("mixed", "string"),
+    ("big", "decimal"),
+]
 INFERRED_ROWS = [
-    {"zip": 7, "flag": "yes", "ratio": 1.5, "day": "2024-01-05", "at": "2024-01-05 10:11:12", "mixed": "a",
-     "big": 99999999999999999999},
-    {"zip": 10, "flag": "no", "ratio": math.inf, "day": "2024-02-29", "at": "2024-01-05 06:00:00", "mixed": "1",
-     "big": 1},
+    {
+        "zip": 7,
+        "flag": "yes",
+        "ratio": 1.5,
+        "day": "2024-01-05",
+        "at": "2024-01-05 10:11:12",
+        "mixed": "a",
+        "big": 99999999999999999999,
+    },
+    {
+        "zip": 10,
+        "flag": "no",
+        "ratio": math.inf,
+        "day": "2024-02-29",
+        "at": "2024-01-05 06:00:00",
+        "mixed": "1",
+        "big": 1,
+    },
     {name: None for name, _ in INFERRED_TYPES},
 ]
 
@@ -60,13 +83,16 @@ def test_types_inferred_as_spark_infers_them(dq_engine, tmp_path):
 
 # JSON lines: a field whose values differ in type is text (a string as itself, a number as its
 # text), and so is a field that is always null
-JSON_LINES = ('{"mixed": 1, "none": null, "n": 1}\n{"mixed": "str", "none": null, "n": 2}\n'
-              '{"mixed": 2.5, "none": null, "n": 3}\n')
+JSON_LINES = (
+    '{"mixed": 1, "none": null, "n": 1}\n{"mixed": "str", "none": null, "n": 2}\n{"mixed": 2.5, "none": null, "n": 3}\n'
+)
 
 
 def test_json_fields_of_mixed_types_are_text(dq_engine, tmp_path):
     types, rows = loaded(dq_engine, tmp_path, "mixed", "json", JSON_LINES)
     assert types == [("mixed", "string"), ("n", "integer"), ("none", "string")]
-    assert sorted(rows, key=lambda r: r["n"]) == [{"mixed": "1", "n": 1, "none": None},
-                                                  {"mixed": "str", "n": 2, "none": None},
-                                                  {"mixed": "2.5", "n": 3, "none": None}]
+    assert sorted(rows, key=lambda r: r["n"]) == [
+        {"mixed": "1", "n": 1, "none": None},
+        {"mixed": "str", "n": 2, "none": None},
+        {"mixed": "2.5", "n": 3, "none": None},
+    ]

@@ -24,9 +24,12 @@ EXPECTED = {
     "accuracy": {"total_count": 50, "miss_count": 4, "matched_count": 46, "matchedFraction": 0.92},
     "completeness": {"total": 50, "incomplete": 1, "complete": 49},
     "distinctness": {"total": 50, "distinct": 49, "dup": [{"dup": 1, "num": 1}]},
-    "timeliness": {"total": 10, "avg": 276000, "percentile_95": 660000,
-                   "step": [{"step": 0, "cnt": 6}, {"step": 5, "cnt": 2}, {"step": 3, "cnt": 1},
-                            {"step": 4, "cnt": 1}]},
+    "timeliness": {
+        "total": 10,
+        "avg": 276000,
+        "percentile_95": 660000,
+        "step": [{"step": 0, "cnt": 6}, {"step": 5, "cnt": 2}, {"step": 3, "cnt": 1}, {"step": 4, "cnt": 1}],
+    },
     "uniqueness": {"total": 50, "unique": 48},
 }
 # Griffin lists these rows in no particular order: compared as sets
@@ -41,8 +44,9 @@ def griffin_run(name: str, engine):
     suite = load_suite(CONFIGS / f"{name}-batch-griffindsl.json")
     frames = None
     if engine.name == "spark":
-        frames = {source: pl.read_avro(spec.paths[0])
-                  for source, spec in suite.sources.items() if spec.format == "avro"}
+        frames = {
+            source: pl.read_avro(spec.paths[0]) for source, spec in suite.sources.items() if spec.format == "avro"
+        }
     return run(load_suite(suite, frames), engine)
 
 
@@ -83,8 +87,13 @@ def test_griffin_master_all_measures_config_unchanged(dq_engine):
     # Griffin's code takes expr as the complete condition: 158 complete
     assert metrics["completeness_measure"] == {"total": 4617, "complete": 158, "incomplete": 4459}
     # the measure-configuration guide's numbers for the other measures (test_griffin_measures.py)
-    assert metrics["duplication_measure"] == {"total": 4617, "duplicate": 4363, "unique": 58, "non_unique": 196,
-                                              "distinct": 254}
+    assert metrics["duplication_measure"] == {
+        "total": 4617,
+        "duplicate": 4363,
+        "unique": 58,
+        "non_unique": 196,
+        "distinct": 254,
+    }
     assert metrics["accuracy_measure"] == {"total": 4617, "accurate": 4511, "inaccurate": 106}
     assert metrics["schema_conformance_measure"] == {"total": 4617, "complete": 4459, "incomplete": 158}
     assert metrics["spark_sql_measure"] == {"total": 4617, "complete": 1983, "incomplete": 2634}

@@ -30,13 +30,14 @@ from gryph.client import run
 DATA = Path(__file__).resolve().parents[1] / "data" / "griffin"
 
 USERS = f"""
-source src = avro("{DATA / 'users_info_src.avro'}")
-source tgt = avro("{DATA / 'users_info_target.avro'}")
+source src = avro("{DATA / "users_info_src.avro"}")
+source tgt = avro("{DATA / "users_info_target.avro"}")
 """
 
 CASES = {
     "accuracy_all_seven_columns": (
-        USERS + """accuracy acc on src, tgt:
+        USERS
+        + """accuracy acc on src, tgt:
     src.user_id = tgt.user_id and src.first_name = tgt.first_name and src.last_name = tgt.last_name
     and src.address = tgt.address and src.email = tgt.email and src.phone = tgt.phone
     and src.post_code = tgt.post_code
@@ -72,23 +73,33 @@ CASES = {
     ),
     "profiling_post_code": (
         USERS + "profiling p on src: select post_code, count(*) as cnt group by post_code "
-                "order by cnt desc limit 1\n"
-                "profiling ids on src: user_id.max() as max, user_id.min() as min, count(*) as cnt, "
-                "count(distinct user_id) as ids\n",
-        {"p": [{"post_code": "94022", "cnt": 49}],
-         "ids": [{"max": 10050, "min": 10001, "cnt": 50, "ids": 49}]},
+        "order by cnt desc limit 1\n"
+        "profiling ids on src: user_id.max() as max, user_id.min() as min, count(*) as cnt, "
+        "count(distinct user_id) as ids\n",
+        {"p": [{"post_code": "94022", "cnt": 49}], "ids": [{"max": 10050, "min": 10001, "cnt": 50, "ids": 49}]},
     ),
     "timeliness_ts_end_ts": (
         f'source t = avro("{DATA / "timeliness_data.avro"}")\n'
         "timeliness lat on t: ts, end_ts with threshold = 3m, step.size = 2m, "
         "percentile.values = (0.2, 0.5, 0.9, 0.95)\n",
-        {"lat": {"total": 10, "avg": 276000,
-                 # trunc(lat / 120000): six at 0, 440000 -> 3, 560000 -> 4, 660000 x2 -> 5
-                 "step": [{"step": 0, "count": 6}, {"step": 3, "count": 1}, {"step": 4, "count": 1},
-                          {"step": 5, "count": 2}],
-                 # sorted 60000 60000 70000 80000 80000 90000 440000 560000 660000 660000
-                 "percentile_20": 60000, "percentile_50": 80000, "percentile_90": 660000,
-                 "percentile_95": 660000}},
+        {
+            "lat": {
+                "total": 10,
+                "avg": 276000,
+                # trunc(lat / 120000): six at 0, 440000 -> 3, 560000 -> 4, 660000 x2 -> 5
+                "step": [
+                    {"step": 0, "count": 6},
+                    {"step": 3, "count": 1},
+                    {"step": 4, "count": 1},
+                    {"step": 5, "count": 2},
+                ],
+                # sorted 60000 60000 70000 80000 80000 90000 440000 560000 660000 660000
+                "percentile_20": 60000,
+                "percentile_50": 80000,
+                "percentile_90": 660000,
+                "percentile_95": 660000,
+            }
+        },
     ),
 }
 

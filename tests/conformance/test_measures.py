@@ -44,31 +44,39 @@ def test_measures_checks_and_pass(dq_engine):
     result = _run(SUITE, dq_engine)
     assert result.metrics["c"] == {"total": 5, "incomplete": 2, "complete": 3}  # two NULL emails ('' is a value)
     assert result.measures == {
-        "nulls": 2,                           # rows 2 and 3
-        "cvc": [5, 4],                        # ids 1, 2, 2, 3, 4: five values, four distinct
-        "m": {"c": 5, "cd": 4},               # the same query reported as a map
-        "max id": 4,                          # one column: a single value
-        "sqlm": {"n": 5, "nulls": 2},         # Spark SQL, translated for DuckDB
+        "nulls": 2,  # rows 2 and 3
+        "cvc": [5, 4],  # ids 1, 2, 2, 3, 4: five values, four distinct
+        "m": {"c": 5, "cd": 4},  # the same query reported as a map
+        "max id": 4,  # one column: a single value
+        "sqlm": {"n": 5, "nulls": 2},  # Spark SQL, translated for DuckDB
         "one row": {"id": 1, "email": "a@x"},  # not an aggregate: a row query with exactly one row
     }
     document = result.to_dict()
     # 2 != 0; 3 / 5 = 0.6; 5 - 4 = 1; cd 4 == m[1] 4 and max 4; 2 == 2; 'a@x' != 'b@x' (a warning)
-    assert document["check"] == {"no nulls": False, "ratio": True, "list": True, "by name": True,
-                                 "sql": True, "w": False}
+    assert document["check"] == {
+        "no nulls": False,
+        "ratio": True,
+        "list": True,
+        "by name": True,
+        "sql": True,
+        "w": False,
+    }
     assert document["pass"] is True  # four deciding checks pass: passed >= 4 holds; warnings never count
     assert [c.status for c in result.checks] == ["FAIL", "PASS", "PASS", "PASS", "PASS", "WARN"]
     assert result.checks[0].values == {'measures["nulls"]': 2}
 
 
-@pytest.mark.parametrize("measure,says", [
-    ('measure "per id": select id, count(*) as n from t group by id', "more than one row"),
-    ('measure "none": select id from t where id = 99', "no rows"),
-    ('measure "rows": sql "select id from t"', "more than one row"),
-])
+@pytest.mark.parametrize(
+    "measure,says",
+    [
+        ('measure "per id": select id, count(*) as n from t group by id', "more than one row"),
+        ('measure "none": select id from t where id = 99', "no rows"),
+        ('measure "rows": sql "select id from t"', "more than one row"),
+    ],
+)
 def test_a_measure_that_is_not_one_row_fails_alone(dq_engine, measure, says):
     name = measure.split('"')[1]
-    result = _run(measure + '\nmeasure "ok": count(id)\ncheck "reads it": measures["' + name + '"] == 1\n',
-                  dq_engine)
+    result = _run(measure + '\nmeasure "ok": count(id)\ncheck "reads it": measures["' + name + '"] == 1\n', dq_engine)
     error = result.failed[name]
     assert error["code"] == "MEASURE_NOT_ONE_ROW" and says in error["message"] and error["line"] == 1
     assert result.measures["ok"] == 5 and result.measures[name] == {"error": error}  # the run went on
@@ -89,11 +97,19 @@ def test_seed_example(dq_engine):
     """The proposal's example: three measures, four checks and the proposal's result document."""
     result = run(ROOT / "examples" / "seed.dq", dq_engine)
     document = json.loads(json.dumps(result.to_dict()))
-    assert {"measure", "check", "pass", "metrics", "records", "name", "engine", "started",
-            "duration_seconds"} <= set(document)
+    assert {"measure", "check", "pass", "metrics", "records", "name", "engine", "started", "duration_seconds"} <= set(
+        document
+    )
     # users.csv: one user without a post code; order_items.csv: 60 lines over 40 orders
-    assert document["measure"] == {"Null Count": 1, "count vs count distinct": [60, 40],
-                                   "multiple values": {"c": 60, "cd": 40}}
-    assert document["check"] == {"no null value": False, "count bigger than 50": True,
-                                 "count > 50 in another way": True, "all order is unique": False}
+    assert document["measure"] == {
+        "Null Count": 1,
+        "count vs count distinct": [60, 40],
+        "multiple values": {"c": 60, "cd": 40},
+    }
+    assert document["check"] == {
+        "no null value": False,
+        "count bigger than 50": True,
+        "count > 50 in another way": True,
+        "all order is unique": False,
+    }
     assert document["pass"] is True  # pass when always, the proposal's default

@@ -23,17 +23,21 @@ FLOATS = [0.5, -1.25, math.nan, None, 2.0, 0.125]  # exact in binary: sums do no
 
 def table(rng: random.Random, rows: int) -> pa.Table:
     pick = lambda values: [rng.choice(values) for _ in range(rows)]  # noqa: E731
-    begin = [rng.choice([None, rng.randint(0, 10_000)]) if rng.random() < 0.15 else rng.randint(0, 10_000)
-             for _ in range(rows)]
+    begin = [
+        rng.choice([None, rng.randint(0, 10_000)]) if rng.random() < 0.15 else rng.randint(0, 10_000)
+        for _ in range(rows)
+    ]
     end = [None if rng.random() < 0.1 else (b or 0) + rng.randint(-2_000, 20_000) for b in begin]
-    return pa.table({
-        "k": pa.array(pick(STRINGS), pa.string()),
-        "n": pa.array(pick(INTS), pa.int64()),
-        "x": pa.array(pick(FLOATS), pa.float64()),
-        "first name": pa.array(pick(STRINGS), pa.string()),
-        "b": pa.array(begin, pa.int64()),
-        "e": pa.array(end, pa.int64()),
-    })
+    return pa.table(
+        {
+            "k": pa.array(pick(STRINGS), pa.string()),
+            "n": pa.array(pick(INTS), pa.int64()),
+            "x": pa.array(pick(FLOATS), pa.float64()),
+            "first name": pa.array(pick(STRINGS), pa.string()),
+            "b": pa.array(begin, pa.int64()),
+            "e": pa.array(end, pa.int64()),
+        }
+    )
 
 
 TEMPLATES = [
@@ -59,8 +63,15 @@ def suite(rng: random.Random) -> tuple[str, set[str]]:
     rules, ordered = [], set()
     for i, template in enumerate(rng.sample(TEMPLATES, k=rng.randint(5, len(TEMPLATES)))):
         col, col2 = rng.sample(COLUMNS, 2)
-        text = template.format(i=i, col=col, col2=col2, scol=rng.choice(STRING_COLUMNS),
-                               ms=rng.randint(0, 8_000), step=rng.choice([1, 1000, 2500]), v=rng.choice(INTS[:-1]))
+        text = template.format(
+            i=i,
+            col=col,
+            col2=col2,
+            scol=rng.choice(STRING_COLUMNS),
+            ms=rng.randint(0, 8_000),
+            step=rng.choice([1, 1000, 2500]),
+            v=rng.choice(INTS[:-1]),
+        )
         rules.append(text)
         if "order by" in text:
             ordered.add(text.split()[1])
@@ -92,8 +103,12 @@ def test_duckdb_and_spark_agree_on_files(seed, duckdb_engine, spark_conformance_
 def _agree(text: str, ordered: set[str], local, remote) -> None:
     assert set(remote.metrics) == set(local.metrics)
     for rule, metrics in local.metrics.items():
-        same(remote.metrics[rule], metrics, f"{rule} ({text.splitlines()[0][:30]}...)",
-             ordered=rule in ordered or not isinstance(metrics, list))
+        same(
+            remote.metrics[rule],
+            metrics,
+            f"{rule} ({text.splitlines()[0][:30]}...)",
+            ordered=rule in ordered or not isinstance(metrics, list),
+        )
     for rule, record in local.records.items():
         assert remote.records[rule]["count"] == record["count"], rule
         assert len(remote.records[rule]["sample"]) == len(record["sample"]), rule

@@ -12,7 +12,20 @@ from fractions import Fraction
 import pyarrow as pa
 
 from gryph.compiler.plan import (
-    AggFn, Aggregate, AggregateCall, Call, Field, Fn, Literal, Named, Plan, Query, Read, Sort, SortKey, count_all,
+    AggFn,
+    Aggregate,
+    AggregateCall,
+    Call,
+    Field,
+    Fn,
+    Literal,
+    Named,
+    Plan,
+    Query,
+    Read,
+    Sort,
+    SortKey,
+    count_all,
 )
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import BOOLEAN, DOUBLE, INTEGER, STRING, schema
@@ -33,11 +46,15 @@ def test_percentile_disc_is_exact(dq_engine):
         values = [3 * ((i * 7919) % n + 1) for i in range(n)]
         source = f"t{n}"
         read = Read(source, schema(("x", INTEGER)))
-        measures = tuple(Named(AggregateCall(AggFn.PERCENTILE_DISC, (Field("x", INTEGER), Literal(p, DOUBLE)),
-                                             INTEGER), f"p{i}") for i, p in enumerate(FRACTIONS))
+        measures = tuple(
+            Named(AggregateCall(AggFn.PERCENTILE_DISC, (Field("x", INTEGER), Literal(p, DOUBLE)), INTEGER), f"p{i}")
+            for i, p in enumerate(FRACTIONS)
+        )
         queries.append(Query(source, Aggregate(read, (), measures)))
-        expected[source] = ({f"p{i}": _expected(values, p) for i, p in enumerate(FRACTIONS)},
-                            SourceSpec(source, "frame", frame=pa.table({"x": pa.array(values, pa.int64())})))
+        expected[source] = (
+            {f"p{i}": _expected(values, p) for i, p in enumerate(FRACTIONS)},
+            SourceSpec(source, "frame", frame=pa.table({"x": pa.array(values, pa.int64())})),
+        )
     rows = dq_engine.run(Plan((), tuple(queries)), {name: spec for name, (_, spec) in expected.items()})
     for name, (want, _) in expected.items():
         assert rows[name] == [want], name
@@ -56,18 +73,19 @@ def test_percentile_ignores_nulls_and_is_null_on_empty_input(dq_engine):
 
 def test_percentiles_of_one_value_share_a_list_per_filter_and_group(dq_engine):
     """Several fractions of one value over the same rows (DuckDB computes them as one list)."""
-    frame = pa.table({
-        "g": ["a", "a", "a", "a", "a", "b", "b"],
-        "x": pa.array([5, 1, 3, None, 9, 2, 8], pa.int64()),
-        "y": pa.array([1, 0, 1, 1, 1, 1, 1], pa.int64()),
-        "d": pa.array([2.5, 0.5, 1.5, 3.5, None, 4.0, -1.0], pa.float64()),
-    })
+    frame = pa.table(
+        {
+            "g": ["a", "a", "a", "a", "a", "b", "b"],
+            "x": pa.array([5, 1, 3, None, 9, 2, 8], pa.int64()),
+            "y": pa.array([1, 0, 1, 1, 1, 1, 1], pa.int64()),
+            "d": pa.array([2.5, 0.5, 1.5, 3.5, None, 4.0, -1.0], pa.float64()),
+        }
+    )
     read = Read("t", schema(("g", STRING), ("x", INTEGER), ("y", INTEGER), ("d", DOUBLE)))
     positive = Call(Fn.GT, (Field("y", INTEGER), Literal(0, INTEGER)), BOOLEAN)
 
     def pct(column, dtype, p, condition=None):
-        return AggregateCall(AggFn.PERCENTILE_DISC, (Field(column, dtype), Literal(p, DOUBLE)), dtype,
-                             filter=condition)
+        return AggregateCall(AggFn.PERCENTILE_DISC, (Field(column, dtype), Literal(p, DOUBLE)), dtype, filter=condition)
 
     measures = (
         Named(pct("x", INTEGER, 0.5, positive), "x50_positive"),
@@ -87,8 +105,26 @@ def test_percentiles_of_one_value_share_a_list_per_filter_and_group(dq_engine):
     # b: x {2, 8}: rank 1 -> 2, rank ceil(1.8) = 2 -> 8; d {-1.0, 4.0}: rank 1 -> -1.0 (twice),
     #    rank ceil(1.5) = 2 -> 4.0
     assert rows["q"] == [
-        {"g": "a", "x50_positive": 5, "__percentiles0": 5, "x90_positive": 9, "x50": 3, "x100": 9,
-         "d50": 1.5, "d25": 0.5, "d75_positive": 3.5},
-        {"g": "b", "x50_positive": 2, "__percentiles0": 2, "x90_positive": 8, "x50": 2, "x100": 8,
-         "d50": -1.0, "d25": -1.0, "d75_positive": 4.0},
+        {
+            "g": "a",
+            "x50_positive": 5,
+            "__percentiles0": 5,
+            "x90_positive": 9,
+            "x50": 3,
+            "x100": 9,
+            "d50": 1.5,
+            "d25": 0.5,
+            "d75_positive": 3.5,
+        },
+        {
+            "g": "b",
+            "x50_positive": 2,
+            "__percentiles0": 2,
+            "x90_positive": 8,
+            "x50": 2,
+            "x100": 8,
+            "d50": -1.0,
+            "d25": -1.0,
+            "d75_positive": 4.0,
+        },
     ]

@@ -9,10 +9,12 @@ import pyarrow.parquet as pq
 
 from gryph.client import run
 
-ORDERS = pa.table({
-    "id": pa.array([1, 2, 3, 4, 5, 6], pa.int64()),
-    "email": pa.array(["a@x", None, "c@x", None, None, "f@x"], pa.string()),
-})
+ORDERS = pa.table(
+    {
+        "id": pa.array([1, 2, 3, 4, 5, 6], pa.int64()),
+        "email": pa.array(["a@x", None, "c@x", None, None, "f@x"], pa.string()),
+    }
+)
 
 SUITE = "completeness contact on orders: email\n"
 
@@ -24,8 +26,7 @@ def _rows_written(path: str) -> list[int]:
 
 
 def test_record_outputs_are_written_in_full(dq_engine, tmp_path):
-    result = run(SUITE, dq_engine, frames={"orders": ORDERS}, record_sample=1,
-                 records_to=str(tmp_path / "out"))
+    result = run(SUITE, dq_engine, frames={"orders": ORDERS}, record_sample=1, records_to=str(tmp_path / "out"))
     record = result.records["contact"]
     # ids 2, 4 and 5 have no email: three incomplete rows, one of them in the sample
     assert record["count"] == 3 and len(record["sample"]) == 1
@@ -37,16 +38,18 @@ def test_record_outputs_go_to_tables_of_the_engine(dq_engine):
     result = run(SUITE, dq_engine, frames={"orders": ORDERS}, records_to="table:dq_export_")
     assert result.records["contact"]["written_to"] == "table dq_export_contact__incompleteRecords"
     # the table lives in the engine's catalog: a later suite reads it back
-    back = run('source written = table("dq_export_contact__incompleteRecords")\n'
-               "profiling back on written: count(*) as n, sum(id) as s\n", dq_engine)
+    back = run(
+        'source written = table("dq_export_contact__incompleteRecords")\n'
+        "profiling back on written: count(*) as n, sum(id) as s\n",
+        dq_engine,
+    )
     assert back.metrics["back"] == [{"n": 3, "s": 11}]  # ids 2 + 4 + 5
 
 
 def test_samples_are_fetched_only_where_records_exist(dq_engine):
     from gryph.client.runner import compile_for, load_suite
 
-    suite = load_suite("completeness clean on orders: id\ncompleteness gaps on orders: email\n",
-                       {"orders": ORDERS})
+    suite = load_suite("completeness clean on orders: id\ncompleteness gaps on orders: email\n", {"orders": ORDERS})
     compiled = compile_for(suite, dq_engine)
     assert len(compiled.conditions) == 2  # one sample query per record output, both conditional
     rows = dq_engine.run(compiled.first_plan(), suite.sources)

@@ -10,8 +10,30 @@ import pytest
 
 from gryph.compiler.errors import EngineError
 from gryph.compiler.plan import (
-    AggFn, Aggregate, AggregateCall, Call, Distinct, Field, Filter, Fn, Join, JoinKind, Limit,
-    Literal, Named, Plan, Project, Query, Read, Sort, SortKey, Sql, View, Window, WindowCall, WindowFn,
+    AggFn,
+    Aggregate,
+    AggregateCall,
+    Call,
+    Distinct,
+    Field,
+    Filter,
+    Fn,
+    Join,
+    JoinKind,
+    Limit,
+    Literal,
+    Named,
+    Plan,
+    Project,
+    Query,
+    Read,
+    Sort,
+    SortKey,
+    Sql,
+    View,
+    Window,
+    WindowCall,
+    WindowFn,
     count_all,
 )
 from gryph.compiler.types import BOOLEAN, DOUBLE, INTEGER, STRING, schema
@@ -34,6 +56,7 @@ def multiset(rows):
 
 # --- filter and project ------------------------------------------------------------------------
 
+
 def test_filter_keeps_rows_whose_condition_is_true(bench):
     read = bench.table("s", {"x": [1, 5, None, 7]})
     assert bench.rows(Filter(read, gt("x", 3))) == [{"x": 5}, {"x": 7}]
@@ -51,12 +74,15 @@ ODD = ["a b", 'q"uote', "back`tick", "dot.ted", "select", "ñame", "'single'"]
 def test_odd_column_names_everywhere(bench):
     read = bench.table("odd source", {name: [i, i + 10] for i, name in enumerate(ODD)})
     project = Project(read, tuple(Named(Field(n, I), n + " out") for n in ODD))
-    assert bench.rows(project) == [{n + " out": i for i, n in enumerate(ODD)},
-                                   {n + " out": i + 10 for i, n in enumerate(ODD)}]
+    assert bench.rows(project) == [
+        {n + " out": i for i, n in enumerate(ODD)},
+        {n + " out": i + 10 for i, n in enumerate(ODD)},
+    ]
     filtered = Filter(read, gt("select", 5))
     assert [r['q"uote'] for r in bench.rows(filtered)] == [11]
-    grouped = Aggregate(read, (Named(Field("dot.ted", I), "dot.ted"),),
-                        (Named(agg(AggFn.SUM, Field("back`tick", I)), 'su"m'),))
+    grouped = Aggregate(
+        read, (Named(Field("dot.ted", I), "dot.ted"),), (Named(agg(AggFn.SUM, Field("back`tick", I)), 'su"m'),)
+    )
     assert multiset(bench.rows(grouped)) == multiset([{"dot.ted": 3, 'su"m': 2}, {"dot.ted": 13, 'su"m': 12}])
 
 
@@ -97,8 +123,15 @@ def test_every_aggregate_over_integers(bench):
     }
     (row,) = bench.rows(Aggregate(read, (), tuple(Named(e, n) for n, e in measures.items())))
     # values 1, 2, 2, 4: mean 2.25, squared deviations 1.5625 + 0.0625 + 0.0625 + 3.0625 = 4.75
-    assert {k: row[k] for k in ("rows", "count", "count_distinct", "sum", "sum_distinct", "min", "max")} == \
-        {"rows": 5, "count": 4, "count_distinct": 3, "sum": 9, "sum_distinct": 7, "min": 1, "max": 4}
+    assert {k: row[k] for k in ("rows", "count", "count_distinct", "sum", "sum_distinct", "min", "max")} == {
+        "rows": 5,
+        "count": 4,
+        "count_distinct": 3,
+        "sum": 9,
+        "sum_distinct": 7,
+        "min": 1,
+        "max": 4,
+    }
     assert row["avg"] == 2.25 and isinstance(row["avg"], float)
     assert row["var_samp"] == pytest.approx(4.75 / 3, rel=1e-12)
     assert row["var_pop"] == pytest.approx(4.75 / 4, rel=1e-12)
@@ -109,8 +142,11 @@ def test_every_aggregate_over_integers(bench):
 def test_count_counts_nan_and_max_is_nan(bench):
     read = bench.table("s", NUMBERS)
     d = Field("d", D)
-    measures = (Named(agg(AggFn.COUNT, d), "count"), Named(agg(AggFn.MAX, d, D), "max"),
-                Named(agg(AggFn.MIN, d, D), "min"))
+    measures = (
+        Named(agg(AggFn.COUNT, d), "count"),
+        Named(agg(AggFn.MAX, d, D), "max"),
+        Named(agg(AggFn.MIN, d, D), "min"),
+    )
     (row,) = bench.rows(Aggregate(read, (), measures))
     assert row["count"] == 4 and math.isnan(row["max"]) and row["min"] == 0.5
 
@@ -118,26 +154,36 @@ def test_count_counts_nan_and_max_is_nan(bench):
 def test_filtered_aggregates_share_one_scan(bench):
     read = bench.table("s", NUMBERS)
     x = Field("x", I)
-    measures = (Named(count_all(gt("x", 1)), "big"), Named(agg(AggFn.SUM, x, filter=gt("x", 1)), "big_sum"),
-                Named(agg(AggFn.COUNT, x, distinct=True, filter=gt("x", 1)), "big_distinct"),
-                Named(count_all(Literal(None, B)), "none"))
+    measures = (
+        Named(count_all(gt("x", 1)), "big"),
+        Named(agg(AggFn.SUM, x, filter=gt("x", 1)), "big_sum"),
+        Named(agg(AggFn.COUNT, x, distinct=True, filter=gt("x", 1)), "big_distinct"),
+        Named(count_all(Literal(None, B)), "none"),
+    )
     assert bench.rows(Aggregate(read, (), measures)) == [{"big": 3, "big_sum": 8, "big_distinct": 2, "none": 0}]
 
 
 def test_one_row_spread_is_null_for_samples_and_zero_for_populations(bench):
     read = bench.table("s", {"x": [3.0]})
     x = Field("x", D)
-    measures = tuple(Named(agg(fn, x, D), fn.value) for fn in
-                     (AggFn.STDDEV_SAMP, AggFn.VAR_SAMP, AggFn.STDDEV_POP, AggFn.VAR_POP))
-    assert bench.rows(Aggregate(read, (), measures)) == \
-        [{"stddev_samp": None, "var_samp": None, "stddev_pop": 0.0, "var_pop": 0.0}]
+    measures = tuple(
+        Named(agg(fn, x, D), fn.value) for fn in (AggFn.STDDEV_SAMP, AggFn.VAR_SAMP, AggFn.STDDEV_POP, AggFn.VAR_POP)
+    )
+    assert bench.rows(Aggregate(read, (), measures)) == [
+        {"stddev_samp": None, "var_samp": None, "stddev_pop": 0.0, "var_pop": 0.0}
+    ]
 
 
 def test_aggregate_without_keys_over_empty_input_gives_one_row(bench):
     read = bench.table("s", {"x": pa.array([], pa.int64())})
     x = Field("x", I)
-    measures = (Named(count_all(), "rows"), Named(agg(AggFn.COUNT, x), "count"), Named(agg(AggFn.SUM, x), "sum"),
-                Named(agg(AggFn.AVG, x, D), "avg"), Named(agg(AggFn.MIN, x), "min"))
+    measures = (
+        Named(count_all(), "rows"),
+        Named(agg(AggFn.COUNT, x), "count"),
+        Named(agg(AggFn.SUM, x), "sum"),
+        Named(agg(AggFn.AVG, x, D), "avg"),
+        Named(agg(AggFn.MIN, x), "min"),
+    )
     assert bench.rows(Aggregate(read, (), measures)) == [{"rows": 0, "count": 0, "sum": None, "avg": None, "min": None}]
     grouped = Aggregate(read, (Named(x, "x"),), (Named(count_all(), "rows"),))
     assert bench.rows(grouped) == []
@@ -145,10 +191,12 @@ def test_aggregate_without_keys_over_empty_input_gives_one_row(bench):
 
 def test_grouping_puts_nulls_in_one_group(bench):
     read = bench.table("s", NUMBERS)
-    grouped = Aggregate(read, (Named(Field("g", S), "g"),),
-                        (Named(count_all(), "rows"), Named(agg(AggFn.SUM, Field("x", I)), "sum")))
+    grouped = Aggregate(
+        read, (Named(Field("g", S), "g"),), (Named(count_all(), "rows"), Named(agg(AggFn.SUM, Field("x", I)), "sum"))
+    )
     assert multiset(bench.rows(grouped)) == multiset(
-        [{"g": "a", "rows": 2, "sum": 3}, {"g": "b", "rows": 1, "sum": 2}, {"g": None, "rows": 2, "sum": 4}])
+        [{"g": "a", "rows": 2, "sum": 3}, {"g": "b", "rows": 1, "sum": 2}, {"g": None, "rows": 2, "sum": 4}]
+    )
 
 
 def test_grouping_by_an_expression(bench):
@@ -159,6 +207,7 @@ def test_grouping_by_an_expression(bench):
 
 
 # --- joins -------------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def sides(bench):
@@ -172,16 +221,23 @@ KEYS_EQUAL = Call(Fn.EQ, (Field("k", I), Field("rk", I)), B)
 
 def test_inner_join(bench, sides):
     rows = bench.rows(Join(JoinKind.INNER, *sides, KEYS_EQUAL))
-    assert multiset(rows) == multiset([{"k": 1, "lv": "a", "rk": 1, "rv": "x"},
-                                       {"k": 1, "lv": "a", "rk": 1, "rv": "y"}])
+    assert multiset(rows) == multiset(
+        [{"k": 1, "lv": "a", "rk": 1, "rv": "x"}, {"k": 1, "lv": "a", "rk": 1, "rv": "y"}]
+    )
 
 
 def test_left_join_keeps_unmatched_left_rows(bench, sides):
     rows = bench.rows(Join(JoinKind.LEFT, *sides, KEYS_EQUAL))
     nothing = {"rk": None, "rv": None}
-    assert multiset(rows) == multiset([
-        {"k": 1, "lv": "a", "rk": 1, "rv": "x"}, {"k": 1, "lv": "a", "rk": 1, "rv": "y"},
-        {"k": 2, "lv": "b", **nothing}, {"k": None, "lv": "c", **nothing}, {"k": 3, "lv": "d", **nothing}])
+    assert multiset(rows) == multiset(
+        [
+            {"k": 1, "lv": "a", "rk": 1, "rv": "x"},
+            {"k": 1, "lv": "a", "rk": 1, "rv": "y"},
+            {"k": 2, "lv": "b", **nothing},
+            {"k": None, "lv": "c", **nothing},
+            {"k": 3, "lv": "d", **nothing},
+        ]
+    )
     assert list(rows[0]) == ["k", "lv", "rk", "rv"]
 
 
@@ -214,6 +270,7 @@ def test_join_with_an_empty_side(bench, sides):
 
 # --- distinct, sort, limit ---------------------------------------------------------------------
 
+
 def test_distinct_treats_nulls_and_nans_as_equal(bench):
     read = bench.table("s", {"x": [1.0, 1.0, None, None, NAN, NAN], "s": ["a", "a", None, None, "é", "é"]})
     rows = bench.rows(Distinct(read))
@@ -235,12 +292,15 @@ def test_negative_zero_groups_with_zero_and_shows_as_zero(bench):
 SORTABLE = {"x": [3.0, None, NAN, -1.0, 2.0]}
 
 
-@pytest.mark.parametrize("ascending, nulls_first, expected", [
-    (True, False, [-1.0, 2.0, 3.0, "nan", None]),
-    (True, True, [None, -1.0, 2.0, 3.0, "nan"]),
-    (False, True, [None, "nan", 3.0, 2.0, -1.0]),
-    (False, False, ["nan", 3.0, 2.0, -1.0, None]),
-])
+@pytest.mark.parametrize(
+    "ascending, nulls_first, expected",
+    [
+        (True, False, [-1.0, 2.0, 3.0, "nan", None]),
+        (True, True, [None, -1.0, 2.0, 3.0, "nan"]),
+        (False, True, [None, "nan", 3.0, 2.0, -1.0]),
+        (False, False, ["nan", 3.0, 2.0, -1.0, None]),
+    ],
+)
 def test_sort_directions_and_null_placement(bench, ascending, nulls_first, expected):
     read = bench.table("s", SORTABLE)
     rows = bench.rows(Sort(read, (SortKey(Field("x", D), ascending, nulls_first),)))
@@ -271,17 +331,27 @@ def test_query_limit_bounds_rows_and_keeps_the_order(bench):
 
 # --- windows -----------------------------------------------------------------------------------
 
+
 def test_row_number_and_partition_count(bench):
     read = bench.table("s", {"g": ["a", "b", "a", "a", None], "x": [3, 1, 1, 2, 7]})
     g, x = Field("g", S), Field("x", I)
-    window = Window(read, (
-        Named(WindowCall(WindowFn.ROW_NUMBER, (g,), (SortKey(x),)), "rn"),
-        Named(WindowCall(WindowFn.COUNT_ALL, (g,)), "n"),
-    ))
+    window = Window(
+        read,
+        (
+            Named(WindowCall(WindowFn.ROW_NUMBER, (g,), (SortKey(x),)), "rn"),
+            Named(WindowCall(WindowFn.COUNT_ALL, (g,)), "n"),
+        ),
+    )
     rows = bench.rows(window)
-    assert multiset(rows) == multiset([
-        {"g": "a", "x": 1, "rn": 1, "n": 3}, {"g": "a", "x": 2, "rn": 2, "n": 3}, {"g": "a", "x": 3, "rn": 3, "n": 3},
-        {"g": "b", "x": 1, "rn": 1, "n": 1}, {"g": None, "x": 7, "rn": 1, "n": 1}])
+    assert multiset(rows) == multiset(
+        [
+            {"g": "a", "x": 1, "rn": 1, "n": 3},
+            {"g": "a", "x": 2, "rn": 2, "n": 3},
+            {"g": "a", "x": 3, "rn": 3, "n": 3},
+            {"g": "b", "x": 1, "rn": 1, "n": 1},
+            {"g": None, "x": 7, "rn": 1, "n": 1},
+        ]
+    )
     assert list(rows[0]) == ["g", "x", "rn", "n"]
 
 
@@ -300,12 +370,18 @@ def test_row_numbers_then_filter_finds_duplicates(bench):
 
 # --- views and pass-through SQL ----------------------------------------------------------------
 
+
 def test_views_register_in_order_and_queries_read_them(bench):
     read = bench.table("s", {"x": [1, 2, 3, 4]})
     big = View("big", Filter(read, gt("x", 1)))
     bigger = View("bigger", Filter(Read("big", read.schema), gt("x", 2)))
-    plan = Plan((big, bigger), (Query("n", Aggregate(Read("bigger", read.schema), (), (Named(count_all(), "n"),))),
-                                Query("rows", Read("big", read.schema))))
+    plan = Plan(
+        (big, bigger),
+        (
+            Query("n", Aggregate(Read("bigger", read.schema), (), (Named(count_all(), "n"),))),
+            Query("rows", Read("big", read.schema)),
+        ),
+    )
     result = bench.engine.run(plan, bench.sources)
     assert result == {"n": [{"n": 2}], "rows": [{"x": 2}, {"x": 3}, {"x": 4}]}
 
@@ -333,6 +409,7 @@ def test_duckdb_dialect_passes_through(bench):
 
 
 # --- the engine around the plan ----------------------------------------------------------------
+
 
 def test_a_failing_query_is_an_engine_error(bench):
     bench.table("s", {"x": ["a"]})

@@ -8,16 +8,35 @@ import pyarrow as pa
 
 from gryph.compiler import types as G
 from gryph.compiler.plan import (
-    Aggregate, Call, Distinct, Field, Filter, Fn, Join, JoinKind, Limit, Literal, Named, Plan,
-    Project, Query, Read, Sort, SortKey, Sql, View, Window, WindowCall, WindowFn, count_all,
+    Aggregate,
+    Call,
+    Distinct,
+    Field,
+    Filter,
+    Fn,
+    Join,
+    JoinKind,
+    Limit,
+    Literal,
+    Named,
+    Plan,
+    Project,
+    Query,
+    Read,
+    Sort,
+    SortKey,
+    Sql,
+    View,
+    Window,
+    WindowCall,
+    WindowFn,
+    count_all,
 )
 from plan_helpers import BOOL, DBL, INT, STR, frame_source, multiset, read, run_one
 
 NAN = math.nan
-LEFT = frame_source("l", pa.table({"id": pa.array([1, 2, 2, None], pa.int64()),
-                                   "lv": pa.array(["a", "b", "c", "d"])}))
-RIGHT = frame_source("r", pa.table({"rid": pa.array([2, 3, None], pa.int64()),
-                                    "rv": pa.array(["x", "y", "z"])}))
+LEFT = frame_source("l", pa.table({"id": pa.array([1, 2, 2, None], pa.int64()), "lv": pa.array(["a", "b", "c", "d"])}))
+RIGHT = frame_source("r", pa.table({"rid": pa.array([2, 3, None], pa.int64()), "rv": pa.array(["x", "y", "z"])}))
 SOURCES = {"l": LEFT, "r": RIGHT}
 idf, rid = Field("id", INT), Field("rid", INT)
 
@@ -33,16 +52,21 @@ def eq(a, b, fn=Fn.EQ):
 
 def test_inner_join(dq_engine):
     rows = join(dq_engine, JoinKind.INNER, eq(idf, rid))
-    assert multiset(rows) == multiset([{"id": 2, "lv": "b", "rid": 2, "rv": "x"},
-                                       {"id": 2, "lv": "c", "rid": 2, "rv": "x"}])
+    assert multiset(rows) == multiset(
+        [{"id": 2, "lv": "b", "rid": 2, "rv": "x"}, {"id": 2, "lv": "c", "rid": 2, "rv": "x"}]
+    )
 
 
 def test_left_join(dq_engine):
     rows = join(dq_engine, JoinKind.LEFT, eq(idf, rid))
-    assert multiset(rows) == multiset([{"id": 1, "lv": "a", "rid": None, "rv": None},
-                                       {"id": 2, "lv": "b", "rid": 2, "rv": "x"},
-                                       {"id": 2, "lv": "c", "rid": 2, "rv": "x"},
-                                       {"id": None, "lv": "d", "rid": None, "rv": None}])
+    assert multiset(rows) == multiset(
+        [
+            {"id": 1, "lv": "a", "rid": None, "rv": None},
+            {"id": 2, "lv": "b", "rid": 2, "rv": "x"},
+            {"id": 2, "lv": "c", "rid": 2, "rv": "x"},
+            {"id": None, "lv": "d", "rid": None, "rv": None},
+        ]
+    )
 
 
 def test_anti_and_semi_join(dq_engine):
@@ -68,13 +92,19 @@ def test_filter_drops_null_conditions(dq_engine):
 
 def test_read_selects_checked_columns_in_order(dq_engine):
     rel = Read("l", G.schema(("lv", STR)))
-    assert run_one(dq_engine, Sort(rel, (SortKey(Field("lv", STR)),)), SOURCES) == \
-        [{"lv": "a"}, {"lv": "b"}, {"lv": "c"}, {"lv": "d"}]
+    assert run_one(dq_engine, Sort(rel, (SortKey(Field("lv", STR)),)), SOURCES) == [
+        {"lv": "a"},
+        {"lv": "b"},
+        {"lv": "c"},
+        {"lv": "d"},
+    ]
 
 
 def test_distinct_treats_nulls_as_equal(dq_engine):
-    spec = frame_source("dup", pa.table({"a": pa.array([1, 1, None, None, 2], pa.int64()),
-                                         "b": pa.array([None, None, None, None, "x"])}))
+    spec = frame_source(
+        "dup",
+        pa.table({"a": pa.array([1, 1, None, None, 2], pa.int64()), "b": pa.array([None, None, None, None, "x"])}),
+    )
     rows = run_one(dq_engine, Distinct(read(dq_engine, spec)), {"dup": spec})
     assert multiset(rows) == multiset([{"a": 1, "b": None}, {"a": None, "b": None}, {"a": 2, "b": "x"}])
 
@@ -106,19 +136,29 @@ def test_query_limit(dq_engine):
     assert len(dq_engine.run(plan, SOURCES)["q"]) == 1
 
 
-WIN = frame_source("w", pa.table({"id": pa.array([1, 2, 3, 4, 5], pa.int64()),
-                                  "k": pa.array(["a", "a", "a", "b", None]),
-                                  "v": pa.array([3, 1, 1, 2, 5], pa.int64())}))
+WIN = frame_source(
+    "w",
+    pa.table(
+        {
+            "id": pa.array([1, 2, 3, 4, 5], pa.int64()),
+            "k": pa.array(["a", "a", "a", "b", None]),
+            "v": pa.array([3, 1, 1, 2, 5], pa.int64()),
+        }
+    ),
+)
 
 
 def test_window(dq_engine):
     k, v, i = Field("k", STR), Field("v", INT), Field("id", INT)
-    rel = Window(read(dq_engine, WIN), (
-        Named(WindowCall(WindowFn.ROW_NUMBER, (k,), (SortKey(v), SortKey(i))), "rn"),
-        Named(WindowCall(WindowFn.COUNT_ALL, (k,)), "size"),
-        Named(WindowCall(WindowFn.COUNT_ALL, (k,), (SortKey(v),)), "running"),
-        Named(WindowCall(WindowFn.ROW_NUMBER), "any_rn"),
-    ))
+    rel = Window(
+        read(dq_engine, WIN),
+        (
+            Named(WindowCall(WindowFn.ROW_NUMBER, (k,), (SortKey(v), SortKey(i))), "rn"),
+            Named(WindowCall(WindowFn.COUNT_ALL, (k,)), "size"),
+            Named(WindowCall(WindowFn.COUNT_ALL, (k,), (SortKey(v),)), "running"),
+            Named(WindowCall(WindowFn.ROW_NUMBER), "any_rn"),
+        ),
+    )
     rows = sorted(run_one(dq_engine, rel, {"w": WIN}), key=lambda r: r["id"])
     assert [(r["rn"], r["size"], r["running"]) for r in rows] == [(3, 3, 3), (1, 3, 2), (2, 3, 2), (1, 1, 1), (1, 1, 1)]
     assert sorted(r["any_rn"] for r in rows) == [1, 2, 3, 4, 5]
@@ -127,11 +167,14 @@ def test_window(dq_engine):
 
 def test_views_and_sql(dq_engine):
     big = View("big", Filter(read(dq_engine, WIN), eq(Field("v", INT), Literal(2, INT), Fn.GE)))
-    plan = Plan((big,), (
-        Query("via_read", Aggregate(Read("big", dq_engine.schema_of(WIN)), (), (Named(count_all(), "n"),))),
-        Query("via_sql", Sql("SELECT count(*) AS n FROM big WHERE k IS NOT NULL", ("big",))),
-        Query("source_sql", Sql("SELECT max(v) AS top FROM w", ("w",))),
-    ))
+    plan = Plan(
+        (big,),
+        (
+            Query("via_read", Aggregate(Read("big", dq_engine.schema_of(WIN)), (), (Named(count_all(), "n"),))),
+            Query("via_sql", Sql("SELECT count(*) AS n FROM big WHERE k IS NOT NULL", ("big",))),
+            Query("source_sql", Sql("SELECT max(v) AS top FROM w", ("w",))),
+        ),
+    )
     out = dq_engine.run(plan, {"w": WIN})
     assert out == {"via_read": [{"n": 3}], "via_sql": [{"n": 2}], "source_sql": [{"top": 5}]}
     # Views and sources are temporary: a run leaves nothing behind in the session.
@@ -142,7 +185,9 @@ def session_tables(engine) -> set[str]:
     """The tables and views the engine's session can name."""
     if engine.name == "spark":
         return {t.name for t in engine.spark.catalog.listTables()}
-    return {name for (name,) in engine.connection.execute("SELECT table_name FROM information_schema.tables").fetchall()}
+    return {
+        name for (name,) in engine.connection.execute("SELECT table_name FROM information_schema.tables").fetchall()
+    }
 
 
 def test_project_computes_per_row(dq_engine):

@@ -10,10 +10,30 @@ import pyarrow as pa
 import pytest
 
 from gryph.compiler.plan import (
-    Between, Call, Cast, Field, Fn, IfThen, In, IsNull, Like, Literal, RLike,
+    Between,
+    Call,
+    Cast,
+    Field,
+    Fn,
+    IfThen,
+    In,
+    IsNull,
+    Like,
+    Literal,
+    RLike,
 )
 from gryph.compiler.types import (
-    BOOLEAN, DATE, DOUBLE, INTEGER, NULL, STRING, TIMESTAMP, array, decimal, map_of, struct,
+    BOOLEAN,
+    DATE,
+    DOUBLE,
+    INTEGER,
+    NULL,
+    STRING,
+    TIMESTAMP,
+    array,
+    decimal,
+    map_of,
+    struct,
 )
 
 NAN = float("nan")
@@ -34,14 +54,17 @@ def call(fn, dtype, *args):
 
 def same(actual: list, expected: list) -> bool:
     """Equal element by element, NaN equal to NaN."""
+
     def eq(a, b):
         if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
             return True
         return a == b and type(a) is type(b)
+
     return len(actual) == len(expected) and all(eq(a, b) for a, b in zip(actual, expected))
 
 
 # --- arithmetic ------------------------------------------------------------------------------
+
 
 def test_add_widens_32_bit_integers(bench):
     data = {"a": pa.array([1, None, 2147483647], pa.int32()), "b": pa.array([2, 3, 1], pa.int32())}
@@ -74,14 +97,18 @@ def test_negate(bench):
 
 # --- comparison and logic ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("fn, expected", [
-    (Fn.EQ, [True, False, None, None]),
-    (Fn.NE, [False, True, None, None]),
-    (Fn.LT, [False, True, None, None]),
-    (Fn.LE, [True, True, None, None]),
-    (Fn.GT, [False, False, None, None]),
-    (Fn.GE, [True, False, None, None]),
-])
+
+@pytest.mark.parametrize(
+    "fn, expected",
+    [
+        (Fn.EQ, [True, False, None, None]),
+        (Fn.NE, [False, True, None, None]),
+        (Fn.LT, [False, True, None, None]),
+        (Fn.LE, [True, True, None, None]),
+        (Fn.GT, [False, False, None, None]),
+        (Fn.GE, [True, False, None, None]),
+    ],
+)
 def test_comparisons_are_three_valued(bench, fn, expected):
     data = {"a": [1, 2, None, 3], "b": [1, 3, 1, None]}
     assert bench.values(call(fn, B, f("a", I), f("b", I)), data) == expected
@@ -99,8 +126,7 @@ def test_nan_equals_nan_and_is_above_every_number(bench):
     assert bench.values(call(Fn.EQ_NULL_SAFE, B, f("x", D), lit(None, D)), data) == [False, False, False]
 
 
-LOGIC = {"p": [True, True, True, False, False, False, None, None, None],
-         "q": [True, False, None] * 3}
+LOGIC = {"p": [True, True, True, False, False, False, None, None, None], "q": [True, False, None] * 3}
 
 
 def test_and_or_not_three_valued(bench):
@@ -111,6 +137,7 @@ def test_and_or_not_three_valued(bench):
 
 
 # --- NULL and NaN ------------------------------------------------------------------------------
+
 
 def test_coalesce(bench):
     data = {"a": [None, None, 3], "b": [None, 2, 4]}
@@ -128,6 +155,7 @@ def test_is_null_does_not_take_nan_for_null(bench):
 
 
 # --- strings -----------------------------------------------------------------------------------
+
 
 def test_upper_lower_unicode(bench):
     data = {"s": ["héllo", "ÉLAN", None]}
@@ -147,15 +175,18 @@ def test_length_counts_characters(bench):
     assert bench.values(call(Fn.LENGTH, I, f("s", S)), data) == [5, 0, None, 3]
 
 
-@pytest.mark.parametrize("args, expected", [
-    ((2, 3), "éll"),
-    ((1, 2), "hé"),
-    ((0, 2), "hé"),  # Spark reads start 0 as 1
-    ((-3, 2), "ll"),
-    ((2,), "éllo"),
-    ((2, -1), ""),
-    ((10, 2), ""),
-])
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        ((2, 3), "éll"),
+        ((1, 2), "hé"),
+        ((0, 2), "hé"),  # Spark reads start 0 as 1
+        ((-3, 2), "ll"),
+        ((2,), "éllo"),
+        ((2, -1), ""),
+        ((10, 2), ""),
+    ],
+)
 def test_substring_is_one_based(bench, args, expected):
     expr = call(Fn.SUBSTRING, S, f("s", S), *(lit(a, I) for a in args))
     assert bench.values(expr, {"s": ["héllo", None]}) == [expected, None]
@@ -175,8 +206,10 @@ def test_replace(bench):
 
 def test_like_wildcards_and_backslash_escape(bench):
     data = {"s": ["a_c", "abc", "a%c", "xa_cx", None]}
+
     def like(pattern):
         return bench.values(Like(f("s", S), lit(pattern, S)), data)
+
     assert like("a\\_c") == [True, False, False, False, None]
     assert like("a_c") == [True, True, True, False, None]
     assert like("a%") == [True, True, True, False, None]
@@ -192,6 +225,7 @@ def test_rlike_searches_anywhere(bench):
 
 
 # --- numbers -----------------------------------------------------------------------------------
+
 
 def test_abs(bench):
     assert bench.values(call(Fn.ABS, I, f("a", I)), {"a": [-1, 2, None]}) == [1, 2, None]
@@ -239,9 +273,17 @@ UTC = dt.timezone.utc
 MOMENT = dt.datetime(2021, 3, 4, 5, 6, 7, 800000)
 
 
-@pytest.mark.parametrize("fn, expected", [
-    (Fn.YEAR, 2021), (Fn.MONTH, 3), (Fn.DAY, 4), (Fn.HOUR, 5), (Fn.MINUTE, 6), (Fn.SECOND, 7),
-])
+@pytest.mark.parametrize(
+    "fn, expected",
+    [
+        (Fn.YEAR, 2021),
+        (Fn.MONTH, 3),
+        (Fn.DAY, 4),
+        (Fn.HOUR, 5),
+        (Fn.MINUTE, 6),
+        (Fn.SECOND, 7),
+    ],
+)
 def test_time_parts(bench, fn, expected):
     plain = {"ts": pa.array([MOMENT, None], pa.timestamp("us"))}
     assert bench.values(call(fn, I, f("ts", TIMESTAMP)), plain) == [expected, None]
@@ -264,8 +306,11 @@ def test_to_date(bench):
 
 
 def test_epoch_millis_reads_timestamps_as_utc(bench):
-    plain = {"ts": pa.array([dt.datetime(1970, 1, 1, 0, 0, 1, 500000), dt.datetime(2018, 1, 8, 4, 30), None],
-                            pa.timestamp("us"))}
+    plain = {
+        "ts": pa.array(
+            [dt.datetime(1970, 1, 1, 0, 0, 1, 500000), dt.datetime(2018, 1, 8, 4, 30), None], pa.timestamp("us")
+        )
+    }
     assert bench.values(call(Fn.EPOCH_MILLIS, I, f("ts", TIMESTAMP)), plain) == [1500, 1515385800000, None]
     zoned = {"ts": pa.array([dt.datetime(2018, 1, 8, 4, 30, tzinfo=UTC)], pa.timestamp("ms", tz="America/New_York"))}
     assert bench.values(call(Fn.EPOCH_MILLIS, I, f("ts", TIMESTAMP)), zoned) == [1515385800000]
@@ -273,27 +318,40 @@ def test_epoch_millis_reads_timestamps_as_utc(bench):
     assert bench.values(call(Fn.EPOCH_MILLIS, I, f("d", DATE)), dates) == [86400000]
 
 
-
 def test_latency_between_the_first_and_last_representable_times(bench):
     """One time's milliseconds less another's cannot overflow: the widest span is exact."""
-    data = {"start": pa.array([dt.datetime(1, 1, 1), dt.datetime(9999, 12, 31, 23, 59, 59, 999999), None],
-                              pa.timestamp("us")),
-            "end": pa.array([dt.datetime(9999, 12, 31, 23, 59, 59, 999999), dt.datetime(1, 1, 1),
-                             dt.datetime(2000, 1, 1)], pa.timestamp("us"))}
-    latency = call(Fn.SUBTRACT, I, call(Fn.EPOCH_MILLIS, I, f("end", TIMESTAMP)),
-                   call(Fn.EPOCH_MILLIS, I, f("start", TIMESTAMP)))
+    data = {
+        "start": pa.array(
+            [dt.datetime(1, 1, 1), dt.datetime(9999, 12, 31, 23, 59, 59, 999999), None], pa.timestamp("us")
+        ),
+        "end": pa.array(
+            [dt.datetime(9999, 12, 31, 23, 59, 59, 999999), dt.datetime(1, 1, 1), dt.datetime(2000, 1, 1)],
+            pa.timestamp("us"),
+        ),
+    }
+    latency = call(
+        Fn.SUBTRACT, I, call(Fn.EPOCH_MILLIS, I, f("end", TIMESTAMP)), call(Fn.EPOCH_MILLIS, I, f("start", TIMESTAMP))
+    )
     # 0001-01-01 is -62,135,596,800,000 ms; 9999-12-31 23:59:59.999 is 253,402,300,799,999 ms
     assert bench.values(latency, data) == [315537897599999, -315537897599999, None]
+
 
 # --- nested data -------------------------------------------------------------------------------
 
 ARRAYS = {"xs": pa.array([[10, 20, 30], [], None], pa.list_(pa.int64()))}
 
 
-@pytest.mark.parametrize("index, expected", [
-    (0, [10, None, None]), (2, [30, None, None]), (3, [None, None, None]),
-    (-1, [30, None, None]), (-3, [10, None, None]), (-4, [None, None, None]),
-])
+@pytest.mark.parametrize(
+    "index, expected",
+    [
+        (0, [10, None, None]),
+        (2, [30, None, None]),
+        (3, [None, None, None]),
+        (-1, [30, None, None]),
+        (-3, [10, None, None]),
+        (-4, [None, None, None]),
+    ],
+)
 def test_element_at_on_arrays_is_zero_based(bench, index, expected):
     expr = call(Fn.ELEMENT_AT, I, f("xs", array(I)), lit(index, I))
     assert bench.values(expr, ARRAYS) == expected
@@ -313,6 +371,7 @@ def test_get_field_with_an_odd_name(bench):
 
 
 # --- casts -------------------------------------------------------------------------------------
+
 
 def test_cast_floating_to_integer_truncates_toward_zero(bench):
     data = {"x": [2.7, -2.7, NAN, None, 1e30]}
@@ -336,10 +395,14 @@ def test_cast_to_string_and_double(bench):
 
 # --- the other nodes and literals ---------------------------------------------------------------
 
+
 def test_if_then(bench):
     x = f("x", I)
-    expr = IfThen(((call(Fn.LT, B, x, lit(3, I)), lit("low", S)), (call(Fn.LT, B, x, lit(10, I)), lit("mid", S))),
-                  lit("none", S), S)
+    expr = IfThen(
+        ((call(Fn.LT, B, x, lit(3, I)), lit("low", S)), (call(Fn.LT, B, x, lit(10, I)), lit("mid", S))),
+        lit("none", S),
+        S,
+    )
     assert bench.values(expr, {"x": [1, 5, None, 10]}) == ["low", "mid", "none", "none"]
 
 
@@ -355,19 +418,22 @@ def test_between_is_inclusive(bench):
     assert bench.values(expr, {"x": [1, 2, 5, 10, None]}) == [False, True, True, False, None]
 
 
-@pytest.mark.parametrize("value, dtype", [
-    ("it's \"quoted\" \\ ünïcode", STRING),
-    (None, STRING),
-    (None, NULL),
-    (True, BOOLEAN),
-    (9223372036854775807, INTEGER),
-    (-0.5, DOUBLE),
-    (1e20, DOUBLE),
-    (math.inf, DOUBLE),
-    (-math.inf, DOUBLE),
-    ("2020-01-02", DATE),
-    ("2020-01-02 03:04:05", TIMESTAMP),
-])
+@pytest.mark.parametrize(
+    "value, dtype",
+    [
+        ('it\'s "quoted" \\ ünïcode', STRING),
+        (None, STRING),
+        (None, NULL),
+        (True, BOOLEAN),
+        (9223372036854775807, INTEGER),
+        (-0.5, DOUBLE),
+        (1e20, DOUBLE),
+        (math.inf, DOUBLE),
+        (-math.inf, DOUBLE),
+        ("2020-01-02", DATE),
+        ("2020-01-02 03:04:05", TIMESTAMP),
+    ],
+)
 def test_literals_round_trip(bench, value, dtype):
     assert bench.values(lit(value, dtype)) == [value]
 

@@ -14,7 +14,20 @@ import pytest
 
 from gryph.compiler import types as G
 from gryph.compiler.plan import (
-    Between, Call, Cast, Field, Fn, IfThen, In, IsNull, Lambda, Like, Literal, RLike, Variable, walk,
+    Between,
+    Call,
+    Cast,
+    Field,
+    Fn,
+    IfThen,
+    In,
+    IsNull,
+    Lambda,
+    Like,
+    Literal,
+    RLike,
+    Variable,
+    walk,
 )
 from gryph.compiler.sources import SourceSpec
 
@@ -24,24 +37,42 @@ INT, DBL, STR, BOOL = G.INTEGER, G.DOUBLE, G.STRING, G.BOOLEAN
 
 NAN = math.nan
 UTC = dt.timezone.utc
-ROWS = pa.table({
-    "i": pa.array([7, -7, None, 0], pa.int64()),
-    "x": pa.array([2.5, -2.5, None, NAN], pa.float64()),
-    "z": pa.array([1.75, -1.25, None, 4.0], pa.float64()),
-    # no integer for NaN, infinities or 1e300; -2**63 is the smallest 64-bit integer, exactly
-    "edge": pa.array([NAN, math.inf, -2.0 ** 63, 1e300], pa.float64()),
-    "s": pa.array(["  Ab ", "é😀x", None, ""], pa.string()),
-    "ts": pa.array([dt.datetime(2024, 3, 5, 6, 7, 8, 9000, tzinfo=UTC), dt.datetime(1970, 1, 1, tzinfo=UTC),
-                    None, dt.datetime(1969, 12, 31, 23, 59, 59, tzinfo=UTC)], pa.timestamp("us", tz="UTC")),
-    # below a millisecond: 1.5 ms, -0.4 ms, none, 0.999999 s past a whole second
-    "us": pa.array([dt.datetime(1970, 1, 1, 0, 0, 0, 1500), dt.datetime(1969, 12, 31, 23, 59, 59, 999600),
-                    None, dt.datetime(2024, 3, 5, 6, 7, 8, 999999)], pa.timestamp("us")),
-    "arr": pa.array([[1, 2, 3], [], None, [4]], pa.list_(pa.int64())),
-    "m": pa.array([[("a", 1)], [], None, [("b", 2)]], pa.map_(pa.string(), pa.int64())),
-    "st": pa.array([{"name": "p", "n": 1}, {"name": None, "n": 2}, None, {"name": "q", "n": None}],
-                   pa.struct([("name", pa.string()), ("n", pa.int64())])),
-    "j": pa.array(['{"a": [1, {"b": "x"}, "s"]}', '{"a": {}}', None, "not json"], pa.string()),
-})
+ROWS = pa.table(
+    {
+        "i": pa.array([7, -7, None, 0], pa.int64()),
+        "x": pa.array([2.5, -2.5, None, NAN], pa.float64()),
+        "z": pa.array([1.75, -1.25, None, 4.0], pa.float64()),
+        # no integer for NaN, infinities or 1e300; -2**63 is the smallest 64-bit integer, exactly
+        "edge": pa.array([NAN, math.inf, -(2.0**63), 1e300], pa.float64()),
+        "s": pa.array(["  Ab ", "é😀x", None, ""], pa.string()),
+        "ts": pa.array(
+            [
+                dt.datetime(2024, 3, 5, 6, 7, 8, 9000, tzinfo=UTC),
+                dt.datetime(1970, 1, 1, tzinfo=UTC),
+                None,
+                dt.datetime(1969, 12, 31, 23, 59, 59, tzinfo=UTC),
+            ],
+            pa.timestamp("us", tz="UTC"),
+        ),
+        # below a millisecond: 1.5 ms, -0.4 ms, none, 0.999999 s past a whole second
+        "us": pa.array(
+            [
+                dt.datetime(1970, 1, 1, 0, 0, 0, 1500),
+                dt.datetime(1969, 12, 31, 23, 59, 59, 999600),
+                None,
+                dt.datetime(2024, 3, 5, 6, 7, 8, 999999),
+            ],
+            pa.timestamp("us"),
+        ),
+        "arr": pa.array([[1, 2, 3], [], None, [4]], pa.list_(pa.int64())),
+        "m": pa.array([[("a", 1)], [], None, [("b", 2)]], pa.map_(pa.string(), pa.int64())),
+        "st": pa.array(
+            [{"name": "p", "n": 1}, {"name": None, "n": 2}, None, {"name": "q", "n": None}],
+            pa.struct([("name", pa.string()), ("n", pa.int64())]),
+        ),
+        "j": pa.array(['{"a": [1, {"b": "x"}, "s"]}', '{"a": {}}', None, "not json"], pa.string()),
+    }
+)
 
 i, x, z, s = Field("i", INT), Field("x", DBL), Field("z", DBL), Field("s", STR)
 edge = Field("edge", DBL)
@@ -71,17 +102,20 @@ ARR = G.array(INT)
 
 CASES = {
     # arrays: lambdas, flattening, inclusive 0-based slices with bounds from the end
-    "array_map": (c(Fn.ARRAY_MAP, arr, Lambda("e", c(Fn.MULTIPLY, e, L(10), dtype=INT), INT), dtype=ARR),
-                  [[10, 20, 30], [], N, [40]]),
+    "array_map": (
+        c(Fn.ARRAY_MAP, arr, Lambda("e", c(Fn.MULTIPLY, e, L(10), dtype=INT), INT), dtype=ARR),
+        [[10, 20, 30], [], N, [40]],
+    ),
     "array_filter": (c(Fn.ARRAY_FILTER, arr, Lambda("e", c(Fn.GT, e, L(1)), BOOL), dtype=ARR), [[2, 3], [], N, [4]]),
-    "flatten": (c(Fn.FLATTEN, c(Fn.ARRAY_MAP, arr, Lambda("e", arr, ARR), dtype=G.array(ARR)), dtype=ARR),
-                [[1, 2, 3] * 3, [], N, [4]]),
+    "flatten": (
+        c(Fn.FLATTEN, c(Fn.ARRAY_MAP, arr, Lambda("e", arr, ARR), dtype=G.array(ARR)), dtype=ARR),
+        [[1, 2, 3] * 3, [], N, [4]],
+    ),
     "slice": (c(Fn.SLICE, arr, L(1), L(-1), dtype=ARR), [[2, 3], [], N, []]),
     # JSON held as text: compact JSON, strings unquoted, NULL when it does not parse or does not fit
     "json_parse": (c(Fn.JSON_PARSE, j, dtype=G.JSON), ['{"a":[1,{"b":"x"},"s"]}', '{"a":{}}', N, N]),
     "json_field": (JSON_A, ['[1,{"b":"x"},"s"]', "{}", N, N]),
     "json_items": (c(Fn.JSON_ITEMS, JSON_A, dtype=G.array(G.JSON)), [["1", '{"b":"x"}', "s"], N, N, N]),
-
     # arithmetic
     "add": (c(Fn.ADD, i, L(2), dtype=INT), [9, -5, N, 2]),
     "subtract": (c(Fn.SUBTRACT, i, L(2), dtype=INT), [5, -9, N, -2]),
@@ -125,12 +159,11 @@ CASES = {
     "abs": (c(Fn.ABS, i, dtype=INT), [7, 7, N, 0]),
     "abs_double": (c(Fn.ABS, x, dtype=DBL), [2.5, 2.5, N, NAN]),
     "round_half_away": (c(Fn.ROUND, x, dtype=DBL), [3.0, -3.0, N, NAN]),
-    "round_digits": (c(Fn.ROUND, c(Fn.MULTIPLY, z, L(0.1, DBL), dtype=DBL), L(1), dtype=DBL),
-                     [0.2, -0.1, N, 0.4]),
+    "round_digits": (c(Fn.ROUND, c(Fn.MULTIPLY, z, L(0.1, DBL), dtype=DBL), L(1), dtype=DBL), [0.2, -0.1, N, 0.4]),
     "round_literal": (c(Fn.ROUND, L(-0.125, DBL), L(2), dtype=DBL), [-0.13] * 4),
     "floor": (c(Fn.FLOOR, z, dtype=INT), [1, -2, N, 4]),
     "ceil": (c(Fn.CEIL, z, dtype=INT), [2, -1, N, 4]),
-    "floor_beyond_integers": (c(Fn.FLOOR, edge, dtype=INT), [N, N, -2 ** 63, N]),
+    "floor_beyond_integers": (c(Fn.FLOOR, edge, dtype=INT), [N, N, -(2**63), N]),
     "ceil_beyond_integers": (c(Fn.CEIL, c(Fn.NEGATE, edge, dtype=DBL), dtype=INT), [N, N, N, N]),
     "sqrt": (c(Fn.SQRT, c(Fn.ABS, z, dtype=DBL), dtype=DBL), [math.sqrt(1.75), math.sqrt(1.25), N, 2.0]),
     "power": (c(Fn.POWER, z, L(2), dtype=DBL), [3.0625, 1.5625, N, 16.0]),
@@ -161,8 +194,10 @@ CASES = {
     "nested_values": (arr, [[1, 2, 3], [], N, [4]]),
     "struct_values": (st, [{"name": "p", "n": 1}, {"name": N, "n": 2}, N, {"name": "q", "n": N}]),
     # Spark's string functions (é and 😀 are one character each)
-    "concat_ws": (c(Fn.CONCAT_WS, L("-", STR), s, L(None, STR), L("z", STR), dtype=STR),
-                  ["  Ab -z", "é😀x-z", "z", "-z"]),  # NULL parts are skipped, '' is kept
+    "concat_ws": (
+        c(Fn.CONCAT_WS, L("-", STR), s, L(None, STR), L("z", STR), dtype=STR),
+        ["  Ab -z", "é😀x-z", "z", "-z"],
+    ),  # NULL parts are skipped, '' is kept
     "lpad": (c(Fn.LPAD, s, L(6), L("<>", STR), dtype=STR), ["<  Ab ", "<><é😀x", N, "<><><>"]),
     "rpad_empty_pad_cuts": (c(Fn.RPAD, s, L(2), L("", STR), dtype=STR), ["  ", "é😀", N, ""]),
     "strpos": (c(Fn.STRPOS, s, L("😀", STR), dtype=INT), [0, 2, N, 0]),
@@ -174,8 +209,10 @@ CASES = {
     # group 2 of the first match; a group that took no part gives '', as no match at all does
     "regexp_extract": (c(Fn.REGEXP_EXTRACT, s, L("(b)|(😀)", STR), L(2), dtype=STR), ["", "😀", N, ""]),
     # Java's replacement syntax: $1 is the group, \$ a dollar sign
-    "regexp_replace": (c(Fn.REGEXP_REPLACE, s, L("([A-Za-z])", STR), L("<$1>\\$", STR), dtype=STR),
-                       ["  <A>$<b>$ ", "é😀<x>$", N, ""]),
+    "regexp_replace": (
+        c(Fn.REGEXP_REPLACE, s, L("([A-Za-z])", STR), L("<$1>\\$", STR), dtype=STR),
+        ["  <A>$<b>$ ", "é😀<x>$", N, ""],
+    ),
     "split": (c(Fn.SPLIT, s, L(" ", STR), dtype=G.array(STR)), [["", "", "Ab", ""], ["é😀x"], N, [""]]),
     # Spark's math: logarithms of zero and below are NULL; signum keeps NaN
     "ln": (c(Fn.LN, z, dtype=DBL), [math.log(1.75), N, N, math.log(4.0)]),
@@ -192,20 +229,35 @@ CASES = {
     "last_day": (c(Fn.LAST_DAY, Cast(ts, G.DATE), dtype=G.DATE), ["2024-03-31", "1970-01-31", N, "1969-12-31"]),
     "date_add": (c(Fn.DATE_ADD, Cast(ts, G.DATE), i, dtype=G.DATE), ["2024-03-12", "1969-12-25", N, "1969-12-31"]),
     # 2024-02-28 to 2024-03-05: Feb 29, then 5 days of March
-    "date_diff": (c(Fn.DATE_DIFF, Cast(ts, G.DATE), L("2024-02-28", G.DATE), dtype=INT),
-                  [6, -(dt.date(2024, 2, 28) - dt.date(1970, 1, 1)).days, N,
-                   -(dt.date(2024, 2, 28) - dt.date(1969, 12, 31)).days]),
+    "date_diff": (
+        c(Fn.DATE_DIFF, Cast(ts, G.DATE), L("2024-02-28", G.DATE), dtype=INT),
+        [
+            6,
+            -(dt.date(2024, 2, 28) - dt.date(1970, 1, 1)).days,
+            N,
+            -(dt.date(2024, 2, 28) - dt.date(1969, 12, 31)).days,
+        ],
+    ),
     # a day past the month's end becomes its last day (June has 30)
-    "add_months": (c(Fn.ADD_MONTHS, L("2024-01-31", G.DATE), i, dtype=G.DATE),
-                   ["2024-08-31", "2023-06-30", N, "2024-01-31"]),
+    "add_months": (
+        c(Fn.ADD_MONTHS, L("2024-01-31", G.DATE), i, dtype=G.DATE),
+        ["2024-08-31", "2023-06-30", N, "2024-01-31"],
+    ),
     # quoted text, a bare '%' and '' (one quote) are text; hour 0 is 12 on a 12-hour clock
-    "date_format": (c(Fn.DATE_FORMAT, ts, L("yyyy-MM-dd HH:mm:ss.SSS EEEE MMM a h D 'at' %''", STR), dtype=STR),
-                    ["2024-03-05 06:07:08.009 Tuesday Mar AM 6 65 at %'",
-                     "1970-01-01 00:00:00.000 Thursday Jan AM 12 1 at %'", N,
-                     "1969-12-31 23:59:59.000 Wednesday Dec PM 11 365 at %'"]),
+    "date_format": (
+        c(Fn.DATE_FORMAT, ts, L("yyyy-MM-dd HH:mm:ss.SSS EEEE MMM a h D 'at' %''", STR), dtype=STR),
+        [
+            "2024-03-05 06:07:08.009 Tuesday Mar AM 6 65 at %'",
+            "1970-01-01 00:00:00.000 Thursday Jan AM 12 1 at %'",
+            N,
+            "1969-12-31 23:59:59.000 Wednesday Dec PM 11 365 at %'",
+        ],
+    ),
     "epoch_seconds_rounds_down": (c(Fn.EPOCH_SECONDS, us, dtype=INT), [0, -1, N, SECOND_2024]),
-    "timestamp_seconds": (c(Fn.TIMESTAMP_SECONDS, i, dtype=G.TIMESTAMP),
-                          ["1970-01-01 00:00:07", "1969-12-31 23:59:53", N, "1970-01-01 00:00:00"]),
+    "timestamp_seconds": (
+        c(Fn.TIMESTAMP_SECONDS, i, dtype=G.TIMESTAMP),
+        ["1970-01-01 00:00:07", "1969-12-31 23:59:53", N, "1970-01-01 00:00:00"],
+    ),
     # collections
     "size": (c(Fn.SIZE, arr, dtype=INT), [3, 0, N, 1]),
     "size_map": (c(Fn.SIZE, m, dtype=INT), [1, 0, N, 1]),
@@ -213,8 +265,10 @@ CASES = {
     "map_keys": (c(Fn.MAP_KEYS, m, dtype=G.array(STR)), [["a"], [], N, ["b"]]),
     "map_values": (c(Fn.MAP_VALUES, m, dtype=ARR), [[1], [], N, [2]]),
     # other scalar nodes
-    "if_then": (IfThen(((c(Fn.GT, i, L(0)), L("pos", STR)), (c(Fn.LT, i, L(0)), L("neg", STR))),
-                       L("other", STR), STR), ["pos", "neg", "other", "other"]),
+    "if_then": (
+        IfThen(((c(Fn.GT, i, L(0)), L("pos", STR)), (c(Fn.LT, i, L(0)), L("neg", STR))), L("other", STR), STR),
+        ["pos", "neg", "other", "other"],
+    ),
     "cast_double_to_int": (Cast(x, INT), [2, -2, N, N]),
     "cast_truncates": (Cast(z, INT), [1, -1, N, 4]),
     "cast_decimal_to_int": (Cast(L("-3.99", G.decimal(5, 2)), INT), [-3] * 4),
@@ -243,8 +297,9 @@ def results(dq_engine):
 
 
 def test_scalars(results):
-    wrong = {name: (results[name], expected) for name, (_, expected) in CASES.items()
-             if not same(results[name], expected)}
+    wrong = {
+        name: (results[name], expected) for name, (_, expected) in CASES.items() if not same(results[name], expected)
+    }
     assert not wrong, "\n".join(f"{name}: got {got!r}, expected {want!r}" for name, (got, want) in wrong.items())
 
 
@@ -256,15 +311,34 @@ def test_cases_cover_every_function():
 def test_odd_column_names(dq_engine):
     names = ["my col", "a.b", "back`tick", 'dou"ble', "select", "ünï", "__key0"]
     table = pa.table({n: pa.array([1, None], pa.int64()) for n in names})
-    out = project(dq_engine, SourceSpec("odd", "frame", frame=table),
-                  {n + "!": c(Fn.COALESCE, Field(n, INT), L(0), dtype=INT) for n in names})
+    out = project(
+        dq_engine,
+        SourceSpec("odd", "frame", frame=table),
+        {n + "!": c(Fn.COALESCE, Field(n, INT), L(0), dtype=INT) for n in names},
+    )
     assert out == {n + "!": [1, 0] for n in names}
 
 
 # Text read as Spark reads it: Java's number syntax (a d/f suffix allowed, no digit separators),
 # Spark's inf/infinity/nan in any case, integers without fraction or exponent, times from digits.
-TEXTS = [" 42 ", "4.7", "1e3", "1_000", "1.5d", "-.5e-2", "INFINITY", "-inf", "-NaN", "nan", "epoch",
-         "infinity", "2024-01-05", "\t7\n", None, "+5"]
+TEXTS = [
+    " 42 ",
+    "4.7",
+    "1e3",
+    "1_000",
+    "1.5d",
+    "-.5e-2",
+    "INFINITY",
+    "-inf",
+    "-NaN",
+    "nan",
+    "epoch",
+    "infinity",
+    "2024-01-05",
+    "\t7\n",
+    None,
+    "+5",
+]
 FROM_TEXT = {
     G.INTEGER: [42, N, N, N, N, N, N, N, N, N, N, N, N, 7, N, 5],
     G.DOUBLE: [42.0, 4.7, 1000.0, N, 1.5, -0.005, math.inf, -math.inf, NAN, NAN, N, math.inf, N, 7.0, N, 5.0],
@@ -273,8 +347,20 @@ FROM_TEXT = {
 }
 # Doubles written as Java writes them: plain from 1e-3 up to 1e7, otherwise d.dddE<n>
 DOUBLES = [1e10, 1e-7, 123456789.123, 0.001, 9999999.5, -0.0, NAN, -math.inf, 100.0, 0.00012, None, -2.5e-300]
-AS_TEXT = ["1.0E10", "1.0E-7", "1.23456789123E8", "0.001", "9999999.5", "-0.0", "NaN", "-Infinity", "100.0",
-           "1.2E-4", N, "-2.5E-300"]
+AS_TEXT = [
+    "1.0E10",
+    "1.0E-7",
+    "1.23456789123E8",
+    "0.001",
+    "9999999.5",
+    "-0.0",
+    "NaN",
+    "-Infinity",
+    "100.0",
+    "1.2E-4",
+    N,
+    "-2.5E-300",
+]
 
 
 def texts(*values) -> SourceSpec:
@@ -306,34 +392,68 @@ LOWER = ["straße", "ﬁx", "i\u0307stanbul", "οδος οδος", "ασ.ς", "�
 
 
 def test_case_mapping(dq_engine):
-    out = project(dq_engine, texts(*CASE_TEXTS),
-                  {"upper": c(Fn.UPPER, T, dtype=STR), "lower": c(Fn.LOWER, T, dtype=STR)})
+    out = project(
+        dq_engine, texts(*CASE_TEXTS), {"upper": c(Fn.UPPER, T, dtype=STR), "lower": c(Fn.LOWER, T, dtype=STR)}
+    )
     assert out == {"upper": UPPER, "lower": LOWER}
 
 
 # Time text as Spark reads it: year, month and day may stop early; a time needs hours and
 # minutes; an offset ('+02:00', '-0530', '-01', 'Z') moves the time to UTC; a date ignores what
 # follows the day after a space or 'T'; '/' separators and impossible days are not times.
-TIME_TEXTS = ["2024-1-5", "2024/01/05", "2024", "2024-01", " 2024-01-05 ", "2024-02-30", "2024-01-05T10:11",
-              "2024-01-05 10:11:12+02:00", "2024-01-05 10:11:12 -0530", "2024-01-05T23:30:00-01", "2024-01-05T",
-              "2024-01-05 junk", "2024-01-05 10:11:12.1234567", None]
-AS_TIMESTAMP = ["2024-01-05 00:00:00", N, "2024-01-01 00:00:00", "2024-01-01 00:00:00", "2024-01-05 00:00:00", N,
-                "2024-01-05 10:11:00", "2024-01-05 08:11:12", "2024-01-05 15:41:12", "2024-01-06 00:30:00", N, N,
-                "2024-01-05 10:11:12.123456", N]
+TIME_TEXTS = [
+    "2024-1-5",
+    "2024/01/05",
+    "2024",
+    "2024-01",
+    " 2024-01-05 ",
+    "2024-02-30",
+    "2024-01-05T10:11",
+    "2024-01-05 10:11:12+02:00",
+    "2024-01-05 10:11:12 -0530",
+    "2024-01-05T23:30:00-01",
+    "2024-01-05T",
+    "2024-01-05 junk",
+    "2024-01-05 10:11:12.1234567",
+    None,
+]
+AS_TIMESTAMP = [
+    "2024-01-05 00:00:00",
+    N,
+    "2024-01-01 00:00:00",
+    "2024-01-01 00:00:00",
+    "2024-01-05 00:00:00",
+    N,
+    "2024-01-05 10:11:00",
+    "2024-01-05 08:11:12",
+    "2024-01-05 15:41:12",
+    "2024-01-06 00:30:00",
+    N,
+    N,
+    "2024-01-05 10:11:12.123456",
+    N,
+]
 AS_DATE = ["2024-01-05", N, "2024-01-01", "2024-01-01", "2024-01-05", N] + ["2024-01-05"] * 7 + [N]
 YEAR = [N if ts is None else int(ts[:4]) for ts in AS_TIMESTAMP]
 
 
 def test_time_text(dq_engine):
-    out = project(dq_engine, texts(*TIME_TEXTS), {
-        "ts": Cast(T, G.TIMESTAMP), "date": Cast(T, G.DATE), "to_date": c(Fn.TO_DATE, T, dtype=G.DATE),
-        "year": c(Fn.YEAR, T, dtype=INT)})
+    out = project(
+        dq_engine,
+        texts(*TIME_TEXTS),
+        {
+            "ts": Cast(T, G.TIMESTAMP),
+            "date": Cast(T, G.DATE),
+            "to_date": c(Fn.TO_DATE, T, dtype=G.DATE),
+            "year": c(Fn.YEAR, T, dtype=INT),
+        },
+    )
     # text that is no time is NULL in a time function too, not a failed query
     assert out == {"ts": AS_TIMESTAMP, "date": AS_DATE, "to_date": AS_DATE, "year": YEAR}
 
 
 # 64-bit integer arithmetic: a result beyond 64 bits has no value (NULL), the query goes on
-LARGEST, SMALLEST = 2 ** 63 - 1, -2 ** 63
+LARGEST, SMALLEST = 2**63 - 1, -(2**63)
 EDGES = pa.table({"v": pa.array([LARGEST, SMALLEST, 5, None], pa.int64())})
 V = Field("v", INT)
 BEYOND_64_BITS = {
@@ -362,22 +482,36 @@ AS_DECIMAL = [1.01, -1.01, 2.35, N, N, N, 0.0]
 
 def test_boolean_text_and_decimals(dq_engine):
     assert project(dq_engine, texts(*BOOLEAN_TEXTS), {"b": Cast(T, BOOL)}) == {"b": AS_BOOLEAN}
-    out = project(dq_engine, SourceSpec("doubles", "frame", frame=TO_DECIMAL),
-                  {"dec": Cast(Field("d", DBL), G.decimal(5, 2))})
+    out = project(
+        dq_engine, SourceSpec("doubles", "frame", frame=TO_DECIMAL), {"dec": Cast(Field("d", DBL), G.decimal(5, 2))}
+    )
     assert same(out["dec"], AS_DECIMAL), out["dec"]
 
 
 # Written as text: a 32-bit float as the double it widens to; a zoned timestamp as its UTC wall
 # time without an offset, the fraction without trailing zeros
-WRITTEN = pa.table({
-    "f": pa.array([0.1, 1e10, None], pa.float32()),
-    "z": pa.array([dt.datetime(2024, 1, 5, 10, 0, tzinfo=UTC), dt.datetime(2024, 1, 5, 10, 0, 0, 500000, tzinfo=UTC),
-                   dt.datetime(1969, 12, 31, 23, 59, 59, 123000, tzinfo=UTC)], pa.timestamp("ms", tz="America/New_York")),
-})
+WRITTEN = pa.table(
+    {
+        "f": pa.array([0.1, 1e10, None], pa.float32()),
+        "z": pa.array(
+            [
+                dt.datetime(2024, 1, 5, 10, 0, tzinfo=UTC),
+                dt.datetime(2024, 1, 5, 10, 0, 0, 500000, tzinfo=UTC),
+                dt.datetime(1969, 12, 31, 23, 59, 59, 123000, tzinfo=UTC),
+            ],
+            pa.timestamp("ms", tz="America/New_York"),
+        ),
+    }
+)
 
 
 def test_floats_and_zoned_times_as_text(dq_engine):
-    out = project(dq_engine, SourceSpec("written", "frame", frame=WRITTEN),
-                  {"f": Cast(Field("f", DBL), STR), "z": Cast(Field("z", G.TIMESTAMP), STR)})
-    assert out == {"f": ["0.10000000149011612", "1.0E10", N],
-                   "z": ["2024-01-05 10:00:00", "2024-01-05 10:00:00.5", "1969-12-31 23:59:59.123"]}
+    out = project(
+        dq_engine,
+        SourceSpec("written", "frame", frame=WRITTEN),
+        {"f": Cast(Field("f", DBL), STR), "z": Cast(Field("z", G.TIMESTAMP), STR)},
+    )
+    assert out == {
+        "f": ["0.10000000149011612", "1.0E10", N],
+        "z": ["2024-01-05 10:00:00", "2024-01-05 10:00:00.5", "1969-12-31 23:59:59.123"],
+    }

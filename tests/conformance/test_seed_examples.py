@@ -15,9 +15,17 @@ SEED_METRICS = {
         # Example 1: user 4's email differs, user 5 is not in the target
         "users_match": {"total": 6, "miss": 2, "matched": 4, "matchedFraction": 4 / 6},
         # user 3's NULL phone matches '' (Griffin's =); user 6's duplicate target rows are one key
-        "users_keyed": {"total": 6, "matched": 4, "miss": 1, "mismatch": 1, "invalid": 0,
-                        "mismatches": {"${source}['email'] === ${target}['email']": 1,
-                                       "${source}['phone'] === ${target}['phone']": 0}},
+        "users_keyed": {
+            "total": 6,
+            "matched": 4,
+            "miss": 1,
+            "mismatch": 1,
+            "invalid": 0,
+            "mismatches": {
+                "${source}['email'] === ${target}['email']": 1,
+                "${source}['phone'] === ${target}['phone']": 0,
+            },
+        },
     },
     "seed_kafka.dq": {
         # Example 2: seeds a and e find a page 24h later with their URL (e: the first URL attribute's
@@ -26,10 +34,18 @@ SEED_METRICS = {
         "seed_pages": {"total": 6, "miss": 4, "matched": 2, "matchedFraction": 2 / 6},
         # keyed by URL: b's page is inside the SLA (invalid), c and d mismatch on the crawl time,
         # the unreadable message has no URL and no page
-        "seed_pages_keyed": {"total": 6, "matched": 2, "miss": 1, "mismatch": 2, "invalid": 1, "mismatches": {
-            "$source.json().seeds.json().metadata.json().tracker.crawlRequestCreateTS === "
-            "$target.json().groups[0].attrsList['name' = 'CRAWLMETADATA'].values[0].json().tracker."
-            "crawlRequestCreateTS": 2}},
+        "seed_pages_keyed": {
+            "total": 6,
+            "matched": 2,
+            "miss": 1,
+            "mismatch": 2,
+            "invalid": 1,
+            "mismatches": {
+                "$source.json().seeds.json().metadata.json().tracker.crawlRequestCreateTS === "
+                "$target.json().groups[0].attrsList['name' = 'CRAWLMETADATA'].values[0].json().tracker."
+                "crawlRequestCreateTS": 2
+            },
+        },
     },
 }
 

@@ -24,18 +24,27 @@ from gryph.compiler.types import DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, array
 
 N = None
 NAN = math.nan
-ROWS = pa.table({
-    "id": pa.array([1, 2, 3, 4], pa.int64()),
-    "s": pa.array(["Ünïcødé", "日本,,x,", "", None], pa.string()),
-    "i": pa.array([7, -7, 0, None], pa.int64()),
-    "x": pa.array([2.5, -2.5, NAN, None], pa.float64()),
-    # a leap day, a year's last day, a 31-day month's end
-    "d": pa.array([dt.date(2024, 2, 29), dt.date(2023, 12, 31), dt.date(2024, 1, 31), None], pa.date32()),
-    "ts": pa.array([dt.datetime(2024, 2, 29, 13, 4, 5, 123456), dt.datetime(1969, 12, 31, 23, 59, 59, 500000),
-                    dt.datetime(2024, 1, 1), None], pa.timestamp("us")),
-    "txt": pa.array(["2024-02-29", "2023-12-31 10:00:00", "soon", None], pa.string()),
-    "arr": pa.array([[1, None], [], [3], None], pa.list_(pa.int64())),
-})
+ROWS = pa.table(
+    {
+        "id": pa.array([1, 2, 3, 4], pa.int64()),
+        "s": pa.array(["Ünïcødé", "日本,,x,", "", None], pa.string()),
+        "i": pa.array([7, -7, 0, None], pa.int64()),
+        "x": pa.array([2.5, -2.5, NAN, None], pa.float64()),
+        # a leap day, a year's last day, a 31-day month's end
+        "d": pa.array([dt.date(2024, 2, 29), dt.date(2023, 12, 31), dt.date(2024, 1, 31), None], pa.date32()),
+        "ts": pa.array(
+            [
+                dt.datetime(2024, 2, 29, 13, 4, 5, 123456),
+                dt.datetime(1969, 12, 31, 23, 59, 59, 500000),
+                dt.datetime(2024, 1, 1),
+                None,
+            ],
+            pa.timestamp("us"),
+        ),
+        "txt": pa.array(["2024-02-29", "2023-12-31 10:00:00", "soon", None], pa.string()),
+        "arr": pa.array([[1, None], [], [3], None], pa.list_(pa.int64())),
+    }
+)
 
 ROW_CASES = {
     # strings: characters, not bytes ('日本,,x,' has 6)
@@ -99,11 +108,14 @@ ROW_CASES = {
     "add_months(d, -1)": ["2024-01-29", "2023-11-30", "2023-12-31", N],
     "datediff(d, '2024-01-01')": [31 + 28, -1, 30, N],
     "datediff(txt, d)": [0, 0, N, N],  # time text reads as a date; text that is no date is NULL
-    "date_format(ts, 'yyyy-MM-dd HH:mm:ss')": ["2024-02-29 13:04:05", "1969-12-31 23:59:59",
-                                               "2024-01-01 00:00:00", N],
+    "date_format(ts, 'yyyy-MM-dd HH:mm:ss')": ["2024-02-29 13:04:05", "1969-12-31 23:59:59", "2024-01-01 00:00:00", N],
     "date_format(ts, 'yyyyMMdd')": ["20240229", "19691231", "20240101", N],
-    "date_format(ts, 'EEE d MMM yy, h a, SSSSSS')": ["Thu 29 Feb 24, 1 PM, 123456", "Wed 31 Dec 69, 11 PM, 500000",
-                                                    "Mon 1 Jan 24, 12 AM, 000000", N],
+    "date_format(ts, 'EEE d MMM yy, h a, SSSSSS')": [
+        "Thu 29 Feb 24, 1 PM, 123456",
+        "Wed 31 Dec 69, 11 PM, 500000",
+        "Mon 1 Jan 24, 12 AM, 000000",
+        N,
+    ],
     "date_format(d, 'MM/dd')": ["02/29", "12/31", "01/31", N],
     # whole seconds rounded down: half a second before 1970 is second -1
     "unix_timestamp(ts)": [1709211845, -1, 1704067200, N],
@@ -136,11 +148,13 @@ def test_row_functions(dq_engine):
 
 
 # Aggregates over v: 1, 2, 2, 3, 4, NULL, 5 (six values, five distinct) and the constant k
-VALUES = pa.table({
-    "v": pa.array([1, 2, 2, 3, 4, None, 5], pa.int64()),
-    "f": pa.array([1.5, NAN, -0.5, None, 2.5, 0.0, 1.5], pa.float64()),
-    "k": pa.array(["same", "same", None, "same", "same", "same", None], pa.string()),
-})
+VALUES = pa.table(
+    {
+        "v": pa.array([1, 2, 2, 3, 4, None, 5], pa.int64()),
+        "f": pa.array([1.5, NAN, -0.5, None, 2.5, 0.0, 1.5], pa.float64()),
+        "k": pa.array(["same", "same", None, "same", "same", "same", None], pa.string()),
+    }
+)
 AGGREGATE_CASES = {
     "approx_count_distinct(v)": 5,
     "approx_count_distinct(v, 0.05)": 5,  # exact, whatever error is allowed
@@ -174,11 +188,15 @@ def test_aggregate_functions(dq_engine):
 
 def test_aggregates_by_group_and_filtered(dq_engine):
     # groups: 'same' has v 1, 2, 3, 4 and NULL; NULL has 2, 5. where v > 1 leaves 2, 3, 4 and 2, 5
-    suite = ("profiling p on t: select k, percentile_approx(v, 0.5) as median, approx_count_distinct(v) as n, "
-             "count_if(v % 2 = 0) as evens from t where v > 1 group by k order by k")
+    suite = (
+        "profiling p on t: select k, percentile_approx(v, 0.5) as median, approx_count_distinct(v) as n, "
+        "count_if(v % 2 = 0) as evens from t where v > 1 group by k order by k"
+    )
     result = run(load_suite(suite, {"t": VALUES}), dq_engine)
-    assert result.metrics["p"] == [{"k": None, "median": 2, "n": 2, "evens": 1},
-                                   {"k": "same", "median": 3, "n": 3, "evens": 2}]
+    assert result.metrics["p"] == [
+        {"k": None, "median": 2, "n": 2, "evens": 1},
+        {"k": "same", "median": 3, "n": 3, "evens": 2},
+    ]
 
 
 def test_fused_aggregates_keep_their_own_condition(dq_engine):
@@ -189,17 +207,22 @@ def test_fused_aggregates_keep_their_own_condition(dq_engine):
 
 
 def test_current_time_is_the_runs_start_on_both_engines(dq_engine):
-    suite = ("profiling p on t: select current_date() as day, current_timestamp() as at, now() as now, "
-             "unix_timestamp() as secs, datediff(current_date(), d) as age from t order by id")
+    suite = (
+        "profiling p on t: select current_date() as day, current_timestamp() as at, now() as now, "
+        "unix_timestamp() as secs, datediff(current_date(), d) as age from t order by id"
+    )
     result = run(load_suite(suite, {"t": ROWS}), dq_engine)
     rows = result.metrics["p"]
     day, at, secs = rows[0]["day"], rows[0]["at"], rows[0]["secs"]
     assert all(r["day"] == day and r["at"] == at and r["now"] == at and r["secs"] == secs for r in rows)
-    assert at.startswith(day) and secs == int(dt.datetime.fromisoformat(at).replace(tzinfo=dt.timezone.utc)
-                                             .timestamp())
+    assert at.startswith(day) and secs == int(dt.datetime.fromisoformat(at).replace(tzinfo=dt.timezone.utc).timestamp())
     today = dt.date.fromisoformat(day)
-    assert [r["age"] for r in rows] == [(today - dt.date(2024, 2, 29)).days, (today - dt.date(2023, 12, 31)).days,
-                                        (today - dt.date(2024, 1, 31)).days, N]
+    assert [r["age"] for r in rows] == [
+        (today - dt.date(2024, 2, 29)).days,
+        (today - dt.date(2023, 12, 31)).days,
+        (today - dt.date(2024, 1, 31)).days,
+        N,
+    ]
 
 
 # -- compile-time errors: code, line and column ----------------------------------------------------
@@ -218,42 +241,45 @@ def error_of(expr: str, line_prefix: str = "profiling p on t:\n  select ") -> tu
     return info.value, len(line_prefix.split("\n")[-1]) + 1
 
 
-@pytest.mark.parametrize("expr, code, words", [
-    ("lpad(s)", "WRONG_ARITY", "lpad() takes 2 to 3"),
-    ("nvl(i, 1, 2)", "WRONG_ARITY", "nvl() takes 2"),
-    ("current_date(1)", "WRONG_ARITY", "takes 0"),
-    ("lpad(s, 'x')", "TYPE_MISMATCH", "argument 2 must be an integer"),
-    ("instr(i, 'a')", "TYPE_MISMATCH", "argument 1 must be a string"),
-    ("if(i, 1, 2)", "TYPE_MISMATCH", "argument 1 must be true or false"),
-    ("if(i > 0, 1, 'a')", "TYPE_MISMATCH", "same type"),
-    ("size(s)", "TYPE_MISMATCH", "an array or a map"),
-    ("array_contains(arr, 'a')", "TYPE_MISMATCH", "compare with the elements"),
-    ("date_add(d, 1.5)", "TYPE_MISMATCH", "argument 2 must be an integer"),
-    ("unix_timestamp(s)", "TYPE_MISMATCH", "a date or timestamp"),
-    ("ln(s)", "TYPE_MISMATCH", "must be a number"),
-    ("date_format(ts, 'yyyy-MM-dd G')", "UNSUPPORTED_FORMAT", "'G'"),
-    ("date_format(ts, 'YYYY')", "UNSUPPORTED_FORMAT", "'Y'"),
-    ("date_format(ts, 'yyy')", "UNSUPPORTED_FORMAT", "'yyy'"),
-    ("date_format(ts, 'HH[:mm]')", "UNSUPPORTED_FORMAT", "'['"),
-    ('date_format(ts, "HH \'oclock")', "UNSUPPORTED_FORMAT", "never closed"),
-    ("from_unixtime(i, 'uuuu')", "UNSUPPORTED_FORMAT", "'u'"),
-    ("date_format(ts, s)", "NOT_CONSTANT", "argument 2"),
-    ("regexp_extract(s, '(a)(b)', 3)", "REGEX_GROUP", "has 2 group(s)"),
-    ("regexp_extract(s, '(?:a)(?<n>b)\\\\(', 3)", "REGEX_GROUP", "has 1 group(s)"),
-    ("regexp_extract(s, 'a', -1)", "REGEX_GROUP", "group -1"),
-    ("regexp_extract(s, '[a-z]+')", "REGEX_GROUP", "group 1 does not exist"),  # group 1 by default
-    ("regexp_extract(s, s, 0)", "NOT_CONSTANT", "argument 2"),
-    ("regexp_replace(s, '(a)', '$2')", "BAD_REPLACEMENT", "group 2"),
-    ("regexp_replace(s, 'a', 'US$')", "BAD_REPLACEMENT", "'$'"),
-    # aggregates
-    ("percentile_approx(i, 1.5)", "BAD_FRACTION", "1.5"),
-    ("percentile_approx(i, x)", "NOT_CONSTANT", "argument 2"),
-    ("percentile_approx(i, 0.5, 0)", "BAD_ACCURACY", "positive"),
-    ("percentile_approx(s, 0.5)", "TYPE_MISMATCH", "must be a number"),
-    ("count_if(i)", "TYPE_MISMATCH", "true or false"),
-    ("first(s, i)", "TYPE_MISMATCH", "true or false"),
-    ("approx_count_distinct(distinct i)", "DISTINCT_NOT_ALLOWED", "approx_count_distinct"),
-])
+@pytest.mark.parametrize(
+    "expr, code, words",
+    [
+        ("lpad(s)", "WRONG_ARITY", "lpad() takes 2 to 3"),
+        ("nvl(i, 1, 2)", "WRONG_ARITY", "nvl() takes 2"),
+        ("current_date(1)", "WRONG_ARITY", "takes 0"),
+        ("lpad(s, 'x')", "TYPE_MISMATCH", "argument 2 must be an integer"),
+        ("instr(i, 'a')", "TYPE_MISMATCH", "argument 1 must be a string"),
+        ("if(i, 1, 2)", "TYPE_MISMATCH", "argument 1 must be true or false"),
+        ("if(i > 0, 1, 'a')", "TYPE_MISMATCH", "same type"),
+        ("size(s)", "TYPE_MISMATCH", "an array or a map"),
+        ("array_contains(arr, 'a')", "TYPE_MISMATCH", "compare with the elements"),
+        ("date_add(d, 1.5)", "TYPE_MISMATCH", "argument 2 must be an integer"),
+        ("unix_timestamp(s)", "TYPE_MISMATCH", "a date or timestamp"),
+        ("ln(s)", "TYPE_MISMATCH", "must be a number"),
+        ("date_format(ts, 'yyyy-MM-dd G')", "UNSUPPORTED_FORMAT", "'G'"),
+        ("date_format(ts, 'YYYY')", "UNSUPPORTED_FORMAT", "'Y'"),
+        ("date_format(ts, 'yyy')", "UNSUPPORTED_FORMAT", "'yyy'"),
+        ("date_format(ts, 'HH[:mm]')", "UNSUPPORTED_FORMAT", "'['"),
+        ('date_format(ts, "HH \'oclock")', "UNSUPPORTED_FORMAT", "never closed"),
+        ("from_unixtime(i, 'uuuu')", "UNSUPPORTED_FORMAT", "'u'"),
+        ("date_format(ts, s)", "NOT_CONSTANT", "argument 2"),
+        ("regexp_extract(s, '(a)(b)', 3)", "REGEX_GROUP", "has 2 group(s)"),
+        ("regexp_extract(s, '(?:a)(?<n>b)\\\\(', 3)", "REGEX_GROUP", "has 1 group(s)"),
+        ("regexp_extract(s, 'a', -1)", "REGEX_GROUP", "group -1"),
+        ("regexp_extract(s, '[a-z]+')", "REGEX_GROUP", "group 1 does not exist"),  # group 1 by default
+        ("regexp_extract(s, s, 0)", "NOT_CONSTANT", "argument 2"),
+        ("regexp_replace(s, '(a)', '$2')", "BAD_REPLACEMENT", "group 2"),
+        ("regexp_replace(s, 'a', 'US$')", "BAD_REPLACEMENT", "'$'"),
+        # aggregates
+        ("percentile_approx(i, 1.5)", "BAD_FRACTION", "1.5"),
+        ("percentile_approx(i, x)", "NOT_CONSTANT", "argument 2"),
+        ("percentile_approx(i, 0.5, 0)", "BAD_ACCURACY", "positive"),
+        ("percentile_approx(s, 0.5)", "TYPE_MISMATCH", "must be a number"),
+        ("count_if(i)", "TYPE_MISMATCH", "true or false"),
+        ("first(s, i)", "TYPE_MISMATCH", "true or false"),
+        ("approx_count_distinct(distinct i)", "DISTINCT_NOT_ALLOWED", "approx_count_distinct"),
+    ],
+)
 def test_bad_arguments_are_located(expr, code, words):
     error, column = error_of(expr)
     assert (error.code, error.line, error.column) == (code, 2, column), str(error)
@@ -278,7 +304,8 @@ def test_a_function_neither_engine_runs_stays_unknown():
 
 def test_current_time_comes_from_the_compile_options():
     noon = int(dt.datetime(2024, 2, 29, 12, 0, tzinfo=dt.timezone.utc).timestamp() * 1000)
-    compiled = compile_text("profiling p on t: select current_timestamp() as at, current_date() as day from t",
-                            Options(now_ms=noon))
+    compiled = compile_text(
+        "profiling p on t: select current_timestamp() as at, current_date() as day from t", Options(now_ms=noon)
+    )
     text = format_plan(compiled.plan)
     assert "2024-02-29 12:00:00" in text and "2024-02-29" in text.replace("2024-02-29 12:00:00", ""), text

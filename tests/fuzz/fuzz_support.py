@@ -23,11 +23,36 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 TIME_LIMIT_SECONDS = 10  # per case: a case still running then is a hang
-SEEDS = sorted([*REPO.glob("examples/*.dq"), *REPO.glob("examples/griffin/*.json"),
-                *REPO.glob("tests/compiler/golden/*.dq"), *REPO.glob("tests/data/griffin/configs/*-griffindsl*.json")])
+SEEDS = sorted(
+    [
+        *REPO.glob("examples/*.dq"),
+        *REPO.glob("examples/griffin/*.json"),
+        *REPO.glob("tests/compiler/golden/*.dq"),
+        *REPO.glob("tests/data/griffin/configs/*-griffindsl*.json"),
+    ]
+)
 _TOKEN = re.compile(r"\w+|'[^'\n]*'|\"[^\"\n]*\"|\S")
-_ODD_VALUES = [None, True, False, 0, -1, 1e999, 2.5, "", "x" * 10, [], {}, [1, "a"], {"a": None},
-               "`", "'; drop table t; --", "\u0000\x01\u202e", "é日本", "1e999", "#yyyyMMdd#"]
+_ODD_VALUES = [
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1e999,
+    2.5,
+    "",
+    "x" * 10,
+    [],
+    {},
+    [1, "a"],
+    {"a": None},
+    "`",
+    "'; drop table t; --",
+    "\u0000\x01\u202e",
+    "é日本",
+    "1e999",
+    "#yyyyMMdd#",
+]
 
 
 @dataclass
@@ -86,26 +111,55 @@ def mutate(rng: random.Random, seed: Path) -> Case:
         return Case(seed, kind, text)
     one = tokens[rng.randrange(len(tokens))]
     if kind == "delete":
-        return Case(seed, kind, text[:one.start()] + text[one.end():])
+        return Case(seed, kind, text[: one.start()] + text[one.end() :])
     if kind == "chain":  # long operator chains and prefix runs: what recursion per operand breaks on
         word = one.group()
-        piece = rng.choice([(" + " + word) * 600, (" and " + word) * 600, (" or " + word) * 300,
-                            "not " * 600 + word, "-" * 600 + word, "[" + ", ".join(["1"] * 3000) + "]",
-                            word + ".max()" * 60, "f(" * 100 + word + ")" * 100])
-        return Case(seed, kind, text[:one.start()] + piece + text[one.end():])
+        piece = rng.choice(
+            [
+                (" + " + word) * 600,
+                (" and " + word) * 600,
+                (" or " + word) * 300,
+                "not " * 600 + word,
+                "-" * 600 + word,
+                "[" + ", ".join(["1"] * 3000) + "]",
+                word + ".max()" * 60,
+                "f(" * 100 + word + ")" * 100,
+            ]
+        )
+        return Case(seed, kind, text[: one.start()] + piece + text[one.end() :])
     if kind == "duplicate":
         count = rng.choice((2, 3, 60, 600))
-        return Case(seed, kind, text[:one.start()] + one.group() * count + text[one.end():])
+        return Case(seed, kind, text[: one.start()] + one.group() * count + text[one.end() :])
     other = tokens[rng.randrange(len(tokens))]
     if kind == "splice":  # a token from elsewhere, or an odd literal, put in its place
-        piece = rng.choice([other.group(), "(" * 60, "9" * 5000, "1e999", "`a``b`", "'\\'", "null", "nan",
-                            "a.max().max()", "é", "\x00"])
-        return Case(seed, kind, text[:one.start()] + piece + text[one.end():])
+        piece = rng.choice(
+            [
+                other.group(),
+                "(" * 60,
+                "9" * 5000,
+                "1e999",
+                "`a``b`",
+                "'\\'",
+                "null",
+                "nan",
+                "a.max().max()",
+                "é",
+                "\x00",
+            ]
+        )
+        return Case(seed, kind, text[: one.start()] + piece + text[one.end() :])
     first, second = sorted((one, other), key=lambda m: m.start())
     if first.end() > second.start():
         return Case(seed, kind, text)
-    return Case(seed, kind, text[:first.start()] + second.group() + text[first.end():second.start()]
-                + first.group() + text[second.end():])
+    return Case(
+        seed,
+        kind,
+        text[: first.start()]
+        + second.group()
+        + text[first.end() : second.start()]
+        + first.group()
+        + text[second.end() :],
+    )
 
 
 def _replace_json_value(rng: random.Random, data: object) -> str:
@@ -159,8 +213,14 @@ def outcome(path: Path, engine) -> str | None:
         return f"hang: {hang}"
     except Exception as error:  # what the property forbids: anything but gryph's own error
         frames = traceback.extract_tb(error.__traceback__)
-        where = next((f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in reversed(frames)
-                      if "/gryph/" in f.filename or str(REPO) in f.filename), "?")
+        where = next(
+            (
+                f"{Path(f.filename).name}:{f.lineno} {f.name}"
+                for f in reversed(frames)
+                if "/gryph/" in f.filename or str(REPO) in f.filename
+            ),
+            "?",
+        )
         return f"{type(error).__name__} at {where}: {str(error)[:200]}"
     finally:
         signal.alarm(0)

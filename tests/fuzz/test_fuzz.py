@@ -38,8 +38,9 @@ def test_mutated_inputs_end_located(fuzz_bench):
     assert not failures, "\n".join(failures[:20])
 
 
-@pytest.mark.parametrize("path", sorted(p for p in REGRESSIONS.iterdir() if p.suffix in (".dq", ".json")),
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", sorted(p for p in REGRESSIONS.iterdir() if p.suffix in (".dq", ".json")), ids=lambda p: p.name
+)
 def test_regression_case(path, fuzz_bench):
     engine, workspace = fuzz_bench
     seed = REPO / path.name.split("__fuzzfail")[0].replace("__", "/")
@@ -50,33 +51,77 @@ def test_regression_case(path, fuzz_bench):
 # -- grammar-aware generation ------------------------------------------------------------------
 
 NAMES = ["a", "b", "`odd name`", "`é日本`", "`a``b`", "missing", "select", "null_count"]
-LITERALS = ["1", "0", "-1", "1.5", "1e308", "1e999", "9" * 30, "'x'", "''", "'it\\'s'", "\"q\"", "null", "nan",
-            "true", "3d", "4ms", "cast(a as decimal(38, 2))"]
-FUNCTIONS = ["upper", "length", "coalesce", "round", "substring", "concat_ws", "nvl", "if", "date_format",
-             "regexp_extract", "max", "count", "sum", "percentile_approx", "nope"]
+LITERALS = [
+    "1",
+    "0",
+    "-1",
+    "1.5",
+    "1e308",
+    "1e999",
+    "9" * 30,
+    "'x'",
+    "''",
+    "'it\\'s'",
+    '"q"',
+    "null",
+    "nan",
+    "true",
+    "3d",
+    "4ms",
+    "cast(a as decimal(38, 2))",
+]
+FUNCTIONS = [
+    "upper",
+    "length",
+    "coalesce",
+    "round",
+    "substring",
+    "concat_ws",
+    "nvl",
+    "if",
+    "date_format",
+    "regexp_extract",
+    "max",
+    "count",
+    "sum",
+    "percentile_approx",
+    "nope",
+]
 OPERATORS = ["+", "-", "*", "/", "%", "=", "<>", "<", ">=", "and", "or", "like", "rlike", "<=>"]
 
 
 def expressions():
     atom = st.sampled_from(NAMES + LITERALS)
-    return st.recursive(atom, lambda inner: st.one_of(
-        st.tuples(inner, st.sampled_from(OPERATORS), inner).map(" ".join),
-        inner.map(lambda e: f"({e})"),
-        inner.map(lambda e: f"not {e}"),
-        st.tuples(st.sampled_from(FUNCTIONS), st.lists(inner, max_size=3)).map(
-            lambda f: f"{f[0]}({', '.join(f[1])})"),
-        st.tuples(inner, st.sampled_from(["max()", "upper()", "json()['k']", "x"])).map(".".join),
-        inner.map(lambda e: f"{e} is not null"),
-        st.tuples(inner, inner, inner).map(lambda t: f"{t[0]} between {t[1]} and {t[2]}"),
-        st.tuples(inner, st.lists(inner, min_size=1, max_size=3)).map(lambda t: f"{t[0]} in ({', '.join(t[1])})"),
-    ), max_leaves=12)
+    return st.recursive(
+        atom,
+        lambda inner: st.one_of(
+            st.tuples(inner, st.sampled_from(OPERATORS), inner).map(" ".join),
+            inner.map(lambda e: f"({e})"),
+            inner.map(lambda e: f"not {e}"),
+            st.tuples(st.sampled_from(FUNCTIONS), st.lists(inner, max_size=3)).map(
+                lambda f: f"{f[0]}({', '.join(f[1])})"
+            ),
+            st.tuples(inner, st.sampled_from(["max()", "upper()", "json()['k']", "x"])).map(".".join),
+            inner.map(lambda e: f"{e} is not null"),
+            st.tuples(inner, inner, inner).map(lambda t: f"{t[0]} between {t[1]} and {t[2]}"),
+            st.tuples(inner, st.lists(inner, min_size=1, max_size=3)).map(lambda t: f"{t[0]} in ({', '.join(t[1])})"),
+        ),
+        max_leaves=12,
+    )
 
 
-FRAMES = {"t": pl.DataFrame({"a": [1, None], "b": ["x", None], "odd name": [1.5, float("nan")],
-                             "é日本": ["u", "v"], "a`b": [1, 2]})}
-TEMPLATES = ["completeness c on t: {e}", "profiling p on t: select {e} as v from t", "accuracy x on t, t: {e}",
-             "profiling p on t: select count(*) as n from t where {e}",
-             "measure m on t: select count(*) from t\ncheck c: {e}"]
+FRAMES = {
+    "t": pl.DataFrame(
+        {"a": [1, None], "b": ["x", None], "odd name": [1.5, float("nan")], "é日本": ["u", "v"], "a`b": [1, 2]}
+    )
+}
+TEMPLATES = [
+    "completeness c on t: {e}",
+    "profiling p on t: select {e} as v from t",
+    "accuracy x on t, t: {e}",
+    "profiling p on t: select count(*) as n from t where {e}",
+    "measure m on t: select count(*) from t\ncheck c: {e}",
+]
 
 
 @settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))

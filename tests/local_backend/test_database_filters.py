@@ -28,26 +28,35 @@ def _postgres(n: int) -> str:
 
 
 def test_comparisons_and_null_tests_are_pushed_with_bound_values():
-    condition = _call(Fn.AND, _call(Fn.GT, _field("id"), Literal(2, G.INTEGER)),
-                      _call(Fn.AND, _call(Fn.EQ, Literal("x'; drop table t; --", G.STRING), _field("note")),
-                            not_(IsNull(_field("odd name")))))
+    condition = _call(
+        Fn.AND,
+        _call(Fn.GT, _field("id"), Literal(2, G.INTEGER)),
+        _call(
+            Fn.AND,
+            _call(Fn.EQ, Literal("x'; drop table t; --", G.STRING), _field("note")),
+            not_(IsNull(_field("odd name"))),
+        ),
+    )
     pushed = pushed_filter([Filter(READ, condition)], "orders", _postgres)
     assert pushed.sql == '("id" > $1 AND "note" = $2 AND "odd name" IS NOT NULL)'
     assert pushed.parameters == (2, "x'; drop table t; --")
 
 
 def test_literal_on_the_left_is_mirrored():
-    pushed = pushed_filter([Filter(READ, _call(Fn.LT, Literal(1.5, G.DOUBLE), _field("amount")))], "orders",
-                           lambda n: "?")
+    pushed = pushed_filter(
+        [Filter(READ, _call(Fn.LT, Literal(1.5, G.DOUBLE), _field("amount")))], "orders", lambda n: "?"
+    )
     assert (pushed.sql, pushed.parameters) == ('("amount" > ?)', (1.5,))
 
 
 def test_what_could_differ_between_databases_stays_in_duckdb():
     """String order (collations), NaN and any function are not pushed; an unpushable part of an AND is
     left out, the rest still pushed."""
-    for condition in (_call(Fn.LT, _field("note"), Literal("b", G.STRING)),
-                      _call(Fn.GT, _field("amount"), Literal(math.nan, G.DOUBLE)),
-                      _call(Fn.GT, Call(Fn.ABS, (_field("amount"),), G.DOUBLE), Literal(1, G.INTEGER))):
+    for condition in (
+        _call(Fn.LT, _field("note"), Literal("b", G.STRING)),
+        _call(Fn.GT, _field("amount"), Literal(math.nan, G.DOUBLE)),
+        _call(Fn.GT, Call(Fn.ABS, (_field("amount"),), G.DOUBLE), Literal(1, G.INTEGER)),
+    ):
         assert pushed_filter([Filter(READ, condition)], "orders", _postgres) is None
     both = _call(Fn.AND, _call(Fn.LT, _field("note"), Literal("b", G.STRING)), IsNull(_field("amount")))
     assert pushed_filter([Filter(READ, both)], "orders", _postgres).sql == '("amount" IS NULL)'
@@ -65,13 +74,17 @@ def test_a_read_without_filter_pushes_nothing_and_two_filters_push_either():
 def test_filtered_rows_from_postgres_match_the_rows(postgres):
     """Ids 1..5 with amounts 1, NaN, NULL, 4, 5: amount > 2 keeps NaN (the largest double on every
     engine), 4 and 5; the database and DuckDB apply the same filter."""
-    postgres.execute("CREATE TABLE filtered (id bigint, amount double precision, note text, \"odd name\" boolean)")
-    postgres.execute("INSERT INTO filtered VALUES (1, 1, 'a', true), (2, 'NaN', 'b', NULL), (3, NULL, NULL, false), "
-                     "(4, 4, 'a', true), (5, 5, 'a', NULL)")
+    postgres.execute('CREATE TABLE filtered (id bigint, amount double precision, note text, "odd name" boolean)')
+    postgres.execute(
+        "INSERT INTO filtered VALUES (1, 1, 'a', true), (2, 'NaN', 'b', NULL), (3, NULL, NULL, false), "
+        "(4, 4, 'a', true), (5, 5, 'a', NULL)"
+    )
     spec = SourceSpec("orders", "postgres", paths=(postgres.url(),), options=(("table", "filtered"),))
-    relation = Aggregate(Filter(READ, _call(Fn.GT, _field("amount"), Literal(2, G.INTEGER))), (),
-                         (Named(count_all(), "n"),
-                          Named(AggregateCall(AggFn.SUM, (_field("id"),), G.INTEGER), "ids")))
+    relation = Aggregate(
+        Filter(READ, _call(Fn.GT, _field("amount"), Literal(2, G.INTEGER))),
+        (),
+        (Named(count_all(), "n"), Named(AggregateCall(AggFn.SUM, (_field("id"),), G.INTEGER), "ids")),
+    )
     engine = DuckDBEngine()
     try:
         rows = engine.run(Plan((), (Query("q", relation),)), {"orders": spec})

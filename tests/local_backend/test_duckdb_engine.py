@@ -6,7 +6,21 @@ import duckdb
 import pyarrow as pa
 
 from gryph.compiler.plan import (
-    Call, Field, Filter, Fn, IsNull, Join, JoinKind, Limit, Plan, Query, Read, Sql, View, and_all, not_,
+    Call,
+    Field,
+    Filter,
+    Fn,
+    IsNull,
+    Join,
+    JoinKind,
+    Limit,
+    Plan,
+    Query,
+    Read,
+    Sql,
+    View,
+    and_all,
+    not_,
 )
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import BOOLEAN, INTEGER, STRING
@@ -20,9 +34,13 @@ def test_run_returns_every_query_and_leaves_no_views(engine):
     spec = SourceSpec("s", "frame", frame=frame)
     read = Read("s", engine.schema_of(spec))
     plan = Plan((View("v", read),), (Query("a", read), Query("b", Read("v", read.schema))))
-    assert engine.run(plan, {"s": spec, "unused": SourceSpec("unused", "csv", paths=("/missing.csv",))}) == \
-        {"a": [{"x": 1}, {"x": 2}], "b": [{"x": 1}, {"x": 2}]}
-    assert engine.connection.execute("SELECT count(*) FROM duckdb_views() WHERE temporary AND NOT internal").fetchone() == (0,)
+    assert engine.run(plan, {"s": spec, "unused": SourceSpec("unused", "csv", paths=("/missing.csv",))}) == {
+        "a": [{"x": 1}, {"x": 2}],
+        "b": [{"x": 1}, {"x": 2}],
+    }
+    assert engine.connection.execute(
+        "SELECT count(*) FROM duckdb_views() WHERE temporary AND NOT internal"
+    ).fetchone() == (0,)
 
 
 def test_callers_connection_stays_open_and_in_utc(tmp_path):
@@ -40,8 +58,10 @@ def _record_sample_of_an_anti_join(bench, folder):
     """An accuracy rule's missed-records sample: source rows without a match in the target."""
     con = bench.engine.connection
     # parquet files, whose sizes DuckDB knows: a filter on the source then makes it look smaller
-    con.execute(f"COPY (SELECT range AS id, 'n' || range AS note, range::DOUBLE AS more FROM range(100000)) "
-                f"TO '{folder / 'src.parquet'}'")
+    con.execute(
+        f"COPY (SELECT range AS id, 'n' || range AS note, range::DOUBLE AS more FROM range(100000)) "
+        f"TO '{folder / 'src.parquet'}'"
+    )
     con.execute(f"COPY (SELECT 2 * range AS tid FROM range(100000)) TO '{folder / 'tgt.parquet'}'")
     source = bench.add(SourceSpec("src", "parquet", paths=(str(folder / "src.parquet"),)))
     target = bench.add(SourceSpec("tgt", "parquet", paths=(str(folder / "tgt.parquet"),)))

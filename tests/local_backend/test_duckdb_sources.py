@@ -20,7 +20,18 @@ from gryph.compiler.errors import EngineError, InvalidInput
 from gryph.compiler.plan import Plan, Query, Read
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import (
-    BINARY, BOOLEAN, DATE, DOUBLE, INTEGER, OTHER, STRING, TIMESTAMP, array, decimal, map_of, schema,
+    BINARY,
+    BOOLEAN,
+    DATE,
+    DOUBLE,
+    INTEGER,
+    OTHER,
+    STRING,
+    TIMESTAMP,
+    array,
+    decimal,
+    map_of,
+    schema,
     struct,
 )
 from gryph.local_backend import DuckDBEngine
@@ -42,6 +53,7 @@ def write(path: Path, text: str) -> str:
 
 
 # --- csv and tsv -------------------------------------------------------------------------------
+
 
 def test_csv_with_header(engine, tmp_path):
     spec = SourceSpec("people", "csv", paths=(write(tmp_path / "p.csv", "name,age\nJoey,14\nIvan,32\n"),))
@@ -111,12 +123,16 @@ def test_several_files_globs_and_spark_directories(engine, tmp_path):
     write(folder / "part-00001.csv", "name,age\nIvan,32\n")
     write(folder / "_SUCCESS", "")
     write(folder / ".part-00000.csv.crc", "junk")
-    for paths in [(str(folder),), (str(folder / "part-*.csv"),),
-                  (str(folder / "part-00000.csv"), str(folder / "part-00001.csv"))]:
+    for paths in [
+        (str(folder),),
+        (str(folder / "part-*.csv"),),
+        (str(folder / "part-00000.csv"), str(folder / "part-00001.csv")),
+    ]:
         assert load(engine, SourceSpec("people", "csv", paths=paths)) == PEOPLE
 
 
 # --- parquet, json, orc, avro ------------------------------------------------------------------
+
 
 def test_parquet_and_declared_types(engine, tmp_path):
     pq.write_table(pa.table({"name": ["Joey"], "age": pa.array([14], pa.int32())}), tmp_path / "a.parquet")
@@ -124,8 +140,7 @@ def test_parquet_and_declared_types(engine, tmp_path):
     spec = SourceSpec("people", "parquet", paths=(str(tmp_path / "*.parquet"),))
     assert engine.schema_of(spec) == schema(("name", STRING), ("age", INTEGER))
     assert load(engine, spec) == PEOPLE
-    declared = SourceSpec("people", "parquet", paths=(str(tmp_path / "a.parquet"),),
-                          schema=schema(("age", STRING)))
+    declared = SourceSpec("people", "parquet", paths=(str(tmp_path / "a.parquet"),), schema=schema(("age", STRING)))
     assert load(engine, declared) == [{"age": "14"}]
 
 
@@ -145,9 +160,15 @@ def test_orc(engine, tmp_path):
 
 
 def test_avro_written_with_fastavro(engine, tmp_path):
-    avro_schema = {"type": "record", "name": "person", "fields": [
-        {"name": "name", "type": "string"}, {"name": "age", "type": ["null", "long"]},
-        {"name": "score", "type": "double"}]}
+    avro_schema = {
+        "type": "record",
+        "name": "person",
+        "fields": [
+            {"name": "name", "type": "string"},
+            {"name": "age", "type": ["null", "long"]},
+            {"name": "score", "type": "double"},
+        ],
+    }
     records = [{"name": "Jöey", "age": 14, "score": float("nan")}, {"name": "Ivan", "age": None, "score": 1.5}]
     with open(tmp_path / "p.avro", "wb") as out:
         fastavro.writer(out, fastavro.parse_schema(avro_schema), records)
@@ -159,8 +180,12 @@ def test_avro_written_with_fastavro(engine, tmp_path):
 
 
 def test_griffin_person_table_in_every_format(engine):
-    for fmt, name in [("csv", "files_person_table.csv"), ("tsv", "files_person_table.tsv"),
-                      ("parquet", "files_person_table.snappy.parquet"), ("orc", "files_person_table.snappy.orc")]:
+    for fmt, name in [
+        ("csv", "files_person_table.csv"),
+        ("tsv", "files_person_table.tsv"),
+        ("parquet", "files_person_table.snappy.parquet"),
+        ("orc", "files_person_table.snappy.orc"),
+    ]:
         assert load(engine, SourceSpec("person", fmt, paths=(str(GRIFFIN / name),))) == PEOPLE, fmt
 
 
@@ -172,13 +197,27 @@ def test_griffin_users_avro(engine):
     assert len(rows) == 50
     assert [r["user_id"] for r in rows].count(10050) == 2 and 10049 not in {r["user_id"] for r in rows}
     assert [r["user_id"] for r in rows if r["post_code"] is None] == [10042]
-    assert rows[0] == {"user_id": 10001, "first_name": "Tom001", "last_name": "Jerrya", "address": "201 DisneyCity",
-                       "email": "tomajerrya001@dc.org", "phone": "10000001", "post_code": "94022"}
+    assert rows[0] == {
+        "user_id": 10001,
+        "first_name": "Tom001",
+        "last_name": "Jerrya",
+        "address": "201 DisneyCity",
+        "email": "tomajerrya001@dc.org",
+        "phone": "10000001",
+        "post_code": "94022",
+    }
 
 
 def test_griffin_users_csv_with_declared_schema_matches_the_avro(engine):
-    declared = schema(("user_id", INTEGER), ("first_name", STRING), ("last_name", STRING), ("address", STRING),
-                      ("email", STRING), ("phone", STRING), ("post_code", STRING))
+    declared = schema(
+        ("user_id", INTEGER),
+        ("first_name", STRING),
+        ("last_name", STRING),
+        ("address", STRING),
+        ("email", STRING),
+        ("phone", STRING),
+        ("post_code", STRING),
+    )
     csv = SourceSpec("src", "csv", paths=(str(GRIFFIN / "users_info_src.from_avro.csv"),), schema=declared)
     avro = SourceSpec("src", "avro", paths=(str(GRIFFIN / "users_info_src.avro"),))
     assert engine.schema_of(csv) == declared
@@ -189,6 +228,7 @@ def test_griffin_users_csv_with_declared_schema_matches_the_avro(engine):
 
 # --- catalog tables ----------------------------------------------------------------------------
 
+
 @pytest.fixture
 def database(tmp_path) -> str:
     path = str(tmp_path / "warehouse.duckdb")
@@ -197,7 +237,7 @@ def database(tmp_path) -> str:
     con.execute("INSERT INTO users VALUES (1, 'Ann'), (2, NULL)")
     con.execute('CREATE SCHEMA "sales dept"')
     con.execute('CREATE TABLE "sales dept"."order.s" (total DECIMAL(10, 2))')
-    con.execute("INSERT INTO \"sales dept\".\"order.s\" VALUES (12.50)")
+    con.execute('INSERT INTO "sales dept"."order.s" VALUES (12.50)')
     con.execute("CREATE VIEW named AS SELECT name FROM users WHERE name IS NOT NULL")
     con.close()
     return path
@@ -208,8 +248,10 @@ def test_table_of_a_database_file(database, table):
     engine = DuckDBEngine(database)
     try:
         # the source's view bears the table's own name: it must still read the table, not itself
-        assert load(engine, SourceSpec("users", "table", table=table)) == [{"id": 1, "name": "Ann"},
-                                                                           {"id": 2, "name": None}]
+        assert load(engine, SourceSpec("users", "table", table=table)) == [
+            {"id": 1, "name": "Ann"},
+            {"id": 2, "name": None},
+        ]
     finally:
         engine.close()
 
@@ -242,30 +284,55 @@ def test_bad_table_name(engine):
 
 # --- frames ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("make", [
-    lambda: pa.table({"name": ["Joey", "Ivan"], "age": [14, 32]}),
-    lambda: pl.DataFrame({"name": ["Joey", "Ivan"], "age": [14, 32]}),
-    lambda: pl.LazyFrame({"name": ["Joey", "Ivan"], "age": [14, 32]}),
-    lambda: pd.DataFrame({"name": ["Joey", "Ivan"], "age": [14, 32]}, index=[7, 8]),
-])
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: pa.table({"name": ["Joey", "Ivan"], "age": [14, 32]}),
+        lambda: pl.DataFrame({"name": ["Joey", "Ivan"], "age": [14, 32]}),
+        lambda: pl.LazyFrame({"name": ["Joey", "Ivan"], "age": [14, 32]}),
+        lambda: pd.DataFrame({"name": ["Joey", "Ivan"], "age": [14, 32]}, index=[7, 8]),
+    ],
+)
 def test_frames_of_every_kind(engine, make):
     assert load(engine, SourceSpec("people", "frame", frame=make())) == PEOPLE
 
 
 def test_frame_types_map_to_logical_types(engine):
-    frame = pa.table({
-        "i8": pa.array([1], pa.int8()), "u64": pa.array([1], pa.uint64()), "f32": pa.array([1.5], pa.float32()),
-        "dec": pa.array([Decimal("1.25")], pa.decimal128(5, 2)), "s": pa.array(["a"], pa.large_string()),
-        "d": pa.array([dt.date(2020, 1, 1)]), "ts": pa.array([dt.datetime(2020, 1, 1)], pa.timestamp("ns")),
-        "tz": pa.array([dt.datetime(2020, 1, 1)], pa.timestamp("s", tz="UTC")), "b": [True],
-        "bin": pa.array([b"\x01"], pa.binary()), "xs": pa.array([[1]], pa.list_(pa.int16())),
-        "st": pa.array([{"k": "v"}]), "m": pa.array([[("k", 1.0)]], pa.map_(pa.string(), pa.float64())),
-        "t": pa.array([dt.time(1, 2)], pa.time64("us")),
-    })
+    frame = pa.table(
+        {
+            "i8": pa.array([1], pa.int8()),
+            "u64": pa.array([1], pa.uint64()),
+            "f32": pa.array([1.5], pa.float32()),
+            "dec": pa.array([Decimal("1.25")], pa.decimal128(5, 2)),
+            "s": pa.array(["a"], pa.large_string()),
+            "d": pa.array([dt.date(2020, 1, 1)]),
+            "ts": pa.array([dt.datetime(2020, 1, 1)], pa.timestamp("ns")),
+            "tz": pa.array([dt.datetime(2020, 1, 1)], pa.timestamp("s", tz="UTC")),
+            "b": [True],
+            "bin": pa.array([b"\x01"], pa.binary()),
+            "xs": pa.array([[1]], pa.list_(pa.int16())),
+            "st": pa.array([{"k": "v"}]),
+            "m": pa.array([[("k", 1.0)]], pa.map_(pa.string(), pa.float64())),
+            "t": pa.array([dt.time(1, 2)], pa.time64("us")),
+        }
+    )
     assert engine.schema_of(SourceSpec("f", "frame", frame=frame)) == schema(
-        ("i8", INTEGER), ("u64", INTEGER), ("f32", DOUBLE), ("dec", decimal(5, 2)), ("s", STRING), ("d", DATE),
-        ("ts", TIMESTAMP), ("tz", TIMESTAMP), ("b", BOOLEAN), ("bin", BINARY), ("xs", array(INTEGER)),
-        ("st", struct((("k", STRING),))), ("m", map_of(STRING, DOUBLE)), ("t", OTHER))
+        ("i8", INTEGER),
+        ("u64", INTEGER),
+        ("f32", DOUBLE),
+        ("dec", decimal(5, 2)),
+        ("s", STRING),
+        ("d", DATE),
+        ("ts", TIMESTAMP),
+        ("tz", TIMESTAMP),
+        ("b", BOOLEAN),
+        ("bin", BINARY),
+        ("xs", array(INTEGER)),
+        ("st", struct((("k", STRING),))),
+        ("m", map_of(STRING, DOUBLE)),
+        ("t", OTHER),
+    )
     (row,) = load(engine, SourceSpec("f", "frame", frame=frame))
     assert row["tz"] == "2020-01-01 00:00:00" and row["bin"] == "01" and row["m"] == {"k": 1.0}
 
@@ -277,6 +344,7 @@ def test_a_frame_that_is_not_a_table(engine):
 
 
 # --- errors ------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("fmt", ["csv", "tsv", "parquet", "json", "orc", "avro"])
 def test_missing_file_names_the_source_and_path(engine, tmp_path, fmt):
@@ -328,8 +396,14 @@ def test_csv_types_behind_a_url_are_inferred_without_looking_at_the_file_system(
 
 def test_a_wide_csv_infers_every_column(engine, tmp_path):
     """3,000 columns: inference takes one query whatever the width, and each column its own type."""
-    patterns = [(INTEGER, "7", "-3"), (DOUBLE, "1.5", "2"), (BOOLEAN, "true", "FALSE"),
-                (DATE, "2024-01-05", "2024-02-29"), (STRING, "a", "1"), (STRING, "", "")]
+    patterns = [
+        (INTEGER, "7", "-3"),
+        (DOUBLE, "1.5", "2"),
+        (BOOLEAN, "true", "FALSE"),
+        (DATE, "2024-01-05", "2024-02-29"),
+        (STRING, "a", "1"),
+        (STRING, "", ""),
+    ]
     names = ["größe", 'say "hi"', "a b"] + [f"c{i}" for i in range(3, 3000)]
     quoted = ['"say ""hi"""' if '"' in name else name for name in names]
     rows = [[patterns[i % 6][r] for i in range(3000)] for r in (1, 2)]

@@ -17,8 +17,9 @@ def test_sqlglot_loads_only_when_a_suite_holds_spark_sql(tmp_path):
     (tmp_path / "t.csv").write_text("a\n1\n")
     suite = tmp_path / "s.dq"
     suite.write_text(f'source t = csv("{tmp_path / "t.csv"}")\ncompleteness c on t: a\n')
-    code = (f"import sys; from gryph.client import validate; validate({str(suite)!r}); "
-            "assert 'sqlglot' not in sys.modules")
+    code = (
+        f"import sys; from gryph.client import validate; validate({str(suite)!r}); assert 'sqlglot' not in sys.modules"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -30,12 +31,15 @@ def test_hints_are_dropped():
     assert "BROADCAST" not in spark_to_duckdb("SELECT /*+ BROADCAST(t) */ a FROM t")
 
 
-@pytest.mark.parametrize("text, why", [
-    ("SELEC a FROM t", "Invalid expression"),
-    ("SELECT 1; SELECT 2", "2 statements"),
-    ("INSERT INTO x SELECT 1", "INSERT"),
-    ("SELECT a, count(1) FROM t GROUP BY a GROUPING SETS ((a))", "GROUPING SETS"),
-])
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("SELEC a FROM t", "Invalid expression"),
+        ("SELECT 1; SELECT 2", "2 statements"),
+        ("INSERT INTO x SELECT 1", "INSERT"),
+        ("SELECT a, count(1) FROM t GROUP BY a GROUPING SETS ((a))", "GROUPING SETS"),
+    ],
+)
 def test_untranslatable_sql(text, why):
     with pytest.raises(InvalidInput) as err:
         spark_to_duckdb(text)
@@ -49,10 +53,14 @@ def test_a_trailing_semicolon_is_fine():
 
 def test_spark_functions_run_on_duckdb(bench):
     bench.table("events", {"ms": [1515385800000, None], "s": ["abc", "x"]})
-    text = ("SELECT from_unixtime(ms / 1000, 'yyyy-MM-dd') AS day, nvl(ms, 0) AS ms0, "
-            "size(split(s, 'b')) AS parts FROM events")
-    assert bench.rows(Sql(text, ("events",))) == [{"day": "2018-01-08", "ms0": 1515385800000, "parts": 2},
-                                                  {"day": None, "ms0": 0, "parts": 1}]
+    text = (
+        "SELECT from_unixtime(ms / 1000, 'yyyy-MM-dd') AS day, nvl(ms, 0) AS ms0, "
+        "size(split(s, 'b')) AS parts FROM events"
+    )
+    assert bench.rows(Sql(text, ("events",))) == [
+        {"day": "2018-01-08", "ms0": 1515385800000, "parts": 2},
+        {"day": None, "ms0": 0, "parts": 1},
+    ]
 
 
 def test_the_engine_raises_invalid_input_for_untranslatable_rules(bench):

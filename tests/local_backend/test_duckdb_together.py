@@ -13,23 +13,42 @@ import pytest
 
 from gryph.compiler.errors import EngineError
 from gryph.compiler.plan import (
-    Aggregate, Call, Field, Filter, Fn, Join, JoinKind, Limit, Literal, Named, Plan, Project, Query, RLike,
-    Sort, SortKey, count_all, grouped_counts, key_histogram,
+    Aggregate,
+    Call,
+    Field,
+    Filter,
+    Fn,
+    Join,
+    JoinKind,
+    Limit,
+    Literal,
+    Named,
+    Plan,
+    Project,
+    Query,
+    RLike,
+    Sort,
+    SortKey,
+    count_all,
+    grouped_counts,
+    key_histogram,
 )
 from gryph.compiler.plan.histograms import COUNT, VALUES
 from gryph.local_backend import DuckDBEngine
 
 from plan_helpers import BOOL, DBL, INT, STR, frame_source, multiset, read
 
-ROWS = pa.table({
-    "a": pa.array([1, 2, 3, None], pa.int64()),
-    "s": pa.array(["x", None, "é", "x"], pa.string()),
-    "d": pa.array([1.0, math.nan, None, 2.0], pa.float64()),
-    # names a union of packed rows could trip over
-    "__row": pa.array([10, 20, 30, 40], pa.int64()),
-    "__s0": pa.array(["p", "q", "r", "s"], pa.string()),
-    "名 前": pa.array(["一", "二", None, "四"], pa.string()),
-})
+ROWS = pa.table(
+    {
+        "a": pa.array([1, 2, 3, None], pa.int64()),
+        "s": pa.array(["x", None, "é", "x"], pa.string()),
+        "d": pa.array([1.0, math.nan, None, 2.0], pa.float64()),
+        # names a union of packed rows could trip over
+        "__row": pa.array([10, 20, 30, 40], pa.int64()),
+        "__s0": pa.array(["p", "q", "r", "s"], pa.string()),
+        "名 前": pa.array(["一", "二", None, "四"], pa.string()),
+    }
+)
 a, s, d = Field("a", INT), Field("s", STR), Field("d", DBL)
 
 
@@ -62,8 +81,11 @@ def source():
 
 def _data_statements_of(engine, source: str) -> list[str]:
     """The statements that read ``source``'s rows (not settings, plans or registrations)."""
-    return [sql for sql in engine.connection.statements if sql.lstrip().upper().startswith("SELECT")
-            and f'"{source}"' in sql]
+    return [
+        sql
+        for sql in engine.connection.statements
+        if sql.lstrip().upper().startswith("SELECT") and f'"{source}"' in sql
+    ]
 
 
 def _data_statements(engine) -> list[str]:
@@ -73,23 +95,32 @@ def _data_statements(engine) -> list[str]:
 def test_queries_of_different_shapes_come_back_apart_from_one_statement(engine, source):
     t = read(engine, source)
     over_one = Call(Fn.GT, (a, Literal(1, INT)), BOOL)
-    plan = Plan((), (
-        Query("n", Aggregate(t, (), (Named(count_all(), "n"),))),
-        Query("pairs", Project(Filter(t, over_one), (Named(a, "a"), Named(s, "s")))),
-        Query("odd", Project(t, tuple(Named(Field(n, INT if n == "__row" else STR), n)
-                                      for n in ("__row", "__s0", "名 前")))),
-        Query("none", Filter(t, Call(Fn.GT, (a, Literal(3, INT)), BOOL))),
-        Query("hist", key_histogram(grouped_counts(t, (Named(s, "__key0"),)))),
-        Query("nan", Project(t, (Named(d, "d"),))),
-        Query("sample", Filter(t, over_one), limit=1),
-    ))
+    plan = Plan(
+        (),
+        (
+            Query("n", Aggregate(t, (), (Named(count_all(), "n"),))),
+            Query("pairs", Project(Filter(t, over_one), (Named(a, "a"), Named(s, "s")))),
+            Query(
+                "odd",
+                Project(t, tuple(Named(Field(n, INT if n == "__row" else STR), n) for n in ("__row", "__s0", "名 前"))),
+            ),
+            Query("none", Filter(t, Call(Fn.GT, (a, Literal(3, INT)), BOOL))),
+            Query("hist", key_histogram(grouped_counts(t, (Named(s, "__key0"),)))),
+            Query("nan", Project(t, (Named(d, "d"),))),
+            Query("sample", Filter(t, over_one), limit=1),
+        ),
+    )
     rows = engine.run(plan, {"t": source})
     assert rows["n"] == [{"n": 4}] and rows["none"] == []
     assert multiset(rows["pairs"]) == multiset([{"a": 2, "s": None}, {"a": 3, "s": "é"}])
-    assert multiset(rows["odd"]) == multiset([{"__row": 10, "__s0": "p", "名 前": "一"},
-                                              {"__row": 20, "__s0": "q", "名 前": "二"},
-                                              {"__row": 30, "__s0": "r", "名 前": None},
-                                              {"__row": 40, "__s0": "s", "名 前": "四"}])
+    assert multiset(rows["odd"]) == multiset(
+        [
+            {"__row": 10, "__s0": "p", "名 前": "一"},
+            {"__row": 20, "__s0": "q", "名 前": "二"},
+            {"__row": 30, "__s0": "r", "名 前": None},
+            {"__row": 40, "__s0": "s", "名 前": "四"},
+        ]
+    )
     assert [list(r) for r in rows["odd"]] == [["__row", "__s0", "名 前"]] * 4  # column order kept
     # s is x twice, NULL once, é once: two values once, one value twice
     assert multiset(rows["hist"]) == multiset([{COUNT: 1, VALUES: 2}, {COUNT: 2, VALUES: 1}])
@@ -103,12 +134,15 @@ def test_queries_of_different_shapes_come_back_apart_from_one_statement(engine, 
 def test_ordered_rows_keep_their_order(engine, source):
     t = read(engine, source)
     by_row_desc = Sort(t, (SortKey(Field("__row", INT), ascending=False),))
-    plan = Plan((), (
-        Query("n", Aggregate(t, (), (Named(count_all(), "n"),))),
-        Query("m", Aggregate(t, (), (Named(count_all(Call(Fn.GT, (a, Literal(1, INT)), BOOL)), "m"),))),
-        Query("sorted", Project(by_row_desc, (Named(Field("__row", INT), "r"),))),
-        Query("top", Limit(by_row_desc, 2)),
-    ))
+    plan = Plan(
+        (),
+        (
+            Query("n", Aggregate(t, (), (Named(count_all(), "n"),))),
+            Query("m", Aggregate(t, (), (Named(count_all(Call(Fn.GT, (a, Literal(1, INT)), BOOL)), "m"),))),
+            Query("sorted", Project(by_row_desc, (Named(Field("__row", INT), "r"),))),
+            Query("top", Limit(by_row_desc, 2)),
+        ),
+    )
     rows = engine.run(plan, {"t": source})
     assert rows["n"] == [{"n": 4}] and rows["m"] == [{"m": 2}]
     assert [r["r"] for r in rows["sorted"]] == [40, 30, 20, 10]
@@ -121,10 +155,13 @@ def test_ordered_rows_keep_their_order(engine, source):
 def test_a_failure_at_run_time_names_its_query(engine):
     patterns = frame_source("t", pa.table({"v": ["a", "b"], "p": ["a", "("]}))  # "(" is no regex
     t = read(engine, patterns)
-    plan = Plan((), (
-        Query("fine", Aggregate(t, (), (Named(count_all(), "n"),))),
-        Query("broken", Project(t, (Named(RLike(Field("v", STR), Field("p", STR)), "m"),))),
-    ))
+    plan = Plan(
+        (),
+        (
+            Query("fine", Aggregate(t, (), (Named(count_all(), "n"),))),
+            Query("broken", Project(t, (Named(RLike(Field("v", STR), Field("p", STR)), "m"),))),
+        ),
+    )
     with pytest.raises(EngineError) as info:
         engine.run(plan, {"t": patterns})
     assert info.value.code == "QUERY_FAILED" and "'broken'" in info.value.message
@@ -141,25 +178,38 @@ def test_more_queries_than_one_statement_holds(engine, source):
     plan = Plan((), tuple(Query(f"q{n}", at_least(n)) for n in range(70)))
     rows = engine.run(plan, {"t": source})
     # __row is 10, 20, 30 and 40: how many are at least n
-    assert {name: r[0]["n"] for name, r in rows.items()} == {f"q{n}": sum(x >= n for x in (10, 20, 30, 40))
-                                                           for n in range(70)}
+    assert {name: r[0]["n"] for name, r in rows.items()} == {
+        f"q{n}": sum(x >= n for x in (10, 20, 30, 40)) for n in range(70)
+    }
     statements = _data_statements(engine)
     assert [sql.count("UNION ALL BY NAME") for sql in statements] == [63, 5]
 
 
 def test_values_of_every_kind_come_back_from_the_union_as_from_a_query_alone(engine):
-    kinds = frame_source("k", pa.table({
-        "m": pa.array([[("a", 1)], None], pa.map_(pa.string(), pa.int64())),
-        "l": pa.array([[1, None, 3], []], pa.list_(pa.int64())),
-        "st": pa.array([{"x": 1, "y": "é"}, None], pa.struct([("x", pa.int64()), ("y", pa.string())])),
-        "dec": pa.array([Decimal("1.25"), None], pa.decimal128(10, 2)),
-        "d": pa.array([dt.date(2024, 1, 2), None], pa.date32()),
-        "ts": pa.array([dt.datetime(2024, 1, 2, 3, 4, 5, 123456), None], pa.timestamp("us")),
-        "x": pa.array([math.nan, -0.0], pa.float64()),
-    }))
-    everything = Query("all", Project(read(engine, kinds), tuple(
-        Named(Field(name, dtype), name) for name, dtype in
-        ((c.name, c.dtype) for c in engine.schema_of(kinds).columns))))
+    kinds = frame_source(
+        "k",
+        pa.table(
+            {
+                "m": pa.array([[("a", 1)], None], pa.map_(pa.string(), pa.int64())),
+                "l": pa.array([[1, None, 3], []], pa.list_(pa.int64())),
+                "st": pa.array([{"x": 1, "y": "é"}, None], pa.struct([("x", pa.int64()), ("y", pa.string())])),
+                "dec": pa.array([Decimal("1.25"), None], pa.decimal128(10, 2)),
+                "d": pa.array([dt.date(2024, 1, 2), None], pa.date32()),
+                "ts": pa.array([dt.datetime(2024, 1, 2, 3, 4, 5, 123456), None], pa.timestamp("us")),
+                "x": pa.array([math.nan, -0.0], pa.float64()),
+            }
+        ),
+    )
+    everything = Query(
+        "all",
+        Project(
+            read(engine, kinds),
+            tuple(
+                Named(Field(name, dtype), name)
+                for name, dtype in ((c.name, c.dtype) for c in engine.schema_of(kinds).columns)
+            ),
+        ),
+    )
     count = Query("n", Aggregate(read(engine, kinds), (), (Named(count_all(), "n"),)))
     together = engine.run(Plan((), (everything, count)), {"k": kinds})
     alone = engine.run(Plan((), (everything,)), {"k": kinds})
@@ -188,8 +238,13 @@ def test_a_cancelled_statement_is_not_run_again_query_by_query(engine):
     t = read(engine, big)
     other = Project(t, (Named(Field("i", INT), "j"),))
     pairs = Join(JoinKind.CROSS, t, other, None)  # 4 * 10^10 rows: runs until cancelled
-    plan = Plan((), (Query("pairs", Aggregate(pairs, (), (Named(count_all(), "n"),))),
-                     Query("rows", Aggregate(t, (), (Named(count_all(), "n"),)))))
+    plan = Plan(
+        (),
+        (
+            Query("pairs", Aggregate(pairs, (), (Named(count_all(), "n"),))),
+            Query("rows", Aggregate(t, (), (Named(count_all(), "n"),))),
+        ),
+    )
     with pytest.raises(EngineError) as info:
         engine.run(plan, {"t": big})
     assert info.value.code == "QUERY_FAILED" and "'pairs'" in info.value.message

@@ -90,8 +90,7 @@ def test_dense_ids_are_grouped_by_a_perfect_table(ids_file, spied_plans):
     con.execute("SET threads = 2")  # the budget depends on threads: 4 * 10,006 / 2 slots, 14 bits
     result = run(load_suite(SUITE.format(path=ids_file)), DuckDBEngine(con), record_sample=0)
     # worked out by hand: 10,000 ids and NULL are 10,001 values; 7, 70, 700, 7000 and 9999 twice
-    assert result.metrics["id_distinct"] == {"total": 10_006, "distinct": 10_001,
-                                             "dup": [{"dup": 1, "num": 5}]}
+    assert result.metrics["id_distinct"] == {"total": 10_006, "distinct": 10_001, "dup": [{"dup": 1, "num": 5}]}
     assert result.metrics["id_unique"] == {"total": 10_006, "unique": 9_996}
     assert spied_plans and all(PERFECT in _operators(plan) for plan in spied_plans)
     # DuckDB's own threshold (12 bits) would hash them: 10,000 ids need 14
@@ -136,18 +135,20 @@ def current_threshold(con) -> int:
     return int(con.execute("SELECT current_setting('perfect_ht_threshold')").fetchone()[0])
 
 
-def test_the_planner_is_asked_once_per_source_and_only_where_statistics_tell_a_range(tmp_path, ids_file,
-                                                                                     monkeypatch):
+def test_the_planner_is_asked_once_per_source_and_only_where_statistics_tell_a_range(tmp_path, ids_file, monkeypatch):
     asked: list[str] = []
     real = perfect_hashing.rows_read
     monkeypatch.setattr(perfect_hashing, "rows_read", lambda con, sql: asked.append(sql) or real(con, sql))
     csv = tmp_path / "ids.csv"
     csv.write_text("id\n1\n2\n2\n")
-    suite = SUITE.format(path=ids_file) + f"""
+    suite = (
+        SUITE.format(path=ids_file)
+        + f"""
 source ids_csv = csv("{csv}")
 distinctness csv_distinct on ids_csv: id
 uniqueness csv_unique on ids_csv: id
 """
+    )
     result = run(load_suite(suite), DuckDBEngine(), record_sample=0)
     assert result.metrics["csv_distinct"] == {"total": 3, "distinct": 2}
     # four grouping rules: the parquet source's rows asked for once, the CSV's never (no statistics)

@@ -20,19 +20,25 @@ def _sources():
 
 
 def test_queries_of_different_shapes_come_back_apart(spark_engine):
-    rows = spark_engine.run(_plan(("n", "SELECT count(*) AS n FROM t"),
-                                  ("pairs", "SELECT a, s FROM t WHERE a > 1"),
-                                  ("same_shape", "SELECT count(*) AS n FROM t WHERE s IS NULL"),
-                                  ("untyped", "SELECT NULL AS nothing, max(a) AS top FROM t"),
-                                  ("none", "SELECT a FROM t WHERE a > 3")), _sources())
+    rows = spark_engine.run(
+        _plan(
+            ("n", "SELECT count(*) AS n FROM t"),
+            ("pairs", "SELECT a, s FROM t WHERE a > 1"),
+            ("same_shape", "SELECT count(*) AS n FROM t WHERE s IS NULL"),
+            ("untyped", "SELECT NULL AS nothing, max(a) AS top FROM t"),
+            ("none", "SELECT a FROM t WHERE a > 3"),
+        ),
+        _sources(),
+    )
     assert rows["n"] == [{"n": 3}] and rows["same_shape"] == [{"n": 1}] and rows["none"] == []
     assert rows["untyped"] == [{"nothing": None, "top": 3}]
     assert sorted(rows["pairs"], key=lambda r: r["a"]) == [{"a": 2, "s": None}, {"a": 3, "s": "é"}]
 
 
 def test_a_failure_at_run_time_names_its_query(spark_engine):
-    plan = _plan(("fine", "SELECT count(*) AS n FROM t"),
-                 ("broken", "SELECT raise_error(concat('bad row ', a)) AS x FROM t"))
+    plan = _plan(
+        ("fine", "SELECT count(*) AS n FROM t"), ("broken", "SELECT raise_error(concat('bad row ', a)) AS x FROM t")
+    )
     with pytest.raises(EngineError) as info:
         spark_engine.run(plan, _sources())
     assert info.value.code == "QUERY_FAILED" and "'broken'" in info.value.message

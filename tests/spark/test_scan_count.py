@@ -24,9 +24,14 @@ accuracy same on users, copy: users.id = copy.id and users.email = copy.email
 
 
 def _write(path, ids, emails):
-    table = pa.table({"id": pa.array(ids, pa.int64()), "email": pa.array(emails, pa.string()),
-                      "begin_ms": pa.array([0] * len(ids), pa.int64()),
-                      "end_ms": pa.array(list(range(len(ids))), pa.int64())})
+    table = pa.table(
+        {
+            "id": pa.array(ids, pa.int64()),
+            "email": pa.array(emails, pa.string()),
+            "begin_ms": pa.array([0] * len(ids), pa.int64()),
+            "end_ms": pa.array(list(range(len(ids))), pa.int64()),
+        }
+    )
     pq.write_table(table, path)
 
 
@@ -37,8 +42,9 @@ def _physical_plans(spark_engine, tmp_path):
     suite = load_suite(SUITE.format(users=users, copy=copy))
     compiled = compile_for(suite, spark_engine, Options(record_sample=0))
     plans = {}
-    with spark_engine._registered(compiled.plan.views, [q.relation for q in compiled.plan.queries],
-                                  suite.sources) as ctx:
+    with spark_engine._registered(
+        compiled.plan.views, [q.relation for q in compiled.plan.queries], suite.sources
+    ) as ctx:
         for query in compiled.plan.queries:
             text = compile_relation(query.relation, ctx)._explain_string(mode="formatted")
             plans[query.name] = text.split("\n\n")[0]  # the operator tree, before the node details
@@ -52,8 +58,11 @@ def _scans(plan: str, name: str) -> int:
 def test_each_source_is_scanned_once_for_its_fused_aggregates(spark_engine, tmp_path):
     plans = _physical_plans(spark_engine, tmp_path)
     # the plain aggregate query of users: completeness, profiling, timeliness total and sum
-    plain = [name for name, plan in plans.items()
-             if "Join" not in plan and "Window" not in plan and plan.count("HashAggregate") <= 2]
+    plain = [
+        name
+        for name, plan in plans.items()
+        if "Join" not in plan and "Window" not in plan and plan.count("HashAggregate") <= 2
+    ]
     assert len(plain) == 1, plans
     assert plans[plain[0]].count("Scan parquet") == 1, plans[plain[0]]
 
@@ -69,9 +78,11 @@ def test_accuracy_is_one_join(spark_engine, tmp_path):
 def test_distinct_counts_stay_out_of_the_percentile_aggregate(spark_engine, tmp_path):
     users = tmp_path / "users.parquet"
     _write(users, [1, 2, 2, 3], ["a", None, "b", "c"])
-    suite = load_suite(f'source users = parquet("{users}")\n'
-                       "timeliness lag on users: begin_ms, end_ms with percentile.values = (0.5)\n"
-                       "profiling ids on users: count(distinct id) as ids\n")
+    suite = load_suite(
+        f'source users = parquet("{users}")\n'
+        "timeliness lag on users: begin_ms, end_ms with percentile.values = (0.5)\n"
+        "profiling ids on users: count(distinct id) as ids\n"
+    )
     compiled = compile_for(suite, spark_engine, Options(record_sample=0))
     (query,) = compiled.plan.queries  # one fused aggregate in the plan ...
     with spark_engine._registered((), [query.relation], suite.sources) as ctx:
@@ -86,10 +97,12 @@ def test_distinct_counts_stay_out_of_the_percentile_aggregate(spark_engine, tmp_
 def test_key_histograms_over_one_source_are_one_scan(spark_engine, tmp_path):
     users = tmp_path / "users.parquet"
     _write(users, [1, 2, 2, 3], ["a", None, "b", "c"])
-    suite = load_suite(f'source users = parquet("{users}")\n'
-                       "distinctness ids on users: id\n"
-                       "uniqueness pairs on users: id, email\n"
-                       "distinctness emails on users: upper(email) as e\n")
+    suite = load_suite(
+        f'source users = parquet("{users}")\n'
+        "distinctness ids on users: id\n"
+        "uniqueness pairs on users: id, email\n"
+        "distinctness emails on users: upper(email) as e\n"
+    )
     compiled = compile_for(suite, spark_engine, Options(record_sample=0))
     (shared,) = shared_histograms(compiled.plan.queries)
     assert len(shared.queries) == 3
@@ -103,8 +116,11 @@ def test_key_histograms_over_one_source_are_one_scan(spark_engine, tmp_path):
     # the engine takes this way when it reads sources per scan
     result = run_on(suite, SparkEngine(connection=spark_engine.connection, read_once=False), record_sample=0)
     # ids 1, 2, 2, 3: three values; (id, email) pairs all differ: four unique; emails A, NULL, B, C
-    assert (result.metrics["ids"]["distinct"], result.metrics["pairs"]["unique"],
-            result.metrics["emails"]["distinct"]) == (3, 4, 4)
+    assert (
+        result.metrics["ids"]["distinct"],
+        result.metrics["pairs"]["unique"],
+        result.metrics["emails"]["distinct"],
+    ) == (3, 4, 4)
 
 
 def _spied_run(engine, suite, monkeypatch):
@@ -164,24 +180,40 @@ def test_two_sources_each_read_twice_are_both_kept(spark_engine, tmp_path, monke
     users, copy = tmp_path / "users.parquet", tmp_path / "copy.parquet"
     _write(users, [1, 2, 2, 3], ["a", None, "b", "c"])
     _write(copy, [1, 2], ["a", "b"])
-    suite = load_suite(f'source users = parquet("{users}")\nsource copy = parquet("{copy}")\n'
-                       "accuracy same on users, copy: users.id = copy.id and users.email = copy.email\n"
-                       "accuracy ids on users, copy: users.id = copy.id\n"
-                       "completeness user_emails on users: email\n"
-                       "completeness copy_emails on copy: email\n")
+    suite = load_suite(
+        f'source users = parquet("{users}")\nsource copy = parquet("{copy}")\n'
+        "accuracy same on users, copy: users.id = copy.id and users.email = copy.email\n"
+        "accuracy ids on users, copy: users.id = copy.id\n"
+        "completeness user_emails on users: email\n"
+        "completeness copy_emails on copy: email\n"
+    )
     metrics, kept, plans = _spied_run(spark_engine, suite, monkeypatch)
     assert sorted(kept) == [("copy", frozenset({"id", "email"})), ("users", frozenset({"id", "email"}))]
     assert not any("users.parquet]" in plan or "copy.parquet]" in plan for plan in plans), plans
     # by hand: (2, NULL) and (3, c) have no equal copy row; only id 3 is missing from the copy
     assert (metrics["same"]["miss"], metrics["ids"]["miss"], metrics["ids"]["matched"]) == (2, 1, 3)
-    assert (metrics["user_emails"]["incomplete"], metrics["copy_emails"]["total"],
-            metrics["copy_emails"]["incomplete"]) == (1, 2, 0)
+    assert (
+        metrics["user_emails"]["incomplete"],
+        metrics["copy_emails"]["total"],
+        metrics["copy_emails"]["incomplete"],
+    ) == (1, 2, 0)
 
 
 def test_scans_are_counted_through_views_sql_and_split_aggregates():
     from gryph.client.spark.read_once import scans
     from gryph.compiler.plan import (
-        AggFn, Aggregate, AggregateCall, Field, Join, JoinKind, Literal, Named, Project, Read, Sql, View,
+        AggFn,
+        Aggregate,
+        AggregateCall,
+        Field,
+        Join,
+        JoinKind,
+        Literal,
+        Named,
+        Project,
+        Read,
+        Sql,
+        View,
     )
     from gryph.compiler.types import DOUBLE, INTEGER, schema
 
@@ -191,8 +223,14 @@ def test_scans_are_counted_through_views_sql_and_split_aggregates():
     view = View("v", Join(JoinKind.CROSS, t, renamed, None))  # reads t twice
     v = Read("v", view.relation.schema)
     both = Join(JoinKind.CROSS, v, Project(v, (Named(a, "c"), Named(Field("b", INTEGER), "d"))), None)
-    split = Aggregate(t, (), (Named(AggregateCall(AggFn.COUNT, (a,), INTEGER, distinct=True), "n"),
-                              Named(AggregateCall(AggFn.PERCENTILE_DISC, (a, Literal(0.5, DOUBLE)), INTEGER), "p")))
+    split = Aggregate(
+        t,
+        (),
+        (
+            Named(AggregateCall(AggFn.COUNT, (a,), INTEGER, distinct=True), "n"),
+            Named(AggregateCall(AggFn.PERCENTILE_DISC, (a, Literal(0.5, DOUBLE)), INTEGER), "p"),
+        ),
+    )
     sql = Sql("select * from t join u", ("t", "u"))
     # the view twice (2 x 2), the split aggregate twice, the SQL text once each
     assert scans([both, split, sql], (view,)) == {"t": 7, "u": 1}

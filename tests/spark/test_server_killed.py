@@ -24,8 +24,10 @@ BIG_ROWS = 4_000_000  # a run of about a minute on a local 2-core server: the cr
 
 
 def _write_data(path, rows: int) -> None:
-    duckdb.sql(f"copy (select i as a, i % 1000 as b, 'x' || (i % 7777) as c from range({rows}) t(i)) "
-               f"to '{path}' (format parquet)")
+    duckdb.sql(
+        f"copy (select i as a, i % 1000 as b, 'x' || (i % 7777) as c from range({rows}) t(i)) "
+        f"to '{path}' (format parquet)"
+    )
 
 
 def _gryph(*args: str) -> list[str]:
@@ -37,8 +39,13 @@ def test_server_killed_mid_run_fails_fast_and_loses_nothing(tmp_path):
     history = tmp_path / "history.duckdb"
     env = dict(os.environ, GRYPH_SPARK_RETRY_SECONDS=str(RETRY_SECONDS))
     _write_data(tmp_path / "data.parquet", 10)
-    earlier = subprocess.run(_gryph("run", "suite.dq", "--history", str(history)),  # on DuckDB: quicker
-                             cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    earlier = subprocess.run(
+        _gryph("run", "suite.dq", "--history", str(history)),  # on DuckDB: quicker
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert earlier.returncode == 0, earlier.stderr
     assert len(HistoryStore(history).runs("crash_test")) == 1
 
@@ -46,9 +53,25 @@ def test_server_killed_mid_run_fails_fast_and_loses_nothing(tmp_path):
     try:
         _write_data(tmp_path / "data.parquet", BIG_ROWS)
         report = tmp_path / "report.json"
-        run = subprocess.Popen(_gryph("run", "suite.dq", "--remote", server.url, "--history", str(history),
-                                      "--format", "json", "--output", str(report)),
-                               cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        run = subprocess.Popen(
+            _gryph(
+                "run",
+                "suite.dq",
+                "--remote",
+                server.url,
+                "--history",
+                str(history),
+                "--format",
+                "json",
+                "--output",
+                str(report),
+            ),
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         time.sleep(15)  # connected, sources read, the queries under way
         assert run.poll() is None, "the run ended before the crash: make BIG_ROWS larger"
         server.stop(graceful=False)

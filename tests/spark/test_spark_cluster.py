@@ -18,6 +18,9 @@ def test_query_on_standalone_cluster():
     with start_local_cluster() as cluster, SparkEngine(cluster.url) as engine:
         assert engine.spark.conf.get("spark.master") == cluster.master_url
         spec = frame_source("t", pa.table({"v": pa.array(list(range(1000)) + [None], pa.int64())}))
-        rel = Aggregate(read(engine, spec), (), (
-            Named(count_all(), "n"), Named(AggregateCall(AggFn.SUM, (Field("v", G.INTEGER),), G.INTEGER), "s")))
+        rel = Aggregate(
+            read(engine, spec),
+            (),
+            (Named(count_all(), "n"), Named(AggregateCall(AggFn.SUM, (Field("v", G.INTEGER),), G.INTEGER), "s")),
+        )
         assert run_one(engine, rel, {"t": spec}) == [{"n": 1001, "s": 499500}]

@@ -36,8 +36,13 @@ def test_csv_with_header_infers_types(spark_engine, tmp_path):
 
 def test_headerless_csv_takes_names_from_declared_schema(spark_engine, tmp_path):
     (tmp_path / "u.csv").write_text("1;Ann;2.5\n2;NA;NA\n")
-    spec = SourceSpec("u", "csv", paths=(str(tmp_path / "u.csv"),), schema=SCHEMA,
-                      options=(("header", False), ("delimiter", ";"), ("nullValue", "NA")))
+    spec = SourceSpec(
+        "u",
+        "csv",
+        paths=(str(tmp_path / "u.csv"),),
+        schema=SCHEMA,
+        options=(("header", False), ("delimiter", ";"), ("nullValue", "NA")),
+    )
     assert spark_engine.schema_of(spec) == SCHEMA
     assert rows_of(spark_engine, spec) == EXPECTED
 
@@ -73,8 +78,12 @@ def test_frames_keep_nan_and_null(spark_engine):
         pa.table({"id": pa.array([1, 2, 3], pa.int8()), "score": pa.array([math.nan, None, 1.5], pa.float32())}),
         pl.DataFrame({"id": [1, 2, 3], "score": [math.nan, None, 1.5]}),
         # pandas turns NaN into NA on construction; a masked array keeps the two apart
-        pd.DataFrame({"id": pd.array([1, 2, 3], dtype="Int64"),
-                      "score": pd.arrays.FloatingArray(np.array([math.nan, 0.0, 1.5]), np.array([False, True, False]))}),
+        pd.DataFrame(
+            {
+                "id": pd.array([1, 2, 3], dtype="Int64"),
+                "score": pd.arrays.FloatingArray(np.array([math.nan, 0.0, 1.5]), np.array([False, True, False])),
+            }
+        ),
     ]
     for frame in frames:
         spec = SourceSpec("f", "frame", frame=frame)
@@ -89,10 +98,10 @@ def test_empty_frame(spark_engine):
 
 
 def test_table_source_with_declared_schema(spark_engine):
-    spark_engine.spark.sql("CREATE OR REPLACE TEMPORARY VIEW gryph_people AS "
-                           "SELECT CAST(1 AS INT) AS id, '7' AS code").collect()
-    spec = SourceSpec("people", "table", table="gryph_people",
-                      schema=G.schema(("code", G.INTEGER), ("id", G.INTEGER)))
+    spark_engine.spark.sql(
+        "CREATE OR REPLACE TEMPORARY VIEW gryph_people AS SELECT CAST(1 AS INT) AS id, '7' AS code"
+    ).collect()
+    spec = SourceSpec("people", "table", table="gryph_people", schema=G.schema(("code", G.INTEGER), ("id", G.INTEGER)))
     assert rows_of(spark_engine, spec) == [{"code": 7, "id": 1}]
 
 
