@@ -12,7 +12,7 @@ from gryph.compiler.errors import EngineError, InvalidInput, Location
 
 ROOT = Path(__file__).resolve().parents[2]
 # a code is the first (or second) argument of an error or of a helper that builds one: error("CODE", ...
-RAISED = re.compile(r'(?:Error|Input|error|_refused)\((?:\w+, )?\s*"([A-Z][A-Z0-9_]+)"|code = "([A-Z][A-Z0-9_]+)"')
+RAISED = re.compile(r'(?:Error|Input|error|_refused)\(\s*(?:\w+,\s*)?"([A-Z][A-Z0-9_]+)"|code = "([A-Z][A-Z0-9_]+)"')
 SPELLED_ELSEWHERE = {  # codes built from parts, or chosen between
     "DUPLICATE_RULE",
     "DUPLICATE_CHECK",
