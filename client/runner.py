@@ -13,6 +13,7 @@ from gryph.compiler.check_functions import Clock, NoHistory
 from gryph.compiler.compile import CompiledSuite, compile_suite, view_plan
 from gryph.compiler.engine import Engine
 from gryph.compiler.errors import GryphError, InvalidInput, Location
+from gryph.compiler.frames import frame_to_arrow
 from gryph.compiler.json_frames import infer_json_view_schema
 from gryph.compiler.lowering import Options
 from gryph.compiler.native import parse_suite, parse_suite_file
@@ -23,7 +24,6 @@ from gryph.compiler.suite import RuleSpec, Suite
 from gryph.compiler.verdict import judge
 
 from .engines import open_engine
-from .frames import to_arrow
 from .history import HistoryStore
 from .progress import Phase, no_progress
 from .run_result import RunResult
@@ -51,9 +51,21 @@ def load_suite(source: str | Path | Suite, frames: Mapping[str, object] | None =
     if frames:
         sources = dict(suite.sources)
         for name, frame in frames.items():
-            sources[name] = SourceSpec(name, "frame", frame=to_arrow(frame))
+            sources[name] = SourceSpec(name, "frame", frame=_arrow(name, frame))
         suite = replace(suite, sources=sources)
     return suite
+
+
+def _arrow(name: str, frame: object):
+    """The frame of source ``name`` as Arrow, checked before anything runs."""
+    try:
+        return frame_to_arrow(frame)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput(
+            "BAD_FRAME",
+            f"cannot read the {type(frame).__name__} given for source {name!r} as a table ({exc})",
+            hint="pass a Polars, pandas or Arrow table",
+        ) from None
 
 
 def _is_path(source: str | Path) -> bool:

@@ -12,6 +12,7 @@ import duckdb
 import pyarrow as pa
 
 from gryph.compiler.errors import EngineError, InvalidInput, did_you_mean
+from gryph.compiler.frames import frame_to_arrow
 from gryph.compiler.source_files import check_local_files, local_files
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.table_names import split_qualified
@@ -266,17 +267,6 @@ def _names_table(parts: list[str], row: tuple[str, str, str]) -> bool:
 
 
 # --- what DuckDB cannot read: into Arrow ---------------------------------------------------
-
-
-def frame_to_arrow(frame: object) -> pa.Table:
-    """An in-memory Arrow, Polars or pandas table as an Arrow table."""
-    module = type(frame).__module__.split(".")[0]
-    if module == "pandas":
-        return pa.Table.from_pandas(frame, preserve_index=False)
-    if module == "polars" and hasattr(frame, "collect"):  # a LazyFrame
-        frame = frame.collect()
-    # Arrow tables, record batches and Polars frames all speak the Arrow stream protocol
-    return pa.table(frame)
 
 
 def _frame(spec: SourceSpec) -> pa.Table:

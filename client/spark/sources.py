@@ -14,6 +14,7 @@ from pyspark.sql.connect.session import SparkSession
 from pyspark.sql.pandas.types import from_arrow_schema
 
 from gryph.compiler.databases import is_database
+from gryph.compiler.frames import frame_to_arrow
 from gryph.compiler.source_files import check_local_files
 from gryph.compiler.sources import SourceSpec
 
@@ -95,23 +96,9 @@ def _widen(df: DataFrame) -> DataFrame:
 
 def _upload(spark: SparkSession, frame: object) -> DataFrame:
     """Send an in-memory Arrow, Polars or pandas table to the server with exact types."""
-    table = _to_arrow(frame)
+    table = frame_to_arrow(frame)
     table = table.cast(pa.schema([f.with_type(_sendable(f.type)) for f in table.schema]))
     return spark.createDataFrame(table, schema=from_arrow_schema(table.schema))
-
-
-def _to_arrow(frame: object) -> pa.Table:
-    if isinstance(frame, pa.Table):
-        return frame
-    if hasattr(frame, "to_arrow"):  # polars
-        return frame.to_arrow()
-    try:
-        import pandas as pd
-    except ImportError:
-        pd = None
-    if pd is not None and isinstance(frame, pd.DataFrame):
-        return pa.Table.from_pandas(frame, preserve_index=False)
-    raise TypeError(f"cannot use a {type(frame).__name__} as a frame source (Arrow, Polars or pandas)")
 
 
 def _sendable(arrow_type: pa.DataType) -> pa.DataType:
