@@ -189,3 +189,24 @@ _SQLITE_AFFINITIES = (
     (("DATE",), DATE),
     (("DECIMAL", "NUMERIC"), decimal(38, 18)),
 )
+
+
+# words of the drivers' messages (PostgreSQL, SQLite, their JDBC drivers) for a request the
+# database understood and refused
+_REFUSED_WORDS = ("does not exist", "no such table", "no such column", "syntax error")
+
+
+def refused_by_database(spec: SourceSpec, message: str, sqlstate: str = "") -> InvalidInput | None:
+    """The suite's mistake (exit 2) when the database understood the request and refused it: no
+    such table or column, a query it cannot run (SQLSTATE class 42, or the drivers' words for
+    it); None for other failures (a server out of reach, a refused login), which fail the run.
+    ``message`` is already redacted."""
+    if not (sqlstate.startswith("42") or any(word in message.lower() for word in _REFUSED_WORDS)):
+        return None
+    return InvalidInput(
+        "TABLE_NOT_FOUND",
+        f"source {spec.name!r} ({spec.describe()}): the database refuses what it reads: {message}",
+        location=spec.location,
+        text=spec.describe(),
+        hint="check the table or query and its column names in the database",
+    )

@@ -15,7 +15,15 @@ from typing import Iterable
 import duckdb
 import pyarrow as pa
 
-from gryph.compiler.databases import Database, from_clause, query_text, resolve, sqlite_columns_sql, sqlite_type
+from gryph.compiler.databases import (
+    Database,
+    from_clause,
+    query_text,
+    refused_by_database,
+    resolve,
+    sqlite_columns_sql,
+    sqlite_type,
+)
 from gryph.compiler.errors import EngineError, InvalidInput
 from gryph.compiler.plan import reads
 from gryph.compiler.plan.pruning import columns_read, prune_columns
@@ -98,35 +106,14 @@ def _connect(spec: SourceSpec, database: Database):
 
 
 def source_error(spec: SourceSpec, database: Database, exc: Exception) -> EngineError | InvalidInput:
-    """A driver's error as gryph's, naming the source and never its password.
-
-    A table, column or query the database refuses is the suite's mistake (exit 2); a server that
-    cannot be reached or refuses the login is a failed run (exit 3).
-    """
+    """A driver's error as gryph's, naming the source and never its password."""
     message = database.redact(" ".join(str(exc).split()))
-    if _refused_text(exc):
-        return InvalidInput(
-            "TABLE_NOT_FOUND",
-            f"source {spec.name!r} ({spec.describe()}): the database refuses what it reads: {message}",
-            location=spec.location,
-            text=spec.describe(),
-            hint="check the table or query and its column names in the database",
-        )
-    return EngineError(
+    return refused_by_database(spec, message, str(getattr(exc, "sqlstate", "") or "")) or EngineError(
         "SOURCE_UNREADABLE",
         f"source {spec.name!r} ({spec.describe()}) cannot be read: {message}",
         location=spec.location,
         text=spec.describe(),
     )
-
-
-def _refused_text(exc: Exception) -> bool:
-    """Whether the database understood the request and refused its text (no such table, bad SQL)."""
-    state = str(getattr(exc, "sqlstate", "") or "")
-    if state.startswith("42"):  # PostgreSQL: syntax error or access rule violation (no such table)
-        return True
-    text = str(exc).lower()
-    return "no such table" in text or "no such column" in text or "syntax error" in text
 
 
 def _select(columns: Iterable[str] | None, spec: SourceSpec) -> str:

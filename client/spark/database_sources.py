@@ -12,8 +12,15 @@ from pyspark.sql.connect.dataframe import DataFrame
 from pyspark.sql.connect.session import SparkSession
 from pyspark.sql import types as T
 
-from gryph.compiler.databases import from_clause, query_text, resolve, sqlite_columns_sql, sqlite_type
-from gryph.compiler.errors import EngineError, GryphError, InvalidInput
+from gryph.compiler.databases import (
+    from_clause,
+    query_text,
+    refused_by_database,
+    resolve,
+    sqlite_columns_sql,
+    sqlite_type,
+)
+from gryph.compiler.errors import EngineError, GryphError
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.spark_names import quoted
 
@@ -21,10 +28,8 @@ from .failures import spark_errors
 from .scalars import column
 from .typemap import to_spark
 
+
 # Spark's names of the errors a database sends back when it refuses the table or query's text
-_REFUSED = ("does not exist", "no such table", "no such column", "syntax error")
-
-
 def read_database(spark: SparkSession, spec: SourceSpec) -> DataFrame:
     """The source's rows through JDBC; analysing it (``df.schema``) reads the database's schema."""
     database = resolve(spec)
@@ -103,15 +108,7 @@ def _partitioned(rows, bounds_reader, spec: SourceSpec):
 def _redacted(error: GryphError, spec: SourceSpec, database) -> GryphError:
     """The error without the password; a table or query the database refuses is the suite's mistake."""
     message = database.redact(error.message)
-    if any(word in message.lower() for word in _REFUSED):
-        return InvalidInput(
-            "TABLE_NOT_FOUND",
-            f"source {spec.name!r} ({spec.describe()}): the database refuses what it reads: {message}",
-            location=spec.location,
-            text=spec.describe(),
-            hint="check the table or query and its column names in the database",
-        )
-    return EngineError(
+    return refused_by_database(spec, message) or EngineError(
         error.code,
         message,
         location=spec.location,
