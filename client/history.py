@@ -139,9 +139,10 @@ class HistoryStore:
         if not self.path.exists():
             return []
         with self._connect(read_only=True) as con:
-            if not con.execute("select count(*) from information_schema.tables where table_name = 'runs'").fetchone()[
-                0
-            ]:
+            (tables,) = con.execute(
+                "select count(*) from information_schema.tables where table_name = 'runs'"
+            ).fetchone()
+            if not tables:
                 return []
             try:
                 return con.execute(sql, params).fetchall()

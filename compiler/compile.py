@@ -87,28 +87,34 @@ class CompiledSuite:
 
     def finish(self, rows_by_query: dict[str, list[dict]]) -> list[RuleResult]:
         """Each rule's result; a rule whose result breaks its contract fails alone."""
-        results = Results(rows_by_query)
-        out = []
-        for rule, finish in zip(self.suite.rules, self.finishers):
-            try:
-                out.append(finish(results))
-            except ResultError as error:
-                out.append(RuleResult(rule.name, rule.kind, [], error=error.to_dict()))
-        return out
+        return _each_alone(
+            Results(rows_by_query),
+            zip(self.suite.rules, self.finishers),
+            lambda rule, error: RuleResult(rule.name, rule.kind, [], error=error),
+        )
 
     def finish_measures(self, rows_by_query: dict[str, list[dict]]) -> list[MeasureResult]:
         """Each measure's value; a measure that is not one row fails alone."""
-        results = Results(rows_by_query)
-        out = []
-        for measure, finish in zip(self.suite.measures, self.measure_finishers):
-            try:
-                out.append(finish(results))
-            except ResultError as error:
-                out.append(MeasureResult(measure.name, Failed(error.to_dict()), "value"))
-        return out
+        return _each_alone(
+            Results(rows_by_query),
+            zip(self.suite.measures, self.measure_finishers),
+            lambda measure, error: MeasureResult(measure.name, Failed(error), "value"),
+        )
 
     def rows_read(self, rows_by_query: dict[str, list[dict]]) -> dict[str, int]:
         return rows_read(self.row_counters, rows_by_query)
+
+
+def _each_alone(results: Results, finishers, failed: Callable) -> list:
+    """Every finisher's result over ``results``; one whose result breaks its contract becomes
+    ``failed(spec, error document)`` and the others still finish."""
+    out = []
+    for spec, finish in finishers:
+        try:
+            out.append(finish(results))
+        except ResultError as error:
+            out.append(failed(spec, error.to_dict()))
+    return out
 
 
 def _counted(number: int, noun: str) -> str:

@@ -71,35 +71,35 @@ class _Node:
 
 # The class names are what the checker dispatches on.
 class OrExpr(_Node):
-    pass  # noqa: E701
+    pass
 
 
 class AndExpr(_Node):
-    pass  # noqa: E701
+    pass
 
 
 class NotExpr(_Node):
-    pass  # noqa: E701
+    pass
 
 
 class Predicate(_Node):
-    pass  # noqa: E701
+    pass
 
 
 class CompareTail(_Node):
-    pass  # noqa: E701
+    pass
 
 
 class Additive(_Node):
-    pass  # noqa: E701
+    pass
 
 
 class Multiplicative(_Node):
-    pass  # noqa: E701
+    pass
 
 
 class Unary(_Node):
-    pass  # noqa: E701
+    pass
 
 
 class _Chain:

@@ -13,18 +13,18 @@ import re
 
 from .precedence import _Node
 
-_STRING = r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*\""""
-_NUMBER = r"(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?(?![\w.])"
-_VALUE = re.compile(rf"(?P<string>{_STRING})|(?P<number>{_NUMBER})")
+# The grammar's ValueList has checked every value; splitting needs only to keep the commas
+# inside strings: a value is a string, or the run of characters up to the next comma or space.
+_VALUE = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^,\s]+""")
 
 
 # The class names are the grammar's, which the checker dispatches on.
 class StringLiteral(_Node):
-    pass  # noqa: E701
+    pass
 
 
 class NumberLiteral(_Node):
-    pass  # noqa: E701
+    pass
 
 
 def expand_value_list(tail) -> None:
@@ -35,7 +35,7 @@ def expand_value_list(tail) -> None:
     start, text = values._tx_position, values.text
     options = []
     for match in _VALUE.finditer(text):  # only values and ", " separators lie between them
-        cls = StringLiteral if match.lastgroup == "string" else NumberLiteral
+        cls = StringLiteral if match.group()[0] in "'\"" else NumberLiteral
         options.append(cls(tail, start + match.start(), start + match.end(), value=match.group()))
     tail.options = options
     tail.values = None

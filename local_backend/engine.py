@@ -21,7 +21,6 @@ from .duck_types import schema_of_relation
 from .perfect_hashing import GroupingBudget
 from .quoting import ident, string
 from .settings import current_setting, setting
-from .database_sources import database_schema, database_view
 from .sources import Loaded, register_source
 from .sql_relations import Aliases, query_sql, relation_sql
 from .together import MAX_BRANCHES, in_order, split_rows, union_sql
@@ -57,6 +56,8 @@ class DuckDBEngine:
     def schema_of(self, source: SourceSpec) -> Schema:
         """The schema of a source; DuckDB reads only what it needs to know the columns."""
         if is_database(source):
+            from .database_sources import database_schema  # loads pyarrow: only suites with a database pay it
+
             return database_schema(self._con, source)
         loaded = register_source(self._con, source, f"__gryph_schema_{next(self._scratch)}")
         try:
@@ -137,11 +138,12 @@ class DuckDBEngine:
         try:
             for name in wanted:
                 spec = sources[name]
-                registered.append(
-                    database_view(self._con, spec, everything)
-                    if is_database(spec)
-                    else register_source(self._con, spec, name)
-                )
+                if is_database(spec):
+                    from .database_sources import database_view
+
+                    registered.append(database_view(self._con, spec, everything))
+                else:
+                    registered.append(register_source(self._con, spec, name))
             for view in views:
                 self._execute(
                     f"CREATE OR REPLACE TEMP VIEW {ident(view.name)} AS {relation_sql(view.relation, Aliases())}",

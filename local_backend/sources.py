@@ -7,9 +7,9 @@ are read with pyarrow and polars into Arrow tables that DuckDB then scans in pla
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
 import duckdb
-import pyarrow as pa
 
 from gryph.compiler.errors import EngineError, InvalidInput, did_you_mean
 from gryph.compiler.frames import frame_to_arrow
@@ -21,6 +21,9 @@ from gryph.compiler.types import Schema
 from .csv_inference import spark_typed
 from .duck_types import to_duckdb
 from .quoting import ident, string
+
+if TYPE_CHECKING:  # pyarrow loads only for the sources read into Arrow
+    import pyarrow as pa
 
 _TRUE = {"true", "1", "yes", "y", "on"}
 _FALSE = {"false", "0", "no", "n", "off"}
@@ -270,6 +273,8 @@ def _names_table(parts: list[str], row: tuple[str, str, str]) -> bool:
 
 
 def _frame(spec: SourceSpec) -> pa.Table:
+    import pyarrow as pa
+
     if spec.frame is None:
         raise InvalidInput("SOURCE_NO_FRAME", f"source {spec.name!r} has no frame")
     try:
@@ -279,6 +284,8 @@ def _frame(spec: SourceSpec) -> pa.Table:
 
 
 def _read_files(spec: SourceSpec, read_one) -> pa.Table:
+    import pyarrow as pa
+
     tables = []
     for path in expand_paths(spec):
         try:

@@ -173,15 +173,6 @@ SCALARS = [
 ]
 
 
-def test_every_scalar_node_type_has_a_compiler():
-    registered = set(scalar_sql.registry)
-    assert set(SCALAR_TYPES) <= registered
-
-
-def test_every_relation_type_has_a_compiler():
-    assert set(RELATION_TYPES) <= set(relation_sql.registry)
-
-
 def test_every_function_runs(bench):
     read = bench.table("t", COLUMNS)
     calls = [Call(fn, *sample_args(fn)) for fn in Fn]
