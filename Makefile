@@ -1,13 +1,17 @@
-.PHONY: setup test test-fast lint typecheck example bench fuzz
+.PHONY: setup setup-tests test test-fast lint typecheck example bench fuzz
 
 setup:
 	.ci/bootstrap.sh
 
-test: setup
+# also Java 17, Chromium, PostgreSQL and the JDBC drivers: the real servers the tests start
+setup-tests:
+	.ci/bootstrap.sh tests
+
+test: setup-tests
 	.venv/bin/python -m pytest -q
 
 # DuckDB only: the tests that need a Spark server carry the `spark` marker (tests/conftest.py)
-test-fast: setup
+test-fast: setup-tests
 	.venv/bin/python -m pytest -q -m "not spark"
 
 lint: setup
@@ -31,7 +35,7 @@ example: setup
 ROWS ?= 1000000
 REPEATS ?= 3
 
-bench: setup
+bench: setup-tests
 	.venv/bin/pip install -q -e ".[bench]"
 	.venv/bin/python -m benchmarks.run --rows $(ROWS) --repeats $(REPEATS)
 

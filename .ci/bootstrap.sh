@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Prepare a fresh machine: the Debian packages the tests' real servers need, the venv, gryph with
-# its extras. Idempotent: each step runs only when its result is missing.
+# Prepare a fresh machine: the venv and gryph with its extras (all `make example` needs); with the
+# argument `tests`, first the Debian packages the tests' real servers need.
+# Idempotent: each step runs only when its result is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,21 +14,27 @@ java_major() {
 # Java 17 for the local Spark Connect server; headless Chromium for the HTML report's browser
 # tests (tests/client/browser.py); a PostgreSQL server the tests start themselves, and the JDBC
 # drivers the local Spark server loads (spark.jars) to read PostgreSQL and SQLite on the cluster
-missing=""
-if ! command -v java >/dev/null 2>&1 || [ "$(java_major)" -lt 17 ]; then
-    missing="$missing openjdk-17-jre-headless"
-fi
-command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
-ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing="$missing postgresql"
-[ -f /usr/share/java/postgresql.jar ] || missing="$missing libpostgresql-jdbc-java"
-[ -f /usr/share/java/sqlite-jdbc.jar ] || missing="$missing libxerial-sqlite-jdbc-java"
-if [ -n "$missing" ]; then
-    echo "bootstrap: installing$missing"
-    SUDO=""
-    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-    $SUDO apt-get update
-    # shellcheck disable=SC2086
-    $SUDO apt-get install -y $missing
+install_test_packages() {
+    local missing=""
+    if ! command -v java >/dev/null 2>&1 || [ "$(java_major)" -lt 17 ]; then
+        missing="$missing openjdk-17-jre-headless"
+    fi
+    command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+    ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing="$missing postgresql"
+    [ -f /usr/share/java/postgresql.jar ] || missing="$missing libpostgresql-jdbc-java"
+    [ -f /usr/share/java/sqlite-jdbc.jar ] || missing="$missing libxerial-sqlite-jdbc-java"
+    if [ -n "$missing" ]; then
+        echo "bootstrap: installing$missing"
+        SUDO=""
+        if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+        $SUDO apt-get update
+        # shellcheck disable=SC2086
+        $SUDO apt-get install -y $missing
+    fi
+}
+
+if [ "${1:-}" = "tests" ]; then
+    install_test_packages
 fi
 
 if [ ! -x .venv/bin/python ]; then
