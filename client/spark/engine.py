@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import weakref
 from dataclasses import replace
 from typing import Mapping
 
@@ -10,7 +11,7 @@ from pyspark.sql.connect.dataframe import DataFrame
 
 from gryph.compiler.engine import Rows
 from gryph.compiler.errors import EngineError
-from gryph.compiler.plan import Export, Plan, Query, View, reads
+from gryph.compiler.plan import Export, Plan, Query, Sql, View, reads, walk_relations
 from gryph.compiler.plan.pruning import prune_columns
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import Schema
@@ -24,11 +25,11 @@ from .relations import Context, compile_relation, wide_codegen
 from .scalars import quoted
 from .sources import load_source
 from .together import Part, collect_together
-from .typemap import schema_of
 
 
 class SparkEngine:
-    """Runs plans over Spark Connect; sources and views live as temporary views during a run."""
+    """Runs plans over Spark Connect; sources and views that Spark SQL text names live as
+    temporary views during a run."""
 
     name = "spark"
 
@@ -43,6 +44,9 @@ class SparkEngine:
         self.read_once = read_once
         self.connection = connection if connection is not None else connect(remote)
         self.spark = self.connection.session
+        # each source's DataFrame and schema, by the identity of its spec: a run asks for a
+        # schema when it compiles and reads the source when it runs, one schema request for both
+        self._loaded: dict[int, tuple[DataFrame, Schema]] = {}
 
     def configure(self, settings: dict[str, str]) -> list[str]:
         """Set session settings; returns those Spark refuses at run time (cluster settings)."""
@@ -58,7 +62,15 @@ class SparkEngine:
 
     def schema_of(self, source: SourceSpec) -> Schema:
         with spark_errors(f"reading the schema of source {source.name!r}"):
-            return schema_of(load_source(self.spark, source).schema)
+            return self._load(source)[1]
+
+    def _load(self, spec: SourceSpec) -> tuple[DataFrame, Schema]:
+        """``spec``'s DataFrame and schema, asked of the server once while ``spec`` lives."""
+        key = id(spec)
+        if key not in self._loaded:
+            self._loaded[key] = load_source(self.spark, spec)
+            weakref.finalize(spec, self._loaded.pop, key, None)  # an id is unique while its object lives
+        return self._loaded[key]
 
     def schema_of_view(self, views: tuple[View, ...], sources: Mapping[str, SourceSpec]) -> Schema:
         """The schema of the last view (Spark analyses it without running it)."""
@@ -89,9 +101,8 @@ class SparkEngine:
             rows: dict[str, Rows] = {}
             for (_, split), got in zip(jobs, results):
                 rows.update(split(got))
-            for query, part, got in zip(alone, parts[len(jobs) :], results[len(jobs) :]):
-                names = part.df.columns  # known once analysed: while the views are still there
-                rows[query.name] = [{name: normalize(value) for name, value in zip(names, row)} for row in got]
+            for query, got in zip(alone, results[len(jobs) :]):
+                rows[query.name] = [{name: normalize(value) for name, value in zip(row.__fields__, row)} for row in got]
         return {query.name: rows[query.name] for query in plan.queries}
 
     def _export(self, ctx: Context, export: Export) -> None:
@@ -110,18 +121,23 @@ class SparkEngine:
         """Sources the views and relations read, then the views, registered for the block.
 
         Sources in ``kept`` are read once, with the columns it names, and kept for the block.
+        Only the names that Spark SQL text reads become temporary views (a request to create
+        and one to drop each); other relations read the DataFrames themselves.
         """
         ctx = Context(self.spark, {})
         registered: list[str] = []
-        names = [n for view in views for n in reads(view.relation)] + [n for rel in relations for n in reads(rel)]
+        everything = [view.relation for view in views] + list(relations)
+        names = [n for rel in everything for n in reads(rel)]
+        named = {t for rel in everything for node in walk_relations(rel) if isinstance(node, Sql) for t in node.tables}
         try:
-            loaded = {name: load_source(self.spark, sources[name]) for name in dict.fromkeys(names) if name in sources}
+            loaded = {name: self._load(sources[name])[0] for name in dict.fromkeys(names) if name in sources}
             for name, df in keep_all(loaded, kept or {}).items():
                 with spark_errors(f"reading source {name!r}"):
-                    self._register(ctx, name, df, registered)
+                    self._register(ctx, name, df, registered if name in named else None)
             for view in views:
                 with spark_errors(f"building view {view.name!r}"):
-                    self._register(ctx, view.name, compile_relation(view.relation, ctx), registered)
+                    df = compile_relation(view.relation, ctx)
+                    self._register(ctx, view.name, df, registered if view.name in named else None)
             yield ctx
         except BaseException as failure:
             # the failure that ended the block is the one to report; cleaning up after it must
@@ -135,6 +151,7 @@ class SparkEngine:
         self._drop(registered)
 
     def close(self) -> None:
+        self._loaded.clear()
         self.connection.close()
 
     def __enter__(self) -> SparkEngine:
@@ -143,10 +160,12 @@ class SparkEngine:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _register(self, ctx: Context, name: str, df: DataFrame, registered: list[str]) -> None:
-        # Temporary views let Sql relations name sources and views; Read uses the DataFrame itself.
-        df.createOrReplaceTempView(quoted(name))  # the name is parsed here (not when dropped)
-        registered.append(name)
+    def _register(self, ctx: Context, name: str, df: DataFrame, registered: list[str] | None) -> None:
+        """``df`` as ``name`` for Read relations; also as a temporary view when ``registered``
+        is given (the views that Sql relations name), which lists it for dropping."""
+        if registered is not None:
+            df.createOrReplaceTempView(quoted(name))  # the name is parsed here (not when dropped)
+            registered.append(name)
         ctx.tables[name] = df
 
     def _dataframe(self, ctx: Context, query: Query) -> DataFrame:
