@@ -23,8 +23,10 @@ from .histograms import shared_histograms
 from .read_once import keep_all, sources_to_keep
 from .relations import Context, compile_relation, wide_codegen
 from .scalars import quoted
+from .small_runs import interpret, reads_only_small, restore
 from .sources import load_source
 from .together import Part, collect_together
+from .typemap import schema_of
 
 
 class SparkEngine:
@@ -88,7 +90,8 @@ class SparkEngine:
         exports = [replace(e, relation=prune_columns(e.relation)) for e in plan.exports]
         relations = [s.input for s in shared] + [q.relation for q in alone] + [e.relation for e in exports]
         kept = sources_to_keep(relations, plan.views, sources) if self.read_once else {}
-        with self._registered(plan.views, relations, sources, kept) as ctx:
+        small = reads_only_small(relations, plan.views, sources)
+        with self._interpreted(small), self._registered(plan.views, relations, sources, kept) as ctx:
             for export in exports:
                 self._export(ctx, export)
             jobs = [s.dataframe(ctx) for s in shared]
@@ -115,6 +118,26 @@ class SparkEngine:
                     writer.saveAsTable(export.table)
                 else:
                     writer.parquet(export.path)
+
+    @contextlib.contextmanager
+    def _interpreted(self, small: bool):
+        """A run over small sources only runs without generated code (small_runs.py); the
+        session's settings are put back afterwards."""
+        if not small:
+            yield
+            return
+        with spark_errors("setting the session's configuration"):
+            previous = interpret(self.spark)
+        try:
+            yield
+        except BaseException:
+            # the failure is the one to report; a server that is gone has no settings to put back
+            if self.connection.reachable():
+                with contextlib.suppress(EngineError), spark_errors("setting the session's configuration"):
+                    restore(self.spark, previous)
+            raise
+        with spark_errors("setting the session's configuration"):
+            restore(self.spark, previous)
 
     @contextlib.contextmanager
     def _registered(self, views, relations, sources: Mapping[str, SourceSpec], kept: Mapping | None = None):

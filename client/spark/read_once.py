@@ -6,15 +6,12 @@ once into the executors' storage (``localCheckpoint``, serialized, spilling to d
 the columns the run uses; every query then reads that copy. The copy lives as long as the run's
 DataFrames: Spark Connect releases it when the client drops them.
 
-Small files on this machine are not copied: the copy is a job of its own (0.2-0.6 s on a warm
-local server for the 50 rows of examples/users.dq), more than reading a few megabytes again.
+Small sources (small_runs.py) are not copied: reading them again costs less than the copy.
 """
 
 from __future__ import annotations
 
 import contextlib
-import glob
-import os
 import warnings
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -26,22 +23,18 @@ from pyspark.sql.connect.session import SparkSession
 from pyspark.storagelevel import StorageLevel
 
 from gryph.compiler.plan import Aggregate, Read, Relation, Sql, View, inputs
-from gryph.compiler.databases import is_database
 from gryph.compiler.plan.pruning import columns_read
 from gryph.compiler.sources import SourceSpec
 
 from .failures import first_line
 from .relations import splits_in_two
 from .scalars import column
+from .small_runs import is_small
 
 # Serialized in memory, spilling to disk. At 10M rows of the benchmark's 13 columns it was
 # written about 10% faster than deserialized rows, a group-by over it ran 1.6x faster (a plain
 # aggregate 1.6x slower), and the whole suite took 115-120 s against 127-143 s.
 STORAGE = StorageLevel.MEMORY_AND_DISK
-
-# Local files smaller than this together are read once per scan rather than copied. A Spark
-# task reads a few megabytes of CSV or parquet in tens of milliseconds; the copy's job costs more.
-SMALL_SOURCE_BYTES = 16 * 2**20
 
 
 def scans(relations, views: tuple[View, ...] = ()) -> Counter:
@@ -82,42 +75,14 @@ def sources_to_keep(relations, views: tuple[View, ...], sources: Mapping[str, So
     """Sources scanned more than once, with the columns to keep (None: all of them).
 
     Frames are not kept: their rows travel with the plan and cost no file read. Nor are small
-    local files (``SMALL_SOURCE_BYTES``).
+    sources (``small_runs.is_small``).
     """
     columns = columns_read(list(relations) + [v.relation for v in views])
     return {
         name: columns.get(name)
         for name, times in scans(relations, views).items()
-        if times > 1 and name in sources and sources[name].format != "frame" and not _small(sources[name])
+        if times > 1 and name in sources and sources[name].format != "frame" and not is_small(sources[name])
     }
-
-
-def _small(spec: SourceSpec) -> bool:
-    """Whether ``spec`` is files on this machine, together under ``SMALL_SOURCE_BYTES``
-    (a table, a database, or a path not found here may be any size)."""
-    if spec.format == "table" or is_database(spec) or not spec.paths:
-        return False
-    total = 0
-    for path in spec.paths:
-        size = _bytes_here(path)
-        if size is None:
-            return False
-        total += size
-    return total < SMALL_SOURCE_BYTES
-
-
-def _bytes_here(path: str) -> int | None:
-    """The bytes of the files ``path`` names here (a file, a folder's tree, a glob's matches);
-    None when nothing here matches it."""
-    matches = glob.glob(path, recursive=True) if set("*?[") & set(path) else [path]
-    total, found = 0, False
-    for match in matches:
-        if os.path.isfile(match):
-            total, found = total + os.path.getsize(match), True
-        elif os.path.isdir(match):
-            total += sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(match) for f in files)
-            found = True
-    return total if found else None
 
 
 def keep_all(loaded: Mapping[str, DataFrame], kept: Mapping[str, frozenset[str] | None]) -> dict[str, DataFrame]:

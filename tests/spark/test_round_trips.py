@@ -92,3 +92,28 @@ def test_spark_sql_text_reads_the_sources_as_temporary_views(spark_engine, tmp_p
     assert sent.count(("execute", "root")) == 1 + 3, sent  # the action, and dropping the views
     assert result.measures["users without email"] == 1
     assert "users" not in {table.name for table in spark_engine.spark.catalog.listTables()}
+
+
+def test_a_small_run_is_interpreted_and_puts_the_settings_back(spark_engine, tmp_path, monkeypatch):
+    import gryph.client.spark.small_runs as small_runs
+
+    users, copy, orders = _write(tmp_path)
+    suite = load_suite(SUITE.format(users=users, copy=copy, orders=orders))
+    client, settings = spark_engine.spark.client, list(small_runs.INTERPRETED)
+    before = client.get_configs(*settings)
+    config, set_during = client.config, []
+
+    def spy_config(operation):
+        if operation.WhichOneof("op_type") == "set":
+            set_during.append({pair.key: pair.value for pair in operation.set.pairs})
+        return config(operation)
+
+    monkeypatch.setattr(client, "config", spy_config)
+    small = run_on(suite, spark_engine, record_sample=5)
+    assert set_during[0] == small_runs.INTERPRETED and client.get_configs(*settings) == before
+    # the same files counted as large: generated code, and the same results
+    set_during.clear()
+    monkeypatch.setattr(small_runs, "SMALL_SOURCE_BYTES", 0)
+    large = run_on(suite, spark_engine, record_sample=5)
+    assert not any(small_runs.INTERPRETED.keys() & pairs.keys() for pairs in set_during), set_during
+    assert large.metrics == small.metrics and large.records == small.records
