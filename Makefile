@@ -1,4 +1,4 @@
-.PHONY: setup setup-tests test test-fast lint typecheck example bench fuzz
+.PHONY: setup setup-tests test test-fast lint typecheck example bench bench-warm-spark fuzz
 
 setup:
 	.ci/bootstrap.sh
@@ -38,6 +38,11 @@ REPEATS ?= 3
 bench: setup-tests
 	.venv/bin/pip install -q -e ".[bench]"
 	.venv/bin/python -m benchmarks.run --rows $(ROWS) --repeats $(REPEATS)
+
+# A warm Spark run (benchmarks/warm_spark.py): examples/users.dq on one running local Connect
+# server, gryph's CLI and API against the same metrics hand-written in PySpark
+bench-warm-spark: setup-tests
+	.venv/bin/python -m benchmarks.warm_spark --repeats $(REPEATS)
 
 # Mutation fuzzing of suites and configs (tests/fuzz): every input must end as a result or a
 # located error. `make fuzz N=100000 SEED=7`; failing inputs land in fuzz-failures/.

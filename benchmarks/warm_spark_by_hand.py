@@ -15,7 +15,9 @@ import sys
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parent.parent / "examples" / "data"
-USERS = "user_id bigint, first_name string, last_name string, address string, email string, phone string, post_code string"
+USERS = (
+    "user_id bigint, first_name string, last_name string, address string, email string, phone string, post_code string"
+)
 ORDERS = "order_id bigint, user_id bigint, country string, created_ts timestamp, shipped_ts timestamp"
 THRESHOLD_MS, STEP_MS = 180_000, 120_000  # timeliness: threshold = 3m, step.size = 2m
 
