@@ -33,11 +33,15 @@ example: setup
 # The benchmark (benchmarks/README.md): DuckDB and a local Spark Connect server, side by side.
 # `make bench ROWS=10000000` for the size the targets are stated at.
 ROWS ?= 1000000
+# DuckDB's memory cap in the benchmark (it spills beyond it); SYSTEMS=a,b runs a subset
+DUCKDB_MEMORY ?= 8GB
+SYSTEMS ?=
 REPEATS ?= 3
 
 bench: setup-tests
 	.venv/bin/pip install -q -e ".[bench]"
-	.venv/bin/python -m benchmarks.run --rows $(ROWS) --repeats $(REPEATS)
+	.venv/bin/python -m benchmarks.run --rows $(ROWS) --repeats $(REPEATS) --duckdb-memory $(DUCKDB_MEMORY) \
+		$(if $(SYSTEMS),--systems $(SYSTEMS))
 
 # A warm Spark run (benchmarks/warm_spark.py): examples/users.dq on one running local Connect
 # server, gryph's CLI and API against the same metrics hand-written in PySpark
