@@ -11,7 +11,7 @@ from pyspark.sql.connect.dataframe import DataFrame
 
 from gryph.compiler.engine import Rows
 from gryph.compiler.errors import EngineError
-from gryph.compiler.plan import Export, Plan, Query, Sql, View, reads, walk_relations
+from gryph.compiler.plan import Export, Plan, Query, View, reads
 from gryph.compiler.plan.pruning import prune_columns
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import Schema
@@ -21,7 +21,7 @@ from .connect import Connection, connect
 from .failures import spark_errors
 from .histograms import shared_histograms
 from .read_once import keep_all, sources_to_keep
-from .relations import Context, compile_relation, wide_codegen
+from .relations import Context, compile_relation, has_sql, wide_codegen
 from .scalars import quoted
 from .small_runs import interpret, reads_only_small, restore
 from .sources import load_source
@@ -30,8 +30,8 @@ from .typemap import schema_of
 
 
 class SparkEngine:
-    """Runs plans over Spark Connect; sources and views that Spark SQL text names live as
-    temporary views during a run."""
+    """Runs plans over Spark Connect; sources and views live as temporary views during a run
+    that runs Spark SQL text."""
 
     name = "spark"
 
@@ -144,23 +144,22 @@ class SparkEngine:
         """Sources the views and relations read, then the views, registered for the block.
 
         Sources in ``kept`` are read once, with the columns it names, and kept for the block.
-        Only the names that Spark SQL text reads become temporary views (a request to create
-        and one to drop each); other relations read the DataFrames themselves.
+        They are temporary views (a request to create and one to drop each) only when Spark SQL
+        text runs, which may name any of them; other relations read the DataFrames themselves.
         """
         ctx = Context(self.spark, {})
         registered: list[str] = []
         everything = [view.relation for view in views] + list(relations)
         names = [n for rel in everything for n in reads(rel)]
-        named = {t for rel in everything for node in walk_relations(rel) if isinstance(node, Sql) for t in node.tables}
+        as_views = registered if has_sql(everything) else None
         try:
             loaded = {name: self._load(sources[name])[0] for name in dict.fromkeys(names) if name in sources}
             for name, df in keep_all(loaded, kept or {}).items():
                 with spark_errors(f"reading source {name!r}"):
-                    self._register(ctx, name, df, registered if name in named else None)
+                    self._register(ctx, name, df, as_views)
             for view in views:
                 with spark_errors(f"building view {view.name!r}"):
-                    df = compile_relation(view.relation, ctx)
-                    self._register(ctx, view.name, df, registered if view.name in named else None)
+                    self._register(ctx, view.name, compile_relation(view.relation, ctx), as_views)
             yield ctx
         except BaseException as failure:
             # the failure that ended the block is the one to report; cleaning up after it must

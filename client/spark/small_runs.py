@@ -17,8 +17,10 @@ from typing import Iterable, Mapping
 from pyspark.sql.connect.session import SparkSession
 
 from gryph.compiler.databases import is_database
-from gryph.compiler.plan import Relation, Sql, View, reads, walk_relations
+from gryph.compiler.plan import Relation, View, reads
 from gryph.compiler.sources import SourceSpec
+
+from .relations import has_sql
 
 # Local files smaller than this together count as small. A Spark task reads a few megabytes of
 # CSV or parquet in tens of milliseconds; copying them or compiling code for them costs more.
@@ -59,7 +61,7 @@ def reads_only_small(relations: Iterable[Relation], views: tuple[View, ...], sou
     """Whether ``relations`` (through ``views``) read small sources only; Spark SQL text may
     name any table of the catalog, so a run with some is not small."""
     everything = [view.relation for view in views] + list(relations)
-    if any(isinstance(node, Sql) for rel in everything for node in walk_relations(rel)):
+    if has_sql(everything):
         return False
     names = {name for rel in everything for name in reads(rel)} - {view.name for view in views}
     return all(name in sources and is_small(sources[name]) for name in names)
