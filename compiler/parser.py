@@ -10,6 +10,7 @@ from textx import TextXError, TextXSyntaxError, get_location, get_model, metamod
 
 from .errors import InvalidInput, Location
 from .gcpause import without_cyclic_gc
+from .grammar_cache import cached_metamodel
 from .precedence import ShapeError, reshape_additive, reshape_expression
 from .stack import recursion_room
 from .value_lists import expand_value_list
@@ -30,7 +31,12 @@ RULE_GRAMMARS = {
 
 @functools.lru_cache(maxsize=None)
 def metamodel(name: str):
-    """The textX metamodel of ``grammar/<name>.tx`` (cached: loading costs milliseconds)."""
+    """The textX metamodel of ``grammar/<name>.tx``, once per process, from the disk cache if it can."""
+    return cached_metamodel(name, sorted(GRAMMAR_DIR.glob("*.tx")), lambda: build_metamodel(name))
+
+
+def build_metamodel(name: str):
+    """The textX metamodel of ``grammar/<name>.tx``, built from the grammar files."""
     model = metamodel_from_file(str(GRAMMAR_DIR / f"{name}.tx"), ignore_case=True, autokwd=True)
     model.register_obj_processors(
         {"Expression": reshape_expression, "Additive": reshape_additive, "InTail": expand_value_list}
