@@ -52,11 +52,12 @@ def cache_key(name: str, grammar_files: list[Path]) -> str:
     return f"metamodel-{name}-{digest.hexdigest()[:32]}.pickle"
 
 
-def cached_metamodel(name: str, grammar_files: list[Path], build):
-    """The metamodel ``build()`` makes, loaded from the cache when a valid pickle is there."""
+def cached_metamodel(name: str, grammar_files: list[Path], build, directory: Path | None = None):
+    """The metamodel ``build()`` makes, loaded from the cache (``directory``, by default
+    ``cache_dir()``) when a valid pickle is there."""
     from .stack import recursion_room
 
-    directory = cache_dir()
+    directory = directory or cache_dir()
     if directory is None:
         return build()
     try:
