@@ -140,13 +140,14 @@ def report(result: dict) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--output", type=Path, help="the JSON result (default: benchmarks/results/startup-<time>.json)")
     args = parser.parse_args(argv)
     result = measure(args.repeats)
-    lines = report(result)
-    print("\n".join(lines))
-    RESULTS.mkdir(exist_ok=True)
+    print("\n".join(report(result)))
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    (RESULTS / f"startup-{stamp}.json").write_text(json.dumps(result, indent=2))
+    output = args.output or RESULTS / f"startup-{stamp}.json"
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(result, indent=2))
     return 0
 
 
