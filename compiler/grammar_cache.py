@@ -1,8 +1,9 @@
 """A disk cache of the textX metamodels: building one from the grammar files costs every process
 about 0.2 s, loading a pickled one a few milliseconds.
 
-The pickle is keyed by the grammar files' contents, the textX, Arpeggio and Python versions and
-this module's format; a cache that is missing, stale, unreadable or unwritable is ignored and the
+The pickle holds what the grammar files make (object processors are registered after loading)
+and is keyed by the grammar files' contents, textX's options, the textX, Arpeggio and Python
+versions and this module's format; a cache that is missing, stale, unreadable or unwritable is ignored and the
 metamodel built as before, so the cache can neither change a result nor fail a run.
 ``GRYPH_CACHE_DIR`` moves it (default: ``$XDG_CACHE_HOME/gryph`` or ``~/.cache/gryph``);
 ``GRYPH_CACHE_DIR=off`` turns it off.
@@ -24,7 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-FORMAT = 1  # bump when the pickled layout changes
+FORMAT = 2  # bump when the pickled layout changes
 DISABLED = "off"
 
 
@@ -39,29 +40,36 @@ def cache_dir() -> Path | None:
     return Path(base) / "gryph"
 
 
-def cache_key(name: str, grammar_files: list[Path]) -> str:
+def cache_key(name: str, grammar_files: list[Path], options: dict) -> str:
     """A name for the pickle of metamodel ``name`` that changes whenever anything it depends on does."""
     import arpeggio
     import textx
 
     digest = hashlib.sha256()
-    for part in (str(FORMAT), textx.__version__, arpeggio.__version__, sys.version, name):
+    for part in (
+        str(FORMAT),
+        textx.__version__,
+        arpeggio.__version__,
+        sys.version,
+        name,
+        repr(sorted(options.items())),
+    ):
         digest.update(part.encode() + b"\0")
     for path in sorted(grammar_files):
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return f"metamodel-{name}-{digest.hexdigest()[:32]}.pickle"
 
 
-def cached_metamodel(name: str, grammar_files: list[Path], build, directory: Path | None = None):
-    """The metamodel ``build()`` makes, loaded from the cache (``directory``, by default
-    ``cache_dir()``) when a valid pickle is there."""
+def cached_metamodel(name: str, grammar_files: list[Path], options: dict, build, directory: Path | None = None):
+    """The metamodel ``build()`` makes from ``grammar_files`` with textX ``options``, loaded from the
+    cache (``directory``, by default ``cache_dir()``) when a valid pickle is there."""
     from .stack import recursion_room
 
     directory = directory or cache_dir()
     if directory is None:
         return build()
     try:
-        path = directory / cache_key(name, grammar_files)
+        path = directory / cache_key(name, grammar_files, options)
     except OSError:  # a grammar file unreadable: building will say so
         return build()
     with recursion_room():  # the metamodel is a deep graph: pickle walks it recursively

@@ -79,20 +79,20 @@ def outcome(grammar: str, text: str):
 @pytest.fixture(scope="module")
 def metamodels(tmp_path_factory):
     """Per grammar: the metamodel built from the files, and the one the cache gives back."""
-    cache = tmp_path_factory.mktemp("grammar-cache")
-    pairs = {}
-    for grammar in GRAMMARS:
-        files = sorted(parser.GRAMMAR_DIR.glob("*.tx"))
-        built = parser.build_metamodel(grammar)
-        stored = cached_metamodel(grammar, files, lambda g=grammar: parser.build_metamodel(g), directory=cache)
-        loaded = cached_metamodel(grammar, files, _must_not_build, directory=cache)
-        assert loaded is not stored  # read back from the pickle
-        pairs[grammar] = (built, loaded)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GRYPH_CACHE_DIR", str(tmp_path_factory.mktemp("grammar-cache")))
+        pairs = {}
+        for grammar in GRAMMARS:
+            parser.metamodel.__wrapped__(grammar)  # builds and stores
+            built = parser.build_metamodel(grammar)
+            with pytest.MonkeyPatch.context() as no_build:
+                no_build.setattr(parser, "_from_grammar", _must_not_build)
+                pairs[grammar] = (built, parser.metamodel.__wrapped__(grammar))
     return pairs
 
 
-def _must_not_build():
-    raise AssertionError("the cache was not used")
+def _must_not_build(name):
+    raise AssertionError(f"the cache was not used for {name}")
 
 
 def test_the_corpus_is_the_tests_rule_texts():
@@ -119,12 +119,19 @@ def _files():
     return sorted(parser.GRAMMAR_DIR.glob("*.tx"))
 
 
+def _built(name):
+    return lambda: parser.build_metamodel(name)
+
+
+OPTIONS = parser.GRAMMAR_OPTIONS
+
+
 def test_an_unreadable_cache_is_rebuilt_and_replaced(tmp_path):
     files = _files()
-    stored = tmp_path / "cache" / cache_key("selections", files)
+    stored = tmp_path / "cache" / cache_key("selections", files, OPTIONS)
     stored.parent.mkdir()
     stored.write_bytes(b"not a pickle")
-    model = cached_metamodel("selections", files, lambda: parser.build_metamodel("selections"), tmp_path / "cache")
+    model = cached_metamodel("selections", files, OPTIONS, _built("selections"), tmp_path / "cache")
     assert shape(model.model_from_str("a, b").body) == shape(
         parser.build_metamodel("selections").model_from_str("a, b").body
     )
@@ -135,25 +142,26 @@ def test_an_unreadable_cache_is_rebuilt_and_replaced(tmp_path):
 def test_an_unwritable_cache_only_costs_speed(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("the cache directory cannot be made inside a file")
-    model = cached_metamodel("profiling", _files(), lambda: parser.build_metamodel("profiling"), blocker / "cache")
+    model = cached_metamodel("profiling", _files(), OPTIONS, _built("profiling"), blocker / "cache")
     assert model.model_from_str("count(*) as n").body.items[0].alias == "n"
 
 
-def test_the_cache_key_follows_the_grammar_text(tmp_path):
+def test_the_cache_key_follows_the_grammar_text_and_options(tmp_path):
     files = _files()
     copies = []
     for path in files:
         copy = tmp_path / path.name
         copy.write_bytes(path.read_bytes())
         copies.append(copy)
-    assert cache_key("suite", copies) == cache_key("suite", files)
+    assert cache_key("suite", copies, OPTIONS) == cache_key("suite", files, OPTIONS)
+    assert cache_key("suite", files, {**OPTIONS, "autokwd": False}) != cache_key("suite", files, OPTIONS)
+    assert cache_key("accuracy", files, OPTIONS) != cache_key("suite", files, OPTIONS)
     copies[0].write_bytes(copies[0].read_bytes() + b"\n// changed\n")
-    assert cache_key("suite", copies) != cache_key("suite", files)
-    assert cache_key("accuracy", files) != cache_key("suite", files)
+    assert cache_key("suite", copies, OPTIONS) != cache_key("suite", files, OPTIONS)
 
 
 def test_the_cache_can_be_turned_off(monkeypatch):
     monkeypatch.setenv("GRYPH_CACHE_DIR", "off")
     built = []
-    cached_metamodel("selections", _files(), lambda: built.append(1) or parser.build_metamodel("selections"))
+    cached_metamodel("selections", _files(), OPTIONS, lambda: built.append(1) or parser.build_metamodel("selections"))
     assert built == [1]
