@@ -21,8 +21,21 @@ def test_sigkill_at_random_points_loses_no_completed_run(tmp_path):
     rng = random.Random(20261123)  # fixed: the kill points are the same on every run of the test
     history = tmp_path / "history.duckdb"
     command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli"]
+    # kill points relative to how long a whole run takes on this machine now: the early half
+    # cannot let a run finish, the late half almost always does
+    clock = time.perf_counter()
+    subprocess.run(
+        command + ["run", "examples/users.dq", "--no-history", "--format", "json"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+        timeout=300,
+    )
+    whole = time.perf_counter() - clock
+    kill_points = [rng.uniform(0.0, 0.4 * whole) for _ in range(KILLS // 2)]
+    kill_points += [rng.uniform(0.4 * whole, 3.0 * whole) for _ in range(KILLS - KILLS // 2)]
     reports = []
-    for attempt in range(KILLS):
+    for attempt, kill_point in enumerate(kill_points):
         report = tmp_path / f"report{attempt}.json"
         process = subprocess.Popen(
             command
@@ -31,7 +44,7 @@ def test_sigkill_at_random_points_loses_no_completed_run(tmp_path):
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        time.sleep(rng.uniform(0.2, 5.0))  # from start-up to well past the end of a run
+        time.sleep(kill_point)
         process.kill()
         process.wait()
         reports.append(report)
