@@ -8,9 +8,10 @@ loader keeps every name's location and the lowering reports unknown names there.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Union
 
 from .errors import Location
+from .ruletree.nodes import Expr
 from .types import DataType
 
 # RuleSpec kinds of the six measure types, by Griffin's MeasureTypes names (lower-cased)
@@ -70,4 +71,8 @@ class SparkSqlConfig:
     """The view holding the measure's query, and the bad-record condition over its rows (parsed)."""
 
     view: str
-    bad: object
+    bad: Expr
+
+
+# a measure's config as the lowering reads it (schemaConformance: its checks in order)
+MeasureConfig = Union[DuplicationConfig, ProfilingConfig, AccuracyConfig, SparkSqlConfig, tuple[TypeCheck, ...]]

@@ -34,7 +34,8 @@ from ..plan import (
     not_,
     free_prefix,
 )
-from ..resolve import TIME_UNITS_MS, Resolver
+from ..resolve import Resolver
+from ..time_literals import split_time
 from ..results import MetricWrite, RuleResult
 from ..types import BOOLEAN, DOUBLE, INTEGER, TIMESTAMP, Kind
 from .common import Finisher, RuleLowering, positive
@@ -57,12 +58,10 @@ def duration_ms(value: object) -> int | None:
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise ValueError(f"must be a duration such as 3m, got {value!r}")
     if isinstance(value, str):
-        text = value.strip().lower()
-        unit = "ms" if text.endswith("ms") else text[-1:]
-        number = text[: -len(unit)] if unit in TIME_UNITS_MS else text
+        number, unit_ms = split_time(value)
         if not number.isdigit():
             raise ValueError(f"must be a duration such as 3m, got {value!r}")
-        value = int(number) * TIME_UNITS_MS.get(unit, 1) if len(number) <= 18 else math.inf
+        value = int(number) * unit_ms if len(number) <= 18 else math.inf
     if value <= 0:
         raise ValueError(f"must be positive, got {value!r}")
     if not value < MAX_DURATION_MS:  # also NaN and infinity
