@@ -157,9 +157,7 @@ def _source(statement: SourceDecl, base: Path) -> SourceSpec:
         return source
     if fmt == "table":
         if len(paths) != 1:
-            raise InvalidInput(
-                "BAD_SOURCE", "table(...) takes one table name", location=location, text=statement.text
-            )
+            raise InvalidInput("BAD_SOURCE", "table(...) takes one table name", location=location, text=statement.text)
         return SourceSpec(name, "table", table=paths[0], options=options, location=location)
     if not paths:
         raise InvalidInput("BAD_SOURCE", f"{fmt}(...) needs a path", location=location, text=statement.text)

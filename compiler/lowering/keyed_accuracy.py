@@ -155,7 +155,9 @@ class KeyedAccuracyLowering(AccuracyLowering):
         return self.mapping(resolver, mapping, left, right)
 
     @staticmethod
-    def mapping(resolver: Resolver, mapping: Mapping, left: Scalar | None = None, right: Scalar | None = None) -> Scalar:
+    def mapping(
+        resolver: Resolver, mapping: Mapping, left: Scalar | None = None, right: Scalar | None = None
+    ) -> Scalar:
         """``===`` and ``!==`` compare as Griffin's ``=`` (NULL equals NULL); ``<<`` etc. as ``<``."""
         if left is None:
             left, right = resolver.expression(mapping.left), resolver.expression(mapping.right)

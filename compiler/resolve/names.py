@@ -36,7 +36,12 @@ class NameResolver(FunctionResolver):
             name = base.name
             side = self.scope.side_of_head(name)
             first = steps[0] if steps else None
-            if side is None and isinstance(first, FieldStep) and name in self.scope.outside and not self._is_column(name):
+            if (
+                side is None
+                and isinstance(first, FieldStep)
+                and name in self.scope.outside
+                and not self._is_column(name)
+            ):
                 visible = ", ".join(sorted(self.scope.sides))
                 raise self.scope.error(
                     "SOURCE_NOT_ALLOWED",
