@@ -33,6 +33,13 @@ class ColumnRef(NamedTuple):
 
 
 @dataclass(frozen=True)
+class CompletenessConfig:
+    """What a complete row is: a condition over the source's columns."""
+
+    condition: Expr
+
+
+@dataclass(frozen=True)
 class DuplicationConfig:
     """Key columns (none: every column) and the flag that marks a bad row."""
 
@@ -67,6 +74,13 @@ class TypeCheck:
 
 
 @dataclass(frozen=True)
+class SchemaConformanceConfig:
+    """The columns whose text must read as a type, in config order."""
+
+    checks: tuple[TypeCheck, ...]
+
+
+@dataclass(frozen=True)
 class SparkSqlConfig:
     """The view holding the measure's query, and the bad-record condition over its rows (parsed)."""
 
@@ -74,5 +88,7 @@ class SparkSqlConfig:
     bad: Expr
 
 
-# a measure's config as the lowering reads it (schemaConformance: its checks in order)
-MeasureConfig = Union[DuplicationConfig, ProfilingConfig, AccuracyConfig, SparkSqlConfig, tuple[TypeCheck, ...]]
+# a measure's config as the lowering reads it
+MeasureConfig = Union[
+    CompletenessConfig, DuplicationConfig, ProfilingConfig, AccuracyConfig, SparkSqlConfig, SchemaConformanceConfig
+]

@@ -9,7 +9,7 @@ from typing import Union
 from .errors import Location
 from .griffin_measures import MeasureConfig
 from .ruletree.check_nodes import CheckExpr
-from .ruletree.nodes import AccuracyBody, Expr, SelectList, SelectQuery
+from .ruletree.nodes import AccuracyBody, SelectList, SelectQuery
 from .sources import SourceSpec
 
 TWO_SOURCE_KINDS = ("accuracy", "uniqueness")  # the rule types that compare a source with a target
@@ -32,8 +32,8 @@ class NativeSql:
 
 
 # what a rule's body may be: a DSL rule's tree, Spark SQL text, a native measure's SQL, or a
-# Griffin measure's config (a completeness measure's condition is an expression)
-RuleBody = Union[AccuracyBody, SelectQuery, SelectList, Expr, str, NativeSql, MeasureConfig]
+# Griffin measure's config
+RuleBody = Union[AccuracyBody, SelectQuery, SelectList, str, NativeSql, MeasureConfig]
 
 
 @dataclass

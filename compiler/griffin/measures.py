@@ -14,8 +14,10 @@ from ..griffin_measures import (
     MEASURE_KINDS,
     AccuracyConfig,
     ColumnRef,
+    CompletenessConfig,
     DuplicationConfig,
     ProfilingConfig,
+    SchemaConformanceConfig,
     SparkSqlConfig,
     TypeCheck,
 )
@@ -69,7 +71,7 @@ def _measure(entry: Node, name: str, data: DataSources) -> RuleSpec:
     record = any((out.text("type") or "").lower() in ("record", "records") for out in entry.items("out"))
     target = None
     if kind == "griffin.completeness":
-        body: RuleBody = _condition(config, "expr")
+        body: RuleBody = CompletenessConfig(_condition(config, "expr"))
     elif kind == "griffin.duplication":
         body = DuplicationConfig(_columns(config), _bad_flag(config))
     elif kind == "griffin.profiling":
@@ -86,7 +88,7 @@ def _measure(entry: Node, name: str, data: DataSources) -> RuleSpec:
     elif kind == "griffin.sparksql":
         body = _spark_sql(config, name, data)
     else:
-        body = tuple(_type_check(item) for item in _objects(config, "expr"))
+        body = SchemaConformanceConfig(tuple(_type_check(item) for item in _objects(config, "expr")))
     return RuleSpec(
         kind,
         name,

@@ -88,8 +88,7 @@ class AccuracyLowering(RuleLowering):
 
     def lower(self) -> Finisher:
         rule = self.rule
-        body = rule.body
-        assert isinstance(body, ConditionRule)  # accuracy_lowering sends statements elsewhere
+        body = self.body_as(ConditionRule)
         source, target = rule.source, rule.target
         source_read, target_read, prefix, resolver = self.two_sides()
         terms = [

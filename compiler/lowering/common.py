@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, TypeVar
 
 from ..collect import Collector, Results, RowsRef, ValueRef
 from ..errors import InvalidInput, did_you_mean
@@ -16,6 +16,7 @@ from ..suite import RuleSpec
 from ..types import Schema
 
 Finisher = Callable[[Results], RuleResult]
+Body = TypeVar("Body")
 
 # Details every rule accepts besides its own (Griffin names its sources there).
 COMMON_DETAILS = ("source", "target")
@@ -64,6 +65,13 @@ class RuleLowering:
         self.collector = collector
         self.options = options
         self.check_details()
+
+    def body_as(self, kind: type[Body]) -> Body:
+        """The rule's body, which the loaders give every rule of this lowering's kinds as a ``kind``."""
+        body = self.rule.body
+        if not isinstance(body, kind):
+            raise TypeError(f"a {self.rule.kind} rule's body is a {kind.__name__}, not {body!r}")
+        return body
 
     # -- errors and details ---------------------------------------------------------------------
     def error(self, code: str, message: str, node: Node | None = None, hint: str | None = None) -> InvalidInput:

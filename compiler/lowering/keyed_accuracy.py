@@ -119,9 +119,7 @@ class KeyedAccuracyLowering(AccuracyLowering):
     def statements(self, resolver: Resolver, prefix: str):
         """Key equalities, (mapping test, text) pairs and @Invalid conditions, in rule order."""
         keys, mappings, invalid = [], [], []
-        body = self.rule.body
-        assert isinstance(body, StatementRule)  # accuracy_lowering chose this lowering for it
-        for statement in body.statements:
+        for statement in self.body_as(StatementRule).statements:
             if isinstance(statement, AssignStatement):
                 resolver.scope.variables[statement.name] = resolver.expression(statement.value)
             elif isinstance(statement, InvalidStatement):

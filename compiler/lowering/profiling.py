@@ -41,8 +41,7 @@ class ProfilingLowering(RuleLowering):
     row_limit = ROW_LIMIT  # rows a query may return before it is an error
 
     def lower(self) -> Finisher:
-        rule, query = self.rule, self.rule.body
-        assert isinstance(query, SelectQuery)  # profiling rules and measures parse as queries
+        rule, query = self.rule, self.body_as(SelectQuery)
         source = self._source()
         read = self.read(source)
         self.resolver = Resolver(self.source_scope(source))
@@ -109,9 +108,7 @@ class ProfilingLowering(RuleLowering):
         )
 
     def _source(self) -> str:
-        query = self.rule.body
-        assert isinstance(query, SelectQuery)
-        named = query.source
+        named = self.body_as(SelectQuery).source
         if named and self.rule.source and named != self.rule.source and not self.rule.details.get("source"):
             raise self.error(
                 "CONFLICTING_SOURCE",

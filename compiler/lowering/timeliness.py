@@ -38,6 +38,7 @@ from ..resolve import Resolver
 from ..time_literals import split_time
 from ..results import MetricWrite, RuleResult
 from ..types import BOOLEAN, DOUBLE, INTEGER, TIMESTAMP, Kind
+from ..ruletree.nodes import SelectList
 from .common import Finisher, RuleLowering, positive
 
 
@@ -87,7 +88,7 @@ class TimelinessLowering(RuleLowering):
         rule = self.rule
         read = self.read(rule.source)
         resolver = Resolver(self.source_scope(rule.source))
-        selections = self.selections(rule.body.items, resolver)
+        selections = self.selections(self.body_as(SelectList).items, resolver)
         if len(selections) not in (1, 2):
             raise self.error(
                 "WRONG_ARITY",

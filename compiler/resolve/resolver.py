@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Callable
+from typing import Any, Callable
 
 from ..errors import did_you_mean
 from ..numbers import number_from_text
@@ -185,7 +185,7 @@ def _bare(resolver: Resolver, node: n.Expr, ctx: Context) -> Scalar:
     return resolver.select(node, (), node, ctx)
 
 
-_DISPATCH: dict[type, Callable[[Resolver, n.Expr, Context], Scalar]] = {
+_DISPATCH: dict[type, Callable[[Resolver, Any, Context], Scalar]] = {
     n.Logical: Resolver._logical,
     n.Not: Resolver._not,
     n.Compare: Resolver._compare,
