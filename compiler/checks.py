@@ -27,7 +27,7 @@ class Const:
 
 @dataclass(frozen=True, slots=True)
 class ListOf:
-    items: tuple
+    items: tuple[object, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,7 @@ class Index:
 @dataclass(frozen=True, slots=True)
 class Call:
     fn: str
-    args: tuple
+    args: tuple[object, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +103,7 @@ class _Builder:
             "CHECK_TOO_DEEP", f"the check nests deeper than {MAX_DEPTH} levels", node, "split it into several checks"
         )
 
-    def build(self, node: c.CheckExpr):
+    def build(self, node: c.CheckExpr) -> object:
         if isinstance(node, c.CheckChain):
             expr = self.build(node.operands[0])
             for op, operand in zip(node.ops, node.operands[1:]):
@@ -144,7 +144,7 @@ class _Builder:
             did_you_mean(name, ["measures", "metrics"]) or "checks read measures[...] and metrics[...]",
         )
 
-    def access(self, node: c.CheckAccess):
+    def access(self, node: c.CheckAccess) -> object:
         subscripts = list(node.subscripts)
         base_node = node.base
         if not isinstance(base_node, c.CheckName):
@@ -168,7 +168,7 @@ class _Builder:
             expr = Index(expr, self.build(subscript.index))
         return Traced(node.text, expr)
 
-    def reference(self, kind: str, name: str, node: Node):
+    def reference(self, kind: str, name: str, node: Node) -> MeasureRef | MetricRef:
         if kind == "measures":
             if name not in self.measures:
                 raise self.error(
@@ -187,7 +187,7 @@ class _Builder:
             )
         return MetricRef(name)
 
-    def call(self, node: c.CheckCall):
+    def call(self, node: c.CheckCall) -> Traced:
         name = node.name
         function = FUNCTIONS.get(name)
         if function is None:
@@ -216,7 +216,7 @@ def compile_checks(suite: Suite) -> list[CompiledCheck]:
     return compiled
 
 
-def _too_deep(expr) -> bool:
+def _too_deep(expr: object) -> bool:
     """Whether the tree is deeper than ``MAX_DEPTH`` (walked without recursion: it may be very deep)."""
     stack = [(expr, 1)]
     while stack:

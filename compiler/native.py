@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
+from typing import Iterable
 
 from .errors import InvalidInput, Location, did_you_mean
 from .gcpause import without_cyclic_gc
@@ -25,7 +26,7 @@ from .ruletree.statements import (
 )
 from .databases import check_database_source, is_database
 from .sources import DATABASE_FORMATS, SourceSpec
-from .suite import TWO_SOURCE_KINDS, CheckSpec, MeasureSpec, NativeSql, PassSpec, RuleSpec, Suite
+from .suite import TWO_SOURCE_KINDS, CheckSpec, MeasureSpec, NativeSql, PassSpec, RuleBody, RuleSpec, Suite
 from .text_files import read_utf8
 from .types import TYPE_NAMES, Column, Schema, parse_type_name
 
@@ -85,14 +86,17 @@ def parse_suite(
                 )
             policy = _policy(statement.policy, location)
             continue
+        rule: RuleSpec
         if isinstance(statement, MeasureDecl):
-            rule = _measure(statement)
-            _unique(rule.name, seen, "measure", statement, location)
-            measures.append(rule)
+            _unique(statement.name, seen, "measure", statement, location)
+            body: RuleBody | None = statement.sql if statement.sql is not None else statement.query
             if statement.native is not None:
-                hidden = _native_source(rule, sources, len(measures), statement, statement.native)
+                hidden = _native_source(statement, sources, len(measures) + 1, statement.native)
                 sources[hidden.name] = hidden
-                rule.body = NativeSql(hidden.name, str(hidden.option("query")))
+                body = NativeSql(hidden.name, str(hidden.option("query")))
+            assert body is not None  # the grammar asks for sql, native or a query
+            rule = _measure(statement, body)
+            measures.append(rule)
         else:
             rule = _rule(statement)
             _unique(rule.name, seen, "rule", statement, location)
@@ -165,7 +169,7 @@ def _source(statement: SourceDecl, base: Path) -> SourceSpec:
     return SourceSpec(name, fmt, paths=resolved, options=options, schema=schema, location=location)
 
 
-def parse_schema(text: str, location=None) -> Schema:
+def parse_schema(text: str, location: Location | None = None) -> Schema:
     """A declared schema, ``"id bigint, name string, amount decimal(10,2)"``."""
     pairs = []
     for part in re.split(r",(?![^(]*\))", text):
@@ -182,7 +186,7 @@ def parse_schema(text: str, location=None) -> Schema:
     return parse_schema_columns(pairs, location)
 
 
-def parse_schema_columns(pairs, location=None) -> Schema:
+def parse_schema_columns(pairs: Iterable[tuple[object, object]], location: Location | None = None) -> Schema:
     """A schema from ``(name, type name)`` pairs (native declarations, Griffin's ``schema``)."""
     columns = []
     for name, type_name in pairs:
@@ -227,9 +231,7 @@ def _rule(statement: RuleDecl) -> RuleSpec:
     )
 
 
-def _native_source(
-    measure: MeasureSpec, sources: dict[str, SourceSpec], number: int, statement: MeasureDecl, native: NativeText
-) -> SourceSpec:
+def _native_source(measure: MeasureDecl, sources: dict[str, SourceSpec], number: int, native: NativeText) -> SourceSpec:
     """The hidden source a ``native "..."`` measure reads: its database, its query as written."""
     database = sources.get(measure.source) if measure.source else None
     if database is None or not is_database(database):
@@ -237,7 +239,7 @@ def _native_source(
             "NATIVE_NEEDS_DATABASE",
             f"measure {measure.name!r}: native SQL runs inside a database source",
             location=native.location,
-            text=statement.text[:60],
+            text=measure.text[:60],
             hint='write: measure "rows" on orders: native "select count(*) from orders", with '
             "orders = postgres(...) or sqlite(...)",
         )
@@ -251,14 +253,14 @@ def _native_source(
     )
 
 
-def _measure(statement: MeasureDecl) -> MeasureSpec:
+def _measure(statement: MeasureDecl, body: RuleBody) -> MeasureSpec:
     """A measure: lowered like a profiling rule of its own kind (SQL text for ``sql "..."``)."""
     return MeasureSpec(
         kind="measure",
         name=statement.name,
         source=statement.source,
         target=None,
-        body=statement.sql if statement.sql is not None else statement.query,
+        body=body,
         details={},
         location=statement.location,
         shape=statement.shape,
@@ -274,5 +276,5 @@ def _policy(node: PassChecks | PassCount | PassAlways, location: Location) -> Pa
             raise InvalidInput(
                 "BAD_NUMBER", f"the number of checks {node.count[:20]}... is too large", location=location
             )
-        return PassSpec("passed", op=node.op, count=count, location=location)
+        return PassSpec("passed", op=node.op, count=int(count), location=location)
     return PassSpec(node.kind, location=location)

@@ -10,11 +10,16 @@ the first of them (NULL when there is none), as an XPath node-set read as a stri
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .errors import did_you_mean
 from .plan import Call, Fn, IsNull, Lambda, Literal, Scalar, Variable, not_
 from .ruletree.nodes import AllStep, Expr, FieldStep, FilterStep, IndexStep, MethodStep, Node, RangeStep, Step
 from .types import BOOLEAN, INTEGER, JSON, STRING, DataType, Kind, array
+
+if TYPE_CHECKING:  # the resolver imports this module
+    from .resolve.resolver import Resolver
+    from .resolve.scope import Context, Side
 
 
 @dataclass
@@ -35,13 +40,13 @@ def is_selection_step(step: Step) -> bool:
 class Selector:
     """Applies selection steps for a resolver (which resolves indexes and filter values)."""
 
-    def __init__(self, resolver) -> None:
+    def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
         self.scope = resolver.scope
         self.depth = 0  # enclosing lambdas: each gets its own parameter name
 
     # -- one step on one value or on each selected value --------------------------------------
-    def step(self, selected: Selected, suffix: Step, ctx, head) -> Selected:
+    def step(self, selected: Selected, suffix: Step, ctx: Context, head: Side | None) -> Selected:
         if not selected.many:
             return self._one(selected.value, suffix, ctx, head)
         items = selected.value
@@ -65,7 +70,7 @@ class Selector:
         items = selected.value
         return Call(Fn.ELEMENT_AT, (items, Literal(0, INTEGER)), items.dtype.args[0])
 
-    def _one(self, value: Scalar, suffix: Step, ctx, head) -> Selected:
+    def _one(self, value: Scalar, suffix: Step, ctx: Context, head: Side | None) -> Selected:
         if isinstance(suffix, FieldStep):
             return Selected(self.field(value, suffix.name, suffix))
         if isinstance(suffix, MethodStep):  # .json()
@@ -125,7 +130,7 @@ class Selector:
             return value
         raise self.scope.error("NOT_AN_ARRAY", f"this selection needs an array, got {value.dtype}", node)
 
-    def filter(self, items: Scalar, suffix: FilterStep, ctx, head) -> Scalar:
+    def filter(self, items: Scalar, suffix: FilterStep, ctx: Context, head: Side | None) -> Scalar:
         """The elements whose field compares true with the value; `= null` / `!= null` test NULL."""
         param = f"__e{self.depth}"
         element = Variable(param, items.dtype.args[0])
@@ -142,7 +147,7 @@ class Selector:
         return Call(Fn.ARRAY_FILTER, (items, Lambda(param, test, BOOLEAN)), items.dtype)
 
     # -- helpers ----------------------------------------------------------------------------------
-    def _inner(self, node: Expr, ctx, head, suffix: Node) -> Scalar:
+    def _inner(self, node: Expr, ctx: Context, head: Side | None, suffix: Node) -> Scalar:
         """An index, bound or filter value; it may read only the selection's own head."""
         resolver = self.resolver
         outer, resolver.sides_used = resolver.sides_used, set()

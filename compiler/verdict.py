@@ -57,7 +57,7 @@ def judge(
     return Verdict(outcomes, holds(policy, outcomes), policy)
 
 
-def _run(check: CompiledCheck, measures, metrics, clock: Clock) -> CheckOutcome:
+def _run(check: CompiledCheck, measures: dict[str, object], metrics: dict[str, object], clock: Clock) -> CheckOutcome:
     env = Env(measures, metrics, clock)
     spec = check.spec
     try:

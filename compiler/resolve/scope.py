@@ -47,7 +47,7 @@ class Scope:
         return None
 
     def all_column_names(self) -> list[str]:
-        names = []
+        names: list[str] = []
         for side_name in self.default:
             names.extend(self.sides[side_name].schema.names)
         return names

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from ..plan import Call, Cast, Fn, Literal, Scalar, coerce
 from ..ruletree.nodes import Node
 from ..types import BOOLEAN, DOUBLE, STRING, TIMESTAMP, Kind, common_numeric, comparable
@@ -83,7 +85,7 @@ class Unifier:
             "select a scalar value from it first",
         )
 
-    def unify_all(self, left: Scalar, others: list[tuple[Scalar, Node]], what: str) -> tuple[Scalar, list[Scalar]]:
+    def unify_all(self, left: Scalar, others: Sequence[tuple[Scalar, Node]], what: str) -> tuple[Scalar, list[Scalar]]:
         """``left`` and every other operand in one type (IN lists, BETWEEN bounds)."""
         for value, node in others:  # widen the left side step by step: 1 in (2, 3.5) is a double test
             left, _ = self.unify(left, value, node, what)

@@ -21,14 +21,14 @@ class Converter:
     """Builds tree nodes from the textX objects of one parsed text."""
 
     def __init__(self, text: str, file: str | None, line_offset: int = 0, column_offset: int = 0) -> None:
-        self.source = text
+        self.input = text
         self.file = file
         self.line_offset = line_offset
         self.column_offset = column_offset
         self._line_ends = [i for i, char in enumerate(text) if char == "\n"]
 
     # -- positions ------------------------------------------------------------------------------
-    def location(self, model) -> Location:
+    def location(self, model: Any) -> Location:
         """Where a textX object starts (as textX counts lines and columns), offsets applied."""
         position = model._tx_position
         line = bisect.bisect_left(self._line_ends, position)
@@ -38,31 +38,31 @@ class Converter:
             column += self.column_offset
         return Location(self.file, line + self.line_offset, column)
 
-    def at(self, model) -> dict[str, Any]:
+    def at(self, model: Any) -> dict[str, Any]:
         """The ``location`` and ``text`` of the node built from ``model``."""
-        text = self.source[model._tx_position : model._tx_position_end].strip()
+        text = self.input[model._tx_position : model._tx_position_end].strip()
         return {"location": self.location(model), "text": text}
 
     # -- expressions ----------------------------------------------------------------------------
-    def expr(self, model) -> n.Expr:
+    def expr(self, model: Any) -> n.Expr:
         return _EXPRESSIONS[type(model).__name__](self, model)
 
-    def exprs(self, models) -> tuple[n.Expr, ...]:
+    def exprs(self, models: Any) -> tuple[n.Expr, ...]:
         return tuple(self.expr(model) for model in models)
 
-    def optional(self, model) -> n.Expr | None:
+    def optional(self, model: Any) -> n.Expr | None:
         return None if model is None else self.expr(model)
 
-    def _logical(self, model, op: str) -> n.Expr:
+    def _logical(self, model: Any, op: str) -> n.Expr:
         if len(model.operands) == 1:
             return self.expr(model.operands[0])
         return n.Logical(op, self.exprs(model.operands), **self.at(model))
 
-    def _not(self, model) -> n.Expr:
+    def _not(self, model: Any) -> n.Expr:
         operand = self.expr(model.operand)
         return n.Not(len(model.nots), operand, **self.at(model)) if model.nots else operand
 
-    def _predicate(self, model) -> n.Expr:
+    def _predicate(self, model: Any) -> n.Expr:
         left = self.expr(model.left)
         tail = model.tail
         if tail is None:
@@ -79,45 +79,45 @@ class Converter:
             return n.Like(left, tail.op, self.expr(tail.pattern), bool(tail.negated), **at)
         return n.IsTest(left, tail.what.lower(), bool(tail.negated), **at)
 
-    def _arithmetic(self, model) -> n.Expr:
+    def _arithmetic(self, model: Any) -> n.Expr:
         if len(model.operands) == 1:
             return self.expr(model.operands[0])
         return n.Arithmetic(self.exprs(model.operands), tuple(model.ops), **self.at(model))
 
-    def _unary(self, model) -> n.Expr:
+    def _unary(self, model: Any) -> n.Expr:
         operand = self.expr(model.operand)
         return n.Signed(tuple(model.signs), operand, **self.at(model)) if model.signs else operand
 
-    def _postfix(self, model) -> n.Expr:
+    def _postfix(self, model: Any) -> n.Expr:
         base = self.expr(model.base)
         if not model.suffixes:
             return base
         steps = tuple(_STEPS[type(s).__name__](self, s) for s in model.suffixes)
         return n.Selection(base, steps, **self.at(model))
 
-    def _function(self, model) -> n.FunctionCall:
+    def _function(self, model: Any) -> n.FunctionCall:
         return n.FunctionCall(
             model.name, unquote_name(model.name), bool(model.distinct), self.exprs(model.args), **self.at(model)
         )
 
-    def _method(self, model) -> n.MethodStep:
+    def _method(self, model: Any) -> n.MethodStep:
         return n.MethodStep(
             model.name, unquote_name(model.name), bool(model.distinct), self.exprs(model.args), **self.at(model)
         )
 
     # -- queries and rule bodies ----------------------------------------------------------------
-    def select_item(self, model) -> n.SelectItem:
+    def select_item(self, model: Any) -> n.SelectItem:
         alias = unquote_name(model.alias) if model.alias else None
         return n.SelectItem(self.expr(model.expr), alias, **self.at(model))
 
-    def select_items(self, models) -> tuple[n.SelectItem, ...]:
+    def select_items(self, models: Any) -> tuple[n.SelectItem, ...]:
         return tuple(self.select_item(model) for model in models)
 
-    def select_list(self, model) -> n.SelectList:
+    def select_list(self, model: Any) -> n.SelectList:
         """The items of a ``SelectList`` (or of a native statement holding ``items``)."""
         return n.SelectList(self.select_items(model.items), **self.at(model))
 
-    def query(self, model) -> n.SelectQuery:
+    def query(self, model: Any) -> n.SelectQuery:
         return n.SelectQuery(
             bool(model.distinct),
             self.select_items(model.items),
@@ -133,7 +133,7 @@ class Converter:
             **self.at(model),
         )
 
-    def accuracy(self, model) -> n.AccuracyBody:
+    def accuracy(self, model: Any) -> n.AccuracyBody:
         index = self._index(model.index)
         if type(model).__name__ == "StatementRule":
             statements = tuple(_STATEMENTS[type(s).__name__](self, s) for s in model.statements)
@@ -141,13 +141,13 @@ class Converter:
         condition = self.optional(model.condition)
         return n.ConditionRule(self.expr(model.rule), condition, index, **self.at(model))
 
-    def _index(self, model) -> n.IndexHint | None:
+    def _index(self, model: Any) -> n.IndexHint | None:
         if model is None:
             return None
         columns = tuple(part.strip() for part in unquote_string(model.columns.value).split(","))
         return n.IndexHint(columns, **self.at(model))
 
-    def mapping(self, model) -> n.Mapping:
+    def mapping(self, model: Any) -> n.Mapping:
         return n.Mapping(self.expr(model.left), model.op, self.expr(model.right), **self.at(model))
 
 

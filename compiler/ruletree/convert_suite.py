@@ -10,6 +10,7 @@ from ..parser import parse, unquote_label, unquote_name, unquote_string
 from ..stack import recursion_room
 from ..time_literals import time_literal_ms
 from . import check_nodes as c
+from . import nodes as n
 from . import statements as s
 from .convert import Converter
 
@@ -27,7 +28,7 @@ def parse_suite_tree(text: str, file: str | None = None) -> s.SuiteTree | None:
     return s.SuiteTree(unquote_name(model.name) if model.name else None, statements)
 
 
-def literal_value(model) -> object:
+def literal_value(model: Any) -> object:
     """The Python value of a literal, tuple or bare name in a source option or rule detail."""
     kind = type(model).__name__
     if kind == "TupleValue":
@@ -50,15 +51,15 @@ def literal_value(model) -> object:
 class SuiteConverter(Converter):
     """Statements of a native suite, and the check expressions in them."""
 
-    def statement(self, model) -> s.Statement:
+    def statement(self, model: Any) -> s.Statement:
         return _STATEMENTS[type(model).__name__](self, model)
 
-    def source(self, model) -> s.SourceDecl:
+    def source(self, model: Any) -> s.SourceDecl:
         paths = tuple(unquote_string(arg.path.value) for arg in model.args if getattr(arg, "path", None))
         options = tuple((arg.key, literal_value(arg.value)) for arg in model.args if getattr(arg, "key", None))
         return s.SourceDecl(unquote_name(model.name), model.format.lower(), paths, options, **self.at(model))
 
-    def rule(self, model, body) -> s.RuleDecl:
+    def rule(self, model: Any, body: n.AccuracyBody | n.SelectQuery | n.SelectList) -> s.RuleDecl:
         details = () if model.details is None else tuple(self._detail(entry) for entry in model.details.entries)
         target = getattr(model, "target", None)
         return s.RuleDecl(
@@ -71,10 +72,10 @@ class SuiteConverter(Converter):
             **self.at(model),
         )
 
-    def _detail(self, model) -> s.Detail:
+    def _detail(self, model: Any) -> s.Detail:
         return s.Detail(model.key, literal_value(model.value), self.location(model.value), **self.at(model))
 
-    def measure(self, model) -> s.MeasureDecl:
+    def measure(self, model: Any) -> s.MeasureDecl:
         native = model.native
         return s.MeasureDecl(
             unquote_label(model.name),
@@ -86,7 +87,7 @@ class SuiteConverter(Converter):
             **self.at(model),
         )
 
-    def policy(self, model) -> s.PassChecks | s.PassCount | s.PassAlways:
+    def policy(self, model: Any) -> s.PassChecks | s.PassCount | s.PassAlways:
         kind = type(model).__name__
         if kind == "PassChecks":
             return s.PassChecks(tuple(unquote_label(name) for name in model.names), **self.at(model))
@@ -95,30 +96,30 @@ class SuiteConverter(Converter):
         return s.PassAlways(model.kind.lower(), **self.at(model))
 
     # -- the check language ------------------------------------------------------------------------
-    def check(self, model) -> c.CheckExpr:
+    def check(self, model: Any) -> c.CheckExpr:
         return _CHECKS[type(model).__name__](self, model)
 
-    def _chain(self, model) -> c.CheckExpr:
+    def _check_chain(self, model: Any) -> c.CheckExpr:
         if len(model.operands) == 1:
             return self.check(model.operands[0])
         ops = tuple(_LOGIC.get(op.lower(), op) for op in model.ops)
         return c.CheckChain(tuple(self.check(o) for o in model.operands), ops, **self.at(model))
 
-    def _not(self, model) -> c.CheckExpr:
+    def _check_not(self, model: Any) -> c.CheckExpr:
         operand = self.check(model.operand)
         return c.CheckUnary(("not",) * len(model.nots), operand, **self.at(model)) if model.nots else operand
 
-    def _comparison(self, model) -> c.CheckExpr:
+    def _check_comparison(self, model: Any) -> c.CheckExpr:
         left = self.check(model.left)
         if not model.op:
             return left
         return c.CheckChain((left, self.check(model.right)), (model.op,), **self.at(model))
 
-    def _unary(self, model) -> c.CheckExpr:
+    def _check_unary(self, model: Any) -> c.CheckExpr:
         operand = self.check(model.operand)
         return c.CheckUnary(tuple(reversed(model.signs)), operand, **self.at(model)) if model.signs else operand
 
-    def _access(self, model) -> c.CheckExpr:
+    def _check_access(self, model: Any) -> c.CheckExpr:
         base = self.check(model.base)
         if not model.subscripts:
             return base
@@ -137,14 +138,14 @@ _STATEMENTS: dict[str, Callable[[SuiteConverter, Any], s.Statement]] = {
 }
 
 _CHECKS: dict[str, Callable[[SuiteConverter, Any], c.CheckExpr]] = {
-    "CheckOr": SuiteConverter._chain,
-    "CheckAnd": SuiteConverter._chain,
-    "CheckSum": SuiteConverter._chain,
-    "CheckProduct": SuiteConverter._chain,
-    "CheckNot": SuiteConverter._not,
-    "CheckComparison": SuiteConverter._comparison,
-    "CheckUnary": SuiteConverter._unary,
-    "CheckAccess": SuiteConverter._access,
+    "CheckOr": SuiteConverter._check_chain,
+    "CheckAnd": SuiteConverter._check_chain,
+    "CheckSum": SuiteConverter._check_chain,
+    "CheckProduct": SuiteConverter._check_chain,
+    "CheckNot": SuiteConverter._check_not,
+    "CheckComparison": SuiteConverter._check_comparison,
+    "CheckUnary": SuiteConverter._check_unary,
+    "CheckAccess": SuiteConverter._check_access,
     "CheckGroup": lambda v, m: c.CheckGroup(v.check(m.expr), **v.at(m)),
     "CheckList": lambda v, m: c.CheckList(tuple(v.check(item) for item in m.items), **v.at(m)),
     "CheckCall": lambda v, m: c.CheckCall(m.name, tuple(v.check(arg) for arg in m.args), **v.at(m)),
