@@ -26,7 +26,14 @@ from gryph.compiler.types import DataType
 ROOT = Path(__file__).resolve().parents[2]
 COMPILER = ROOT / "compiler"
 # the parser: textX, its object processors, and the conversion into the rule tree
-PARSER_MODULES = {"parser.py", "precedence.py", "value_lists.py", "ruletree/convert.py", "ruletree/convert_suite.py"}
+PARSER_MODULES = {
+    "parser.py",
+    "grammar_cache.py",
+    "precedence.py",
+    "value_lists.py",
+    "ruletree/convert.py",
+    "ruletree/convert_suite.py",
+}
 LEAVES = (str, int, float, bool, type(None), Location, DataType)
 TEXTX_IMPORT = re.compile(r"^\s*(from|import)\s+textx\b", re.M)
 CLASS_NAME_CHECK = re.compile(r"type\([^)]*\)\.__name__\s*(==|!=|\bin\b|\bnot in\b)|\"_\"\s*\+\s*type\(")
