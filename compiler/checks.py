@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from .check_functions import FUNCTIONS
 from .errors import InvalidInput, did_you_mean
 from .numbers import number_from_text
-from .parser import location_of, source_text, unquote_string
+from .ruletree import check_nodes as c
+from .ruletree.nodes import Node, located
 from .suite import CheckSpec, PassSpec, Suite
 
 MAX_DEPTH = 64  # nesting of a check expression; deeper is an error, not a stack overflow
@@ -26,7 +27,7 @@ class Const:
 
 @dataclass(frozen=True, slots=True)
 class ListOf:
-    items: tuple
+    items: tuple[object, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +53,7 @@ class Index:
 @dataclass(frozen=True, slots=True)
 class Call:
     fn: str
-    args: tuple
+    args: tuple[object, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,19 +83,13 @@ class CompiledCheck:
     expr: object
 
 
-_LOGIC = {"||": "or", "or": "or", "&&": "and", "and": "and"}
-
-
 class _Builder:
     def __init__(self, suite: Suite) -> None:
         self.suite = suite
         self.measures = [m.name for m in suite.measures]
         self.rules = [r.name for r in suite.rules]
 
-    def error(self, code: str, message: str, node, hint: str | None = None) -> InvalidInput:
-        return InvalidInput(
-            code, message, location=location_of(node, self.suite.file), text=source_text(node) or None, hint=hint
-        )
+    error = staticmethod(located)
 
     def check(self, check: CheckSpec) -> CompiledCheck:
         expr = self.build(check.expr)
@@ -103,56 +98,42 @@ class _Builder:
             raise self.too_deep(check.expr)
         return CompiledCheck(check, expr)
 
-    def too_deep(self, node) -> InvalidInput:
+    def too_deep(self, node: Node) -> InvalidInput:
         return self.error(
             "CHECK_TOO_DEEP", f"the check nests deeper than {MAX_DEPTH} levels", node, "split it into several checks"
         )
 
-    def build(self, node):
-        kind = type(node).__name__
-        if kind in ("CheckOr", "CheckAnd", "CheckSum", "CheckProduct"):
+    def build(self, node: c.CheckExpr) -> object:
+        if isinstance(node, c.CheckChain):
             expr = self.build(node.operands[0])
             for op, operand in zip(node.ops, node.operands[1:]):
-                expr = Binary(_LOGIC.get(op.lower(), op), expr, self.build(operand))
+                expr = Binary(op, expr, self.build(operand))
             return expr
-        if kind == "CheckNot":
+        if isinstance(node, c.CheckUnary):
             expr = self.build(node.operand)
-            for _ in node.nots:
-                expr = Unary("not", expr)
+            for op in node.ops:
+                expr = Unary(op, expr)
             return expr
-        if kind == "CheckComparison":
-            left = self.build(node.left)
-            return Binary(node.op, left, self.build(node.right)) if node.op else left
-        if kind == "CheckUnary":
-            expr = self.build(node.operand)
-            for sign in reversed(node.signs):
-                expr = Unary(sign, expr)
-            return expr
-        if kind == "CheckAccess":
+        if isinstance(node, c.CheckAccess):
             return self.access(node)
-        if kind == "CheckGroup":
+        if isinstance(node, c.CheckGroup):
             return self.build(node.expr)
-        if kind == "CheckList":
+        if isinstance(node, c.CheckList):
             return ListOf(tuple(self.build(item) for item in node.items))
-        if kind == "CheckCall":
+        if isinstance(node, c.CheckCall):
             return self.call(node)
-        if kind == "CheckNumber":
-            text = node.value
-            value = number_from_text(text)
+        if isinstance(node, c.CheckNumber):
+            value = number_from_text(node.token)
             if isinstance(value, float) and math.isinf(value):
-                raise self.error("BAD_NUMBER", f"the number {text} is too large", node)
+                raise self.error("BAD_NUMBER", f"the number {node.token} is too large", node)
             return Const(value)
-        if kind == "CheckString":
-            return Const(unquote_string(node.value))
-        if kind == "CheckBoolean":
-            return Const(node.value.lower() == "true")
-        if kind == "CheckNull":
+        if isinstance(node, (c.CheckString, c.CheckBoolean)):
+            return Const(node.value)
+        if isinstance(node, c.CheckNull):
             return Const(None)
-        if kind == "CheckVariable":
-            raise self.variable_error(node)
-        raise self.error("SYNTAX_ERROR", f"unexpected {kind} in a check", node)  # grammar and builder disagree
+        raise self.variable_error(node)  # a bare name
 
-    def variable_error(self, node) -> InvalidInput:
+    def variable_error(self, node: c.CheckName) -> InvalidInput:
         name = node.name
         if name in ("measures", "metrics"):
             return self.error("BAD_SUBSCRIPT", f'{name} must be followed by ["name"]', node, f'write {name}["name"]')
@@ -163,30 +144,31 @@ class _Builder:
             did_you_mean(name, ["measures", "metrics"]) or "checks read measures[...] and metrics[...]",
         )
 
-    def access(self, node):
+    def access(self, node: c.CheckAccess) -> object:
         subscripts = list(node.subscripts)
         base_node = node.base
-        if type(base_node).__name__ == "CheckVariable":
-            if base_node.name not in ("measures", "metrics") or not subscripts:
-                raise self.variable_error(base_node)
-            first = subscripts.pop(0)
-            key = self.build(first.index)
-            if not (isinstance(key, Const) and isinstance(key.value, str)):
-                raise self.error(
-                    "BAD_SUBSCRIPT",
-                    f"{base_node.name}[...] takes a name in quotes",
-                    first,
-                    f'write {base_node.name}["name"]',
-                )
-            expr = self.reference(base_node.name, key.value, first)
-        else:
+        if not isinstance(base_node, c.CheckName):
             expr = self.build(base_node)
+            for subscript in subscripts:
+                expr = Index(expr, self.build(subscript.index))
+            return expr
+        if base_node.name not in ("measures", "metrics"):
+            raise self.variable_error(base_node)
+        first = subscripts.pop(0)
+        key = self.build(first.index)
+        if not (isinstance(key, Const) and isinstance(key.value, str)):
+            raise self.error(
+                "BAD_SUBSCRIPT",
+                f"{base_node.name}[...] takes a name in quotes",
+                first,
+                f'write {base_node.name}["name"]',
+            )
+        expr = self.reference(base_node.name, key.value, first)
         for subscript in subscripts:
             expr = Index(expr, self.build(subscript.index))
-        is_reference = type(base_node).__name__ == "CheckVariable"
-        return Traced(source_text(node), expr) if is_reference else expr
+        return Traced(node.text, expr)
 
-    def reference(self, kind: str, name: str, node):
+    def reference(self, kind: str, name: str, node: Node) -> MeasureRef | MetricRef:
         if kind == "measures":
             if name not in self.measures:
                 raise self.error(
@@ -205,7 +187,7 @@ class _Builder:
             )
         return MetricRef(name)
 
-    def call(self, node):
+    def call(self, node: c.CheckCall) -> Traced:
         name = node.name
         function = FUNCTIONS.get(name)
         if function is None:
@@ -223,7 +205,7 @@ class _Builder:
                     node.args[function.measure_arg],
                     did_you_mean(str(named.value), self.measures),
                 )
-        return Traced(source_text(node), Call(name, args))
+        return Traced(node.text, Call(name, args))
 
 
 def compile_checks(suite: Suite) -> list[CompiledCheck]:
@@ -234,7 +216,7 @@ def compile_checks(suite: Suite) -> list[CompiledCheck]:
     return compiled
 
 
-def _too_deep(expr) -> bool:
+def _too_deep(expr: object) -> bool:
     """Whether the tree is deeper than ``MAX_DEPTH`` (walked without recursion: it may be very deep)."""
     stack = [(expr, 1)]
     while stack:

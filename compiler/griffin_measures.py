@@ -8,9 +8,10 @@ loader keeps every name's location and the lowering reports unknown names there.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Union
 
 from .errors import Location
+from .ruletree.nodes import Expr
 from .types import DataType
 
 # RuleSpec kinds of the six measure types, by Griffin's MeasureTypes names (lower-cased)
@@ -29,6 +30,13 @@ class ColumnRef(NamedTuple):
 
     name: str
     location: Location
+
+
+@dataclass(frozen=True)
+class CompletenessConfig:
+    """What a complete row is: a condition over the source's columns."""
+
+    condition: Expr
 
 
 @dataclass(frozen=True)
@@ -66,8 +74,21 @@ class TypeCheck:
 
 
 @dataclass(frozen=True)
+class SchemaConformanceConfig:
+    """The columns whose text must read as a type, in config order."""
+
+    checks: tuple[TypeCheck, ...]
+
+
+@dataclass(frozen=True)
 class SparkSqlConfig:
     """The view holding the measure's query, and the bad-record condition over its rows (parsed)."""
 
     view: str
-    bad: object
+    bad: Expr
+
+
+# a measure's config as the lowering reads it
+MeasureConfig = Union[
+    CompletenessConfig, DuplicationConfig, ProfilingConfig, AccuracyConfig, SparkSqlConfig, SchemaConformanceConfig
+]

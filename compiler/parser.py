@@ -6,7 +6,7 @@ import functools
 import re
 from pathlib import Path
 
-from textx import TextXError, TextXSyntaxError, get_location, get_model, metamodel_from_file
+from textx import TextXError, TextXSyntaxError, metamodel_from_file
 
 from .errors import InvalidInput, Location
 from .gcpause import without_cyclic_gc
@@ -173,31 +173,6 @@ def _line_column(text: str, position: int) -> tuple[int, int]:
     """1-based line and column of an offset into ``text``."""
     line = text.count("\n", 0, position) + 1
     return line, position - (text.rfind("\n", 0, position) + 1) + 1
-
-
-def location_of(node, file: str | None = None, line_offset: int = 0, column_offset: int = 0) -> Location:
-    """The location of a model object (line and column of its first character)."""
-    try:
-        loc = get_location(node)
-    except Exception:  # objects built by the compiler itself have no position
-        return Location(file)
-    line = loc.get("line")
-    column = loc.get("col")
-    if line == 1 and column is not None:
-        column += column_offset
-    return Location(file, None if line is None else line + line_offset, column)
-
-
-def source_text(node) -> str:
-    """The exact text a model object was parsed from."""
-    try:
-        full = get_model(node)._tx_parser.input
-    except Exception:  # objects built by the compiler itself
-        return ""
-    start, end = getattr(node, "_tx_position", None), getattr(node, "_tx_position_end", None)
-    if full is None or start is None or end is None:
-        return ""
-    return full[start:end].strip()
 
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0"}

@@ -10,13 +10,16 @@ the first of them (NULL when there is none), as an XPath node-set read as a stri
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .errors import did_you_mean
-from .parser import unquote_name, unquote_string
 from .plan import Call, Fn, IsNull, Lambda, Literal, Scalar, Variable, not_
+from .ruletree.nodes import AllStep, Expr, FieldStep, FilterStep, IndexStep, MethodStep, Node, RangeStep, Step
 from .types import BOOLEAN, INTEGER, JSON, STRING, DataType, Kind, array
 
-_EACH_STEP = ("FieldSuffix", "IndexSuffix", "AllSuffix", "RangeSuffix", "FilterSuffix")
+if TYPE_CHECKING:  # the resolver imports this module
+    from .resolve.resolver import Resolver
+    from .resolve.scope import Context, Side
 
 
 @dataclass
@@ -27,22 +30,23 @@ class Selected:
     many: bool = False
 
 
-def is_selection_step(suffix) -> bool:
-    """Whether a suffix is applied element by element after a multi-valued step."""
-    kind = type(suffix).__name__
-    return kind in _EACH_STEP or (kind == "MethodSuffix" and unquote_name(suffix.name).lower() == "json")
+def is_selection_step(step: Step) -> bool:
+    """Whether a step is applied element by element after a multi-valued step."""
+    if isinstance(step, MethodStep):
+        return step.name.lower() == "json"
+    return isinstance(step, (FieldStep, IndexStep, AllStep, RangeStep, FilterStep))
 
 
 class Selector:
     """Applies selection steps for a resolver (which resolves indexes and filter values)."""
 
-    def __init__(self, resolver) -> None:
+    def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
         self.scope = resolver.scope
         self.depth = 0  # enclosing lambdas: each gets its own parameter name
 
     # -- one step on one value or on each selected value --------------------------------------
-    def step(self, selected: Selected, suffix, ctx, head) -> Selected:
+    def step(self, selected: Selected, suffix: Step, ctx: Context, head: Side | None) -> Selected:
         if not selected.many:
             return self._one(selected.value, suffix, ctx, head)
         items = selected.value
@@ -66,31 +70,31 @@ class Selector:
         items = selected.value
         return Call(Fn.ELEMENT_AT, (items, Literal(0, INTEGER)), items.dtype.args[0])
 
-    def _one(self, value: Scalar, suffix, ctx, head) -> Selected:
-        kind = type(suffix).__name__
-        if kind == "FieldSuffix":
-            return Selected(self.field(value, unquote_name(suffix.name), suffix))
-        if kind == "MethodSuffix":  # .json()
+    def _one(self, value: Scalar, suffix: Step, ctx: Context, head: Side | None) -> Selected:
+        if isinstance(suffix, FieldStep):
+            return Selected(self.field(value, suffix.name, suffix))
+        if isinstance(suffix, MethodStep):  # .json()
             if suffix.args:
                 raise self.scope.error("WRONG_ARITY", "json() takes no arguments", suffix)
             if value.dtype.kind not in (Kind.STRING, Kind.JSON, Kind.NULL):
                 raise self.scope.error("TYPE_MISMATCH", f"json() parses text, got {value.dtype}", suffix)
             return Selected(Call(Fn.JSON_PARSE, (value,), JSON))
-        if kind == "IndexSuffix":
+        if isinstance(suffix, IndexStep):
             index = self._inner(suffix.index, ctx, head, suffix)
             if isinstance(index, Literal) and index.dtype.kind is Kind.STRING:  # ['field']
                 return Selected(self.field(value, index.value, suffix))
             return Selected(self.index(value, index, suffix))
         items = self.items(value, suffix)
-        if kind == "AllSuffix":
+        if isinstance(suffix, AllStep):
             return Selected(items, True)
-        if kind == "RangeSuffix":
+        if isinstance(suffix, RangeStep):
             low, high = (self._integer(self._inner(n, ctx, head, suffix), n) for n in (suffix.low, suffix.high))
             return Selected(Call(Fn.SLICE, (items, low, high), items.dtype), True)
-        return Selected(self.filter(items, suffix, ctx, head), True)  # FilterSuffix
+        assert isinstance(suffix, FilterStep)  # is_selection_step let nothing else through
+        return Selected(self.filter(items, suffix, ctx, head), True)
 
     # -- the steps ------------------------------------------------------------------------------
-    def field(self, value: Scalar, name: str, node) -> Scalar:
+    def field(self, value: Scalar, name: str, node: Node) -> Scalar:
         kind = value.dtype.kind
         if kind is Kind.JSON:
             if not name:
@@ -109,7 +113,7 @@ class Selector:
         hint = "parse the text first: x.json()." + name if kind is Kind.STRING else None
         raise self.scope.error("NOT_A_STRUCT", f"cannot select field {name!r} of a {value.dtype}", node, hint)
 
-    def index(self, value: Scalar, index: Scalar, node) -> Scalar:
+    def index(self, value: Scalar, index: Scalar, node: Node) -> Scalar:
         kind = value.dtype.kind
         if kind is Kind.MAP:
             return Call(Fn.ELEMENT_AT, (value, index), value.dtype.args[1])
@@ -118,7 +122,7 @@ class Selector:
             return Call(Fn.ELEMENT_AT, (items, self._integer(index, node)), items.dtype.args[0])
         raise self.scope.error("NOT_INDEXABLE", f"cannot index a {value.dtype}", node)
 
-    def items(self, value: Scalar, node) -> Scalar:
+    def items(self, value: Scalar, node: Node) -> Scalar:
         """The elements of an array (a JSON value read as an array of JSON values)."""
         if value.dtype.kind is Kind.JSON:
             return Call(Fn.JSON_ITEMS, (value,), array(JSON))
@@ -126,13 +130,13 @@ class Selector:
             return value
         raise self.scope.error("NOT_AN_ARRAY", f"this selection needs an array, got {value.dtype}", node)
 
-    def filter(self, items: Scalar, suffix, ctx, head) -> Scalar:
+    def filter(self, items: Scalar, suffix: FilterStep, ctx: Context, head: Side | None) -> Scalar:
         """The elements whose field compares true with the value; `= null` / `!= null` test NULL."""
         param = f"__e{self.depth}"
         element = Variable(param, items.dtype.args[0])
         self.depth += 1
         try:
-            field = self.field(element, unquote_string(suffix.field.value), suffix)
+            field = self.field(element, suffix.field, suffix)
         finally:
             self.depth -= 1
         value = self._inner(suffix.value, ctx, head, suffix)
@@ -143,7 +147,7 @@ class Selector:
         return Call(Fn.ARRAY_FILTER, (items, Lambda(param, test, BOOLEAN)), items.dtype)
 
     # -- helpers ----------------------------------------------------------------------------------
-    def _inner(self, node, ctx, head, suffix) -> Scalar:
+    def _inner(self, node: Expr, ctx: Context, head: Side | None, suffix: Node) -> Scalar:
         """An index, bound or filter value; it may read only the selection's own head."""
         resolver = self.resolver
         outer, resolver.sides_used = resolver.sides_used, set()
@@ -162,7 +166,7 @@ class Selector:
             )
         return value
 
-    def _integer(self, index: Scalar, node) -> Scalar:
+    def _integer(self, index: Scalar, node: Node) -> Scalar:
         if index.dtype.kind not in (Kind.INTEGER, Kind.NULL):
             raise self.scope.error("TYPE_MISMATCH", f"an array index must be an integer, got {index.dtype}", node)
         return index

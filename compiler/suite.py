@@ -4,20 +4,15 @@ and the measure -> check -> pass task of native suites."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Union
 
 from .errors import Location
+from .griffin_measures import MeasureConfig
+from .ruletree.check_nodes import CheckExpr
+from .ruletree.nodes import AccuracyBody, SelectList, SelectQuery
 from .sources import SourceSpec
 
 TWO_SOURCE_KINDS = ("accuracy", "uniqueness")  # the rule types that compare a source with a target
-
-
-@dataclass(frozen=True)
-class Origin:
-    """Where a rule's text sits in its file, so errors point at the right line and column."""
-
-    file: str | None = None
-    line_offset: int = 0
-    column_offset: int = 0
 
 
 @dataclass(frozen=True)
@@ -28,34 +23,39 @@ class MetricOutput:
     flatten: str = "default"  # default | entries | array | map
 
 
-@dataclass
-class RuleSpec:
-    """One rule: its DQ type, name, the sources it reads and its parsed body.
-
-    ``body`` is the parsed rule (an expression, a select list or a query) or, for ``sql``
-    rules, the SQL text. ``details`` are Griffin's rule details (metric renames, options).
-    """
-
-    kind: str
-    name: str
-    source: str | None
-    target: str | None
-    body: object
-    details: dict[str, object]
-    location: Location
-    origin: Origin = Origin()
-    metric: MetricOutput | None = None
-    record_name: str | None = None
-    # per detail option: where its key and where its value stand
-    detail_locations: dict[str, tuple[Location, Location]] = field(default_factory=dict)
-
-
 @dataclass(frozen=True)
 class NativeSql:
     """A measure's SQL run as written inside its database: the hidden ``source`` whose query it is."""
 
     source: str
     text: str
+
+
+# what a rule's body may be: a DSL rule's tree, Spark SQL text, a native measure's SQL, or a
+# Griffin measure's config
+RuleBody = Union[AccuracyBody, SelectQuery, SelectList, str, NativeSql, MeasureConfig]
+
+
+@dataclass
+class RuleSpec:
+    """One rule: its DQ type, name, the sources it reads and its parsed body.
+
+    ``body`` is the parsed rule (a ``ruletree`` accuracy body, select list or query), for
+    ``sql`` rules the SQL text, for Griffin's measures their config (``griffin_measures``).
+    ``details`` are Griffin's rule details (metric renames, options).
+    """
+
+    kind: str
+    name: str
+    source: str | None
+    target: str | None
+    body: RuleBody
+    details: dict[str, object]
+    location: Location
+    metric: MetricOutput | None = None
+    record_name: str | None = None
+    # per detail option: where its key and where its value stand
+    detail_locations: dict[str, tuple[Location, Location]] = field(default_factory=dict)
 
 
 @dataclass
@@ -72,10 +72,10 @@ class MeasureSpec(RuleSpec):
 
 @dataclass(frozen=True)
 class CheckSpec:
-    """A named boolean expression (a parsed check-language node); a warning never fails the run."""
+    """A named boolean expression (as parsed); a warning never fails the run."""
 
     name: str
-    expr: object
+    expr: CheckExpr
     location: Location
     warn: bool = False
 

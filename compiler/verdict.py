@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from .check_functions import CheckError, Clock
 from .checks import CompiledCheck
 from .interpreter import Env, evaluate
-from .parser import source_text
-from .suite import PassSpec
+from .suite import CheckSpec, PassSpec
 
 _COMPARE = {
     "==": operator.eq,
@@ -58,7 +57,7 @@ def judge(
     return Verdict(outcomes, holds(policy, outcomes), policy)
 
 
-def _run(check: CompiledCheck, measures, metrics, clock: Clock) -> CheckOutcome:
+def _run(check: CompiledCheck, measures: dict[str, object], metrics: dict[str, object], clock: Clock) -> CheckOutcome:
     env = Env(measures, metrics, clock)
     spec = check.spec
     try:
@@ -72,8 +71,8 @@ def _run(check: CompiledCheck, measures, metrics, clock: Clock) -> CheckOutcome:
     return CheckOutcome(spec.name, _text(spec), value is True, spec.warn, env.trace)
 
 
-def _text(spec) -> str:
-    return source_text(spec.expr)
+def _text(spec: CheckSpec) -> str:
+    return spec.expr.text
 
 
 def holds(policy: PassSpec, outcomes: list[CheckOutcome]) -> bool:

@@ -14,13 +14,16 @@ from ..griffin_measures import (
     MEASURE_KINDS,
     AccuracyConfig,
     ColumnRef,
+    CompletenessConfig,
     DuplicationConfig,
     ProfilingConfig,
+    SchemaConformanceConfig,
     SparkSqlConfig,
     TypeCheck,
 )
-from ..parser import parse
-from ..suite import MetricOutput, Origin, RuleSpec, ViewSpec
+from ..ruletree.convert import parse_rule_text
+from ..ruletree.nodes import Expr, SelectList
+from ..suite import MetricOutput, RuleBody, RuleSpec, ViewSpec
 from ..types import TYPE_NAMES, Kind, parse_type_name
 from .connectors import DataSources
 from .document import Node
@@ -68,7 +71,7 @@ def _measure(entry: Node, name: str, data: DataSources) -> RuleSpec:
     record = any((out.text("type") or "").lower() in ("record", "records") for out in entry.items("out"))
     target = None
     if kind == "griffin.completeness":
-        body: object = _condition(config, "expr")
+        body: RuleBody = CompletenessConfig(_condition(config, "expr"))
     elif kind == "griffin.duplication":
         body = DuplicationConfig(_columns(config), _bad_flag(config))
     elif kind == "griffin.profiling":
@@ -85,7 +88,7 @@ def _measure(entry: Node, name: str, data: DataSources) -> RuleSpec:
     elif kind == "griffin.sparksql":
         body = _spark_sql(config, name, data)
     else:
-        body = tuple(_type_check(item) for item in _objects(config, "expr"))
+        body = SchemaConformanceConfig(tuple(_type_check(item) for item in _objects(config, "expr")))
     return RuleSpec(
         kind,
         name,
@@ -94,7 +97,6 @@ def _measure(entry: Node, name: str, data: DataSources) -> RuleSpec:
         body,
         {},
         entry.location,
-        _origin(entry, kind, config),
         MetricOutput(name, "map") if metric else None,
         name if record and kind != "griffin.profiling" else None,
     )  # profiling has no records
@@ -111,13 +113,6 @@ def _source(node: Node, key: str, data: DataSources) -> str:
     return value
 
 
-def _origin(entry: Node, kind: str, config: Node) -> Origin:
-    """Where the measure's expression text starts (the character after its opening quote)."""
-    key = "bad.record.definition" if kind == "griffin.sparksql" else "expr"
-    location = config.child(key).location if isinstance(config.child(key).value, str) else entry.location
-    return Origin(location.file, (location.line or 1) - 1, location.column or 0)
-
-
 def _nonempty_text(config: Node, key: str) -> str:
     text = config.text(key, required=True) or ""
     if not text.strip():
@@ -125,13 +120,14 @@ def _nonempty_text(config: Node, key: str) -> str:
     return text
 
 
-def _condition(config: Node, key: str):
-    """A Spark SQL boolean expression, parsed with the DSL's expression grammar (its textX model)."""
+def _condition(config: Node, key: str) -> Expr:
+    """A Spark SQL boolean expression, parsed with the DSL's expression grammar."""
     node = config.child(key)
     text = _nonempty_text(config, key)
     location = node.location
-    model = parse("selections", text, location.file, (location.line or 1) - 1, location.column or 0)
-    items = model.body.items
+    body = parse_rule_text("selections", text, location.file, (location.line or 1) - 1, location.column or 0)
+    assert isinstance(body, SelectList)
+    items = body.items
     if len(items) != 1 or items[0].alias:
         raise node.error(
             "BAD_CONFIG",

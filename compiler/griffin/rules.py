@@ -7,8 +7,10 @@ next one its target; a rule's metric is named after ``out.dataframe.name``.
 from __future__ import annotations
 
 from ..errors import InvalidInput, Location
-from ..parser import RULE_GRAMMARS, parse
-from ..suite import Origin, RuleSpec, ViewSpec
+from ..parser import RULE_GRAMMARS
+from ..ruletree.convert import parse_rule_text
+from ..ruletree.nodes import SelectQuery
+from ..suite import RuleSpec, ViewSpec
 from .df_ops import from_json_view, is_df_ops
 from .document import Node
 from .outputs import read_outputs
@@ -71,8 +73,7 @@ def _rule(entry: Node, index: int, names: list[str]) -> RuleSpec:
         raise _unknown_dq_type(kind_node)
     details, detail_locations = _details(entry)
     # the rule's text starts one column after the JSON string's opening quote
-    origin = Origin(location.file, (location.line or 1) - 1, location.column or 0)
-    model = parse(RULE_GRAMMARS[kind], text, origin.file, origin.line_offset, origin.column_offset)
+    body = parse_rule_text(RULE_GRAMMARS[kind], text, location.file, (location.line or 1) - 1, location.column or 0)
     source = details.pop("source", None) or names[0]
     target = details.pop("target", None) or (names[1] if len(names) > 1 else None)
     if kind == "accuracy" and target is None:
@@ -83,17 +84,16 @@ def _rule(entry: Node, index: int, names: list[str]) -> RuleSpec:
         )
     if kind == "uniqueness" and target is None:
         target = source
-    if kind == "profiling" and getattr(model.body, "source", None):
+    if isinstance(body, SelectQuery) and body.source is not None:
         source = None  # the query's FROM names it
     return RuleSpec(
         kind,
         name,
         source,
         target if kind in ("accuracy", "uniqueness") else None,
-        model.body,
+        body,
         details,
         location,
-        origin,
         metric,
         record_name,
         detail_locations,

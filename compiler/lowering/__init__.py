@@ -2,7 +2,8 @@
 
 from typing import Callable
 
-from .accuracy import AccuracyLowering, is_statement_form
+from ..ruletree.nodes import StatementRule
+from .accuracy import AccuracyLowering
 from .common import Finisher, Options, RuleLowering
 from .completeness import CompletenessLowering
 from .duplicates import DistinctnessLowering, UniquenessLowering
@@ -18,7 +19,7 @@ from .timeliness import TimelinessLowering
 
 def accuracy_lowering(rule, *args) -> RuleLowering:
     """Statement-form accuracy (``@Key a === b; ...``) joins by key; the other forms anti-join."""
-    return (KeyedAccuracyLowering if is_statement_form(rule.body) else AccuracyLowering)(rule, *args)
+    return (KeyedAccuracyLowering if isinstance(rule.body, StatementRule) else AccuracyLowering)(rule, *args)
 
 
 LOWERINGS: dict[str, Callable[..., RuleLowering]] = {

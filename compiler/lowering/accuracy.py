@@ -9,7 +9,6 @@ satisfies the rule: one anti join per rule, whose rows are also the miss records
 from __future__ import annotations
 
 from ..collect import Results
-from ..parser import unquote_string
 from ..plan import (
     Call,
     Cast,
@@ -30,6 +29,7 @@ from ..plan import (
 from ..plan.scalars import field_names
 from ..resolve import Resolver, Side
 from ..results import RuleResult
+from ..ruletree.nodes import ConditionRule, IndexHint
 from ..types import BOOLEAN, STRING, Kind
 from .common import Finisher, RuleLowering, positive, rename_all
 
@@ -64,11 +64,6 @@ def griffin_equality(left: Scalar, right: Scalar) -> Scalar:
     )
 
 
-def is_statement_form(body) -> bool:
-    """Whether an accuracy body is the older design's statements (``@Key a === b; ...``)."""
-    return type(body).__name__ == "StatementRule"
-
-
 class AccuracyLowering(RuleLowering):
     """``rule [WHEN cond]`` and ``IF (cond) rule``: a miss is a judged source row without a match.
 
@@ -93,7 +88,7 @@ class AccuracyLowering(RuleLowering):
 
     def lower(self) -> Finisher:
         rule = self.rule
-        body = rule.body
+        body = self.body_as(ConditionRule)
         source, target = rule.source, rule.target
         source_read, target_read, prefix, resolver = self.two_sides()
         terms = [
@@ -150,14 +145,14 @@ class AccuracyLowering(RuleLowering):
 
         return finish
 
-    def keys_first(self, terms: list[Scalar], hint, prefix: str) -> list[Scalar]:
+    def keys_first(self, terms: list[Scalar], hint: IndexHint, prefix: str) -> list[Scalar]:
         """The equalities the ``index`` hint names, first: they are the join's keys.
 
         Each named column must be compared between source and target by an equality of the
         rule; the hint orders the join, it never changes the result.
         """
         keys = []
-        for name in (part.strip() for part in unquote_string(hint.columns.value).split(",")):
+        for name in hint.columns:
             key = next((t for t in terms if t not in keys and field_names(t) == {name, prefix + name}), None)
             if key is None:
                 raise self.error(

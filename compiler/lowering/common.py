@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, TypeVar
 
 from ..collect import Collector, Results, RowsRef, ValueRef
 from ..errors import InvalidInput, did_you_mean
-from ..parser import source_text, unquote_name
+from ..parser import unquote_name
 from ..plan import Export, Field, Limit, Named, Project, Read, Relation, Scalar
 from ..resolve import Context, Resolver, Scope, Side
 from ..results import MetricWrite, RecordOutput, RuleResult
+from ..ruletree.nodes import Node, SelectItem, Star
 from ..suite import RuleSpec
 from ..types import Schema
 
 Finisher = Callable[[Results], RuleResult]
+Body = TypeVar("Body")
 
 # Details every rule accepts besides its own (Griffin names its sources there).
 COMMON_DETAILS = ("source", "target")
@@ -64,10 +66,17 @@ class RuleLowering:
         self.options = options
         self.check_details()
 
+    def body_as(self, kind: type[Body]) -> Body:
+        """The rule's body, which the loaders give every rule of this lowering's kinds as a ``kind``."""
+        body = self.rule.body
+        if not isinstance(body, kind):
+            raise TypeError(f"a {self.rule.kind} rule's body is a {kind.__name__}, not {body!r}")
+        return body
+
     # -- errors and details ---------------------------------------------------------------------
-    def error(self, code: str, message: str, node=None, hint: str | None = None) -> InvalidInput:
+    def error(self, code: str, message: str, node: Node | None = None, hint: str | None = None) -> InvalidInput:
         if node is not None:
-            return self.scope_for([]).error(code, message, node, hint)
+            return Scope.error(code, message, node, hint)
         return InvalidInput(code, message, location=self.rule.location, text=None, hint=hint)
 
     def check_details(self) -> None:
@@ -145,7 +154,6 @@ class RuleLowering:
     def scope_for(
         self, sides: list[Side], roles: dict[str, str] | None = None, default: list[str] | None = None
     ) -> Scope:
-        origin = self.rule.origin
         roles = roles or {}
         visible = {s.source for s in sides} | set(roles)
         outside = (set(self.schemas) | {"source", "target"}) - visible
@@ -153,9 +161,6 @@ class RuleLowering:
             {s.source: s for s in sides},
             roles,
             default or [s.source for s in sides],
-            origin.file,
-            origin.line_offset,
-            origin.column_offset,
             outside=outside,
             now_ms=self.options.now_ms,
         )
@@ -165,11 +170,13 @@ class RuleLowering:
         return self.scope_for([Side(source, self.schema(source))], {"source": source})
 
     # -- select lists --------------------------------------------------------------------------------
-    def selections(self, items, resolver: Resolver, ctx: Context | None = None) -> list[tuple[Scalar, str, object]]:
-        """Each item of a select list as (expression, output name, model node)."""
+    def selections(
+        self, items: tuple[SelectItem, ...], resolver: Resolver, ctx: Context | None = None
+    ) -> list[tuple[Scalar, str, SelectItem]]:
+        """Each item of a select list as (expression, output name, item)."""
         out = []
         for item in items:
-            if type(item.expr).__name__ == "Star":
+            if isinstance(item.expr, Star):
                 raise resolver.scope.error("STAR_NOT_ALLOWED", "'*' is not allowed here: name the columns", item)
             expr = resolver.expression(item.expr, ctx or Context(clause=f"{self.rule.kind} rule"))
             out.append((expr, self.output_name(item, expr), item))
@@ -182,11 +189,11 @@ class RuleLowering:
         return out
 
     @staticmethod
-    def output_name(item, expr: Scalar) -> str:
+    def output_name(item: SelectItem, expr: Scalar) -> str:
         """An item's alias, else its column name, else its text."""
-        if getattr(item, "alias", None):
-            return unquote_name(item.alias)
-        text = source_text(item.expr)
+        if item.alias:
+            return item.alias
+        text = item.expr.text
         if isinstance(expr, Field):
             # a column keeps its own name (without the data source in front)
             return text.rsplit(".", 1)[-1].strip("`") if "." in text else unquote_name(text)

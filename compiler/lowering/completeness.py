@@ -11,6 +11,7 @@ from ..plan import Cast, Field, Filter, In, IsNull, Literal, RLike, Scalar, coun
 from ..resolve import Resolver
 from ..results import RuleResult
 from ..types import STRING, Kind
+from ..ruletree.nodes import SelectList
 from .common import Finisher, RuleLowering, positive
 
 
@@ -22,7 +23,7 @@ class CompletenessLowering(RuleLowering):
         rule = self.rule
         read = self.read(rule.source)
         resolver = Resolver(self.source_scope(rule.source))
-        selections = self.selections(rule.body.items, resolver)
+        selections = self.selections(self.body_as(SelectList).items, resolver)
         confs = rule.details.get("error.confs")
         if confs:
             incomplete = or_all([self._error_condition(conf, selections, read.schema) for conf in confs])

@@ -34,6 +34,7 @@ from ..plan.histograms import COUNT, VALUES
 from ..resolve import Resolver, Side
 from ..results import MetricWrite, RuleResult
 from ..types import BOOLEAN, INTEGER
+from ..ruletree.nodes import SelectList
 from .accuracy import compared_as_text, comparison_key
 from .common import Finisher, RuleLowering
 
@@ -49,7 +50,7 @@ class _DuplicateLowering(RuleLowering):
     def keys(self, source: str, prefix: str = "__key") -> tuple[list[Named], list[str]]:
         """The selected values of ``source`` as named keys, and their output names."""
         resolver = Resolver(self.source_scope(source))
-        selections = self.selections(self.rule.body.items, resolver)
+        selections = self.selections(self.body_as(SelectList).items, resolver)
         keys = [Named(expr, f"{prefix}{i}") for i, (expr, _, _) in enumerate(selections)]
         return keys, [name for _, name, _ in selections]
 
@@ -153,7 +154,7 @@ class UniquenessLowering(_DuplicateLowering):
         scope = self.scope_for([Side(target, target_read.schema)], {"source": target, "target": target})
         scope.sides[self.rule.source] = scope.sides[target]
         resolver = Resolver(scope)
-        target_values = [expr for expr, _, _ in self.selections(self.rule.body.items, resolver)]
+        target_values = [expr for expr, _, _ in self.selections(self.body_as(SelectList).items, resolver)]
         as_text = [compared_as_text(k.expr, t) for k, t in zip(keys, target_values)]
         # group the target by what the comparison sees, so each source value meets one group
         target_keys = [

@@ -34,6 +34,7 @@ from ..plan.histograms import COUNT
 from ..resolve import Resolver
 from ..results import RuleResult
 from ..types import BOOLEAN, INTEGER, STRING, Kind
+from ..griffin_measures import AccuracyConfig, DuplicationConfig
 from .common import Finisher
 from .griffin_measure import GriffinMeasureLowering, true_only
 
@@ -58,7 +59,7 @@ class AccuracyMeasureLowering(GriffinMeasureLowering):
         resolver = Resolver(self.scope_for([]))
         resolver.strings_compare_as_text = True
         equalities, source_values, ref_keys = [], [], {}
-        for source_ref, ref_ref in dict.fromkeys(self.rule.body.pairs):
+        for source_ref, ref_ref in dict.fromkeys(self.body_as(AccuracyConfig).pairs):
             value = self.column(source_ref, source)
             ref_value = self.column(ref_ref, reference)
             ref_keys[ref_value.name] = Named(ref_value, prefix + ref_value.name)
@@ -100,7 +101,7 @@ class DuplicationMeasureLowering(GriffinMeasureLowering):
     def lower(self) -> Finisher:
         source = self.rule.source
         read = self.read(source)
-        fields = [self.column(ref, source) for ref in self.rule.body.columns] or [
+        fields = [self.column(ref, source) for ref in self.body_as(DuplicationConfig).columns] or [
             Field(c.name, c.dtype) for c in read.schema.columns
         ]
         keys = tuple(Named(f, f"__key{i}") for i, f in enumerate(fields))
@@ -115,7 +116,7 @@ class DuplicationMeasureLowering(GriffinMeasureLowering):
             "unique": self.collector.value(counted, count_all(filter=single)),
             "duplicate": self.collector.value(counted, AggregateCall(AggFn.SUM, (extra,), INTEGER, filter=keyed)),
         }
-        flag = self.rule.body.bad
+        flag = self.body_as(DuplicationConfig).bad
         # non_unique rows exist exactly when duplicate rows do
         presence = refs["duplicate" if flag == "non_unique" else flag]
         sample = self.bad_records(self._flagged(read, fields, flag), read.schema, presence)

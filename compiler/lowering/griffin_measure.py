@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..collect import Results, RowsRef, ValueRef
 from ..errors import InvalidInput, did_you_mean
-from ..griffin_measures import ColumnRef
+from ..griffin_measures import ColumnRef, CompletenessConfig, SchemaConformanceConfig, SparkSqlConfig
 from ..plan import Call, Field, Filter, Fn, IsNull, Literal, Named, Project, Read, Relation, Scalar, count_all
 from ..plan.scalars import not_, or_all
 from ..resolve import Context, Resolver
@@ -99,7 +99,7 @@ class CompletenessMeasureLowering(RowConditionLowering):
     kinds = ("griffin.completeness",)
 
     def bad(self, read: Read) -> Scalar:
-        return not_(true_only(self.condition(self.rule.source, self.rule.body)))
+        return not_(true_only(self.condition(self.rule.source, self.body_as(CompletenessConfig).condition)))
 
 
 class SparkSqlMeasureLowering(RowConditionLowering):
@@ -108,10 +108,11 @@ class SparkSqlMeasureLowering(RowConditionLowering):
     kinds = ("griffin.sparksql",)
 
     def relation(self) -> Read:
-        return self.read(self.rule.body.view)
+        return self.read(self.body_as(SparkSqlConfig).view)
 
     def bad(self, read: Read) -> Scalar:
-        return true_only(self.condition(self.rule.body.view, self.rule.body.bad))
+        config = self.body_as(SparkSqlConfig)
+        return true_only(self.condition(config.view, config.bad))
 
 
 class SchemaConformanceLowering(RowConditionLowering):
@@ -125,7 +126,7 @@ class SchemaConformanceLowering(RowConditionLowering):
 
     def bad(self, read: Read) -> Scalar:
         terms: list[Scalar] = []
-        for check in dict.fromkeys(self.rule.body):
+        for check in dict.fromkeys(self.body_as(SchemaConformanceConfig).checks):
             text = Resolver.coerce(self.column(check.column, self.rule.source), STRING)
             typed = Resolver.coerce(text, check.dtype)
             terms.append(IsNull(typed))

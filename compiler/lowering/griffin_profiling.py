@@ -33,6 +33,7 @@ from ..plan import (
 from ..resolve import Resolver
 from ..results import RuleResult
 from ..types import DOUBLE, INTEGER, STRING, DataType, Kind
+from ..griffin_measures import ProfilingConfig
 from .common import Finisher
 from .griffin_measure import GriffinMeasureLowering
 
@@ -82,7 +83,7 @@ class ProfilingMeasureLowering(GriffinMeasureLowering):
     def lower(self) -> Finisher:
         source = self.rule.source
         read = self.read(source)
-        config = self.rule.body
+        config = self.body_as(ProfilingConfig)
         named = {self.column(ref, source).name for ref in config.columns}
         columns = [Field(c.name, c.dtype) for c in read.schema.columns if not named or c.name in named]
         total_ref = self.collector.value(read, count_all())

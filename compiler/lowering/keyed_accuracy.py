@@ -11,7 +11,6 @@ mismatched rows for which no target row of the key satisfies that mapping.
 from __future__ import annotations
 
 from ..collect import Results
-from ..parser import source_text
 from ..plan import (
     AggFn,
     Aggregate,
@@ -39,6 +38,7 @@ from ..plan import (
 from ..plan.scalars import field_names
 from ..resolve import Resolver
 from ..results import RuleResult
+from ..ruletree.nodes import AssignStatement, InvalidStatement, KeyStatement, Mapping, StatementRule
 from ..types import BOOLEAN, INTEGER
 from .accuracy import AccuracyLowering, griffin_equality
 from .common import Finisher, positive
@@ -119,16 +119,15 @@ class KeyedAccuracyLowering(AccuracyLowering):
     def statements(self, resolver: Resolver, prefix: str):
         """Key equalities, (mapping test, text) pairs and @Invalid conditions, in rule order."""
         keys, mappings, invalid = [], [], []
-        for statement in self.rule.body.statements:
-            kind = type(statement).__name__
-            if kind == "AssignStatement":
+        for statement in self.body_as(StatementRule).statements:
+            if isinstance(statement, AssignStatement):
                 resolver.scope.variables[statement.name] = resolver.expression(statement.value)
-            elif kind == "InvalidStatement":
+            elif isinstance(statement, InvalidStatement):
                 invalid.append(resolver.condition(statement.condition))
-            elif kind == "KeyStatement":
+            elif isinstance(statement, KeyStatement):
                 keys.append(self.key(resolver, statement.mapping, prefix))
             else:
-                mappings.append((self.mapping(resolver, statement.mapping), source_text(statement.mapping)))
+                mappings.append((self.mapping(resolver, statement.mapping), statement.mapping.text))
         if not keys:
             raise self.error(
                 "NO_KEY",
@@ -137,7 +136,7 @@ class KeyedAccuracyLowering(AccuracyLowering):
             )
         return keys, mappings, invalid
 
-    def key(self, resolver: Resolver, mapping, prefix: str) -> Scalar:
+    def key(self, resolver: Resolver, mapping: Mapping, prefix: str) -> Scalar:
         if mapping.op != "===":
             raise resolver.scope.error("BAD_KEY", f"a key compares with ===, not {mapping.op}", mapping)
         left, right = resolver.expression(mapping.left), resolver.expression(mapping.right)
@@ -154,7 +153,9 @@ class KeyedAccuracyLowering(AccuracyLowering):
         return self.mapping(resolver, mapping, left, right)
 
     @staticmethod
-    def mapping(resolver: Resolver, mapping, left: Scalar | None = None, right: Scalar | None = None) -> Scalar:
+    def mapping(
+        resolver: Resolver, mapping: Mapping, left: Scalar | None = None, right: Scalar | None = None
+    ) -> Scalar:
         """``===`` and ``!==`` compare as Griffin's ``=`` (NULL equals NULL); ``<<`` etc. as ``<``."""
         if left is None:
             left, right = resolver.expression(mapping.left), resolver.expression(mapping.right)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from ..collect import Results
 from ..errors import ResultError
 from ..numbers import number_from_text
-from ..parser import unquote_name
 from ..plan import (
     AggregateCall,
     Aggregate,
@@ -31,6 +30,7 @@ from ..plan import (
 )
 from ..resolve import INT64_MAX, Context, Resolver
 from ..results import RuleResult
+from ..ruletree.nodes import Expr, Name, OrderItem, SelectQuery, Selection, Star, StarStep
 from .common import Finisher, RuleLowering
 
 ROW_LIMIT = 10_000
@@ -41,7 +41,7 @@ class ProfilingLowering(RuleLowering):
     row_limit = ROW_LIMIT  # rows a query may return before it is an error
 
     def lower(self) -> Finisher:
-        rule, query = self.rule, self.rule.body
+        rule, query = self.rule, self.body_as(SelectQuery)
         source = self._source()
         read = self.read(source)
         self.resolver = Resolver(self.source_scope(source))
@@ -108,7 +108,7 @@ class ProfilingLowering(RuleLowering):
         )
 
     def _source(self) -> str:
-        named = unquote_name(self.rule.body.source) if self.rule.body.source else None
+        named = self.body_as(SelectQuery).source
         if named and self.rule.source and named != self.rule.source and not self.rule.details.get("source"):
             raise self.error(
                 "CONFLICTING_SOURCE",
@@ -126,7 +126,7 @@ class ProfilingLowering(RuleLowering):
             )
         return source
 
-    def _items(self, query) -> list[tuple[Scalar, str]]:
+    def _items(self, query: SelectQuery) -> list[tuple[Scalar, str]]:
         """Select items as (expression, output name); ``*`` and ``src.*`` expand to columns.
 
         ``self.item_nodes`` holds, for each item, the select item it came from (for errors).
@@ -152,21 +152,21 @@ class ProfilingLowering(RuleLowering):
             seen.add(name)
         return items
 
-    def _star_columns(self, node):
+    def _star_columns(self, node: Expr):
+        """The columns ``*`` or ``source.*`` stands for, None for any other item."""
         scope = self.resolver.scope
         side = scope.sides[scope.default[0]]
-        if type(node).__name__ == "Star":
+        if isinstance(node, Star):
             return side.schema.columns
-        postfix = _only_postfix(node)
         if (
-            postfix is not None
-            and type(postfix.base).__name__ == "Identifier"
-            and len(postfix.suffixes) == 1
-            and type(postfix.suffixes[0]).__name__ == "StarSuffix"
+            isinstance(node, Selection)
+            and isinstance(node.base, Name)
+            and len(node.steps) == 1
+            and isinstance(node.steps[0], StarStep)
         ):
-            head = scope.side_of_head(unquote_name(postfix.base.name))
+            head = scope.side_of_head(node.base.name)
             if head is None:
-                raise scope.error("UNKNOWN_SOURCE", f"unknown data source {postfix.base.name!r}", node)
+                raise scope.error("UNKNOWN_SOURCE", f"unknown data source {node.base.text!r}", node)
             return head.schema.columns
         return None
 
@@ -210,14 +210,12 @@ class ProfilingLowering(RuleLowering):
             relation = Filter(relation, having_expr)
         return relation, rewritten, order_scope
 
-    def _order_expr(self, order, order_scope) -> Scalar:
+    def _order_expr(self, order: OrderItem, order_scope) -> Scalar:
         node = order.expr
-        postfix = _only_postfix(node)
-        if postfix is not None and type(postfix.base).__name__ == "Identifier" and not postfix.suffixes:
-            name = unquote_name(postfix.base.name)
+        if isinstance(node, Name):
             aliases = order_scope[1] if order_scope else {}
-            if name in aliases:
-                return aliases[name]
+            if node.name in aliases:
+                return aliases[node.name]
         expr = self.resolver.expression(node, Context(aggregates=order_scope is not None, clause="order by"))
         return order_scope[0](expr, node) if order_scope else expr
 
@@ -233,7 +231,7 @@ class ProfilingLowering(RuleLowering):
                 relation,
                 tuple(
                     SortKey(Field(h.name, h.expr.dtype), ascending, nulls_first=ascending)
-                    for h, ascending in zip(hidden, [(o.direction or "asc").lower() != "desc" for o in query.orders])
+                    for h, ascending in zip(hidden, [not o.descending for o in query.orders])
                 ),
             )
             if query.limit:
@@ -246,7 +244,7 @@ class ProfilingLowering(RuleLowering):
             relation = Limit(relation, self._limit(query))
         return relation
 
-    def _limit(self, query) -> int:
+    def _limit(self, query: SelectQuery) -> int:
         """The LIMIT count: a row count both engines take (64 bits at most)."""
         count = number_from_text(str(query.limit))
         if not count <= INT64_MAX:
@@ -265,25 +263,3 @@ def _outside_aggregates(expr: Scalar) -> bool:
     if isinstance(expr, Field):
         return True
     return any(_outside_aggregates(child) for child in children(expr))
-
-
-def _only_postfix(node):
-    """The selection inside an expression that is nothing but a selection, else None."""
-    while type(node).__name__ in ("OrExpr", "AndExpr", "NotExpr", "Predicate", "Additive", "Multiplicative", "Unary"):
-        if type(node).__name__ in ("OrExpr", "AndExpr", "Additive", "Multiplicative"):
-            if len(node.operands) != 1:
-                return None
-            node = node.operands[0]
-        elif type(node).__name__ == "NotExpr":
-            if node.nots:
-                return None
-            node = node.operand
-        elif type(node).__name__ == "Predicate":
-            if node.tail is not None:
-                return None
-            node = node.left
-        else:
-            if node.signs:
-                return None
-            node = node.operand
-    return node if type(node).__name__ == "Postfix" else None

@@ -34,9 +34,11 @@ from ..plan import (
     not_,
     free_prefix,
 )
-from ..resolve import TIME_UNITS_MS, Resolver
+from ..resolve import Resolver
+from ..time_literals import split_time
 from ..results import MetricWrite, RuleResult
 from ..types import BOOLEAN, DOUBLE, INTEGER, TIMESTAMP, Kind
+from ..ruletree.nodes import SelectList
 from .common import Finisher, RuleLowering, positive
 
 
@@ -57,12 +59,10 @@ def duration_ms(value: object) -> int | None:
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise ValueError(f"must be a duration such as 3m, got {value!r}")
     if isinstance(value, str):
-        text = value.strip().lower()
-        unit = "ms" if text.endswith("ms") else text[-1:]
-        number = text[: -len(unit)] if unit in TIME_UNITS_MS else text
+        number, unit_ms = split_time(value)
         if not number.isdigit():
             raise ValueError(f"must be a duration such as 3m, got {value!r}")
-        value = int(number) * TIME_UNITS_MS.get(unit, 1) if len(number) <= 18 else math.inf
+        value = int(number) * unit_ms if len(number) <= 18 else math.inf
     if value <= 0:
         raise ValueError(f"must be positive, got {value!r}")
     if not value < MAX_DURATION_MS:  # also NaN and infinity
@@ -88,7 +88,7 @@ class TimelinessLowering(RuleLowering):
         rule = self.rule
         read = self.read(rule.source)
         resolver = Resolver(self.source_scope(rule.source))
-        selections = self.selections(rule.body.items, resolver)
+        selections = self.selections(self.body_as(SelectList).items, resolver)
         if len(selections) not in (1, 2):
             raise self.error(
                 "WRONG_ARITY",

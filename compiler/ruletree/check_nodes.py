@@ -1,0 +1,99 @@
+"""Nodes of the check language (``check "fresh": measures["age"] < 3``), as parsed.
+
+The check pass (``checks.py``) resolves names and builds the tree the interpreter evaluates,
+folding each chain left to right.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from .nodes import Node
+
+
+@dataclass(frozen=True, slots=True)
+class CheckChain(Node):
+    """Operands joined by operators of one precedence level (a comparison joins two)."""
+
+    operands: tuple[CheckExpr, ...]
+    ops: tuple[str, ...]  # or and == != < > <= >= + - * / %
+
+
+@dataclass(frozen=True, slots=True)
+class CheckUnary(Node):
+    """``not``s or signs before a value; ``ops`` innermost first."""
+
+    ops: tuple[str, ...]  # not - +
+    operand: CheckExpr
+
+
+@dataclass(frozen=True, slots=True)
+class CheckGroup(Node):
+    expr: CheckExpr
+
+
+@dataclass(frozen=True, slots=True)
+class CheckNumber(Node):
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class CheckString(Node):
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class CheckBoolean(Node):
+    value: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CheckNull(Node):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class CheckList(Node):
+    items: tuple[CheckExpr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckCall(Node):
+    name: str
+    args: tuple[CheckExpr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckName(Node):
+    """A bare name: only ``measures`` and ``metrics`` mean something, with a subscript."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class CheckSubscript(Node):
+    index: CheckExpr
+
+
+@dataclass(frozen=True, slots=True)
+class CheckAccess(Node):
+    """A value and one or more ``[...]`` after it."""
+
+    base: CheckExpr
+    subscripts: tuple[CheckSubscript, ...]
+
+
+CheckExpr = Union[
+    CheckChain,
+    CheckUnary,
+    CheckGroup,
+    CheckNumber,
+    CheckString,
+    CheckBoolean,
+    CheckNull,
+    CheckList,
+    CheckCall,
+    CheckName,
+    CheckAccess,
+]
