@@ -33,11 +33,15 @@ example: setup
 # The benchmark (benchmarks/README.md): DuckDB and a local Spark Connect server, side by side.
 # `make bench ROWS=10000000` for the size the targets are stated at.
 ROWS ?= 1000000
+# DuckDB's memory cap in the benchmark (it spills beyond it); SYSTEMS=a,b runs a subset
+DUCKDB_MEMORY ?= 8GB
+SYSTEMS ?=
 REPEATS ?= 3
 
 bench: setup-tests
 	.venv/bin/pip install -q -e ".[bench]"
-	.venv/bin/python -m benchmarks.run --rows $(ROWS) --repeats $(REPEATS)
+	.venv/bin/python -m benchmarks.run --rows $(ROWS) --repeats $(REPEATS) --duckdb-memory $(DUCKDB_MEMORY) \
+		$(if $(SYSTEMS),--systems $(SYSTEMS))
 
 # Mutation fuzzing of suites and configs (tests/fuzz): every input must end as a result or a
 # located error. `make fuzz N=100000 SEED=7`; failing inputs land in fuzz-failures/.

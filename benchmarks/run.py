@@ -131,7 +131,7 @@ def _table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def _targets(by: dict, compile_result: dict, flat: dict | None, rows: int) -> list[str]:
+def _targets(by: dict, compile_result: dict, flat: dict | None, growth: dict | None, rows: int) -> list[str]:
     out = []
 
     def median(name):
@@ -173,6 +173,12 @@ def _targets(by: dict, compile_result: dict, flat: dict | None, rows: int) -> li
             f"{verdict(bool(scans) and max(scans.values()) <= 1)} spark: one scan per source "
             f"({', '.join(f'{k}={v}' for k, v in sorted(scans.items()))})"
         )
+    if growth:
+        factor = growth["large"] / growth["small"]
+        out.append(
+            f"{verdict(factor <= 12)} duckdb: time grows {factor:.1f}x as rows grow 10x, at most 12x "
+            f"({growth['small']:.2f} s at {rows // 10:,} rows, {growth['large']:.2f} s at {rows:,})"
+        )
     if flat:
         small, large = flat["small"], flat["large"]
         growth = large - small
@@ -212,6 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-spark", action="store_true", help="DuckDB only")
     parser.add_argument("--spark-memory", default="6g", help="driver memory of the local Spark server")
     parser.add_argument(
+        "--duckdb-memory", default="8GB", help="DuckDB's memory_limit for every DuckDB system (spills beyond it)"
+    )
+    parser.add_argument(
         "--with-checks",
         action="store_true",
         help="run benchmarks/suite_checks.dq (the suite with measures and checks) for gryph",
@@ -229,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     RESULTS.mkdir(parents=True, exist_ok=True)
     generate(args.rows)
     extra = ["--with-checks"] if args.with_checks else []
+    duckdb_extra = extra + ["--duckdb-memory", args.duckdb_memory]
 
     compile_result = compile_cost(args.rows, repeats=max(3, args.repeats))
     print(
@@ -239,7 +249,18 @@ def main(argv: list[str] | None = None) -> int:
     for system in DUCKDB_SYSTEMS:
         if system in wanted:
             print(f"running {system} ...", flush=True)
-            raw[system] = _worker(system, args.rows, args.repeats, extra)
+            raw[system] = _worker(system, args.rows, args.repeats, duckdb_extra)
+    growth = None
+    if "duckdb-gryph" in raw and "error" not in raw["duckdb-gryph"] and args.rows >= 10:
+        small_rows = args.rows // 10
+        generate(small_rows)
+        print(f"running duckdb-gryph at {small_rows:,} rows (growth) ...", flush=True)
+        small = _worker("duckdb-gryph", small_rows, args.repeats, duckdb_extra)
+        if "error" not in small:
+            growth = {
+                "small": statistics.median(small["times"]),
+                "large": statistics.median(raw["duckdb-gryph"]["times"]),
+            }
 
     flat = None
     spark_systems = [s for s in SPARK_SYSTEMS if s in wanted]
@@ -271,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     agreement = _agreement(raw)
 
     table = _table(summaries)
-    targets = _targets(by, compile_result, flat, args.rows)
+    targets = _targets(by, compile_result, flat, growth, args.rows)
     print()
     print(table)
     print()
@@ -284,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
         "compile": compile_result,
         "systems": summaries,
         "client_memory_flat": flat,
+        "duckdb_growth_10x": growth,
+        "duckdb_memory_limit": args.duckdb_memory,
         "metrics_agree_with_floor": {k: not v for k, v in agreement.items()},
         "targets": targets,
         "table": table,

@@ -28,12 +28,20 @@ def _peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _duckdb():
+def _duckdb(memory_limit: str | None):
+    """One connection for every DuckDB system, under the same memory cap (spilling beyond it)."""
     import duckdb
+
+    from gryph.local_backend.quoting import string
+
+    from .generate import DATA
 
     con = duckdb.connect()
     con.execute("SET TimeZone = 'UTC'")
     con.execute("SET enable_progress_bar = false")
+    if memory_limit:
+        con.execute(f"SET memory_limit = {string(memory_limit)}")
+        con.execute(f"SET temp_directory = {string(str(DATA / 'spill'))}")
     return con
 
 
@@ -61,6 +69,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--remote")
     parser.add_argument("--ui-port", type=int)
     parser.add_argument("--with-checks", action="store_true")
+    parser.add_argument("--duckdb-memory", help="DuckDB's memory_limit, e.g. 8GB")
     args = parser.parse_args(argv)
 
     from .common import load_bench_suite, paths
@@ -68,7 +77,7 @@ def main(argv: list[str] | None = None) -> None:
 
     files = paths(args.rows)
     spark = _spark(args.remote) if args.system.startswith("spark-") else None
-    con = None if spark is not None else _duckdb()
+    con = None if spark is not None else _duckdb(args.duckdb_memory)
 
     if args.system in ("duckdb-gryph", "duckdb-gryph-samples"):
         from gryph.client import run

@@ -52,6 +52,16 @@ def _parser() -> argparse.ArgumentParser:
             help='a DuckDB database file whose tables table("...") sources and hive connectors read (duckdb engine)',
         )
         command.add_argument(
+            "--memory-limit",
+            metavar="SIZE",
+            help="duckdb: the most memory DuckDB may take, e.g. 8GB; larger work spills to disk",
+        )
+        command.add_argument(
+            "--temp-directory",
+            metavar="PATH",
+            help="duckdb: where work beyond --memory-limit spills (default: .tmp in the current folder)",
+        )
+        command.add_argument(
             "--env", metavar="PATH", help="a Griffin env.json: its spark.config settings go to the Spark session"
         )
         command.add_argument(
@@ -264,6 +274,14 @@ def _engine(args, env: GriffinEnv | None):
             text=args.database,
             hint="drop --database, or --engine/--remote",
         )
+    for option, value in (("--memory-limit", args.memory_limit), ("--temp-directory", args.temp_directory)):
+        if value is not None and name != "duckdb":
+            raise InvalidInput(
+                "BAD_OPTION",
+                f"{option} sets how DuckDB uses memory: it goes with the duckdb engine",
+                text=value,
+                hint=f"drop {option}; a Spark cluster's memory is set on the cluster",
+            )
     if args.read_per_scan and name != "spark":
         raise InvalidInput(
             "BAD_OPTION",
@@ -280,11 +298,13 @@ def _engine(args, env: GriffinEnv | None):
         if refused:
             print(f"note: {args.env}: not applied, set them on the Spark server: {', '.join(refused)}", file=sys.stderr)
         return engine
-    if args.database is None:
-        return name
-    if not Path(args.database).is_file():
+    if args.database is not None and not Path(args.database).is_file():
         raise EngineError("DATABASE_NOT_FOUND", f"no DuckDB database at {args.database}", text=args.database)
-    return open_engine("duckdb", database=args.database)
+    if args.database is None and args.memory_limit is None and args.temp_directory is None:
+        return name
+    return open_engine(
+        "duckdb", database=args.database, memory_limit=args.memory_limit, temp_directory=args.temp_directory
+    )
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:

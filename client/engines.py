@@ -9,16 +9,22 @@ ENGINES = ("duckdb", "spark")
 
 
 def open_engine(
-    name: str = "duckdb", remote: str | None = None, database: str | None = None, read_once: bool = True
+    name: str = "duckdb",
+    remote: str | None = None,
+    database: str | None = None,
+    read_once: bool = True,
+    memory_limit: str | None = None,
+    temp_directory: str | None = None,
 ) -> Engine:
     """An engine by name; ``remote`` is the Spark Connect URL (or ``local``), ``database`` a DuckDB file.
 
     ``read_once`` (Spark): keep a source several queries scan on the cluster for the run.
+    ``memory_limit`` and ``temp_directory`` (DuckDB): the memory cap and where work beyond it spills.
     """
     if name == "duckdb":
         from gryph.local_backend.engine import DuckDBEngine
 
-        return DuckDBEngine(database)
+        return DuckDBEngine(database, memory_limit=memory_limit, temp_directory=temp_directory)
     if name == "spark":
         from gryph.client.spark.engine import SparkEngine  # imports pyspark: only when asked for
 

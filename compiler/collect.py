@@ -112,6 +112,10 @@ class Collector:
             self._conditions.pop(self._rows[key], None)  # another rule needs it unconditionally
         return RowsRef(self._rows[key])
 
+    def query_names(self) -> frozenset[str]:
+        """The names of the queries asked for so far."""
+        return frozenset([f.name for f in self._fused.values()] + list(self._rows.values()))
+
     def conditions(self) -> dict[str, Callable[["Results"], bool]]:
         """Row queries that run only when their condition holds on the other queries' results."""
         return dict(self._conditions)

@@ -18,7 +18,7 @@ from .plan import Plan, Sql, View
 from .plan.sharing import costly_parts
 from .results import Failed, MeasureResult, RuleResult
 from .row_counters import count_rows_read, rows_read
-from .rule_tables import late_rules, output_table_sql
+from .rule_tables import blocked_by, late_rules, output_table_sql
 from .sources import SourceSpec
 from .spark_names import quoted
 from .stack import recursion_room
@@ -37,9 +37,11 @@ class CompiledSuite:
     checks: list[CompiledCheck] = field(default_factory=list)
     # queries (record samples) that run only when a condition on the other results holds
     conditions: dict[str, Callable[[Results], bool]] = field(default_factory=dict)
-    # Spark SQL rules that read DSL rules' tables, run after the rest (rule_tables.py), and the
-    # indexes of the DSL rules they read
+    # Spark SQL rules that read DSL rules' tables, run after the rest (rule_tables.py): the rules
+    # each reads, the plan's queries of each, and the DSL rules they read (indexes of suite.rules)
     late_plan: Plan | None = None
+    late_reads: dict[int, frozenset[int]] = field(default_factory=dict)
+    late_queries: dict[int, frozenset[str]] = field(default_factory=dict)
     late_inputs: tuple[int, ...] = ()
     # the rows of each source the rules aggregate, with Options(count_rows=True): the task
     # metrics' rowsCounter
@@ -69,28 +71,52 @@ class CompiledSuite:
         if second is not None:
             phase(f"fetching record samples: {_counted(len(second.queries), 'statement')}")
             rows.update(engine.run(second, sources))
-        if self.late_plan is not None:
+        late = self._late_plan(rows) if self.late_plan is not None else None
+        if late is not None:
             phase("running the Spark SQL rules that read other rules' results")
-            rows.update(engine.run(self._late_plan(rows), sources))
+            rows.update(engine.run(late, sources))
         return rows
 
-    def _late_plan(self, rows_by_query: dict[str, list[dict]]) -> Plan:
-        """The late Spark SQL rules' plan, with the DSL rules they read as tables of their metrics."""
-        results = Results(rows_by_query)
+    def _late_plan(self, rows_by_query: dict[str, list[dict]]) -> Plan | None:
+        """The late Spark SQL rules' plan, with the DSL rules they read as tables of their metrics;
+        the rules that read a rule that failed are left out (they fail in ``finish``)."""
+        assert self.late_plan is not None
+        finished, blocked = self._late_inputs(Results(rows_by_query))
         tables = tuple(
-            View(
-                self.suite.rules[index].name,
-                Sql(output_table_sql(self.finishers[index](results), self.suite.timestamp_ms), ()),
-            )
-            for index in self.late_inputs
+            View(self.suite.rules[index].name, Sql(output_table_sql(result, self.suite.timestamp_ms), ()))
+            for index, result in finished.items()
         )
-        return replace(self.late_plan, views=self.plan.views + tables + self.late_plan.views)
+        left_out = {self.suite.rules[index].name for index in blocked}
+        dropped = {name for index in blocked for name in self.late_queries[index]}
+        queries = tuple(q for q in self.late_plan.queries if q.name not in dropped)
+        if not queries:
+            return None
+        views = tuple(v for v in self.late_plan.views if v.name not in left_out)
+        return replace(self.late_plan, views=self.plan.views + tables + views, queries=queries)
+
+    def _late_inputs(self, results: Results) -> tuple[dict[int, RuleResult], dict[int, str]]:
+        """The finished DSL rules the late rules read, and the late rules that read (directly or
+        not) one that failed, each with that rule's name."""
+        finished, failed = {}, {}
+        for index in self.late_inputs:
+            try:
+                finished[index] = self.finishers[index](results)
+            except ResultError:
+                failed[index] = self.suite.rules[index].name
+        return finished, blocked_by(self.late_reads, failed)
 
     def finish(self, rows_by_query: dict[str, list[dict]]) -> list[RuleResult]:
-        """Each rule's result; a rule whose result breaks its contract fails alone."""
+        """Each rule's result; a rule whose result breaks its contract fails alone, and so does a
+        Spark SQL rule that reads it."""
+        results = Results(rows_by_query)
+        blocked = self._late_inputs(results)[1] if self.late_reads else {}
+        finishers = [
+            _reads_failed(rule, blocked[index]) if index in blocked else finish
+            for index, (rule, finish) in enumerate(zip(self.suite.rules, self.finishers))
+        ]
         return _each_alone(
-            Results(rows_by_query),
-            zip(self.suite.rules, self.finishers),
+            results,
+            zip(self.suite.rules, finishers),
             lambda rule, error: RuleResult(rule.name, rule.kind, [], error=error),
         )
 
@@ -118,6 +144,21 @@ def _each_alone(results: Results, finishers, failed: Callable) -> list:
     return out
 
 
+def _reads_failed(rule, failed: str) -> Callable[[Results], RuleResult]:
+    """The finisher of a Spark SQL rule that reads the table of a rule whose result failed."""
+
+    def finish(_results: Results) -> RuleResult:
+        raise ResultError(
+            "INPUT_RULE_FAILED",
+            f"sql rule {rule.name!r} reads rule {failed!r}, whose result failed",
+            location=rule.location,
+            text=failed,
+            hint=f"see the error of rule {failed!r}",
+        )
+
+    return finish
+
+
 def _counted(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
@@ -136,15 +177,18 @@ def _compile(suite: Suite, schemas: dict[str, Schema], options: Options) -> Comp
     collector = Collector()
     for view in view_plans(suite, schemas):
         collector.view(view.name, view.relation)
-    late, late_inputs = late_rules(suite)
+    late_reads = late_rules(suite)
     late_collector = Collector(prefix="late_")
-    finishers = [
-        LOWERINGS[rule.kind](rule, schemas, late_collector if index in late else collector, options).lower()
-        for index, rule in enumerate(suite.rules)
-    ]
+    finishers, late_queries = [], {}
+    for index, rule in enumerate(suite.rules):
+        target = late_collector if index in late_reads else collector
+        before = target.query_names()
+        finishers.append(LOWERINGS[rule.kind](rule, schemas, target, options).lower())
+        if index in late_reads:
+            late_queries[index] = target.query_names() - before
     # measures go through the same collector: aggregate-only measures join the rules' scans
     measures = [LOWERINGS["measure"](m, schemas, collector, options).lower() for m in suite.measures]
-    late_plan = late_collector.plan() if late else None
+    late_plan = late_collector.plan() if late_reads else None
     counters = count_rows_read(suite.sources, schemas, collector) if options.count_rows else {}
     plan = collector.plan()
     return CompiledSuite(
@@ -155,7 +199,9 @@ def _compile(suite: Suite, schemas: dict[str, Schema], options: Options) -> Comp
         compile_checks(suite),
         _later(plan, collector.conditions()),
         late_plan,
-        tuple(sorted(late_inputs)),
+        late_reads,
+        late_queries,
+        tuple(sorted({r for reads in late_reads.values() for r in reads} - set(late_reads))),
         counters,
     )
 

@@ -124,6 +124,7 @@ CODES: dict[str, ErrorCode] = {
         TOO_MANY_ROWS="<rule> returns more than <n> rows",
         MEASURE_NOT_ONE_ROW="measure <name> returns no rows / more than one row",
         MEASURE_NOT_ONE_VALUE="measure <name> is a value but returns <n> columns",
+        INPUT_RULE_FAILED="<rule> reads <rule>, whose result failed",
     ),
     **_declare(
         RUN_FAILED,

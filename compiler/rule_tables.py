@@ -15,24 +15,36 @@ from .spark_names import quoted
 from .suite import Suite
 
 
-def late_rules(suite: Suite) -> tuple[set[int], set[int]]:
-    """Which Spark SQL rules read a DSL rule's table (directly or through another such rule),
-    and which DSL rules they read: both as indexes into ``suite.rules``."""
-    dsl_names = {}
-    late: set[int] = set()
-    inputs: set[int] = set()
-    late_names: set[str] = set()
+def late_rules(suite: Suite) -> dict[int, frozenset[int]]:
+    """The Spark SQL rules that read a DSL rule's table (directly or through another such rule),
+    each with the rules it reads (DSL rules and late rules): all as indexes into ``suite.rules``.
+    A rule reads only rules before it, as in Griffin."""
+    dsl_names: dict[str, int] = {}
+    late_names: dict[str, int] = {}
+    reads: dict[int, frozenset[int]] = {}
     for index, rule in enumerate(suite.rules):
         if rule.kind != "sql":
             dsl_names[rule.name] = index
             continue
         tables = _tables(str(rule.body))
-        read = {dsl_names[name] for name in tables if name in dsl_names}
-        if read or tables & late_names:
-            late.add(index)
-            late_names.add(rule.name)
-            inputs |= read
-    return late, inputs
+        read = frozenset(names[name] for names in (dsl_names, late_names) for name in tables if name in names)
+        if read:
+            reads[index] = read
+            late_names[rule.name] = index
+    return reads
+
+
+def blocked_by(reads: dict[int, frozenset[int]], failed: dict[int, str]) -> dict[int, str]:
+    """The late rules that read, directly or through another late rule, a rule that failed:
+    each with the name of the failed rule it depends on."""
+    blocked: dict[int, str] = {}
+    for index in sorted(reads):  # a rule reads only rules before it: one pass in order
+        culprit = next(
+            (failed.get(r) or blocked.get(r) for r in sorted(reads[index]) if r in failed or r in blocked), None
+        )
+        if culprit is not None:
+            blocked[index] = culprit
+    return blocked
 
 
 def _tables(text: str) -> set[str]:

@@ -11,7 +11,7 @@ import duckdb
 
 from gryph.compiler.engine import Rows
 from gryph.compiler.databases import is_database
-from gryph.compiler.errors import EngineError, Location
+from gryph.compiler.errors import EngineError, InvalidInput, Location
 from gryph.compiler.plan import Export, Plan, Query, Sql, View, reads, walk_relations
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import Schema
@@ -35,12 +35,26 @@ class DuckDBEngine:
 
     name = "duckdb"
 
-    def __init__(self, database: duckdb.DuckDBPyConnection | str | None = None) -> None:
-        """Use an open connection, open a database file, or (by default) an in-memory database."""
+    def __init__(
+        self,
+        database: duckdb.DuckDBPyConnection | str | None = None,
+        *,
+        memory_limit: str | None = None,
+        temp_directory: str | None = None,
+    ) -> None:
+        """Use an open connection, open a database file, or (by default) an in-memory database.
+
+        ``memory_limit`` (e.g. ``"8GB"``) caps the memory DuckDB takes; beyond it, joins,
+        groupings and sorts spill to ``temp_directory`` (DuckDB's default: ``.tmp`` here).
+        Both apply to a connection the engine opens; a caller's own connection keeps its settings.
+        """
         if isinstance(database, duckdb.DuckDBPyConnection):
+            if memory_limit is not None or temp_directory is not None:
+                raise ValueError("memory_limit and temp_directory apply to a connection the engine opens")
             self._con, self._owned = database, False
         else:
             self._con, self._owned = _connect(database), True
+            _limit_memory(self._con, memory_limit, temp_directory)
         # Timestamps with a zone read and print in UTC, as the contract says, whatever the machine's zone.
         self._con.execute("SET TimeZone = 'UTC'")
         # Table names in users' SQL must mean sources and tables, never Python variables in scope.
@@ -188,7 +202,33 @@ class DuckDBEngine:
 
 
 def _failed(what: str, exc: duckdb.Error, sql: str) -> EngineError:
+    if isinstance(exc, duckdb.OutOfMemoryException):
+        # DuckDB's own advice names SQL settings; the user sets them through gryph's options
+        return EngineError(
+            "QUERY_FAILED",
+            f"{what} failed on duckdb: {str(exc).splitlines()[0]}",
+            text=sql,
+            hint="give DuckDB more memory with --memory-limit (its default is 80% of RAM); "
+            "work beyond the limit spills to --temp-directory",
+        )
     return EngineError("QUERY_FAILED", f"{what} failed on duckdb: {exc}", text=sql)
+
+
+def _limit_memory(con: duckdb.DuckDBPyConnection, memory_limit: str | None, temp_directory: str | None) -> None:
+    """DuckDB's memory cap and spill folder; a value DuckDB refuses is the user's error."""
+    for name, option, value, hint in (
+        ("memory_limit", "--memory-limit", memory_limit, "a size such as 8GB, 512MB or 4GiB"),
+        ("temp_directory", "--temp-directory", temp_directory, "a folder DuckDB may create and write"),
+    ):
+        if value is None:
+            continue
+        try:
+            con.execute(f"SET {name} = {string(value)}")
+        except duckdb.Error as exc:
+            con.close()
+            raise InvalidInput(
+                "BAD_OPTION", f"{option} {value}: {str(exc).splitlines()[0]}", text=value, hint=hint
+            ) from None
 
 
 def _connect(database: str | None) -> duckdb.DuckDBPyConnection:

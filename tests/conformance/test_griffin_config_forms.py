@@ -255,21 +255,23 @@ def test_csv_with_a_schema_and_no_header_keeps_its_first_row(dq_engine, tmp_path
     assert result.metrics["p"] == {"n": 2, "ages": 71, "last": "bob"}
 
 
+def src_and_tgt(src_csv: str, tgt_csv: str) -> list:
+    """Two CSV sources with headers: ``src``, the baseline, and ``tgt``."""
+    header = {"header": "true"}
+    return [
+        {
+            "name": name,
+            **({"baseline": True} if name == "src" else {}),
+            "connector": {"type": "file", "config": {"format": "csv", "paths": [path], "options": header}},
+        }
+        for name, path in (("src", src_csv), ("tgt", tgt_csv))
+    ]
+
+
 def test_spark_sql_reads_the_table_of_a_dsl_rule(dq_engine, tmp_path):
     (tmp_path / "a.csv").write_text("id,name\n1,ann\n2,bob\n3,cy\n4,\n", encoding="utf-8")
     (tmp_path / "b.csv").write_text("id,name\n1,ann\n2,bo\n3,cy\n", encoding="utf-8")
-    header = {"header": "true"}
-    sources = [
-        {
-            "name": "src",
-            "baseline": True,
-            "connector": {"type": "file", "config": {"format": "csv", "paths": ["a.csv"], "options": header}},
-        },
-        {
-            "name": "tgt",
-            "connector": {"type": "file", "config": {"format": "csv", "paths": ["b.csv"], "options": header}},
-        },
-    ]
+    sources = src_and_tgt("a.csv", "b.csv")
     rules = [
         dsl("accuracy", "accu", "src.id = tgt.id and src.name = tgt.name"),
         dsl("profiling", "names", "name, count(*) as n from src group by name"),
@@ -292,6 +294,39 @@ def test_spark_sql_reads_the_table_of_a_dsl_rule(dq_engine, tmp_path):
     assert result.metrics["rate"] == {"miss_rate": 0.5, "t": STAMP}
     # names ann, bob, cy and NULL: three groups with a name
     assert result.metrics["named"] == {"groups": 3}
+
+
+def test_spark_sql_reading_a_dsl_rule_that_failed_fails_alone(dq_engine, tmp_path):
+    # 10,001 distinct names: the grouped profiling rule is over its 10,000-row limit
+    (tmp_path / "a.csv").write_text("id,name\n" + "".join(f"{i},n{i}\n" for i in range(10_001)), encoding="utf-8")
+    (tmp_path / "b.csv").write_text("id,name\n1,n1\n2,x\n", encoding="utf-8")
+    sources = src_and_tgt("a.csv", "b.csv")
+
+    def spark_sql(name: str, query: str) -> dict:
+        return {
+            "dsl.type": "spark-sql",
+            "out.dataframe.name": name,
+            "rule": query,
+            "out": [{"type": "metric", "name": name, "flatten": "map"}],
+        }
+
+    rules = [
+        dsl("accuracy", "accu", "src.id = tgt.id and src.name = tgt.name"),
+        dsl("profiling", "names", "name, count(*) as n from src group by name"),
+        spark_sql("named", "select count(*) as groups from names"),
+        spark_sql("twice", "select groups * 2 as doubled from named"),
+        spark_sql("rate", "select miss / total as miss_rate from accu"),
+    ]
+    result = run(write_job(tmp_path, sources, rules), dq_engine)
+    assert result.failed["names"]["code"] == "TOO_MANY_ROWS"
+    # the rule reading it, and the rule reading that one, fail naming the rule they depend on
+    for reader in ("named", "twice"):
+        error = result.failed[reader]
+        assert error["code"] == "INPUT_RULE_FAILED" and "'names'" in error["message"], error
+    # the run went on: of src's 10,001 rows only (1, n1) is in tgt, and the Spark SQL rule reading it
+    assert (result.metrics["miss"], result.metrics["total"]) == (10_000, 10_001)
+    assert result.metrics["rate"] == {"miss_rate": 10_000 / 10_001}
+    assert result.passed is False
 
 
 JSON_LINES = (
