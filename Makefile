@@ -1,4 +1,4 @@
-.PHONY: setup setup-tests test test-fast lint typecheck example bench fuzz
+.PHONY: setup setup-tests test test-fast lint typecheck example bench bench-startup bench-warm-spark fuzz
 
 setup:
 	.ci/bootstrap.sh
@@ -42,6 +42,15 @@ bench: setup-tests
 	.venv/bin/pip install -q -e ".[bench]"
 	.venv/bin/python -m benchmarks.run --rows $(ROWS) --repeats $(REPEATS) --duckdb-memory $(DUCKDB_MEMORY) \
 		$(if $(SYSTEMS),--systems $(SYSTEMS))
+
+# A warm Spark run (benchmarks/warm_spark.py): examples/users.dq on one running local Connect
+# server, gryph's CLI and API against the same metrics hand-written in PySpark
+bench-warm-spark: setup-tests
+	.venv/bin/python -m benchmarks.warm_spark --repeats $(REPEATS)
+
+# Small runs and cold validation (benchmarks/startup.py): fresh processes side by side, medians.
+bench-startup: setup
+	.venv/bin/python -m benchmarks.startup --repeats $(or $(STARTUP_REPEATS),7)
 
 # Mutation fuzzing of suites and configs (tests/fuzz): every input must end as a result or a
 # located error. `make fuzz N=100000 SEED=7`; failing inputs land in fuzz-failures/.

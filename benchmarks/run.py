@@ -65,19 +65,7 @@ def compile_cost(rows: int, rules: int = 1000, repeats: int = 3) -> dict:
     """
     from gryph.client import validate
 
-    from .common import paths
-
-    kinds = [
-        "accuracy a{i} on events, events_copy: events.id = events_copy.id and events.email = events_copy.email",
-        "completeness c{i} on events: email, country",
-        "uniqueness u{i} on events: user_id, status",
-        "distinctness d{i} on events: country",
-        "timeliness t{i} on events: created_ts, shipped_ts with threshold = {i}m",
-        "profiling p{i} on events: count(*) as n, max(amount) as m where score > 0.{i}",
-        "profiling g{i} on events: select status, count(*) as cnt from events group by status",
-    ]
-    header = "\n".join(f'source {name} = parquet("{path}")' for name, path in paths(rows).items())
-    text = header + "\n" + "\n".join(kinds[i % len(kinds)].format(i=i) for i in range(rules)) + "\n"
+    text = rules_text(rows, rules)
     times = []
     for _ in range(max(1, repeats)):
         clock = time.perf_counter()
@@ -90,6 +78,23 @@ def compile_cost(rows: int, rules: int = 1000, repeats: int = 3) -> dict:
         "times": times,
         "queries": len(compiled.plan.queries),
     }
+
+
+def rules_text(rows: int, rules: int) -> str:
+    """A suite of ``rules`` rules of every type over the benchmark data of ``rows`` rows."""
+    from .common import paths
+
+    kinds = [
+        "accuracy a{i} on events, events_copy: events.id = events_copy.id and events.email = events_copy.email",
+        "completeness c{i} on events: email, country",
+        "uniqueness u{i} on events: user_id, status",
+        "distinctness d{i} on events: country",
+        "timeliness t{i} on events: created_ts, shipped_ts with threshold = {i}m",
+        "profiling p{i} on events: count(*) as n, max(amount) as m where score > 0.{i}",
+        "profiling g{i} on events: select status, count(*) as cnt from events group by status",
+    ]
+    header = "\n".join(f'source {name} = parquet("{path}")' for name, path in paths(rows).items())
+    return header + "\n" + "\n".join(kinds[i % len(kinds)].format(i=i) for i in range(rules)) + "\n"
 
 
 def _summary(result: dict, floors: dict) -> dict:

@@ -10,12 +10,12 @@ import argparse
 import sys
 import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gryph.compiler.errors import EngineError, GryphError, InvalidInput, Location
 
 from . import runner
 from .engines import ENGINES, open_engine
-from .griffin_env import GriffinEnv, load_env
 from .griffin_sinks import resolve_sinks, write_sinks
 from .gate import gate_passes, to_junit, to_markdown
 from .history import DEFAULT_PATH, HistoryStore
@@ -23,6 +23,9 @@ from .output_files import check_writable_path, write_whole
 from .progress import shows_progress, terminal_progress
 from .report import cell, table, to_text
 from .run_result import to_json
+
+if TYPE_CHECKING:  # Griffin's env.json reader loads only when --env names one
+    from .griffin_env import GriffinEnv
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID, EXIT_ENGINE = 0, 1, 2, 3
 REPORT_RUNS = 30  # runs in a report's trends: the proposal's "previous 30 runs"
@@ -322,10 +325,16 @@ def main(argv: list[str] | None = None) -> int:
         return _command(args)
 
 
+def _load_env(path: str) -> GriffinEnv:
+    from .griffin_env import load_env
+
+    return load_env(path)
+
+
 def _command(args: argparse.Namespace) -> int:
     engine = None
     try:
-        env = load_env(args.env) if getattr(args, "env", None) is not None else None
+        env = _load_env(args.env) if getattr(args, "env", None) is not None else None
         engine = _engine(args, env) if args.command not in ("history", "report") else None
         if args.command == "run":
             return _run(args, engine, env)

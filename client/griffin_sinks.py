@@ -12,14 +12,18 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gryph.compiler.errors import InvalidInput
-from gryph.compiler.griffin.document import Node
 from gryph.compiler.suite import Suite
 
-from .griffin_env import GriffinEnv
 from .output_files import check_writable_path, write_whole
 from .run_result import json_safe
+
+if TYPE_CHECKING:  # a run without an env.json loads no Griffin config reader
+    from gryph.compiler.griffin.document import Node
+
+    from .griffin_env import GriffinEnv
 
 CONSOLE = ("console", "log")
 FILES = ("hdfs",)

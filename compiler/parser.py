@@ -10,6 +10,7 @@ from textx import TextXError, TextXSyntaxError, get_location, get_model, metamod
 
 from .errors import InvalidInput, Location
 from .gcpause import without_cyclic_gc
+from .grammar_cache import cached_metamodel
 from .precedence import ShapeError, reshape_additive, reshape_expression
 from .stack import recursion_room
 from .value_lists import expand_value_list
@@ -28,10 +29,27 @@ RULE_GRAMMARS = {
 }
 
 
+GRAMMAR_OPTIONS = {"ignore_case": True, "autokwd": True}
+
+
 @functools.lru_cache(maxsize=None)
 def metamodel(name: str):
-    """The textX metamodel of ``grammar/<name>.tx`` (cached: loading costs milliseconds)."""
-    model = metamodel_from_file(str(GRAMMAR_DIR / f"{name}.tx"), ignore_case=True, autokwd=True)
+    """The textX metamodel of ``grammar/<name>.tx``, once per process, from the disk cache if it can."""
+    files = sorted(GRAMMAR_DIR.glob("*.tx"))
+    return _with_processors(cached_metamodel(name, files, GRAMMAR_OPTIONS, lambda: _from_grammar(name)))
+
+
+def build_metamodel(name: str):
+    """The textX metamodel of ``grammar/<name>.tx``, built from the grammar files."""
+    return _with_processors(_from_grammar(name))
+
+
+def _from_grammar(name: str):
+    """What the cache holds: the metamodel without object processors (they are code, not grammar)."""
+    return metamodel_from_file(str(GRAMMAR_DIR / f"{name}.tx"), **GRAMMAR_OPTIONS)
+
+
+def _with_processors(model):
     model.register_obj_processors(
         {"Expression": reshape_expression, "Additive": reshape_additive, "InTail": expand_value_list}
     )

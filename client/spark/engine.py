@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import weakref
 from dataclasses import replace
 from typing import Mapping
 
@@ -20,15 +21,17 @@ from .connect import Connection, connect
 from .failures import spark_errors
 from .histograms import shared_histograms
 from .read_once import keep_all, sources_to_keep
-from .relations import Context, compile_relation, wide_codegen
+from .relations import Context, compile_relation, has_sql, wide_codegen
 from .scalars import quoted
+from .small_runs import interpret, reads_only_small, restore
 from .sources import load_source
 from .together import Part, collect_together
 from .typemap import schema_of
 
 
 class SparkEngine:
-    """Runs plans over Spark Connect; sources and views live as temporary views during a run."""
+    """Runs plans over Spark Connect; sources and views live as temporary views during a run
+    that runs Spark SQL text."""
 
     name = "spark"
 
@@ -43,6 +46,9 @@ class SparkEngine:
         self.read_once = read_once
         self.connection = connection if connection is not None else connect(remote)
         self.spark = self.connection.session
+        # each source's DataFrame and schema, by the identity of its spec: a run asks for a
+        # schema when it compiles and reads the source when it runs, one schema request for both
+        self._loaded: dict[int, tuple[DataFrame, Schema]] = {}
 
     def configure(self, settings: dict[str, str]) -> list[str]:
         """Set session settings; returns those Spark refuses at run time (cluster settings)."""
@@ -58,7 +64,15 @@ class SparkEngine:
 
     def schema_of(self, source: SourceSpec) -> Schema:
         with spark_errors(f"reading the schema of source {source.name!r}"):
-            return schema_of(load_source(self.spark, source).schema)
+            return self._load(source)[1]
+
+    def _load(self, spec: SourceSpec) -> tuple[DataFrame, Schema]:
+        """``spec``'s DataFrame and schema, asked of the server once while ``spec`` lives."""
+        key = id(spec)
+        if key not in self._loaded:
+            self._loaded[key] = load_source(self.spark, spec)
+            weakref.finalize(spec, self._loaded.pop, key, None)  # an id is unique while its object lives
+        return self._loaded[key]
 
     def schema_of_view(self, views: tuple[View, ...], sources: Mapping[str, SourceSpec]) -> Schema:
         """The schema of the last view (Spark analyses it without running it)."""
@@ -76,7 +90,8 @@ class SparkEngine:
         exports = [replace(e, relation=prune_columns(e.relation)) for e in plan.exports]
         relations = [s.input for s in shared] + [q.relation for q in alone] + [e.relation for e in exports]
         kept = sources_to_keep(relations, plan.views, sources) if self.read_once else {}
-        with self._registered(plan.views, relations, sources, kept) as ctx:
+        small = reads_only_small(relations, plan.views, sources)
+        with self._interpreted(small), self._registered(plan.views, relations, sources, kept) as ctx:
             for export in exports:
                 self._export(ctx, export)
             jobs = [s.dataframe(ctx) for s in shared]
@@ -89,9 +104,8 @@ class SparkEngine:
             rows: dict[str, Rows] = {}
             for (_, split), got in zip(jobs, results):
                 rows.update(split(got))
-            for query, part, got in zip(alone, parts[len(jobs) :], results[len(jobs) :]):
-                names = part.df.columns  # known once analysed: while the views are still there
-                rows[query.name] = [{name: normalize(value) for name, value in zip(names, row)} for row in got]
+            for query, got in zip(alone, results[len(jobs) :]):
+                rows[query.name] = [{name: normalize(value) for name, value in zip(row.__fields__, row)} for row in got]
         return {query.name: rows[query.name] for query in plan.queries}
 
     def _export(self, ctx: Context, export: Export) -> None:
@@ -106,22 +120,46 @@ class SparkEngine:
                     writer.parquet(export.path)
 
     @contextlib.contextmanager
+    def _interpreted(self, small: bool):
+        """A run over small sources only runs without generated code (small_runs.py); the
+        session's settings are put back afterwards."""
+        if not small:
+            yield
+            return
+        with spark_errors("setting the session's configuration"):
+            previous = interpret(self.spark)
+        try:
+            yield
+        except BaseException:
+            # the failure is the one to report; a server that is gone has no settings to put back
+            if self.connection.reachable():
+                with contextlib.suppress(EngineError), spark_errors("setting the session's configuration"):
+                    restore(self.spark, previous)
+            raise
+        with spark_errors("setting the session's configuration"):
+            restore(self.spark, previous)
+
+    @contextlib.contextmanager
     def _registered(self, views, relations, sources: Mapping[str, SourceSpec], kept: Mapping | None = None):
         """Sources the views and relations read, then the views, registered for the block.
 
         Sources in ``kept`` are read once, with the columns it names, and kept for the block.
+        They are temporary views (a request to create and one to drop each) only when Spark SQL
+        text runs, which may name any of them; other relations read the DataFrames themselves.
         """
         ctx = Context(self.spark, {})
         registered: list[str] = []
-        names = [n for view in views for n in reads(view.relation)] + [n for rel in relations for n in reads(rel)]
+        everything = [view.relation for view in views] + list(relations)
+        names = [n for rel in everything for n in reads(rel)]
+        as_views = registered if has_sql(everything) else None
         try:
-            loaded = {name: load_source(self.spark, sources[name]) for name in dict.fromkeys(names) if name in sources}
+            loaded = {name: self._load(sources[name])[0] for name in dict.fromkeys(names) if name in sources}
             for name, df in keep_all(loaded, kept or {}).items():
                 with spark_errors(f"reading source {name!r}"):
-                    self._register(ctx, name, df, registered)
+                    self._register(ctx, name, df, as_views)
             for view in views:
                 with spark_errors(f"building view {view.name!r}"):
-                    self._register(ctx, view.name, compile_relation(view.relation, ctx), registered)
+                    self._register(ctx, view.name, compile_relation(view.relation, ctx), as_views)
             yield ctx
         except BaseException as failure:
             # the failure that ended the block is the one to report; cleaning up after it must
@@ -135,6 +173,7 @@ class SparkEngine:
         self._drop(registered)
 
     def close(self) -> None:
+        self._loaded.clear()
         self.connection.close()
 
     def __enter__(self) -> SparkEngine:
@@ -143,10 +182,12 @@ class SparkEngine:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _register(self, ctx: Context, name: str, df: DataFrame, registered: list[str]) -> None:
-        # Temporary views let Sql relations name sources and views; Read uses the DataFrame itself.
-        df.createOrReplaceTempView(quoted(name))  # the name is parsed here (not when dropped)
-        registered.append(name)
+    def _register(self, ctx: Context, name: str, df: DataFrame, registered: list[str] | None) -> None:
+        """``df`` as ``name`` for Read relations; also as a temporary view when ``registered``
+        is given (the views that Sql relations name), which lists it for dropping."""
+        if registered is not None:
+            df.createOrReplaceTempView(quoted(name))  # the name is parsed here (not when dropped)
+            registered.append(name)
         ctx.tables[name] = df
 
     def _dataframe(self, ctx: Context, query: Query) -> DataFrame:

@@ -5,6 +5,8 @@ query (an accuracy join and an aggregate). A source the run would scan more than
 once into the executors' storage (``localCheckpoint``, serialized, spilling to disk), with only
 the columns the run uses; every query then reads that copy. The copy lives as long as the run's
 DataFrames: Spark Connect releases it when the client drops them.
+
+Small sources (small_runs.py) are not copied: reading them again costs less than the copy.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from gryph.compiler.sources import SourceSpec
 from .failures import first_line
 from .relations import splits_in_two
 from .scalars import column
+from .small_runs import is_small
 
 # Serialized in memory, spilling to disk. At 10M rows of the benchmark's 13 columns it was
 # written about 10% faster than deserialized rows, a group-by over it ran 1.6x faster (a plain
@@ -71,13 +74,14 @@ def _expand(counts: Counter, through: Mapping[str, Counter]) -> Counter:
 def sources_to_keep(relations, views: tuple[View, ...], sources: Mapping[str, SourceSpec]) -> dict:
     """Sources scanned more than once, with the columns to keep (None: all of them).
 
-    Frames are not kept: their rows travel with the plan and cost no file read.
+    Frames are not kept: their rows travel with the plan and cost no file read. Nor are small
+    sources (``small_runs.is_small``).
     """
     columns = columns_read(list(relations) + [v.relation for v in views])
     return {
         name: columns.get(name)
         for name, times in scans(relations, views).items()
-        if times > 1 and name in sources and sources[name].format != "frame"
+        if times > 1 and name in sources and sources[name].format != "frame" and not is_small(sources[name])
     }
 
 

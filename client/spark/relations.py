@@ -29,6 +29,7 @@ from gryph.compiler.plan import (
     Sql,
     Window,
     free_prefix,
+    walk_relations,
 )
 
 from .scalars import column, compile_scalar, quoted, sort_key
@@ -69,6 +70,11 @@ def wide_codegen(ctx: Context) -> Iterator[None]:
         yield
     finally:
         ctx.spark.conf.set(CODEGEN_SETTING, previous)
+
+
+def has_sql(relations) -> bool:
+    """Whether Spark SQL text runs in ``relations``: it may name any source, view or catalog table."""
+    return any(isinstance(node, Sql) for rel in relations for node in walk_relations(rel))
 
 
 @singledispatch

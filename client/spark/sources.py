@@ -17,15 +17,17 @@ from gryph.compiler.databases import is_database
 from gryph.compiler.frames import frame_to_arrow
 from gryph.compiler.source_files import check_local_files
 from gryph.compiler.sources import SourceSpec
+from gryph.compiler.types import Schema
 
 from .database_sources import read_database
 from .failures import spark_errors
 from .scalars import column
-from .typemap import needs_widening, to_logical, to_spark, to_spark_schema
+from .typemap import needs_widening, schema_of, to_logical, to_spark, to_spark_schema
 
 
-def load_source(spark: SparkSession, spec: SourceSpec) -> DataFrame:
-    """The rows of ``spec``; fails with an ``EngineError`` naming the source if it is missing."""
+def load_source(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schema]:
+    """The rows of ``spec`` and their schema, for one schema request; fails with an
+    ``EngineError`` naming the source if it is missing."""
     if is_database(spec):
         return _widen(read_database(spark, spec))
     with spark_errors(f"reading source {spec.name!r}", source=f"{spec.name!r} ({spec.describe()})"):
@@ -81,10 +83,13 @@ def _declared(df: DataFrame, spec: SourceSpec) -> DataFrame:
     return df.select(*(column(c.name).try_cast(to_spark(c.dtype)).alias(c.name) for c in spec.schema.columns))
 
 
-def _widen(df: DataFrame) -> DataFrame:
+def _widen(df: DataFrame) -> tuple[DataFrame, Schema]:
+    """``df`` with narrow numbers widened, and its logical schema (the same before and after:
+    asking for the widened frame's would be another request)."""
+    schema = schema_of(df.schema)
     if not any(needs_widening(f.dataType) for f in df.schema.fields):
-        return df
-    return df.select(
+        return df, schema
+    widened = df.select(
         *(
             column(f.name).cast(to_spark(to_logical(f.dataType))).alias(f.name)
             if needs_widening(f.dataType)
@@ -92,6 +97,7 @@ def _widen(df: DataFrame) -> DataFrame:
             for f in df.schema.fields
         )
     )
+    return widened, schema
 
 
 def _upload(spark: SparkSession, frame: object) -> DataFrame:

@@ -9,6 +9,7 @@ rebuild it with those replaced, so a new node type needs no edit in any generic 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import sys
 from typing import Any, Callable, Iterator, TypeVar
 
@@ -23,8 +24,8 @@ class Node:
     def parts_of(self, kind: type[N]) -> tuple[N, ...]:
         """The nodes of ``kind`` in this node's fields (not looking inside them), in field order."""
         found: list[N] = []
-        for field in dataclasses.fields(self):  # type: ignore[arg-type]
-            _collect(getattr(self, field.name), kind, found)
+        for name in _attribute_names(type(self)):
+            _collect(getattr(self, name), kind, found)
         return tuple(found)
 
     def rebuilt(self: N, kind: type[Node], fn: Callable[[Any], Any]) -> N:
@@ -48,8 +49,15 @@ def _collect(value: object, kind: type[N], found: list[N]) -> None:
         for item in value:
             _collect(item, kind, found)
     elif isinstance(value, Part):
-        for field in dataclasses.fields(value):  # type: ignore[arg-type]
-            _collect(getattr(value, field.name), kind, found)
+        for name in _attribute_names(type(value)):
+            _collect(getattr(value, name), kind, found)
+
+
+@functools.cache
+def _attribute_names(cls: type) -> tuple[str, ...]:
+    """The field names of a node or part class (``dataclasses.fields`` costs a walk per call,
+    and walkers ask for every node of every plan)."""
+    return tuple(field.name for field in dataclasses.fields(cls))
 
 
 def _map(value: Any, kind: type[Node], fn: Callable[[Any], Any]) -> Any:
@@ -67,11 +75,11 @@ def _map(value: Any, kind: type[Node], fn: Callable[[Any], Any]) -> Any:
 def _with_fields_mapped(obj: Any, kind: type[Node], fn: Callable[[Any], Any]) -> Any:
     """The dataclass ``obj`` with the nodes of ``kind`` in its fields mapped; ``obj`` if none changed."""
     changes = {}
-    for field in dataclasses.fields(obj):
-        old = getattr(obj, field.name)
+    for name in _attribute_names(type(obj)):
+        old = getattr(obj, name)
         new = _map(old, kind, fn)
         if new is not old:
-            changes[field.name] = new
+            changes[name] = new
     return dataclasses.replace(obj, **changes) if changes else obj
 
 

@@ -127,6 +127,7 @@ def _spied_run(engine, suite, monkeypatch):
     """Run ``suite``; returns the metrics, the sources kept for the run and each query's plan."""
     import gryph.client.spark.engine as engine_module
     import gryph.client.spark.read_once as read_once
+    import gryph.client.spark.small_runs as small_runs
 
     kept, plans = [], []
     keep, collect_together = read_once.keep, engine_module.collect_together
@@ -140,6 +141,7 @@ def _spied_run(engine, suite, monkeypatch):
         return collect_together(parts)
 
     monkeypatch.setattr(read_once, "keep", spy_keep)
+    monkeypatch.setattr(small_runs, "SMALL_SOURCE_BYTES", 0)  # these few rows stand for large files
     monkeypatch.setattr(engine_module, "collect_together", spy_collect)
     return run_on(suite, engine, record_sample=0).metrics, kept, plans
 

@@ -1,0 +1,119 @@
+"""The requests a run sends the server: one schema request per source, one action per plan, no
+temporary views unless the run has Spark SQL text, no copy of small local files.
+
+Each request is a round trip, and on a warm server round trips are most of a small run's time.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from gryph.client.runner import load_suite, run as run_on
+
+
+def _write(tmp_path):
+    users, copy, orders = tmp_path / "users.parquet", tmp_path / "copy.parquet", tmp_path / "orders.csv"
+    # int32 ids: the engine widens them, which must not cost a schema request of its own
+    pq.write_table(pa.table({"id": pa.array([1, 2, 2, 3], pa.int32()), "email": ["a", None, "b", "c"]}), users)
+    pq.write_table(pa.table({"id": pa.array([1, 2], pa.int64()), "email": ["a", "b"]}), copy)
+    orders.write_text("order_id,user_id\n10,1\n11,\n12,3\n")
+    return users, copy, orders
+
+
+SUITE = """
+source users = parquet("{users}")
+source copy = parquet("{copy}")
+source orders = csv("{orders}", schema = "order_id bigint, user_id bigint")
+completeness contact on users: email
+uniqueness ids on users: id
+accuracy same on users, copy: users.id = copy.id and users.email = copy.email
+completeness buyers on orders: user_id
+"""
+
+
+def _requests(engine, monkeypatch) -> list[tuple[str, str]]:
+    """Every analyze and execute request the engine's session sends from now on, by kind."""
+    client = engine.spark.client
+    sent: list[tuple[str, str]] = []
+    analyze, execute = client._analyze, client._execute_and_fetch
+
+    def spy_analyze(method, **kwargs):
+        sent.append(("analyze", method))
+        return analyze(method, **kwargs)
+
+    def spy_execute(req, *args, **kwargs):
+        kind = req.plan.WhichOneof("op_type")
+        sent.append(("execute", req.plan.command.WhichOneof("command_type") if kind == "command" else kind))
+        return execute(req, *args, **kwargs)
+
+    monkeypatch.setattr(client, "_analyze", spy_analyze)
+    monkeypatch.setattr(client, "_execute_and_fetch", spy_execute)
+    return sent
+
+
+def test_a_run_asks_each_schema_once_and_runs_one_action(spark_engine, tmp_path, monkeypatch):
+    users, copy, orders = _write(tmp_path)
+    suite = load_suite(SUITE.format(users=users, copy=copy, orders=orders))
+    sent = _requests(spark_engine, monkeypatch)
+    result = run_on(suite, spark_engine, record_sample=0)
+    # three sources: three schema requests, though compiling needs the parquet files' schemas and
+    # running reads all three; users is scanned three times, but its file is small: no copy
+    assert sorted(sent) == [("analyze", "schema")] * 3 + [("execute", "root")], sent
+    # by hand: emails a NULL b c; ids 1 2 2 3 (1 and 3 unique); (2, NULL) and (3, c) have no
+    # equal row in the copy; one order of three has no user
+    metrics = result.metrics
+    assert (metrics["contact"]["total"], metrics["contact"]["incomplete"]) == (4, 1)
+    assert metrics["ids"]["unique"] == 2
+    assert (metrics["same"]["miss"], metrics["same"]["matched"]) == (2, 2)
+    assert (metrics["buyers"]["total"], metrics["buyers"]["incomplete"]) == (3, 1)
+
+
+def test_samples_are_a_second_action_only_when_rows_failed(spark_engine, tmp_path, monkeypatch):
+    users, copy, orders = _write(tmp_path)
+    suite = load_suite(SUITE.format(users=users, copy=copy, orders=orders))
+    sent = _requests(spark_engine, monkeypatch)
+    result = run_on(suite, spark_engine, record_sample=5)
+    assert sent.count(("execute", "root")) == 2 and ("analyze", "schema") in sent
+    assert sent.count(("analyze", "schema")) == 3, sent
+    assert result.records["buyers"]["sample"] == [{"order_id": 11, "user_id": None}]
+
+
+def test_spark_sql_text_reads_the_sources_as_temporary_views(spark_engine, tmp_path, monkeypatch):
+    users, copy, orders = _write(tmp_path)
+    suite = load_suite(
+        SUITE.format(users=users, copy=copy, orders=orders)
+        + 'measure "users without email": sql "select count(*) from users where email is null"\n'
+    )
+    sent = _requests(spark_engine, monkeypatch)
+    result = run_on(suite, spark_engine, record_sample=0)
+    # the text may name any source: all three are views for the run, then dropped
+    assert sent.count(("execute", "create_dataframe_view")) == 3, sent
+    assert sent.count(("execute", "root")) == 1 + 3, sent  # the action, and dropping the views
+    assert result.measures["users without email"] == 1
+    assert "users" not in {table.name for table in spark_engine.spark.catalog.listTables()}
+
+
+def test_a_small_run_is_interpreted_and_puts_the_settings_back(spark_engine, tmp_path, monkeypatch):
+    import gryph.client.spark.small_runs as small_runs
+
+    users, copy, orders = _write(tmp_path)
+    suite = load_suite(SUITE.format(users=users, copy=copy, orders=orders))
+    client, settings = spark_engine.spark.client, list(small_runs.INTERPRETED)
+    before = client.get_configs(*settings)
+    config, set_during = client.config, []
+
+    def spy_config(operation):
+        if operation.WhichOneof("op_type") == "set":
+            set_during.append({pair.key: pair.value for pair in operation.set.pairs})
+        return config(operation)
+
+    monkeypatch.setattr(client, "config", spy_config)
+    small = run_on(suite, spark_engine, record_sample=5)
+    assert set_during[0] == small_runs.INTERPRETED and client.get_configs(*settings) == before
+    # the same files counted as large: generated code, and the same results
+    set_during.clear()
+    monkeypatch.setattr(small_runs, "SMALL_SOURCE_BYTES", 0)
+    large = run_on(suite, spark_engine, record_sample=5)
+    assert not any(small_runs.INTERPRETED.keys() & pairs.keys() for pairs in set_during), set_during
+    assert large.metrics == small.metrics and large.records == small.records
