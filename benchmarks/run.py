@@ -35,7 +35,7 @@ DUCKDB_SYSTEMS = (
     "duckdb-cuallee",
     "duckdb-gryph-peer-checks",
 )
-SPARK_SYSTEMS = ("spark-floor", "spark-gryph", "spark-griffin")
+SPARK_SYSTEMS = ("spark-floor", "spark-gryph", "spark-gryph-samples", "spark-griffin")
 # Rules the peer cannot express are left out of its comparison (see suite_peer.dq): the peer,
 # gryph on the same checks and a hand-written floor of those checks form a group of their own.
 PEER_FLOOR = "duckdb-floor-peer-checks"
@@ -165,6 +165,13 @@ def _targets(by: dict, compile_result: dict, flat: dict | None, growth: dict | N
         out.append(
             f"{verdict(sg <= 1.25 * sf)} spark: gryph within 1.25x of the hand-written PySpark plan ({sg / sf:.2f}x)"
         )
+    for engine in ("duckdb", "spark"):
+        metrics_only, with_samples = median(f"{engine}-gryph"), median(f"{engine}-gryph-samples")
+        if metrics_only and with_samples:
+            out.append(
+                f"{verdict(with_samples <= 1.15 * metrics_only)} {engine}: the default run (20-row record samples) "
+                f"within 1.15x of the metrics alone ({with_samples / metrics_only:.2f}x)"
+            )
     if "spark-gryph" in by and "scans" in by["spark-gryph"]:
         scans = by["spark-gryph"]["scans"]
         out.append(

@@ -107,14 +107,15 @@ def main(argv: list[str] | None = None) -> None:
         once = lambda: floor.run_duckdb(con, files, peer=True)  # noqa: E731
     elif args.system == "duckdb-cuallee":
         once = lambda: peers.run_cuallee(con, files)  # noqa: E731
-    elif args.system == "spark-gryph":
+    elif args.system in ("spark-gryph", "spark-gryph-samples"):
         from gryph.client import run
         from gryph.client.spark.connect import Connection
         from gryph.client.spark.engine import SparkEngine
 
         suite = load_bench_suite(args.rows, args.with_checks)
         engine = SparkEngine(connection=Connection(spark, args.remote, spark.version))
-        once = lambda: _gryph_metrics(run(suite, engine, record_sample=0))  # noqa: E731
+        sample = 20 if args.system.endswith("-samples") else 0  # as on DuckDB
+        once = lambda: _gryph_metrics(run(suite, engine, record_sample=sample))  # noqa: E731
     elif args.system == "spark-griffin":
         once = lambda: griffin_steps.run_spark(spark, files)  # noqa: E731
     elif args.system == "spark-floor":

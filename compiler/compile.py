@@ -15,6 +15,7 @@ from .lowering.measure import MeasureFinisher
 from .errors import InvalidInput, ResultError
 from .json_frames import json_column, json_frame
 from .plan import Plan, Sql, View
+from .plan.sharing import costly_parts
 from .results import Failed, MeasureResult, RuleResult
 from .row_counters import count_rows_read, rows_read
 from .rule_tables import blocked_by, late_rules, output_table_sql
@@ -189,19 +190,34 @@ def _compile(suite: Suite, schemas: dict[str, Schema], options: Options) -> Comp
     measures = [LOWERINGS["measure"](m, schemas, collector, options).lower() for m in suite.measures]
     late_plan = late_collector.plan() if late_reads else None
     counters = count_rows_read(suite.sources, schemas, collector) if options.count_rows else {}
+    plan = collector.plan()
     return CompiledSuite(
         suite,
-        collector.plan(),
+        plan,
         finishers,
         measures,
         compile_checks(suite),
-        collector.conditions(),
+        _later(plan, collector.conditions()),
         late_plan,
         late_reads,
         late_queries,
         tuple(sorted({r for reads in late_reads.values() for r in reads} - set(late_reads))),
         counters,
     )
+
+
+def _later(plan: Plan, conditions: dict[str, Callable[[Results], bool]]) -> dict[str, Callable[[Results], bool]]:
+    """The conditional queries left for a second step: a record sample over a join or grouping
+    that another query computes anyway runs with it (the engine computes it once) instead of
+    again afterwards. Its rows are empty exactly when its condition fails."""
+    if not conditions:
+        return conditions
+    computed = {part for query in plan.queries if query.name not in conditions for part in costly_parts(query.relation)}
+    return {
+        query.name: conditions[query.name]
+        for query in plan.queries
+        if query.name in conditions and computed.isdisjoint(costly_parts(query.relation))
+    }
 
 
 def view_plans(suite: Suite, schemas: dict[str, Schema]) -> tuple[View, ...]:

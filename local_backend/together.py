@@ -10,12 +10,15 @@ A union keeps no order: queries whose rows come in one (a sort, users' SQL) run 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from gryph.compiler.engine import Rows
-from gryph.compiler.plan import Filter, Limit, Project, Query, Relation, Sort, Sql, free_prefix
+from gryph.compiler.plan import Filter, Limit, Project, Query, Read, Relation, Sort, Sql, free_prefix, reads
+from gryph.compiler.plan.sharing import replace_shared, shared_work
 from gryph.compiler.values import normalize
 
 from .quoting import ident
-from .sql_relations import query_sql
+from .sql_relations import Aliases, query_sql, relation_sql
 
 # More branches make one very wide statement (a struct column per branch)
 MAX_BRANCHES = 64
@@ -30,13 +33,23 @@ def in_order(rel: Relation) -> bool:
 
 
 def union_sql(queries: list[Query]) -> str:
-    """One statement whose rows are ``(__part, __s0, __s1, ...)``: query i's rows in ``__s{i}``."""
+    """One statement whose rows are ``(__part, __s0, __s1, ...)``: query i's rows in ``__s{i}``.
+
+    A join or grouping that several queries hold (a count and its record sample) is computed
+    once, as a materialised CTE that they read.
+    """
+    shared = shared_work([q.relation for q in queries])
+    prefix = free_prefix("__gryph_shared", [name for q in queries for name in reads(q.relation)])
+    names = {rel: Read(f"{prefix}{i}", rel.schema) for i, rel in enumerate(shared)}
+    ctes = [f"{ident(names[rel].source)} AS MATERIALIZED ({relation_sql(rel, Aliases())})" for rel in shared]
     branches = []
     for i, query in enumerate(queries):
         # the subquery's alias names its whole row (a struct); no column may bear that name
         row = ident(free_prefix("__row", query.relation.schema))
-        branches.append(f"SELECT {i} AS {ident(PART)}, {row} AS {ident(f'__s{i}')} FROM ({query_sql(query)}) AS {row}")
-    return " UNION ALL BY NAME ".join(branches)
+        sql = query_sql(replace(query, relation=replace_shared(query.relation, names)))
+        branches.append(f"SELECT {i} AS {ident(PART)}, {row} AS {ident(f'__s{i}')} FROM ({sql}) AS {row}")
+    union = " UNION ALL BY NAME ".join(branches)
+    return f"WITH {', '.join(ctes)} {union}" if ctes else union
 
 
 def split_rows(names: list[str], rows: list[tuple], parts: int) -> list[Rows]:

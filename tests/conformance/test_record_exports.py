@@ -59,3 +59,28 @@ def test_samples_are_fetched_only_where_records_exist(dq_engine):
     result = run(suite, dq_engine)
     assert result.records["clean"]["count"] == 0 and result.records["clean"]["sample"] == []
     assert result.records["gaps"]["count"] == 3 and len(result.records["gaps"]["sample"]) == 3
+
+
+def test_samples_over_a_grouping_or_a_join_come_with_the_metrics(dq_engine):
+    """Their count's query computes what they read: no second query, on clean data nothing."""
+    from gryph.client.runner import compile_for, load_suite
+
+    copy = pa.table({"id": pa.array([1, 2, 3, 3], pa.int64())})
+    suite = load_suite(
+        "uniqueness ids on orders: id\n"
+        "distinctness mails on orders: email\n"
+        "accuracy copied on orders, copy: orders.id = copy.id\n"
+        "accuracy covered on copy, orders: copy.id = orders.id\n",
+        {"orders": ORDERS, "copy": copy},
+    )
+    compiled = compile_for(suite, dq_engine)
+    assert compiled.conditions == {}
+    assert compiled.second_plan(dq_engine.run(compiled.first_plan(), suite.sources)) is None
+    result = run(suite, dq_engine)
+    # ids are unique; NULL is an email three times; ids 4, 5 and 6 are not in the copy, and
+    # every id of the copy is an order's
+    assert result.records["ids"]["count"] == 0 and result.records["ids"]["sample"] == []
+    assert result.records["mails"]["count"] == 1 and result.records["mails"]["sample"] == [{"email": None, "dup": 2}]
+    assert result.records["copied"]["count"] == 3
+    assert sorted(r["id"] for r in result.records["copied"]["sample"]) == [4, 5, 6]
+    assert result.records["covered"]["count"] == 0 and result.records["covered"]["sample"] == []

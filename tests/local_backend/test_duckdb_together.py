@@ -84,7 +84,7 @@ def _data_statements_of(engine, source: str) -> list[str]:
     return [
         sql
         for sql in engine.connection.statements
-        if sql.lstrip().upper().startswith("SELECT") and f'"{source}"' in sql
+        if sql.lstrip().upper().startswith(("SELECT", "WITH")) and f'"{source}"' in sql
     ]
 
 
@@ -250,3 +250,40 @@ def test_a_cancelled_statement_is_not_run_again_query_by_query(engine):
     assert info.value.code == "QUERY_FAILED" and "'pairs'" in info.value.message
     assert "interrupt" in info.value.message.lower()
     assert len(_data_statements(engine)) == 1  # the union only: no query ran again alone
+
+
+def test_a_grouping_two_queries_hold_is_computed_once(engine, source):
+    """A duplicate count's histogram and its record sample: one grouping, read twice."""
+    t = read(engine, source)
+    counted = grouped_counts(t, (Named(s, "__key0"),))
+    count = Field(COUNT, INT)
+    duplicated = Filter(counted, Call(Fn.GT, (count, Literal(1, INT)), BOOL))
+    plan = Plan((), (Query("hist", key_histogram(counted)), Query("dups", Limit(duplicated, 20))))
+    rows = engine.run(plan, {"t": source})
+    # s is x twice, NULL once, é once
+    assert multiset(rows["hist"]) == multiset([{COUNT: 1, VALUES: 2}, {COUNT: 2, VALUES: 1}])
+    assert rows["dups"] == [{"__key0": "x", COUNT: 2}]
+    (statement,) = _data_statements(engine)
+    assert statement.count("AS MATERIALIZED") == 1 and statement.count("GROUP BY") == 2  # the histogram's own
+
+
+def test_a_shared_join_does_not_take_a_sources_name(engine):
+    """The shared relation's name is free of the names of the sources the statement reads."""
+    taken = frame_source("__gryph_shared0", pa.table({"k": pa.array([1, 1, 2], pa.int64())}))
+    other = frame_source("u", pa.table({"k": pa.array([2], pa.int64())}))
+    left, right = read(engine, taken), read(engine, other)
+    k = Field("k", INT)
+    missing = Join(
+        JoinKind.ANTI,
+        left,
+        Project(right, (Named(k, "__k"),)),
+        Call(Fn.EQ_NULL_SAFE, (k, Field("__k", INT)), BOOL),
+    )
+    plan = Plan(
+        (),
+        (Query("n", Aggregate(missing, (), (Named(count_all(), "n"),))), Query("sample", Limit(missing, 20))),
+    )
+    rows = engine.run(plan, {"__gryph_shared0": taken, "u": other})
+    assert rows["n"] == [{"n": 2}] and rows["sample"] == [{"k": 1}, {"k": 1}]
+    (statement,) = _data_statements_of(engine, "u")
+    assert statement.count("AS MATERIALIZED") == 1
