@@ -47,6 +47,11 @@ def test_harness_runs_at_a_tiny_size(bench, tmp_path):
     # gryph computes the hand-written floor's numbers
     assert document["metrics_agree_with_floor"] == {"duckdb-gryph": True, "duckdb-floor": True}
     assert document["compile"]["rules"] == 1000
+    # every DuckDB system ran under the default cap, and gryph ran again at a tenth of the rows
+    assert document["duckdb_memory_limit"] == "8GB"
+    growth = document["duckdb_growth_10x"]
+    assert growth["small"] > 0 and growth["large"] > 0
+    assert any("time grows" in line for line in document["targets"])
 
 
 def test_gryph_on_the_peer_checks_agrees_with_their_hand_written_floor(bench, tmp_path):
