@@ -1,4 +1,4 @@
-"""From a checked suite to a plan and back: ``compile_suite`` lowers, ``finish`` makes metrics
+"""From a checked suite to a plan and back: ``compile_suite`` checks and lowers, ``finish`` makes metrics
 and ``finish_measures`` the measures' values."""
 
 from __future__ import annotations
@@ -6,12 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping
 
-from .checks import CompiledCheck, compile_checks
+from .checked.suite import CheckedSuite, check_suite
+from .checks import CompiledCheck
 from .collect import Collector, Results, ValueRef
 from .engine import Engine
 from .gcpause import without_cyclic_gc
 from .lowering import LOWERINGS, Finisher, Options
-from .lowering.measure import MeasureFinisher
+from .lowering.measure import MeasureFinisher, MeasureLowering
 from .errors import InvalidInput, ResultError
 from .json_frames import json_column, json_frame
 from .plan import Plan, Sql, View
@@ -169,25 +170,32 @@ def compile_suite(suite: Suite, schemas: dict[str, Schema], options: Options | N
 
     ``schemas`` holds the schema of every source and pre-processing view by name.
     """
+    options = options or Options()
+    views = view_plans(suite, schemas)
+    checked = check_suite(suite, schemas, options.now_ms)
     with recursion_room():
-        return _compile(suite, schemas, options or Options())
+        return _lower(checked, views, schemas, options)
 
 
-def _compile(suite: Suite, schemas: dict[str, Schema], options: Options) -> CompiledSuite:
+def _lower(
+    checked: CheckedSuite, views: tuple[View, ...], schemas: dict[str, Schema], options: Options
+) -> CompiledSuite:
+    suite = checked.suite
     collector = Collector()
-    for view in view_plans(suite, schemas):
+    for view in views:
         collector.view(view.name, view.relation)
     late_reads = late_rules(suite)
     late_collector = Collector(prefix="late_")
-    finishers, late_queries = [], {}
-    for index, rule in enumerate(suite.rules):
+    finishers: list[Finisher] = []
+    late_queries: dict[int, frozenset[str]] = {}
+    for index, rule in enumerate(checked.rules):
         target = late_collector if index in late_reads else collector
         before = target.query_names()
-        finishers.append(LOWERINGS[rule.kind](rule, schemas, target, options).lower())
+        finishers.append(LOWERINGS[rule.spec.kind](rule, schemas, target, options).lower())
         if index in late_reads:
             late_queries[index] = target.query_names() - before
     # measures go through the same collector: aggregate-only measures join the rules' scans
-    measures = [LOWERINGS["measure"](m, schemas, collector, options).lower() for m in suite.measures]
+    measures = [MeasureLowering(m, schemas, collector, options).lower() for m in checked.measures]
     late_plan = late_collector.plan() if late_reads else None
     counters = count_rows_read(suite.sources, schemas, collector) if options.count_rows else {}
     plan = collector.plan()
@@ -196,7 +204,7 @@ def _compile(suite: Suite, schemas: dict[str, Schema], options: Options) -> Comp
         plan,
         finishers,
         measures,
-        compile_checks(suite),
+        list(checked.checks),
         _later(plan, collector.conditions()),
         late_plan,
         late_reads,

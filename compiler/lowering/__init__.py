@@ -1,14 +1,14 @@
 """One lowering per DQ type: a checked rule becomes plan requests and a finishing step."""
 
-from typing import Callable
+from typing import Any, Callable
 
-from ..ruletree.nodes import StatementRule
+from ..checked.rules import CheckedKeyedAccuracy, CheckedRule
 from .accuracy import AccuracyLowering
 from .common import Finisher, Options, RuleLowering
 from .completeness import CompletenessLowering
 from .duplicates import DistinctnessLowering, UniquenessLowering
 from .griffin_matching import AccuracyMeasureLowering, DuplicationMeasureLowering
-from .griffin_measure import CompletenessMeasureLowering, SchemaConformanceLowering, SparkSqlMeasureLowering
+from .griffin_measure import RowConditionLowering
 from .griffin_profiling import ProfilingMeasureLowering
 from .keyed_accuracy import KeyedAccuracyLowering
 from .measure import MeasureLowering
@@ -17,12 +17,14 @@ from .sql import SqlLowering
 from .timeliness import TimelinessLowering
 
 
-def accuracy_lowering(rule, *args) -> RuleLowering:
+def accuracy_lowering(checked: CheckedRule, *args: Any) -> RuleLowering[Any]:
     """Statement-form accuracy (``@Key a === b; ...``) joins by key; the other forms anti-join."""
-    return (KeyedAccuracyLowering if isinstance(rule.body, StatementRule) else AccuracyLowering)(rule, *args)
+    if isinstance(checked, CheckedKeyedAccuracy):
+        return KeyedAccuracyLowering(checked, *args)
+    return AccuracyLowering(checked, *args)
 
 
-LOWERINGS: dict[str, Callable[..., RuleLowering]] = {
+LOWERINGS: dict[str, Callable[..., RuleLowering[Any]]] = {
     kind: cls
     for cls in (
         AccuracyLowering,
@@ -34,11 +36,9 @@ LOWERINGS: dict[str, Callable[..., RuleLowering]] = {
         TimelinessLowering,
         MeasureLowering,
         AccuracyMeasureLowering,
-        CompletenessMeasureLowering,
         DuplicationMeasureLowering,
         ProfilingMeasureLowering,
-        SchemaConformanceLowering,
-        SparkSqlMeasureLowering,
+        RowConditionLowering,
     )
     for kind in cls.kinds
 }

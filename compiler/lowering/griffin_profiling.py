@@ -27,13 +27,13 @@ from ..plan import (
     JoinKind,
     Named,
     Read,
+    coerce,
     count_all,
     free_prefix,
 )
-from ..resolve import Resolver
+from ..checked.rules import CheckedMeasureProfiling
 from ..results import RuleResult
 from ..types import DOUBLE, INTEGER, STRING, DataType, Kind
-from ..griffin_measures import ProfilingConfig
 from .common import Finisher
 from .griffin_measure import GriffinMeasureLowering
 
@@ -77,15 +77,13 @@ def bround(value, scale: int):
     return float(exact.quantize(Decimal(1).scaleb(-scale), ROUND_HALF_EVEN, Context(prec=1000)))
 
 
-class ProfilingMeasureLowering(GriffinMeasureLowering):
+class ProfilingMeasureLowering(GriffinMeasureLowering[CheckedMeasureProfiling]):
     kinds = ("griffin.profiling",)
 
     def lower(self) -> Finisher:
-        source = self.rule.source
-        read = self.read(source)
-        config = self.body_as(ProfilingConfig)
-        named = {self.column(ref, source).name for ref in config.columns}
-        columns = [Field(c.name, c.dtype) for c in read.schema.columns if not named or c.name in named]
+        config = self.checked
+        read = self.read(config.source)
+        columns = config.columns
         total_ref = self.collector.value(read, count_all())
         refs = {f.name: self._statistics(read, f) for f in columns}
         kurtosis = self._kurtosis(read, [f for f in columns if f.dtype.kind in _NUMERIC])
@@ -129,14 +127,14 @@ class ProfilingMeasureLowering(GriffinMeasureLowering):
         if value.dtype.kind is not Kind.MAP:  # maps cannot be compared, so not counted
             refs["distinct"] = of(AggFn.COUNT, value, INTEGER, distinct=True)
         if value.dtype.kind in _TEXTUAL:
-            length = Call(Fn.LENGTH, (Resolver.coerce(value, STRING),), INTEGER)
+            length = Call(Fn.LENGTH, (coerce(value, STRING),), INTEGER)
             refs.update(
                 min_col_len=of(AggFn.MIN, length, INTEGER),
                 max_col_len=of(AggFn.MAX, length, INTEGER),
                 avg_col_len=of(AggFn.AVG, length, DOUBLE),
             )
         if value.dtype.kind in _NUMERIC:
-            number = Resolver.coerce(value, DOUBLE)
+            number = coerce(value, DOUBLE)
             refs.update(
                 min=of(AggFn.MIN, value, value.dtype),
                 max=of(AggFn.MAX, value, value.dtype),
@@ -151,7 +149,7 @@ class ProfilingMeasureLowering(GriffinMeasureLowering):
         if not numeric:
             return {}
         prefix = free_prefix("__mean", read.schema)
-        numbers = [Resolver.coerce(f, DOUBLE) for f in numeric]
+        numbers = [coerce(f, DOUBLE) for f in numeric]
         means = Aggregate(
             read,
             (),

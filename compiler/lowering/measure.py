@@ -9,22 +9,23 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..checked.rules import CheckedQuery
 from ..collect import Results
 from ..errors import ResultError
 from ..plan import Read, Sql
 from ..results import MeasureResult, Row
 from ..suite import NativeSql
-from .profiling import ProfilingLowering
+from .profiling import QueryLowering
 
 MeasureFinisher = Callable[[Results], MeasureResult]
 
 
-class MeasureLowering(ProfilingLowering):
+class MeasureLowering(QueryLowering):
     kinds = ("measure",)
     row_limit = 1
 
     def lower(self) -> MeasureFinisher:
-        if isinstance(self.rule.body, (str, NativeSql)):
+        if not isinstance(self.checked, CheckedQuery):
             if isinstance(self.rule.body, NativeSql):  # the database ran it: its rows are a source's
                 source = self.rule.body.source
                 relation = Read(source, self.schemas[source])
@@ -38,7 +39,7 @@ class MeasureLowering(ProfilingLowering):
                     raise self.too_many_rows()
                 return rows
         else:
-            finish_query = super().lower()
+            finish_query = self.lower_query(self.checked)
 
             def rows_of(results: Results) -> list[dict]:
                 return finish_query(results).writes[0].rows
