@@ -22,12 +22,8 @@ def conjuncts(expr: Scalar) -> list[Scalar]:
     return [expr]
 
 
-class AccuracyChecker(RuleChecker):
-    """A miss is a judged source row without a match. The conjuncts of the condition that read
-    only the source choose the rows the rule judges; the others join with the rule."""
-
-    kinds = ("accuracy",)
-    details_allowed = ("miss", "total", "matched", "matchedFraction")
+class TwoSidedChecker(RuleChecker):
+    """What both accuracy forms share: a source and a target, whose columns are renamed."""
 
     def two_sides(self) -> tuple[str, str, str, Resolver]:
         """The source, the target, the prefix of target columns and a resolver over both."""
@@ -40,6 +36,14 @@ class AccuracyChecker(RuleChecker):
         resolver = Resolver(self.scope_for(sides, {"source": source, "target": target_key}))
         resolver.strings_compare_as_text = True
         return source, target, prefix, resolver
+
+
+class AccuracyChecker(TwoSidedChecker):
+    """A miss is a judged source row without a match. The conjuncts of the condition that read
+    only the source choose the rows the rule judges; the others join with the rule."""
+
+    kinds = ("accuracy",)
+    details_allowed = ("miss", "total", "matched", "matchedFraction")
 
     def check(self) -> CheckedAccuracy:
         rule = self.rule
@@ -93,10 +97,10 @@ class AccuracyChecker(RuleChecker):
         return keys + [t for t in terms if t not in keys]
 
 
-class KeyedAccuracyChecker(AccuracyChecker):
+class KeyedAccuracyChecker(TwoSidedChecker):
     """``@Key`` equalities compare as Griffin's ``=`` does (NULL equals NULL and '')."""
 
-    kinds = ()  # chosen for statement-form accuracy bodies
+    # no kind of its own: chosen for statement-form accuracy bodies
     details_allowed = ("total", "matched", "miss", "mismatch", "invalid", "mismatches")
 
     def check(self) -> CheckedKeyedAccuracy:

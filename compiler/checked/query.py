@@ -44,7 +44,8 @@ class QueryChecker(RuleChecker):
             and not (groups or having or query.orders or query.limit or query.distinct)
             and not any(_outside_aggregates(expr) for expr, _ in items)
         )
-        grouping, orders = None, ()
+        grouping: Grouping | None = None
+        orders: tuple[OrderKey, ...] = ()
         if fused:
             pass
         elif aggregated:

@@ -71,7 +71,19 @@ class CompletenessChecker(RuleChecker):
         raise self.error("BAD_ERROR_CONF", f"error.confs type {kind!r} is not regex or enumeration")
 
 
-class DistinctnessChecker(RuleChecker):
+class DuplicatesChecker(RuleChecker):
+    """What distinctness and uniqueness share: the selected values of the source."""
+
+    def keys(self) -> tuple[str, tuple[Scalar, ...], tuple[str, ...]]:
+        """The rule's source, its selected values and their output names."""
+        source = self.rule.source
+        self.schema(source)
+        assert source is not None  # the schema of None is an error
+        selections = self.selections(self.body_as(SelectList).items, Resolver(self.source_scope(source)))
+        return source, tuple(expr for expr, _, _ in selections), tuple(name for _, name, _ in selections)
+
+
+class DistinctnessChecker(DuplicatesChecker):
     kinds = ("distinctness",)
     details_allowed = (
         "total",
@@ -84,19 +96,11 @@ class DistinctnessChecker(RuleChecker):
         "record.enable",
     )
 
-    def keys(self) -> tuple[str, tuple[Scalar, ...], tuple[str, ...]]:
-        """The rule's source, its selected values and their output names."""
-        source = self.rule.source
-        self.schema(source)
-        assert source is not None  # the schema of None is an error
-        selections = self.selections(self.body_as(SelectList).items, Resolver(self.source_scope(source)))
-        return source, tuple(expr for expr, _, _ in selections), tuple(name for _, name, _ in selections)
-
     def check(self) -> CheckedDistinctness:
         return CheckedDistinctness(self.rule, *self.keys())
 
 
-class UniquenessChecker(DistinctnessChecker):
+class UniquenessChecker(DuplicatesChecker):
     kinds = ("uniqueness",)
     details_allowed = ("total", "unique", "dup", "num", "duplication.array")
 

@@ -1,8 +1,8 @@
 """One lowering per DQ type: a checked rule becomes plan requests and a finishing step."""
 
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
-from ..checked.rules import CheckedKeyedAccuracy, CheckedRule
+from ..checked.rules import CheckedAccuracy, CheckedKeyedAccuracy, CheckedRule
 from .accuracy import AccuracyLowering
 from .common import Finisher, Options, RuleLowering
 from .completeness import CompletenessLowering
@@ -17,14 +17,20 @@ from .sql import SqlLowering
 from .timeliness import TimelinessLowering
 
 
-def accuracy_lowering(checked: CheckedRule, *args: Any) -> RuleLowering[Any]:
+class Lowering(Protocol):
+    def lower(self) -> Finisher: ...
+
+
+def accuracy_lowering(checked: CheckedRule, *args: Any) -> Lowering:
     """Statement-form accuracy (``@Key a === b; ...``) joins by key; the other forms anti-join."""
     if isinstance(checked, CheckedKeyedAccuracy):
         return KeyedAccuracyLowering(checked, *args)
+    assert isinstance(checked, CheckedAccuracy)  # the check pass gives accuracy rules one of the two
     return AccuracyLowering(checked, *args)
 
 
-LOWERINGS: dict[str, Callable[..., RuleLowering[Any]]] = {
+# the lowering of each rule kind (measures: MeasureLowering)
+LOWERINGS: dict[str, Callable[..., Lowering]] = {
     kind: cls
     for cls in (
         AccuracyLowering,
@@ -34,7 +40,6 @@ LOWERINGS: dict[str, Callable[..., RuleLowering[Any]]] = {
         ProfilingLowering,
         SqlLowering,
         TimelinessLowering,
-        MeasureLowering,
         AccuracyMeasureLowering,
         DuplicationMeasureLowering,
         ProfilingMeasureLowering,
@@ -44,4 +49,4 @@ LOWERINGS: dict[str, Callable[..., RuleLowering[Any]]] = {
 }
 LOWERINGS["accuracy"] = accuracy_lowering
 
-__all__ = ["LOWERINGS", "Finisher", "Options", "RuleLowering"]
+__all__ = ["LOWERINGS", "Finisher", "MeasureLowering", "Options", "RuleLowering"]

@@ -23,6 +23,7 @@ from ..plan import (
     Literal,
     Named,
     Project,
+    Read,
     Relation,
     and_all,
     count_all,
@@ -132,7 +133,7 @@ class UniquenessLowering(_DuplicateLowering[CheckedUniqueness]):
             counted = self._against_target(read, keys, target)
         return self.finisher(read, counted, keys, names, (self.name_of("unique"), _unique))
 
-    def _against_target(self, read, keys: list[Named], target: str) -> Relation:
+    def _against_target(self, read: Read, keys: list[Named], target: str) -> Relation:
         """Distinct source values, each with how often the target holds it (NULL: never)."""
         target_read = self.read(target)
         prefix = free_prefix("__tkey", read.schema)

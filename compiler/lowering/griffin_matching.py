@@ -19,6 +19,8 @@ from ..plan import (
     Literal,
     Named,
     Project,
+    Read,
+    Relation,
     Scalar,
     SortKey,
     Window,
@@ -56,7 +58,7 @@ class AccuracyMeasureLowering(GriffinMeasureLowering[CheckedMeasureAccuracy]):
         read, ref_read = self.read(checked.source), self.read(checked.reference)
         source_values, equalities = checked.source_values, list(checked.equalities)
         keys = Distinct(Project(ref_read, checked.reference_keys))
-        unmatched = Join(JoinKind.ANTI, read, keys, and_all(equalities))
+        unmatched: Relation = Join(JoinKind.ANTI, read, keys, and_all(equalities))
         if all(v.dtype.kind is Kind.STRING for v in source_values):
             blank = and_all([Call(Fn.EQ, (v, Literal("", STRING)), BOOLEAN) for v in source_values])
             unmatched = Filter(unmatched, not_(true_only(blank)))
@@ -109,7 +111,7 @@ class DuplicationMeasureLowering(GriffinMeasureLowering[CheckedMeasureDuplicatio
 
         return finish
 
-    def _flagged(self, read, fields: list[Field], flag: str):
+    def _flagged(self, read: Read, fields: list[Field], flag: str) -> Relation:
         """The rows carrying ``flag``, each numbered within its key group."""
         number, size = free_prefix("__row_number", read.schema), free_prefix("__group_size", read.schema)
         others = [Field(c.name, c.dtype) for c in read.schema.columns if Field(c.name, c.dtype) not in fields]

@@ -12,6 +12,7 @@ also under Griffin's ``approx_distinct_count`` name.
 from __future__ import annotations
 
 import math
+from typing import Callable
 from decimal import ROUND_HALF_EVEN, Context, Decimal
 
 from ..collect import Results, ValueRef
@@ -27,6 +28,7 @@ from ..plan import (
     JoinKind,
     Named,
     Read,
+    Scalar,
     coerce,
     count_all,
     free_prefix,
@@ -69,7 +71,7 @@ def spark_type_name(dtype: DataType) -> str:
     return f"{dtype.kind.value}<{','.join(parts)}>"
 
 
-def bround(value, scale: int):
+def bround(value: float | None, scale: int) -> float | None:
     """Spark's ``bround`` of a double: half-even on its shortest decimal text."""
     if value is None or not math.isfinite(value):
         return value
@@ -120,7 +122,7 @@ class ProfilingMeasureLowering(GriffinMeasureLowering[CheckedMeasureProfiling]):
     def _statistics(self, read: Read, value: Field) -> dict[str, ValueRef]:
         """Everything but kurtosis, from the source's shared scan."""
 
-        def of(fn: AggFn, arg, dtype: DataType, distinct: bool = False) -> ValueRef:
+        def of(fn: AggFn, arg: Scalar, dtype: DataType, distinct: bool = False) -> ValueRef:
             return self.collector.value(read, AggregateCall(fn, (arg,), dtype, distinct))
 
         refs = {"null_count": self.collector.value(read, count_all(filter=IsNull(value)))}
@@ -144,7 +146,7 @@ class ProfilingMeasureLowering(GriffinMeasureLowering[CheckedMeasureProfiling]):
             )
         return refs
 
-    def _kurtosis(self, read: Read, numeric: list[Field]) -> dict:
+    def _kurtosis(self, read: Read, numeric: list[Field]) -> dict[str, Callable[[Results], float | None]]:
         """Per numeric column, a reader of ``n * m4 / m2^2 - 3`` over moments about the mean."""
         if not numeric:
             return {}
@@ -169,11 +171,11 @@ class ProfilingMeasureLowering(GriffinMeasureLowering[CheckedMeasureProfiling]):
         return readers
 
 
-def _kurtosis_reader(n_ref: ValueRef, m2_ref: ValueRef, m4_ref: ValueRef):
-    def kurtosis(results: Results):
+def _kurtosis_reader(n_ref: ValueRef, m2_ref: ValueRef, m4_ref: ValueRef) -> Callable[[Results], float | None]:
+    def kurtosis(results: Results) -> float | None:
         n, m2, m4 = results.value(n_ref), results.value(m2_ref), results.value(m4_ref)
         if not n or m2 is None or m2 == 0:
             return None  # Spark: NULL without values or without spread
-        return n * m4 / (m2 * m2) - 3.0
+        return float(n * m4 / (m2 * m2) - 3.0)
 
     return kurtosis

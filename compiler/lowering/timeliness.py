@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ..collect import Results
+from ..collect import Results, ValueRef
 from ..plan import (
     AggFn,
     AggregateCall,
@@ -25,6 +25,7 @@ from ..plan import (
     Literal,
     Named,
     Project,
+    Relation,
     Scalar,
     SortKey,
     Sort,
@@ -99,13 +100,15 @@ class TimelinessLowering(RuleLowering[CheckedTimeliness]):
 
         return finish
 
-    def _histogram(self, rows, latency: Field, step_size: int):
+    def _histogram(self, rows: Relation, latency: Field, step_size: int) -> Relation:
         step_name = self.name_of("step")
         step = Cast(Call(Fn.DIVIDE, (latency, Literal(step_size, INTEGER)), DOUBLE), INTEGER)
         grouped = Aggregate(rows, (Named(step, step_name),), (Named(count_all(), self.name_of("count")),))
         return Sort(grouped, (SortKey(Field(step_name, INTEGER)),))
 
-    def _percentiles(self, read, latency: Scalar, valid: Scalar, fractions: list[float]):
+    def _percentiles(
+        self, read: Relation, latency: Scalar, valid: Scalar, fractions: tuple[float, ...]
+    ) -> list[ValueRef]:
         """One exact percentile_disc per fraction, in the source's shared scan."""
         return [
             self.collector.value(
