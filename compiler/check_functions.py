@@ -28,9 +28,7 @@ class HistoryReader(Protocol):
 class NoHistory:
     """No history store: every history function sees no earlier runs."""
 
-    def measure_values(
-        self, suite: str, measure: str, limit: int, since: dt.datetime | None = None
-    ) -> list[object]:
+    def measure_values(self, suite: str, measure: str, limit: int, since: dt.datetime | None = None) -> list[object]:
         return []
 
 
