@@ -9,7 +9,6 @@ rebuild it with those replaced, so a new node type needs no edit in any generic 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import sys
 from typing import Any, Callable, Iterator, TypeVar
 
