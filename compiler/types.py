@@ -143,6 +143,13 @@ class Schema:
                 return column
         return None
 
+    def column(self, name: str) -> Column:
+        """The column named ``name``, which the caller knows is there (KeyError otherwise)."""
+        found = self.get(name)
+        if found is None:
+            raise KeyError(name)
+        return found
+
     def __contains__(self, name: object) -> bool:
         return any(c.name == name for c in self.columns)
 
