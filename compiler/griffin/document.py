@@ -13,7 +13,7 @@ import json
 import re
 from json.scanner import NUMBER_RE
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Literal, Sequence, overload
 
 from ..errors import InvalidInput, Location, did_you_mean
 from ..text_files import read_utf8
@@ -215,6 +215,12 @@ class Node:
         assert isinstance(node.value, list)  # _expect refused anything else
         return [node.child(index) for index in range(len(node.value))]
 
+    @overload
+    def text(self, key: str, default: str, required: bool = False) -> str: ...
+    @overload
+    def text(self, key: str, default: None = None, *, required: Literal[True]) -> str: ...
+    @overload
+    def text(self, key: str, default: str | None = None, required: bool = False) -> str | None: ...
     def text(self, key: str, default: str | None = None, required: bool = False) -> str | None:
         """The string member ``key``; numbers and booleans are taken as their JSON text."""
         node = self.child(key)
@@ -241,6 +247,10 @@ class Node:
             return node.value.strip().lower() == "true"
         raise node.error("BAD_CONFIG", f"{node.where} must be true or false, not {_kind(node.value)}")
 
+    @overload
+    def number(self, key: str, default: float) -> float: ...
+    @overload
+    def number(self, key: str, default: None = None) -> float | None: ...
     def number(self, key: str, default: float | None = None) -> float | None:
         """A numeric member, also given as numeric text; a finite number."""
         node = self.child(key)
