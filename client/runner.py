@@ -22,6 +22,7 @@ from gryph.compiler.plan import format_plan
 from gryph.compiler.results import Failed, RuleResult, merge_writes
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.suite import RuleSpec, Suite
+from gryph.compiler.types import Schema
 from gryph.compiler.verdict import judge
 
 from .engines import open_engine
@@ -123,7 +124,7 @@ def check_for(suite: Suite, engine: Engine) -> CheckedSuite:
     return check_suite(suite, _schemas_for(suite, engine))
 
 
-def _schemas_for(suite: Suite, engine: Engine) -> dict:
+def _schemas_for(suite: Suite, engine: Engine) -> dict[str, Schema]:
     """The schemas of a suite's sources, for a suite that has something to check."""
     if not suite.rules and not suite.measures:
         raise InvalidInput(
@@ -214,7 +215,11 @@ def validate(
 
 
 def compile_source(
-    source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None, remote: str | None = None
+    source: str | Path | Suite,
+    engine: Engine | str = "duckdb",
+    *,
+    frames: Mapping[str, object] | None = None,
+    remote: str | None = None,
 ) -> CompiledSuite:
     """Check a suite and lower it to its plan, without scanning data."""
     suite = load_suite(source, frames)
