@@ -269,17 +269,28 @@ class ExpressionParser(Cursor):
             return self.in_tail(negated)
         if word == "between":
             self.take_word()
-            if self.char() == "(":
-                raise Unhandled("BETWEEN (low, high)")  # the grammar may backtrack here
-            low, _, _, low_depth = self.additive()
-            self.expect_keyword("and")
-            high, _, _, high_depth = self.additive()
-            return _Tail("between", (low, high), negated, "", self.last_end, 1 + max(low_depth, high_depth))
+            low, high, depth = self.between_bounds()
+            return _Tail("between", (low, high), negated, "", self.last_end, depth)
         if word in ("like", "rlike"):
             op = self.take_word()
             pattern, _, _, depth = self.additive()
             return _Tail("like", (pattern,), negated, op, self.last_end, 1 + depth)
         raise Unhandled("a predicate")
+
+    def between_bounds(self) -> tuple[n.Expr, n.Expr, int]:
+        """``(low, high)`` or ``low AND high``, and the depth they give the BETWEEN."""
+        mark = self.mark()
+        if self.punct("("):
+            low, _, _, low_depth = self.additive()
+            if self.punct(","):
+                high, _, _, high_depth = self.additive()
+                self.expect_punct(")")
+                return low, high, 1 + max(low_depth, high_depth)
+            self.reset(mark)  # `(low) and high`: the grammar's second form reads it again
+        low, _, _, low_depth = self.additive()
+        self.expect_keyword("and")
+        high, _, _, high_depth = self.additive()
+        return low, high, 1 + max(low_depth, high_depth)
 
     def in_tail(self, negated: bool) -> _Tail:
         self.take_word()
@@ -359,7 +370,7 @@ class ExpressionParser(Cursor):
 
         The older statement form (``@Key a === b;``) goes to textX: it holds a ``;``, which no
         condition can, so a text the statement form reads never parses here."""
-        start = self.pos
+        start, mark = self.pos, self.mark()
         if self.char() == "@":
             raise Unhandled("accuracy statements")
         condition: n.Expr | None = None
@@ -367,12 +378,14 @@ class ExpressionParser(Cursor):
             self.take_word()
             self.expect_punct("(")
             condition = self.expression()[0]
-            self.expect_punct(")")
-            rule = self.expression()[0]
-        else:
-            rule = self.expression()[0]
-            if self.keyword("when"):
-                condition = self.expression()[0]
+            if self.punct(")"):
+                rule = self.expression()[0]
+                return n.ConditionRule(rule, condition, self.index_hint(), **self.span(start, self.last_end))
+            self.reset(mark)  # `if(a, b, c)`: not IF (condition), the grammar reads a call
+            condition = None
+        rule = self.expression()[0]
+        if self.keyword("when"):
+            condition = self.expression()[0]
         index = self.index_hint()
         return n.ConditionRule(rule, condition, index, **self.span(start, self.last_end))
 
