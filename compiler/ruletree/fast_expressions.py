@@ -303,7 +303,9 @@ class ExpressionParser(Cursor):
             for match in VALUE.finditer(values.group()):
                 token = match.group()
                 at = self.span(base + match.start(), base + match.end())
-                options.append(n.StringLit(string_value(token), **at) if token[0] in "'\"" else n.NumberLit(token, **at))
+                options.append(
+                    n.StringLit(string_value(token), **at) if token[0] in "'\"" else n.NumberLit(token, **at)
+                )
             self.advance(values.end())
         else:
             while True:
