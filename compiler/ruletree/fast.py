@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 
-from ..gcpause import without_cyclic_gc
 from ..parser import MAX_NESTING, bracket_nesting
 from ..stack import recursion_room
 from . import nodes as n
@@ -25,7 +24,6 @@ def _checked(text: str) -> str:
     return text
 
 
-@without_cyclic_gc
 def fast_suite_tree(text: str, file: str | None = None) -> s.SuiteTree | None:
     """A native suite's statements (None when it declares nothing), as ``parse_suite_tree``."""
     parser = SuiteParser(_checked(text), file)
@@ -33,7 +31,6 @@ def fast_suite_tree(text: str, file: str | None = None) -> s.SuiteTree | None:
         return parser.suite()
 
 
-@without_cyclic_gc
 def fast_rule_text(
     grammar: str, text: str, file: str | None = None, line_offset: int = 0, column_offset: int = 0
 ) -> n.AccuracyBody | n.SelectQuery | n.SelectList:
