@@ -154,12 +154,16 @@ def parse(grammar: str, text: str, file: str | None = None, line_offset: int = 0
         raise InvalidInput("SYNTAX_ERROR", str(error.message), location=location) from None
 
 
+_BRACKET_OR_QUOTE = re.compile("[()\\[\\]'\"`]")
+
+
 def bracket_nesting(text: str) -> tuple[int, int]:
     """How deep brackets nest outside quotes, and the offset of the first one past ``MAX_NESTING``
     (or of the deepest)."""
     depth = deepest = at = 0
     quote = None
-    for index, char in enumerate(text):
+    for match in _BRACKET_OR_QUOTE.finditer(text):  # only these characters change the count
+        index, char = match.start(), match.group()
         if quote:
             quote = None if char == quote else quote
         elif char in "'\"`":
