@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Callable
 
 from ..precedence import ADD_OPS, AND_OPS, COMPARE_OPS, MAX_EXPRESSION_DEPTH, MUL_OPS, NOT_PREFIXES, OR_OPS
 from ..time_literals import time_literal_ms
@@ -191,17 +192,9 @@ class ExpressionParser(Cursor):
         """``( [distinct] args )`` of a call or method: distinct, the arguments, their depth."""
         self.expect_punct("(")
         distinct = self.keyword("distinct")
-        args: list[n.Expr] = []
-        depth = 0
-        if self.char() != ")":
-            while True:
-                node, _, _, arg_depth = self.argument()
-                args.append(node)
-                depth = max(depth, arg_depth)
-                if not self.punct(","):
-                    break
+        args, depth = self.listed(self.argument) if self.char() != ")" else ((), 0)
         self.expect_punct(")")
-        return distinct, tuple(args), depth
+        return distinct, args, depth
 
     def argument(self) -> Piece:
         """An ``Argument``: ``*`` alone, or an expression."""
@@ -296,26 +289,26 @@ class ExpressionParser(Cursor):
         self.take_word()
         self.expect_punct("(")
         values = VALUE_LIST.match(self.text, self.pos)
-        options: list[n.Expr] = []
-        depth = 0
-        if values is not None:  # strings and numbers alone, as value_lists.py reads them
-            base = self.pos
-            for match in VALUE.finditer(values.group()):
-                token = match.group()
-                at = self.span(base + match.start(), base + match.end())
-                options.append(
-                    n.StringLit(string_value(token), **at) if token[0] in "'\"" else n.NumberLit(token, **at)
-                )
+        if values is None:
+            options, depth = self.listed(self.expression)
+        else:  # strings and numbers alone, as value_lists.py reads them
+            base, depth = self.pos, 0
+            options = tuple(self.list_value(match, base) for match in VALUE.finditer(values.group()))
             self.advance(values.end())
-        else:
-            while True:
-                option, _, _, option_depth = self.expression()
-                options.append(option)
-                depth = max(depth, option_depth)
-                if not self.punct(","):
-                    break
         self.expect_punct(")")
-        return _Tail("in", tuple(options), negated, "", self.last_end, 1 + depth)
+        return _Tail("in", options, negated, "", self.last_end, 1 + depth)
+
+    def list_value(self, match: re.Match[str], base: int) -> n.Expr:
+        token = match.group()
+        at = self.span(base + match.start(), base + match.end())
+        return n.StringLit(string_value(token), **at) if token[0] in "'\"" else n.NumberLit(token, **at)
+
+    def listed(self, parse: Callable[[], Piece]) -> tuple[tuple[n.Expr, ...], int]:
+        """One or more of what ``parse`` reads, separated by commas, and the deepest one's depth."""
+        pieces = [parse()]
+        while self.punct(","):
+            pieces.append(parse())
+        return tuple(piece[0] for piece in pieces), max(piece[3] for piece in pieces)
 
     # -- select lists and queries -----------------------------------------------------------------
     def select_item(self) -> n.SelectItem:
@@ -330,12 +323,6 @@ class ExpressionParser(Cursor):
             items.append(self.select_item())
         return tuple(items)
 
-    def expressions(self) -> tuple[n.Expr, ...]:
-        found = [self.expression()[0]]
-        while self.punct(","):
-            found.append(self.expression()[0])
-        return tuple(found)
-
     def query(self) -> n.SelectQuery:
         """A ``SelectQuery``: ``[select] [distinct] items [from] [where] [group by] [order by] [limit]``."""
         start = self.pos
@@ -348,7 +335,7 @@ class ExpressionParser(Cursor):
         having = None
         if self.keyword("group"):
             self.expect_keyword("by")
-            groups = self.expressions()
+            groups = self.listed(self.expression)[0]
             having = self.expression()[0] if self.keyword("having") else None
         orders: list[n.OrderItem] = []
         if self.keyword("order"):

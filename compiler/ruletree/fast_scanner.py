@@ -43,7 +43,7 @@ class Cursor(Positions):
         self.text = text
         self.pos = SKIP.match(text, 0).end()  # type: ignore[union-attr]  # SKIP matches everywhere
         self.last_end = 0  # where the last token taken ends
-        self._word_at = -1
+        self._word_at = self._word_end = -1
         self._word = ""
 
     # -- looking ----------------------------------------------------------------------------------
@@ -58,7 +58,8 @@ class Cursor(Positions):
         """The next token as a lower-case word ('' when it is none)."""
         if self._word_at != self.pos:
             match = WORD.match(self.text, self.pos)
-            self._word_at, self._word = self.pos, match.group().lower() if match else ""
+            self._word_at, self._word_end = self.pos, match.end() if match else self.pos
+            self._word = match.group().lower() if match else ""
         return self._word
 
     def is_keyword(self, keyword: str) -> bool:
@@ -98,19 +99,15 @@ class Cursor(Positions):
         """The next word as written (taken); the caller has looked at it."""
         start = self.pos
         self.word()
-        self.advance(start + len(self._word))
+        self.advance(self._word_end)
         return self.text[start : self.last_end]
 
     def keyword(self, keyword: str) -> bool:
         """Take ``keyword`` (a whole word, any case) if it comes next."""
         if self.word() != keyword:
             return False
-        self.advance(self.pos + len(keyword))
+        self.advance(self._word_end)
         return True
-
-    def expect_keyword(self, keyword: str) -> None:
-        if not self.keyword(keyword):
-            raise Unhandled(keyword)
 
     def punct(self, token: str) -> bool:
         """Take the punctuation ``token`` if it comes next."""
@@ -119,6 +116,13 @@ class Cursor(Positions):
         self.advance(self.pos + len(token))
         return True
 
+    def expect_keyword(self, keyword: str) -> None:
+        _required(self.keyword(keyword), keyword)
+
     def expect_punct(self, token: str) -> None:
-        if not self.punct(token):
-            raise Unhandled(token)
+        _required(self.punct(token), token)
+
+
+def _required(found: bool, what: str) -> None:
+    if not found:
+        raise Unhandled(what)

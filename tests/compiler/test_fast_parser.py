@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from gryph.compiler.errors import InvalidInput, Location
+from test_parse_corpus import entry_outcome, fast_outcome, textx_outcome
+
+from gryph.compiler.errors import Location
 from gryph.compiler.ruletree import nodes as n
 from gryph.compiler.ruletree.check_nodes import CheckChain, CheckUnary
-from gryph.compiler.ruletree.convert import parse_rule_text
-from gryph.compiler.ruletree.convert_suite import parse_suite_tree
 from gryph.compiler.ruletree.fast import fast_rule_text, fast_suite_tree
 from gryph.compiler.ruletree import fast_expressions, fast_scanner, fast_suite
 from gryph.compiler.ruletree.fast_scanner import Unhandled
@@ -25,27 +25,12 @@ from gryph.compiler.ruletree.fast_scanner import Unhandled
 GRAMMAR_DIR = Path(fast_scanner.__file__).resolve().parents[1] / "grammar"
 
 
-def textx(grammar: str, text: str, monkeypatch):
-    monkeypatch.setenv("GRYPH_PARSER", "textx")
-    try:
-        if grammar == "suite":
-            return parse_suite_tree(text, "t.dq")
-        return parse_rule_text(grammar, text, "t.dq", 2, 4)
-    finally:
-        monkeypatch.delenv("GRYPH_PARSER")
-
-
-def fast(grammar: str, text: str):
-    if grammar == "suite":
-        return fast_suite_tree(text, "t.dq")
-    return fast_rule_text(grammar, text, "t.dq", 2, 4)
-
-
 def same_tree(grammar: str, text: str, monkeypatch):
-    """The fast parser's tree, after checking it is textX's."""
-    got = fast(grammar, text)
-    assert got == textx(grammar, text, monkeypatch)
-    return got
+    """The fast parser's tree, after checking it read the text itself and built textX's tree."""
+    got = fast_outcome(grammar, text)
+    assert got is not None, "left to textX"
+    assert got == textx_outcome(grammar, text, monkeypatch)
+    return got[1]
 
 
 EXPRESSIONS = [
@@ -185,18 +170,8 @@ LEFT_TO_TEXTX = [
 
 @pytest.mark.parametrize(("grammar", "text"), LEFT_TO_TEXTX)
 def test_what_the_fast_parser_leaves_to_textx(grammar, text, monkeypatch):
-    with pytest.raises(Unhandled):
-        fast(grammar, text)
-
-    def outcome():
-        try:
-            return parse_suite_tree(text, "t.dq") if grammar == "suite" else parse_rule_text(grammar, text, "t.dq")
-        except InvalidInput as error:
-            return error.code, error.message, error.location, error.text, error.hint
-
-    through_fast_entry = outcome()
-    monkeypatch.setenv("GRYPH_PARSER", "textx")
-    assert through_fast_entry == outcome()
+    assert fast_outcome(grammar, text) is None
+    assert entry_outcome(grammar, text) == textx_outcome(grammar, text, monkeypatch)
 
 
 def test_the_depth_limit_is_textx_s():
