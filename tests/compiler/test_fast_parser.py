@@ -207,3 +207,19 @@ def test_gryph_parser_textx_turns_it_off(monkeypatch):
     monkeypatch.setenv("GRYPH_PARSER", "textx")
     with pytest.raises(Unhandled):
         fast_rule_text("accuracy", "a = 1")
+
+
+@pytest.mark.parametrize("parser", ["fast", "textx"])
+def test_a_star_step_is_read_by_both_parsers(parser, monkeypatch):
+    """`t.*` was a KeyError on textX's path (a StarSuffix had no attribute, so textX gave a str)."""
+    from gryph.client import validate
+    from gryph.compiler.errors import GryphError
+
+    if parser == "textx":
+        monkeypatch.setenv("GRYPH_PARSER", "textx")
+    users = Path(__file__).resolve().parents[2] / "examples" / "data" / "users.csv"
+    base = f"source users = csv('{users}')\n"
+    assert validate(base + "profiling p on users: select users.* from users")
+    with pytest.raises(GryphError) as refused:
+        validate(base + "completeness c on users: users.*")
+    assert refused.value.code == "STAR_NOT_ALLOWED" and refused.value.location.line == 2
