@@ -5,9 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
-from typing import Any
-
-from textx import TextXError, TextXSyntaxError, metamodel_from_file
+from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidInput, Location
 from .gcpause import without_cyclic_gc
@@ -15,6 +13,9 @@ from .grammar_cache import cached_metamodel
 from .precedence import ShapeError, reshape_additive, reshape_expression
 from .stack import recursion_room
 from .value_lists import expand_value_list
+
+if TYPE_CHECKING:
+    from textx import TextXSyntaxError
 
 GRAMMAR_DIR = Path(__file__).parent / "grammar"
 MAX_NESTING = 64  # brackets inside brackets, in any rule, check or policy
@@ -47,6 +48,8 @@ def build_metamodel(name: str) -> Any:
 
 def _from_grammar(name: str) -> Any:
     """What the cache holds: the metamodel without object processors (they are code, not grammar)."""
+    from textx import metamodel_from_file  # imported when needed: the fast parser reads most texts
+
     return metamodel_from_file(str(GRAMMAR_DIR / f"{name}.tx"), **GRAMMAR_OPTIONS)
 
 
@@ -113,7 +116,9 @@ def parse(grammar: str, text: str, file: str | None = None, line_offset: int = 0
     Brackets may nest ``MAX_NESTING`` deep (refused before parsing, at the first bracket too
     many); the parser recurses per level, so it gets the stack that needs.
     """
-    depth, at = _nesting(text)
+    from textx import TextXError, TextXSyntaxError
+
+    depth, at = bracket_nesting(text)
     if depth > MAX_NESTING:
         line, column = _line_column(text, at)
         raise InvalidInput(
@@ -149,12 +154,16 @@ def parse(grammar: str, text: str, file: str | None = None, line_offset: int = 0
         raise InvalidInput("SYNTAX_ERROR", str(error.message), location=location) from None
 
 
-def _nesting(text: str) -> tuple[int, int]:
+_BRACKET_OR_QUOTE = re.compile("[()\\[\\]'\"`]")
+
+
+def bracket_nesting(text: str) -> tuple[int, int]:
     """How deep brackets nest outside quotes, and the offset of the first one past ``MAX_NESTING``
     (or of the deepest)."""
     depth = deepest = at = 0
     quote = None
-    for index, char in enumerate(text):
+    for match in _BRACKET_OR_QUOTE.finditer(text):  # only these characters change the count
+        index, char = match.start(), match.group()
         if quote:
             quote = None if char == quote else quote
         elif char in "'\"`":
@@ -183,6 +192,12 @@ def unquote_string(token: str) -> str:
     """The value of a string literal token: quotes removed, backslash escapes applied."""
     body = token[1:-1]
     return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), body, flags=re.S)
+
+
+def string_value(token: str) -> str:
+    """``unquote_string``, quicker for the many strings without an escape (IN lists hold thousands)."""
+    body = token[1:-1]
+    return body if "\\" not in body else unquote_string(token)
 
 
 def unquote_name(token: str) -> str:

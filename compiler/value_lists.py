@@ -16,7 +16,7 @@ from .precedence import _Node
 
 # The grammar's ValueList has checked every value; splitting needs only to keep the commas
 # inside strings: a value is a string, or the run of characters up to the next comma or space.
-_VALUE = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^,\s]+""")
+VALUE = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^,\s]+""")
 
 
 # The class names are the grammar's, which the checker dispatches on.
@@ -35,7 +35,7 @@ def expand_value_list(tail: Any) -> None:  # a textX InTail
         return
     start, text = values._tx_position, values.text
     options = []
-    for match in _VALUE.finditer(text):  # only values and ", " separators lie between them
+    for match in VALUE.finditer(text):  # only values and ", " separators lie between them
         cls = StringLiteral if match.group()[0] in "'\"" else NumberLiteral
         options.append(cls(tail, start + match.start(), start + match.end(), value=match.group()))
     tail.options = options

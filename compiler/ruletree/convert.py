@@ -7,42 +7,29 @@ rule names); everything after it reads ``nodes``, ``check_nodes`` and ``statemen
 
 from __future__ import annotations
 
-import bisect
-import re
 from typing import Any, Callable
 
 from ..errors import Location
-from ..parser import parse, unquote_name, unquote_string
+from ..parser import parse, string_value, unquote_name, unquote_string
 from ..stack import recursion_room
 from ..time_literals import time_literal_ms
 from . import nodes as n
+from .fast import fast_rule_text
+from .fast_scanner import Unhandled
+from .positions import Positions
 
 
-class Converter:
+class Converter(Positions):
     """Builds tree nodes from the textX objects of one parsed text."""
-
-    def __init__(self, text: str, file: str | None, line_offset: int = 0, column_offset: int = 0) -> None:
-        self.input = text
-        self.file = file
-        self.line_offset = line_offset
-        self.column_offset = column_offset
-        self._line_ends = [match.start() for match in re.finditer("\n", text)]
 
     # -- positions ------------------------------------------------------------------------------
     def location(self, model: Any) -> Location:
-        """Where a textX object starts (as textX counts lines and columns), offsets applied."""
-        position = model._tx_position
-        line = bisect.bisect_left(self._line_ends, position)
-        column = position - (self._line_ends[line - 1] + 1 if line else 0) + 1
-        line += 1
-        if line == 1:
-            column += self.column_offset
-        return Location(self.file, line + self.line_offset, column)
+        """Where a textX object starts, offsets applied."""
+        return self.location_at(model._tx_position)
 
     def at(self, model: Any) -> dict[str, Any]:
         """The ``location`` and ``text`` of the node built from ``model``."""
-        text = self.input[model._tx_position : model._tx_position_end].strip()
-        return {"location": self.location(model), "text": text}
+        return self.span(model._tx_position, model._tx_position_end)
 
     # -- expressions ----------------------------------------------------------------------------
     def expr(self, model: Any) -> n.Expr:
@@ -152,12 +139,6 @@ class Converter:
         return n.Mapping(self.expr(model.left), model.op, self.expr(model.right), **self.at(model))
 
 
-def string_value(token: str) -> str:
-    """The value of a string literal token (IN lists hold thousands: most have no escape)."""
-    body = token[1:-1]
-    return body if "\\" not in body else unquote_string(token)
-
-
 _EXPRESSIONS: dict[str, Callable[[Converter, Any], n.Expr]] = {
     "OrExpr": lambda c, m: c._logical(m, "or"),
     "AndExpr": lambda c, m: c._logical(m, "and"),
@@ -210,6 +191,10 @@ def parse_rule_text(
 ) -> n.AccuracyBody | n.SelectQuery | n.SelectList:
     """The body of one rule's text (``grammar``: accuracy, profiling or selections) as a tree;
     the offsets place the text inside a larger file (a Griffin job config's JSON string)."""
+    try:
+        return fast_rule_text(grammar, text, file, line_offset, column_offset)
+    except Unhandled:
+        pass  # textX reads it (and says what is wrong with it)
     model = parse(grammar, text, file, line_offset, column_offset)
     with recursion_room():
         return _BODIES[grammar](Converter(text, file, line_offset, column_offset), model.body)

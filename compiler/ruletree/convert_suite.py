@@ -13,12 +13,18 @@ from . import check_nodes as c
 from . import nodes as n
 from . import statements as s
 from .convert import Converter
+from .fast import fast_suite_tree
+from .fast_scanner import Unhandled
 
 _LOGIC = {"||": "or", "or": "or", "&&": "and", "and": "and"}
 
 
 def parse_suite_tree(text: str, file: str | None = None) -> s.SuiteTree | None:
     """A native suite's statements; None when the text declares nothing at all."""
+    try:
+        return fast_suite_tree(text, file)
+    except Unhandled:
+        pass  # textX reads it (and says what is wrong with it)
     model = parse("suite", text, file)
     if isinstance(model, str):  # textX gives back the text itself when nothing was declared
         return None

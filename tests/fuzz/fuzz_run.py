@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from fuzz_support import Workspace, cases, outcome
+from fuzz_support import Workspace, cases, outcome, parsers_disagree
 
 
 def main() -> int:
@@ -28,7 +28,7 @@ def main() -> int:
     try:
         for number, case in enumerate(cases(args.seed, args.cases)):
             path = workspace.place(case)
-            problem = outcome(path, engine)
+            problem = outcome(path, engine) or parsers_disagree(case)
             if problem is None:
                 continue
             failures[problem[:80]] += 1

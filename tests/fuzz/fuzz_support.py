@@ -238,3 +238,50 @@ def cases(seed: int, count: int):
     rng = random.Random(seed)
     for _ in range(count):
         yield mutate(rng, rng.choice(SEEDS))
+
+
+def parsers_disagree(case: Case) -> str | None:
+    """None when the hand-written parser leaves the case's texts to textX or builds exactly the trees
+    textX's path builds (a suite; for a config, each of its strings as every kind of rule text)."""
+    from gryph.compiler.errors import InvalidInput
+    from gryph.compiler.ruletree.convert import parse_rule_text
+    from gryph.compiler.ruletree.convert_suite import parse_suite_tree
+    from gryph.compiler.ruletree.fast import fast_rule_text, fast_suite_tree
+    from gryph.compiler.ruletree.fast_scanner import Unhandled
+
+    if not isinstance(case.text, str):
+        return None
+    if case.suffix == ".json":
+        try:
+            document = json.loads(case.text)
+        except ValueError:
+            return None
+        jobs = [(grammar, text) for text in _strings(document) for grammar in ("accuracy", "profiling", "selections")]
+    else:
+        jobs = [("suite", case.text)]
+    for grammar, text in jobs:
+        try:
+            fast = fast_suite_tree(text, "f") if grammar == "suite" else fast_rule_text(grammar, text, "f", 1, 2)
+        except Unhandled:
+            continue
+        os.environ["GRYPH_PARSER"] = "textx"
+        try:
+            textx = parse_suite_tree(text, "f") if grammar == "suite" else parse_rule_text(grammar, text, "f", 1, 2)
+        except InvalidInput as error:
+            textx = error
+        finally:
+            del os.environ["GRYPH_PARSER"]
+        if fast != textx:
+            return f"the parsers disagree on this {grammar} text: {text[:200]!r}"
+    return None
+
+
+def _strings(value: object):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)

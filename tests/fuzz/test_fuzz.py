@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fuzz_support import Workspace, cases, outcome, regression_case
+from fuzz_support import Workspace, cases, outcome, parsers_disagree, regression_case
 from gryph.client import validate
 from gryph.client.runner import compile_source
 from gryph.compiler.errors import GryphError
@@ -38,6 +38,12 @@ def test_mutated_inputs_end_located(fuzz_bench):
         problem = outcome(workspace.place(case), engine)
         if problem is not None:
             failures.append(f"case {number} ({case.seed.name}, {case.mutation}): {problem}")
+    assert not failures, "\n".join(failures[:20])
+
+
+def test_mutated_inputs_parse_the_same_with_both_parsers():
+    """The hand-written parser builds textX's trees on whatever it reads (a shorter run: textX is slow)."""
+    failures = [problem for case in cases(FIXED_SEED + 1, 400) if (problem := parsers_disagree(case))]
     assert not failures, "\n".join(failures[:20])
 
 
