@@ -7,12 +7,17 @@ setup:
 setup-tests:
 	.ci/bootstrap.sh tests
 
+# Two worker processes (pytest-xdist), one a core. Every Spark test goes to one worker
+# (loadgroup: tests/conftest.py groups them), so one Spark server serves the run while the
+# other worker runs the DuckDB tests. WORKERS=0 runs in this process.
+WORKERS ?= 2
+
 test: setup-tests
-	.venv/bin/python -m pytest -q
+	.venv/bin/python -m pytest -q -n $(WORKERS) --dist loadgroup
 
 # DuckDB only: the tests that need a Spark server carry the `spark` marker (tests/conftest.py)
 test-fast: setup-tests
-	.venv/bin/python -m pytest -q -m "not spark"
+	.venv/bin/python -m pytest -q -n $(WORKERS) -m "not spark"
 
 # mypy, one folder at a time (strict on compiler/, default mode elsewhere: pyproject.toml).
 # TYPED: the folders `make lint` holds clean; a folder joins it once `make typecheck` says "clean".

@@ -21,10 +21,14 @@ def needs_spark(item: pytest.Item) -> bool:
     return any(value == "spark" for value in params.values() if isinstance(value, str))
 
 
+# first: pytest-xdist reads the xdist_group markers in its own hook (``--dist loadgroup``)
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if needs_spark(item) or item.get_closest_marker("cluster"):
             item.add_marker(pytest.mark.spark)
+            # under xdist every Spark test goes to one worker: one server for the run, not one per worker
+            item.add_marker(pytest.mark.xdist_group("spark"))
 
 
 @pytest.fixture(scope="session")
