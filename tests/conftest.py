@@ -27,6 +27,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if needs_spark(item) or item.get_closest_marker("cluster"):
             item.add_marker(pytest.mark.spark)
+        if item.get_closest_marker("spark"):  # added above, or by the test itself
             # under xdist every Spark test goes to one worker: one server for the run, not one per worker
             item.add_marker(pytest.mark.xdist_group("spark"))
 
