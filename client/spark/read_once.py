@@ -7,6 +7,9 @@ the columns the run uses; every query then reads that copy. The copy lives as lo
 DataFrames: Spark Connect releases it when the client drops them.
 
 Small sources (small_runs.py) are not copied: reading them again costs less than the copy.
+Nor is a source only a few rows of which are read again (a record sample's ``LIMIT`` over a
+filtered scan, in the run's second step): Spark stops reading each file split at the limit,
+where a copy would read every row.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from pyspark.sql import DataFrame
 from pyspark.sql.connect.session import SparkSession
 from pyspark.storagelevel import StorageLevel
 
-from gryph.compiler.plan import Aggregate, Read, Relation, Sql, View, inputs
+from gryph.compiler.plan import Aggregate, Filter, Limit, Project, Read, Relation, Sql, View, inputs
 from gryph.compiler.plan.pruning import columns_read
 from gryph.compiler.sources import SourceSpec
 
@@ -75,14 +78,28 @@ def sources_to_keep(relations, views: tuple[View, ...], sources: Mapping[str, So
     """Sources scanned more than once, with the columns to keep (None: all of them).
 
     Frames are not kept: their rows travel with the plan and cost no file read. Nor are small
-    sources (``small_runs.is_small``).
+    sources (``small_runs.is_small``). A scan that stops early (``stops_early``) does not count;
+    if the source is kept anyway, it reads the copy too, so the copy holds its columns.
     """
-    columns = columns_read(list(relations) + [v.relation for v in views])
+    relations = list(relations)
+    columns = columns_read(relations + [v.relation for v in views])
+    counted = [rel for rel in relations if not stops_early(rel, sources)]
     return {
         name: columns.get(name)
-        for name, times in scans(relations, views).items()
+        for name, times in scans(counted, views).items()
         if times > 1 and name in sources and sources[name].format != "frame" and not is_small(sources[name])
     }
+
+
+def stops_early(rel: Relation, sources: Mapping[str, SourceSpec]) -> bool:
+    """Whether ``rel`` is a ``LIMIT`` over filters and projections of one source: Spark reads
+    each file split only until the limit's rows are found."""
+    if not isinstance(rel, Limit):
+        return False
+    rel = rel.input
+    while isinstance(rel, Filter | Project):
+        rel = rel.input
+    return isinstance(rel, Read) and rel.source in sources
 
 
 def keep_all(loaded: Mapping[str, DataFrame], kept: Mapping[str, frozenset[str] | None]) -> dict[str, DataFrame]:

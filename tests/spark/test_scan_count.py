@@ -236,3 +236,22 @@ def test_scans_are_counted_through_views_sql_and_split_aggregates():
     sql = Sql("select * from t join u", ("t", "u"))
     # the view twice (2 x 2), the split aggregate twice, the SQL text once each
     assert scans([both, split, sql], (view,)) == {"t": 7, "u": 1}
+
+
+def test_a_few_rows_of_a_scan_are_no_reason_to_keep_a_copy():
+    from gryph.client.spark.read_once import sources_to_keep
+    from gryph.compiler.plan import Field, Filter, IsNull, Join, JoinKind, Limit, Named, Project, Read
+    from gryph.compiler.sources import SourceSpec
+    from gryph.compiler.types import INTEGER, schema
+
+    sources = {name: SourceSpec(name, "table", table=name) for name in ("t", "u")}
+    t = Read("t", schema(("a", INTEGER), ("b", INTEGER)))
+    a, b = Field("a", INTEGER), Field("b", INTEGER)
+    # two record samples of t's second step: each stops at its 20th row, a copy reads every row
+    samples = [Limit(Filter(t, IsNull(a)), 20), Limit(Project(Filter(t, IsNull(b)), (Named(b, "c"),)), 20)]
+    assert sources_to_keep(samples, (), sources) == {}
+    # a sample over a join reads all of t: with one more full scan, t is kept, with both columns
+    u = Read("u", schema(("d", INTEGER)))
+    joined = Limit(Join(JoinKind.ANTI, t, u, IsNull(Field("d", INTEGER))), 20)
+    assert sources_to_keep(samples + [joined], (), sources) == {}
+    assert sources_to_keep(samples + [joined, Filter(t, IsNull(a))], (), sources) == {"t": frozenset({"a", "b"})}
