@@ -25,6 +25,8 @@ from .report import cell, table, to_text
 from .run_result import to_json
 
 if TYPE_CHECKING:  # Griffin's env.json reader loads only when --env names one
+    from gryph.compiler.engine import Engine
+
     from .griffin_env import GriffinEnv
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID, EXIT_ENGINE = 0, 1, 2, 3
@@ -143,7 +145,7 @@ def _write(text: str, output: str | None) -> None:
         write_whole(text, output)
 
 
-def _check_outputs(args, engine) -> None:
+def _check_outputs(args: argparse.Namespace, engine: Engine | str) -> None:
     """Every output path the run will write, refused before the run when it can never be written."""
     for option, path in (("--output", args.output), ("--junit", args.junit), ("--markdown", args.markdown)):
         if path is not None:
@@ -168,7 +170,7 @@ def _check_report_outputs(args) -> None:
             check_writable_path(option, folder, folder=True)
 
 
-def _run(args, engine: str, env: GriffinEnv | None) -> int:
+def _run(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv | None) -> int:
     _check_outputs(args, engine)
     suite = runner.load_suite(args.file)
     sinks = resolve_sinks(suite, env)  # before the run: a sink that cannot be written fails first
@@ -267,7 +269,7 @@ def _history(args) -> int:
     return EXIT_OK
 
 
-def _engine(args, env: GriffinEnv | None):
+def _engine(args: argparse.Namespace, env: GriffinEnv | None) -> Engine | str:
     """The engine name, or an open engine: DuckDB on the user's database file, Spark set up by env.json."""
     name = args.engine or ("spark" if args.remote else "duckdb")
     if args.database is not None and name != "duckdb":
@@ -296,11 +298,17 @@ def _engine(args, env: GriffinEnv | None):
     if settings and name != "spark":
         print(f"note: {args.env}: spark.config does not apply to the duckdb engine", file=sys.stderr)
     if name == "spark" and (settings or args.read_per_scan):
-        engine = open_engine("spark", args.remote, read_once=not args.read_per_scan)
-        refused = engine.configure(settings)
+        from .spark.engine import SparkEngine  # imports pyspark: only when a Spark run asks for it
+
+        spark = SparkEngine(args.remote, read_once=not args.read_per_scan)
+        try:
+            refused = spark.configure(settings)
+        except BaseException:
+            spark.close()  # the caller gets no engine to close: stop the session (and a local server) here
+            raise
         if refused:
             print(f"note: {args.env}: not applied, set them on the Spark server: {', '.join(refused)}", file=sys.stderr)
-        return engine
+        return spark
     if args.database is not None and not Path(args.database).is_file():
         raise EngineError("DATABASE_NOT_FOUND", f"no DuckDB database at {args.database}", text=args.database)
     if args.database is None and args.memory_limit is None and args.temp_directory is None:
@@ -332,16 +340,16 @@ def _load_env(path: str) -> GriffinEnv:
 
 
 def _command(args: argparse.Namespace) -> int:
-    engine = None
+    engine: Engine | str | None = None
     try:
-        env = _load_env(args.env) if getattr(args, "env", None) is not None else None
-        engine = _engine(args, env) if args.command not in ("history", "report") else None
-        if args.command == "run":
-            return _run(args, engine, env)
         if args.command == "history":
             return _history(args)
         if args.command == "report":
             return _report(args)
+        env = _load_env(args.env) if getattr(args, "env", None) is not None else None
+        engine = _engine(args, env)
+        if args.command == "run":
+            return _run(args, engine, env)
         if args.command == "validate":
             suite = runner.validate(args.file, engine, remote=args.remote).suite
             print(

@@ -43,7 +43,7 @@ def load_env(path: str | Path) -> GriffinEnv:
                 f"{value.where} must be a setting's value (text, number or boolean)",
                 '"spark": {"config": {"spark.sql.shuffle.partitions": "8"}}',
             )
-        settings[key] = config.text(key)
+        settings[key] = config.text(key, required=True) or ""  # a JSON null was refused above
     sinks = root.items("sinks")
     for sink in sinks:
         if not isinstance(sink.value, dict):

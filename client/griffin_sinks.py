@@ -124,7 +124,7 @@ def write_sinks(sinks: list[Sink], suite: Suite, metrics: dict, application_id: 
         for document in metric_documents(suite, metrics, application_id)
     ]
     for sink in sinks:
-        if sink.kind == "console":
+        if sink.folder is None:  # a console sink
             for line in lines:
                 print(f"Metrics of job '{suite.name}':\n{line}", file=sys.stderr)
             continue

@@ -98,7 +98,7 @@ class HistoryStore:
             try:
                 for statement in _SCHEMA:
                     con.execute(statement)
-                seq = con.execute("select nextval('run_order')").fetchone()[0]
+                seq = con.execute("select nextval('run_order')").fetchall()[0][0]
                 self._write_run(con, run_id, seq, document, _utc(started))
                 self._write_measures(con, run_id, seq, document["name"], _utc(started), measures)
                 con.execute("commit")
@@ -141,7 +141,7 @@ class HistoryStore:
         with self._connect(read_only=True) as con:
             (tables,) = con.execute(
                 "select count(*) from information_schema.tables where table_name = 'runs'"
-            ).fetchone()
+            ).fetchall()[0]
             if not tables:
                 return []
             try:

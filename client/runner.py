@@ -92,14 +92,14 @@ def source_schemas(suite: Suite, engine: Engine) -> dict:
                 spec.schema if spec.schema is not None and spec.format != "frame" else engine.schema_of(spec)
             )
     views: tuple = ()
-    for spec in suite.views:  # in order: a view's SQL may depend on the schemas before it
-        with _located(spec.location):
-            if spec.json_of is not None:
-                schemas[spec.name] = infer_json_view_schema(suite, spec, views, schemas, engine)
-                views += (view_plan(suite, spec, schemas),)
+    for view in suite.views:  # in order: a view's SQL may depend on the schemas before it
+        with _located(view.location):
+            if view.json_of is not None:
+                schemas[view.name] = infer_json_view_schema(suite, view, views, schemas, engine)
+                views += (view_plan(suite, view, schemas),)
                 continue
-            views += (view_plan(suite, spec, schemas),)
-            schemas[spec.name] = engine.schema_of_view(views, suite.sources)
+            views += (view_plan(suite, view, schemas),)
+            schemas[view.name] = engine.schema_of_view(views, suite.sources)
     return schemas
 
 

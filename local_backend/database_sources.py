@@ -121,7 +121,7 @@ def _select(columns: Iterable[str] | None, spec: SourceSpec) -> str:
     return f"SELECT {names or '1 AS one'} FROM {from_clause(spec)}"
 
 
-def _view_columns(described: pa.Schema, fetched: set[str], declared: dict[str, str]) -> str:
+def _view_columns(described: pa.Schema, fetched: set[str], declared: dict[str, str | None]) -> str:
     """The view's columns, in the database's order: fetched ones as DuckDB types gryph knows,
     the others typed NULLs (the run never reads them). ``declared``: SQLite's declared types."""
     out = []
@@ -201,7 +201,7 @@ def register_database(
     return read
 
 
-def _described(read: DatabaseRead) -> tuple[pa.Schema, dict[str, str]]:
+def _described(read: DatabaseRead) -> tuple[pa.Schema, dict[str, str | None]]:
     """The source's columns and types, from a query that returns no rows, and for a SQLite table
     the DuckDB types of its declared ones (SQLite itself has none to send)."""
     described = read.arrow(f"SELECT * FROM {from_clause(read.spec)} WHERE 1 = 0").schema

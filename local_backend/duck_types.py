@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Union
+
 import duckdb
 
 from gryph.compiler.types import (
@@ -23,6 +25,9 @@ from gryph.compiler.types import (
     map_of,
     struct,
 )
+
+if TYPE_CHECKING:  # the type's home moved between DuckDB releases (typing, then sqltypes)
+    from duckdb.sqltypes import DuckDBPyType
 from .quoting import ident
 
 _INTEGERS = {
@@ -52,7 +57,7 @@ _SIMPLE = {
 }
 
 
-def to_logical(duck_type: duckdb.typing.DuckDBPyType) -> DataType:
+def to_logical(duck_type: DuckDBPyType) -> DataType:
     """The gryph type of a DuckDB column type; what gryph cannot reason about is OTHER."""
     type_id = duck_type.id
     if type_id in _INTEGERS:
@@ -63,14 +68,28 @@ def to_logical(duck_type: duckdb.typing.DuckDBPyType) -> DataType:
         return _SIMPLE[type_id]
     children = dict(duck_type.children) if type_id in ("decimal", "list", "array", "map") else {}
     if type_id == "decimal":
-        return decimal(children["precision"], children["scale"])
+        return decimal(_number(children["precision"]), _number(children["scale"]))
     if type_id in ("list", "array"):
-        return array(to_logical(children["child"]))
+        return array(to_logical(_nested(children["child"])))
     if type_id == "map":
-        return map_of(to_logical(children["key"]), to_logical(children["value"]))
+        return map_of(to_logical(_nested(children["key"])), to_logical(_nested(children["value"])))
     if type_id == "struct":
-        return struct(tuple((name, to_logical(child)) for name, child in duck_type.children))
+        return struct(tuple((name, to_logical(_nested(child))) for name, child in duck_type.children))
     return OTHER
+
+
+# A type's children are named: nested types, and numbers (a decimal's digits, an array's size).
+_Child = Union["DuckDBPyType", int, list[str]]
+
+
+def _nested(child: _Child) -> DuckDBPyType:
+    assert not isinstance(child, (int, list)), f"not a type: {child!r}"
+    return child
+
+
+def _number(child: _Child) -> int:
+    assert isinstance(child, int), f"not a number: {child!r}"
+    return child
 
 
 def schema_of_relation(relation: duckdb.DuckDBPyRelation) -> Schema:

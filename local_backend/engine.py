@@ -140,6 +140,7 @@ class DuckDBEngine:
             statement = f"CREATE OR REPLACE TABLE {'.'.join(ident(p) for p in parts)} AS {sql}"
             what = f"writing {export.name!r} to table {export.table}"
         else:
+            assert export.path is not None  # an Export names exactly one of the two
             Path(export.path).parent.mkdir(parents=True, exist_ok=True)
             statement = f"COPY ({sql}) TO {string(export.path)} (FORMAT parquet)"
             what = f"writing {export.name!r} to {export.path}"

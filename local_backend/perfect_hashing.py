@@ -164,7 +164,7 @@ class GroupingBudget:
     @contextlib.contextmanager
     def _limit_lowered(self, rest: int | None) -> Iterator[None]:
         """DuckDB's memory limit at ``rest`` bytes for the block, then as gryph set it."""
-        if rest is None:
+        if rest is None or self._set_limit is None:  # ``rest`` is only given where gryph set a limit
             yield
             return
         self._con.execute(f"SET memory_limit = '{rest}B'")

@@ -11,7 +11,7 @@ from .quoting import string
 
 def current_setting(con: duckdb.DuckDBPyConnection, name: str) -> str:
     """A setting's value as text, whether the user set it or DuckDB's default holds."""
-    return str(con.execute("SELECT current_setting(?)", [name]).fetchone()[0])
+    return str(con.execute("SELECT current_setting(?)", [name]).fetchall()[0][0])
 
 
 @contextlib.contextmanager

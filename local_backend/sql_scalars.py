@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from functools import singledispatch
-from typing import Callable
+from typing import Callable, TypeVar
 
 from gryph.compiler.errors import UnsupportedError
 from gryph.compiler.plan import (
@@ -268,6 +268,7 @@ def sort_key_sql(key: SortKey) -> str:
 # --- the function catalogue -------------------------------------------------------------
 
 Handler = Callable[[Call, list[str]], str]
+_T = TypeVar("_T")
 
 
 def _infix(operator: str) -> Handler:
@@ -311,7 +312,8 @@ def magnitude_bits(node: Scalar) -> int | None:
         return 54  # microseconds are 64-bit: milliseconds are below 2^63 / 1000 < 2^54
     if node.fn in (Fn.ADD, Fn.SUBTRACT):
         bounds = [magnitude_bits(arg) for arg in node.args]
-        return None if None in bounds else max(bounds) + 1
+        known = [bits for bits in bounds if bits is not None]
+        return max(known) + 1 if len(known) == len(bounds) else None
     return None
 
 
@@ -460,10 +462,10 @@ def _json_items(doc: str) -> str:
     return f"(CASE WHEN json_type({doc}) = 'ARRAY' THEN json_extract_string({doc}, '$[*]') END)"
 
 
-def _constant(node: Call, position: int) -> object:
+def _constant(node: Call, position: int, kind: type[_T]) -> _T:
     """The value of a literal argument the compiler insisted on (a pattern, a replacement)."""
     arg = node.args[position]
-    if not isinstance(arg, Literal):
+    if not isinstance(arg, Literal) or not isinstance(arg.value, kind):
         raise unsupported(f"{node.fn.value} with a non-constant argument {position + 1}")
     return arg.value
 
@@ -485,14 +487,14 @@ def _reverse(node: Call, args: list[str]) -> str:
 
 def _regexp_replace(node: Call, args: list[str]) -> str:
     # Java's $n and \x become RE2's \n and literal text; 'g': every match, as Spark
-    parts = replacement_parts(_constant(node, 2), capture_groups(_constant(node, 1)))
+    parts = replacement_parts(_constant(node, 2, str), capture_groups(_constant(node, 1, str)))
     re2 = "".join(f"\\{p}" if isinstance(p, int) else p.replace("\\", "\\\\") for p in parts)
     return f"regexp_replace({args[0]}, {args[1]}, {string(re2)}, 'g')"
 
 
 def _regexp_extract(node: Call, args: list[str]) -> str:
     # the group must be a constant INTEGER to DuckDB; '' when nothing matches, as Spark
-    return f"regexp_extract({args[0]}, {args[1]}, {int(_constant(node, 2))})"
+    return f"regexp_extract({args[0]}, {args[1]}, {_constant(node, 2, int)})"
 
 
 def _positive_only(name: str) -> Handler:
@@ -518,7 +520,7 @@ def _months_added(node: Call, args: list[str]) -> str:
 
 def _date_format(node: Call, args: list[str]) -> str:
     timestamp = _as_timestamp(node.args[0].dtype, args[0])
-    return f"strftime({timestamp}, {string(strftime_format(_constant(node, 1)))})"
+    return f"strftime({timestamp}, {string(strftime_format(_constant(node, 1, str)))})"
 
 
 def _size(node: Call, args: list[str]) -> str:

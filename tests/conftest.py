@@ -21,10 +21,14 @@ def needs_spark(item: pytest.Item) -> bool:
     return any(value == "spark" for value in params.values() if isinstance(value, str))
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        if needs_spark(item) or item.get_closest_marker("cluster"):
-            item.add_marker(pytest.mark.spark)
+# As each test is collected: before any pytest_collection_modifyitems, where `-m` deselects and
+# pytest-xdist reads the xdist_group markers (``--dist loadgroup``).
+def pytest_itemcollected(item: pytest.Item) -> None:
+    if needs_spark(item) or item.get_closest_marker("cluster"):
+        item.add_marker(pytest.mark.spark)
+    if item.get_closest_marker("spark"):  # added above, or by the test itself
+        # under xdist every Spark test goes to one worker: one server for the run, not one per worker
+        item.add_marker(pytest.mark.xdist_group("spark"))
 
 
 @pytest.fixture(scope="session")

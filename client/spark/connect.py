@@ -13,11 +13,17 @@ import socket
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, TypeVar
 from urllib.parse import urlsplit
 
 from gryph.compiler.errors import EngineError
 
 from .local_server import LocalSpark, port_open, start_local_server
+
+if TYPE_CHECKING:  # pyspark loads only when a Spark run connects
+    from pyspark.sql.connect.session import SparkSession
+
+_T = TypeVar("_T")
 
 CONNECT_TIMEOUT = 10.0  # seconds to wait for the TCP port to answer
 FIRST_RPC_TIMEOUT = 15.0  # seconds for the first request (handshake, auth, version)
@@ -31,7 +37,7 @@ _PIP_HINT = 'pip install "gryph[spark]"'
 class Connection:
     """A live session, and the local server it owns when ``remote`` was ``"local"``."""
 
-    session: object  # pyspark.sql.connect.session.SparkSession, not imported at module level
+    session: SparkSession
     url: str
     server_version: str
     server: LocalSpark | None = field(default=None, repr=False)
@@ -67,7 +73,7 @@ class Connection:
                 self.server = None
 
 
-def _import_pyspark():
+def _import_pyspark() -> tuple[str, type[SparkSession]]:
     try:
         import pyspark
         from pyspark.sql.connect.session import SparkSession
@@ -119,19 +125,20 @@ def _wait_for_port(host: str, port: int, timeout: float) -> None:
             time.sleep(0.25)
 
 
-def _bounded(call, timeout: float, host: str, port: int):
+def _bounded(call: Callable[[], _T], timeout: float, host: str, port: int) -> _T:
     """Run ``call`` in a daemon thread; give up waiting after ``timeout`` seconds.
 
     An abandoned call keeps running in its thread and cleans up after itself there: touching
     the session from here would block on the request still in flight.
     """
-    outcome: dict[str, object] = {}
+    values: list[_T] = []
+    errors: list[BaseException] = []
 
     def target() -> None:
         try:
-            outcome["value"] = call()
+            values.append(call())
         except BaseException as exc:  # handed to the caller's thread below
-            outcome["error"] = exc
+            errors.append(exc)
 
     thread = threading.Thread(target=target, daemon=True, name="gryph-spark-handshake")
     thread.start()
@@ -142,12 +149,12 @@ def _bounded(call, timeout: float, host: str, port: int):
             f"the server at {host}:{port} accepts connections but gave no Spark Connect answer within {timeout:.0f} s",
             hint="is this port a Spark Connect (gRPC) endpoint? does it need use_ssl=true?",
         )
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
+    if errors:
+        raise errors[0]
+    return values[0]
 
 
-def _handshake(session, client_version: str, host: str, port: int) -> str:
+def _handshake(session: SparkSession, client_version: str, host: str, port: int) -> str:
     """The first request: the server's version; stops the session if anything fails."""
     try:
         server_version = session.version
@@ -216,14 +223,14 @@ def retry_seconds() -> float:
     return seconds
 
 
-def _open(url: str) -> tuple[object, str]:
-    client_version, SparkSession = _import_pyspark()
+def _open(url: str) -> tuple[SparkSession, str]:
+    client_version, session_class = _import_pyspark()
     from pyspark.sql.connect.client.retries import DefaultPolicy
 
     host, port = endpoint(url)
     _wait_for_port(host, port, CONNECT_TIMEOUT)
     try:
-        session = SparkSession.builder.remote(url).create()
+        session = session_class.builder.remote(url).create()
     except Exception as exc:
         raise EngineError("SPARK_URL", f"cannot open a Spark Connect session for {url!r}: {exc}") from exc
     client = session.client

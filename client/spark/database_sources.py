@@ -8,7 +8,7 @@ ranges of a numeric column, bounded by its min and max (asked of the database fi
 
 from __future__ import annotations
 
-from pyspark.sql.connect.dataframe import DataFrame
+from pyspark.sql import DataFrame
 from pyspark.sql.connect.session import SparkSession
 from pyspark.sql import types as T
 

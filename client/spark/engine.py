@@ -7,7 +7,7 @@ import weakref
 from dataclasses import replace
 from typing import Mapping
 
-from pyspark.sql.connect.dataframe import DataFrame
+from pyspark.sql import DataFrame
 
 from gryph.compiler.engine import Rows
 from gryph.compiler.errors import EngineError
@@ -117,6 +117,7 @@ class SparkEngine:
                 if export.table is not None:
                     writer.saveAsTable(export.table)
                 else:
+                    assert export.path is not None  # an Export names exactly one of the two
                     writer.parquet(export.path)
 
     @contextlib.contextmanager

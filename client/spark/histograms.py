@@ -11,10 +11,10 @@ run is cheaper to group once per key set.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Callable, Sequence
 
 from pyspark.sql.connect import functions as F
-from pyspark.sql.connect.dataframe import DataFrame
+from pyspark.sql import DataFrame
 
 from gryph.compiler.engine import Rows
 from gryph.compiler.plan import Named, Query, Relation, free_prefix, histogram_parts
@@ -40,7 +40,7 @@ class SharedHistograms:
         used = frozenset().union(*(field_names(k.expr) for keys in self.keys_of for k in keys))
         return replace(self, input=prune_columns(self.input, used))
 
-    def dataframe(self, ctx: Context) -> tuple[DataFrame, Callable[[list[tuple]], dict[str, Rows]]]:
+    def dataframe(self, ctx: Context) -> tuple[DataFrame, Callable[[Sequence[tuple]], dict[str, Rows]]]:
         """The job, and how its rows (set id, count, values) answer each query."""
         keys_of = self.keys_of
         prefix = free_prefix("__set", self.input.schema)
@@ -65,7 +65,7 @@ class SharedHistograms:
             set_id = sum(1 << (len(names) - 1 - i) for i, name in enumerate(names) if name not in s)
             answers.setdefault(set_id, []).append(query.name)
 
-        def split(rows: list[tuple]) -> dict[str, Rows]:
+        def split(rows: Sequence[tuple]) -> dict[str, Rows]:
             out: dict[str, Rows] = {q.name: [] for q in self.queries}
             for set_id, count, values in rows:
                 for name in answers[set_id]:

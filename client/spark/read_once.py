@@ -18,10 +18,10 @@ import contextlib
 import warnings
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from typing import Mapping
+from typing import Iterator, Mapping
 
 from pyspark.errors import PySparkException
-from pyspark.sql.connect.dataframe import DataFrame
+from pyspark.sql import DataFrame
 from pyspark.sql.connect.session import SparkSession
 from pyspark.storagelevel import StorageLevel
 
@@ -128,8 +128,9 @@ def keep(df: DataFrame, columns: frozenset[str] | None, name: str) -> DataFrame:
 
 
 @contextlib.contextmanager
-def _active(session: SparkSession):
-    """``session`` as this thread's active session for the block.
+def _active(session: object) -> Iterator[None]:
+    """``session`` (a Connect session, which ``DataFrame.sparkSession`` types as a classic one) as
+    this thread's active session for the block.
 
     PySpark (4.0-4.3) binds a checkpoint's DataFrame to the active session, not to the session
     that made it: with several sessions in one process, the copy would be looked up (and

@@ -7,9 +7,8 @@ from dataclasses import dataclass
 from functools import singledispatch
 from typing import Iterator
 
+from pyspark.sql import Column, DataFrame
 from pyspark.sql.connect import functions as F
-from pyspark.sql.connect.column import Column
-from pyspark.sql.connect.dataframe import DataFrame
 from pyspark.sql.connect.session import SparkSession
 
 from gryph.compiler.errors import EngineError, UnsupportedError
@@ -17,11 +16,13 @@ from gryph.compiler.user_sql import spark_query_as_run
 from gryph.compiler.plan import (
     AggFn,
     Aggregate,
+    AggregateCall,
     Distinct,
     Filter,
     Join,
     JoinKind,
     Limit,
+    Named,
     PercentileSet,
     Project,
     Read,
@@ -69,7 +70,10 @@ def wide_codegen(ctx: Context) -> Iterator[None]:
     try:
         yield
     finally:
-        ctx.spark.conf.set(CODEGEN_SETTING, previous)
+        if previous is None:
+            ctx.spark.conf.unset(CODEGEN_SETTING)
+        else:
+            ctx.spark.conf.set(CODEGEN_SETTING, previous)
 
 
 def has_sql(relations) -> bool:
@@ -124,9 +128,15 @@ def splits_in_two(rel: Aggregate) -> bool:
     """
     return (
         not rel.keys
-        and any(m.expr.distinct for m in rel.measures)
-        and any(m.expr.fn is AggFn.PERCENTILE_DISC for m in rel.measures)
+        and any(_measure_call(m).distinct for m in rel.measures)
+        and any(_measure_call(m).fn is AggFn.PERCENTILE_DISC for m in rel.measures)
     )
+
+
+def _measure_call(measure: Named) -> AggregateCall:
+    """An aggregate's measure as the call it is (Aggregate checks that each is one when built)."""
+    assert isinstance(measure.expr, AggregateCall)
+    return measure.expr
 
 
 @compile_relation.register
@@ -135,9 +145,9 @@ def _aggregate(rel: Aggregate, ctx: Context) -> DataFrame:
     keys = [compile_scalar(k.expr).alias(k.name) for k in rel.keys]
     if not rel.measures:
         return df.select(*keys).distinct()
-    plain = [m for m in rel.measures if m.expr.fn is not AggFn.PERCENTILE_DISC]
+    plain = [m for m in rel.measures if _measure_call(m).fn is not AggFn.PERCENTILE_DISC]
     measures = [compile_scalar(m.expr).alias(m.name) for m in plain]
-    distinct = [m.expr.distinct for m in plain]
+    distinct = [_measure_call(m).distinct for m in plain]
     # Percentiles of one value over the same rows: one percentile_disc over an array of
     # fractions (Spark keeps and orders one buffer of values instead of one per fraction).
     percentile_sets = rel.percentile_sets()

@@ -12,8 +12,14 @@ from typing import Callable
 # The Connect modules directly: the generic pyspark.sql.functions pick Connect only when an
 # environment variable says so, and would otherwise look for a local JVM.
 from pyspark.sql.connect import functions as F
-from pyspark.sql.connect.column import Column
-from pyspark.sql.connect.expressions import LambdaFunction, UnresolvedFunction, UnresolvedNamedLambdaVariable
+from pyspark.sql import Column
+from pyspark.sql.connect.column import Column as ConnectColumn
+from pyspark.sql.connect.expressions import (
+    Expression,
+    LambdaFunction,
+    UnresolvedFunction,
+    UnresolvedNamedLambdaVariable,
+)
 from pyspark.sql.connect.window import Window
 
 from gryph.compiler.errors import UnsupportedError
@@ -49,6 +55,12 @@ def column(name: str) -> Column:
     return F.col(quoted(name))
 
 
+def _expression(value: Column) -> Expression:
+    """The Connect expression under a column (F's functions are typed with PySpark's generic Column)."""
+    assert isinstance(value, ConnectColumn)
+    return value._expr
+
+
 def _unsupported(what: str) -> UnsupportedError:
     return UnsupportedError("UNSUPPORTED_ON_ENGINE", f"{what} is not supported on the spark engine")
 
@@ -67,7 +79,7 @@ def _field(node: Field) -> Column:
 @compile_scalar.register
 def _variable(node: Variable) -> Column:
     # by name: Spark binds it to the enclosing lambda's parameter of that name
-    return Column(UnresolvedNamedLambdaVariable([node.name]))
+    return ConnectColumn(UnresolvedNamedLambdaVariable([node.name]))
 
 
 @compile_scalar.register
@@ -76,11 +88,13 @@ def _lambda(node: Lambda) -> Column:
     the row read inside the body is never taken for the parameter."""
     fresh = UnresolvedNamedLambdaVariable.fresh_var_name(node.param)
     body = compile_scalar(node.body_with_param(fresh))
-    return Column(LambdaFunction(body._expr, [UnresolvedNamedLambdaVariable([fresh])]))
+    return ConnectColumn(LambdaFunction(_expression(body), [UnresolvedNamedLambdaVariable([fresh])]))
 
 
 def _higher_order(name: str) -> Callable[..., Column]:
-    return lambda node, items, function: Column(UnresolvedFunction(name, [items._expr, function._expr]))
+    return lambda node, items, function: ConnectColumn(
+        UnresolvedFunction(name, [_expression(items), _expression(function)])
+    )
 
 
 @compile_scalar.register
@@ -168,7 +182,7 @@ def _aggregate_call(name: str, args: list[Column], distinct: bool) -> Column:
     if not distinct:
         return F.call_function(name, *args)
     # F has count_distinct/sum_distinct only; Connect's own node carries DISTINCT for any aggregate.
-    return Column(UnresolvedFunction(name, [a._expr for a in args], is_distinct=True))
+    return ConnectColumn(UnresolvedFunction(name, [_expression(a) for a in args], is_distinct=True))
 
 
 # Arguments after the value: any_value skips NULLs (the rows a filter leaves out among them)
@@ -274,9 +288,9 @@ def _int_at(position: int, fn: Callable[..., Column]) -> Callable[..., Column]:
     """``fn`` with argument ``position`` (0-based) as a 32-bit int, as Spark wants it; beyond: NULL."""
 
     def handler(node: Call, *args: Column) -> Column:
-        args = list(args)
-        args[position] = args[position].try_cast("int")
-        return fn(node, *args)
+        cast = list(args)
+        cast[position] = cast[position].try_cast("int")
+        return fn(node, *cast)
 
     return handler
 

@@ -26,7 +26,10 @@ from .relations import has_sql
 # CSV or parquet in tens of milliseconds; copying them or compiling code for them costs more.
 SMALL_SOURCE_BYTES = 16 * 2**20
 
-INTERPRETED = {"spark.sql.codegen.wholeStage": "false", "spark.sql.codegen.factoryMode": "NO_CODEGEN"}
+INTERPRETED: dict[str, str | int | bool] = {
+    "spark.sql.codegen.wholeStage": "false",
+    "spark.sql.codegen.factoryMode": "NO_CODEGEN",
+}
 
 
 def is_small(spec: SourceSpec) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pyspark.errors import PySparkException
 from pyspark.sql import Row
 from pyspark.sql.connect import functions as F
-from pyspark.sql.connect.dataframe import DataFrame
+from pyspark.sql import DataFrame
 
 from .failures import spark_errors
 
@@ -41,10 +41,10 @@ def collect_together(parts: list[Part]) -> list[list[Row]]:
 def _one_action(parts: list[Part]) -> list[list[Row]]:
     if len(parts) == 1:
         return [_alone(parts[0])]
-    union = None
-    for i, part in enumerate(parts):
-        branch = part.df.select(F.lit(i).alias("part"), F.struct("*").alias(f"s{i}"))
-        union = branch if union is None else union.unionByName(branch, allowMissingColumns=True)
+    branches = [part.df.select(F.lit(i).alias("part"), F.struct("*").alias(f"s{i}")) for i, part in enumerate(parts)]
+    union = branches[0]
+    for branch in branches[1:]:
+        union = union.unionByName(branch, allowMissingColumns=True)
     try:
         rows = union.collect()
     except PySparkException:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import islice
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from .relations import Aggregate, Distinct, Join, Relation, Window, walk_relations
 
@@ -47,7 +47,7 @@ def shared_work(relations: Iterable[Relation]) -> list[Relation]:
     return [part for part in shared if part not in inner]
 
 
-def replace_shared(rel: Relation, names: dict[Relation, Relation]) -> Relation:
+def replace_shared(rel: Relation, names: Mapping[Relation, Relation]) -> Relation:
     """``rel`` with every sub-relation that ``names`` holds replaced by what it maps to."""
     found = names.get(rel)
     if found is not None:
