@@ -23,7 +23,7 @@ from .histograms import shared_histograms
 from .read_once import keep_all, sources_to_keep
 from .relations import Context, compile_relation, has_sql, wide_codegen
 from .scalars import quoted
-from .small_runs import interpret, reads_only_small, restore
+from .small_runs import reads_only_small, restore, set_for_small_run
 from .sources import load_source
 from .together import Part, collect_together
 from .typemap import schema_of
@@ -91,7 +91,7 @@ class SparkEngine:
         relations = [s.input for s in shared] + [q.relation for q in alone] + [e.relation for e in exports]
         kept = sources_to_keep(relations, plan.views, sources) if self.read_once else {}
         small = reads_only_small(relations, plan.views, sources)
-        with self._interpreted(small), self._registered(plan.views, relations, sources, kept) as ctx:
+        with self._small_run(small), self._registered(plan.views, relations, sources, kept) as ctx:
             for export in exports:
                 self._export(ctx, export)
             jobs = [s.dataframe(ctx) for s in shared]
@@ -120,14 +120,14 @@ class SparkEngine:
                     writer.parquet(export.path)
 
     @contextlib.contextmanager
-    def _interpreted(self, small: bool):
-        """A run over small sources only runs without generated code (small_runs.py); the
-        session's settings are put back afterwards."""
+    def _small_run(self, small: bool):
+        """A run over small sources only runs without generated code, in one partition
+        (small_runs.py); the session's settings are put back afterwards."""
         if not small:
             yield
             return
         with spark_errors("setting the session's configuration"):
-            previous = interpret(self.spark)
+            previous = set_for_small_run(self.spark)
         try:
             yield
         except BaseException:

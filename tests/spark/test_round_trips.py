@@ -107,12 +107,12 @@ def test_spark_sql_text_reads_the_sources_as_temporary_views(spark_engine, tmp_p
     assert "users" not in {table.name for table in spark_engine.spark.catalog.listTables()}
 
 
-def test_a_small_run_is_interpreted_and_puts_the_settings_back(spark_engine, tmp_path, monkeypatch):
+def test_a_small_run_is_interpreted_in_one_partition_and_puts_the_settings_back(spark_engine, tmp_path, monkeypatch):
     import gryph.client.spark.small_runs as small_runs
 
     users, copy, orders = _write(tmp_path)
     suite = load_suite(SUITE.format(users=users, copy=copy, orders=orders))
-    client, settings = spark_engine.spark.client, list(small_runs.INTERPRETED)
+    client, settings = spark_engine.spark.client, list(small_runs.SMALL_RUN_SETTINGS)
     before = client.get_configs(*settings)
     config, set_during = client.config, []
 
@@ -123,10 +123,10 @@ def test_a_small_run_is_interpreted_and_puts_the_settings_back(spark_engine, tmp
 
     monkeypatch.setattr(client, "config", spy_config)
     small = run_on(suite, spark_engine, record_sample=5)
-    assert set_during[0] == small_runs.INTERPRETED and client.get_configs(*settings) == before
+    assert set_during[0] == small_runs.SMALL_RUN_SETTINGS and client.get_configs(*settings) == before
     # the same files counted as large: generated code, and the same results
     set_during.clear()
     monkeypatch.setattr(small_runs, "SMALL_SOURCE_BYTES", 0)
     large = run_on(suite, spark_engine, record_sample=5)
-    assert not any(small_runs.INTERPRETED.keys() & pairs.keys() for pairs in set_during), set_during
+    assert not any(small_runs.SMALL_RUN_SETTINGS.keys() & pairs.keys() for pairs in set_during), set_during
     assert large.metrics == small.metrics and large.records == small.records
