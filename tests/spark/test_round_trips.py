@@ -107,13 +107,13 @@ def test_spark_sql_text_reads_the_sources_as_temporary_views(spark_engine, tmp_p
     assert "users" not in {table.name for table in spark_engine.spark.catalog.listTables()}
 
 
-def test_a_small_run_is_interpreted_in_one_partition_and_puts_the_settings_back(spark_engine, tmp_path, monkeypatch):
+def test_a_small_run_is_interpreted_in_one_partition_and_the_settings_go_back(spark_engine, tmp_path, monkeypatch):
     import gryph.client.spark.small_runs as small_runs
+    from gryph.client.spark import SparkEngine
 
     users, copy, orders = _write(tmp_path)
     suite = load_suite(SUITE.format(users=users, copy=copy, orders=orders))
     client, settings = spark_engine.spark.client, list(small_runs.SMALL_RUN_SETTINGS)
-    before = client.get_configs(*settings)
     config, set_during = client.config, []
 
     def spy_config(operation):
@@ -122,11 +122,24 @@ def test_a_small_run_is_interpreted_in_one_partition_and_puts_the_settings_back(
         return config(operation)
 
     monkeypatch.setattr(client, "config", spy_config)
-    small = run_on(suite, spark_engine, record_sample=5)
-    assert set_during[0] == small_runs.SMALL_RUN_SETTINGS and client.get_configs(*settings) == before
-    # the same files counted as large: generated code, and the same results
+    # the same files counted as large: generated code (and whatever earlier tests left, put back)
+    with monkeypatch.context() as large_files:
+        large_files.setattr(small_runs, "SMALL_SOURCE_BYTES", 0)
+        large = run_on(suite, spark_engine, record_sample=5)
+    assert not any(small_runs.SMALL_RUN_SETTINGS.keys() <= pairs.keys() for pairs in set_during), set_during
+    before = client.get_configs(*settings)
+    assert dict(zip(settings, before)) != small_runs.SMALL_RUN_SETTINGS
+    # small: two plans (metrics, then samples) under settings set once; they stay on the
+    # engine's own session until a plan that is not small
     set_during.clear()
-    monkeypatch.setattr(small_runs, "SMALL_SOURCE_BYTES", 0)
-    large = run_on(suite, spark_engine, record_sample=5)
-    assert not any(small_runs.SMALL_RUN_SETTINGS.keys() & pairs.keys() for pairs in set_during), set_during
+    small = run_on(suite, spark_engine, record_sample=5)
+    assert set_during == [small_runs.SMALL_RUN_SETTINGS], set_during
+    assert dict(zip(settings, client.get_configs(*settings))) == small_runs.SMALL_RUN_SETTINGS
     assert large.metrics == small.metrics and large.records == small.records
+    with monkeypatch.context() as large_files:
+        large_files.setattr(small_runs, "SMALL_SOURCE_BYTES", 0)
+        run_on(suite, spark_engine, record_sample=0)
+    assert client.get_configs(*settings) == before
+    # an engine given a session puts its settings back after every plan
+    given = run_on(suite, SparkEngine(connection=spark_engine.connection), record_sample=5)
+    assert client.get_configs(*settings) == before and given.metrics == small.metrics
