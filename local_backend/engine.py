@@ -55,6 +55,8 @@ class DuckDBEngine:
         else:
             self._con, self._owned = _connect(database), True
             _limit_memory(self._con, memory_limit, temp_directory)
+        # as given: a statement that lowers the limit sets it back exactly (see perfect_hashing)
+        self._memory_limit = memory_limit
         # Timestamps with a zone read and print in UTC, as the contract says, whatever the machine's zone.
         self._con.execute("SET TimeZone = 'UTC'")
         # Table names in users' SQL must mean sources and tables, never Python variables in scope.
@@ -91,7 +93,7 @@ class DuckDBEngine:
             self._registered(plan.views, relations, sources),
             self._joins_as_written([v.relation for v in plan.views] + relations),
         ):
-            budget = GroupingBudget(self._con, sources, plan.views)
+            budget = GroupingBudget(self._con, sources, plan.views, self._memory_limit)
             for export in plan.exports:
                 self._export(export, budget)
             together = [q for q in plan.queries if not in_order(q.relation)]

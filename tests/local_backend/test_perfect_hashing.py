@@ -13,10 +13,17 @@ import pytest
 from gryph.client.runner import load_suite, run
 from gryph.compiler.plan import Aggregate, Distinct, Field, Named, Read, Sql, count_all
 from gryph.compiler.sources import SourceSpec
-from gryph.compiler.types import INTEGER, Column, Schema
+from gryph.compiler.types import INTEGER, STRING, Column, Schema
 from gryph.local_backend import DuckDBEngine
 from gryph.local_backend import perfect_hashing
-from gryph.local_backend.perfect_hashing import GroupingBudget, budget_bits, groups
+from gryph.local_backend.perfect_hashing import (
+    GroupingBudget,
+    budget_bits,
+    groups,
+    memory_bits,
+    perfect_slot_bytes,
+    size_bytes,
+)
 from gryph.local_backend.sql_relations import Aliases, relation_sql
 
 PERFECT = "PERFECT_HASH_GROUP_BY"
@@ -153,3 +160,79 @@ uniqueness csv_unique on ids_csv: id
     assert result.metrics["csv_distinct"] == {"total": 3, "distinct": 2}
     # four grouping rules: the parquet source's rows asked for once, the CSV's never (no statistics)
     assert asked == ['SELECT * FROM "ids"']
+
+
+def test_memory_budget_worked_out_by_hand():
+    # 17 bytes a slot on 3 tables, half of 1 GiB: 536,870,912 / 51 = 10,526,880 slots; 2^23 fit, 2^24 not
+    assert memory_bits(17, 3, 2**30) == 23
+    assert memory_bits(17, 3, 0) == 0
+    assert memory_bits(0, 3, 2**30) == 30  # no table that can be perfect: no memory bound
+
+
+def test_slot_bytes_count_only_groupings_a_perfect_table_can_serve():
+    assert perfect_slot_bytes(COUNT_BY_ID) == 1 + 16  # the flag and one count
+    assert perfect_slot_bytes(Distinct(IDS)) == 1 + 16
+    names = Read("names", Schema((Column("name", STRING),)))
+    assert (
+        perfect_slot_bytes(Aggregate(names, (Named(Field("name", STRING), "name"),), (Named(count_all(), "n"),))) == 0
+    )
+    assert perfect_slot_bytes(Sql("SELECT count(*) AS n FROM ids", ("ids",))) == 1 + 16
+    two = Aggregate(IDS, (Named(Field("id", INTEGER), "id"),), (Named(count_all(), "n"), Named(count_all(), "m")))
+    assert perfect_slot_bytes(two) == 1 + 32
+
+
+def test_sizes_as_duckdb_prints_them():
+    assert size_bytes("1000.0 KiB") == 1_024_000
+    assert size_bytes("117.7 MiB") == int(117.7 * 2**20)
+    assert size_bytes("18.8 GiB") == int(18.8 * 2**30)
+    assert size_bytes("512 bytes") == 512
+    assert size_bytes("") is None
+
+
+def test_tables_within_the_memory_limit_which_is_lowered_for_them(ids_file):
+    con = duckdb.connect()
+    con.execute("SET threads = 2")  # rows allow 14 bits: 4 * 10,006 / 2 = 20,012 slots a thread
+    con.execute(f"CREATE VIEW ids AS SELECT * FROM read_parquet('{ids_file}')")
+    con.execute("SET memory_limit = '1200000B'")  # as gryph sets a --memory-limit
+    budget = GroupingBudget(con, {"ids": SourceSpec("ids", "parquet", paths=(str(ids_file),))}, (), "1200000B")
+    printed = current_limit(con)
+    assert printed == "1.1 MiB"  # 1.144 MiB, printed to one decimal
+    # 14 bits would take 3 tables * 17 bytes * 16,384 = 835,584 bytes; half of 1.1 MiB allows 13
+    with budget.applied([COUNT_BY_ID]):
+        assert current_threshold(con) == 13
+        # the limit left beside the tables: 1.1 MiB less 3 * 17 * 8,192 = 417,792 bytes
+        assert abs(size_bytes(current_limit(con)) - (int(1.1 * 2**20) - 417_792)) < 1024
+    assert current_threshold(con) == 12 and current_limit(con) == printed
+
+
+def test_a_limit_gryph_did_not_set_bounds_the_tables_and_stays(ids_file):
+    con = duckdb.connect()
+    con.execute("SET threads = 2")
+    con.execute(f"CREATE VIEW ids AS SELECT * FROM read_parquet('{ids_file}')")
+    con.execute("SET memory_limit = '1200000B'")
+    printed = current_limit(con)
+    budget = GroupingBudget(con, {"ids": SourceSpec("ids", "parquet", paths=(str(ids_file),))}, ())
+    with budget.applied([COUNT_BY_ID]):
+        assert current_threshold(con) == 13
+        # printed rounded, it could not be set back exactly: left as it is
+        assert current_limit(con) == printed
+    assert current_limit(con) == printed
+
+
+def test_dense_ids_under_a_tight_limit_keep_the_hash_table(tmp_path, spied_plans):
+    # a million ids and two of them again: rows allow 20 bits, which the ids need; a perfect table
+    # of 2^20 slots takes 3 * 17 bytes * 2^20 = 53 MB, more than half of a 64 MB limit
+    path = tmp_path / "million.parquet"
+    pq.write_table(pa.table({"id": pa.array(list(range(1_000_000)) + [5, 6], pa.int64())}), path)
+    con = duckdb.connect()
+    con.execute("SET threads = 2")
+    con.execute("SET memory_limit = '64MB'")
+    con.execute(f"SET temp_directory = '{tmp_path / 'spill'}'")
+    suite = f'suite dense\nsource ids = parquet("{path}")\ndistinctness id_distinct on ids: id with duplication.array = "dup"\n'
+    result = run(load_suite(suite), DuckDBEngine(con), record_sample=0)
+    assert result.metrics["id_distinct"] == {"total": 1_000_002, "distinct": 1_000_000, "dup": [{"dup": 1, "num": 2}]}
+    assert spied_plans and not any(PERFECT in _operators(plan) for plan in spied_plans)
+
+
+def current_limit(con) -> str:
+    return str(con.execute("SELECT current_setting('memory_limit')").fetchone()[0])
