@@ -43,16 +43,15 @@ _PARQUET_TYPES = {
 
 def known_schema(spec: SourceSpec) -> T.StructType | None:
     """The Spark schema the server would give ``spec``'s files, when it is known here (None:
-    ask the server)."""
-    found = [local_files(spec, path) if "://" not in path else [] for path in spec.paths]
-    if not found or not all(found):
-        return None  # some path is not here: only the server can say what it holds
-    files = [file for group in found for file in group]
+    ask the server). Only for paths that each name a file here: a folder or a glob may hold
+    partition folders (``day=.../``), whose columns Spark adds to any schema."""
+    if not spec.paths or any("://" in path or local_files(spec, path) != [path] for path in spec.paths):
+        return None
     if spec.schema is not None:
         declared = to_spark_schema(spec.schema)
         return T.StructType([T.StructField(f.name, f.dataType, True) for f in declared])  # as Spark reads files
-    if spec.format == "parquet" and list(spec.paths) == files and len(files) == 1 and not spec.options:
-        return parquet_schema(files[0])
+    if spec.format == "parquet" and len(spec.paths) == 1 and not spec.options:
+        return parquet_schema(spec.paths[0])
     return None
 
 
