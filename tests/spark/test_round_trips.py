@@ -143,3 +143,16 @@ def test_a_small_run_is_interpreted_in_one_partition_and_the_settings_go_back(sp
     # an engine given a session puts its settings back after every plan
     given = run_on(suite, SparkEngine(connection=spark_engine.connection), record_sample=5)
     assert client.get_configs(*settings) == before and given.metrics == small.metrics
+
+
+def test_a_kept_source_known_here_costs_no_schema_request(spark_engine, tmp_path, monkeypatch):
+    import gryph.client.spark.small_runs as small_runs
+
+    users, copy, orders = _write(tmp_path)
+    suite = load_suite(SUITE.format(users=users, copy=copy, orders=orders))
+    monkeypatch.setattr(small_runs, "SMALL_SOURCE_BYTES", 0)  # these few rows stand for large files
+    sent = _requests(spark_engine, monkeypatch)
+    result = run_on(suite, spark_engine, record_sample=0)
+    # users is scanned three times: copied once for the run, with the columns it uses
+    assert sorted(sent) == [("execute", "checkpoint_command"), ("execute", "root")], sent
+    assert result.metrics["ids"]["unique"] == 2
