@@ -343,11 +343,10 @@ def _command(args: argparse.Namespace) -> int:
         if args.command == "report":
             return _report(args)
         if args.command == "validate":
-            compiled = runner.validate(args.file, engine, remote=args.remote)
-            suite = compiled.suite
+            suite = runner.validate(args.file, engine, remote=args.remote).suite
             print(
                 f"{args.file}: ok ({len(suite.rules)} rules, {len(suite.measures)} measures, "
-                f"{len(suite.checks)} checks, {len(suite.sources)} sources, {len(compiled.plan.queries)} queries)"
+                f"{len(suite.checks)} checks, {len(suite.sources)} sources)"
             )
         else:
             sys.stdout.write(runner.explain(args.file, engine, remote=args.remote))

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Mapping
 
 from gryph.compiler.check_functions import Clock, NoHistory
+from gryph.compiler.checked import CheckedSuite, check_suite
 from gryph.compiler.compile import CompiledSuite, compile_suite, view_plan
 from gryph.compiler.engine import Engine
 from gryph.compiler.errors import GryphError, InvalidInput, Location
@@ -21,6 +22,7 @@ from gryph.compiler.plan import format_plan
 from gryph.compiler.results import Failed, RuleResult, merge_writes
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.suite import RuleSpec, Suite
+from gryph.compiler.types import Schema
 from gryph.compiler.verdict import judge
 
 from .engines import open_engine
@@ -114,6 +116,16 @@ def _located(location):
 
 def compile_for(suite: Suite, engine: Engine, options: Options | None = None) -> CompiledSuite:
     """Check the suite against the engine's view of its sources and lower it."""
+    return compile_suite(suite, _schemas_for(suite, engine), options)
+
+
+def check_for(suite: Suite, engine: Engine) -> CheckedSuite:
+    """Check the suite against the engine's view of its sources (the check pass only)."""
+    return check_suite(suite, _schemas_for(suite, engine))
+
+
+def _schemas_for(suite: Suite, engine: Engine) -> dict[str, Schema]:
+    """The schemas of a suite's sources, for a suite that has something to check."""
     if not suite.rules and not suite.measures:
         raise InvalidInput(
             "EMPTY_SUITE",
@@ -121,7 +133,7 @@ def compile_for(suite: Suite, engine: Engine, options: Options | None = None) ->
             location=Location(suite.file, 1, 1),
             hint="add a rule or a measure",
         )
-    return compile_suite(suite, source_schemas(suite, engine), options)
+    return source_schemas(suite, engine)
 
 
 def run(
@@ -194,8 +206,22 @@ def run(
 
 def validate(
     source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None, remote: str | None = None
+) -> CheckedSuite:
+    """Parse and check names and types against the sources' schemas, without scanning data (and
+    without building a plan: the check pass only)."""
+    suite = load_suite(source, frames)
+    with _engine(engine, remote) as active:
+        return check_for(suite, active)
+
+
+def compile_source(
+    source: str | Path | Suite,
+    engine: Engine | str = "duckdb",
+    *,
+    frames: Mapping[str, object] | None = None,
+    remote: str | None = None,
 ) -> CompiledSuite:
-    """Parse and check names and types against the sources' schemas, without scanning data."""
+    """Check a suite and lower it to its plan, without scanning data."""
     suite = load_suite(source, frames)
     with _engine(engine, remote) as active:
         return compile_for(suite, active)
@@ -218,7 +244,7 @@ def explain(
     source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None, remote: str | None = None
 ) -> str:
     """The plan of a suite as a stable indented tree."""
-    compiled = validate(source, engine, frames=frames, remote=remote)
+    compiled = compile_source(source, engine, frames=frames, remote=remote)
     text = format_plan(compiled.plan, frozenset(compiled.conditions))
     if compiled.late_plan is not None:
         text += (

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from dataclasses import dataclass
-from typing import Callable, Protocol
+from typing import Any, Callable, Protocol
 
 from .results import Row
 
@@ -28,7 +28,7 @@ class HistoryReader(Protocol):
 class NoHistory:
     """No history store: every history function sees no earlier runs."""
 
-    def measure_values(self, suite, measure, limit, since=None) -> list[object]:
+    def measure_values(self, suite: str, measure: str, limit: int, since: dt.datetime | None = None) -> list[object]:
         return []
 
 
@@ -54,10 +54,13 @@ def _items(value: object, fn: str) -> list[object]:
 
 
 def _numbers(values: list[object], fn: str) -> list[float | int]:
-    present = [v for v in values if v is not None]
-    for value in present:
-        if not is_number(value):
+    present: list[float | int] = []
+    for value in values:
+        if value is None:
+            continue
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
             raise CheckError(f"{fn}() needs numbers, got {type_name(value)}")
+        present.append(value)
     return present
 
 
@@ -115,7 +118,7 @@ def type_name(value: object) -> str:
     return "list" if isinstance(value, list) else "map"
 
 
-def _len(clock: Clock, value):
+def _len(clock: Clock, value: object) -> int | None:
     if value is None:
         return None
     if isinstance(value, Row):
@@ -125,17 +128,17 @@ def _len(clock: Clock, value):
     raise CheckError(f"len() needs a string, list or map, got {type_name(value)}")
 
 
-def _avg(clock: Clock, value):
+def _avg(clock: Clock, value: object) -> float | None:
     return _mean(_numbers(_items(value, "avg"), "avg"), "avg")
 
 
-def _sum(clock: Clock, value):
+def _sum(clock: Clock, value: object) -> int | float:
     numbers = _numbers(_items(value, "sum"), "sum")
     return sum(numbers) if all(isinstance(n, int) for n in numbers) else _float_sum(_floats(numbers, "sum"))
 
 
-def _extreme(pick: Callable, fn: str):
-    def extreme(clock: Clock, *args):
+def _extreme(pick: Callable[[list[Any]], Any], fn: str) -> Callable[..., Any]:
+    def extreme(clock: Clock, *args: object) -> Any:
         values = _items(args[0], fn) if len(args) == 1 else list(args)
         numbers_or_text = [v for v in values if v is not None]
         if not numbers_or_text:
@@ -147,7 +150,7 @@ def _extreme(pick: Callable, fn: str):
     return extreme
 
 
-def _abs(clock: Clock, value):
+def _abs(clock: Clock, value: Any) -> Any:
     if value is None:
         return None
     if not is_number(value):
@@ -155,34 +158,34 @@ def _abs(clock: Clock, value):
     return abs(value)
 
 
-def _count(value, fn: str) -> int:
+def _count(value: object, fn: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise CheckError(f"{fn}() needs a count of runs >= 0, got {shown(value)}")
     return min(value, HISTORY_LIMIT)
 
 
-def _text(value, fn: str) -> str:
+def _text(value: object, fn: str) -> str:
     if not isinstance(value, str):
         raise CheckError(f"{fn}() needs a name (a string), got {type_name(value)}")
     return value
 
 
-def _previous(clock: Clock, name, n):
+def _previous(clock: Clock, name: object, n: object) -> list[object]:
     fn = "get_previous_measure_values"
     return clock.history.measure_values(clock.suite, _text(name, fn), _count(n, fn))
 
 
-def _previous_other(clock: Clock, suite, name, n):
+def _previous_other(clock: Clock, suite: object, name: object, n: object) -> list[object]:
     fn = "get_previous_measure_values_for_other_task"
     return clock.history.measure_values(_text(suite, fn), _text(name, fn), _count(n, fn))
 
 
-def _average_since(clock: Clock, name: str, since: dt.datetime | None, fn: str):
+def _average_since(clock: Clock, name: object, since: dt.datetime | None, fn: str) -> float | None:
     values = clock.history.measure_values(clock.suite, _text(name, fn), HISTORY_LIMIT, since)
     return _mean(_numbers(values, fn), fn)
 
 
-def _avg_previous(clock: Clock, name, days):
+def _avg_previous(clock: Clock, name: object, days: Any) -> float | None:
     if not is_number(days) or not days > 0:  # written so that NaN is refused too
         raise CheckError(f"avg_previous() needs a number of days > 0, got {shown(days)}")
     try:
@@ -196,16 +199,16 @@ def _day_start(clock: Clock) -> dt.datetime:
     return clock.started.astimezone(dt.timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-def _daily_avg(clock: Clock, name):
+def _daily_avg(clock: Clock, name: object) -> float | None:
     return _average_since(clock, name, _day_start(clock), "daily_avg")
 
 
-def _weekly_avg(clock: Clock, name):
+def _weekly_avg(clock: Clock, name: object) -> float | None:
     day = _day_start(clock)
     return _average_since(clock, name, day - dt.timedelta(days=day.weekday()), "weekly_avg")
 
 
-def _monthly_avg(clock: Clock, name):
+def _monthly_avg(clock: Clock, name: object) -> float | None:
     return _average_since(clock, name, _day_start(clock).replace(day=1), "monthly_avg")
 
 
@@ -213,7 +216,7 @@ def _monthly_avg(clock: Clock, name):
 class Function:
     """A check-language function: how many arguments it takes and which one names a measure."""
 
-    impl: Callable
+    impl: Callable[..., Any]  # (clock, *arguments) -> value
     min_args: int
     max_args: int | None  # None: any number
     measure_arg: int | None = None  # the argument naming a measure of this suite (checked when literal)

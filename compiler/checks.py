@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from .check_functions import FUNCTIONS
 from .errors import InvalidInput, did_you_mean
@@ -218,7 +219,7 @@ def compile_checks(suite: Suite) -> list[CompiledCheck]:
 
 def _too_deep(expr: object) -> bool:
     """Whether the tree is deeper than ``MAX_DEPTH`` (walked without recursion: it may be very deep)."""
-    stack = [(expr, 1)]
+    stack: list[tuple[Any, int]] = [(expr, 1)]  # check nodes: slotted dataclasses
     while stack:
         node, depth = stack.pop()
         if depth > MAX_DEPTH:

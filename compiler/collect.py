@@ -9,7 +9,7 @@ for the same aggregate compute it once.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from .plan import (
     AggregateCall,
@@ -25,6 +25,7 @@ from .plan import (
     View,
 )
 from .plan.scalars import substitute
+from .results import ResultRow
 
 
 @dataclass(frozen=True)
@@ -129,13 +130,13 @@ class Collector:
 class Results:
     """Query results, read through the references the collector handed out."""
 
-    def __init__(self, rows_by_query: dict[str, list[dict]]) -> None:
+    def __init__(self, rows_by_query: dict[str, list[ResultRow]]) -> None:
         self._rows = rows_by_query
 
-    def value(self, ref: ValueRef) -> object:
+    def value(self, ref: ValueRef) -> Any:  # whatever the engine computed
         rows = self._rows[ref.query]
         return rows[0][ref.column] if rows else None
 
-    def rows(self, ref: RowsRef) -> list[dict]:
+    def rows(self, ref: RowsRef) -> list[ResultRow]:
         # a conditional query whose condition did not hold has no rows
         return self._rows.get(ref.query, [])

@@ -1,29 +1,34 @@
-"""From a checked suite to a plan and back: ``compile_suite`` lowers, ``finish`` makes metrics
+"""From a checked suite to a plan and back: ``compile_suite`` checks and lowers, ``finish`` makes metrics
 and ``finish_measures`` the measures' values."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping, TypeVar
 
-from .checks import CompiledCheck, compile_checks
+from .checked.suite import CheckedSuite, check_suite
+from .checks import CompiledCheck
 from .collect import Collector, Results, ValueRef
 from .engine import Engine
 from .gcpause import without_cyclic_gc
 from .lowering import LOWERINGS, Finisher, Options
-from .lowering.measure import MeasureFinisher
+from .lowering.measure import MeasureFinisher, MeasureLowering
 from .errors import InvalidInput, ResultError
 from .json_frames import json_column, json_frame
 from .plan import Plan, Sql, View
 from .plan.sharing import costly_parts
-from .results import Failed, MeasureResult, RuleResult
+from .results import Failed, MeasureResult, ResultRow, RuleResult
 from .row_counters import count_rows_read, rows_read
 from .rule_tables import blocked_by, late_rules, output_table_sql
 from .sources import SourceSpec
 from .spark_names import quoted
 from .stack import recursion_room
-from .suite import Suite, ViewSpec
+from .suite import RuleSpec, Suite, ViewSpec
 from .types import Schema
+
+
+Spec = TypeVar("Spec", bound=RuleSpec)
+Out = TypeVar("Out")
 
 
 @dataclass
@@ -51,7 +56,7 @@ class CompiledSuite:
         """Everything but the conditional queries: views, value and row queries, exports."""
         return replace(self.plan, queries=tuple(q for q in self.plan.queries if q.name not in self.conditions))
 
-    def second_plan(self, rows_by_query: dict[str, list[dict]]) -> Plan | None:
+    def second_plan(self, rows_by_query: dict[str, list[ResultRow]]) -> Plan | None:
         """The conditional queries the first plan's results call for, or None."""
         results = Results(rows_by_query)
         wanted = tuple(q for q in self.plan.queries if q.name in self.conditions and self.conditions[q.name](results))
@@ -59,7 +64,7 @@ class CompiledSuite:
 
     def execute(
         self, engine: Engine, sources: Mapping[str, SourceSpec], phase: Callable[[str], None] = lambda _: None
-    ) -> dict[str, list[dict]]:
+    ) -> dict[str, list[ResultRow]]:
         """Run the plan on an engine in two steps: record samples only where records exist.
         ``phase`` hears what runs next (a progress display)."""
         first = self.first_plan()
@@ -77,7 +82,7 @@ class CompiledSuite:
             rows.update(engine.run(late, sources))
         return rows
 
-    def _late_plan(self, rows_by_query: dict[str, list[dict]]) -> Plan | None:
+    def _late_plan(self, rows_by_query: dict[str, list[ResultRow]]) -> Plan | None:
         """The late Spark SQL rules' plan, with the DSL rules they read as tables of their metrics;
         the rules that read a rule that failed are left out (they fail in ``finish``)."""
         assert self.late_plan is not None
@@ -105,7 +110,7 @@ class CompiledSuite:
                 failed[index] = self.suite.rules[index].name
         return finished, blocked_by(self.late_reads, failed)
 
-    def finish(self, rows_by_query: dict[str, list[dict]]) -> list[RuleResult]:
+    def finish(self, rows_by_query: dict[str, list[ResultRow]]) -> list[RuleResult]:
         """Each rule's result; a rule whose result breaks its contract fails alone, and so does a
         Spark SQL rule that reads it."""
         results = Results(rows_by_query)
@@ -120,7 +125,7 @@ class CompiledSuite:
             lambda rule, error: RuleResult(rule.name, rule.kind, [], error=error),
         )
 
-    def finish_measures(self, rows_by_query: dict[str, list[dict]]) -> list[MeasureResult]:
+    def finish_measures(self, rows_by_query: dict[str, list[ResultRow]]) -> list[MeasureResult]:
         """Each measure's value; a measure that is not one row fails alone."""
         return _each_alone(
             Results(rows_by_query),
@@ -128,11 +133,15 @@ class CompiledSuite:
             lambda measure, error: MeasureResult(measure.name, Failed(error), "value"),
         )
 
-    def rows_read(self, rows_by_query: dict[str, list[dict]]) -> dict[str, int]:
+    def rows_read(self, rows_by_query: dict[str, list[ResultRow]]) -> dict[str, int]:
         return rows_read(self.row_counters, rows_by_query)
 
 
-def _each_alone(results: Results, finishers, failed: Callable) -> list:
+def _each_alone(
+    results: Results,
+    finishers: Iterable[tuple[Spec, Callable[[Results], Out]]],
+    failed: Callable[[Spec, dict[str, Any]], Out],
+) -> list[Out]:
     """Every finisher's result over ``results``; one whose result breaks its contract becomes
     ``failed(spec, error document)`` and the others still finish."""
     out = []
@@ -144,7 +153,7 @@ def _each_alone(results: Results, finishers, failed: Callable) -> list:
     return out
 
 
-def _reads_failed(rule, failed: str) -> Callable[[Results], RuleResult]:
+def _reads_failed(rule: RuleSpec, failed: str) -> Callable[[Results], RuleResult]:
     """The finisher of a Spark SQL rule that reads the table of a rule whose result failed."""
 
     def finish(_results: Results) -> RuleResult:
@@ -169,25 +178,32 @@ def compile_suite(suite: Suite, schemas: dict[str, Schema], options: Options | N
 
     ``schemas`` holds the schema of every source and pre-processing view by name.
     """
+    options = options or Options()
+    views = view_plans(suite, schemas)
+    checked = check_suite(suite, schemas, options.now_ms)
     with recursion_room():
-        return _compile(suite, schemas, options or Options())
+        return _lower(checked, views, schemas, options)
 
 
-def _compile(suite: Suite, schemas: dict[str, Schema], options: Options) -> CompiledSuite:
+def _lower(
+    checked: CheckedSuite, views: tuple[View, ...], schemas: dict[str, Schema], options: Options
+) -> CompiledSuite:
+    suite = checked.suite
     collector = Collector()
-    for view in view_plans(suite, schemas):
+    for view in views:
         collector.view(view.name, view.relation)
     late_reads = late_rules(suite)
     late_collector = Collector(prefix="late_")
-    finishers, late_queries = [], {}
-    for index, rule in enumerate(suite.rules):
+    finishers: list[Finisher] = []
+    late_queries: dict[int, frozenset[str]] = {}
+    for index, rule in enumerate(checked.rules):
         target = late_collector if index in late_reads else collector
         before = target.query_names()
-        finishers.append(LOWERINGS[rule.kind](rule, schemas, target, options).lower())
+        finishers.append(LOWERINGS[rule.spec.kind](rule, schemas, target, options).lower())
         if index in late_reads:
             late_queries[index] = target.query_names() - before
     # measures go through the same collector: aggregate-only measures join the rules' scans
-    measures = [LOWERINGS["measure"](m, schemas, collector, options).lower() for m in suite.measures]
+    measures = [MeasureLowering(m, schemas, collector, options).lower() for m in checked.measures]
     late_plan = late_collector.plan() if late_reads else None
     counters = count_rows_read(suite.sources, schemas, collector) if options.count_rows else {}
     plan = collector.plan()
@@ -196,7 +212,7 @@ def _compile(suite: Suite, schemas: dict[str, Schema], options: Options) -> Comp
         plan,
         finishers,
         measures,
-        compile_checks(suite),
+        list(checked.checks),
         _later(plan, collector.conditions()),
         late_plan,
         late_reads,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Any, Iterable
 
 from .error_codes import BAD_INPUT, RUN_FAILED, declared
 from .url_secrets import redact_urls
@@ -52,7 +52,9 @@ class GryphError(Exception):
                 f"raised as a {type(self).__name__} (exit {self.exit_code})"
             )
         # a database URL's password never shows, whatever text an error quotes
-        message, text, hint = (redact_urls(part) if part else part for part in (message, text, hint))
+        message = redact_urls(message) if message else message
+        text = redact_urls(text) if text else text
+        hint = redact_urls(hint) if hint else hint
         super().__init__(message)
         self.code = code
         self.message = message
@@ -76,7 +78,7 @@ class GryphError(Exception):
             out += f"\n    hint: {self.hint}"
         return out
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "code": self.code,
             "message": self.message,

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
 
-def frame_to_arrow(frame: object):  # -> pyarrow.Table; pyarrow loads only when a frame is used
+
+def frame_to_arrow(frame: Any) -> Any:  # -> pyarrow.Table; pyarrow loads only when a frame is used
     """An Arrow table for an Arrow table or record batch, a Polars DataFrame or LazyFrame, or a
     pandas DataFrame (its index left out); ``TypeError`` for anything else."""
     import pyarrow as pa

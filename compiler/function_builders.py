@@ -154,8 +154,8 @@ def _literal(inv: Invocation, position: int, kinds: tuple[Kind, ...], what: str)
 def regexp_extract(inv: Invocation) -> Scalar:
     text, pattern = inv.args[0], _literal(inv, 2, (Kind.STRING,), "a pattern")
     group = _literal(inv, 3, (Kind.INTEGER,), "a group number") if len(inv.args) == 3 else Literal(1, INTEGER)
-    groups = capture_groups(pattern.value)
-    if not 0 <= group.value <= groups:
+    groups = capture_groups(str(pattern.value))
+    if not 0 <= _integer(group) <= groups:
         raise ArgumentError(
             "REGEX_GROUP",
             f"group {group.value} does not exist: the pattern has {groups} group(s)",
@@ -168,7 +168,7 @@ def regexp_replace(inv: Invocation) -> Scalar:
     text, pattern = inv.args[0], _literal(inv, 2, (Kind.STRING,), "a pattern")
     replacement = _literal(inv, 3, (Kind.STRING,), "a replacement text")
     try:
-        replacement_parts(replacement.value, capture_groups(pattern.value))
+        replacement_parts(str(replacement.value), capture_groups(str(pattern.value)))
     except ReplacementError as error:
         raise ArgumentError("BAD_REPLACEMENT", str(error)) from None
     return Call(Fn.REGEXP_REPLACE, (text, pattern, replacement), STRING)
@@ -206,7 +206,7 @@ def datediff(inv: Invocation) -> Scalar:
 def _pattern(inv: Invocation, position: int) -> Literal:
     pattern = _literal(inv, position, (Kind.STRING,), "a datetime pattern")
     try:
-        parse_pattern(pattern.value)
+        parse_pattern(str(pattern.value))
     except PatternError as error:
         raise ArgumentError("UNSUPPORTED_FORMAT", str(error)) from None
     return pattern
@@ -258,7 +258,14 @@ def array_contains(inv: Invocation) -> Scalar:
 
 
 def _number(inv: Invocation, position: int, what: str) -> float:
-    return _literal(inv, position, (Kind.INTEGER, Kind.DOUBLE), what).value
+    value = _literal(inv, position, (Kind.INTEGER, Kind.DOUBLE), what).value
+    assert isinstance(value, (int, float))  # the literal of a number
+    return value
+
+
+def _integer(literal: Literal) -> int:
+    assert isinstance(literal.value, int)  # an integer literal's value
+    return literal.value
 
 
 def approx_count_distinct(inv: Invocation) -> Scalar:

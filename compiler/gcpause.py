@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import functools
 import gc
+from typing import Callable, ParamSpec, TypeVar
+
+Params = ParamSpec("Params")
+Result = TypeVar("Result")
 
 
-def without_cyclic_gc(function):
+def without_cyclic_gc(function: Callable[Params, Result]) -> Callable[Params, Result]:
     """Run ``function`` with the cyclic garbage collector paused (reference counting goes on)."""
 
     @functools.wraps(function)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: Params.args, **kwargs: Params.kwargs) -> Result:
         if not gc.isenabled():  # already paused by a caller
             return function(*args, **kwargs)
         gc.disable()

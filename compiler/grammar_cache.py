@@ -24,6 +24,9 @@ import pickle
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+Model = TypeVar("Model")
 
 FORMAT = 2  # bump when the pickled layout changes
 DISABLED = "off"
@@ -40,7 +43,7 @@ def cache_dir() -> Path | None:
     return Path(base) / "gryph"
 
 
-def cache_key(name: str, grammar_files: list[Path], options: dict) -> str:
+def cache_key(name: str, grammar_files: list[Path], options: dict[str, object]) -> str:
     """A name for the pickle of metamodel ``name`` that changes whenever anything it depends on does."""
     import arpeggio
     import textx
@@ -60,7 +63,13 @@ def cache_key(name: str, grammar_files: list[Path], options: dict) -> str:
     return f"metamodel-{name}-{digest.hexdigest()[:32]}.pickle"
 
 
-def cached_metamodel(name: str, grammar_files: list[Path], options: dict, build, directory: Path | None = None):
+def cached_metamodel(
+    name: str,
+    grammar_files: list[Path],
+    options: dict[str, object],
+    build: Callable[[], Model],
+    directory: Path | None = None,
+) -> Model:
     """The metamodel ``build()`` makes from ``grammar_files`` with textX ``options``, loaded from the
     cache (``directory``, by default ``cache_dir()``) when a valid pickle is there."""
     from .stack import recursion_room
@@ -74,7 +83,8 @@ def cached_metamodel(name: str, grammar_files: list[Path], options: dict, build,
         return build()
     with recursion_room():  # the metamodel is a deep graph: pickle walks it recursively
         try:
-            return _Unpickler(io.BytesIO(path.read_bytes())).load()
+            loaded: Model = _Unpickler(io.BytesIO(path.read_bytes())).load()
+            return loaded
         except Exception:  # missing, truncated or from another layout: rebuild  # noqa: BLE001
             pass
         model = build()
@@ -82,7 +92,7 @@ def cached_metamodel(name: str, grammar_files: list[Path], options: dict, build,
     return model
 
 
-def _store(path: Path, model) -> None:
+def _store(path: Path, model: object) -> None:
     """Write the pickle atomically (a reader never sees half a file); failure only costs speed."""
     try:
         buffer = io.BytesIO()
@@ -100,21 +110,22 @@ def _store(path: Path, model) -> None:
         pass
 
 
-def _is_rule_class(obj) -> bool:
+def _is_rule_class(obj: object) -> bool:
     from textx.metamodel import TextXMetaClass
 
     return isinstance(obj, TextXMetaClass) and "<locals>" in obj.__qualname__
 
 
-def _default_processors() -> dict:
+def _default_processors() -> dict[str, Callable[..., object]]:
     """textX's conversion lambdas of the base types, as a fresh metamodel has them."""
-    return _scratch_metamodel()._default_obj_processors
+    processors: dict[str, Callable[..., object]] = _scratch_metamodel()._default_obj_processors
+    return processors
 
 
-_SCRATCH = []
+_SCRATCH: list[Any] = []  # textX's TextXMetaModel, made once
 
 
-def _scratch_metamodel():
+def _scratch_metamodel() -> Any:
     """A metamodel without rules (cheap), whose ``_new_class`` makes rule classes as textX does."""
     if not _SCRATCH:
         from textx.metamodel import TextXMetaModel
@@ -123,21 +134,21 @@ def _scratch_metamodel():
     return _SCRATCH[0]
 
 
-def _new_rule_class(name: str):
+def _new_rule_class(name: str) -> Any:
     return _scratch_metamodel()._new_class(name, None, 0)
 
 
 _MODEL_PARSER = "get_model_parser.<locals>.TextXModelParser"
 
 
-def _new_model_parser():
+def _new_model_parser() -> Any:
     """A model parser of textX's own class, whose attributes the pickle then sets."""
     from textx.model import get_model_parser
 
     return get_model_parser(None, None)
 
 
-def _fill_rule_class(cls, state: dict) -> None:
+def _fill_rule_class(cls: type, state: dict[str, object]) -> None:
     for attribute, value in state.items():
         setattr(cls, attribute, value)
 
@@ -154,18 +165,18 @@ def _textx_constants() -> dict[str, str]:
 
 
 class _Pickler(pickle.Pickler):
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._constants = {id(value): name for name, value in _textx_constants().items()}
 
-    def persistent_id(self, obj):
+    def persistent_id(self, obj: object) -> tuple[str, ...] | None:
         if isinstance(obj, io.TextIOBase):
             return ("stream",)
         if type(obj) is str and id(obj) in self._constants:
             return ("const", self._constants[id(obj)])
         return None
 
-    def reducer_override(self, obj):
+    def reducer_override(self, obj: Any) -> Any:
         if _is_rule_class(obj):
             state = {k: v for k, v in vars(obj).items() if k not in _CLASS_OWN}
             return _new_rule_class, (obj.__name__,), state, None, None, _fill_rule_class
@@ -179,12 +190,12 @@ class _Pickler(pickle.Pickler):
         return NotImplemented
 
 
-def _default_processor(key: str):
+def _default_processor(key: str) -> Callable[..., object]:
     return _default_processors()[key]
 
 
 class _Unpickler(pickle.Unpickler):
-    def persistent_load(self, pid):
+    def persistent_load(self, pid: Any) -> object:
         if pid == ("stream",):
             return sys.stdout
         if pid[0] == "const":

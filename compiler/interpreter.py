@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import operator
+from typing import Any
 from dataclasses import dataclass, field
 
 from .check_functions import FUNCTIONS, CheckError, Clock, is_number, shown, type_name
@@ -30,7 +31,7 @@ class Env:
     trace: dict[str, object] = field(default_factory=dict)
 
 
-def evaluate(expr, env: Env) -> object:
+def evaluate(expr: Any, env: Env) -> object:  # expr: a node of checks.py's syntax tree
     kind = type(expr)
     if kind is Const:
         return expr.value
@@ -76,7 +77,7 @@ def _logic(expr: Binary, env: Env) -> bool | None:
     return None if left is None or right is None else not decided
 
 
-def _unary(op: str, value: object) -> object:
+def _unary(op: str, value: Any) -> object:
     if value is None:
         return None
     if op == "not":
@@ -106,7 +107,7 @@ def _index(base: object, index: object) -> object:
     raise CheckError(f"a {type_name(base)} cannot be subscripted")
 
 
-def _position(items: list, index: object) -> object:
+def _position(items: list[object], index: object) -> object:
     if not isinstance(index, int) or isinstance(index, bool):
         raise CheckError(f"a list takes a position, got {type_name(index)}")
     if not -len(items) <= index < len(items):
@@ -114,7 +115,7 @@ def _position(items: list, index: object) -> object:
     return items[index]
 
 
-def equal(left: object, right: object) -> bool:
+def equal(left: Any, right: Any) -> bool:
     """Equality across the language's values: null equals only null, 1 == 1.0, rows compare as lists or maps."""
     if isinstance(left, Row):
         left = dict(zip(left.names, left.values)) if isinstance(right, dict) else list(left.values)
@@ -123,17 +124,17 @@ def equal(left: object, right: object) -> bool:
     if left is None or right is None:
         return left is right
     if is_number(left) and is_number(right):
-        return left == right
+        return bool(left == right)
     if type(left) is not type(right):
         return False
     if isinstance(left, list):
         return len(left) == len(right) and all(equal(a, b) for a, b in zip(left, right))
     if isinstance(left, dict):
         return left.keys() == right.keys() and all(equal(left[k], right[k]) for k in left)
-    return left == right
+    return bool(left == right)
 
 
-def _binary(op: str, left: object, right: object) -> object:
+def _binary(op: str, left: Any, right: Any) -> object:
     if op == "==":
         return equal(left, right)
     if op == "!=":

@@ -14,7 +14,8 @@ import json
 
 from .engine import Engine
 from .errors import InvalidInput, did_you_mean
-from .plan import Call, Cast, Field, Fn, Literal, Named, Plan, Project, Query, Read, Relation
+from .plan import Call, Cast, Field, Fn, Literal, Named, Plan, Project, Query, Read, Relation, View
+from .suite import Suite, ViewSpec
 from .types import BOOLEAN, DOUBLE, INTEGER, JSON, STRING, Column, DataType, Schema
 
 _LONG = 2**63
@@ -61,7 +62,7 @@ def _merge(left: DataType | None, right: DataType | None) -> DataType | None:
 
 def json_frame(source: str, source_schema: Schema, column: str, schema: Schema) -> Relation:
     """The table of the JSON documents in ``column`` of ``source``, with fields typed as ``schema``."""
-    document = Call(Fn.JSON_PARSE, (Field(column, source_schema.get(column).dtype),), JSON)
+    document = Call(Fn.JSON_PARSE, (Field(column, source_schema.column(column).dtype),), JSON)
     columns = []
     for field in schema.columns:
         value = Call(Fn.JSON_FIELD, (document, Literal(field.name, STRING)), JSON)
@@ -69,8 +70,9 @@ def json_frame(source: str, source_schema: Schema, column: str, schema: Schema) 
     return Project(Read(source, source_schema), tuple(columns))
 
 
-def json_column(view, source_schema: Schema) -> str:
+def json_column(view: ViewSpec, source_schema: Schema) -> str:
     """The column whose JSON documents a ``from_json`` view reads: the named one, else the first."""
+    assert view.json_of is not None  # a from_json view
     source, column = view.json_of
     if column is None:
         return source_schema.names[0]
@@ -85,8 +87,11 @@ def json_column(view, source_schema: Schema) -> str:
     return column
 
 
-def infer_json_view_schema(suite, view, views: tuple, schemas: dict[str, Schema], engine: Engine) -> Schema:
+def infer_json_view_schema(
+    suite: Suite, view: ViewSpec, views: tuple[View, ...], schemas: dict[str, Schema], engine: Engine
+) -> Schema:
     """The schema of a ``from_json`` view, inferred from every document (a scan, as in Spark)."""
+    assert view.json_of is not None  # a from_json view
     source = view.json_of[0]
     if source not in schemas:
         raise InvalidInput(
@@ -99,7 +104,7 @@ def infer_json_view_schema(suite, view, views: tuple, schemas: dict[str, Schema]
     column = json_column(view, schemas[source])
     documents = Query(
         "json_documents",
-        Project(Read(source, schemas[source]), (Named(Field(column, schemas[source].get(column).dtype), "doc"),)),
+        Project(Read(source, schemas[source]), (Named(Field(column, schemas[source].column(column).dtype), "doc"),)),
     )
     rows = engine.run(Plan(views, (documents,)), suite.sources)["json_documents"]
     schema = infer_json_schema([row["doc"] for row in rows])

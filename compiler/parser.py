@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
+from typing import Any
 
 from textx import TextXError, TextXSyntaxError, metamodel_from_file
 
@@ -29,27 +30,27 @@ RULE_GRAMMARS = {
 }
 
 
-GRAMMAR_OPTIONS = {"ignore_case": True, "autokwd": True}
+GRAMMAR_OPTIONS: dict[str, object] = {"ignore_case": True, "autokwd": True}
 
 
 @functools.lru_cache(maxsize=None)
-def metamodel(name: str):
+def metamodel(name: str) -> Any:  # a textX metamodel
     """The textX metamodel of ``grammar/<name>.tx``, once per process, from the disk cache if it can."""
     files = sorted(GRAMMAR_DIR.glob("*.tx"))
     return _with_processors(cached_metamodel(name, files, GRAMMAR_OPTIONS, lambda: _from_grammar(name)))
 
 
-def build_metamodel(name: str):
+def build_metamodel(name: str) -> Any:
     """The textX metamodel of ``grammar/<name>.tx``, built from the grammar files."""
     return _with_processors(_from_grammar(name))
 
 
-def _from_grammar(name: str):
+def _from_grammar(name: str) -> Any:
     """What the cache holds: the metamodel without object processors (they are code, not grammar)."""
     return metamodel_from_file(str(GRAMMAR_DIR / f"{name}.tx"), **GRAMMAR_OPTIONS)
 
 
-def _with_processors(model):
+def _with_processors(model: Any) -> Any:
     model.register_obj_processors(
         {"Expression": reshape_expression, "Additive": reshape_additive, "InTail": expand_value_list}
     )
@@ -106,7 +107,7 @@ def _line_text(text: str, line: int | None, column: int | None) -> str | None:
 
 
 @without_cyclic_gc
-def parse(grammar: str, text: str, file: str | None = None, line_offset: int = 0, column_offset: int = 0):
+def parse(grammar: str, text: str, file: str | None = None, line_offset: int = 0, column_offset: int = 0) -> Any:
     """Parse ``text`` with a grammar; offsets place the text inside a larger file.
 
     Brackets may nest ``MAX_NESTING`` deep (refused before parsing, at the first bracket too

@@ -11,6 +11,10 @@ only starts a condition (``a + not b`` is an error), as SQL has it.
 from __future__ import annotations
 
 import math
+from typing import Any, Callable
+
+# a textX model object: its attributes are the grammar's, known only at run time
+TextX = Any
 
 # How deep an expression may nest once its tree is built: every operator, call, cast, selection
 # and sign is a level, except AND/OR chains, which nest as balanced trees (500 conjuncts are 9
@@ -61,7 +65,7 @@ class TooDeep(ShapeError):
 class _Node:
     """A tree node with the source span and parent textX locations and error messages need."""
 
-    def __init__(self, parent, start: int, end: int, depth: int = 0, **attributes) -> None:
+    def __init__(self, parent: TextX, start: int, end: int, depth: int = 0, **attributes: Any) -> None:
         self.parent = parent
         self._tx_position = start
         self._tx_position_end = end
@@ -105,10 +109,10 @@ class Unary(_Node):
 class _Chain:
     """A cursor over a flat chain: operands, and between them operators or predicate tails."""
 
-    def __init__(self, flat) -> None:
+    def __init__(self, flat: TextX) -> None:
         self.parent = flat.parent
         # (kind, value, node giving the position): operators are strings, held with their step
-        self.items: list[tuple[str, object, object]] = [("operand", flat.first, flat.first)]
+        self.items: list[tuple[str, TextX, TextX]] = [("operand", flat.first, flat.first)]
         for step in flat.rest:
             if getattr(step, "tail", None) is not None:
                 self.items.append(("tail", step.tail, step.tail))
@@ -119,41 +123,41 @@ class _Chain:
         # prefixes of each operand not yet consumed (NOT is taken by the NOT level, signs by unary)
         self.prefixes = {id(o): [p.lower() for p in o.prefixes] for kind, o, _ in self.items if kind == "operand"}
 
-    def peek(self) -> tuple[str, object, object] | None:
+    def peek(self) -> tuple[str, TextX, TextX] | None:
         return self.items[self.index] if self.index < len(self.items) else None
 
     def peek_op(self, ops: set[str]) -> str | None:
         item = self.peek()
-        return item[1] if item is not None and item[0] == "op" and item[1] in ops else None
+        return str(item[1]) if item is not None and item[0] == "op" and item[1] in ops else None
 
-    def take(self):
+    def take(self) -> TextX:
         item = self.items[self.index]
         self.index += 1
         return item[1]
 
-    def node(self, cls, first, last, **attributes):
+    def node(self, cls: type[_Node], first: TextX, last: TextX, **attributes: Any) -> _Node:
         return cls(self.parent, first._tx_position, last._tx_position_end, **attributes)
 
 
-def reshape_expression(flat):
+def reshape_expression(flat: TextX) -> _Node:
     """The tree of a flat ``Expression``."""
     chain = _Chain(flat)
     tree = _or(chain)
-    if chain.peek() is not None:
-        raise ShapeError("a comparison or test cannot follow another one: add parentheses", _position(chain.peek()[2]))
+    if (left := chain.peek()) is not None:
+        raise ShapeError("a comparison or test cannot follow another one: add parentheses", _position(left[2]))
     return _bounded(tree)
 
 
-def reshape_additive(flat):
+def reshape_additive(flat: TextX) -> _Node:
     """The tree of a flat arithmetic chain (``Additive``: BETWEEN bounds, LIKE patterns, ...)."""
     chain = _Chain(flat)
     tree = _additive(chain)
-    if chain.peek() is not None:
-        raise ShapeError("only arithmetic may stand here", _position(chain.peek()[2]))
+    if (left := chain.peek()) is not None:
+        raise ShapeError("only arithmetic may stand here", _position(left[2]))
     return _bounded(tree)
 
 
-def _bounded(tree):
+def _bounded(tree: _Node) -> _Node:
     if tree.depth > MAX_EXPRESSION_DEPTH:
         raise TooDeep(
             f"the expression nests {tree.depth} levels deep, more than {MAX_EXPRESSION_DEPTH}: "
@@ -163,11 +167,11 @@ def _bounded(tree):
     return tree
 
 
-def operand_depth(operand) -> int:
+def operand_depth(operand: TextX) -> int:
     """Levels inside one textX operand: its signs, calls, casts and selections, and the depth of
     the expressions within it (already reshaped, so they know theirs). Walked without recursion."""
     deepest = 0
-    stack = [(operand, len(getattr(operand, "prefixes", ()) or ()))]
+    stack: list[tuple[TextX, int]] = [(operand, len(getattr(operand, "prefixes", ()) or ()))]
     while stack:
         node, level = stack.pop()
         if isinstance(node, _Node):
@@ -185,11 +189,11 @@ def operand_depth(operand) -> int:
     return deepest
 
 
-def _position(item) -> int:
-    return getattr(item, "_tx_position", 0)
+def _position(item: TextX) -> int:
+    return int(getattr(item, "_tx_position", 0))
 
 
-def _binary(chain: _Chain, cls, ops: set[str], lower):
+def _binary(chain: _Chain, cls: type[_Node], ops: set[str], lower: Callable[[_Chain], _Node]) -> _Node:
     operands = [lower(chain)]
     signs = []
     while (op := chain.peek_op(ops)) is not None:
@@ -202,15 +206,15 @@ def _binary(chain: _Chain, cls, ops: set[str], lower):
     return chain.node(cls, operands[0], operands[-1], depth=depth, operands=operands, ops=signs)
 
 
-def _or(chain: _Chain):
+def _or(chain: _Chain) -> _Node:
     return _binary(chain, OrExpr, OR_OPS, _and)
 
 
-def _and(chain: _Chain):
+def _and(chain: _Chain) -> _Node:
     return _binary(chain, AndExpr, AND_OPS, _not)
 
 
-def _next_operand(chain: _Chain):
+def _next_operand(chain: _Chain) -> TextX:
     """The operand the cursor stands on (not yet taken)."""
     item = chain.peek()
     if item is None or item[0] != "operand":
@@ -218,7 +222,7 @@ def _next_operand(chain: _Chain):
     return item[1]
 
 
-def _not(chain: _Chain):
+def _not(chain: _Chain) -> _Node:
     operand = _next_operand(chain)
     pending = chain.prefixes[id(operand)]
     nots = []
@@ -228,7 +232,7 @@ def _not(chain: _Chain):
     return chain.node(NotExpr, operand, predicate, depth=predicate.depth + len(nots), nots=nots, operand=predicate)
 
 
-def _predicate(chain: _Chain):
+def _predicate(chain: _Chain) -> _Node:
     left = _additive(chain)
     tail = None
     item = chain.peek()
@@ -243,15 +247,15 @@ def _predicate(chain: _Chain):
     return chain.node(Predicate, left, end, depth=depth, left=left, tail=tail)
 
 
-def _additive(chain: _Chain):
+def _additive(chain: _Chain) -> _Node:
     return _binary(chain, Additive, ADD_OPS, _multiplicative)
 
 
-def _multiplicative(chain: _Chain):
+def _multiplicative(chain: _Chain) -> _Node:
     return _binary(chain, Multiplicative, MUL_OPS, _unary)
 
 
-def _unary(chain: _Chain):
+def _unary(chain: _Chain) -> _Node:
     operand = _next_operand(chain)
     chain.take()
     pending = chain.prefixes[id(operand)]

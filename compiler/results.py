@@ -7,6 +7,10 @@ mode, and ``merge_writes`` lays them out exactly as Griffin's ``MetricWriteStep`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
+
+# a row of a query's result, as an engine returns it: values of any type by column name
+ResultRow = dict[str, Any]
 
 
 @dataclass
@@ -14,7 +18,7 @@ class MetricWrite:
     """Rows destined for the metrics under ``name``; ``flatten`` as in Griffin's ``out``."""
 
     name: str
-    rows: list[dict]
+    rows: list[ResultRow]
     flatten: str = "default"  # default | entries | array | map
 
 
@@ -24,7 +28,7 @@ class RecordOutput:
 
     name: str
     count: int | None
-    sample: list[dict]
+    sample: list[ResultRow]
     written_to: str | None = None  # where the full rows were written on the engine's side
 
 
@@ -37,7 +41,7 @@ class RuleResult:
     writes: list[MetricWrite]
     records: list[RecordOutput] = field(default_factory=list)
     rows_metric: bool = False  # profiling: the metric is the list of result rows
-    error: dict | None = None  # the rule failed once the data had run (GryphError.to_dict())
+    error: dict[str, Any] | None = None  # the rule failed once the data had run (GryphError.to_dict())
 
     def metrics(self) -> object:
         """The rule's metrics in a native suite: a map, or a list of rows for profiling."""
@@ -48,7 +52,7 @@ class RuleResult:
         return merge_writes(self.writes)
 
 
-def normalize_write(write: MetricWrite) -> dict:
+def normalize_write(write: MetricWrite) -> dict[str, Any]:
     """One write laid out as Griffin's ``normalizeMetric`` does."""
     rows = write.rows
     if write.flatten == "entries":
@@ -62,9 +66,9 @@ def normalize_write(write: MetricWrite) -> dict:
     return dict(rows[0]) if rows else {}
 
 
-def merge_writes(writes: list[MetricWrite]) -> dict:
+def merge_writes(writes: list[MetricWrite]) -> dict[str, Any]:
     """Merge writes into one map, later keys replacing earlier ones (Griffin's wrapper)."""
-    merged: dict = {}
+    merged: dict[str, Any] = {}
     for write in writes:
         merged.update(normalize_write(write))
     return merged
@@ -82,7 +86,7 @@ class Row:
 class Failed:
     """The value of a measure that failed: a check that reads it fails with ``error``."""
 
-    error: dict
+    error: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -97,8 +101,8 @@ class MeasureResult:
         """The value in the result document: the value, a list, a map by column name, or the error."""
         if isinstance(self.value, Failed):
             return {"error": self.value.error}
-        if self.shape == "list":
+        if isinstance(self.value, Row) and self.shape == "list":
             return list(self.value.values)
-        if self.shape == "map":
+        if isinstance(self.value, Row) and self.shape == "map":
             return dict(zip(self.value.names, self.value.values))
         return self.value

@@ -9,6 +9,7 @@ from typing import Mapping
 
 from .collect import Collector, Results, ValueRef
 from .plan import Read, count_all
+from .results import ResultRow
 from .types import Schema
 
 
@@ -20,6 +21,6 @@ def count_rows_read(
     return {name: collector.value(read, count_all()) for name, read in reads.items() if collector.aggregates(read)}
 
 
-def rows_read(counters: Mapping[str, ValueRef], rows_by_query: dict[str, list[dict]]) -> dict[str, int]:
+def rows_read(counters: Mapping[str, ValueRef], rows_by_query: dict[str, list[ResultRow]]) -> dict[str, int]:
     results = Results(rows_by_query)
     return {name: results.value(ref) or 0 for name, ref in counters.items()}

@@ -9,6 +9,7 @@ first, over the DSL rules' finished metrics given as inline rows.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from .results import RuleResult
 from .spark_names import quoted
@@ -68,7 +69,7 @@ def output_table_sql(result: RuleResult, timestamp_ms: int | None) -> str:
     if result.rows_metric:
         rows = result.writes[0].rows if result.writes else []
     else:
-        row: dict = {}
+        row: dict[str, Any] = {}
         for write in result.writes:
             if len(write.rows) == 1:
                 row.update(write.rows[0])

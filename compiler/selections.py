@@ -82,7 +82,7 @@ class Selector:
         if isinstance(suffix, IndexStep):
             index = self._inner(suffix.index, ctx, head, suffix)
             if isinstance(index, Literal) and index.dtype.kind is Kind.STRING:  # ['field']
-                return Selected(self.field(value, index.value, suffix))
+                return Selected(self.field(value, str(index.value), suffix))
             return Selected(self.index(value, index, suffix))
         items = self.items(value, suffix)
         if isinstance(suffix, AllStep):
@@ -157,7 +157,7 @@ class Selector:
         finally:
             resolver.sides_used = outer | resolver.sides_used
         others = sorted(used - {head.source}) if head is not None else []
-        if others:
+        if head is not None and others:
             raise self.scope.error(
                 "CROSS_HEAD_SELECTION",
                 f"a selection of {head.source} cannot be indexed or filtered by {others[0]}",

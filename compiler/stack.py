@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from typing import Iterator
 
 COMPILER_RECURSION_LIMIT = 20000
 
 
 @contextlib.contextmanager
-def recursion_room(limit: int = COMPILER_RECURSION_LIMIT):
+def recursion_room(limit: int = COMPILER_RECURSION_LIMIT) -> Iterator[None]:
     """Python's recursion limit raised to ``limit`` for the block (never lowered)."""
     previous = sys.getrecursionlimit()
     sys.setrecursionlimit(max(previous, limit))

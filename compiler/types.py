@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any, cast
 
 
 class Kind(str, Enum):
@@ -31,7 +32,7 @@ class DataType:
 
     kind: Kind
     # ARRAY: (element,), MAP: (key, value), STRUCT: ((name, type), ...), DECIMAL: (precision, scale)
-    args: tuple = ()
+    args: tuple[Any, ...] = ()
 
     def __str__(self) -> str:
         if self.kind is Kind.ARRAY:
@@ -42,7 +43,7 @@ class DataType:
             return "struct<" + ", ".join(f"{n}: {t}" for n, t in self.args) + ">"
         if self.kind is Kind.DECIMAL and self.args:
             return f"decimal({self.args[0]}, {self.args[1]})"
-        return self.kind.value
+        return str(self.kind.value)
 
     @property
     def is_numeric(self) -> bool:
@@ -57,7 +58,7 @@ class DataType:
         if self.kind is Kind.STRUCT:
             for field_name, field_type in self.args:
                 if field_name == name:
-                    return field_type
+                    return cast(DataType, field_type)
         return None
 
 
@@ -141,6 +142,13 @@ class Schema:
             if column.name == name:
                 return column
         return None
+
+    def column(self, name: str) -> Column:
+        """The column named ``name``, which the caller knows is there (KeyError otherwise)."""
+        found = self.get(name)
+        if found is None:
+            raise KeyError(name)
+        return found
 
     def __contains__(self, name: object) -> bool:
         return any(c.name == name for c in self.columns)

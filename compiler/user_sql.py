@@ -9,6 +9,10 @@ run as ``TRY_CAST``, with Spark 4's rules for reading text (each engine maps ``T
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # sqlglot loads only when a suite holds SQL
+    from sqlglot import exp
 
 from .errors import InvalidInput
 
@@ -19,14 +23,14 @@ def untranslatable(reason: str, text: str, engine: str | None = None) -> Invalid
     return InvalidInput("SQL_UNTRANSLATABLE", f"cannot run this Spark SQL{where}: {reason}", text=text)
 
 
-def parse_spark_query(text: str):
+def parse_spark_query(text: str) -> exp.Query:
     """The one query of ``text`` as a sqlglot tree (a copy the caller may change), casts made safe;
     ``InvalidInput`` otherwise."""
     return _parsed(text).copy()
 
 
 @functools.lru_cache(maxsize=256)
-def _parsed(text: str):
+def _parsed(text: str) -> exp.Query:
     # each query is parsed once per process, though its rule is checked, translated and run
     # imported here: sqlglot takes a quarter of a second to load, and most suites hold no SQL
     import sqlglot

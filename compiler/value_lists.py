@@ -10,6 +10,7 @@ each with its own position, so checks and errors see no difference.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from .precedence import _Node
 
@@ -27,7 +28,7 @@ class NumberLiteral(_Node):
     pass
 
 
-def expand_value_list(tail) -> None:
+def expand_value_list(tail: Any) -> None:  # a textX InTail
     """Give an ``InTail`` matched as a ``ValueList`` its ``options``, one literal node per value."""
     values = getattr(tail, "values", None)
     if values is None:

@@ -20,7 +20,12 @@ def normalize(value: object) -> object:
     if isinstance(value, decimal.Decimal):
         if value.is_nan():
             return math.nan
-        return int(value) if value == value.to_integral_value() and value.as_tuple().exponent >= 0 else float(value)
+        exponent = value.as_tuple().exponent  # a letter for infinities
+        return (
+            int(value)
+            if value == value.to_integral_value() and isinstance(exponent, int) and exponent >= 0
+            else float(value)
+        )
     if isinstance(value, dt.datetime):
         if value.tzinfo is not None:
             value = value.astimezone(dt.timezone.utc).replace(tzinfo=None)

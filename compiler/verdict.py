@@ -87,4 +87,5 @@ def holds(policy: PassSpec, outcomes: list[CheckOutcome]) -> bool:
     if policy.kind == "checks":
         named = set(policy.names)
         return all(o.passed for o in deciding if o.name in named)
-    return _COMPARE[policy.op](sum(o.passed for o in deciding), policy.count)
+    assert policy.op is not None and policy.count is not None  # a `passed` policy compares a count
+    return bool(_COMPARE[policy.op](sum(o.passed for o in deciding), policy.count))

@@ -8,7 +8,7 @@ import math
 
 import altair as alt
 
-from gryph.compiler.lowering.timeliness import duration_ms
+from gryph.compiler.time_literals import duration_ms
 
 from .chart import Chart, chart_id, is_number
 

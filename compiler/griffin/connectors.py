@@ -22,6 +22,7 @@ from ..errors import EngineError
 from ..native import parse_schema_columns
 from ..sources import SourceSpec
 from ..suite import ViewSpec
+from ..types import Schema
 from .df_ops import from_json_view, is_df_ops
 from .document import Node
 from ..spark_names import quoted
@@ -56,7 +57,7 @@ class DataSources:
     sources: dict[str, SourceSpec] = field(default_factory=dict)
     views: list[ViewSpec] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
-    locations: dict = field(default_factory=dict)  # data source name -> its node
+    locations: dict[str, Node] = field(default_factory=dict)  # data source name -> its node
 
 
 def read_data_sources(root: Node, base: Path, timestamp_ms: int, stamp: bool) -> DataSources:
@@ -259,7 +260,7 @@ def _options(options: Node) -> tuple[tuple[str, object], ...]:
     return tuple(pairs)
 
 
-def _schema(config: Node, name: str):
+def _schema(config: Node, name: str) -> Schema:
     pairs = []
     for column in config.items("schema"):
         if not isinstance(column.value, dict):
@@ -314,6 +315,7 @@ def _prepared(connector: Node, raw: str, timestamp_ms: int, views: list[ViewSpec
         if is_df_ops(dsl):
             # the operation reads a frame by name: the ones this connector's steps have made so far
             view = from_json_view(step, output, this)
+            assert view.json_of is not None  # a from_json view
             views.append(replace(view, json_of=(frames.get(view.json_of[0], view.json_of[0]), view.json_of[1])))
         elif dsl == "sparksql":
             views.append(_sql_step(step.child("rule"), step.text("rule", required=True), output, frames))

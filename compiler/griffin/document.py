@@ -11,9 +11,9 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from json.decoder import scanstring
 from json.scanner import NUMBER_RE
 from pathlib import Path
+from typing import Callable, Literal, Sequence, overload
 
 from ..errors import InvalidInput, Location, did_you_mean
 from ..text_files import read_utf8
@@ -21,7 +21,17 @@ from ..text_files import read_utf8
 _SPACE = re.compile(r"[ \t\n\r]*")
 _WORDS = ("true", "false", "null", "NaN", "Infinity", "-Infinity")
 
-JsonPath = tuple  # a JSON path: keys and list indexes from the root
+JsonPath = tuple[str | int, ...]  # a JSON path: keys and list indexes from the root
+
+# json's own string scanner (C where available): (text, index after the quote) -> (string, end)
+_scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
+
+
+def _after_space(text: str, index: int) -> int:
+    """The index of the first character at or after ``index`` that is not JSON white space."""
+    space = _SPACE.match(text, index)
+    assert space is not None  # [ \t\n\r]* matches anywhere, if only the empty string
+    return space.end()
 
 
 def _positions(text: str) -> dict[JsonPath, int]:
@@ -29,7 +39,7 @@ def _positions(text: str) -> dict[JsonPath, int]:
     found: dict[JsonPath, int] = {}
 
     def value(index: int, path: JsonPath) -> int:
-        index = _SPACE.match(text, index).end()
+        index = _after_space(text, index)
         found[path] = index
         char = text[index]
         if char == "{":
@@ -37,7 +47,7 @@ def _positions(text: str) -> dict[JsonPath, int]:
         if char == "[":
             return container(index + 1, path, "]", keyed=False)
         if char == '"':
-            return scanstring(text, index + 1)[1]
+            return _scanstring(text, index + 1)[1]
         number = NUMBER_RE.match(text, index)
         if number:
             return number.end()
@@ -45,22 +55,22 @@ def _positions(text: str) -> dict[JsonPath, int]:
         return index + len(word)
 
     def container(index: int, path: JsonPath, close: str, keyed: bool) -> int:
-        index = _SPACE.match(text, index).end()
+        index = _after_space(text, index)
         if text[index] == close:
             return index + 1
         position = 0
         while True:
-            index = _SPACE.match(text, index).end()
+            index = _after_space(text, index)
             if keyed:
                 key_at = index
-                key, index = scanstring(text, index + 1)
-                found[(*path, key, ":key")] = key_at
-                index = _SPACE.match(text, index).end() + 1  # past ':'
+                key, index = _scanstring(text, index + 1)
+                found[path + (key, ":key")] = key_at
+                index = _after_space(text, index) + 1  # past ':'
                 index = value(index, (*path, key))
             else:
                 index = value(index, (*path, position))
             position += 1
-            index = _SPACE.match(text, index).end()
+            index = _after_space(text, index)
             if text[index] == close:
                 return index + 1
             index += 1  # past ','
@@ -202,8 +212,15 @@ class Node:
                 raise self.missing(key, "a list")
             return []
         node._expect((list,), "a list")
+        assert isinstance(node.value, list)  # _expect refused anything else
         return [node.child(index) for index in range(len(node.value))]
 
+    @overload
+    def text(self, key: str, default: str, required: bool = False) -> str: ...
+    @overload
+    def text(self, key: str, default: None = None, *, required: Literal[True]) -> str: ...
+    @overload
+    def text(self, key: str, default: str | None = None, required: bool = False) -> str | None: ...
     def text(self, key: str, default: str | None = None, required: bool = False) -> str | None:
         """The string member ``key``; numbers and booleans are taken as their JSON text."""
         node = self.child(key)
@@ -216,6 +233,7 @@ class Node:
         if isinstance(node.value, (int, float)):
             return json.dumps(node.value)
         node._expect((str,), "a string")
+        assert isinstance(node.value, str)  # _expect refused anything else
         return node.value
 
     def flag(self, key: str, default: bool) -> bool:
@@ -229,6 +247,10 @@ class Node:
             return node.value.strip().lower() == "true"
         raise node.error("BAD_CONFIG", f"{node.where} must be true or false, not {_kind(node.value)}")
 
+    @overload
+    def number(self, key: str, default: float) -> float: ...
+    @overload
+    def number(self, key: str, default: None = None) -> float | None: ...
     def number(self, key: str, default: float | None = None) -> float | None:
         """A numeric member, also given as numeric text; a finite number."""
         node = self.child(key)
@@ -259,7 +281,7 @@ class Node:
             hint=did_you_mean(key, self.keys()) if self.keys() else None,
         )
 
-    def unknown_value(self, allowed, what: str) -> InvalidInput:
+    def unknown_value(self, allowed: Sequence[str], what: str) -> InvalidInput:
         """An error for a value outside ``allowed``, with the closest allowed one as hint."""
         value = str(self.value)
         hint = did_you_mean(value, allowed) or f"one of: {', '.join(allowed)}"

@@ -8,6 +8,7 @@ when it has a record entry, both under the measure's name (it ignores the entry'
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from ..errors import Location, did_you_mean
 from ..griffin_measures import (
@@ -188,7 +189,7 @@ def _profiling(config: Node) -> ProfilingConfig:
     return ProfilingConfig(_columns(config), approximate, scale)
 
 
-def _typed(config: Node, key: str, kinds, default, what: str):
+def _typed(config: Node, key: str, kinds: type | tuple[type, ...], default: Any, what: str) -> Any:
     """A config value of one JSON type (Griffin silently uses the default for any other)."""
     node = config.child(key)
     if node.value is None:

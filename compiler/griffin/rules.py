@@ -74,8 +74,9 @@ def _rule(entry: Node, index: int, names: list[str]) -> RuleSpec:
     details, detail_locations = _details(entry)
     # the rule's text starts one column after the JSON string's opening quote
     body = parse_rule_text(RULE_GRAMMARS[kind], text, location.file, (location.line or 1) - 1, location.column or 0)
-    source = details.pop("source", None) or names[0]
-    target = details.pop("target", None) or (names[1] if len(names) > 1 else None)
+    named_source, named_target = details.pop("source", None), details.pop("target", None)
+    source: str | None = str(named_source) if named_source else names[0]
+    target = str(named_target) if named_target else (names[1] if len(names) > 1 else None)
     if kind == "accuracy" and target is None:
         raise entry.error(
             "MISSING_TARGET",
@@ -109,9 +110,10 @@ def _unknown_dq_type(node: Node) -> InvalidInput:
     )
 
 
-def _details(entry: Node) -> tuple[dict, dict[str, tuple[Location, Location]]]:
+def _details(entry: Node) -> tuple[dict[str, object], dict[str, tuple[Location, Location]]]:
     """The rule's ``details`` (with ``error.confs``) and where each key and value stands."""
     details_node = entry.obj("details")
+    assert isinstance(details_node.value, dict)  # obj() gives an object or refuses
     details = dict(details_node.value)
     locations = {
         key: (details_node.doc.key_location((*details_node.path, key)), details_node.child(key).location)

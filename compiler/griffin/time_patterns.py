@@ -15,7 +15,7 @@ def fill_time_patterns(text: str, timestamp_ms: int) -> str:
     """``text`` with each ``#pattern#`` replaced by the time formatted by it (UTC)."""
     moment = datetime.fromtimestamp(timestamp_ms / 1000, tz=timezone.utc)
 
-    def fill(match: re.Match) -> str:
+    def fill(match: re.Match[str]) -> str:
         pattern = match.group(1)
         out = ""
         while pattern:
@@ -26,7 +26,7 @@ def fill_time_patterns(text: str, timestamp_ms: int) -> str:
                     break
             else:
                 if pattern[0].isalpha():
-                    return match.group(0)  # not a date pattern: left as written
+                    return str(match.group(0))  # not a date pattern: left as written
                 out += pattern[0]
                 pattern = pattern[1:]
         return out

@@ -1,14 +1,14 @@
 """One lowering per DQ type: a checked rule becomes plan requests and a finishing step."""
 
-from typing import Callable
+from typing import Any, Callable, Protocol
 
-from ..ruletree.nodes import StatementRule
+from ..checked.rules import CheckedAccuracy, CheckedKeyedAccuracy, CheckedRule
 from .accuracy import AccuracyLowering
 from .common import Finisher, Options, RuleLowering
 from .completeness import CompletenessLowering
 from .duplicates import DistinctnessLowering, UniquenessLowering
 from .griffin_matching import AccuracyMeasureLowering, DuplicationMeasureLowering
-from .griffin_measure import CompletenessMeasureLowering, SchemaConformanceLowering, SparkSqlMeasureLowering
+from .griffin_measure import RowConditionLowering
 from .griffin_profiling import ProfilingMeasureLowering
 from .keyed_accuracy import KeyedAccuracyLowering
 from .measure import MeasureLowering
@@ -17,12 +17,20 @@ from .sql import SqlLowering
 from .timeliness import TimelinessLowering
 
 
-def accuracy_lowering(rule, *args) -> RuleLowering:
+class Lowering(Protocol):
+    def lower(self) -> Finisher: ...
+
+
+def accuracy_lowering(checked: CheckedRule, *args: Any) -> Lowering:
     """Statement-form accuracy (``@Key a === b; ...``) joins by key; the other forms anti-join."""
-    return (KeyedAccuracyLowering if isinstance(rule.body, StatementRule) else AccuracyLowering)(rule, *args)
+    if isinstance(checked, CheckedKeyedAccuracy):
+        return KeyedAccuracyLowering(checked, *args)
+    assert isinstance(checked, CheckedAccuracy)  # the check pass gives accuracy rules one of the two
+    return AccuracyLowering(checked, *args)
 
 
-LOWERINGS: dict[str, Callable[..., RuleLowering]] = {
+# the lowering of each rule kind (measures: MeasureLowering)
+LOWERINGS: dict[str, Callable[..., Lowering]] = {
     kind: cls
     for cls in (
         AccuracyLowering,
@@ -32,16 +40,13 @@ LOWERINGS: dict[str, Callable[..., RuleLowering]] = {
         ProfilingLowering,
         SqlLowering,
         TimelinessLowering,
-        MeasureLowering,
         AccuracyMeasureLowering,
-        CompletenessMeasureLowering,
         DuplicationMeasureLowering,
         ProfilingMeasureLowering,
-        SchemaConformanceLowering,
-        SparkSqlMeasureLowering,
+        RowConditionLowering,
     )
     for kind in cls.kinds
 }
 LOWERINGS["accuracy"] = accuracy_lowering
 
-__all__ = ["LOWERINGS", "Finisher", "Options", "RuleLowering"]
+__all__ = ["LOWERINGS", "Finisher", "MeasureLowering", "Options", "RuleLowering"]

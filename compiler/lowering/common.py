@@ -1,25 +1,18 @@
-"""What every lowering shares: the rule's scope, its details, and the hand-off to finishing."""
+"""What every lowering shares: the checked rule, its output names, and the hand-off to finishing."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, TypeVar
+from typing import Any, Callable, Generic, Mapping, TypeVar
 
+from ..checked.rules import CheckedRule
 from ..collect import Collector, Results, RowsRef, ValueRef
-from ..errors import InvalidInput, did_you_mean
-from ..parser import unquote_name
-from ..plan import Export, Field, Limit, Named, Project, Read, Relation, Scalar
-from ..resolve import Context, Resolver, Scope, Side
+from ..plan import Export, Field, Limit, Named, Project, Read, Relation
 from ..results import MetricWrite, RecordOutput, RuleResult
-from ..ruletree.nodes import Node, SelectItem, Star
-from ..suite import RuleSpec
 from ..types import Schema
 
 Finisher = Callable[[Results], RuleResult]
-Body = TypeVar("Body")
-
-# Details every rule accepts besides its own (Griffin names its sources there).
-COMMON_DETAILS = ("source", "target")
+Checked = TypeVar("Checked", bound=CheckedRule)
 
 
 @dataclass
@@ -53,56 +46,24 @@ class Options:
         return f"{self.records_to.rstrip('/')}/{name}.parquet", None
 
 
-class RuleLowering:
-    """Helpers for lowering one rule; a subclass per DQ type implements ``lower``."""
+class RuleLowering(Generic[Checked]):
+    """Helpers for lowering one checked rule; a subclass per DQ type implements ``lower``."""
 
     kinds: tuple[str, ...] = ()
-    details_allowed: tuple[str, ...] = ()
 
-    def __init__(self, rule: RuleSpec, schemas: dict[str, Schema], collector: Collector, options: Options) -> None:
-        self.rule = rule
+    def __init__(self, checked: Checked, schemas: Mapping[str, Schema], collector: Collector, options: Options) -> None:
+        self.checked = checked
+        self.rule = checked.spec
         self.schemas = schemas
         self.collector = collector
         self.options = options
-        self.check_details()
-
-    def body_as(self, kind: type[Body]) -> Body:
-        """The rule's body, which the loaders give every rule of this lowering's kinds as a ``kind``."""
-        body = self.rule.body
-        if not isinstance(body, kind):
-            raise TypeError(f"a {self.rule.kind} rule's body is a {kind.__name__}, not {body!r}")
-        return body
-
-    # -- errors and details ---------------------------------------------------------------------
-    def error(self, code: str, message: str, node: Node | None = None, hint: str | None = None) -> InvalidInput:
-        if node is not None:
-            return Scope.error(code, message, node, hint)
-        return InvalidInput(code, message, location=self.rule.location, text=None, hint=hint)
-
-    def check_details(self) -> None:
-        allowed = set(self.details_allowed) | set(COMMON_DETAILS)
-        for key in self.rule.details:
-            if key not in allowed:
-                key_at = self.rule.detail_locations.get(key, (self.rule.location,))[0]
-                raise InvalidInput(
-                    "UNKNOWN_DETAIL",
-                    f"{self.rule.kind} rule {self.rule.name!r} has no option {key!r}",
-                    location=key_at,
-                    text=key,
-                    hint=did_you_mean(key, allowed),
-                )
-
-    def detail_error(self, key: str, code: str, message: str, hint: str | None = None) -> InvalidInput:
-        """An error about the value of one detail option, located at that value."""
-        value_at = self.rule.detail_locations.get(key, (None, self.rule.location))[1]
-        return InvalidInput(code, message, location=value_at, text=repr(self.rule.details.get(key)), hint=hint)
 
     def name_of(self, key: str) -> str:
         """A metric's name: renamed in the details, else the key itself (Griffin's getStringOrKey)."""
         value = self.rule.details.get(key)
         return str(value) if value not in (None, "") else key
 
-    def write(self, rows: list[dict]) -> MetricWrite:
+    def write(self, rows: list[dict[str, Any]]) -> MetricWrite:
         """The rule's main metric write, named and flattened as its ``out`` entry says."""
         metric = self.rule.metric
         return MetricWrite(
@@ -137,67 +98,9 @@ class RuleLowering:
         )
 
     # -- sources ------------------------------------------------------------------------------------
-    def schema(self, source: str) -> Schema:
-        if source not in self.schemas:
-            raise InvalidInput(
-                "UNKNOWN_SOURCE",
-                f"rule {self.rule.name!r} reads unknown source {source!r}",
-                location=self.rule.location,
-                text=source,
-                hint=did_you_mean(source, self.schemas),
-            )
-        return self.schemas[source]
-
     def read(self, source: str) -> Read:
-        return Read(source, self.schema(source))
-
-    def scope_for(
-        self, sides: list[Side], roles: dict[str, str] | None = None, default: list[str] | None = None
-    ) -> Scope:
-        roles = roles or {}
-        visible = {s.source for s in sides} | set(roles)
-        outside = (set(self.schemas) | {"source", "target"}) - visible
-        return Scope(
-            {s.source: s for s in sides},
-            roles,
-            default or [s.source for s in sides],
-            outside=outside,
-            now_ms=self.options.now_ms,
-        )
-
-    def source_scope(self, source: str) -> Scope:
-        """Only the rule's source is visible (completeness, timeliness, profiling, ...)."""
-        return self.scope_for([Side(source, self.schema(source))], {"source": source})
-
-    # -- select lists --------------------------------------------------------------------------------
-    def selections(
-        self, items: tuple[SelectItem, ...], resolver: Resolver, ctx: Context | None = None
-    ) -> list[tuple[Scalar, str, SelectItem]]:
-        """Each item of a select list as (expression, output name, item)."""
-        out = []
-        for item in items:
-            if isinstance(item.expr, Star):
-                raise resolver.scope.error("STAR_NOT_ALLOWED", "'*' is not allowed here: name the columns", item)
-            expr = resolver.expression(item.expr, ctx or Context(clause=f"{self.rule.kind} rule"))
-            out.append((expr, self.output_name(item, expr), item))
-        names = [name for _, name, _ in out]
-        for expr, name, node in out:
-            if names.count(name) > 1:
-                raise resolver.scope.error(
-                    "DUPLICATE_NAME", f"two selections are named {name!r}", node, "give one an alias with AS"
-                )
-        return out
-
-    @staticmethod
-    def output_name(item: SelectItem, expr: Scalar) -> str:
-        """An item's alias, else its column name, else its text."""
-        if item.alias:
-            return item.alias
-        text = item.expr.text
-        if isinstance(expr, Field):
-            # a column keeps its own name (without the data source in front)
-            return text.rsplit(".", 1)[-1].strip("`") if "." in text else unquote_name(text)
-        return text
+        """A source the check pass found in the schemas."""
+        return Read(source, self.schemas[source])
 
 
 def positive(ref: ValueRef) -> Callable[[Results], bool]:

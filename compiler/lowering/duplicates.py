@@ -9,7 +9,7 @@ accuracy compares them). ``duplication.array`` lists, per duplicate count ``dup`
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, TypeVar
 
 from ..collect import Results
 from ..plan import (
@@ -23,6 +23,7 @@ from ..plan import (
     Literal,
     Named,
     Project,
+    Read,
     Relation,
     and_all,
     count_all,
@@ -31,12 +32,14 @@ from ..plan import (
     key_histogram,
 )
 from ..plan.histograms import COUNT, VALUES
-from ..resolve import Resolver, Side
+from ..checked.rules import CheckedDistinctness, CheckedDuplicates, CheckedUniqueness
 from ..results import MetricWrite, RuleResult
 from ..types import BOOLEAN, INTEGER
-from ..ruletree.nodes import SelectList
-from .accuracy import compared_as_text, comparison_key
+from ..equality import compared_as_text, comparison_key
 from .common import Finisher, RuleLowering
+
+
+Duplicates = TypeVar("Duplicates", bound=CheckedDuplicates)
 
 
 def _unique(histogram: dict[int | None, int]) -> int:
@@ -44,15 +47,12 @@ def _unique(histogram: dict[int | None, int]) -> int:
     return sum(values for n, values in histogram.items() if n is None or n <= 1)
 
 
-class _DuplicateLowering(RuleLowering):
+class _DuplicateLowering(RuleLowering[Duplicates]):
     """The grouping both rule types share."""
 
-    def keys(self, source: str, prefix: str = "__key") -> tuple[list[Named], list[str]]:
-        """The selected values of ``source`` as named keys, and their output names."""
-        resolver = Resolver(self.source_scope(source))
-        selections = self.selections(self.body_as(SelectList).items, resolver)
-        keys = [Named(expr, f"{prefix}{i}") for i, (expr, _, _) in enumerate(selections)]
-        return keys, [name for _, name, _ in selections]
+    def keys(self, prefix: str = "__key") -> list[Named]:
+        """The selected values of the source as named keys."""
+        return [Named(expr, f"{prefix}{i}") for i, expr in enumerate(self.checked.keys)]
 
     def dup_records(self, counted: Relation, keys: list[Named], names: list[str], count: Field) -> Relation:
         """The duplicated values with their ``dup`` count, as record samples show them."""
@@ -108,53 +108,36 @@ class _DuplicateLowering(RuleLowering):
         return finish
 
 
-class DistinctnessLowering(_DuplicateLowering):
+class DistinctnessLowering(_DuplicateLowering[CheckedDistinctness]):
     kinds = ("distinctness",)
-    details_allowed = (
-        "total",
-        "distinct",
-        "dup",
-        "num",
-        "duplication.array",
-        "accu_dup",
-        "with.accumulate",
-        "record.enable",
-    )
 
     def lower(self) -> Finisher:
-        source = self.rule.source
-        read = self.read(source)
-        keys, names = self.keys(source)
+        read = self.read(self.checked.source)
+        keys, names = self.keys(), list(self.checked.names)
         counted = grouped_counts(read, tuple(keys))
         return self.finisher(
             read, counted, keys, names, (self.name_of("distinct"), lambda histogram: sum(histogram.values()))
         )
 
 
-class UniquenessLowering(_DuplicateLowering):
+class UniquenessLowering(_DuplicateLowering[CheckedUniqueness]):
     kinds = ("uniqueness",)
-    details_allowed = ("total", "unique", "dup", "num", "duplication.array")
 
     def lower(self) -> Finisher:
-        rule = self.rule
-        source, target = rule.source, rule.target or rule.source
-        read = self.read(source)
-        keys, names = self.keys(source)
-        if target == source:
+        read = self.read(self.checked.source)
+        keys, names = self.keys(), list(self.checked.names)
+        target = self.checked.target
+        if target is None:
             counted: Relation = grouped_counts(read, tuple(keys))
         else:
             counted = self._against_target(read, keys, target)
         return self.finisher(read, counted, keys, names, (self.name_of("unique"), _unique))
 
-    def _against_target(self, read, keys: list[Named], target: str) -> Relation:
+    def _against_target(self, read: Read, keys: list[Named], target: str) -> Relation:
         """Distinct source values, each with how often the target holds it (NULL: never)."""
         target_read = self.read(target)
         prefix = free_prefix("__tkey", read.schema)
-        # the same selections, read from the target: the source's name now means the target
-        scope = self.scope_for([Side(target, target_read.schema)], {"source": target, "target": target})
-        scope.sides[self.rule.source] = scope.sides[target]
-        resolver = Resolver(scope)
-        target_values = [expr for expr, _, _ in self.selections(self.body_as(SelectList).items, resolver)]
+        target_values = self.checked.target_keys
         as_text = [compared_as_text(k.expr, t) for k, t in zip(keys, target_values)]
         # group the target by what the comparison sees, so each source value meets one group
         target_keys = [

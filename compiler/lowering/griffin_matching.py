@@ -4,7 +4,7 @@ and duplication (within the source)."""
 from __future__ import annotations
 
 from ..collect import Results
-from ..errors import InvalidInput
+from ..checked.rules import CheckedMeasureAccuracy, CheckedMeasureDuplication
 from ..plan import (
     AggFn,
     AggregateCall,
@@ -19,6 +19,8 @@ from ..plan import (
     Literal,
     Named,
     Project,
+    Read,
+    Relation,
     Scalar,
     SortKey,
     Window,
@@ -31,18 +33,17 @@ from ..plan import (
     not_,
 )
 from ..plan.histograms import COUNT
-from ..resolve import Resolver
+from ..equality import true_only
 from ..results import RuleResult
 from ..types import BOOLEAN, INTEGER, STRING, Kind
-from ..griffin_measures import AccuracyConfig, DuplicationConfig
 from .common import Finisher
-from .griffin_measure import GriffinMeasureLowering, true_only
+from .griffin_measure import GriffinMeasureLowering
 
 # kinds a window can order rows by on both engines alike
 _ORDERABLE = (Kind.BOOLEAN, Kind.INTEGER, Kind.DOUBLE, Kind.DECIMAL, Kind.STRING, Kind.DATE, Kind.TIMESTAMP)
 
 
-class AccuracyMeasureLowering(GriffinMeasureLowering):
+class AccuracyMeasureLowering(GriffinMeasureLowering[CheckedMeasureAccuracy]):
     """A source row is accurate when a reference row has equal values in every pair of columns.
 
     Griffin's rules, kept: equality is plain SQL equality, so a NULL source value never matches
@@ -53,32 +54,11 @@ class AccuracyMeasureLowering(GriffinMeasureLowering):
     kinds = ("griffin.accuracy",)
 
     def lower(self) -> Finisher:
-        source, reference = self.rule.source, self.rule.target
-        read, ref_read = self.read(source), self.read(reference)
-        prefix = free_prefix("__ref_", read.schema)
-        resolver = Resolver(self.scope_for([]))
-        resolver.strings_compare_as_text = True
-        equalities, source_values, ref_keys = [], [], {}
-        for source_ref, ref_ref in dict.fromkeys(self.body_as(AccuracyConfig).pairs):
-            value = self.column(source_ref, source)
-            ref_value = self.column(ref_ref, reference)
-            ref_keys[ref_value.name] = Named(ref_value, prefix + ref_value.name)
-            renamed = Field(prefix + ref_value.name, ref_value.dtype)
-            try:
-                left, right = resolver.unify(value, renamed, None, "accuracy")
-            except InvalidInput as error:
-                raise InvalidInput(
-                    error.code,
-                    f"measure {self.rule.name!r}: {source_ref.name} ({value.dtype}) "
-                    f"cannot be compared with {ref_ref.name} ({ref_value.dtype})",
-                    location=source_ref.location,
-                    text=source_ref.name,
-                    hint=error.hint,
-                ) from None
-            equalities.append(Call(Fn.EQ, (left, right), BOOLEAN))
-            source_values.append(value)
-        keys = Distinct(Project(ref_read, tuple(ref_keys.values())))
-        unmatched = Join(JoinKind.ANTI, read, keys, and_all(equalities))
+        checked = self.checked
+        read, ref_read = self.read(checked.source), self.read(checked.reference)
+        source_values, equalities = checked.source_values, list(checked.equalities)
+        keys = Distinct(Project(ref_read, checked.reference_keys))
+        unmatched: Relation = Join(JoinKind.ANTI, read, keys, and_all(equalities))
         if all(v.dtype.kind is Kind.STRING for v in source_values):
             blank = and_all([Call(Fn.EQ, (v, Literal("", STRING)), BOOLEAN) for v in source_values])
             unmatched = Filter(unmatched, not_(true_only(blank)))
@@ -87,7 +67,7 @@ class AccuracyMeasureLowering(GriffinMeasureLowering):
         )
 
 
-class DuplicationMeasureLowering(GriffinMeasureLowering):
+class DuplicationMeasureLowering(GriffinMeasureLowering[CheckedMeasureDuplication]):
     """Rows grouped by key columns (NULL equal to NULL): a group of one row is ``unique``; in a
     larger group the first row is ``non_unique`` and the others ``duplicate``; ``distinct`` is the
     first row of every group. Rows whose keys are all NULL carry no flag but count in ``total``.
@@ -99,11 +79,8 @@ class DuplicationMeasureLowering(GriffinMeasureLowering):
     kinds = ("griffin.duplication",)
 
     def lower(self) -> Finisher:
-        source = self.rule.source
-        read = self.read(source)
-        fields = [self.column(ref, source) for ref in self.body_as(DuplicationConfig).columns] or [
-            Field(c.name, c.dtype) for c in read.schema.columns
-        ]
+        read = self.read(self.checked.source)
+        fields = list(self.checked.fields)
         keys = tuple(Named(f, f"__key{i}") for i, f in enumerate(fields))
         counted = grouped_counts(read, keys)
         count = Field(COUNT, INTEGER)
@@ -116,7 +93,7 @@ class DuplicationMeasureLowering(GriffinMeasureLowering):
             "unique": self.collector.value(counted, count_all(filter=single)),
             "duplicate": self.collector.value(counted, AggregateCall(AggFn.SUM, (extra,), INTEGER, filter=keyed)),
         }
-        flag = self.body_as(DuplicationConfig).bad
+        flag = self.checked.flag
         # non_unique rows exist exactly when duplicate rows do
         presence = refs["duplicate" if flag == "non_unique" else flag]
         sample = self.bad_records(self._flagged(read, fields, flag), read.schema, presence)
@@ -134,7 +111,7 @@ class DuplicationMeasureLowering(GriffinMeasureLowering):
 
         return finish
 
-    def _flagged(self, read, fields: list[Field], flag: str):
+    def _flagged(self, read: Read, fields: list[Field], flag: str) -> Relation:
         """The rows carrying ``flag``, each numbered within its key group."""
         number, size = free_prefix("__row_number", read.schema), free_prefix("__group_size", read.schema)
         others = [Field(c.name, c.dtype) for c in read.schema.columns if Field(c.name, c.dtype) not in fields]

@@ -12,6 +12,7 @@ also under Griffin's ``approx_distinct_count`` name.
 from __future__ import annotations
 
 import math
+from typing import Callable
 from decimal import ROUND_HALF_EVEN, Context, Decimal
 
 from ..collect import Results, ValueRef
@@ -27,13 +28,14 @@ from ..plan import (
     JoinKind,
     Named,
     Read,
+    Scalar,
+    coerce,
     count_all,
     free_prefix,
 )
-from ..resolve import Resolver
+from ..checked.rules import CheckedMeasureProfiling
 from ..results import RuleResult
 from ..types import DOUBLE, INTEGER, STRING, DataType, Kind
-from ..griffin_measures import ProfilingConfig
 from .common import Finisher
 from .griffin_measure import GriffinMeasureLowering
 
@@ -69,7 +71,7 @@ def spark_type_name(dtype: DataType) -> str:
     return f"{dtype.kind.value}<{','.join(parts)}>"
 
 
-def bround(value, scale: int):
+def bround(value: float | None, scale: int) -> float | None:
     """Spark's ``bround`` of a double: half-even on its shortest decimal text."""
     if value is None or not math.isfinite(value):
         return value
@@ -77,15 +79,13 @@ def bround(value, scale: int):
     return float(exact.quantize(Decimal(1).scaleb(-scale), ROUND_HALF_EVEN, Context(prec=1000)))
 
 
-class ProfilingMeasureLowering(GriffinMeasureLowering):
+class ProfilingMeasureLowering(GriffinMeasureLowering[CheckedMeasureProfiling]):
     kinds = ("griffin.profiling",)
 
     def lower(self) -> Finisher:
-        source = self.rule.source
-        read = self.read(source)
-        config = self.body_as(ProfilingConfig)
-        named = {self.column(ref, source).name for ref in config.columns}
-        columns = [Field(c.name, c.dtype) for c in read.schema.columns if not named or c.name in named]
+        config = self.checked
+        read = self.read(config.source)
+        columns = config.columns
         total_ref = self.collector.value(read, count_all())
         refs = {f.name: self._statistics(read, f) for f in columns}
         kurtosis = self._kurtosis(read, [f for f in columns if f.dtype.kind in _NUMERIC])
@@ -122,21 +122,21 @@ class ProfilingMeasureLowering(GriffinMeasureLowering):
     def _statistics(self, read: Read, value: Field) -> dict[str, ValueRef]:
         """Everything but kurtosis, from the source's shared scan."""
 
-        def of(fn: AggFn, arg, dtype: DataType, distinct: bool = False) -> ValueRef:
+        def of(fn: AggFn, arg: Scalar, dtype: DataType, distinct: bool = False) -> ValueRef:
             return self.collector.value(read, AggregateCall(fn, (arg,), dtype, distinct))
 
         refs = {"null_count": self.collector.value(read, count_all(filter=IsNull(value)))}
         if value.dtype.kind is not Kind.MAP:  # maps cannot be compared, so not counted
             refs["distinct"] = of(AggFn.COUNT, value, INTEGER, distinct=True)
         if value.dtype.kind in _TEXTUAL:
-            length = Call(Fn.LENGTH, (Resolver.coerce(value, STRING),), INTEGER)
+            length = Call(Fn.LENGTH, (coerce(value, STRING),), INTEGER)
             refs.update(
                 min_col_len=of(AggFn.MIN, length, INTEGER),
                 max_col_len=of(AggFn.MAX, length, INTEGER),
                 avg_col_len=of(AggFn.AVG, length, DOUBLE),
             )
         if value.dtype.kind in _NUMERIC:
-            number = Resolver.coerce(value, DOUBLE)
+            number = coerce(value, DOUBLE)
             refs.update(
                 min=of(AggFn.MIN, value, value.dtype),
                 max=of(AggFn.MAX, value, value.dtype),
@@ -146,12 +146,12 @@ class ProfilingMeasureLowering(GriffinMeasureLowering):
             )
         return refs
 
-    def _kurtosis(self, read: Read, numeric: list[Field]) -> dict:
+    def _kurtosis(self, read: Read, numeric: list[Field]) -> dict[str, Callable[[Results], float | None]]:
         """Per numeric column, a reader of ``n * m4 / m2^2 - 3`` over moments about the mean."""
         if not numeric:
             return {}
         prefix = free_prefix("__mean", read.schema)
-        numbers = [Resolver.coerce(f, DOUBLE) for f in numeric]
+        numbers = [coerce(f, DOUBLE) for f in numeric]
         means = Aggregate(
             read,
             (),
@@ -171,11 +171,11 @@ class ProfilingMeasureLowering(GriffinMeasureLowering):
         return readers
 
 
-def _kurtosis_reader(n_ref: ValueRef, m2_ref: ValueRef, m4_ref: ValueRef):
-    def kurtosis(results: Results):
+def _kurtosis_reader(n_ref: ValueRef, m2_ref: ValueRef, m4_ref: ValueRef) -> Callable[[Results], float | None]:
+    def kurtosis(results: Results) -> float | None:
         n, m2, m4 = results.value(n_ref), results.value(m2_ref), results.value(m4_ref)
         if not n or m2 is None or m2 == 0:
             return None  # Spark: NULL without values or without spread
-        return n * m4 / (m2 * m2) - 3.0
+        return float(n * m4 / (m2 * m2) - 3.0)
 
     return kurtosis

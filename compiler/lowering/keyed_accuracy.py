@@ -36,24 +36,19 @@ from ..plan import (
     free_prefix,
 )
 from ..plan.scalars import field_names
-from ..resolve import Resolver
+from ..checked.rules import CheckedKeyedAccuracy
 from ..results import RuleResult
-from ..ruletree.nodes import AssignStatement, InvalidStatement, KeyStatement, Mapping, StatementRule
 from ..types import BOOLEAN, INTEGER
-from .accuracy import AccuracyLowering, griffin_equality
-from .common import Finisher, positive
-
-_ORDER = {"<<": "<", ">>": ">", "<<=": "<=", ">>=": ">="}
+from .common import Finisher, RuleLowering, positive
 
 
-class KeyedAccuracyLowering(AccuracyLowering):
+class KeyedAccuracyLowering(RuleLowering[CheckedKeyedAccuracy]):
     kinds = ()  # chosen by ``accuracy_lowering`` for statement-form bodies
-    details_allowed = ("total", "matched", "miss", "mismatch", "invalid", "mismatches")
 
     def lower(self) -> Finisher:
-        rule = self.rule
-        source_read, target_read, prefix, resolver = self.two_sides()
-        keys, mappings, invalid = self.statements(resolver, prefix)
+        rule, checked = self.rule, self.checked
+        source_read, target_read, prefix = self.read(checked.source), self.read(checked.target), checked.prefix
+        keys, mappings, invalid = list(checked.keys), list(checked.mappings), list(checked.invalid)
 
         row = free_prefix("__row", source_read.schema)
         numbered = Window(source_read, (Named(WindowCall(WindowFn.ROW_NUMBER), row),))
@@ -102,7 +97,7 @@ class KeyedAccuracyLowering(AccuracyLowering):
         not_invalid = [not_(Call(Fn.COALESCE, (or_all(invalid), Literal(False, BOOLEAN)), BOOLEAN))] if invalid else []
         misses = Project(Filter(joined, and_all(not_invalid + [IsNull(Field(found, BOOLEAN))])), source_columns)
         sample_ref = self.sample(misses, "missRecords", positive(refs["miss"]))
-        names = {key: self.name_of(key) for key in self.details_allowed}
+        names = {key: self.name_of(key) for key in ("total", "matched", "miss", "mismatch", "invalid", "mismatches")}
 
         def finish(results: Results) -> RuleResult:
             metrics = {names[key]: results.value(ref) or 0 for key, ref in refs.items()}
@@ -115,51 +110,3 @@ class KeyedAccuracyLowering(AccuracyLowering):
             )
 
         return finish
-
-    def statements(self, resolver: Resolver, prefix: str):
-        """Key equalities, (mapping test, text) pairs and @Invalid conditions, in rule order."""
-        keys, mappings, invalid = [], [], []
-        for statement in self.body_as(StatementRule).statements:
-            if isinstance(statement, AssignStatement):
-                resolver.scope.variables[statement.name] = resolver.expression(statement.value)
-            elif isinstance(statement, InvalidStatement):
-                invalid.append(resolver.condition(statement.condition))
-            elif isinstance(statement, KeyStatement):
-                keys.append(self.key(resolver, statement.mapping, prefix))
-            else:
-                mappings.append((self.mapping(resolver, statement.mapping), statement.mapping.text))
-        if not keys:
-            raise self.error(
-                "NO_KEY",
-                f"accuracy rule {self.rule.name!r} has no @Key statement",
-                hint="add one: @Key ${source}['id'] === ${target}['id'];",
-            )
-        return keys, mappings, invalid
-
-    def key(self, resolver: Resolver, mapping: Mapping, prefix: str) -> Scalar:
-        if mapping.op != "===":
-            raise resolver.scope.error("BAD_KEY", f"a key compares with ===, not {mapping.op}", mapping)
-        left, right = resolver.expression(mapping.left), resolver.expression(mapping.right)
-        sides = [{n.startswith(prefix) for n in field_names(v)} for v in (left, right)]
-        if sides == [{True}, {False}]:
-            left, right = right, left
-        elif sides != [{False}, {True}]:
-            raise resolver.scope.error(
-                "BAD_KEY",
-                "a key compares a selection of the source with one of the target",
-                mapping,
-                "write: @Key ${source}['id'] === ${target}['id'];",
-            )
-        return self.mapping(resolver, mapping, left, right)
-
-    @staticmethod
-    def mapping(
-        resolver: Resolver, mapping: Mapping, left: Scalar | None = None, right: Scalar | None = None
-    ) -> Scalar:
-        """``===`` and ``!==`` compare as Griffin's ``=`` (NULL equals NULL); ``<<`` etc. as ``<``."""
-        if left is None:
-            left, right = resolver.expression(mapping.left), resolver.expression(mapping.right)
-        if mapping.op in _ORDER:
-            return resolver.compare(_ORDER[mapping.op], left, right, mapping)
-        equal = griffin_equality(*resolver.unify(left, right, mapping, mapping.op))
-        return equal if mapping.op == "===" else not_(equal)

@@ -9,38 +9,41 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..checked.rules import CheckedQuery
 from ..collect import Results
 from ..errors import ResultError
-from ..plan import Read, Sql
-from ..results import MeasureResult, Row
-from ..suite import NativeSql
-from .profiling import ProfilingLowering
+from ..plan import Read, Relation, Sql
+from ..results import MeasureResult, ResultRow, Row
+from ..suite import MeasureSpec, NativeSql
+from .profiling import QueryLowering
 
 MeasureFinisher = Callable[[Results], MeasureResult]
 
 
-class MeasureLowering(ProfilingLowering):
+class MeasureLowering(QueryLowering):
     kinds = ("measure",)
     row_limit = 1
 
     def lower(self) -> MeasureFinisher:
-        if isinstance(self.rule.body, (str, NativeSql)):
-            if isinstance(self.rule.body, NativeSql):  # the database ran it: its rows are a source's
-                source = self.rule.body.source
-                relation = Read(source, self.schemas[source])
+        if not isinstance(self.checked, CheckedQuery):
+            body = self.rule.body
+            relation: Relation
+            if isinstance(body, NativeSql):  # the database ran it: its rows are a source's
+                relation = Read(body.source, self.schemas[body.source])
             else:  # sql "...": Spark SQL, translated for DuckDB
-                relation = Sql(self.rule.body, tuple(self.schemas))
+                assert isinstance(body, str)  # the check pass gives a measure's text as it is
+                relation = Sql(body, tuple(self.schemas))
             ref = self.collector.rows(relation, self.row_limit + 1)
 
-            def rows_of(results: Results) -> list[dict]:
+            def rows_of(results: Results) -> list[ResultRow]:
                 rows = results.rows(ref)
                 if len(rows) > self.row_limit:
                     raise self.too_many_rows()
                 return rows
         else:
-            finish_query = super().lower()
+            finish_query = self.lower_query(self.checked)
 
-            def rows_of(results: Results) -> list[dict]:
+            def rows_of(results: Results) -> list[ResultRow]:
                 return finish_query(results).writes[0].rows
 
         def finish(results: Results) -> MeasureResult:
@@ -66,7 +69,8 @@ class MeasureLowering(ProfilingLowering):
             hint="aggregate the query or add a WHERE that selects one row",
         )
 
-    def _result(self, row: dict) -> MeasureResult:
+    def _result(self, row: ResultRow) -> MeasureResult:
+        assert isinstance(self.rule, MeasureSpec)  # measures are lowered by this class only
         shape = self.rule.shape or ("value" if len(row) == 1 else "map")
         if shape == "value":
             if len(row) != 1:

@@ -3,6 +3,7 @@ when the rule has a metric output."""
 
 from __future__ import annotations
 
+from ..checked.rules import CheckedRule
 from ..collect import Results
 from ..errors import ResultError
 from ..plan import Sql
@@ -11,7 +12,7 @@ from .common import Finisher, RuleLowering
 from .profiling import ROW_LIMIT
 
 
-class SqlLowering(RuleLowering):
+class SqlLowering(RuleLowering[CheckedRule]):
     kinds = ("sql",)
 
     def lower(self) -> Finisher:

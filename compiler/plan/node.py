@@ -9,7 +9,6 @@ rebuild it with those replaced, so a new node type needs no edit in any generic 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import sys
 from typing import Any, Callable, Iterator, TypeVar
 
@@ -33,7 +32,8 @@ class Node:
 
         The node itself when nothing changed, so an unchanged tree is not validated again.
         """
-        return _with_fields_mapped(self, kind, fn)
+        rebuilt: N = _with_fields_mapped(self, kind, fn)
+        return rebuilt
 
 
 class Part:
@@ -53,11 +53,16 @@ def _collect(value: object, kind: type[N], found: list[N]) -> None:
             _collect(getattr(value, name), kind, found)
 
 
-@functools.cache
+_ATTRIBUTE_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _attribute_names(cls: type) -> tuple[str, ...]:
-    """The field names of a node or part class (``dataclasses.fields`` costs a walk per call,
-    and walkers ask for every node of every plan)."""
-    return tuple(field.name for field in dataclasses.fields(cls))
+    """The field names of a node or part class, remembered (``dataclasses.fields`` costs a walk
+    per call, and walkers ask for every node of every plan)."""
+    names = _ATTRIBUTE_NAMES.get(cls)
+    if names is None:
+        names = _ATTRIBUTE_NAMES[cls] = tuple(field.name for field in dataclasses.fields(cls))
+    return names
 
 
 def _map(value: Any, kind: type[Node], fn: Callable[[Any], Any]) -> Any:

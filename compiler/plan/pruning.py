@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import singledispatch
-from typing import Iterable
+from typing import AbstractSet, Iterable
 
 from .relations import (
     Aggregate,
@@ -34,7 +34,7 @@ def _fields(exprs: Iterable[Scalar]) -> frozenset[str]:
     return frozenset().union(*(field_names(e) for e in exprs))
 
 
-def _or_all(needed: Needed, extra: frozenset[str]) -> Needed:
+def _or_all(needed: Needed, extra: AbstractSet[str]) -> Needed:
     return None if needed is None else needed | extra
 
 
@@ -103,12 +103,12 @@ def _window(rel: Window, needed: Needed = None) -> Relation:
     return replace(rel, input=prune_columns(rel.input, below))
 
 
-def _side(side: Relation, needed: Needed, on: frozenset[str]) -> Relation:
+def _side(side: Relation, needed: Needed, on: AbstractSet[str]) -> Relation:
     names = frozenset(side.schema.names)
     return prune_columns(side, None if needed is None else (needed | on) & names)
 
 
-def columns_read(relations) -> dict[str, frozenset[str] | None]:
+def columns_read(relations: Iterable[Relation]) -> dict[str, frozenset[str] | None]:
     """For each source the pruned relations read: the columns they use (None: all, for SQL)."""
     out: dict[str, frozenset[str] | None] = {}
     for rel in relations:
@@ -116,5 +116,5 @@ def columns_read(relations) -> dict[str, frozenset[str] | None]:
             if isinstance(node, Sql):
                 out.update(dict.fromkeys(node.tables))  # SQL text may name any column
             elif isinstance(node, Read) and (node.source not in out or out[node.source] is not None):
-                out[node.source] = out.get(node.source, frozenset()) | frozenset(node.source_schema.names)
+                out[node.source] = (out.get(node.source) or frozenset()) | frozenset(node.source_schema.names)
     return out

@@ -7,13 +7,14 @@ Every relation has uniquely named output columns; a join's two sides must not sh
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from ..types import Column, Kind, Schema
 from .functions import AggFn, JoinKind
 from .node import Node, Part, concrete_types, walk_nodes
 from .scalars import (
     AggregateCall,
+    Literal,
     Scalar,
     SortKey,
     WindowCall,
@@ -49,15 +50,15 @@ class Named(Part):
     name: str
 
 
-def _check_fields(where: str, exprs, schema: Schema) -> None:
+def _check_fields(where: str, exprs: Iterable[Scalar], schema: Schema) -> None:
     for expr in exprs:
         missing = field_names(expr) - set(schema.names)
         if missing:
             raise ValueError(f"{where}: unknown column(s) {sorted(missing)}; input has {list(schema.names)}")
 
 
-def _check_unique(where: str, names) -> None:
-    names = list(names)
+def _check_unique(where: str, given: Iterable[str]) -> None:
+    names = list(given)
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
         raise ValueError(f"{where}: duplicate output column(s) {duplicates}")
@@ -165,10 +166,15 @@ class Aggregate(Relation):
 
     def percentile_sets(self) -> tuple["PercentileSet", ...]:
         """The PERCENTILE_DISC measures, gathered by the value and the rows they rank."""
-        sets: dict[tuple, list[tuple[str, float]]] = {}
+        sets: dict[tuple[Scalar, Scalar | None], list[tuple[str, float]]] = {}
         for m in self.measures:
-            if m.expr.fn is AggFn.PERCENTILE_DISC:
-                sets.setdefault((m.expr.args[0], m.expr.filter), []).append((m.name, m.expr.args[1].value))
+            call = m.expr
+            if isinstance(call, AggregateCall) and call.fn is AggFn.PERCENTILE_DISC:
+                fraction = call.args[1]
+                assert isinstance(fraction, Literal) and isinstance(
+                    fraction.value, (int, float)
+                )  # a number written down
+                sets.setdefault((call.args[0], call.filter), []).append((m.name, fraction.value))
         return tuple(PercentileSet(value, rows, tuple(members)) for (value, rows), members in sets.items())
 
 
@@ -282,7 +288,7 @@ class Window(Relation):
 RELATION_TYPES: tuple[type[Relation], ...] = concrete_types(Relation)
 
 
-def free_prefix(base: str, taken) -> str:
+def free_prefix(base: str, taken: Schema | Iterable[str]) -> str:
     """A name prefix that no name of ``taken`` (names, or a Schema) starts with."""
     names = taken.names if isinstance(taken, Schema) else tuple(taken)
     prefix = base

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from ..catalogue import FUNCTIONS, Function
 from ..errors import InvalidInput, did_you_mean
 from ..function_builders import ArgumentError, Invocation
@@ -55,8 +57,9 @@ class FunctionResolver:
             raise self.scope.error("TYPE_MISMATCH", f"{name}(): {result}", node)
         if function.build is not None:
             return self._built(function, name, args, result, node.distinct, node)
-        if function.is_aggregate:
+        if isinstance(function.op, AggFn):
             return self.aggregate_call(function.op, args, result, node.distinct, node, ctx)
+        assert function.op is not None  # the catalogue gives a function without a builder its op
         return Call(function.op, tuple(args), result)
 
     def _built(
@@ -65,12 +68,15 @@ class FunctionResolver:
         """The plan nodes a function builds from its arguments; a bad argument is a located error."""
         if distinct:
             raise self.scope.error("DISTINCT_NOT_ALLOWED", f"DISTINCT does not apply to {name}()", node)
+        assert function.build is not None  # the caller looked
         try:
             return function.build(Invocation(tuple(args), result, self.scope.now_ms))
         except ArgumentError as error:
             raise self.scope.error(error.code, f"{name}(): {error}", node, error.hint) from None
 
-    def aggregate_call(self, fn: AggFn, args, dtype, distinct: bool, node: Node, ctx: Context) -> Scalar:
+    def aggregate_call(
+        self, fn: AggFn, args: Sequence[Scalar], dtype: DataType, distinct: bool, node: Node, ctx: Context
+    ) -> Scalar:
         if not ctx.aggregates:
             raise self._aggregate_not_allowed(fn.value, node, ctx)
         return AggregateCall(fn, tuple(args), dtype, distinct)

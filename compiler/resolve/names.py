@@ -107,7 +107,7 @@ class NameResolver(FunctionResolver):
                     first,
                     f"write {base.token}['column']",
                 )
-            value = self._side_column(side, column.value, first)
+            value = self._side_column(side, str(column.value), first)
             return self.apply_steps(value, steps[1:], ctx, side)
         if isinstance(first, (FieldStep, StarStep, MethodStep)):
             return self._after_head(side, steps, node, ctx)

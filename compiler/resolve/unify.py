@@ -37,7 +37,7 @@ class Unifier:
         left, right = self.unify(left, right, node, f"'{op}'")
         return Call(COMPARE[op], (left, right), BOOLEAN)
 
-    def unify(self, left: Scalar, right: Scalar, node: Node, what: str) -> tuple[Scalar, Scalar]:
+    def unify(self, left: Scalar, right: Scalar, node: Node | None, what: str) -> tuple[Scalar, Scalar]:
         """Make two operands comparable, casting explicitly; a type error if they are not."""
         lt, rt = left.dtype, right.dtype
         if Kind.NULL in (lt.kind, rt.kind) or Kind.OTHER in (lt.kind, rt.kind):
@@ -69,7 +69,7 @@ class Unifier:
             )
         return left, right
 
-    def _unify_json(self, left: Scalar, right: Scalar, node: Node, what: str) -> tuple[Scalar, Scalar]:
+    def _unify_json(self, left: Scalar, right: Scalar, node: Node | None, what: str) -> tuple[Scalar, Scalar]:
         """A JSON value compares as text with text, JSON and booleans, as a number with numbers."""
         other = right.dtype if left.dtype.kind is Kind.JSON else left.dtype
         if other.kind in (Kind.JSON, Kind.STRING, Kind.BOOLEAN):

@@ -22,8 +22,10 @@ class Node:
     text: str
 
 
-def located(code: str, message: str, node: Node, hint: str | None = None) -> InvalidInput:
-    """An error about ``node``: at its location, quoting its text."""
+def located(code: str, message: str, node: Node | None, hint: str | None = None) -> InvalidInput:
+    """An error about ``node``: at its location, quoting its text (no node: the caller locates it)."""
+    if node is None:
+        return InvalidInput(code, message, hint=hint)
     return InvalidInput(code, message, location=node.location, text=node.text or None, hint=hint)
 
 

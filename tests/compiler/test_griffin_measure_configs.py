@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from gryph.client import validate
+from gryph.client.runner import compile_source
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.griffin import load_griffin_job
 from gryph.compiler.plan import Aggregate, Read
@@ -96,7 +97,7 @@ def test_measures_on_one_source_share_one_scan(tmp_path):
             _measure("profiling", {"expr": "name"}, "c"),
         ],
     )
-    plan = validate(path).plan
+    plan = compile_source(path).plan
     scans = [
         q
         for q in plan.queries

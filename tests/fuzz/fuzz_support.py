@@ -227,6 +227,12 @@ def outcome(path: Path, engine) -> str | None:
         signal.signal(signal.SIGALRM, previous)
 
 
+def regression_case(path: Path) -> Case:
+    """A failing input kept in ``regressions/``, as a case of the seed it was mutated from."""
+    seed = REPO / path.name.split("__fuzzfail")[0].replace("__", "/")
+    return Case(seed, "regression", path.read_bytes())
+
+
 def cases(seed: int, count: int):
     """``count`` mutated cases, reproducible from ``seed``."""
     rng = random.Random(seed)

@@ -11,13 +11,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fuzz_support import REPO, Case, Workspace, cases, outcome
+from fuzz_support import Workspace, cases, outcome, regression_case
 from gryph.client import validate
+from gryph.client.runner import compile_source
 from gryph.compiler.errors import GryphError
 from gryph.local_backend.engine import DuckDBEngine
 
 REGRESSIONS = Path(__file__).parent / "regressions"
+REGRESSION_FILES = sorted(p for p in REGRESSIONS.iterdir() if p.suffix in (".dq", ".json"))
 FIXED_SEED, FIXED_CASES = 20261123, 1500
+AGREEMENT_SEED, AGREEMENT_CASES = 20261124, 400
 
 
 @pytest.fixture(scope="module")
@@ -38,14 +41,38 @@ def test_mutated_inputs_end_located(fuzz_bench):
     assert not failures, "\n".join(failures[:20])
 
 
-@pytest.mark.parametrize(
-    "path", sorted(p for p in REGRESSIONS.iterdir() if p.suffix in (".dq", ".json")), ids=lambda p: p.name
-)
+@pytest.mark.parametrize("path", REGRESSION_FILES, ids=lambda p: p.name)
 def test_regression_case(path, fuzz_bench):
     engine, workspace = fuzz_bench
-    seed = REPO / path.name.split("__fuzzfail")[0].replace("__", "/")
-    assert seed.is_file(), f"the seed {seed} of {path.name} is gone"
-    assert outcome(workspace.place(Case(seed, "regression", path.read_bytes())), engine) is None
+    case = regression_case(path)
+    assert case.seed.is_file(), f"the seed {case.seed} of {path.name} is gone"
+    assert outcome(workspace.place(case), engine) is None
+
+
+def fate(step, path: Path, engine) -> tuple | None:
+    """None when ``step`` accepts the input, else what its error says."""
+    try:
+        step(path, engine)
+        return None
+    except GryphError as error:
+        return error.code, error.message, error.location, error.text, error.hint
+
+
+def test_validate_refuses_what_compiling_refuses_the_same_way(fuzz_bench):
+    """The check pass catches every error lowering used to: the fixed-seed cases and the
+    regression corpus fare the same through ``validate`` (the check pass only) and a full
+    compile: accepted by both, or refused with the same code, message, location, text and hint."""
+    engine, workspace = fuzz_bench
+    corpus = [*cases(AGREEMENT_SEED, AGREEMENT_CASES), *(regression_case(path) for path in REGRESSION_FILES)]
+    differences, refused = [], 0
+    for number, case in enumerate(corpus):
+        path = workspace.place(case)
+        checked, compiled = fate(validate, path, engine), fate(compile_source, path, engine)
+        refused += checked is not None
+        if checked != compiled:
+            differences.append(f"case {number} ({case.seed.name}, {case.mutation}): {checked} vs {compiled}")
+    assert not differences, "\n".join(differences[:20])
+    assert 50 < refused < len(corpus)  # the corpus holds bad inputs and good ones
 
 
 # -- grammar-aware generation ------------------------------------------------------------------
