@@ -13,12 +13,14 @@ import random
 import time
 import uuid
 from pathlib import Path
-
-import duckdb
+from typing import TYPE_CHECKING
 
 from gryph.compiler.errors import EngineError
 
 from .run_result import json_safe
+
+if TYPE_CHECKING:  # DuckDB loads when a history is opened: a run without one does not pay for it
+    import duckdb
 
 DEFAULT_PATH = Path(".gryph") / "history.duckdb"
 LOCK_WAIT_SECONDS = 60.0  # how long a run waits for another process's lock before giving up
@@ -45,6 +47,8 @@ class HistoryStore:
         self.path = Path(path)
 
     def _connect(self, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+        import duckdb
+
         if not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._check_format()
@@ -136,6 +140,8 @@ class HistoryStore:
             )
 
     def _query(self, sql: str, params: list) -> list[tuple]:
+        import duckdb
+
         if not self.path.exists():
             return []
         with self._connect(read_only=True) as con:

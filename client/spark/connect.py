@@ -41,6 +41,8 @@ class Connection:
     url: str
     server_version: str
     server: LocalSpark | None = field(default=None, repr=False)
+    # the session's settings a small run changed (small_runs.py), to put back; None: unchanged
+    small_run_put_back: dict[str, str | None] | None = field(default=None, repr=False)
 
     def reachable(self) -> bool:
         """Whether the server still accepts connections: requests to one that is gone would

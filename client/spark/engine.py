@@ -23,7 +23,7 @@ from .histograms import shared_histograms
 from .read_once import keep_all, sources_to_keep
 from .relations import Context, compile_relation, has_sql, wide_codegen
 from .scalars import quoted
-from .small_runs import interpret, reads_only_small, restore
+from .small_runs import reads_only_small, restore, set_for_small_run
 from .sources import load_source
 from .together import Part, collect_together
 from .typemap import schema_of
@@ -44,6 +44,7 @@ class SparkEngine:
         it is read from storage once (see read_once.py); False reads it once per scan.
         """
         self.read_once = read_once
+        self._owns_session = connection is None  # stopped with this engine, seen by no one else
         self.connection = connection if connection is not None else connect(remote)
         self.spark = self.connection.session
         # each source's DataFrame and schema, by the identity of its spec: a run asks for a
@@ -91,7 +92,7 @@ class SparkEngine:
         relations = [s.input for s in shared] + [q.relation for q in alone] + [e.relation for e in exports]
         kept = sources_to_keep(relations, plan.views, sources) if self.read_once else {}
         small = reads_only_small(relations, plan.views, sources)
-        with self._interpreted(small), self._registered(plan.views, relations, sources, kept) as ctx:
+        with self._small_run(small), self._registered(plan.views, relations, sources, kept) as ctx:
             for export in exports:
                 self._export(ctx, export)
             jobs = [s.dataframe(ctx) for s in shared]
@@ -121,24 +122,34 @@ class SparkEngine:
                     writer.parquet(export.path)
 
     @contextlib.contextmanager
-    def _interpreted(self, small: bool):
-        """A run over small sources only runs without generated code (small_runs.py); the
-        session's settings are put back afterwards."""
-        if not small:
-            yield
-            return
-        with spark_errors("setting the session's configuration"):
-            previous = interpret(self.spark)
+    def _small_run(self, small: bool):
+        """A run over small sources only runs without generated code, in one partition
+        (small_runs.py). On a session this engine opened, the settings stay for its next small
+        plan (two requests less each) and go back before a plan that is not small; on a session
+        it was given, they go back after every plan."""
+        connection = self.connection
+        if small and connection.small_run_put_back is None:
+            with spark_errors("setting the session's configuration"):
+                connection.small_run_put_back = set_for_small_run(self.spark)
+        elif not small:
+            self._put_back_settings()
         try:
             yield
         except BaseException:
             # the failure is the one to report; a server that is gone has no settings to put back
-            if self.connection.reachable():
-                with contextlib.suppress(EngineError), spark_errors("setting the session's configuration"):
-                    restore(self.spark, previous)
+            if not self._owns_session and connection.reachable():
+                with contextlib.suppress(EngineError):
+                    self._put_back_settings()
             raise
-        with spark_errors("setting the session's configuration"):
-            restore(self.spark, previous)
+        if not self._owns_session:
+            self._put_back_settings()
+
+    def _put_back_settings(self) -> None:
+        """The session's own settings again, if a small run changed them."""
+        previous, self.connection.small_run_put_back = self.connection.small_run_put_back, None
+        if previous is not None:
+            with spark_errors("setting the session's configuration"):
+                restore(self.spark, previous)
 
     @contextlib.contextmanager
     def _registered(self, views, relations, sources: Mapping[str, SourceSpec], kept: Mapping | None = None):

@@ -114,7 +114,9 @@ def keep_all(loaded: Mapping[str, DataFrame], kept: Mapping[str, frozenset[str] 
 def keep(df: DataFrame, columns: frozenset[str] | None, name: str) -> DataFrame:
     """``df`` (only ``columns``) read once and kept for the run; ``df`` itself where the server refuses."""
     if columns is not None:
-        df = df.select(*(column(c) for c in df.columns if c in columns))
+        # by name, in a fixed order: ``df.columns`` would be a schema request of its own, and
+        # one outside the handling below when the server is gone
+        df = df.select(*(column(c) for c in sorted(columns)))
     try:
         with _active(df.sparkSession):
             return df.localCheckpoint(eager=True, storageLevel=STORAGE)

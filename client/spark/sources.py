@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pyarrow as pa
 from pyspark.sql import DataFrame
+from pyspark.sql import types as T
 from pyspark.sql.connect.session import SparkSession
 from pyspark.sql.pandas.types import from_arrow_schema
 
@@ -22,6 +23,7 @@ from gryph.compiler.types import Schema
 
 from .database_sources import read_database
 from .failures import spark_errors
+from .local_schemas import known_schema
 from .scalars import column
 from .typemap import needs_widening, schema_of, to_logical, to_spark, to_spark_schema
 
@@ -30,7 +32,8 @@ def load_source(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schem
     """The rows of ``spec`` and their schema, for one schema request; fails with an
     ``EngineError`` naming the source if it is missing."""
     if is_database(spec):
-        return _widen(read_database(spark, spec))
+        df = read_database(spark, spec)
+        return _widen(df, df.schema)
     with spark_errors(f"reading source {spec.name!r}", source=f"{spec.name!r} ({spec.describe()})"):
         if spec.format == "table":
             if not spec.table:  # as on DuckDB (local_backend/sources.py)
@@ -40,14 +43,18 @@ def load_source(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schem
             df = _declared(_upload(spark, spec.frame), spec)
         else:
             check_local_files(spec)  # the server may run here: refuse before it reads what it cannot
-            df = _read_files(spark, spec)
-        df.schema  # analysis happens lazily on the server; surface a missing path now
-        return _widen(df)
+            known = known_schema(spec)
+            df = _read_files(spark, spec, known)
+            if known is not None:
+                return _widen(df, known)  # no request: the server reads the files as told
+        return _widen(df, df.schema)  # analysis happens lazily on the server; surface a missing path now
 
 
-def _read_files(spark: SparkSession, spec: SourceSpec) -> DataFrame:
+def _read_files(spark: SparkSession, spec: SourceSpec, known: T.StructType | None) -> DataFrame:
     reader = spark.read.format("csv" if spec.format == "tsv" else spec.format).options(**_file_options(spec))
-    if spec.schema is not None:
+    if known is not None:
+        reader = reader.schema(known)
+    elif spec.schema is not None:
         # A declared schema gives names and types by position (headerless Griffin CSVs need it).
         reader = reader.schema(to_spark_schema(spec.schema))
     elif spec.format in ("csv", "tsv") and spec.option("inferSchema") is None:
@@ -86,18 +93,18 @@ def _declared(df: DataFrame, spec: SourceSpec) -> DataFrame:
     return df.select(*(column(c.name).try_cast(to_spark(c.dtype)).alias(c.name) for c in spec.schema.columns))
 
 
-def _widen(df: DataFrame) -> tuple[DataFrame, Schema]:
-    """``df`` with narrow numbers widened, and its logical schema (the same before and after:
-    asking for the widened frame's would be another request)."""
-    schema = schema_of(df.schema)
-    if not any(needs_widening(f.dataType) for f in df.schema.fields):
+def _widen(df: DataFrame, struct: T.StructType) -> tuple[DataFrame, Schema]:
+    """``df`` (of Spark schema ``struct``) with narrow numbers widened, and its logical schema
+    (the same before and after: asking for the widened frame's would be another request)."""
+    schema = schema_of(struct)
+    if not any(needs_widening(f.dataType) for f in struct.fields):
         return df, schema
     widened = df.select(
         *(
             column(f.name).cast(to_spark(to_logical(f.dataType))).alias(f.name)
             if needs_widening(f.dataType)
             else column(f.name)
-            for f in df.schema.fields
+            for f in struct.fields
         )
     )
     return widened, schema

@@ -1,4 +1,5 @@
-"""The requests a run sends the server: one schema request per source, one action per plan, no
+"""The requests a run sends the server: no schema request for a source whose schema is known here
+(declared, or a parquet footer on this machine), one for any other, one action per plan, no
 temporary views unless the run has Spark SQL text, no copy of small local files.
 
 Each request is a round trip, and on a warm server round trips are most of a small run's time.
@@ -52,14 +53,14 @@ def _requests(engine, monkeypatch) -> list[tuple[str, str]]:
     return sent
 
 
-def test_a_run_asks_each_schema_once_and_runs_one_action(spark_engine, tmp_path, monkeypatch):
+def test_a_run_of_files_here_asks_no_schema_and_runs_one_action(spark_engine, tmp_path, monkeypatch):
     users, copy, orders = _write(tmp_path)
     suite = load_suite(SUITE.format(users=users, copy=copy, orders=orders))
     sent = _requests(spark_engine, monkeypatch)
     result = run_on(suite, spark_engine, record_sample=0)
-    # three sources: three schema requests, though compiling needs the parquet files' schemas and
-    # running reads all three; users is scanned three times, but its file is small: no copy
-    assert sorted(sent) == [("analyze", "schema")] * 3 + [("execute", "root")], sent
+    # the three sources' schemas are known here (orders declared, the parquet footers read here;
+    # was three schema requests); users is scanned three times, but its file is small: no copy
+    assert sent == [("execute", "root")], sent
     # by hand: emails a NULL b c; ids 1 2 2 3 (1 and 3 unique); (2, NULL) and (3, c) have no
     # equal row in the copy; one order of three has no user
     metrics = result.metrics
@@ -69,13 +70,25 @@ def test_a_run_asks_each_schema_once_and_runs_one_action(spark_engine, tmp_path,
     assert (metrics["buyers"]["total"], metrics["buyers"]["incomplete"]) == (3, 1)
 
 
+def test_a_schema_only_the_server_knows_is_asked_once(spark_engine, tmp_path, monkeypatch):
+    inferred = tmp_path / "inferred.csv"
+    inferred.write_text("id,email\n1,a\n2,\n")
+    suite = load_suite(
+        f'source users = csv("{inferred}")\ncompleteness contact on users: email\nuniqueness ids on users: id\n'
+    )
+    sent = _requests(spark_engine, monkeypatch)
+    result = run_on(suite, spark_engine, record_sample=0)
+    # the CSV's types are Spark's inference: one schema request, shared by compiling and running
+    assert sorted(sent) == [("analyze", "schema"), ("execute", "root")], sent
+    assert (result.metrics["contact"]["incomplete"], result.metrics["ids"]["unique"]) == (1, 2)
+
+
 def test_samples_are_a_second_action_only_when_rows_failed(spark_engine, tmp_path, monkeypatch):
     users, copy, orders = _write(tmp_path)
     suite = load_suite(SUITE.format(users=users, copy=copy, orders=orders))
     sent = _requests(spark_engine, monkeypatch)
     result = run_on(suite, spark_engine, record_sample=5)
-    assert sent.count(("execute", "root")) == 2 and ("analyze", "schema") in sent
-    assert sent.count(("analyze", "schema")) == 3, sent
+    assert sent == [("execute", "root")] * 2, sent
     assert result.records["buyers"]["sample"] == [{"order_id": 11, "user_id": None}]
 
 
@@ -94,13 +107,13 @@ def test_spark_sql_text_reads_the_sources_as_temporary_views(spark_engine, tmp_p
     assert "users" not in {table.name for table in spark_engine.spark.catalog.listTables()}
 
 
-def test_a_small_run_is_interpreted_and_puts_the_settings_back(spark_engine, tmp_path, monkeypatch):
+def test_a_small_run_is_interpreted_in_one_partition_and_the_settings_go_back(spark_engine, tmp_path, monkeypatch):
     import gryph.client.spark.small_runs as small_runs
+    from gryph.client.spark import SparkEngine
 
     users, copy, orders = _write(tmp_path)
     suite = load_suite(SUITE.format(users=users, copy=copy, orders=orders))
-    client, settings = spark_engine.spark.client, list(small_runs.INTERPRETED)
-    before = client.get_configs(*settings)
+    client, settings = spark_engine.spark.client, list(small_runs.SMALL_RUN_SETTINGS)
     config, set_during = client.config, []
 
     def spy_config(operation):
@@ -109,11 +122,37 @@ def test_a_small_run_is_interpreted_and_puts_the_settings_back(spark_engine, tmp
         return config(operation)
 
     monkeypatch.setattr(client, "config", spy_config)
-    small = run_on(suite, spark_engine, record_sample=5)
-    assert set_during[0] == small_runs.INTERPRETED and client.get_configs(*settings) == before
-    # the same files counted as large: generated code, and the same results
+    # the same files counted as large: generated code (and whatever earlier tests left, put back)
+    with monkeypatch.context() as large_files:
+        large_files.setattr(small_runs, "SMALL_SOURCE_BYTES", 0)
+        large = run_on(suite, spark_engine, record_sample=5)
+    assert not any(small_runs.SMALL_RUN_SETTINGS.keys() <= pairs.keys() for pairs in set_during), set_during
+    before = client.get_configs(*settings)
+    assert dict(zip(settings, before)) != small_runs.SMALL_RUN_SETTINGS
+    # small: two plans (metrics, then samples) under settings set once; they stay on the
+    # engine's own session until a plan that is not small
     set_during.clear()
-    monkeypatch.setattr(small_runs, "SMALL_SOURCE_BYTES", 0)
-    large = run_on(suite, spark_engine, record_sample=5)
-    assert not any(small_runs.INTERPRETED.keys() & pairs.keys() for pairs in set_during), set_during
+    small = run_on(suite, spark_engine, record_sample=5)
+    assert set_during == [small_runs.SMALL_RUN_SETTINGS], set_during
+    assert dict(zip(settings, client.get_configs(*settings))) == small_runs.SMALL_RUN_SETTINGS
     assert large.metrics == small.metrics and large.records == small.records
+    with monkeypatch.context() as large_files:
+        large_files.setattr(small_runs, "SMALL_SOURCE_BYTES", 0)
+        run_on(suite, spark_engine, record_sample=0)
+    assert client.get_configs(*settings) == before
+    # an engine given a session puts its settings back after every plan
+    given = run_on(suite, SparkEngine(connection=spark_engine.connection), record_sample=5)
+    assert client.get_configs(*settings) == before and given.metrics == small.metrics
+
+
+def test_a_kept_source_known_here_costs_no_schema_request(spark_engine, tmp_path, monkeypatch):
+    import gryph.client.spark.small_runs as small_runs
+
+    users, copy, orders = _write(tmp_path)
+    suite = load_suite(SUITE.format(users=users, copy=copy, orders=orders))
+    monkeypatch.setattr(small_runs, "SMALL_SOURCE_BYTES", 0)  # these few rows stand for large files
+    sent = _requests(spark_engine, monkeypatch)
+    result = run_on(suite, spark_engine, record_sample=0)
+    # users is scanned three times: copied once for the run, with the columns it uses
+    assert sorted(sent) == [("execute", "checkpoint_command"), ("execute", "root")], sent
+    assert result.metrics["ids"]["unique"] == 2
