@@ -11,6 +11,7 @@ changes a few values of, a small share of rows so that accuracy rules find misse
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
 
@@ -127,13 +128,20 @@ def generate(rows: int, force: bool = False, quiet: bool = False) -> Path:
     con = duckdb.connect()
     con.execute("SET TimeZone = 'UTC'")
     con.execute("SET preserve_insertion_order = false")
-    tmp_events, tmp_copy = events.with_suffix(".tmp"), copy.with_suffix(".tmp")
-    con.execute(f"COPY ({_events_sql(rows)}) TO '{tmp_events}' (FORMAT parquet, COMPRESSION zstd)")
-    con.execute(f"CREATE VIEW events AS SELECT * FROM read_parquet('{tmp_events}')")
-    con.execute(f"COPY ({_copy_sql()}) TO '{tmp_copy}' (FORMAT parquet, COMPRESSION zstd)")
-    con.close()
-    tmp_events.rename(events)
-    tmp_copy.rename(copy)
+    # files of this process's own, renamed into place: processes generating the same size at
+    # once (test workers) write the same bytes and never read each other's half-written files
+    tmp_events, tmp_copy = (path.with_suffix(f".{os.getpid()}.tmp") for path in (events, copy))
+    try:
+        con.execute(f"COPY ({_events_sql(rows)}) TO '{tmp_events}' (FORMAT parquet, COMPRESSION zstd)")
+        con.execute(f"CREATE VIEW events AS SELECT * FROM read_parquet('{tmp_events}')")
+        con.execute(f"COPY ({_copy_sql()}) TO '{tmp_copy}' (FORMAT parquet, COMPRESSION zstd)")
+        con.close()
+        tmp_events.replace(events)
+        tmp_copy.replace(copy)
+    finally:
+        con.close()
+        tmp_events.unlink(missing_ok=True)
+        tmp_copy.unlink(missing_ok=True)
     if not quiet:
         print(f"generated {rows:,} rows in {time.perf_counter() - clock:.1f} s -> {out}")
     return out
