@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import Location
+from .errors import InvalidInput, Location
 from .types import Schema
 from .url_secrets import redact_url
 
@@ -36,6 +36,21 @@ class SourceSpec:
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
             raise ValueError(f"unknown source format {self.format!r}")
+        # what every engine needs to read it, decided here once rather than by each engine
+        if self.format in FILE_FORMATS and not self.paths:
+            raise InvalidInput(
+                "SOURCE_NO_PATH", f"source {self.name!r} ({self.format}) names no file", location=self.location
+            )
+        if self.format == "table" and not self.table:
+            raise InvalidInput("SOURCE_NO_TABLE", f"source {self.name!r} names no table", location=self.location)
+        if self.format == "frame" and self.frame is None:
+            raise InvalidInput("SOURCE_NO_FRAME", f"source {self.name!r} has no frame", location=self.location)
+
+    @property
+    def table_name(self) -> str:
+        """The catalog table a ``table`` source reads (present: checked when it was built)."""
+        assert self.table, f"{self.format} source {self.name!r} has no table"
+        return self.table
 
     def __repr__(self) -> str:  # a database URL's password never shows, not even in a repr
         paths = tuple(redact_url(path) for path in self.paths)

@@ -79,8 +79,6 @@ def _unreadable(spec: SourceSpec, exc: Exception) -> EngineError:
 
 def expand_paths(spec: SourceSpec) -> list[str]:
     """Every file of a source: globs expanded, directories read as Spark writes them."""
-    if not spec.paths:
-        raise InvalidInput("SOURCE_NO_PATH", f"source {spec.name!r} ({spec.format}) names no file")
     files: list[str] = []
     for path in spec.paths:
         if "://" in path:  # a URL: DuckDB resolves it itself
@@ -236,9 +234,7 @@ def _table_name(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> str:
     Qualifying it fully keeps the source's temporary view (which may bear the same name) from
     shadowing the table it reads.
     """
-    if not spec.table:
-        raise InvalidInput("SOURCE_NO_TABLE", f"source {spec.name!r} names no table")
-    parts = split_qualified(spec.table)
+    parts = split_qualified(spec.table_name)
     rows = con.execute(
         "SELECT table_catalog, table_schema, table_name FROM information_schema.tables "
         "WHERE table_catalog <> 'temp' ORDER BY table_catalog = current_database() DESC, "
@@ -275,8 +271,6 @@ def _names_table(parts: list[str], row: tuple[str, str, str]) -> bool:
 def _frame(spec: SourceSpec) -> pa.Table:
     import pyarrow as pa
 
-    if spec.frame is None:
-        raise InvalidInput("SOURCE_NO_FRAME", f"source {spec.name!r} has no frame")
     try:
         return frame_to_arrow(spec.frame)
     except (TypeError, ValueError, pa.ArrowException) as exc:

@@ -15,7 +15,6 @@ from pyspark.sql.connect.session import SparkSession
 from pyspark.sql.pandas.types import from_arrow_schema
 
 from gryph.compiler.databases import is_database
-from gryph.compiler.errors import InvalidInput
 from gryph.compiler.frames import frame_to_arrow
 from gryph.compiler.source_files import check_local_files
 from gryph.compiler.sources import SourceSpec
@@ -36,9 +35,7 @@ def load_source(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schem
         return _widen(df, df.schema)
     with spark_errors(f"reading source {spec.name!r}", source=f"{spec.name!r} ({spec.describe()})"):
         if spec.format == "table":
-            if not spec.table:  # as on DuckDB (local_backend/sources.py)
-                raise InvalidInput("SOURCE_NO_TABLE", f"source {spec.name!r} names no table")
-            df = _declared(spark.table(spec.table), spec)
+            df = _declared(spark.table(spec.table_name), spec)
         elif spec.format == "frame":
             df = _declared(_upload(spark, spec.frame), spec)
         else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pytest
 
-from gryph.compiler.errors import EngineError, InvalidInput
+from gryph.compiler.errors import EngineError
 from gryph.compiler.plan import Plan, Query, Sql
 from gryph.compiler.sources import SourceSpec
 
@@ -24,11 +24,3 @@ def test_a_query_that_fails_where_it_runs(dq_engine):
         dq_engine.run(plan, {"t": SourceSpec("t", "frame", frame=frame)})
     assert (info.value.code, info.value.exit_code) == ("QUERY_FAILED", 3)
     assert "'q'" in info.value.message
-
-
-def test_a_table_source_that_names_no_table(dq_engine):
-    # an API user may build the spec without its table; Spark would otherwise be asked for table None
-    with pytest.raises(InvalidInput) as info:
-        dq_engine.schema_of(SourceSpec("t", "table"))
-    assert (info.value.code, info.value.exit_code) == ("SOURCE_NO_TABLE", 2)
-    assert "'t'" in info.value.message
