@@ -57,13 +57,10 @@ def budget_bits(rows: int, threads: int) -> int:
     return min(MAX_BITS, max(slots_per_thread.bit_length() - 1, 0))
 
 
-def memory_bits(slot_bytes: int, tables_per_grouping: int, limit_bytes: int) -> int:
-    """The most key bits whose tables, ``tables_per_grouping`` of ``slot_bytes`` a slot summed
-    over a statement's groupings, stay within ``MEMORY_SHARE`` of the limit."""
-    per_bit_zero = slot_bytes * tables_per_grouping
-    if per_bit_zero <= 0:
-        return MAX_BITS
-    slots = int(limit_bytes * MEMORY_SHARE) // per_bit_zero
+def memory_bits(slot_bytes: int, tables: int, limit_bytes: int) -> int:
+    """The most key bits whose perfect tables (``tables`` of them, ``slot_bytes`` a slot, > 0)
+    stay within ``MEMORY_SHARE`` of DuckDB's memory limit."""
+    slots = int(limit_bytes * MEMORY_SHARE) // (slot_bytes * tables)
     return min(MAX_BITS, max(slots.bit_length() - 1, 0))
 
 
