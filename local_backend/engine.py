@@ -18,6 +18,7 @@ from gryph.compiler.types import Schema
 from gryph.compiler.values import normalize
 
 from .duck_types import schema_of_relation
+from .located_rows import Locate, Locations
 from .perfect_hashing import GroupingBudget
 from .quoting import ident, string
 from .settings import current_setting, setting
@@ -98,15 +99,19 @@ class DuckDBEngine:
                 self._export(export, budget)
             together = [q for q in plan.queries if not in_order(q.relation)]
             rows = {}
-            for start in range(0, len(together), MAX_BRANCHES):
-                rows.update(self._together(together[start : start + MAX_BRANCHES], budget))
+            locations = Locations(self._con, sources, list(sources) + [view.name for view in plan.views])
+            try:
+                for start in range(0, len(together), MAX_BRANCHES):
+                    rows.update(self._together(together[start : start + MAX_BRANCHES], budget, locations))
+            finally:
+                locations.drop()
             return {q.name: rows[q.name] if q.name in rows else self._alone(q, budget) for q in plan.queries}
 
-    def _together(self, queries: list[Query], budget: GroupingBudget) -> dict[str, Rows]:
+    def _together(self, queries: list[Query], budget: GroupingBudget, locate: Locate) -> dict[str, Rows]:
         """The rows of several queries from one statement (see ``together``)."""
         if len(queries) < 2:
             return {q.name: self._alone(q, budget) for q in queries}
-        sql = union_sql(queries)
+        sql = union_sql(queries, locate)
         try:
             names, rows = self._fetch(sql, [q.relation for q in queries], budget)
         except duckdb.InterruptException as exc:

@@ -172,16 +172,40 @@ def _spark_column_names(con: duckdb.DuckDBPyConnection, spec: SourceSpec, relati
     return f"(SELECT {renamed} FROM {relation})"
 
 
-def _declared(spec: SourceSpec, relation: str) -> str:
-    """A self-describing source narrowed to the declared schema: those columns, those types."""
-    if spec.schema is None:
+def _declared(spec: SourceSpec, relation: str, extra: tuple[str, ...] = ()) -> str:
+    """A self-describing source narrowed to the declared schema: those columns, those types
+    (and the ``extra`` select items after them)."""
+    if spec.schema is None and not extra:
         return relation
-    columns = []
-    for column in spec.schema.columns:
+    columns = ["*"] if spec.schema is None else []
+    for column in spec.schema.columns if spec.schema is not None else ():
         duck_type = to_duckdb(column.dtype)
         value = ident(column.name) if duck_type is None else f"CAST({ident(column.name)} AS {duck_type})"
         columns.append(f"{value} AS {ident(column.name)}")
-    return f"(SELECT {', '.join(columns)} FROM {relation})"
+    return f"(SELECT {', '.join(columns + list(extra))} FROM {relation})"
+
+
+# the number of a row in its parquet file: a virtual column DuckDB adds unless a file has its own
+_FILE_ROW_NUMBER = "file_row_number"
+
+
+def located_parquet(con: duckdb.DuckDBPyConnection, spec: SourceSpec, file_column: str, row_column: str) -> str | None:
+    """The rows of a parquet source as ``register_source`` reads them, each with its location:
+    its file in ``file_column`` and its number in that file in ``row_column``.
+
+    None for other sources, and for files with a column of the name DuckDB gives the row number
+    (the file's own column would hide it); ``file_column`` must not be a column of the files.
+    """
+    if spec.format != "parquet":
+        return None
+    files = _file_list(spec)
+    columns = {row[0].lower() for row in con.execute(f"DESCRIBE SELECT * FROM read_parquet({files})").fetchall()}
+    if _FILE_ROW_NUMBER in columns or file_column.lower() in columns:
+        return None
+    relation = f"read_parquet({files}, filename = {string(file_column)})"
+    # without a declared schema, ``*`` holds the file column already
+    file = (ident(file_column),) if spec.schema is not None else ()
+    return _declared(spec, relation, file + (f"{_FILE_ROW_NUMBER} AS {ident(row_column)}",))
 
 
 _NATIVE = {

@@ -17,6 +17,7 @@ from gryph.compiler.plan import Filter, Limit, Project, Query, Read, Relation, S
 from gryph.compiler.plan.sharing import replace_shared, shared_work
 from gryph.compiler.values import normalize
 
+from .located_rows import Locate, LocatedWork, fetched_samples, locate_shared
 from .quoting import ident
 from .sql_relations import Aliases, query_sql, relation_sql
 
@@ -32,21 +33,31 @@ def in_order(rel: Relation) -> bool:
     return isinstance(rel, Sort | Sql)
 
 
-def union_sql(queries: list[Query]) -> str:
+def union_sql(queries: list[Query], locate: Locate | None = None) -> str:
     """One statement whose rows are ``(__part, __s0, __s1, ...)``: query i's rows in ``__s{i}``.
 
     A join or grouping that several queries hold (a count and its record sample) is computed
-    once, as a materialised CTE that they read.
+    once, as a materialised CTE that they read. Where its rows are a source's rows and
+    ``locate`` gives them a location, it carries the locations, and a sample of it fetches its
+    whole rows by location (located_rows.py).
     """
     shared = shared_work([q.relation for q in queries])
     prefix = free_prefix("__gryph_shared", [name for q in queries for name in reads(q.relation)])
     names = {rel: Read(f"{prefix}{i}", rel.schema) for i, rel in enumerate(shared)}
-    ctes = [f"{ident(names[rel].source)} AS MATERIALIZED ({relation_sql(rel, Aliases())})" for rel in shared]
+    located: dict[str, LocatedWork] = {}
+    ctes = []
+    for rel in shared:
+        work = locate_shared(rel, locate) if locate is not None else None
+        if work is not None:
+            located[names[rel].source] = work
+        computed = rel if work is None else work.computed
+        ctes.append(f"{ident(names[rel].source)} AS MATERIALIZED ({relation_sql(computed, Aliases())})")
     branches = []
     for i, query in enumerate(queries):
         # the subquery's alias names its whole row (a struct); no column may bear that name
         row = ident(free_prefix("__row", query.relation.schema))
-        sql = query_sql(replace(query, relation=replace_shared(query.relation, names)))
+        relation = fetched_samples(replace_shared(query.relation, names), located)
+        sql = query_sql(replace(query, relation=relation))
         branches.append(f"SELECT {i} AS {ident(PART)}, {row} AS {ident(f'__s{i}')} FROM ({sql}) AS {row}")
     union = " UNION ALL BY NAME ".join(branches)
     return f"WITH {', '.join(ctes)} {union}" if ctes else union
