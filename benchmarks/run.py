@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import re
 import statistics
 import subprocess
 import sys
@@ -53,8 +54,15 @@ def _worker(system: str, rows: int, repeats: int, extra: list[str]) -> dict:
     argv = [sys.executable, "-m", "benchmarks.worker", system, "--rows", str(rows), "--repeats", str(repeats), *extra]
     done = subprocess.run(argv, cwd=HERE.parent, capture_output=True, text=True)
     if done.returncode != 0:
-        return {"system": system, "rows": rows, "error": done.stderr.strip().splitlines()[-1:] or ["failed"]}
+        return {"system": system, "rows": rows, "error": [_failure(done.stderr)]}
     return json.loads(done.stdout)
+
+
+def _failure(stderr: str) -> str:
+    """What a worker died of: its exception's line (DuckDB adds lines of advice after it)."""
+    lines = [line.strip() for line in stderr.strip().splitlines() if line.strip()]
+    raised = [line for line in lines if re.match(r"^[\w.]+(Error|Exception)\b", line)]
+    return (raised or lines or ["failed"])[-1]
 
 
 def compile_cost(rows: int, rules: int = 1000, repeats: int = 3) -> dict:

@@ -45,6 +45,18 @@ def _duckdb(memory_limit: str | None):
     return con
 
 
+def _gryph_duckdb(memory_limit: str | None):
+    """gryph's DuckDB engine under the cap as a user sets it (``gryph run --memory-limit``): gryph
+    then keeps its own perfect hash tables, which DuckDB does not count, within the cap too."""
+    from gryph.local_backend.engine import DuckDBEngine
+
+    from .generate import DATA
+
+    if not memory_limit:
+        return DuckDBEngine()
+    return DuckDBEngine(memory_limit=memory_limit, temp_directory=str(DATA / "spill"))
+
+
 def _spark(remote: str):
     from pyspark.sql import SparkSession
 
@@ -77,26 +89,25 @@ def main(argv: list[str] | None = None) -> None:
 
     files = paths(args.rows)
     spark = _spark(args.remote) if args.system.startswith("spark-") else None
-    con = None if spark is not None else _duckdb(args.duckdb_memory)
+    gryph_on_duckdb = args.system.startswith("duckdb-gryph")
+    con = None if spark is not None or gryph_on_duckdb else _duckdb(args.duckdb_memory)
 
     if args.system in ("duckdb-gryph", "duckdb-gryph-samples"):
         from gryph.client import run
-        from gryph.local_backend.engine import DuckDBEngine
 
         suite = load_bench_suite(args.rows, args.with_checks)
-        engine = DuckDBEngine(con)
+        engine = _gryph_duckdb(args.duckdb_memory)
         # the floor computes metrics only: so does "duckdb-gryph"; "-samples" adds the record
         # samples a default run fetches (20 rows per record output that has rows)
         sample = 20 if args.system.endswith("-samples") else 0
         once = lambda: _gryph_metrics(run(suite, engine, record_sample=sample))  # noqa: E731
     elif args.system == "duckdb-gryph-peer-checks":
         from gryph.client import run
-        from gryph.local_backend.engine import DuckDBEngine
 
         from .common import load_peer_suite
 
         suite = load_peer_suite(args.rows)
-        engine = DuckDBEngine(con)
+        engine = _gryph_duckdb(args.duckdb_memory)
         # cuallee reports violation counts, no rows: compare with gryph's metrics only
         once = lambda: run(suite, engine, record_sample=0).metrics  # noqa: E731
     elif args.system == "duckdb-griffin":
