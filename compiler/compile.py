@@ -65,14 +65,16 @@ class CompiledSuite:
     def execute(
         self, engine: Engine, sources: Mapping[str, SourceSpec], phase: Callable[[str], None] = lambda _: None
     ) -> dict[str, list[ResultRow]]:
-        """Run the plan on an engine in two steps: record samples only where records exist.
-        ``phase`` hears what runs next (a progress display)."""
-        first = self.first_plan()
+        """Run the plan on an engine in two steps: record samples only where records exist (in
+        one step where the engine finds that cheaper: a sample of no records has no rows, so the
+        results are the same). ``phase`` hears what runs next (a progress display)."""
+        one_step = bool(self.conditions) and engine.one_step(self.plan, sources)
+        first = self.plan if one_step else self.first_plan()
         phase(
             f"reading {_counted(len(sources), 'source')}: {_counted(len(first.queries), 'statement')} on {engine.name}"
         )
         rows = engine.run(first, sources)
-        second = self.second_plan(rows)
+        second = None if one_step else self.second_plan(rows)
         if second is not None:
             phase(f"fetching record samples: {_counted(len(second.queries), 'statement')}")
             rows.update(engine.run(second, sources))

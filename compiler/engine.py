@@ -25,5 +25,9 @@ class Engine(Protocol):
     def run(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> dict[str, Rows]:
         """Register ``plan.views``, run every query and return its rows by query name."""
 
+    def one_step(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> bool:
+        """Whether the plan's conditional queries (record samples, which return no rows when their
+        record output has none) cost less run with the others than in a step of their own."""
+
     def close(self) -> None:
         """Release what the engine holds (connections, temporary views)."""

@@ -107,6 +107,11 @@ class DuckDBEngine:
                 locations.drop()
             return {q.name: rows[q.name] if q.name in rows else self._alone(q, budget) for q in plan.queries}
 
+    def one_step(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> bool:
+        """Never: a second statement costs DuckDB no round trip, and a sample of clean data would
+        scan its source for nothing."""
+        return False
+
     def _together(self, queries: list[Query], budget: GroupingBudget, locate: Locate) -> dict[str, Rows]:
         """The rows of several queries from one statement (see ``together``)."""
         if len(queries) < 2:

@@ -109,6 +109,12 @@ class SparkEngine:
                 rows[query.name] = [{name: normalize(value) for name, value in zip(row.__fields__, row)} for row in got]
         return {query.name: rows[query.name] for query in plan.queries}
 
+    def one_step(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> bool:
+        """When the plan reads small local files only: a second action then costs more (a round
+        trip, a job) than the record samples of clean data it would spare."""
+        relations = [q.relation for q in plan.queries] + [e.relation for e in plan.exports]
+        return reads_only_small(relations, plan.views, sources)
+
     def _export(self, ctx: Context, export: Export) -> None:
         """Write a relation in full on the cluster: nothing comes back to the client."""
         where = export.path if export.path is not None else f"table {export.table}"

@@ -83,13 +83,38 @@ def test_a_schema_only_the_server_knows_is_asked_once(spark_engine, tmp_path, mo
     assert (result.metrics["contact"]["incomplete"], result.metrics["ids"]["unique"]) == (1, 2)
 
 
-def test_samples_are_a_second_action_only_when_rows_failed(spark_engine, tmp_path, monkeypatch):
+# by hand from _write: the user without email, the two users without an equal row in the copy,
+# the order without a user; every id but 2 occurs once
+SAMPLES = {
+    "contact": [{"id": 2, "email": None}],
+    "same": [{"id": 2, "email": None}, {"id": 3, "email": "c"}],
+    "buyers": [{"order_id": 11, "user_id": None}],
+}
+
+
+def _samples(result) -> dict:
+    return {rule: sorted(result.records[rule]["sample"], key=repr) for rule in SAMPLES}
+
+
+def test_a_small_run_fetches_its_samples_in_its_one_action(spark_engine, tmp_path, monkeypatch):
     users, copy, orders = _write(tmp_path)
     suite = load_suite(SUITE.format(users=users, copy=copy, orders=orders))
     sent = _requests(spark_engine, monkeypatch)
     result = run_on(suite, spark_engine, record_sample=5)
-    assert sent == [("execute", "root")] * 2, sent
-    assert result.records["buyers"]["sample"] == [{"order_id": 11, "user_id": None}]
+    # small local files: the samples of the filters go with the metrics, not in a second action
+    assert sent == [("execute", "root")], sent
+    assert _samples(result) == SAMPLES
+
+
+def test_samples_of_a_larger_run_are_a_second_action_only_when_rows_failed(spark_engine, tmp_path, monkeypatch):
+    # files of any size count as large: the samples of filters wait for the counts
+    monkeypatch.setattr("gryph.client.spark.small_runs.SMALL_SOURCE_BYTES", 0)
+    users, copy, orders = _write(tmp_path)
+    suite = load_suite(SUITE.format(users=users, copy=copy, orders=orders))
+    sent = _requests(spark_engine, monkeypatch)
+    result = run_on(suite, spark_engine, record_sample=5)
+    assert [kind for kind in sent if kind[0] == "execute" and kind[1] == "root"] == [("execute", "root")] * 2, sent
+    assert _samples(result) == SAMPLES
 
 
 def test_spark_sql_text_reads_the_sources_as_temporary_views(spark_engine, tmp_path, monkeypatch):
