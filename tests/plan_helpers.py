@@ -76,3 +76,17 @@ class Bench:
         """The values of one expression over a table (a one-row dummy table by default)."""
         read = self.table("t", data if data is not None else {"dummy": [0]})
         return [row["v"] for row in self.rows(Project(read, (Named(expr, "v"),)))]
+
+
+class Recorder:
+    """The engine's connection, with every statement it is given written down."""
+
+    def __init__(self, con: object) -> None:
+        self.con, self.statements = con, []
+
+    def execute(self, sql, *args):
+        self.statements.append(sql)
+        return self.con.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.con, name)

@@ -6,7 +6,7 @@ import pytest
 
 from gryph.local_backend import DuckDBEngine
 
-from plan_helpers import Bench
+from plan_helpers import Bench, Recorder
 
 
 @pytest.fixture
@@ -19,3 +19,12 @@ def engine():
 @pytest.fixture
 def bench(engine) -> Bench:
     return Bench(engine)
+
+
+@pytest.fixture
+def recording_engine():
+    """An engine whose connection writes down every statement (``connection.statements``)."""
+    engine = DuckDBEngine()
+    engine._con = Recorder(engine.connection)
+    yield engine
+    engine.close()

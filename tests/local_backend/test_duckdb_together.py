@@ -7,7 +7,6 @@ import math
 import threading
 from decimal import Decimal
 
-import duckdb
 import pyarrow as pa
 import pytest
 
@@ -34,9 +33,8 @@ from gryph.compiler.plan import (
     key_histogram,
 )
 from gryph.compiler.plan.histograms import COUNT, VALUES
-from gryph.local_backend import DuckDBEngine
 
-from plan_helpers import BOOL, DBL, INT, STR, frame_source, multiset, read
+from plan_helpers import Recorder, BOOL, DBL, INT, STR, frame_source, multiset, read
 
 ROWS = pa.table(
     {
@@ -52,26 +50,10 @@ ROWS = pa.table(
 a, s, d = Field("a", INT), Field("s", STR), Field("d", DBL)
 
 
-class Recorder:
-    """The engine's connection, with every statement it is given written down."""
-
-    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
-        self.con, self.statements = con, []
-
-    def execute(self, sql, *args):
-        self.statements.append(sql)
-        return self.con.execute(sql, *args)
-
-    def __getattr__(self, name):
-        return getattr(self.con, name)
-
-
 @pytest.fixture
-def engine():
-    engine = DuckDBEngine()
-    engine._con = Recorder(engine.connection)
-    yield engine
-    engine.close()
+def engine(recording_engine):
+    """The engine, with every statement it gives DuckDB written down."""
+    return recording_engine
 
 
 @pytest.fixture

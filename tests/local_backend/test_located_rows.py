@@ -5,7 +5,6 @@ Every expected row below is worked out by hand from the rows written to the file
 
 from __future__ import annotations
 
-import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -31,7 +30,6 @@ from gryph.compiler.plan import (
     not_,
 )
 from gryph.compiler.sources import SourceSpec
-from gryph.local_backend import DuckDBEngine
 from gryph.local_backend.located_rows import row_source
 
 from plan_helpers import BOOL, INT, STR, multiset, read
@@ -53,26 +51,10 @@ MISSES = [
 ]
 
 
-class Recorder:
-    """The engine's connection, with every statement it is given written down."""
-
-    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
-        self.con, self.statements = con, []
-
-    def execute(self, sql, *args):
-        self.statements.append(sql)
-        return self.con.execute(sql, *args)
-
-    def __getattr__(self, name):
-        return getattr(self.con, name)
-
-
 @pytest.fixture
-def engine():
-    engine = DuckDBEngine()
-    engine._con = Recorder(engine.connection)
-    yield engine
-    engine.close()
+def engine(recording_engine):
+    """The engine, with every statement it gives DuckDB written down."""
+    return recording_engine
 
 
 def _parquet(path, columns: dict, row_group_size: int | None = None) -> str:
