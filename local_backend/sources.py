@@ -175,10 +175,10 @@ def _spark_column_names(con: duckdb.DuckDBPyConnection, spec: SourceSpec, relati
 def _declared(spec: SourceSpec, relation: str, extra: tuple[str, ...] = ()) -> str:
     """A self-describing source narrowed to the declared schema: those columns, those types
     (and the ``extra`` select items after them)."""
-    if spec.schema is None and not extra:
-        return relation
-    columns = ["*"] if spec.schema is None else []
-    for column in spec.schema.columns if spec.schema is not None else ():
+    if spec.schema is None:
+        return f"(SELECT {', '.join(('*',) + extra)} FROM {relation})" if extra else relation
+    columns = []
+    for column in spec.schema.columns:
         duck_type = to_duckdb(column.dtype)
         value = ident(column.name) if duck_type is None else f"CAST({ident(column.name)} AS {duck_type})"
         columns.append(f"{value} AS {ident(column.name)}")

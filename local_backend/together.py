@@ -33,12 +33,12 @@ def in_order(rel: Relation) -> bool:
     return isinstance(rel, Sort | Sql)
 
 
-def union_sql(queries: list[Query], locate: Locate | None = None) -> str:
+def union_sql(queries: list[Query], locate: Locate) -> str:
     """One statement whose rows are ``(__part, __s0, __s1, ...)``: query i's rows in ``__s{i}``.
 
     A join or grouping that several queries hold (a count and its record sample) is computed
-    once, as a materialised CTE that they read. Where its rows are a source's rows and
-    ``locate`` gives them a location, it carries the locations, and a sample of it fetches its
+    once, as a materialised CTE that they read. Where its rows are a source's rows that
+    ``locate`` gives a location, it carries the locations, and a sample of it fetches its
     whole rows by location (located_rows.py).
     """
     shared = shared_work([q.relation for q in queries])
@@ -47,7 +47,7 @@ def union_sql(queries: list[Query], locate: Locate | None = None) -> str:
     located: dict[str, LocatedWork] = {}
     ctes = []
     for rel in shared:
-        work = locate_shared(rel, locate) if locate is not None else None
+        work = locate_shared(rel, locate)
         if work is not None:
             located[names[rel].source] = work
         computed = rel if work is None else work.computed
@@ -56,7 +56,9 @@ def union_sql(queries: list[Query], locate: Locate | None = None) -> str:
     for i, query in enumerate(queries):
         # the subquery's alias names its whole row (a struct); no column may bear that name
         row = ident(free_prefix("__row", query.relation.schema))
-        relation = fetched_samples(replace_shared(query.relation, names), located)
+        relation = replace_shared(query.relation, names)
+        if located:
+            relation = fetched_samples(relation, located)
         sql = query_sql(replace(query, relation=relation))
         branches.append(f"SELECT {i} AS {ident(PART)}, {row} AS {ident(f'__s{i}')} FROM ({sql}) AS {row}")
     union = " UNION ALL BY NAME ".join(branches)

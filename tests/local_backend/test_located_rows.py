@@ -62,12 +62,11 @@ def _parquet(path, columns: dict, row_group_size: int | None = None) -> str:
     return str(path)
 
 
-def _accuracy_plan(engine, source: SourceSpec, target: SourceSpec, limit: int = 20) -> tuple[Plan, Join]:
+def _accuracy_plan(engine, source: SourceSpec, target: SourceSpec, limit: int = 20) -> tuple[Plan, Filter]:
     """An accuracy rule's count and its sample, as the compiler lowers them."""
     t, c = read(engine, source), read(engine, target)
     ident, mail = Field("id", INT), Field("mail", STR)
     right = Project(c, (Named(Field("id", INT), "__t_id"), Named(Field("mail", STR), "__t_mail")))
-    empty = G.STRING
     on = Call(
         Fn.AND,
         (
@@ -75,8 +74,8 @@ def _accuracy_plan(engine, source: SourceSpec, target: SourceSpec, limit: int = 
             Call(
                 Fn.EQ,
                 (
-                    Call(Fn.COALESCE, (mail, Literal("", STR)), empty),
-                    Call(Fn.COALESCE, (Field("__t_mail", STR), Literal("", STR)), empty),
+                    Call(Fn.COALESCE, (mail, Literal("", STR)), STR),
+                    Call(Fn.COALESCE, (Field("__t_mail", STR), Literal("", STR)), STR),
                 ),
                 BOOL,
             ),
