@@ -90,9 +90,9 @@ class SparkEngine:
         alone = [replace(q, relation=prune_columns(q.relation)) for q in plan.queries if q.name not in answered]
         exports = [replace(e, relation=prune_columns(e.relation)) for e in plan.exports]
         relations = [s.input for s in shared] + [q.relation for q in alone] + [e.relation for e in exports]
-        kept = sources_to_keep(relations, plan.views, sources) if self.read_once else {}
         small = reads_only_small(relations, plan.views, sources)
-        with self._small_run(small), self._registered(plan.views, relations, sources, kept) as ctx:
+        kept = sources_to_keep(relations, plan.views, sources, small) if self.read_once else {}
+        with self._small_run(small), self._registered(plan.views, relations, sources, kept, small) as ctx:
             for export in exports:
                 self._export(ctx, export)
             jobs = [s.dataframe(ctx) for s in shared]
@@ -158,10 +158,13 @@ class SparkEngine:
                 restore(self.spark, previous)
 
     @contextlib.contextmanager
-    def _registered(self, views, relations, sources: Mapping[str, SourceSpec], kept: Mapping | None = None):
+    def _registered(
+        self, views, relations, sources: Mapping[str, SourceSpec], kept: Mapping | None = None, small: bool = False
+    ):
         """Sources the views and relations read, then the views, registered for the block.
 
-        Sources in ``kept`` are read once, with the columns it names, and kept for the block.
+        Sources in ``kept`` are read once, with the columns it names, and kept for the block
+        (lazily, in one partition, in a ``small`` run: read_once.py).
         They are temporary views (a request to create and one to drop each) only when Spark SQL
         text runs, which may name any of them; other relations read the DataFrames themselves.
         """
@@ -172,7 +175,7 @@ class SparkEngine:
         as_views = registered if has_sql(everything) else None
         try:
             loaded = {name: self._load(sources[name])[0] for name in dict.fromkeys(names) if name in sources}
-            for name, df in keep_all(loaded, kept or {}).items():
+            for name, df in keep_all(loaded, kept or {}, small).items():
                 with spark_errors(f"reading source {name!r}"):
                     self._register(ctx, name, df, as_views)
             for view in views:

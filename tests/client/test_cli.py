@@ -137,3 +137,37 @@ def test_read_per_scan_is_a_spark_option(spark_remote):
     assert done.returncode == 0, done.stderr
     # the example's 50 users, one without contact details (as on DuckDB above)
     assert json.loads(done.stdout)["metrics"]["contact"] == {"total": 50, "incomplete": 1, "complete": 49}
+
+
+# The command (``entry``) freezes the process's objects before exit, so that Python does not
+# collect them all at exit (a tenth of a second after loading PySpark's client), except when
+# DuckDB is loaded: its bindings report each object of theirs still alive at exit as a leak.
+_ENTRY = """
+import gc, sys
+from gryph.client.cli import entry
+sys.argv = ["gryph", *sys.argv[1:]]
+code = entry()
+print(code, gc.get_freeze_count() > 0, "duckdb" in sys.modules, file=sys.stderr)
+"""
+
+
+def test_the_command_exits_quietly_after_a_duckdb_run():
+    done = gryph("run", "examples/users.dq", "--no-history")
+    assert done.returncode == 0 and "leak" not in done.stderr, done.stderr
+    probe = subprocess.run(
+        [sys.executable, "-c", _ENTRY, "run", "examples/users.dq", "--no-history"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert probe.stderr.splitlines()[-1] == "0 False True", probe.stderr
+
+
+def test_the_command_freezes_before_exit_after_a_spark_run(spark_remote):
+    args = ["run", "examples/users.dq", "--no-history", "--engine", "spark", "--remote", spark_remote]
+    probe = subprocess.run([sys.executable, "-c", _ENTRY, *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    # a Spark run without a history loads no DuckDB, so its objects are frozen
+    assert probe.stderr.splitlines()[-1] == "0 True False", probe.stderr
+    done = gryph(*args)
+    assert done.returncode == 0 and done.stderr == "", done.stderr

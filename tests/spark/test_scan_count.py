@@ -123,8 +123,9 @@ def test_key_histograms_over_one_source_are_one_scan(spark_engine, tmp_path):
     ) == (3, 4, 4)
 
 
-def _spied_run(engine, suite, monkeypatch):
-    """Run ``suite``; returns the metrics, the sources kept for the run and each query's plan."""
+def _spied_run(engine, suite, monkeypatch, large: bool = True, record_sample: int = 0):
+    """Run ``suite``; returns the metrics, the sources kept for the run (name, columns, small)
+    and each query's plan. ``large``: the files count as large ones."""
     import gryph.client.spark.engine as engine_module
     import gryph.client.spark.read_once as read_once
     import gryph.client.spark.small_runs as small_runs
@@ -132,18 +133,19 @@ def _spied_run(engine, suite, monkeypatch):
     kept, plans = [], []
     keep, collect_together = read_once.keep, engine_module.collect_together
 
-    def spy_keep(df, columns, name):
-        kept.append((name, columns))
-        return keep(df, columns, name)
+    def spy_keep(df, columns, name, small=False):
+        kept.append((name, columns, small))
+        return keep(df, columns, name, small)
 
     def spy_collect(parts):
         plans.extend(p.df._explain_string(mode="formatted") for p in parts)
         return collect_together(parts)
 
     monkeypatch.setattr(read_once, "keep", spy_keep)
-    monkeypatch.setattr(small_runs, "SMALL_SOURCE_BYTES", 0)  # these few rows stand for large files
+    if large:
+        monkeypatch.setattr(small_runs, "SMALL_SOURCE_BYTES", 0)  # these few rows stand for large files
     monkeypatch.setattr(engine_module, "collect_together", spy_collect)
-    return run_on(suite, engine, record_sample=0).metrics, kept, plans
+    return run_on(suite, engine, record_sample=record_sample).metrics, kept, plans
 
 
 def test_a_run_reads_each_source_once(spark_engine, tmp_path, monkeypatch):
@@ -154,7 +156,7 @@ def test_a_run_reads_each_source_once(spark_engine, tmp_path, monkeypatch):
     metrics, kept, plans = _spied_run(spark_engine, suite, monkeypatch)
     # users feeds the fused aggregate, the key histogram and the accuracy join: it is read once,
     # with only the columns the rules use; the copy feeds the join alone and is read by it
-    assert kept == [("users", frozenset({"id", "email", "begin_ms", "end_ms"}))]
+    assert kept == [("users", frozenset({"id", "email", "begin_ms", "end_ms"}), False)]
     # (a scan's details name its files: "Location: InMemoryFileIndex [file:/.../users.parquet]")
     assert len(plans) > 1 and sum(plan.count("users.parquet]") for plan in plans) == 0, plans
     assert sum(plan.count("copy.parquet]") for plan in plans) == 1, plans
@@ -190,7 +192,7 @@ def test_two_sources_each_read_twice_are_both_kept(spark_engine, tmp_path, monke
         "completeness copy_emails on copy: email\n"
     )
     metrics, kept, plans = _spied_run(spark_engine, suite, monkeypatch)
-    assert sorted(kept) == [("copy", frozenset({"id", "email"})), ("users", frozenset({"id", "email"}))]
+    assert sorted(kept) == [("copy", frozenset({"id", "email"}), False), ("users", frozenset({"id", "email"}), False)]
     assert not any("users.parquet]" in plan or "copy.parquet]" in plan for plan in plans), plans
     # by hand: (2, NULL) and (3, c) have no equal copy row; only id 3 is missing from the copy
     assert (metrics["same"]["miss"], metrics["ids"]["miss"], metrics["ids"]["matched"]) == (2, 1, 3)
@@ -249,9 +251,36 @@ def test_a_few_rows_of_a_scan_are_no_reason_to_keep_a_copy():
     a, b = Field("a", INTEGER), Field("b", INTEGER)
     # two record samples of t's second step: each stops at its 20th row, a copy reads every row
     samples = [Limit(Filter(t, IsNull(a)), 20), Limit(Project(Filter(t, IsNull(b)), (Named(b, "c"),)), 20)]
-    assert sources_to_keep(samples, (), sources) == {}
+    assert sources_to_keep(samples, (), sources, small=False) == {}
     # a sample over a join reads all of t: with one more full scan, t is kept, with both columns
     u = Read("u", schema(("d", INTEGER)))
     joined = Limit(Join(JoinKind.ANTI, t, u, IsNull(Field("d", INTEGER))), 20)
-    assert sources_to_keep(samples + [joined], (), sources) == {}
-    assert sources_to_keep(samples + [joined, Filter(t, IsNull(a))], (), sources) == {"t": frozenset({"a", "b"})}
+    assert sources_to_keep(samples + [joined], (), sources, small=False) == {}
+    both = {"t": frozenset({"a", "b"})}
+    assert sources_to_keep(samples + [joined, Filter(t, IsNull(a))], (), sources, small=False) == both
+    # in a small run a copy saves the samples' exchanges too: every scan counts, u's one does not
+    assert sources_to_keep(samples, (), sources, small=True) == both
+    assert sources_to_keep(samples + [joined], (), sources, small=True) == both
+
+
+def test_a_small_run_reads_each_source_once_into_one_partition_and_shuffles_nothing(
+    spark_engine, tmp_path, monkeypatch
+):
+    users, copy = tmp_path / "users.parquet", tmp_path / "copy.parquet"
+    _write(users, [1, 2, 2, 3], ["a", None, "b", "c"])
+    _write(copy, [1, 2], ["a", "b"])
+    suite = load_suite(SUITE.format(users=users, copy=copy))
+    metrics, kept, plans = _spied_run(spark_engine, suite, monkeypatch, large=False, record_sample=5)
+    # users feeds five queries and its samples: one copy in one partition, made lazily by the
+    # action; the copy is scanned by the join alone and its sample: kept too
+    assert sorted(kept) == [
+        ("copy", frozenset({"id", "email"}), True),
+        ("users", frozenset({"id", "email", "begin_ms", "end_ms"}), True),
+    ]
+    assert len(plans) > 1 and not any("Exchange" in plan for plan in plans), plans
+    assert sum(plan.count("users.parquet]") + plan.count("copy.parquet]") for plan in plans) == 0, plans
+    # by hand, as in test_a_run_reads_each_source_once: the same numbers from one partition
+    assert metrics["contact"]["complete"] == 3 and metrics["ids"]["distinct"] == 3
+    assert metrics["stats"] == [{"n": 4, "top": 3, "mean": 2.0}]
+    assert metrics["lag"]["percentile_50"] == 1
+    assert (metrics["same"]["total"], metrics["same"]["miss"], metrics["same"]["matched"]) == (4, 2, 2)
