@@ -101,7 +101,7 @@ class SparkEngine:
             ]
             parts += [Part(f"query {q.name!r}", self._dataframe(ctx, q)) for q in alone]
             with wide_codegen(ctx):
-                results = collect_together(parts)
+                results = collect_together(parts, one_task=small)
             rows: dict[str, Rows] = {}
             for (_, split), got in zip(jobs, results):
                 rows.update(split(got))

@@ -137,9 +137,9 @@ def _spied_run(engine, suite, monkeypatch, large: bool = True, record_sample: in
         kept.append((name, columns, small))
         return keep(df, columns, name, small)
 
-    def spy_collect(parts):
+    def spy_collect(parts, **options):
         plans.extend(p.df._explain_string(mode="formatted") for p in parts)
-        return collect_together(parts)
+        return collect_together(parts, **options)
 
     monkeypatch.setattr(read_once, "keep", spy_keep)
     if large:
@@ -270,7 +270,19 @@ def test_a_small_run_reads_each_source_once_into_one_partition_and_shuffles_noth
     _write(users, [1, 2, 2, 3], ["a", None, "b", "c"])
     _write(copy, [1, 2], ["a", "b"])
     suite = load_suite(SUITE.format(users=users, copy=copy))
+    from pyspark.sql.connect.dataframe import DataFrame
+
+    collected, collect = [], DataFrame.collect
+
+    def spy_collect(df):
+        collected.append(df._explain_string(mode="simple"))
+        return collect(df)
+
+    monkeypatch.setattr(DataFrame, "collect", spy_collect)
     metrics, kept, plans = _spied_run(spark_engine, suite, monkeypatch, large=False, record_sample=5)
+    # the union of the queries runs as one task: a task per query of a few rows costs more
+    # to schedule than to run
+    assert len(collected) == 1 and "Coalesce 1" in collected[0], collected
     # users feeds five queries and its samples: one copy in one partition, made lazily by the
     # action; the copy is scanned by the join alone and its sample: kept too
     assert sorted(kept) == [
