@@ -3,7 +3,10 @@
     python -m benchmarks.warm_spark --repeats 5               # starts a local server of its own
     python -m benchmarks.warm_spark --remote sc://host:15002   # or uses one that runs already
 
-Side by side, in turns, on one warm server (each system runs once untimed first):
+Side by side, in turns, on one warm server: ``--warm-up`` untimed rounds of every system first
+(3 by default: a server that has served a few dozen runs, as one that runs already has; its JIT
+compiler has then compiled the paths a run takes, and the first runs on a new server were up to
+1.3x slower than the tenth):
 
 - ``import-pyspark``: a fresh process that imports PySpark's Connect session and nothing else
   (not a target: what any PySpark client pays before its first request)
@@ -89,13 +92,14 @@ def systems(url: str) -> dict:
     }
 
 
-def measure(url: str, repeats: int) -> dict[str, list[float]]:
-    """Seconds of each system, ``repeats`` times, the order turning each round; metrics compared."""
+def measure(url: str, repeats: int, warm_up: int) -> dict[str, list[float]]:
+    """Seconds of each system, ``repeats`` times after ``warm_up`` untimed rounds, the order
+    turning each round; metrics compared."""
     runs = systems(url)
     names = list(runs)
     _, expected = runs["hand-process"]()
     times: dict[str, list[float]] = {name: [] for name in names}
-    for round_ in range(-1, repeats):  # round -1 warms up: the server's caches, the file cache
+    for round_ in range(-warm_up, repeats):  # rounds below 0 warm up the server, its caches, the file cache
         for name in names[round_ % len(names) :] + names[: round_ % len(names)]:
             seconds, metrics = runs[name]()
             if metrics is not None and metrics != expected:
@@ -130,6 +134,7 @@ def report(times: dict[str, list[float]]) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--warm-up", type=int, default=3, help="untimed rounds first (default 3)")
     parser.add_argument("--remote", help="a running Connect server (default: start a local one for the run)")
     args = parser.parse_args()
     server = None
@@ -140,7 +145,7 @@ def main() -> int:
     try:
         url = args.remote or server.url
         print(f"server {url}; load average at start {os.getloadavg()[0]:.1f} ({os.cpu_count()} cores)")
-        times = measure(url, args.repeats)
+        times = measure(url, args.repeats, max(args.warm_up, 1))
         print(f"load average at end {os.getloadavg()[0]:.1f}")
     finally:
         if server is not None:
