@@ -21,7 +21,6 @@ import duckdb
 from gryph.compiler.plan import (
     Call,
     Field,
-    Filter,
     Fn,
     Join,
     JoinKind,
@@ -30,11 +29,10 @@ from gryph.compiler.plan import (
     Project,
     Read,
     Relation,
-    Sql,
     and_all,
     free_prefix,
-    walk_relations,
 )
+from gryph.compiler.plan.row_sources import column_names, on_spine, row_source
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import BOOLEAN, INTEGER, STRING, Column, Schema
 
@@ -54,19 +52,6 @@ class Located:
 # The view of a source's located rows, its location columns named from the given prefix;
 # None where the source's rows have no location.
 Locate = Callable[[str, str], Located | None]
-
-
-def row_source(rel: Relation) -> Read | None:
-    """The read whose rows ``rel`` returns unchanged, when ``rel`` keeps some of them and does
-    nothing else (filters, the left side of semi and anti joins)."""
-    while isinstance(rel, Filter | Join):
-        if isinstance(rel, Filter):
-            rel = rel.input
-        elif rel.kind in (JoinKind.SEMI, JoinKind.ANTI):
-            rel = rel.left
-        else:
-            return None
-    return rel if isinstance(rel, Read) else None
 
 
 @dataclass(frozen=True)
@@ -98,7 +83,7 @@ def locate_shared(rel: Relation, locate: Locate) -> LocatedWork | None:
     read = row_source(rel)
     if read is None:
         return None
-    prefix = free_prefix("__gryph_at_", _column_names(rel))
+    prefix = free_prefix("__gryph_at_", column_names(rel))
     located = locate(read.source, prefix)
     if located is None:
         return None
@@ -106,7 +91,7 @@ def locate_shared(rel: Relation, locate: Locate) -> LocatedWork | None:
         located.view,
         Schema(read.schema.columns + (Column(located.file, STRING, False), Column(located.row, INTEGER, False))),
     )
-    return LocatedWork(_on_spine(rel, source), source, located, rel.schema, prefix + "key_")
+    return LocatedWork(on_spine(rel, source), source, located, rel.schema, prefix + "key_")
 
 
 def fetched_samples(rel: Relation, work: Mapping[str, LocatedWork]) -> Relation:
@@ -115,25 +100,6 @@ def fetched_samples(rel: Relation, work: Mapping[str, LocatedWork]) -> Relation:
     if isinstance(rel, Limit) and isinstance(rel.input, Read) and rel.input.source in work:
         return work[rel.input.source].fetch(rel.input.source, rel.count)
     return rel.rebuilt(Relation, lambda child: fetched_samples(child, work))
-
-
-def _on_spine(rel: Relation, source: Read) -> Relation:
-    """``rel`` reading ``source`` where its rows come from (``row_source``)."""
-    if isinstance(rel, Filter):
-        return Filter(_on_spine(rel.input, source), rel.condition)
-    if isinstance(rel, Join):
-        return Join(rel.kind, _on_spine(rel.left, source), rel.right, rel.on)
-    return source
-
-
-def _column_names(rel: Relation) -> set[str]:
-    """Every column name of ``rel`` and of the relations beneath it (users' SQL: as far as known)."""
-    return {
-        name
-        for node in walk_relations(rel)
-        if not (isinstance(node, Sql) and node.output_schema is None)
-        for name in node.schema.names
-    }
 
 
 class Locations:

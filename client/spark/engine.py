@@ -20,7 +20,8 @@ from gryph.compiler.values import normalize
 from .connect import Connection, connect
 from .failures import spark_errors
 from .histograms import shared_histograms
-from .read_once import keep_all, sources_to_keep
+from .numbered_rows import number_samples
+from .read_once import Copies, keep_all, sources_to_keep
 from .relations import Context, compile_relation, has_sql, wide_codegen
 from .scalars import quoted
 from .small_runs import reads_only_small, restore, set_for_small_run
@@ -92,7 +93,12 @@ class SparkEngine:
         relations = [s.input for s in shared] + [q.relation for q in alone] + [e.relation for e in exports]
         small = reads_only_small(relations, plan.views, sources)
         kept = sources_to_keep(relations, plan.views, sources, small) if self.read_once else {}
-        with self._small_run(small), self._registered(plan.views, relations, sources, kept, small) as ctx:
+        numbered: dict[str, str] = {}
+        if kept and not small:  # a small run's copies are one partition each: its joins are cheap
+            alone, numbered = number_samples(alone, kept)
+            alone = [replace(q, relation=prune_columns(q.relation)) for q in alone]
+        copies = Copies(kept, small, numbered)
+        with self._small_run(small), self._registered(plan.views, relations, sources, copies) as ctx:
             for export in exports:
                 self._export(ctx, export)
             jobs = [s.dataframe(ctx) for s in shared]
@@ -158,13 +164,11 @@ class SparkEngine:
                 restore(self.spark, previous)
 
     @contextlib.contextmanager
-    def _registered(
-        self, views, relations, sources: Mapping[str, SourceSpec], kept: Mapping | None = None, small: bool = False
-    ):
+    def _registered(self, views, relations, sources: Mapping[str, SourceSpec], copies: Copies | None = None):
         """Sources the views and relations read, then the views, registered for the block.
 
-        Sources in ``kept`` are read once, with the columns it names, and kept for the block
-        (lazily, in one partition, in a ``small`` run: read_once.py).
+        Sources ``copies`` keeps are read once, with the columns it names, and kept for the
+        block (read_once.py).
         They are temporary views (a request to create and one to drop each) only when Spark SQL
         text runs, which may name any of them; other relations read the DataFrames themselves.
         """
@@ -175,7 +179,7 @@ class SparkEngine:
         as_views = registered if has_sql(everything) else None
         try:
             loaded = {name: self._load(sources[name])[0] for name in dict.fromkeys(names) if name in sources}
-            for name, df in keep_all(loaded, kept or {}, small).items():
+            for name, df in keep_all(loaded, copies or Copies()).items():
                 with spark_errors(f"reading source {name!r}"):
                     self._register(ctx, name, df, as_views)
             for view in views:

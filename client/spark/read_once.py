@@ -24,11 +24,13 @@ from __future__ import annotations
 import contextlib
 import warnings
 from collections import Counter
+from dataclasses import dataclass, field
 from concurrent.futures import ThreadPoolExecutor
 from typing import Iterator, Mapping
 
 from pyspark.errors import PySparkException
 from pyspark.sql import DataFrame
+from pyspark.sql.connect import functions as F
 from pyspark.sql.connect.session import SparkSession
 from pyspark.storagelevel import StorageLevel
 
@@ -111,25 +113,43 @@ def stops_early(rel: Relation, sources: Mapping[str, SourceSpec]) -> bool:
     return isinstance(rel, Read) and rel.source in sources
 
 
-def keep_all(
-    loaded: Mapping[str, DataFrame], kept: Mapping[str, frozenset[str] | None], small: bool
-) -> dict[str, DataFrame]:
-    """The ``loaded`` sources, those in ``kept`` read once (lazily in one partition in a
-    ``small`` run): side by side, so that one source's last tasks and the next one's first share
-    the cores (a few seconds at 10M rows on two), and a small run's requests overlap."""
-    wanted = [name for name in loaded if name in kept]
+@dataclass(frozen=True)
+class Copies:
+    """The sources a run keeps: each with the columns to keep (None: all of them), lazily in one
+    partition if the run is ``small``, and numbered in the named column if ``numbered`` names
+    the source (numbered_rows.py)."""
+
+    kept: Mapping[str, frozenset[str] | None] = field(default_factory=dict)
+    small: bool = False
+    numbered: Mapping[str, str] = field(default_factory=dict)
+
+
+def keep_all(loaded: Mapping[str, DataFrame], copies: Copies) -> dict[str, DataFrame]:
+    """The ``loaded`` sources, those ``copies`` keeps read once: side by side, so that one
+    source's last tasks and the next one's first share the cores (a few seconds at 10M rows on
+    two), and a small run's requests overlap."""
+    wanted = [name for name in loaded if name in copies.kept]
     with ThreadPoolExecutor(max_workers=max(1, min(4, len(wanted)))) as pool:
-        copies = {name: pool.submit(keep, loaded[name], kept[name], name, small) for name in wanted}
-        return {name: copies[name].result() if name in copies else df for name, df in loaded.items()}
+        made = {
+            name: pool.submit(keep, loaded[name], copies.kept[name], name, copies.small, copies.numbered.get(name))
+            for name in wanted
+        }
+        return {name: made[name].result() if name in made else df for name, df in loaded.items()}
 
 
-def keep(df: DataFrame, columns: frozenset[str] | None, name: str, small: bool = False) -> DataFrame:
-    """``df`` (only ``columns``) read once and kept for the run; ``df`` itself where the server
-    refuses. A ``small`` source is copied into one partition by the first stage that reads it."""
+def keep(
+    df: DataFrame, columns: frozenset[str] | None, name: str, small: bool = False, numbered: str | None = None
+) -> DataFrame:
+    """``df`` (only ``columns``, and each row's number in column ``numbered``) read once and kept
+    for the run; ``df`` itself where the server refuses. A ``small`` source is copied into one
+    partition by the first stage that reads it."""
     if columns is not None:
         # by name, in a fixed order: ``df.columns`` would be a schema request of its own, and
         # one outside the handling below when the server is gone
         df = df.select(*(column(c) for c in sorted(columns)))
+    if numbered is not None:
+        # unique, and fixed once the copy is made (the numbers follow the copy's partitions)
+        df = df.withColumn(numbered, F.monotonically_increasing_id())
     try:
         with _active(df.sparkSession):
             if small:

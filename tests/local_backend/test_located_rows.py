@@ -30,7 +30,7 @@ from gryph.compiler.plan import (
     not_,
 )
 from gryph.compiler.sources import SourceSpec
-from gryph.local_backend.located_rows import row_source
+from gryph.compiler.plan.row_sources import row_source
 
 from plan_helpers import BOOL, INT, STR, multiset, read
 

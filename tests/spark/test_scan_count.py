@@ -133,9 +133,9 @@ def _spied_run(engine, suite, monkeypatch, large: bool = True, record_sample: in
     kept, plans = [], []
     keep, collect_together = read_once.keep, engine_module.collect_together
 
-    def spy_keep(df, columns, name, small=False):
+    def spy_keep(df, columns, name, small=False, numbered=None):
         kept.append((name, columns, small))
-        return keep(df, columns, name, small)
+        return keep(df, columns, name, small, numbered)
 
     def spy_collect(parts, **options):
         plans.extend(p.df._explain_string(mode="formatted") for p in parts)
