@@ -26,20 +26,17 @@ def number_samples(queries: Iterable[Query], kept: Mapping[str, object]) -> tupl
     """``queries``, each sample of a join's rows of a ``kept`` source fetched by row number; and
     the row-number column each of those sources' copies needs."""
     queries = list(queries)
-    fetched = [q for q in queries if _joined_sample_of(q, kept) is not None]
-    if not fetched:
+    sampled = {q.name: read for q in queries if (read := _joined_sample_of(q, kept)) is not None}
+    if not sampled:
         return queries, {}
-    row = free_prefix("__gryph_row", set().union(*(column_names(q.relation) for q in fetched)))
-    numbered: dict[str, str] = {}
-    out = []
-    for query in queries:
-        read = _joined_sample_of(query, kept)
-        if read is None:
-            out.append(query)
-            continue
-        numbered[read.source] = row
-        assert isinstance(query.relation, Limit)  # _joined_sample_of says so
-        out.append(replace(query, relation=_fetched_by_number(query.relation, read, row)))
+    row = free_prefix("__gryph_row", set().union(*(column_names(q.relation) for q in queries if q.name in sampled)))
+    numbered = {read.source: row for read in sampled.values()}
+    out = [
+        replace(q, relation=_fetched_by_number(q.relation, sampled[q.name], row))
+        if q.name in sampled and isinstance(q.relation, Limit)
+        else q
+        for q in queries
+    ]
     return out, numbered
 
 
