@@ -88,14 +88,16 @@ class SparkEngine:
         # executor time against 77 s for the benchmark's four key sets.
         shared = [] if self.read_once else [s.pruned() for s in shared_histograms(plan.queries)]
         answered = {q.name for s in shared for q in s.queries}
-        alone = [replace(q, relation=prune_columns(q.relation)) for q in plan.queries if q.name not in answered]
+        unpruned = [q for q in plan.queries if q.name not in answered]
+        alone = [replace(q, relation=prune_columns(q.relation)) for q in unpruned]
         exports = [replace(e, relation=prune_columns(e.relation)) for e in plan.exports]
         relations = [s.input for s in shared] + [q.relation for q in alone] + [e.relation for e in exports]
         small = reads_only_small(relations, plan.views, sources)
         kept = sources_to_keep(relations, plan.views, sources, small) if self.read_once else {}
         numbered: dict[str, str] = {}
         if kept and not small:  # a small run's copies are one partition each: its joins are cheap
-            alone, numbered = number_samples(alone, kept)
+            # before pruning, a count and a sample of the same rows read equal relations
+            alone, numbered = number_samples(unpruned, kept)
             alone = [replace(q, relation=prune_columns(q.relation)) for q in alone]
         copies = Copies(kept, small, numbered)
         with self._small_run(small), self._registered(plan.views, relations, sources, copies) as ctx:

@@ -10,6 +10,11 @@ A source the run keeps (read_once.py) is numbered as it is copied (``monotonical
 fixed once the copy is made). Such a sample now joins only the compared columns and the row
 numbers, takes its limit of numbers, and fetches those whole rows from the copy: a semi join
 with at most that many numbers, which Spark broadcasts.
+
+The rule's count of those rows counts the same numbers: both read them through one shuffle
+(shuffled.py), so the join runs once for the count and the sample. At 10 million rows the
+action with samples then took 1.06-1.11x the executor CPU of the action without (171-180 s
+against 162 s), where a join of its own for each sample took 1.24x (201 s).
 """
 
 from __future__ import annotations
@@ -17,31 +22,52 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterable, Mapping
 
-from gryph.compiler.plan import Call, Field, Filter, Fn, Join, JoinKind, Limit, Named, Project, Query, Read, free_prefix
+from gryph.compiler.plan import (
+    Aggregate,
+    Call,
+    Field,
+    Filter,
+    Fn,
+    Join,
+    JoinKind,
+    Limit,
+    Named,
+    Project,
+    Query,
+    Read,
+    Relation,
+    free_prefix,
+)
 from gryph.compiler.plan.row_sources import column_names, on_spine, row_source
+from gryph.compiler.plan.scalars import field_names
 from gryph.compiler.types import BOOLEAN, INTEGER, Column, Schema
+
+from .shuffled import Shuffled
 
 
 def number_samples(queries: Iterable[Query], kept: Mapping[str, object]) -> tuple[list[Query], dict[str, str]]:
-    """``queries``, each sample of a join's rows of a ``kept`` source fetched by row number; and
-    the row-number column each of those sources' copies needs."""
+    """``queries``, each sample of a join's rows of a ``kept`` source fetched by row number and
+    each count of those rows counting their numbers; and the row-number column each of those
+    sources' copies needs. ``queries`` are not pruned yet: a count and its sample then read
+    equal relations."""
     queries = list(queries)
-    sampled = {q.name: read for q in queries if (read := _joined_sample_of(q, kept)) is not None}
-    if not sampled:
+    samples = {q.name: found for q in queries if (found := _joined_sample_of(q, kept)) is not None}
+    if not samples:
         return queries, {}
-    row = free_prefix("__gryph_row", set().union(*(column_names(q.relation) for q in queries if q.name in sampled)))
-    numbered = {read.source: row for read in sampled.values()}
-    out = [
-        replace(q, relation=_fetched_by_number(q.relation, sampled[q.name], row))
-        if q.name in sampled and isinstance(q.relation, Limit)
-        else q
-        for q in queries
-    ]
+    row = free_prefix("__gryph_row", set().union(*(column_names(sample) for sample, _ in samples.values())))
+    numbered = {read.source: row for _, read in samples.values()}
+    # each sampled relation's row numbers, shuffled once for its sample and its counts
+    numbers = {sample.input: _numbers(sample.input, read, row) for sample, read in samples.values()}
+    out = []
+    for q in queries:
+        rel = _fetched_by_number(*samples[q.name], numbers, row) if q.name in samples else q.relation
+        out.append(replace(q, relation=_counted_by_number(rel, numbers)))
     return out, numbered
 
 
-def _joined_sample_of(query: Query, kept: Mapping[str, object]) -> Read | None:
-    """The kept source whose rows ``query`` samples through a semi or anti join, if it does."""
+def _joined_sample_of(query: Query, kept: Mapping[str, object]) -> tuple[Limit, Read] | None:
+    """The sample and the kept source whose rows ``query`` samples through a semi or anti join,
+    if it does."""
     rel = query.relation
     if not isinstance(rel, Limit):
         return None
@@ -49,13 +75,31 @@ def _joined_sample_of(query: Query, kept: Mapping[str, object]) -> Read | None:
     spine = rel.input
     while isinstance(spine, Filter):
         spine = spine.input
-    return read if read is not None and isinstance(spine, Join) and read.source in kept else None
+    return (rel, read) if read is not None and isinstance(spine, Join) and read.source in kept else None
 
 
-def _fetched_by_number(sample: Limit, read: Read, row: str) -> Project:
-    """At most ``sample.count`` row numbers of the sampled relation, then those whole rows."""
-    numbered = Read(read.source, Schema(read.source_schema.columns + (Column(row, INTEGER, False),)))
+def _numbered(read: Read, row: str) -> Read:
+    """``read`` of the kept copy, with its row numbers."""
+    return Read(read.source, Schema(read.source_schema.columns + (Column(row, INTEGER, False),)))
+
+
+def _numbers(sampled: Relation, read: Read, row: str) -> Shuffled:
+    """The row numbers of ``sampled``'s rows, shuffled once for every query of the action."""
+    return Shuffled(Project(on_spine(sampled, _numbered(read, row)), (Named(Field(row, INTEGER), row),)), row)
+
+
+def _fetched_by_number(sample: Limit, read: Read, numbers: Mapping[Relation, Relation], row: str) -> Project:
+    """At most ``sample.count`` of the sampled rows' numbers, then those whole rows."""
     number, wanted_number = Field(row, INTEGER), Field(row + "_wanted", INTEGER)
-    wanted = Project(Limit(on_spine(sample.input, numbered), sample.count), (Named(number, wanted_number.name),))
+    wanted = Project(Limit(numbers[sample.input], sample.count), (Named(number, wanted_number.name),))
+    numbered = _numbered(read, row)
     rows = Join(JoinKind.SEMI, numbered, wanted, Call(Fn.EQ, (number, wanted_number), BOOLEAN))
     return Project(rows, tuple(Named(Field(c.name, c.dtype), c.name) for c in sample.schema.columns))
+
+
+def _counted_by_number(rel: Relation, numbers: Mapping[Relation, Relation]) -> Relation:
+    """``rel`` with each aggregate that only counts the rows of a sampled relation counting its
+    row numbers instead (the same rows, from the shuffle the sample reads)."""
+    if isinstance(rel, Aggregate) and rel.input in numbers and not any(map(field_names, rel.expressions())):
+        return replace(rel, input=numbers[rel.input])
+    return rel.rebuilt(Relation, lambda child: _counted_by_number(child, numbers))

@@ -8,7 +8,21 @@ import pyarrow.parquet as pq
 
 from gryph.client.runner import load_suite, run as run_on
 from gryph.client.spark.numbered_rows import number_samples
-from gryph.compiler.plan import Field, Filter, IsNull, Join, JoinKind, Limit, Query, Read, format_relation
+from gryph.client.spark.shuffled import Shuffled
+from gryph.compiler.plan import (
+    Aggregate,
+    Field,
+    Filter,
+    IsNull,
+    Join,
+    JoinKind,
+    Limit,
+    Named,
+    Query,
+    Read,
+    count_all,
+    format_relation,
+)
 from gryph.compiler.types import INTEGER, STRING, schema
 
 # "__gryph_row" is a column of the data: the row numbers must not take it; "名前" is unicode
@@ -71,6 +85,24 @@ def test_a_sample_of_misses_is_fetched_whole_by_row_number(spark_engine, tmp_pat
     assert result.records["named"]["sample"] == [{"id": 3, "名前": None, "__gryph_row": 40}]
 
 
+def test_the_miss_count_reads_the_numbers_its_sample_takes_from_one_shuffle(spark_engine, tmp_path, monkeypatch):
+    from pyspark.sql.connect.dataframe import DataFrame
+
+    plans, collect = [], DataFrame.collect
+
+    def spy_collect(df):
+        plans.append(df._explain_string(mode="formatted"))
+        return collect(df)
+
+    monkeypatch.setattr(DataFrame, "collect", spy_collect)
+    result, number = _large_run(spark_engine, tmp_path, monkeypatch, sample=5)
+    (action,) = [plan for plan in plans if "LeftAnti" in plan]
+    # the count and the sample each end in the same exchange of the misses' numbers, which
+    # Spark writes once per action: the join runs once for both
+    assert action.count(f"hashpartitioning({number}#") == 2, action
+    assert (result.metrics["same"]["miss"], result.metrics["same"]["matched"]) == (3, 3)
+
+
 def test_a_sample_smaller_than_the_misses_holds_whole_misses(spark_engine, tmp_path, monkeypatch):
     result, number = _large_run(spark_engine, tmp_path, monkeypatch, sample=2)
     assert number is not None
@@ -93,13 +125,31 @@ def test_only_samples_of_a_joins_rows_of_a_kept_source_are_fetched_by_number():
         Query("misses", Limit(misses, 20)),
         Query("nulls", Limit(Filter(t, IsNull(a)), 20)),  # a filter's sample stops early by itself
         Query("all misses", misses),  # not a sample
+        Query("miss count", Aggregate(misses, (), (Named(count_all(), "n"),))),
+        # counts that read a column, or count other rows, keep their own relation
+        Query("null misses", Aggregate(misses, (), (Named(count_all(IsNull(a)), "n"),))),
+        Query("rows", Aggregate(t, (), (Named(count_all(), "n"),))),
     ]
     rewritten, numbered = number_samples(queries, {"t": None})
     # the data's column starts with the usual name: the numbers take another
     assert numbered == {"t": "___gryph_row"}
-    assert rewritten[1:] == queries[1:]
+    assert rewritten[1:3] == queries[1:3] and rewritten[4:] == queries[4:]
     text = format_relation(rewritten[0].relation)
     assert "Join[semi]" in text and "Join[anti]" in text and "Limit 20" in text, text
     assert rewritten[0].relation.schema == queries[0].relation.schema
+    # the miss count counts the very numbers the sample takes its 20 from: one shuffle for both
+    sample_numbers = rewritten[0].relation.input.right.input.input
+    assert isinstance(sample_numbers, Shuffled) and sample_numbers.by == "___gryph_row"
+    assert rewritten[3].relation == Aggregate(sample_numbers, (), (Named(count_all(), "n"),))
+    assert format_relation(sample_numbers) == "\n".join(
+        [
+            "Shuffled by ___gryph_row",
+            "  Project ___gryph_row",
+            "    Filter (b IS NULL)",
+            "      Join[anti] ON (a IS NULL)",
+            "        Read t [a, b, __gryph_row_x, ___gryph_row]",
+            "        Read u [c]",
+        ]
+    ), format_relation(sample_numbers)
     # not kept: nothing to number
     assert number_samples(queries, {"u": None}) == (queries, {})

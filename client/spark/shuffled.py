@@ -1,0 +1,51 @@
+"""A relation Spark computes once for several queries of one action, through one shuffle.
+
+Spark shares no subplan between the queries of an action except a shuffle: two identical
+exchanges are written once and the second reads the first's files (``ReusedExchange``). A
+relation wrapped in ``Shuffled`` is hash-partitioned by a column, so every query over the same
+``Shuffled`` relation reads the rows its first use computed, instead of computing them again.
+
+This is Spark's physical choice: the node exists only in plans the Spark engine rewrites
+(numbered_rows.py) and changes no row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from pyspark.sql import DataFrame
+
+from gryph.compiler.plan import Relation
+from gryph.compiler.plan.printer import head, quote_name
+from gryph.compiler.plan.pruning import Needed, prune_columns
+from gryph.compiler.types import Schema
+
+from .relations import Context, compile_relation
+from .scalars import column
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffled(Relation):
+    """``input``'s rows, hash-partitioned by its column ``by``."""
+
+    input: Relation
+    by: str
+
+    @property
+    def schema(self) -> Schema:
+        return self.input.schema
+
+
+@compile_relation.register
+def _shuffled(rel: Shuffled, ctx: Context) -> DataFrame:
+    return compile_relation(rel.input, ctx).repartition(column(rel.by))
+
+
+@prune_columns.register
+def _prune(rel: Shuffled, needed: Needed = None) -> Relation:
+    return replace(rel, input=prune_columns(rel.input, None if needed is None else needed | {rel.by}))
+
+
+@head.register
+def _head(rel: Shuffled) -> str:
+    return f"Shuffled by {quote_name(rel.by)}"
