@@ -14,7 +14,8 @@ with at most that many numbers, which Spark broadcasts.
 The rule's count of those rows counts the same numbers: both read them through one shuffle
 (shuffled.py), so the join runs once for the count and the sample. At 10 million rows the
 action with samples then took 1.06-1.11x the executor CPU of the action without (171-180 s
-against 162 s), where a join of its own for each sample took 1.24x (201 s).
+against 162 s) where a join of its own for each sample took 1.24x (201 s), in one process;
+another, noisier one gave 1.32x (benchmarks/README.md).
 """
 
 from __future__ import annotations
