@@ -15,10 +15,10 @@ from gryph.compiler.plan import Export, Plan, Query, View, reads
 from gryph.compiler.plan.pruning import prune_columns
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import Schema
-from gryph.compiler.values import normalize
 
 from .connect import Connection, connect
 from .failures import spark_errors
+from .fetched_rows import answers
 from .histograms import shared_histograms
 from .numbered_rows import number_samples
 from .read_once import Copies, keep_all, sources_to_keep
@@ -114,7 +114,7 @@ class SparkEngine:
             for (_, split), got in zip(jobs, results):
                 rows.update(split(got))
             for query, got in zip(alone, results[len(jobs) :]):
-                rows[query.name] = [{name: normalize(value) for name, value in zip(row.__fields__, row)} for row in got]
+                rows.update(answers(query, got))
         return {query.name: rows[query.name] for query in plan.queries}
 
     def one_step(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> bool:

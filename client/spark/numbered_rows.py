@@ -8,8 +8,8 @@ action without samples (143.9 s against 111.9 s).
 
 A source the run keeps (read_once.py) is numbered as it is copied (``monotonically_increasing_id``,
 fixed once the copy is made). Such a sample now joins only the compared columns and the row
-numbers, takes its limit of numbers, and fetches those whole rows from the copy: a semi join
-with at most that many numbers, which Spark broadcasts.
+numbers, takes its limit of numbers, and fetches those whole rows from the copy by number, in
+one scan for all of the source's samples (fetched_rows.py).
 
 The rule's count of those rows counts the same numbers: both read them through one shuffle
 (shuffled.py), so the join runs once for the count and the sample. At 10 million rows the
@@ -25,12 +25,9 @@ from typing import Iterable, Mapping
 
 from gryph.compiler.plan import (
     Aggregate,
-    Call,
     Field,
     Filter,
-    Fn,
     Join,
-    JoinKind,
     Limit,
     Named,
     Project,
@@ -41,28 +38,32 @@ from gryph.compiler.plan import (
 )
 from gryph.compiler.plan.row_sources import column_names, on_spine, row_source
 from gryph.compiler.plan.scalars import field_names
-from gryph.compiler.types import BOOLEAN, INTEGER, Column, Schema
+from gryph.compiler.types import INTEGER, Column, Schema
 
+from .fetched_rows import Fetched
 from .shuffled import Shuffled
 
 
 def number_samples(queries: Iterable[Query], kept: Mapping[str, object]) -> tuple[list[Query], dict[str, str]]:
-    """``queries``, each sample of a join's rows of a ``kept`` source fetched by row number and
+    """``queries``, the samples of a join's rows of a ``kept`` source fetched by row number and
     each count of those rows counting their numbers; and the row-number column each of those
     sources' copies needs. ``queries`` are not pruned yet: a count and its sample then read
-    equal relations."""
+    equal relations.
+
+    The samples of one read are answered by one query, named after the first of them, that
+    fetches their whole rows in one scan of the copy (fetched_rows.py)."""
     queries = list(queries)
     samples = {q.name: found for q in queries if (found := _joined_sample_of(q, kept)) is not None}
     if not samples:
         return queries, {}
     row = free_prefix("__gryph_row", set().union(*(column_names(sample) for sample, _ in samples.values())))
     numbered = {read.source: row for _, read in samples.values()}
-    # each sampled relation's row numbers, shuffled once for its sample and its counts
+    # each sampled relation's row numbers, shuffled once for its samples and its counts
     numbers = {sample.input: _numbers(sample.input, read, row) for sample, read in samples.values()}
-    out = []
-    for q in queries:
-        rel = _fetched_by_number(*samples[q.name], numbers, row) if q.name in samples else q.relation
-        out.append(replace(q, relation=_counted_by_number(rel, numbers)))
+    out = [replace(q, relation=_counted_by_number(q.relation, numbers)) for q in queries if q.name not in samples]
+    for read in dict.fromkeys(read for _, read in samples.values()):
+        fetch = _fetch({name: found for name, found in samples.items() if found[1] == read}, numbers, row)
+        out.append(Query(fetch.samples[0], fetch))
     return out, numbered
 
 
@@ -89,13 +90,13 @@ def _numbers(sampled: Relation, read: Read, row: str) -> Shuffled:
     return Shuffled(Project(on_spine(sampled, _numbered(read, row)), (Named(Field(row, INTEGER), row),)), row)
 
 
-def _fetched_by_number(sample: Limit, read: Read, numbers: Mapping[Relation, Relation], row: str) -> Project:
-    """At most ``sample.count`` of the sampled rows' numbers, then those whole rows."""
-    number, wanted_number = Field(row, INTEGER), Field(row + "_wanted", INTEGER)
-    wanted = Project(Limit(numbers[sample.input], sample.count), (Named(number, wanted_number.name),))
-    numbered = _numbered(read, row)
-    rows = Join(JoinKind.SEMI, numbered, wanted, Call(Fn.EQ, (number, wanted_number), BOOLEAN))
-    return Project(rows, tuple(Named(Field(c.name, c.dtype), c.name) for c in sample.schema.columns))
+def _fetch(samples: Mapping[str, tuple[Limit, Read]], numbers: Mapping[Relation, Relation], row: str) -> Fetched:
+    """The whole rows of ``samples`` (all those of one read), by at most each one's limit of
+    the sampled rows' numbers."""
+    (sample, read), *_ = samples.values()
+    number = Named(Field(row, INTEGER), row)
+    wanted = tuple(Project(Limit(numbers[s.input], s.count), (number,)) for s, _ in samples.values())
+    return Fetched(_numbered(read, row), row, wanted, tuple(samples), sample.schema.names)
 
 
 def _counted_by_number(rel: Relation, numbers: Mapping[Relation, Relation]) -> Relation:

@@ -3,27 +3,33 @@ column, and the sample fetches its whole rows from the copy by number (numbered_
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from gryph.client.runner import load_suite, run as run_on
+from gryph.client.spark.fetched_rows import Fetched
 from gryph.client.spark.numbered_rows import number_samples
-from gryph.client.spark.shuffled import Shuffled
 from gryph.compiler.plan import (
+    AggFn,
     Aggregate,
+    AggregateCall,
     Field,
     Filter,
     IsNull,
     Join,
     JoinKind,
     Limit,
+    Literal,
     Named,
+    Project,
     Query,
     Read,
     count_all,
     format_relation,
 )
-from gryph.compiler.types import INTEGER, STRING, schema
+from gryph.compiler.types import DOUBLE, INTEGER, STRING, schema
 
 # "__gryph_row" is a column of the data: the row numbers must not take it; "名前" is unicode
 USERS = {
@@ -116,40 +122,158 @@ def test_without_a_kept_copy_the_sample_is_the_join_itself(spark_engine, tmp_pat
     assert sorted(map(_key, result.records["same"]["sample"])) == sorted(map(_key, MISSES))
 
 
+T = Read("t", schema(("a", INTEGER), ("b", STRING), ("__gryph_row_x", INTEGER)))
+A = Field("a", INTEGER)
+JOINED = Join(JoinKind.ANTI, T, Read("u", schema(("c", INTEGER))), IsNull(A))
+MISSED = Filter(JOINED, IsNull(Field("b", STRING)))
+COUNT = (Named(count_all(), "n"),)
+# the numbered read and the sampled relations' numbers, as the rewrite should build them
+NUMBERED_T = "Read t [a, b, __gryph_row_x, ___gryph_row]"
+MISS_NUMBERS = [
+    "Shuffled by ___gryph_row",
+    "  Project ___gryph_row",
+    "    Filter (b IS NULL)",
+    "      Join[anti] ON (a IS NULL)",
+    "        " + NUMBERED_T,
+    "        Read u [c]",
+]
+JOINED_NUMBERS = [
+    "Shuffled by ___gryph_row",
+    "  Project ___gryph_row",
+    "    Join[anti] ON (a IS NULL)",
+    "      " + NUMBERED_T,
+    "      Read u [c]",
+]
+
+
+def _indented(lines: list[str], by: int) -> list[str]:
+    return [" " * by + line for line in lines]
+
+
 def test_only_samples_of_a_joins_rows_of_a_kept_source_are_fetched_by_number():
-    t = Read("t", schema(("a", INTEGER), ("b", STRING), ("__gryph_row_x", INTEGER)))
-    u = Read("u", schema(("c", INTEGER)))
-    a = Field("a", INTEGER)
-    misses = Filter(Join(JoinKind.ANTI, t, u, IsNull(a)), IsNull(Field("b", STRING)))
     queries = [
-        Query("misses", Limit(misses, 20)),
-        Query("nulls", Limit(Filter(t, IsNull(a)), 20)),  # a filter's sample stops early by itself
-        Query("all misses", misses),  # not a sample
-        Query("miss count", Aggregate(misses, (), (Named(count_all(), "n"),))),
+        Query("misses", Limit(MISSED, 20)),
+        Query("nulls", Limit(Filter(T, IsNull(A)), 20)),  # a filter's sample stops early by itself
+        Query("all misses", MISSED),  # not a sample
+        Query("miss count", Aggregate(MISSED, (), COUNT)),
         # counts that read a column, or count other rows, keep their own relation
-        Query("null misses", Aggregate(misses, (), (Named(count_all(IsNull(a)), "n"),))),
-        Query("rows", Aggregate(t, (), (Named(count_all(), "n"),))),
+        Query("null misses", Aggregate(MISSED, (), (Named(count_all(IsNull(A)), "n"),))),
+        Query("rows", Aggregate(T, (), COUNT)),
+        Query("joined", Limit(JOINED, 5)),  # a second sample of t, of other rows
     ]
     rewritten, numbered = number_samples(queries, {"t": None})
     # the data's column starts with the usual name: the numbers take another
     assert numbered == {"t": "___gryph_row"}
-    assert rewritten[1:3] == queries[1:3] and rewritten[4:] == queries[4:]
-    text = format_relation(rewritten[0].relation)
-    assert "Join[semi]" in text and "Join[anti]" in text and "Limit 20" in text, text
-    assert rewritten[0].relation.schema == queries[0].relation.schema
-    # the miss count counts the very numbers the sample takes its 20 from: one shuffle for both
-    sample_numbers = rewritten[0].relation.input.right.input.input
-    assert isinstance(sample_numbers, Shuffled) and sample_numbers.by == "___gryph_row"
-    assert rewritten[3].relation == Aggregate(sample_numbers, (), (Named(count_all(), "n"),))
-    assert format_relation(sample_numbers) == "\n".join(
+    # both samples of t are answered by one query, named after the first, that fetches their rows
+    assert [q.name for q in rewritten] == ["nulls", "all misses", "miss count", "null misses", "rows", "misses"]
+    assert rewritten[:2] == queries[1:3] and rewritten[3:5] == queries[4:6]
+    fetch = rewritten[5].relation
+    assert isinstance(fetch, Fetched) and fetch.samples == ("misses", "joined")
+    assert fetch.columns == ("a", "b", "__gryph_row_x")
+    assert format_relation(fetch) == "\n".join(
         [
-            "Shuffled by ___gryph_row",
+            "Fetched by ___gryph_row for 'misses', 'joined'",
+            "  " + NUMBERED_T,
             "  Project ___gryph_row",
-            "    Filter (b IS NULL)",
-            "      Join[anti] ON (a IS NULL)",
-            "        Read t [a, b, __gryph_row_x, ___gryph_row]",
-            "        Read u [c]",
+            "    Limit 20",
+            *_indented(MISS_NUMBERS, 6),
+            "  Project ___gryph_row",
+            "    Limit 5",
+            *_indented(JOINED_NUMBERS, 6),
         ]
-    ), format_relation(sample_numbers)
+    ), format_relation(fetch)
+    # the miss count counts the very numbers the sample takes its 20 from: one shuffle for both
+    assert format_relation(rewritten[2].relation) == "\n".join(
+        ["Aggregate measures=[count_all(*) AS n]", *_indented(MISS_NUMBERS, 2)]
+    )
+    assert rewritten[2].relation.input is fetch.wanted[0].input.input
     # not kept: nothing to number
     assert number_samples(queries, {"u": None}) == (queries, {})
+
+
+# Fetched rows come back through nested arrays: every type must come back as a top-level column
+# does. "名 前" and "a.b" are odd names; NaN, NULL, a timestamp.
+WIDE = {
+    "id": pa.array([1, 2, 2, 3, None, 5], pa.int64()),
+    "名 前": pa.array(["a", "b", "b", None, "n", "é"], pa.string()),
+    "a.b": pa.array([1.5, float("nan"), float("nan"), None, 2.0, 3.0], pa.float64()),
+    "at": pa.array([datetime(2024, 1, d, 3, 4, 5) for d in range(1, 7)], pa.timestamp("us", tz="UTC")),
+}
+WIDE_COPY = {"id": pa.array([1, 2], pa.int64()), "名 前": pa.array(["a", "b"], pa.string())}
+
+
+def _wide_row(i: int) -> dict:
+    """Row ``i`` of WIDE as the engine returns it (timestamps as UTC text)."""
+    return {
+        "id": WIDE["id"][i].as_py(),
+        "名 前": WIDE["名 前"][i].as_py(),
+        "a.b": WIDE["a.b"][i].as_py(),
+        "at": f"2024-01-0{i + 1} 03:04:05",
+    }
+
+
+def test_the_samples_of_a_source_are_fetched_whole_in_one_scan(spark_engine, tmp_path, monkeypatch):
+    import gryph.client.spark.small_runs as small_runs
+    from pyspark.sql.connect.dataframe import DataFrame
+
+    from gryph.compiler.plan import Call, Fn, Plan, not_
+    from gryph.compiler.sources import SourceSpec
+    from gryph.compiler.types import BOOLEAN, TIMESTAMP
+
+    from plan_helpers import multiset, read
+
+    for name, table in (("events", WIDE), ("copy", WIDE_COPY)):
+        pq.write_table(pa.table(table), tmp_path / f"{name}.parquet")
+    sources = {n: SourceSpec(n, "parquet", paths=(str(tmp_path / f"{n}.parquet"),)) for n in ("events", "copy")}
+    events, copy = read(spark_engine, sources["events"]), read(spark_engine, sources["copy"])
+    ident, name = Field("id", INTEGER), Field("名 前", STRING)
+    target = Project(copy, (Named(Field("id", INTEGER), "__t_id"), Named(Field("名 前", STRING), "__t_name")))
+    blank = Literal("", STRING)
+    same_name = Call(
+        Fn.EQ,
+        (Call(Fn.COALESCE, (name, blank), STRING), Call(Fn.COALESCE, (Field("__t_name", STRING), blank), STRING)),
+        BOOLEAN,
+    )
+    on = Call(Fn.AND, (Call(Fn.EQ_NULL_SAFE, (ident, Field("__t_id", INTEGER)), BOOLEAN), same_name), BOOLEAN)
+    misses = Filter(Join(JoinKind.ANTI, events, target, on), not_(Call(Fn.AND, (IsNull(ident), IsNull(name)), BOOLEAN)))
+    found = Join(JoinKind.SEMI, events, target, Call(Fn.EQ, (ident, Field("__t_id", INTEGER)), BOOLEAN))
+    past_100 = Call(Fn.GT, (ident, Literal(100, INTEGER)), BOOLEAN)
+    whole = Aggregate(
+        events,
+        (),
+        (
+            Named(count_all(), "n"),
+            Named(AggregateCall(AggFn.COUNT, (Field("a.b", DOUBLE),), INTEGER), "values"),
+            Named(AggregateCall(AggFn.MAX, (Field("at", TIMESTAMP),), TIMESTAMP), "last"),
+            Named(AggregateCall(AggFn.PERCENTILE_DISC, (ident, Literal(0.5, DOUBLE)), INTEGER), "median"),
+        ),
+    )
+    plan = Plan(
+        (),
+        (
+            Query("misses", Limit(misses, 20)),
+            Query("miss count", Aggregate(misses, (), COUNT)),
+            Query("found", Limit(found, 20)),
+            Query("none", Limit(Filter(misses, past_100), 20)),
+            Query("whole", whole),
+        ),
+    )
+    monkeypatch.setattr(small_runs, "SMALL_SOURCE_BYTES", 0)  # so that events is kept and numbered
+    plans, collect = [], DataFrame.collect
+
+    def spy_collect(df):
+        plans.append(df._explain_string(mode="formatted"))
+        return collect(df)
+
+    monkeypatch.setattr(DataFrame, "collect", spy_collect)
+    rows = spark_engine.run(plan, sources)
+    # one scan of events' copy finds the rows of all three samples: a join with each one's numbers
+    (action,) = [p for p in plans if "LeftAnti" in p]
+    assert action.count("BroadcastHashJoin LeftOuter") == 3, action
+    # by hand: (3, NULL), (NULL, n) and (5, é) have no equal row in the copy; ids 1, 2, 2 have one
+    assert multiset(rows["misses"]) == multiset([_wide_row(i) for i in (3, 4, 5)])
+    assert rows["miss count"] == [{"n": 3}]
+    assert multiset(rows["found"]) == multiset([_wide_row(i) for i in (0, 1, 2)])
+    assert rows["none"] == []
+    # NaN counts as a value; ids 1, 2, 2, 3, 5: the third is the median
+    assert rows["whole"] == [{"n": 6, "values": 5, "last": "2024-01-06 03:04:05", "median": 2}]

@@ -1,0 +1,95 @@
+"""The whole rows of a kept source's samples, fetched by row number in one scan of its copy.
+
+A record sample of a join's rows of a kept source takes its rows' numbers from the join
+(numbered_rows.py) and reads the whole rows from the source's copy. Each sample fetching its
+own with a semi join scanned the copy once per sample. ``Fetched`` reads them for all of a
+source's samples in one scan: each sample's wanted numbers (at most its limit, each number
+once, broadcast) are joined to the copy's rows, and the rows each sample's numbers mark are
+collected into an array of its own, in one row; the engine splits the arrays into the samples'
+rows (``answers``). A row two samples want comes back in both.
+
+Measured on the benchmark's 10M-row copy, executor CPU over an aggregate of the copy alone
+(median of three, in turns): two semi joins +6.7 s, one ``Fetched`` for both +1.1 s (the
+same fetch beside the aggregate, in its scan, took +2.6 s: joining every row of the scan
+costs what a scan of the copy costs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from pyspark.sql import DataFrame, Row
+from pyspark.sql.connect import functions as F
+
+from gryph.compiler.engine import Rows
+from gryph.compiler.plan import Query, Read, Relation
+from gryph.compiler.plan.printer import head, quote_name
+from gryph.compiler.plan.pruning import Needed, prune_columns
+from gryph.compiler.types import Schema
+from gryph.compiler.values import normalize
+
+from .relations import Context, compile_relation
+from .scalars import column
+
+
+@dataclass(frozen=True, slots=True)
+class Fetched(Relation):
+    """For each sample named in ``samples``, an array of the whole rows of ``read`` whose number
+    (column ``row``) the same-placed relation of ``wanted`` lists; one row."""
+
+    read: Read
+    row: str
+    wanted: tuple[Relation, ...]  # each: one column of numbers, no number twice
+    samples: tuple[str, ...]  # the sample queries whose rows the arrays hold
+    columns: tuple[str, ...]  # the columns of a sample's rows
+
+    @property
+    def schema(self) -> Schema:
+        # the arrays are not plan columns: the engine splits them into the samples' rows
+        return Schema(())
+
+    @property
+    def array_names(self) -> tuple[str, ...]:
+        return tuple(f"{self.row}_fetched{i}" for i in range(len(self.samples)))
+
+
+@compile_relation.register
+def _fetched(rel: Fetched, ctx: Context) -> DataFrame:
+    rows = compile_relation(rel.read, ctx)
+    marks = [f"{rel.row}_wanted{i}" for i in range(len(rel.wanted))]
+    for mark, wanted in zip(marks, rel.wanted):
+        (numbers,) = wanted.schema.names
+        marked = compile_relation(wanted, ctx).select(column(numbers).alias(mark))
+        rows = rows.join(F.broadcast(marked), on=column(rel.row) == column(mark), how="left")
+    whole_row = F.struct(*(column(name).alias(name) for name in rel.columns))
+    # collect_list skips NULLs: each array holds the rows its sample's numbers mark
+    return rows.agg(
+        *(
+            F.collect_list(F.when(column(mark).isNotNull(), whole_row)).alias(name)
+            for name, mark in zip(rel.array_names, marks)
+        )
+    )
+
+
+@prune_columns.register
+def _prune(rel: Fetched, needed: Needed = None) -> Relation:
+    # the read keeps every column: the fetched rows are whole
+    return replace(rel, wanted=tuple(prune_columns(w) for w in rel.wanted))
+
+
+@head.register
+def _head(rel: Fetched) -> str:
+    return f"Fetched by {quote_name(rel.row)} for " + ", ".join(map(repr, rel.samples))
+
+
+def answers(query: Query, got: list[Row]) -> dict[str, Rows]:
+    """The rows of ``query``: of the samples it fetched rows for, if it is a ``Fetched``."""
+    rel = query.relation
+    if not isinstance(rel, Fetched):
+        return {query.name: [_values(row) for row in got]}
+    (one,) = got  # an aggregate without keys: one row
+    return {sample: [_values(r) for r in one[array]] for sample, array in zip(rel.samples, rel.array_names)}
+
+
+def _values(row: Row) -> dict[str, object]:
+    return {name: normalize(value) for name, value in zip(row.__fields__, row)}
