@@ -191,13 +191,14 @@ def _handshake_error(exc: Exception, host: str, port: int) -> EngineError:
     return EngineError("SPARK_CONNECT", f"the Spark Connect server at {host}:{port} failed the first request: {text}")
 
 
+def major_minor(version: str) -> tuple[int, int]:
+    """A Spark version's major and minor numbers ("4.0.1" -> (4, 0); "4.1.0-preview2" -> (4, 1))."""
+    numbers = [int("".join(ch for ch in part if ch.isdigit()) or 0) for part in version.split(".")[:2]]
+    return (numbers + [0, 0])[0], (numbers + [0, 0])[1]
+
+
 def _check_versions(client: str, server: str) -> None:
     """A client newer than the server sends plans the server cannot read: refuse early."""
-
-    def major_minor(version: str) -> tuple[int, int]:
-        numbers = [int("".join(ch for ch in part if ch.isdigit()) or 0) for part in version.split(".")[:2]]
-        return (numbers + [0, 0])[0], (numbers + [0, 0])[1]
-
     if major_minor(client)[0] != major_minor(server)[0] or major_minor(client) > major_minor(server):
         raise EngineError(
             "SPARK_VERSION",

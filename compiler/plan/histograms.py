@@ -2,10 +2,13 @@
 
 Uniqueness and distinctness read everything they report from one such histogram. The compiler
 builds them with ``key_histogram``; an engine that computes several over one input in a single
-pass (Spark, with GROUPING SETS) recognises them with ``histogram_parts``.
+pass (Spark, with GROUPING SETS) recognises them with ``histogram_parts``, and one that takes
+record samples in a histogram's aggregate with ``is_key_histogram``.
 """
 
 from __future__ import annotations
+
+from typing import TypeGuard
 
 from ..types import INTEGER
 from .relations import Aggregate, Named, Relation
@@ -30,9 +33,14 @@ def key_histogram(counted: Relation) -> Aggregate:
     return Aggregate(counted, _HISTOGRAM_KEYS, _HISTOGRAM_MEASURES)
 
 
+def is_key_histogram(rel: Relation) -> TypeGuard[Aggregate]:
+    """Whether ``rel`` is a ``key_histogram`` (of any relation with a ``__count`` column)."""
+    return isinstance(rel, Aggregate) and (rel.keys, rel.measures) == (_HISTOGRAM_KEYS, _HISTOGRAM_MEASURES)
+
+
 def histogram_parts(rel: Relation) -> tuple[Relation, tuple[Named, ...]] | None:
     """The input and keys of a histogram over ``grouped_counts``; None for any other relation."""
-    if not isinstance(rel, Aggregate) or (rel.keys, rel.measures) != (_HISTOGRAM_KEYS, _HISTOGRAM_MEASURES):
+    if not is_key_histogram(rel):
         return None
     counted = rel.input
     if not isinstance(counted, Aggregate) or counted.measures != _COUNTED:
