@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Mapping, TypeVar
 
 from ..errors import InvalidInput, did_you_mean
-from ..parser import unquote_name
 from ..plan import Field, Scalar
 from ..resolve import Context, Resolver, Scope, Side
-from ..ruletree.nodes import Node, SelectItem, Star
+from ..ruletree.nodes import FieldStep, Name, Node, Selection, SelectItem, Star
 from ..suite import RuleSpec
 from ..types import Schema
 from .rules import CheckedRule
@@ -119,8 +118,11 @@ def output_name(item: SelectItem, expr: Scalar) -> str:
     """An item's alias, else its column name, else its text."""
     if item.alias:
         return item.alias
-    text = item.expr.text
+    node = item.expr
     if isinstance(expr, Field):
-        # a column keeps its own name (without the data source in front)
-        return text.rsplit(".", 1)[-1].strip("`") if "." in text else unquote_name(text)
-    return text
+        # a column keeps its own name, without the data source in front (`t`.`a.b` is "a.b")
+        if isinstance(node, Name):
+            return node.name
+        if isinstance(node, Selection) and isinstance(node.steps[-1], FieldStep):
+            return node.steps[-1].name
+    return node.text
