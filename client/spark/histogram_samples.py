@@ -31,7 +31,6 @@ from gryph.compiler.plan.printer import head
 from gryph.compiler.plan.pruning import Needed, prune_columns
 from gryph.compiler.plan.scalars import contains_window, field_names, substitute
 from gryph.compiler.types import BOOLEAN, DataType, Kind
-from gryph.compiler.values import normalize
 
 from .answers import SeveralAnswers, row_values
 from .connect import major_minor
@@ -65,7 +64,7 @@ class SampledHistogram(SeveralAnswers):
     samples: tuple[TakenSample, ...]
 
     def split(self, row: Row) -> dict[str, Rows]:
-        out = {self.name: [{COUNT: normalize(r[COUNT]), VALUES: normalize(r[VALUES])} for r in row[VALUES]]}
+        out = {self.name: [row_values(r) for r in row[VALUES]]}  # structs of COUNT and VALUES
         for i, sample in enumerate(self.samples):
             out[sample.name] = [row_values(r) for r in row[_array(i)]]
         return out
