@@ -21,6 +21,7 @@ from gryph.compiler.native import parse_suite, parse_suite_file
 from gryph.compiler.plan import format_plan
 from gryph.compiler.results import Failed, RuleResult, merge_writes
 from gryph.compiler.sources import SourceSpec
+from gryph.compiler.sql_reads import check_suite_sql
 from gryph.compiler.suite import RuleSpec, Suite
 from gryph.compiler.types import Schema
 from gryph.compiler.verdict import judge
@@ -133,6 +134,7 @@ def _schemas_for(suite: Suite, engine: Engine) -> dict[str, Schema]:
             location=Location(suite.file, 1, 1),
             hint="add a rule or a measure",
         )
+    check_suite_sql(suite)  # before any engine sees the suite's SQL (a view's runs to learn its schema)
     return source_schemas(suite, engine)
 
 

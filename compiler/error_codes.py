@@ -84,6 +84,7 @@ CODES: dict[str, ErrorCode] = {
         NO_STORED_RUNS="no stored runs of suite <name> in <history>",
         TABLE_NOT_FOUND="source <name>: the database has no table <table>",
         SQL_UNTRANSLATABLE="the Spark SQL <text> has no DuckDB form: <reason>",
+        SQL_NOT_ALLOWED="<rule> reads <table or function>: SQL reads the suite's declared sources only",
         # rules and their expressions
         TYPE_MISMATCH="<operation> wants <type>, got <type>",
         WRONG_ARITY="<function> takes <n> arguments, got <m>",
@@ -152,6 +153,7 @@ CODES: dict[str, ErrorCode] = {
         SPARK_START="the local Spark server did not start: <reason>",
         SPARK_JAVA="no Java for the local Spark server",
         SPARK_AVRO="<what>: this Spark server has no Avro support",
+        SPARK_CONNECTORS="cannot fetch Spark <version>'s connectors: <reason>",
     ),
 }
 

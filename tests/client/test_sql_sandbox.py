@@ -1,0 +1,98 @@
+"""Users' SQL reads the suite's declared sources only: refused at validation (exit 2, located)
+when it names a file, a table function, a catalog table or a reflective function; and on DuckDB
+the engine's connection refuses a file read even from SQL that never went through validation."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from test_cli import gryph
+
+from gryph.client import run
+from gryph.compiler.errors import InvalidInput
+
+
+@pytest.fixture
+def users(tmp_path):
+    path = tmp_path / "users.csv"
+    path.write_text("id,name\n1,ann\n2,bob\n3,cy\n", encoding="utf-8")
+    return path
+
+
+def _suite(tmp_path, text: str):
+    path = tmp_path / "suite.dq"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_measure_reading_a_file_is_refused_at_validation(tmp_path, users):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("hunter2", encoding="utf-8")
+    suite = _suite(
+        tmp_path,
+        f'source t = csv("users.csv")\nmeasure "leak": sql "select length(content) from read_text(\'{secret}\')"\n',
+    )
+    for command in ("validate", "run"):
+        done = gryph(command, str(suite), "--no-history") if command == "run" else gryph(command, str(suite))
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert f"{suite}:2:1: error SQL_NOT_ALLOWED" in done.stderr
+        assert "read_text" in done.stderr.lower() and "7" not in done.stdout  # no length of the secret
+
+
+@pytest.mark.parametrize(
+    "sql, named",
+    [
+        ("select count(*) from read_parquet('/etc/x.parquet')", "table function"),
+        ("select count(*) from parquet.`/etc/x.parquet`", "parquet.`/etc/x.parquet`"),
+        ("select count(*) from `/etc/hostname`", "'/etc/hostname'"),
+        ("select count(*) from other_db.t", "other_db.t"),
+        ("select count(*) from undeclared", "'undeclared'"),
+        ("select max(reflect('java.lang.System', 'getenv', 'HOME')) from t", "reflect()"),
+        ("select max(java_method('java.lang.System', 'getenv', 'HOME')) from t", "java_method()"),
+        ("select (select count(*) from read_files('/etc')) from t", "table function"),
+        ("select count(*) from t join (select * from read_csv('/etc/passwd')) p on true", "table function"),
+    ],
+)
+def test_sql_reaching_outside_the_sources_is_refused(tmp_path, users, sql, named):
+    suite = _suite(tmp_path, f'source t = csv("users.csv")\nmeasure "m": sql "{sql}"\n')
+    with pytest.raises(InvalidInput) as caught:
+        run(str(suite), "duckdb")
+    assert caught.value.code == "SQL_NOT_ALLOWED"
+    assert (caught.value.location.line, caught.value.location.column) == (2, 1)
+    assert named in caught.value.message
+
+
+def test_sql_reading_sources_views_and_its_own_ctes_runs(tmp_path, users):
+    suite = _suite(
+        tmp_path,
+        'source t = csv("users.csv")\n'
+        'measure "m": sql "with a as (select id from T where id > 1) select count(*) as n from a"\n',
+    )
+    assert run(str(suite), "duckdb").measures["m"] == 2  # ids 2 and 3
+
+
+def test_a_griffin_pre_proc_step_reading_a_file_is_refused(tmp_path, users):
+    job = {
+        "name": "j",
+        "process.type": "batch",
+        "data.sources": [
+            {
+                "name": "src",
+                "connector": {
+                    "type": "file",
+                    "config": {"format": "csv", "paths": [str(users)], "options": {"header": "true"}},
+                    "pre.proc": [{"dsl.type": "spark-sql", "rule": "select * from csv.`/etc/passwd`"}],
+                },
+            }
+        ],
+        "evaluate.rule": {
+            "rules": [{"dsl.type": "spark-sql", "out.dataframe.name": "n", "rule": "select count(*) as n from src"}]
+        },
+    }
+    path = tmp_path / "job.json"
+    path.write_text(json.dumps(job), encoding="utf-8")
+    with pytest.raises(InvalidInput) as caught:
+        run(str(path), "duckdb")
+    assert caught.value.code == "SQL_NOT_ALLOWED" and "csv.`/etc/passwd`" in caught.value.message
