@@ -7,6 +7,7 @@ import math
 from dataclasses import dataclass, field
 
 from gryph.compiler.results import RuleResult
+from gryph.compiler.url_secrets import redact_document
 from gryph.compiler.verdict import CheckOutcome
 
 
@@ -63,7 +64,8 @@ class RunResult:
         }
         if self.failed:
             document["failed"] = self.failed
-        return document
+        # the one form of a run that JSON output, history and the HTML report are made from
+        return redact_document(document)
 
     def task_metric(self) -> dict:
         """The run's task metrics, as the DolphinScheduler proposal stores them beside measure/check/pass."""

@@ -3,7 +3,7 @@
 Both engines connect from this one description: DuckDB through ADBC on the client, Spark
 through JDBC on the cluster. Credentials come from the URL or from environment variables the
 suite names (``user_env``, ``password_env``); they are resolved only when a connection is made,
-and every message about a database passes through ``redact`` so no password is ever shown.
+and registered with url_secrets then, so no message, report or history row ever shows them.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from .errors import InvalidInput
 from .sources import DATABASE_FORMATS, SourceSpec
 from .table_names import split_qualified
 from .types import BOOLEAN, DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, DataType, decimal
-from .url_secrets import HIDDEN, redact_url
+from .url_secrets import redact, register_secret
 
 # every option a database source takes; anything else is a mistake worth naming
 DATABASE_OPTIONS = ("table", "query", "user_env", "password_env", "partition_column", "num_partitions")
@@ -50,12 +50,6 @@ class Database:
     def jdbc_driver(self) -> str:
         return "org.postgresql.Driver" if self.kind == "postgres" else "org.sqlite.JDBC"
 
-    def redact(self, text: str) -> str:
-        """``text`` with the password (as written and URL-encoded) replaced by ``***``."""
-        for secret in filter(None, {self.password, quote(self.password or "", safe="")}):
-            text = text.replace(secret, HIDDEN)
-        return text
-
 
 def is_database(spec: SourceSpec) -> bool:
     return spec.format in DATABASE_FORMATS
@@ -83,14 +77,8 @@ def check_database_source(spec: SourceSpec) -> None:
                 text=key,
                 hint="options: " + ", ".join(DATABASE_OPTIONS),
             )
-    if spec.format == "postgres" and urlsplit(spec.paths[0]).scheme not in _SCHEMES:
-        raise InvalidInput(
-            "BAD_SOURCE",
-            f"source {spec.name!r}: a PostgreSQL URL starts with postgresql://",
-            location=where,
-            text=redact_url(spec.paths[0]),
-            hint='postgres("postgresql://user@host:5432/db", ...)',
-        )
+    if spec.format == "postgres":
+        _check_url(spec)
     partitions = spec.option("num_partitions")
     if partitions is not None and (not isinstance(partitions, int) or isinstance(partitions, bool) or partitions < 1):
         raise InvalidInput(
@@ -108,6 +96,29 @@ def check_database_source(spec: SourceSpec) -> None:
         )
 
 
+def _check_url(spec: SourceSpec) -> None:
+    """A PostgreSQL URL that names its host and port plainly: a ``/``, ``?`` or ``#`` left
+    unencoded in the user or password would cut the URL in the wrong place (and show a part of
+    the password as the host or port)."""
+    url = spec.paths[0]
+    scheme, _, rest = url.partition("://")
+    problem, hint = None, 'postgres("postgresql://user@host:5432/db", ...)'
+    if scheme not in _SCHEMES or not rest:
+        problem = "a PostgreSQL URL starts with postgresql://"
+    elif "@" not in re.split(r"[/?#]", rest)[0] and re.search(r"[/?#][^@]*@", rest):
+        problem = "the URL's user or password holds a '/', '?' or '#' that is not percent-encoded"
+        hint = "percent-encode them: / as %2F, ? as %3F, # as %23 (or give the password with password_env)"
+    else:
+        try:
+            urlsplit(url).port
+        except ValueError:
+            problem = "the URL's host or port cannot be read (a port is a number from 0 to 65535)"
+    if problem is not None:
+        raise InvalidInput(
+            "BAD_SOURCE", f"source {spec.name!r}: {problem}", location=spec.location, text=redact(url), hint=hint
+        )
+
+
 def resolve(spec: SourceSpec) -> Database:
     """The connection of a database source, credentials read from the environment now."""
     if spec.format == "sqlite":
@@ -117,6 +128,7 @@ def resolve(spec: SourceSpec) -> Database:
     password = unquote(parts.password) if parts.password is not None else None
     user = _from_env(spec, "user_env") or user
     password = _from_env(spec, "password_env") or password
+    register_secret(password)  # a driver's message may quote it bare, without its URL
     host = parts.hostname or ""
     host = f"[{host}]" if ":" in host else host
     login = (
@@ -141,6 +153,7 @@ def _from_env(spec: SourceSpec, key: str) -> str | None:
             text=str(variable),
             hint=f"export {variable}=... before the run",
         )
+    register_secret(value)
     return value
 
 
@@ -199,8 +212,7 @@ _REFUSED_WORDS = ("does not exist", "no such table", "no such column", "syntax e
 def refused_by_database(spec: SourceSpec, message: str, sqlstate: str = "") -> InvalidInput | None:
     """The suite's mistake (exit 2) when the database understood the request and refused it: no
     such table or column, a query it cannot run (SQLSTATE class 42, or the drivers' words for
-    it); None for other failures (a server out of reach, a refused login), which fail the run.
-    ``message`` is already redacted."""
+    it); None for other failures (a server out of reach, a refused login), which fail the run."""
     if not (sqlstate.startswith("42") or any(word in message.lower() for word in _REFUSED_WORDS)):
         return None
     return InvalidInput(

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from .error_codes import BAD_INPUT, RUN_FAILED, declared
-from .url_secrets import redact_urls
+from .url_secrets import redact
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,10 +51,11 @@ class GryphError(Exception):
                 f"error code {code!r} is declared with exit {declared(code).exit_code}, "
                 f"raised as a {type(self).__name__} (exit {self.exit_code})"
             )
-        # a database URL's password never shows, whatever text an error quotes
-        message = redact_urls(message) if message else message
-        text = redact_urls(text) if text else text
-        hint = redact_urls(hint) if hint else hint
+        # no secret ever shows, whatever text an error quotes (and again when it is rendered:
+        # a secret may be registered after the error was made)
+        message = redact(message) if message else message
+        text = redact(text) if text else text
+        hint = redact(hint) if hint else hint
         super().__init__(message)
         self.code = code
         self.message = message
@@ -76,10 +77,10 @@ class GryphError(Exception):
             out += f"\n    near: {self.text}"
         if self.hint:
             out += f"\n    hint: {self.hint}"
-        return out
+        return redact(out)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        document = {
             "code": self.code,
             "message": self.message,
             "file": self.location.file,
@@ -88,6 +89,7 @@ class GryphError(Exception):
             "text": self.text,
             "hint": self.hint,
         }
+        return {key: redact(value) if isinstance(value, str) else value for key, value in document.items()}
 
 
 class InvalidInput(GryphError):

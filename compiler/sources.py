@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from .errors import InvalidInput, Location
 from .types import Schema
-from .url_secrets import redact_url
+from .url_secrets import redact
 
 FILE_FORMATS = ("csv", "tsv", "parquet", "json", "avro", "orc", "text")
 DATABASE_FORMATS = ("postgres", "sqlite")
@@ -52,10 +52,9 @@ class SourceSpec:
         assert self.table, f"{self.format} source {self.name!r} has no table"
         return self.table
 
-    def __repr__(self) -> str:  # a database URL's password never shows, not even in a repr
-        paths = tuple(redact_url(path) for path in self.paths)
-        return (
-            f"SourceSpec(name={self.name!r}, format={self.format!r}, paths={paths!r}, table={self.table!r}, "
+    def __repr__(self) -> str:  # no secret in a URL or an option ever shows, not even in a repr
+        return redact(
+            f"SourceSpec(name={self.name!r}, format={self.format!r}, paths={self.paths!r}, table={self.table!r}, "
             f"options={self.options!r}, schema={self.schema!r})"
         )
 
@@ -66,12 +65,15 @@ class SourceSpec:
         return default
 
     def describe(self) -> str:
-        """A short human description: ``csv("data/users.csv")``."""
+        """A short human description: ``csv("data/users.csv")``, without any secret its URL holds."""
+        return redact(self._description())
+
+    def _description(self) -> str:
         if self.format == "table":
             return f'table("{self.table}")'
         if self.format == "frame":
             return "frame"
         if self.format in DATABASE_FORMATS:
             what = ", ".join(f'{key} = "{value}"' for key, value in self.options if key in ("table", "query"))
-            return f'{self.format}("{redact_url(self.paths[0])}", {what})'
+            return f'{self.format}("{self.paths[0]}", {what})'
         return f"{self.format}(" + ", ".join(f'"{p}"' for p in self.paths) + ")"

@@ -1,26 +1,65 @@
-"""Connection URLs as they may be shown: never with their password."""
+"""Secrets as they may be shown: never. The one place text is redacted before anyone sees it.
+
+Every message, ``near:`` text, source description, result document and history row passes
+through ``redact``. It masks what looks like a secret wherever it stands (a URL's password, a
+``?password=`` or ``;token=`` parameter, a libpq ``password=`` setting, a JSON ``"password":``
+member) and every value registered with ``register_secret`` (credentials read from the
+environment), as written and URL-encoded.
+"""
 
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit, urlunsplit
+from typing import TypeVar, cast
+from urllib.parse import quote, quote_plus
 
 HIDDEN = "***"
+Document = TypeVar("Document")
+
+# names of settings whose value is a secret: password, sslpassword, client_secret, api_key, ...
+_SECRET_NAME = r"(?:[\w.-]*[._-])?(?:ssl)?(?:password|passwd|pwd|passphrase|secret|token|api_?key|access_?key|key)"
+
+_PATTERNS = (
+    # scheme://user:password@host: up to the last @ of the URL, so an unencoded / ? # @ stays hidden
+    (re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://[^:/@\s\"']*:)[^\s\"']*@"), rf"\g<1>{HIDDEN}@"),
+    # ?password=...&sslpassword=... (URLs), ;token=... (Spark Connect URLs)
+    (re.compile(rf"(?i)(?<=[?&;])({_SECRET_NAME})=[^&#;\s\"']*"), rf"\1={HIDDEN}"),
+    # libpq key=value connection strings: password=secret, password = 'a secret'
+    (
+        re.compile(r"(?i)\b((?:ssl)?(?:password|passwd|pwd))(\s*=\s*)(?:'(?:[^'\\]|\\.)*'?|[^\s'\"&;]+)"),
+        rf"\1\2{HIDDEN}",
+    ),
+    # JSON members: "password": "secret" (its closing quote may be cut off, or missing in bad JSON)
+    (
+        re.compile(rf'(?i)("{_SECRET_NAME}"\s*:\s*)(?:"(?:[^"\\]|\\.)*"?|[^\s,}}\]]+)'),
+        rf'\1"{HIDDEN}"',
+    ),
+)
+
+_registered: set[str] = set()
 
 
-def redact_url(url: str) -> str:
-    """A URL as it may be shown: the password, if it holds one, replaced by ``***``."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", f":{HIDDEN}@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
+def register_secret(value: str | None) -> None:
+    """Mask ``value`` (as written and URL-encoded) wherever it appears from now on."""
+    if value:
+        _registered.update({value, quote(value, safe=""), quote_plus(value, safe="")})
 
 
-# scheme://user:password@ anywhere in a text (a line of a suite quoted in an error)
-_URL_LOGIN = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://[^:/@\s\"']*:)([^@\s\"']*)@")
+def redact(text: str) -> str:
+    """``text`` with every secret in it replaced by ``***``."""
+    for value in sorted(_registered, key=len, reverse=True):  # longest first: one may contain another
+        text = text.replace(value, HIDDEN)
+    for pattern, replacement in _PATTERNS:
+        text = pattern.sub(replacement, text)
+    return text
 
 
-def redact_urls(text: str) -> str:
-    """``text`` with the password of every URL in it replaced by ``***``."""
-    return _URL_LOGIN.sub(lambda m: f"{m.group(1)}{HIDDEN}@", text)
+def redact_document(value: Document) -> Document:
+    """A JSON-like document (dicts, lists, tuples, strings) with every string and key in it redacted."""
+    if isinstance(value, str):
+        return cast(Document, redact(value))
+    if isinstance(value, dict):
+        return cast(Document, {redact_document(k): redact_document(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return cast(Document, type(value)(redact_document(v) for v in value))
+    return value

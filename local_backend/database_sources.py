@@ -57,7 +57,7 @@ class DatabaseRead:
             cursor.execute(sql, parameters=parameters or None)
             return cursor.fetch_record_batch()
         except Exception as exc:  # the drivers' DB-API errors
-            raise source_error(self.spec, self.database, exc) from None
+            raise source_error(self.spec, exc) from None
 
     def register(
         self, con: duckdb.DuckDBPyConnection, name: str, reader: pa.RecordBatchReader | pa.Table, staged: bool
@@ -69,7 +69,7 @@ class DatabaseRead:
             try:
                 con.execute(f"CREATE TEMP TABLE {ident(table)} AS SELECT * FROM {ident(name)}")
             except duckdb.Error as exc:
-                raise source_error(self.spec, self.database, exc) from None
+                raise source_error(self.spec, exc) from None
             self.made("table", table)
 
     def made(self, kind: str, name: str) -> None:
@@ -102,12 +102,12 @@ def _connect(spec: SourceSpec, database: Database):
     try:
         return driver.connect(database.adbc_uri())
     except Exception as exc:  # the drivers' DB-API errors
-        raise source_error(spec, database, exc) from None
+        raise source_error(spec, exc) from None
 
 
-def source_error(spec: SourceSpec, database: Database, exc: Exception) -> EngineError | InvalidInput:
-    """A driver's error as gryph's, naming the source and never its password."""
-    message = database.redact(" ".join(str(exc).split()))
+def source_error(spec: SourceSpec, exc: Exception) -> EngineError | InvalidInput:
+    """A driver's error as gryph's, naming the source (gryph's errors never show a password)."""
+    message = " ".join(str(exc).split())
     return refused_by_database(spec, message, str(getattr(exc, "sqlstate", "") or "")) or EngineError(
         "SOURCE_UNREADABLE",
         f"source {spec.name!r} ({spec.describe()}) cannot be read: {message}",

@@ -56,7 +56,7 @@ def read_database(spark: SparkSession, spec: SourceSpec) -> DataFrame:
             df.schema  # analysed now: a missing table or a refused login fails here, named
             return df
     except GryphError as error:
-        raise _redacted(error, spec, database) from None
+        raise _as_source_error(error, spec) from None
 
 
 def _sqlite_types(reader, spec: SourceSpec) -> dict[str, T.DataType]:
@@ -105,13 +105,9 @@ def _partitioned(rows, bounds_reader, spec: SourceSpec):
     )
 
 
-def _redacted(error: GryphError, spec: SourceSpec, database) -> GryphError:
-    """The error without the password; a table or query the database refuses is the suite's mistake."""
-    message = database.redact(error.message)
-    return refused_by_database(spec, message) or EngineError(
-        error.code,
-        message,
-        location=spec.location,
-        text=spec.describe(),
-        hint=database.redact(error.hint) if error.hint else None,
+def _as_source_error(error: GryphError, spec: SourceSpec) -> GryphError:
+    """The error named after the source (gryph's errors never show a password); a table or query
+    the database refuses is the suite's mistake."""
+    return refused_by_database(spec, error.message) or EngineError(
+        error.code, error.message, location=spec.location, text=spec.describe(), hint=error.hint
     )
