@@ -38,12 +38,14 @@ GRAMMAR_OPTIONS: dict[str, object] = {"ignore_case": True, "autokwd": True}
 def metamodel(name: str) -> Any:  # a textX metamodel
     """The textX metamodel of ``grammar/<name>.tx``, once per process, from the disk cache if it can."""
     files = sorted(GRAMMAR_DIR.glob("*.tx"))
-    return _with_processors(cached_metamodel(name, files, GRAMMAR_OPTIONS, lambda: _from_grammar(name)))
+    return _with_processors(
+        _ascii_keywords(cached_metamodel(name, files, GRAMMAR_OPTIONS, lambda: _from_grammar(name)))
+    )
 
 
 def build_metamodel(name: str) -> Any:
     """The textX metamodel of ``grammar/<name>.tx``, built from the grammar files."""
-    return _with_processors(_from_grammar(name))
+    return _with_processors(_ascii_keywords(_from_grammar(name)))
 
 
 def _from_grammar(name: str) -> Any:
@@ -51,6 +53,30 @@ def _from_grammar(name: str) -> Any:
     from textx import metamodel_from_file  # imported when needed: the fast parser reads most texts
 
     return metamodel_from_file(str(GRAMMAR_DIR / f"{name}.tx"), **GRAMMAR_OPTIONS)
+
+
+def _ascii_keywords(model: Any) -> Any:
+    """Keywords match their ASCII letters only, in any case.
+
+    textX matches keywords with ``re.IGNORECASE``, which in Unicode folds ``ı``, ``İ``, ``ſ`` and the
+    Kelvin sign into ``i``, ``s`` and ``k``: ``dıstinctness`` read as a rule type that no lookup
+    knows. The scoped ``(?a:...)`` folds ASCII only, so such a word is a name (and a located syntax
+    error where a keyword is due); the ``\\b`` after it stays Unicode, as for every name.
+    """
+    from arpeggio import RegExMatch
+
+    seen: set[int] = set()
+    stack = [model._parser_blueprint.parser_model]
+    while stack:
+        expression = stack.pop()
+        if id(expression) in seen:
+            continue
+        seen.add(id(expression))
+        stack.extend(getattr(expression, "nodes", ()))
+        if isinstance(expression, RegExMatch) and expression.to_match_regex == rf"{expression.to_match}\b":
+            expression.to_match_regex = rf"(?a:{expression.to_match})\b"  # autokwd's keyword pattern
+            expression.compile()
+    return model
 
 
 def _with_processors(model: Any) -> Any:

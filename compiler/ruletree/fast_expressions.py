@@ -22,8 +22,8 @@ from .fast_scanner import DIGITS, FLAGS, NUMBER, QUOTED_NAME, STRING, TIME, Curs
 from ..parser import string_value, unquote_name, unquote_string
 
 # The grammar's patterns (expressions.tx), as textX compiles them.
-STEP_START = re.compile(r"(?i)(or|and|not|in|between|rlike|like|is)\b|\|\||&&|[<>=!+\-*\/%]", FLAGS)
-BINARY_OP = re.compile(r"(?i)(or|and)\b|\|\||&&|<=>|==|!=|<>|<=|>=|=|<|>|\+|-|\*|\/|%", FLAGS)
+STEP_START = re.compile(r"(?ai:or|and|not|in|between|rlike|like|is)\b|\|\||&&|[<>=!+\-*\/%]", FLAGS)
+BINARY_OP = re.compile(r"(?ai:or|and)\b|\|\||&&|<=>|==|!=|<>|<=|>=|=|<|>|\+|-|\*|\/|%", FLAGS)
 COMPARE_OP = re.compile(r"<=>|==|!=|<>|<=|>=|=|<|>", FLAGS)
 ARITH_OP = re.compile(r"\+|-|\*|\/|%", FLAGS)
 HEAD = re.compile(r"\$(\{\s*[^\W\d]\w*\s*\}|[^\W\d]\w*)", FLAGS)

@@ -21,11 +21,12 @@ WORD = re.compile(r"[^\W\d]\w*", FLAGS)  # a plain name or a keyword (PlainName 
 QUOTED_NAME = re.compile(r"`(?:[^`]|``)*`", FLAGS)
 STRING = re.compile(r"'(?:[^'\\]|\\.)*'|" r'"(?:[^"\\]|\\.)*"', FLAGS)
 NUMBER = re.compile(r"(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?(?![\w.])", FLAGS)
-TIME = re.compile(r"\d+(ms|d|h|m|s)\b", FLAGS)
+TIME = re.compile(r"\d+(?ai:ms|d|h|m|s)\b", FLAGS)
 DIGITS = re.compile(r"\d+", FLAGS)
 
-# Characters whose case-insensitive match reaches ASCII letters ("ſelect" is SELECT to the
-# grammar's patterns, not to str.lower): texts holding them go to textX.
+# Characters that Unicode case folding takes to ASCII letters. The grammar's keywords match ASCII
+# letters only, but str.lower() turns the Kelvin sign into "k" ("checK" would read as CHECK):
+# texts holding them go to textX.
 _CASE_FOLDING = re.compile("[\u0130\u0131\u017f\u212a]")
 
 

@@ -18,11 +18,11 @@ from . import statements as s
 from .fast_expressions import KEYWORDS, ExpressionParser
 from .fast_scanner import DIGITS, FLAGS, NUMBER, STRING, TIME, Unhandled
 
-SOURCE_FORMAT = re.compile(r"(?i)(csv|tsv|parquet|json|avro|orc|table|postgres|sqlite)\b", FLAGS)
+SOURCE_FORMAT = re.compile(r"(?ai:csv|tsv|parquet|json|avro|orc|table|postgres|sqlite)\b", FLAGS)
 OPTION_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*", FLAGS)
 LABEL = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`]|``)*`|[A-Za-z_][A-Za-z0-9_]*""", FLAGS)
 CHECK_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", FLAGS)
-CHECK_KEYWORD = re.compile(r"(?i)(and|or|not|true|false|null)\b", FLAGS)
+CHECK_KEYWORD = re.compile(r"(?ai:and|or|not|true|false|null)\b", FLAGS)
 CHECK_COMPARE_OP = re.compile(r"==|!=|<=|>=|<|>", FLAGS)
 SELECTIONS_KINDS = ("completeness", "uniqueness", "distinctness", "timeliness")
 _LITERAL_WORDS = {"true": True, "false": False, "null": None, "nan": math.nan}

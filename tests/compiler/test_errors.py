@@ -71,6 +71,28 @@ def test_a_rule_that_does_not_parse_is_an_error_not_a_skipped_step():
         compile_text("completeness ok on users: age\nprofiling bad on users: count(*) where where")
 
 
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("d\u0131stinctness d on users: first_name", "d\u0131stinctness"),  # dotless i
+        ("\u017fource s = csv('users.csv')", "\u017fource"),  # long s
+        ("prof\u0131l\u0131ng p on users: count(*) as n", "prof\u0131l\u0131ng"),
+        ("\u0130f_x c on users: first_name", "\u0130f_x"),  # dotted capital I
+        ("profiling p on users: count(*) as n where first_name li\u212ae 'a%'", "li\u212ae"),  # Kelvin sign
+        ("profiling p on users: count(*) as n where first_name \u0131s null", "\u0131s null"),
+    ],
+)
+def test_a_keyword_spelled_with_a_case_folding_letter_is_a_syntax_error(text, word):
+    """Unicode case folding reads ı, İ, ſ and K as i, s and k: keywords match ASCII letters only."""
+    error = error_of(text)
+    assert (error.code, error.line, error.column) == ("SYNTAX_ERROR", 1, col(text, word))
+
+
+def test_a_case_folding_letter_in_a_name_is_kept():
+    compiled = compile_text("completeness k\u0131l\u0131\u00e7 on users: first_name")
+    assert [r.name for r in compiled.suite.rules] == ["k\u0131l\u0131\u00e7"]
+
+
 # -- names ---------------------------------------------------------------------------------
 
 
