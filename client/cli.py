@@ -314,8 +314,14 @@ def _engine(args: argparse.Namespace, env: GriffinEnv | None) -> Engine | str:
         raise EngineError("DATABASE_NOT_FOUND", f"no DuckDB database at {args.database}", text=args.database)
     if args.database is None and args.memory_limit is None and args.temp_directory is None:
         return name
+    # the user's database is only read, unless the run writes its records into it
+    writes = (getattr(args, "records_to", None) or "").startswith("table:")
     return open_engine(
-        "duckdb", database=args.database, memory_limit=args.memory_limit, temp_directory=args.temp_directory
+        "duckdb",
+        database=args.database,
+        memory_limit=args.memory_limit,
+        temp_directory=args.temp_directory,
+        read_only=args.database is not None and not writes,
     )
 
 

@@ -15,16 +15,18 @@ def open_engine(
     read_once: bool = True,
     memory_limit: str | None = None,
     temp_directory: str | None = None,
+    read_only: bool = False,
 ) -> Engine:
     """An engine by name; ``remote`` is the Spark Connect URL (or ``local``), ``database`` a DuckDB file.
 
     ``read_once`` (Spark): keep a source several queries scan on the cluster for the run.
     ``memory_limit`` and ``temp_directory`` (DuckDB): the memory cap and where work beyond it spills.
+    ``read_only`` (DuckDB): open ``database`` so that the run cannot change it.
     """
     if name == "duckdb":
         from gryph.local_backend.engine import DuckDBEngine
 
-        return DuckDBEngine(database, memory_limit=memory_limit, temp_directory=temp_directory)
+        return DuckDBEngine(database, memory_limit=memory_limit, temp_directory=temp_directory, read_only=read_only)
     if name == "spark":
         from gryph.client.spark.engine import SparkEngine  # imports pyspark: only when asked for
 

@@ -12,7 +12,7 @@ import duckdb
 from gryph.compiler.engine import Rows
 from gryph.compiler.databases import is_database
 from gryph.compiler.errors import EngineError, InvalidInput, Location
-from gryph.compiler.plan import Export, Plan, Query, Sql, View, reads, walk_relations
+from gryph.compiler.plan import Export, Plan, Query, View, reads
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import Schema
 from gryph.compiler.values import normalize
@@ -21,6 +21,7 @@ from .duck_types import schema_of_relation
 from .located_rows import Locate, Locations
 from .perfect_hashing import GroupingBudget
 from .quoting import ident, string
+from .sandbox import guard, holds_user_sql
 from .settings import current_setting, setting
 from .sources import Loaded, register_source
 from .sql_relations import Aliases, query_sql, relation_sql
@@ -42,29 +43,36 @@ class DuckDBEngine:
         *,
         memory_limit: str | None = None,
         temp_directory: str | None = None,
+        read_only: bool = False,
     ) -> None:
         """Use an open connection, open a database file, or (by default) an in-memory database.
 
         ``memory_limit`` (e.g. ``"8GB"``) caps the memory DuckDB takes; beyond it, joins,
         groupings and sorts spill to ``temp_directory`` (DuckDB's default: ``.tmp`` here).
-        Both apply to a connection the engine opens; a caller's own connection keeps its settings.
+        ``read_only`` opens the database file so that nothing can change it.
+        These apply to a connection the engine opens; a caller's own connection keeps its settings.
+        A run that holds users' SQL runs on a connection of its own that reaches only the run's
+        files (sandbox.py), when the engine opened the database itself.
         """
         if isinstance(database, duckdb.DuckDBPyConnection):
-            if memory_limit is not None or temp_directory is not None:
-                raise ValueError("memory_limit and temp_directory apply to a connection the engine opens")
+            if memory_limit is not None or temp_directory is not None or read_only:
+                raise ValueError("memory_limit, temp_directory and read_only apply to a connection the engine opens")
             self._con, self._owned = database, False
+            _session(self._con)
         else:
-            self._con, self._owned = _connect(database), True
-            _limit_memory(self._con, memory_limit, temp_directory)
+            self._database, self._read_only = database, read_only
+            self._temp_directory = temp_directory
+            self._con, self._owned = self._open(memory_limit), True
         # as given: a statement that lowers the limit sets it back exactly (see perfect_hashing)
         self._memory_limit = memory_limit
-        # Timestamps with a zone read and print in UTC, as the contract says, whatever the machine's zone.
-        self._con.execute("SET TimeZone = 'UTC'")
-        # Table names in users' SQL must mean sources and tables, never Python variables in scope.
-        self._con.execute("SET python_enable_replacements = false")
-        # a long query would draw a progress bar on the user's terminal, inside gryph's output
-        self._con.execute("SET enable_progress_bar = false")
         self._scratch = itertools.count(1)
+
+    def _open(self, memory_limit: str | None) -> duckdb.DuckDBPyConnection:
+        """A connection to the engine's database, with the engine's settings."""
+        con = _connect(self._database, self._read_only)
+        _limit_memory(con, memory_limit, self._temp_directory)
+        _session(con)
+        return con
 
     @property
     def connection(self) -> duckdb.DuckDBPyConnection:
@@ -84,13 +92,14 @@ class DuckDBEngine:
 
     def schema_of_view(self, views: tuple[View, ...], sources: Mapping[str, SourceSpec]) -> Schema:
         """The schema of the last view, with the views before it registered; no data is scanned."""
-        with self._registered(views, [], sources):
+        with self._guarded([v.relation for v in views], sources, ()), self._registered(views, [], sources):
             return schema_of_relation(self._con.sql(f"SELECT * FROM {ident(views[-1].name)}"))
 
     def run(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> dict[str, Rows]:
         """Register the sources the plan reads and its views, run every query, then drop them again."""
         relations = [q.relation for q in plan.queries] + [e.relation for e in plan.exports]
         with (
+            self._guarded([v.relation for v in plan.views] + relations, sources, plan.exports),
             self._registered(plan.views, relations, sources),
             self._joins_as_written([v.relation for v in plan.views] + relations),
         ):
@@ -157,10 +166,32 @@ class DuckDBEngine:
         self._execute(statement, what, budget.applied([export.relation]))
 
     @contextlib.contextmanager
+    def _guarded(self, relations: list, sources: Mapping[str, SourceSpec], exports):
+        """For the block, when ``relations`` hold users' SQL: a new connection that reaches only the
+        files of the sources they read and the folders ``exports`` write to (see sandbox.py)."""
+        read = [sources[name] for name in _read_by(relations, sources)]
+        # an in-memory database's tables live in its one connection: a run that reads or writes
+        # them stays there, as does a caller's own connection (the compiler's check still holds)
+        in_catalog = any(spec.format == "table" for spec in read) or any(e.table is not None for e in exports)
+        if not self._owned or not holds_user_sql(relations) or (self._database is None and in_catalog):
+            yield
+            return
+        outer = self._con
+        if self._database is not None:  # one DuckDB per file in a process: the engine's makes way
+            outer.close()
+        self._con = self._open(self._memory_limit)
+        try:
+            guard(self._con, read, exports)
+            yield
+        finally:
+            self._con.close()
+            self._con = outer if self._database is None else self._open(self._memory_limit)
+
+    @contextlib.contextmanager
     def _registered(self, views, relations, sources: Mapping[str, SourceSpec]):
         """Sources the relations read and the views, registered for the block, dropped after."""
         everything = [v.relation for v in views] + list(relations)
-        wanted = dict.fromkeys(name for rel in everything for name in reads(rel) if name in sources)
+        wanted = _read_by(everything, sources)
         registered: list = []  # Loaded and DatabaseRead: each drops what it made
         try:
             for name in wanted:
@@ -192,7 +223,7 @@ class DuckDBEngine:
         Joins in users' SQL keep DuckDB's choice.
         """
         before = current_setting(self._con, "disabled_optimizers")
-        if any(isinstance(node, Sql) for rel in relations for node in walk_relations(rel)):
+        if holds_user_sql(relations):
             yield
             return
         names = [name.strip() for name in before.split(",")] + [_BUILD_SIDE_FLIP]
@@ -212,6 +243,21 @@ class DuckDBEngine:
         """Close the connection if the engine opened it; a caller's connection stays open."""
         if self._owned:
             self._con.close()
+
+
+def _read_by(relations: list, sources: Mapping[str, SourceSpec]) -> list[str]:
+    """The sources ``relations`` read, each once, in the order they first read them."""
+    return list(dict.fromkeys(name for rel in relations for name in reads(rel) if name in sources))
+
+
+def _session(con: duckdb.DuckDBPyConnection) -> None:
+    """The settings every run relies on, whoever opened the connection."""
+    # Timestamps with a zone read and print in UTC, as the contract says, whatever the machine's zone.
+    con.execute("SET TimeZone = 'UTC'")
+    # Table names in users' SQL must mean sources and tables, never Python variables in scope.
+    con.execute("SET python_enable_replacements = false")
+    # a long query would draw a progress bar on the user's terminal, inside gryph's output
+    con.execute("SET enable_progress_bar = false")
 
 
 def _failed(what: str, exc: duckdb.Error, sql: str) -> EngineError:
@@ -244,11 +290,11 @@ def _limit_memory(con: duckdb.DuckDBPyConnection, memory_limit: str | None, temp
             ) from None
 
 
-def _connect(database: str | None) -> duckdb.DuckDBPyConnection:
+def _connect(database: str | None, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     """An in-memory database, or the user's file: one that is no DuckDB database (empty, another
     format) or is locked by another process is an error naming the file."""
     try:
-        return duckdb.connect(database or ":memory:")
+        return duckdb.connect(database or ":memory:", read_only=read_only and database is not None)
     except duckdb.Error as exc:
         raise EngineError(
             "DATABASE_UNREADABLE",

@@ -11,7 +11,10 @@ import pytest
 from test_cli import gryph
 
 from gryph.client import run
-from gryph.compiler.errors import InvalidInput
+from gryph.compiler.errors import EngineError, InvalidInput
+from gryph.compiler.plan import Plan, Query, Sql
+from gryph.compiler.sources import SourceSpec
+from gryph.local_backend import DuckDBEngine
 
 
 @pytest.fixture
@@ -96,3 +99,49 @@ def test_a_griffin_pre_proc_step_reading_a_file_is_refused(tmp_path, users):
     with pytest.raises(InvalidInput) as caught:
         run(str(path), "duckdb")
     assert caught.value.code == "SQL_NOT_ALLOWED" and "csv.`/etc/passwd`" in caught.value.message
+
+
+def test_duckdb_refuses_a_file_read_that_never_went_through_validation(tmp_path, users):
+    secret = tmp_path / "secret.csv"  # a CSV: DuckDB reads a quoted .csv path as a table
+    secret.write_text("password\nhunter2\n", encoding="utf-8")
+    sources = {"t": SourceSpec("t", "csv", paths=(str(users),))}
+    engine = DuckDBEngine()
+    try:
+        plain = Plan((), (Query("n", Sql("select count(*) as n from t", ("t",), dialect="duckdb")),))
+        assert engine.run(plain, sources) == {"n": [{"n": 3}]}  # the declared source: 3 rows
+        for leak in (f"select length(content) as n from read_text('{secret}')", f"select * from '{secret}'"):
+            plan = Plan((), (Query("leak", Sql(leak, ("t",), dialect="duckdb")),))
+            with pytest.raises(EngineError) as caught:
+                engine.run(plan, sources)
+            assert "Permission Error" in caught.value.message and "hunter2" not in caught.value.message
+    finally:
+        engine.close()
+
+
+def test_sql_over_files_in_several_folders_globs_and_formats_still_runs(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from fastavro import parse_schema, writer
+
+    for folder in ("a", "b", "c", "d"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "a" / "x1.csv").write_text("id\n1\n2\n", encoding="utf-8")
+    (tmp_path / "a" / "x2.csv").write_text("id\n3\n\n", encoding="utf-8")  # one empty id
+    pq.write_table(pa.table({"id": [10, 20]}), tmp_path / "b" / "p.parquet")
+    (tmp_path / "c" / "j.json").write_text('{"id": 100}\n{"id": 200}\n', encoding="utf-8")
+    schema = parse_schema({"type": "record", "name": "r", "fields": [{"name": "id", "type": "long"}]})
+    with open(tmp_path / "d" / "v.avro", "wb") as out:
+        writer(out, schema, [{"id": 1000}])
+    suite = _suite(
+        tmp_path,
+        'source x = csv("a/*.csv")\nsource p = parquet("b/p.parquet")\n'
+        'source j = json("c/j.json")\nsource v = avro("d/v.avro")\n'
+        "completeness ids on x: id\n"
+        'measure "total": sql "select (select sum(id) from x) + (select sum(id) from p) + '
+        '(select sum(id) from j) + (select sum(id) from v) as total"\n',
+    )
+    done = gryph("run", str(suite), "--no-history", "--format", "json", "--records-to", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["measure"]["total"] == 1 + 2 + 3 + 10 + 20 + 100 + 200 + 1000
+    assert (tmp_path / "out" / "ids__incompleteRecords.parquet").is_file()  # the empty id, written

@@ -1,0 +1,46 @@
+"""DuckDB's own guard around a run that holds users' SQL: the connection reaches the files of the
+run's sources and the folders its exports write to, and nothing else.
+
+The compiler already refuses SQL that names a file, a table function or a catalog table
+(compiler/sql_reads.py); this holds the same line for any plan, however it was built. DuckDB
+cannot loosen these settings once external access is off, so a guarded run gets a connection of
+its own (engine.py) and the engine's connection stays as it was. ``lock_configuration`` stays
+off: gryph itself changes optimizer and memory settings between statements, and users' SQL,
+always one query, has no way to change a setting.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+import duckdb
+
+from gryph.compiler.plan import Export, Sql, walk_relations
+from gryph.compiler.sources import SourceSpec
+
+from .quoting import string
+from .sources import expand_paths
+
+# the formats DuckDB reads from their files itself (ORC and Avro come through Arrow, see sources.py)
+_READ_BY_DUCKDB = ("csv", "tsv", "parquet", "json", "text")
+
+
+def holds_user_sql(relations: Iterable) -> bool:
+    """Whether any of ``relations`` runs SQL text (a user's query, or a step built from one)."""
+    return any(isinstance(node, Sql) for rel in relations for node in walk_relations(rel))
+
+
+def guard(con: duckdb.DuckDBPyConnection, sources: Iterable[SourceSpec], exports: Iterable[Export]) -> None:
+    """From now on ``con`` reads only the files of ``sources`` and writes only where ``exports``
+    go: no other file, no network, no extension installed or loaded."""
+    files = [path for spec in sources if spec.format in _READ_BY_DUCKDB for path in expand_paths(spec)]
+    folders = [str(Path(e.path).parent) + "/" for e in exports if e.path is not None]
+    if any("://" in path for path in files):
+        con.execute("LOAD httpfs")  # a source's URL: its reader is loaded now, while loading still works
+    # the allowed lists first: DuckDB refuses to change them once external access is off
+    con.execute(f"SET allowed_paths = [{', '.join(string(f) for f in files)}]")
+    con.execute(f"SET allowed_directories = [{', '.join(string(f) for f in folders)}]")
+    con.execute("SET autoinstall_known_extensions = false")
+    con.execute("SET autoload_known_extensions = false")
+    con.execute("SET enable_external_access = false")
