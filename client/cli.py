@@ -9,11 +9,13 @@ from __future__ import annotations
 import argparse
 import gc
 import sys
+import traceback
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gryph.compiler.errors import EngineError, GryphError, InvalidInput, Location
+from gryph.compiler.url_secrets import redact
 
 from . import runner
 from .engines import ENGINES, open_engine
@@ -140,6 +142,7 @@ def history_option(command) -> None:
 
 
 def _write(text: str, output: str | None) -> None:
+    text = redact(text)  # a report in text, JSON, JUnit or Markdown shows no secret
     if output is None:
         sys.stdout.write(text)
     else:
@@ -208,8 +211,8 @@ def _write_report(documents: list[dict], args) -> None:
     from .html_report import Report  # altair takes half a second to import: only runs with a report pay it
 
     report = Report(documents)
-    if args.html is not None:
-        _write(report.html(), args.html)
+    if args.html is not None:  # from redacted documents; its scripts are code, not text to redact
+        write_whole(report.html(), args.html)
     for kind in ("png", "svg"):
         if getattr(args, kind) is not None:
             report.write_images(getattr(args, kind), kind)
@@ -327,7 +330,7 @@ def _engine(args: argparse.Namespace, env: GriffinEnv | None) -> Engine | str:
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     """Warnings as one line for the user, not as a source location inside gryph or PySpark."""
-    print(f"warning: {message}", file=sys.stderr if file is None else file)
+    print(f"warning: {redact(str(message))}", file=sys.stderr if file is None else file)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -389,9 +392,11 @@ def _command(args: argparse.Namespace) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     except Exception as error:  # a bug in gryph: say so plainly, traceback only on request
-        if getattr(args, "debug", False):
-            raise
-        print(f"internal error: {type(error).__name__}: {error} (run again with --debug for details)", file=sys.stderr)
+        if getattr(args, "debug", False):  # the traceback, less any secret its messages quote
+            print(redact("".join(traceback.format_exception(error))), file=sys.stderr, end="")
+            return EXIT_ENGINE
+        internal = f"internal error: {type(error).__name__}: {redact(str(error))} (run again with --debug for details)"
+        print(internal, file=sys.stderr)
         return EXIT_ENGINE
     finally:
         if engine is not None and not isinstance(engine, str):

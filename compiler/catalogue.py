@@ -257,7 +257,7 @@ _FUNCTIONS = [
         "regexp_extract", None, 2, 3, _typed("a string", "a string", "an integer", result=STRING), build.regexp_extract
     ),
     Function("regexp_replace", None, 3, 3, _typed("a string", result=STRING), build.regexp_replace),
-    Function("split", Fn.SPLIT, 2, 2, _typed("a string", result=array(STRING))),
+    Function("split", Fn.SPLIT, 2, 2, _typed("a string", result=array(STRING)), build.split),
     # numbers
     Function("abs", Fn.ABS, 1, 1, lambda t: _numeric(t, lambda ts: ts[0])),
     Function("round", Fn.ROUND, 1, 2, lambda t: _numeric(t, lambda ts: ts[0])),

@@ -94,6 +94,7 @@ CODES: dict[str, ErrorCode] = {
         BAD_ACCURACY="<argument> is not an accuracy",
         BAD_REPLACEMENT="<replacement>: <problem>",
         REGEX_GROUP="the pattern has no group <n>",
+        BAD_REGEX="the pattern <pattern> cannot run alike on both engines: <problem>",
         UNSUPPORTED_FORMAT="the datetime pattern <pattern>: <problem>",
         BAD_DETAIL="<rule> detail <key> <problem>",
         BAD_KEY="<key> is not a key: <problem>",

@@ -25,6 +25,7 @@ from .plan import (
     coerce,
     not_,
 )
+from .regex_syntax import REGEX_HINT, pattern_problem
 from .regex_text import ReplacementError, capture_groups, replacement_parts
 from .types import BOOLEAN, DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, DataType, Kind
 
@@ -37,10 +38,11 @@ FIRST_SECOND, LAST_SECOND = -62_135_596_800, 253_402_300_799
 class ArgumentError(Exception):
     """An argument the function cannot take; the resolver adds where it was written."""
 
-    def __init__(self, code: str, message: str, hint: str | None = None) -> None:
+    def __init__(self, code: str, message: str, hint: str | None = None, position: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.hint = hint
+        self.position = position  # the argument at fault (1-based), when it is one
 
 
 @dataclass(frozen=True)
@@ -151,8 +153,23 @@ def _literal(inv: Invocation, position: int, kinds: tuple[Kind, ...], what: str)
     return arg
 
 
+def _regex(inv: Invocation, position: int) -> Literal:
+    """Argument ``position``: a pattern written in the rule, which both engines must read alike."""
+    pattern = _literal(inv, position, (Kind.STRING,), "a pattern")
+    if problem := pattern_problem(str(pattern.value)):
+        raise ArgumentError("BAD_REGEX", f"the pattern {pattern.value!r}: {problem}", REGEX_HINT, position)
+    return pattern
+
+
+def split(inv: Invocation) -> Scalar:
+    """``split(text, pattern)``; a pattern written in the rule is checked, a computed one runs as it is."""
+    if isinstance(inv.args[1], Literal) and inv.args[1].value is not None:
+        _regex(inv, 2)
+    return Call(Fn.SPLIT, inv.args, inv.result)
+
+
 def regexp_extract(inv: Invocation) -> Scalar:
-    text, pattern = inv.args[0], _literal(inv, 2, (Kind.STRING,), "a pattern")
+    text, pattern = inv.args[0], _regex(inv, 2)
     group = _literal(inv, 3, (Kind.INTEGER,), "a group number") if len(inv.args) == 3 else Literal(1, INTEGER)
     groups = capture_groups(str(pattern.value))
     if not 0 <= _integer(group) <= groups:
@@ -165,7 +182,7 @@ def regexp_extract(inv: Invocation) -> Scalar:
 
 
 def regexp_replace(inv: Invocation) -> Scalar:
-    text, pattern = inv.args[0], _literal(inv, 2, (Kind.STRING,), "a pattern")
+    text, pattern = inv.args[0], _regex(inv, 2)
     replacement = _literal(inv, 3, (Kind.STRING,), "a replacement text")
     try:
         replacement_parts(str(replacement.value), capture_groups(str(pattern.value)))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Collection
 
 from .errors import InvalidInput, Location
+from .sql_patterns import check_sql_patterns
 from .suite import Suite
 from .user_sql import parse_spark_query
 
@@ -68,6 +69,7 @@ def check_sql_reads(text: str, readable: Collection[str], what: str, location: L
         name = (call.name if isinstance(call, exp.Anonymous) else call.sql_name()).lower()
         if name in _REFUSED_FUNCTIONS:
             _refuse(what, f"the function {name}(), which reads outside the suite's sources", location, text)
+    check_sql_patterns(query, what, location)
 
 
 def _refuse(what: str, thing: str, location: Location | None, text: str, names: list[str] | None = None) -> None:

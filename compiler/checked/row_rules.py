@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Iterable, cast
 
 from ..plan import Call, Cast, Field, Fn, In, IsNull, Literal, RLike, Scalar, and_all, not_, or_all
+from ..regex_syntax import REGEX_HINT, pattern_problem
 from ..resolve import Resolver, Side
 from ..ruletree.nodes import SelectItem, SelectList, located
 from ..time_literals import duration_ms
@@ -57,6 +58,8 @@ class CompletenessChecker(RuleChecker):
         if kind == "regex":
             if len(values) != 1:
                 raise self.error("BAD_ERROR_CONF", "a regex error.conf takes exactly one value")
+            if problem := pattern_problem(values[0]):
+                raise self.error("BAD_REGEX", f"error.confs pattern {values[0]!r}: {problem}", hint=REGEX_HINT)
             return RLike(text, Literal(values[0], STRING))
         if kind == "enumeration":
             terms: list[Scalar] = []

@@ -63,7 +63,13 @@ class FunctionResolver:
         return Call(function.op, tuple(args), result)
 
     def _built(
-        self, function: Function, name: str, args: list[Scalar], result: DataType, distinct: bool, node: Node
+        self,
+        function: Function,
+        name: str,
+        args: list[Scalar],
+        result: DataType,
+        distinct: bool,
+        node: FunctionCall | MethodStep,
     ) -> Scalar:
         """The plan nodes a function builds from its arguments; a bad argument is a located error."""
         if distinct:
@@ -72,7 +78,9 @@ class FunctionResolver:
         try:
             return function.build(Invocation(tuple(args), result, self.scope.now_ms))
         except ArgumentError as error:
-            raise self.scope.error(error.code, f"{name}(): {error}", node, error.hint) from None
+            written = (error.position or 0) - 1 - (len(args) - len(node.args))  # a method's receiver is args[0]
+            where: Node = node.args[written] if 0 <= written < len(node.args) else node
+            raise self.scope.error(error.code, f"{name}(): {error}", where, error.hint) from None
 
     def aggregate_call(
         self, fn: AggFn, args: Sequence[Scalar], dtype: DataType, distinct: bool, node: Node, ctx: Context

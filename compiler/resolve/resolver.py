@@ -9,6 +9,7 @@ from ..errors import did_you_mean
 from ..numbers import number_from_text
 from ..plan import Between, Call, Cast, Fn, In, IsNull, Like, Literal, RLike, Scalar
 from ..plan.scalars import balanced
+from ..regex_syntax import REGEX_HINT, pattern_problem
 from ..ruletree import nodes as n
 from ..selections import Selector
 from ..types import BOOLEAN, DOUBLE, INTEGER, NULL, STRING, TYPE_NAMES, Kind, common_numeric, parse_type_name
@@ -93,7 +94,11 @@ class Resolver(NameResolver, Unifier):
                     where,
                     "cast it first: cast(x as string)",
                 )
-        return _negated((RLike if node.op.lower() == "rlike" else Like)(left, pattern), node.negated)
+        if node.op.lower() == "like":
+            return _negated(Like(left, pattern), node.negated)
+        if isinstance(pattern, Literal) and (problem := pattern_problem(str(pattern.value))):
+            raise self.scope.error("BAD_REGEX", f"the pattern {pattern.value!r}: {problem}", node.pattern, REGEX_HINT)
+        return _negated(RLike(left, pattern), node.negated)
 
     def _is(self, node: n.IsTest, ctx: Context) -> Scalar:
         left = self._expr(node.operand, ctx)
