@@ -57,7 +57,7 @@ measure "none" on o: native "select id from secrets.orders where id > 100"
 
 
 def _griffin(config: str) -> str:
-    return f'''{{
+    return f"""{{
   "name": "secret_job",
   "process.type": "batch",
   "data.sources": [
@@ -68,7 +68,7 @@ def _griffin(config: str) -> str:
   "evaluate.rule": {{"rules": [{{"dsl.type": "griffin-dsl", "dq.type": "profiling",
     "out.dataframe.name": "p", "rule": "count(*) as cnt from source"}}]}}
 }}
-'''
+"""
 
 
 def _corpus(port: int) -> list[Case]:
@@ -167,9 +167,7 @@ def _corpus(port: int) -> list[Case]:
 
 def _gryph(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
     command = [sys.executable, "-m", "gryph.client.cli", *args]
-    return subprocess.run(
-        command, cwd=cwd, capture_output=True, text=True, timeout=300, env=dict(os.environ, **env)
-    )
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=300, env=dict(os.environ, **env))
 
 
 def _forms(secret: str) -> set[str]:
