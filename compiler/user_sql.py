@@ -9,6 +9,7 @@ run as ``TRY_CAST``, with Spark 4's rules for reading text (each engine maps ``T
 from __future__ import annotations
 
 import functools
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # sqlglot loads only when a suite holds SQL
@@ -17,10 +18,24 @@ if TYPE_CHECKING:  # sqlglot loads only when a suite holds SQL
 from .errors import InvalidInput
 
 
-def untranslatable(reason: str, text: str, engine: str | None = None) -> InvalidInput:
-    """The error for Spark SQL that cannot run (anywhere, or on ``engine``)."""
+_TERMINAL_CODES = re.compile(r"\x1b\[[0-9;]*m")  # sqlglot underlines the offending token for a terminal
+
+
+def untranslatable(reason: str | Exception, text: str, engine: str | None = None) -> InvalidInput:
+    """The error for Spark SQL that cannot run (anywhere, or on ``engine``); ``reason`` may be
+    sqlglot's error, whose position in the query it names."""
     where = f" on {engine}" if engine else ""
-    return InvalidInput("SQL_UNTRANSLATABLE", f"cannot run this Spark SQL{where}: {reason}", text=text)
+    return InvalidInput("SQL_UNTRANSLATABLE", f"cannot run this Spark SQL{where}: {_reason(reason)}", text=text)
+
+
+def _reason(reason: str | Exception) -> str:
+    details = getattr(reason, "errors", None)  # a sqlglot ParseError's: description, line, col, highlight
+    if details and isinstance(details[0], dict) and details[0].get("line"):
+        first = details[0]
+        reason = f"{first.get('description')} at line {first['line']}, column {first.get('col')}"
+        if first.get("highlight"):
+            reason += f", near {first['highlight']!r}"
+    return _TERMINAL_CODES.sub("", str(reason))
 
 
 def parse_spark_query(text: str) -> exp.Query:
@@ -40,7 +55,7 @@ def _parsed(text: str) -> exp.Query:
     try:
         statements = [s for s in sqlglot.parse(text, read="spark") if s is not None]
     except SqlglotError as exc:
-        raise untranslatable(str(exc), text) from None
+        raise untranslatable(exc, text) from None
     if len(statements) != 1:
         raise untranslatable(f"expected one query, found {len(statements)} statements", text)
     (query,) = statements

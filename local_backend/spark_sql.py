@@ -46,7 +46,7 @@ def spark_to_duckdb(text: str) -> str:
             )
         return query.sql(dialect="duckdb", unsupported_level=ErrorLevel.RAISE)
     except SqlglotError as exc:
-        raise untranslatable(str(exc), text, "duckdb") from None
+        raise untranslatable(exc, text, "duckdb") from None
 
 
 def _spark_cast(value: str, target: str) -> str:

@@ -47,6 +47,15 @@ def test_untranslatable_sql(text, why):
     assert why in err.value.message and err.value.text == text
 
 
+def test_a_parse_error_names_its_place_without_terminal_codes():
+    """sqlglot underlines the offending token with ANSI codes: the message says where instead."""
+    text = "SELECT a FROM t\nWHERE a IN ("
+    with pytest.raises(InvalidInput) as err:
+        spark_to_duckdb(text)
+    assert "\x1b" not in err.value.message
+    assert "at line 2, column 12, near '('" in err.value.message
+
+
 def test_a_trailing_semicolon_is_fine():
     assert spark_to_duckdb("SELECT 1 AS one;") == "SELECT 1 AS one"
 
