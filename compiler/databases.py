@@ -8,19 +8,34 @@ and registered with url_secrets then, so no message, report or history row ever 
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from dataclasses import dataclass, field
-from urllib.parse import quote, unquote, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
 from .errors import InvalidInput
 from .sources import DATABASE_FORMATS, SourceSpec
 from .table_names import split_qualified
+from .time_literals import duration_ms
 from .types import BOOLEAN, DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, DataType, decimal
 from .url_secrets import redact, register_secret
 
 # every option a database source takes; anything else is a mistake worth naming
-DATABASE_OPTIONS = ("table", "query", "user_env", "password_env", "partition_column", "num_partitions")
+DATABASE_OPTIONS = (
+    "table",
+    "query",
+    "user_env",
+    "password_env",
+    "partition_column",
+    "num_partitions",
+    "connect_timeout",
+    "statement_timeout",
+)
+# how a source connects: a native measure's hidden source connects the same way
+CONNECTION_OPTIONS = ("user_env", "password_env", "connect_timeout", "statement_timeout")
+# a server that accepts the connection and never answers fails the run after this long
+DEFAULT_CONNECT_TIMEOUT_MS = 10_000
 _SCHEMES = ("postgresql", "postgres")
 
 
@@ -32,9 +47,44 @@ class Database:
     url: str = field(repr=False)  # postgresql://user:password@host:port/db, or the SQLite file's path
     user: str | None
     password: str | None = field(repr=False)
+    connect_timeout_ms: int = DEFAULT_CONNECT_TIMEOUT_MS
+    statement_timeout_ms: int | None = None  # None: a statement may take as long as it takes
+
+    def session_settings(self) -> str:
+        """PostgreSQL's ``options`` for every session gryph opens: nothing it runs can write, and
+        a statement ends after the source's statement timeout."""
+        settings = "-c default_transaction_read_only=on"
+        if self.statement_timeout_ms is not None:
+            settings += f" -c statement_timeout={self.statement_timeout_ms}"
+        return settings
 
     def adbc_uri(self) -> str:
-        return self.url if self.kind == "postgres" else f"file:{self.url}?mode=ro"
+        """The libpq URI (read-only sessions, the connect timeout added to the URL's own options),
+        or SQLite's file opened read-only."""
+        if self.kind == "sqlite":
+            return f"file:{self.url}?mode=ro"
+        parts = urlsplit(self.url)
+        query = parse_qsl(parts.query, keep_blank_values=True)
+        own = " ".join(value for key, value in query if key == "options")
+        query = [(key, value) for key, value in query if key not in ("options", "connect_timeout")]
+        options = f"{own} {self.session_settings()}".strip()
+        query += [("connect_timeout", str(self.connect_timeout_s())), ("options", options)]
+        return urlunsplit(parts._replace(query=urlencode(query, quote_via=quote)))
+
+    def connect_timeout_s(self) -> int:
+        """The connect timeout in whole seconds, as libpq and the JDBC driver take it."""
+        return max(1, math.ceil(self.connect_timeout_ms / 1000))
+
+    def jdbc_properties(self) -> dict[str, str]:
+        """The driver's properties for the same guards: SQLite opened read-only; PostgreSQL's
+        read-only sessions, statement timeout, and timeouts on connecting and logging in."""
+        if self.kind == "sqlite":
+            return {"open_mode": "1"}  # SQLITE_OPEN_READONLY
+        seconds = str(self.connect_timeout_s())
+        properties = {"options": self.session_settings(), "connectTimeout": seconds, "loginTimeout": seconds}
+        if self.statement_timeout_ms is not None:  # a server silent for that long is past its timeout
+            properties["socketTimeout"] = str(math.ceil(self.statement_timeout_ms / 1000) + int(seconds))
+        return properties
 
     def jdbc_url(self) -> str:
         """The JDBC URL, without credentials (they go to the driver as properties)."""
@@ -68,6 +118,7 @@ def check_database_source(spec: SourceSpec) -> None:
         )
     if table is not None:
         split_qualified(str(table))
+    _check_timeouts(spec)
     for key, _ in spec.options:
         if key not in DATABASE_OPTIONS:
             raise InvalidInput(
@@ -93,6 +144,29 @@ def check_database_source(spec: SourceSpec) -> None:
             f"source {spec.name!r}: partition_column and num_partitions go together",
             location=where,
             text=spec.describe(),
+        )
+
+
+def _check_timeouts(spec: SourceSpec) -> None:
+    """``connect_timeout`` and ``statement_timeout`` are durations, for a database reached over
+    the network (a SQLite file has no connection to wait for)."""
+    for key in ("connect_timeout", "statement_timeout"):
+        value = spec.option(key)
+        if value is None:
+            continue
+        problem = f"{spec.format}(...) has no {key}: a file has no connection to wait for"
+        if spec.format == "postgres":
+            try:
+                duration_ms(value)
+                continue
+            except ValueError as error:
+                problem = f"{key} {error}"
+        raise InvalidInput(
+            "BAD_SOURCE",
+            f"source {spec.name!r}: {problem}",
+            location=spec.location,
+            text=str(value),
+            hint=f'write e.g. {key} = "{"10s" if key == "connect_timeout" else "15m"}"',
         )
 
 
@@ -123,6 +197,8 @@ def resolve(spec: SourceSpec) -> Database:
     """The connection of a database source, credentials read from the environment now."""
     if spec.format == "sqlite":
         return Database("sqlite", spec.paths[0], None, None)
+    connect_ms = duration_ms(spec.option("connect_timeout")) or DEFAULT_CONNECT_TIMEOUT_MS
+    statement_ms = duration_ms(spec.option("statement_timeout"))
     parts = urlsplit(spec.paths[0])
     user = unquote(parts.username) if parts.username else None
     password = unquote(parts.password) if parts.password is not None else None
@@ -137,7 +213,8 @@ def resolve(spec: SourceSpec) -> Database:
         else ""
     )
     netloc = login + host + (f":{parts.port}" if parts.port else "")
-    return Database("postgres", urlunsplit(parts._replace(scheme="postgresql", netloc=netloc)), user, password)
+    url = urlunsplit(parts._replace(scheme="postgresql", netloc=netloc))
+    return Database("postgres", url, user, password, connect_ms, statement_ms)
 
 
 def _from_env(spec: SourceSpec, key: str) -> str | None:
@@ -166,8 +243,9 @@ def from_clause(spec: SourceSpec) -> str:
 
 
 def query_text(spec: SourceSpec) -> str:
-    """The source's query as written, less a final semicolon (it is run inside a larger statement)."""
-    return str(spec.option("query")).strip().rstrip(";").rstrip()
+    """The source's query as written, less a final semicolon (it is run inside a larger statement),
+    ending with a new line: a trailing ``-- comment`` must not swallow the ``)`` put after it."""
+    return str(spec.option("query")).strip().rstrip(";").rstrip() + "\n"
 
 
 def sqlite_columns_sql(spec: SourceSpec) -> tuple[str, tuple[str, ...]]:

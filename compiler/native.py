@@ -24,7 +24,7 @@ from .ruletree.statements import (
     SourceDecl,
     Statement,
 )
-from .databases import check_database_source, is_database
+from .databases import CONNECTION_OPTIONS, check_database_source, is_database
 from .sources import DATABASE_FORMATS, SourceSpec
 from .suite import TWO_SOURCE_KINDS, CheckSpec, MeasureSpec, NativeSql, PassSpec, RuleBody, RuleSpec, Suite
 from .text_files import read_utf8
@@ -243,7 +243,7 @@ def _native_source(measure: MeasureDecl, sources: dict[str, SourceSpec], number:
             hint='write: measure "rows" on orders: native "select count(*) from orders", with '
             "orders = postgres(...) or sqlite(...)",
         )
-    options = tuple((k, v) for k, v in database.options if k in ("user_env", "password_env"))
+    options = tuple((k, v) for k, v in database.options if k in CONNECTION_OPTIONS)
     return SourceSpec(
         f"{database.name}__native_{number}",
         database.format,

@@ -37,7 +37,8 @@ def read_database(spark: SparkSession, spec: SourceSpec) -> DataFrame:
         with spark_errors(f"reading source {spec.name!r}", source=f"{spec.name!r} ({spec.describe()})"):
 
             def reader():  # a new one each time: a reader keeps every option it was given
-                options = {"url": database.jdbc_url(), "driver": database.jdbc_driver()}
+                # read-only sessions and timeouts: the same guards as on DuckDB (databases.py)
+                options = {"url": database.jdbc_url(), "driver": database.jdbc_driver(), **database.jdbc_properties()}
                 if database.user is not None:
                     options["user"] = database.user
                 if database.password is not None:
