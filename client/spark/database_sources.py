@@ -14,7 +14,6 @@ from pyspark.sql import types as T
 
 from gryph.compiler.databases import (
     from_clause,
-    query_text,
     refused_by_database,
     resolve,
     sqlite_columns_sql,
@@ -48,9 +47,9 @@ def read_database(spark: SparkSession, spec: SourceSpec) -> DataFrame:
                 return spark.read.format("jdbc").options(**options)
 
             rows = reader()
-            if spec.option("query") is not None and spec.option("partition_column") is None:
-                df = rows.option("query", query_text(spec)).load()
-            elif database.kind == "sqlite" and spec.option("table") is not None:
+            # a query goes in as dbtable, wrapped by from_clause: Spark trims its `query` option, so a
+            # trailing `-- comment` would swallow the parenthesis Spark closes it with
+            if database.kind == "sqlite" and spec.option("table") is not None:
                 df = _read_sqlite_table(_partitioned(rows, reader(), spec), _sqlite_types(reader(), spec), spec)
             else:
                 df = _partitioned(rows, reader(), spec).option("dbtable", from_clause(spec)).load()

@@ -119,6 +119,18 @@ pass when all
     assert [c.passed for c in result.checks] == [False, True] and not result.passed
 
 
+def test_a_trailing_line_comment_in_query_text_comments_out_nothing_after_it(orders, engine):
+    """The query is run inside a larger statement: its `-- note` must end before the `)` after it.
+    4 orders, one with a NULL amount (NaN is a value)."""
+    suite = f'''source q = postgres("{orders.url()}", query = "select id, amount from shop.orders -- every order")
+completeness c on q: amount
+measure "rows" on q: native "select count(*) from shop.orders -- all of them"
+'''
+    result = run(suite, **engine)
+    assert result.metrics["c"] == {"total": 4, "incomplete": 1, "complete": 3}
+    assert result.measures["rows"] == 4
+
+
 def test_partitioned_read_gives_the_same_metrics(orders, engine):
     """Sum of the amounts that are numbers: 10.5 + 2.5 = 13.0 (NaN kept out by isnan), 4 rows."""
     suite = f'''source o = postgres("{orders.url()}", table = "shop.orders", partition_column = "id",
