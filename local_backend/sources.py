@@ -69,8 +69,15 @@ def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str)
 
 
 def _unreadable(spec: SourceSpec, exc: Exception) -> EngineError:
+    # DuckDB's CSV errors say where, then why, then list its reader's settings (indented): keep the why
+    lines = str(exc).splitlines() or [""]
+    reason = " ".join([lines[0], *(line.strip() for line in lines[1:3] if line.strip() and not line.startswith("  "))])
+    hint = None
+    if "quoted new lines" in reason:
+        reason = f"{lines[0]}: a quoted field holds a line break"
+        hint = "add multiLine = true to the source: both engines then read records over several lines"
     return EngineError(
-        "SOURCE_UNREADABLE", f"source {spec.name!r} ({spec.describe()}) cannot be read: {str(exc).splitlines()[0]}"
+        "SOURCE_UNREADABLE", f"source {spec.name!r} ({spec.describe()}) cannot be read: {reason}", hint=hint
     )
 
 
@@ -130,6 +137,8 @@ def _csv_relation(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> str:
     ):
         if value is not None:
             args.append(f"{name} = {string(str(value))}")
+    if _flag(spec, "multiLine", False):
+        args.append("parallel = false")  # DuckDB's parallel reader cannot pad rows and cross lines at once
     if spec.schema is not None:
         args.append(f"columns = {_columns_arg(spec.schema)}")
         return f"read_csv({', '.join(args)})"

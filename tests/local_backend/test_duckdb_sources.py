@@ -61,6 +61,23 @@ def test_csv_with_header(engine, tmp_path):
     assert load(engine, spec) == PEOPLE
 
 
+MULTI_LINE = 'id,note\n1,"two\nlines"\n2,one\n'
+
+
+def test_a_quoted_line_break_without_multiline_is_refused_with_its_reason(engine, tmp_path):
+    spec = SourceSpec("m", "csv", paths=(write(tmp_path / "m.csv", MULTI_LINE),))
+    with pytest.raises(EngineError) as err:
+        load(engine, spec)
+    assert err.value.code == "SOURCE_UNREADABLE" and "quoted field holds a line break" in err.value.message
+    assert "multiLine = true" in err.value.hint
+
+
+def test_multiline_csv_reads_a_quoted_line_break_as_part_of_its_field(engine, tmp_path):
+    """Two records, the first over two lines (as Spark reads it with multiLine)."""
+    spec = SourceSpec("m", "csv", paths=(write(tmp_path / "m.csv", MULTI_LINE),), options=(("multiLine", True),))
+    assert load(engine, spec) == [{"id": 1, "note": "two\nlines"}, {"id": 2, "note": "one"}]
+
+
 def test_inferred_csv_types_follow_the_file_as_it_changes(engine, tmp_path):
     """The inferred types are remembered between reads, and read again once the file changes."""
     path = write(tmp_path / "p.csv", "name,age\nJoey,14\n")
