@@ -56,7 +56,12 @@ def check_sql_reads(text: str, readable: Collection[str], what: str, location: L
     no table function and no function that reads files or reflects."""
     from sqlglot import exp  # loaded only for suites that hold SQL
 
-    query = parse_spark_query(text)
+    try:
+        query = parse_spark_query(text)
+    except InvalidInput as error:  # SQL that does not parse: at the step that holds it
+        if error.location.line is None and location is not None:
+            error.location = location
+        raise
     names = {name.lower() for name in readable} | {cte.alias_or_name.lower() for cte in query.find_all(exp.CTE)}
     for table in query.find_all(exp.Table):
         if not isinstance(table.this, exp.Identifier):

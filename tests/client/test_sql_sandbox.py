@@ -67,6 +67,13 @@ def test_sql_reaching_outside_the_sources_is_refused(tmp_path, users, sql, named
     assert named in caught.value.message
 
 
+def test_sql_that_does_not_parse_is_located_at_its_step(tmp_path, users):
+    """Refused at validation before any engine reads it: the error names the measure's line."""
+    suite = _suite(tmp_path, 'source t = csv("users.csv")\nmeasure "m": sql "drop table t"\n')
+    done = gryph("validate", str(suite))
+    assert done.returncode == 2 and f"{suite}:2:1: error SQL_UNTRANSLATABLE" in done.stderr, done.stderr
+
+
 def test_sql_reading_sources_views_and_its_own_ctes_runs(tmp_path, users):
     suite = _suite(
         tmp_path,
