@@ -1,15 +1,19 @@
-"""``make fuzz N=100000``: mutate the repository's suites and configs N times and report every
-input that does not end in a result or a located gryph error (see fuzz_support.py). Failures are
-written to a folder as files, ready to become regression cases."""
+"""``make fuzz N=100000``: mutate the repository's suites and configs N times, then run N/10
+generated command lines (database URLs, Griffin env files and sinks, CLI arguments and output
+paths: fuzz_generators.py), and report every input that does not end in a result or a located
+gryph error (see fuzz_support.py). Failures are written to a folder as files, ready to become
+regression cases."""
 
 from __future__ import annotations
 
 import argparse
 import collections
+import json
 import sys
 import time
 from pathlib import Path
 
+from fuzz_generators import command_outcome, generated_cases
 from fuzz_support import Workspace, cases, outcome, parsers_disagree
 
 
@@ -35,11 +39,22 @@ def main() -> int:
             args.save.mkdir(parents=True, exist_ok=True)
             (args.save / f"{number:06d}-{case.seed.stem}{case.suffix}").write_bytes(path.read_bytes())
             print(f"case {number} ({case.seed.name}, {case.mutation}): {problem}", file=sys.stderr)
+        for number, command in enumerate(generated_cases(args.seed, args.cases // 10)):
+            problem = command_outcome(command, workspace.root)
+            if problem is None:
+                continue
+            failures[problem[:80]] += 1
+            args.save.mkdir(parents=True, exist_ok=True)
+            saved = {"argv": command.argv, "files": command.files}
+            (args.save / f"command-{number:06d}.json").write_text(json.dumps(saved, indent=2), encoding="utf-8")
+            print(f"command {number}: {problem}", file=sys.stderr)
     finally:
         workspace.close()
         engine.close()
     total = sum(failures.values())
-    print(f"{args.cases} cases in {time.perf_counter() - started:.0f} s: {total} failures")
+    print(
+        f"{args.cases} cases and {args.cases // 10} command lines in {time.perf_counter() - started:.0f} s: {total} failures"
+    )
     for kind, count in failures.most_common():
         print(f"  {count:6d}  {kind}")
     return 1 if total else 0

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fuzz_generators import CommandCase, command_outcome, database_url, generated_cases
 from fuzz_support import Workspace, cases, outcome, parsers_disagree, regression_case
 from gryph.client import validate
 from gryph.client.runner import compile_source
@@ -39,6 +40,33 @@ def test_mutated_inputs_end_located(fuzz_bench):
         if problem is not None:
             failures.append(f"case {number} ({case.seed.name}, {case.mutation}): {problem}")
     assert not failures, "\n".join(failures[:20])
+
+
+def test_generated_command_lines_end_with_a_result_or_gryph_error(fuzz_bench):
+    """Database URLs, Griffin env files and sinks, CLI arguments and output paths (fuzz_generators.py)."""
+    _, workspace = fuzz_bench
+    failures = [p for command in generated_cases(FIXED_SEED, 200) if (p := command_outcome(command, workspace.root))]
+    assert not failures, "\n".join(failures[:20])
+
+
+@pytest.mark.parametrize("number", range(40))
+def test_an_odd_database_url_is_a_located_error(number, fuzz_bench):
+    """Each URL names a local host with a closed or invalid port, or a missing file: validation
+    refuses it (exit 2 or 3) with the suite's file, line and column."""
+    import random
+
+    _, workspace = fuzz_bench
+    url = database_url(random.Random(number))
+    text = (
+        'source d = postgres("'
+        + url.replace("\\", "\\\\").replace('"', '\\"')
+        + '", table = "t")\ncompleteness c on d: a\n'
+    )
+    (workspace.root / "db.dq").write_text(text, encoding="utf-8")
+    with pytest.raises(GryphError) as caught:
+        validate(workspace.root / "db.dq", fuzz_bench[0])
+    assert caught.value.location.file is not None and caught.value.location.line == 1, str(caught.value)
+    assert command_outcome(CommandCase("url", ["validate", "db.dq"], {}), workspace.root) is None
 
 
 def test_mutated_inputs_parse_the_same_with_both_parsers():
