@@ -9,7 +9,7 @@ runs. On DuckDB the engine's own settings hold the same line again (local_backen
 
 from __future__ import annotations
 
-from typing import Collection
+from typing import Collection, NoReturn
 
 from .errors import InvalidInput, Location
 from .sql_patterns import check_sql_patterns
@@ -77,7 +77,7 @@ def check_sql_reads(text: str, readable: Collection[str], what: str, location: L
     check_sql_patterns(query, what, location)
 
 
-def _refuse(what: str, thing: str, location: Location | None, text: str, names: list[str] | None = None) -> None:
+def _refuse(what: str, thing: str, location: Location | None, text: str, names: list[str] | None = None) -> NoReturn:
     hint = "SQL reads the suite's declared sources only: declare the data as a source and read it by name"
     if names:
         hint += f" (readable here: {', '.join(names)})"
