@@ -1,7 +1,8 @@
 """The ``gryph`` command: run, validate and explain suites and Griffin job configs; list history.
 
 Exit codes: 0 success, 1 the pass policy does not hold (or, with --strict, a warning failed),
-2 invalid input (syntax, names, types, config), 3 engine or data error.
+2 invalid input (syntax, names, types, config), 3 engine or data error, 4 the run passed and its
+outputs are written but it could not be stored in the history.
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ from . import runner
 from .engines import ENGINES, open_engine
 from .griffin_sinks import resolve_sinks, write_sinks
 from .gate import gate_passes, to_junit, to_markdown
-from .history import DEFAULT_PATH, HistoryStore
+from .history import DEFAULT_PATH, HistoryWriteError, HistoryStore
 from .output_files import check_writable_path, write_whole
 from .progress import shows_progress, terminal_progress
 from .report import cell, table, to_text
 from .run_result import to_json
+from .visible_text import for_terminal, for_terminal_lines
 
 if TYPE_CHECKING:  # Griffin's env.json reader loads only when --env names one
     from gryph.compiler.engine import Engine
@@ -179,27 +181,37 @@ def _run(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv | None)
     suite = runner.load_suite(args.file)
     sinks = resolve_sinks(suite, env)  # before the run: a sink that cannot be written fails first
     history = None if args.no_history else args.history
+    not_stored: HistoryWriteError | None = None
     with terminal_progress(shows_progress(args.quiet, args.format == "json")) as phase:
-        result = runner.run(
-            suite,
-            engine,
-            remote=args.remote,
-            record_sample=max(args.sample, 0),
-            records_to=args.records_to,
-            history=history,
-            phase=phase,
-        )
+        try:
+            result = runner.run(
+                suite,
+                engine,
+                remote=args.remote,
+                record_sample=max(args.sample, 0),
+                records_to=args.records_to,
+                history=history,
+                phase=phase,
+            )
+        except HistoryWriteError as error:  # the run is done: its outputs are written all the same
+            assert error.result is not None
+            result, not_stored = error.result, error
         write_sinks(sinks, suite, result.metrics, result.run_id or f"gryph-{result.started}")
         if _wants_report(args):
             phase("drawing the report's charts")
-            documents = HistoryStore(history).documents(result.name, REPORT_RUNS) if history else []
+            stored = history is not None and not_stored is None
+            documents = HistoryStore(history).documents(result.name, REPORT_RUNS) if stored else []
             _write_report(documents or [result.to_dict()], args)
     _write(to_json(result.to_dict()) if args.format == "json" else to_text(result), args.output)
     if args.junit:
         _write(to_junit(result, args.strict), args.junit)
     if args.markdown:
         _write(to_markdown(result, args.strict), args.markdown)
-    return EXIT_OK if gate_passes(result, args.strict) else EXIT_FAILED
+    passes = gate_passes(result, args.strict)
+    if not_stored is not None:  # said last, after the report, where it is seen
+        print(for_terminal_lines(f"{not_stored}\n    the run {'passed' if passes else 'failed'}"), file=sys.stderr)
+        return not_stored.exit_code if passes else EXIT_FAILED  # a failed run's exit 1 still fails CI
+    return EXIT_OK if passes else EXIT_FAILED
 
 
 def _wants_report(args) -> bool:
@@ -257,9 +269,11 @@ def _history(args) -> int:
         sys.stdout.write(to_json({"suite": args.suite, "runs": runs}))
     elif not runs:
         print(
-            f"no runs of {args.suite!r}"
-            + (f" with measure {args.measure!r}" if args.measure else "")
-            + f" in {args.history}"
+            for_terminal(
+                f"no runs of {args.suite!r}"
+                + (f" with measure {args.measure!r}" if args.measure else "")
+                + f" in {args.history}"
+            )
         )
     elif args.measure is not None:
         print(table(["started", "pass", args.measure], [[r["started"], r["pass"], r["value"]] for r in runs]))
@@ -300,7 +314,7 @@ def _engine(args: argparse.Namespace, env: GriffinEnv | None) -> Engine | str:
         )
     settings = env.spark_config if env is not None else {}
     if settings and name != "spark":
-        print(f"note: {args.env}: spark.config does not apply to the duckdb engine", file=sys.stderr)
+        print(for_terminal(f"note: {args.env}: spark.config does not apply to the duckdb engine"), file=sys.stderr)
     if name == "spark" and (settings or args.read_per_scan):
         from .spark.engine import SparkEngine  # imports pyspark: only when a Spark run asks for it
 
@@ -311,7 +325,8 @@ def _engine(args: argparse.Namespace, env: GriffinEnv | None) -> Engine | str:
             spark.close()  # the caller gets no engine to close: stop the session (and a local server) here
             raise
         if refused:
-            print(f"note: {args.env}: not applied, set them on the Spark server: {', '.join(refused)}", file=sys.stderr)
+            refused_text = f"note: {args.env}: not applied, set them on the Spark server: {', '.join(refused)}"
+            print(for_terminal(refused_text), file=sys.stderr)
         return spark
     if args.database is not None and not Path(args.database).is_file():
         raise EngineError("DATABASE_NOT_FOUND", f"no DuckDB database at {args.database}", text=args.database)
@@ -330,7 +345,7 @@ def _engine(args: argparse.Namespace, env: GriffinEnv | None) -> Engine | str:
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     """Warnings as one line for the user, not as a source location inside gryph or PySpark."""
-    print(f"warning: {redact(str(message))}", file=sys.stderr if file is None else file)
+    print(for_terminal(f"warning: {redact(str(message))}"), file=sys.stderr if file is None else file)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -379,14 +394,17 @@ def _command(args: argparse.Namespace) -> int:
         if args.command == "validate":
             suite = runner.validate(args.file, engine, remote=args.remote).suite
             print(
-                f"{args.file}: ok ({len(suite.rules)} rules, {len(suite.measures)} measures, "
-                f"{len(suite.checks)} checks, {len(suite.sources)} sources)"
+                for_terminal(
+                    f"{args.file}: ok ({len(suite.rules)} rules, {len(suite.measures)} measures, "
+                    f"{len(suite.checks)} checks, {len(suite.sources)} sources)"
+                )
             )
         else:
-            sys.stdout.write(runner.explain(args.file, engine, remote=args.remote))
+            sys.stdout.write(for_terminal_lines(runner.explain(args.file, engine, remote=args.remote)))
         return EXIT_OK
     except GryphError as error:
-        print(str(error), file=sys.stderr)
+        # escaped here, where it is printed: the error keeps the text it quotes as it was
+        print(for_terminal_lines(str(error)), file=sys.stderr)
         return error.exit_code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
@@ -396,7 +414,7 @@ def _command(args: argparse.Namespace) -> int:
             print(redact("".join(traceback.format_exception(error))), file=sys.stderr, end="")
             return EXIT_ENGINE
         internal = f"internal error: {type(error).__name__}: {redact(str(error))} (run again with --debug for details)"
-        print(internal, file=sys.stderr)
+        print(for_terminal_lines(internal), file=sys.stderr)
         return EXIT_ENGINE
     finally:
         if engine is not None and not isinstance(engine, str):

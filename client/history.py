@@ -1,23 +1,34 @@
 """Run history in an embedded DuckDB file: every run's result document and measure values.
 
 DuckDB lets one process at a time open a file for writing, so every access opens, works and
-closes at once, retrying with backoff while another process holds the lock. A run is written in
-one transaction: a run that fails half-way leaves the earlier history as it was.
+closes at once, retrying with backoff while another process holds the lock. DuckDB reads the
+file's header before it takes its own lock, though: a process that read the header while another
+wrote, and got the lock once the other had closed, would work from the earlier state and write
+over the other's run. So every access first takes gryph's lock, a ``flock`` on ``<history>.lock``
+beside the file (exclusive to write, shared to read), and holds it until DuckDB has closed the
+file. A run is written in one transaction: a run that fails half-way leaves the earlier history
+as it was.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import fcntl
 import json
+import os
 import random
+import stat
 import time
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gryph.compiler.errors import EngineError
+from gryph.compiler.error_codes import HISTORY_NOT_STORED
+from gryph.compiler.errors import EngineError, GryphError, InvalidInput, Location
 
-from .run_result import json_safe
+from .output_files import check_writable_path
+from .run_result import RunResult, json_safe
 
 if TYPE_CHECKING:  # DuckDB loads when a history is opened: a run without one does not pay for it
     import duckdb
@@ -40,37 +51,66 @@ def _utc(moment: dt.datetime) -> dt.datetime:
     return moment.astimezone(dt.timezone.utc).replace(tzinfo=None) if moment.tzinfo else moment
 
 
+class HistoryWriteError(GryphError):
+    """A run that finished but could not be stored in the history; ``result`` is the run, so its
+    outputs are still written (the CLI ends with exit 4, or 1 when the run failed its checks)."""
+
+    exit_code = HISTORY_NOT_STORED
+    result: RunResult | None = None
+
+
+class _Busy(Exception):
+    """Another process holds the history's lock: try again."""
+
+
 class HistoryStore:
     """The history file at ``path`` (created on the first write)."""
 
     def __init__(self, path: str | Path = DEFAULT_PATH) -> None:
         self.path = Path(path)
 
-    def _connect(self, read_only: bool = False) -> duckdb.DuckDBPyConnection:
-        import duckdb
-
+    @contextlib.contextmanager
+    def _open(self, read_only: bool = False):
+        """A connection to the history, with gryph's lock on it held until the connection is closed."""
         if not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._check_format()
+        with self._locked(shared=read_only):
+            self._check_format()
+            with self._waiting(lambda: self._connect(read_only)) as con:
+                yield con
+
+    @contextlib.contextmanager
+    def _locked(self, shared: bool):
+        """gryph's lock on the history: shared to read, exclusive to write (the kernel drops it if
+        the process dies)."""
+        lock_file = self.path.with_name(self.path.name + ".lock")
+        try:
+            fd = os.open(lock_file, os.O_RDONLY | os.O_CREAT, 0o666)
+        except OSError:
+            if not shared:
+                raise
+            # a folder this process cannot write: read unlocked (a writer there needs the folder writable)
+            yield
+            return
+        try:
+            self._waiting(lambda: _flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX))
+            yield
+        finally:
+            os.close(fd)  # releases the lock
+
+    def _waiting(self, attempt):
+        """What ``attempt()`` gives, tried again with backoff while another process holds the history."""
         deadline = time.monotonic() + LOCK_WAIT_SECONDS
         delay = 0.02
         while True:
             try:
-                # another tool's file (SQLite, ...) must not make DuckDB fetch an extension to read it
-                return duckdb.connect(
-                    str(self.path),
-                    read_only=read_only,
-                    config={"autoinstall_known_extensions": False, "autoload_known_extensions": False},
-                )
-            except duckdb.IOException as error:
-                if "lock" not in str(error).lower():
-                    raise EngineError(
-                        "HISTORY_UNREADABLE", f"cannot open the history {self.path}: {error}", text=str(self.path)
-                    ) from None
+                return attempt()
+            except _Busy:
                 if time.monotonic() > deadline:
                     raise EngineError(
                         "HISTORY_LOCKED",
                         f"the history {self.path} stayed locked by another process for {LOCK_WAIT_SECONDS:.0f}s",
+                        location=self._location,
                         text=str(self.path),
                         hint="retry when the other run has finished",
                     ) from None
@@ -78,38 +118,134 @@ class HistoryStore:
             time.sleep(delay * (1 + random.random()))
             delay = min(delay * 2, 0.5)
 
-    def _check_format(self) -> None:
-        """A file that is there must be a DuckDB database (its header says ``DUCK`` at byte 8)."""
+    def _connect(self, read_only: bool) -> duckdb.DuckDBPyConnection:
+        import duckdb
+
         try:
+            # another tool's file (SQLite, ...) must not make DuckDB fetch an extension to read it
+            return duckdb.connect(
+                str(self.path),
+                read_only=read_only,
+                config={"autoinstall_known_extensions": False, "autoload_known_extensions": False},
+            )
+        except duckdb.IOException as error:
+            if "conflicting lock" in str(error).lower():  # a process other than gryph's has the file open
+                raise _Busy from None
+            raise EngineError(
+                "HISTORY_UNREADABLE",
+                f"cannot open the history {self.path}: {error}",
+                location=self._location,
+                text=str(self.path),
+            ) from None
+
+    @property
+    def _location(self) -> Location:
+        return Location(file=str(self.path))
+
+    def _check_format(self) -> None:
+        """A file that is there must be a DuckDB database file."""
+        problem = self._file_problem()
+        if problem is not None:
+            raise self._foreign(problem)
+
+    def _file_problem(self) -> str | None:
+        """Why the file at the path is no DuckDB database (its header says ``DUCK`` at byte 8), or
+        None when it is one or is not there. A pipe is never opened: that would wait for a writer."""
+        try:
+            if not stat.S_ISREG(self.path.stat().st_mode):
+                return "it is not a regular file (a pipe, device or folder)"
             with open(self.path, "rb") as handle:
                 header = handle.read(12)
         except FileNotFoundError:
-            return
+            return None
         except OSError as error:
-            raise EngineError(
-                "HISTORY_UNREADABLE",
-                f"cannot read the history {self.path}: {error.strerror or error}",
+            return f"it cannot be read: {error.strerror or error}"
+        # checked under gryph's lock, so never while DuckDB is creating the file: empty is foreign too
+        if header[8:12] != b"DUCK":
+            return "the file is no DuckDB database"
+        return None
+
+    def check_writable(self) -> None:
+        """Refuse, before a run, a history the run could never be stored in (exit 2, at its path):
+        a folder, a path through a file, a pipe, another tool's or a truncated file, no write permission."""
+        check_writable_path("--history", str(self.path))
+        problem = self._permission_problem()
+        if problem is None:
+            with self._locked(shared=True):  # not while another run creates the file
+                problem = self._file_problem() or self._database_problem()
+        if problem is not None:
+            raise InvalidInput(
+                "BAD_OUTPUT_PATH",
+                f"--history {self.path} cannot hold gryph's run history: {problem}",
+                location=self._location,
                 text=str(self.path),
-            ) from None
-        if header and header[8:12] != b"DUCK":
-            raise self._foreign("the file is no DuckDB database")
+                hint="name a gryph history file, or a new file in a folder you can write (or --no-history)",
+            )
+
+    def _permission_problem(self) -> str | None:
+        if self.path.exists() and not os.access(self.path, os.W_OK):
+            return "the file is not writable"
+        folder = next(p for p in self.path.absolute().parents if p.exists())
+        if not os.access(folder, os.W_OK | os.X_OK):  # DuckDB writes its log (and gryph its lock) beside the file
+            return f"the folder {folder} is not writable"
+        return None
+
+    def _database_problem(self) -> str | None:
+        """Why DuckDB cannot open or read the history file, if it cannot. Every stored block is read
+        once: DuckDB opens a file cut short, and fails only when a query reaches a missing block."""
+        import duckdb
+
+        if not self.path.exists():
+            return None
+        try:
+            with self._waiting(lambda: self._connect(read_only=True)) as con:
+                tables = con.execute(
+                    "select table_name from information_schema.tables where table_name in ('runs', 'measure_values')"
+                ).fetchall()
+                for (table,) in tables:  # one of the two names above, never the user's text
+                    con.execute(f"select max(hash(row)) from {table} as row").fetchall()
+        except EngineError as error:
+            if error.code == "HISTORY_LOCKED":  # busy, not broken: a run failure (exit 3)
+                raise
+            return error.message
+        except duckdb.Error as error:
+            return f"DuckDB cannot read it: {str(error).splitlines()[0]}"
+        return None
 
     def record(self, document: dict, started: dt.datetime, measures: dict[str, object]) -> str:
-        """Store one run (its document and each measure's value) in one transaction; its run id."""
+        """Store one run (its document and each measure's value) in one transaction; its run id.
+        Any failure is a ``HistoryWriteError``: the history is as it was."""
+        import duckdb
+
         run_id = uuid.uuid4().hex
-        with self._connect() as con:
-            con.execute("begin transaction")
-            try:
-                for statement in _SCHEMA:
-                    con.execute(statement)
-                seq = con.execute("select nextval('run_order')").fetchall()[0][0]
-                self._write_run(con, run_id, seq, document, _utc(started))
-                self._write_measures(con, run_id, seq, document["name"], _utc(started), measures)
-                con.execute("commit")
-            except BaseException:
-                con.execute("rollback")
-                raise
+        try:
+            with self._open() as con:
+                con.execute("begin transaction")
+                try:
+                    for statement in _SCHEMA:
+                        con.execute(statement)
+                    seq = con.execute("select nextval('run_order')").fetchall()[0][0]
+                    self._write_run(con, run_id, seq, document, _utc(started))
+                    self._write_measures(con, run_id, seq, document["name"], _utc(started), measures)
+                    con.execute("commit")
+                except BaseException:
+                    con.execute("rollback")
+                    raise
+        except GryphError as error:
+            raise self._not_written(error.message) from None
+        except (duckdb.Error, OSError) as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error).splitlines()[0]
+            raise self._not_written(reason) from None
         return run_id
+
+    def _not_written(self, reason: str) -> HistoryWriteError:
+        return HistoryWriteError(
+            "HISTORY_NOT_WRITTEN",
+            f"the run was not stored in the history {self.path}: {reason}",
+            location=self._location,
+            text=str(self.path),
+            hint="its outputs are written; free space or fix the history file, then run again to store a run",
+        )
 
     @staticmethod
     def _write_run(con, run_id: str, seq: int, document: dict, started: dt.datetime) -> None:
@@ -144,22 +280,20 @@ class HistoryStore:
 
         if not self.path.exists():
             return []
-        with self._connect(read_only=True) as con:
-            (tables,) = con.execute(
-                "select count(*) from information_schema.tables where table_name = 'runs'"
-            ).fetchall()[0]
-            if not tables:
-                return []
+        with self._open(read_only=True) as con:
             try:
-                return con.execute(sql, params).fetchall()
-            except duckdb.Error as error:  # a runs table of another tool's making
+                (tables,) = con.execute(
+                    "select count(*) from information_schema.tables where table_name = 'runs'"
+                ).fetchall()[0]
+                return con.execute(sql, params).fetchall() if tables else []
+            except duckdb.Error as error:  # a runs table of another tool's making, a file cut short
                 raise self._foreign(str(error).splitlines()[0]) from None
 
     def _foreign(self, problem: object) -> EngineError:
         return EngineError(
             "HISTORY_UNREADABLE",
             f"{self.path} is not a gryph run history: {problem}",
-            location=None,
+            location=self._location,
             text=str(self.path),
             hint="name the history file gryph runs write (--history)",
         )
@@ -221,3 +355,10 @@ class HistoryStore:
 def _decode(text: str) -> object:
     value = json.loads(text)
     return float(value) if value in ("NaN", "Infinity", "-Infinity") else value
+
+
+def _flock(fd: int, kind: int) -> None:
+    try:
+        fcntl.flock(fd, kind | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise _Busy from None

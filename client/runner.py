@@ -27,7 +27,7 @@ from gryph.compiler.types import Schema
 from gryph.compiler.verdict import judge
 
 from .engines import open_engine
-from .history import HistoryStore
+from .history import HistoryWriteError, HistoryStore
 from .progress import Phase, no_progress
 from .run_result import RunResult
 
@@ -153,10 +153,15 @@ def run(
 
     ``records_to`` writes every record output in full where the engine runs: a folder of
     parquet files, or ``table:PREFIX`` for tables named PREFIX + rule__output. ``history`` is a
-    history file: checks read earlier runs from it and the run is stored in it. ``phase`` hears
+    history file: checks read earlier runs from it and the run is stored in it (one that can never
+    be is refused before the scan; a write that fails after it raises ``HistoryWriteError``, whose
+    ``result`` is the run). ``phase`` hears
     each step as it starts (a progress display).
     """
     suite = load_suite(source, frames)
+    store = HistoryStore(history) if history is not None else None
+    if store is not None:
+        store.check_writable()  # before the scan: a history that can never be written fails first
     with _engine(engine, remote) as active:
         started = dt.datetime.now(dt.timezone.utc)
         clock = time.perf_counter()
@@ -174,7 +179,6 @@ def run(
         results = compiled.finish(rows)
         measures = compiled.finish_measures(rows)
         metrics = _metrics(suite, results)
-        store = HistoryStore(history) if history is not None else None
         verdict = judge(
             compiled.checks,
             suite.policy,
@@ -202,7 +206,11 @@ def run(
         )
         if store is not None:
             phase("storing the run in the history")
-            result.run_id = store.record(result.to_dict(), started, result.measures)
+            try:
+                result.run_id = store.record(result.to_dict(), started, result.measures)
+            except HistoryWriteError as error:
+                error.result = result  # the run is done: its caller still writes its outputs
+                raise
         return result
 
 

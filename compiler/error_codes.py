@@ -1,7 +1,8 @@
 """Every error code gryph reports, declared once: the exit code it ends the CLI with and the
 shape of its message (what the message says; the offending text and a hint come separately).
 
-Exit 2: what the user wrote is wrong. Exit 3: the engine or the data failed the run.
+Exit 2: what the user wrote is wrong. Exit 3: the engine or the data failed the run. Exit 4: the
+run finished and its outputs are written, but it could not be stored in the history.
 tests/compiler/test_error_codes.py checks that every code the sources raise is declared here.
 """
 
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 
 BAD_INPUT = 2
 RUN_FAILED = 3
+HISTORY_NOT_STORED = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +156,11 @@ CODES: dict[str, ErrorCode] = {
         SPARK_START="the local Spark server did not start: <reason>",
         SPARK_JAVA="no Java for the local Spark server",
         SPARK_AVRO="<what>: this Spark server has no Avro support",
-        SPARK_CONNECTORS="cannot fetch Spark <version>'s connectors: <reason>",
+        SPARK_CONNECTORS="cannot fetch <jars> from Maven Central: <reason>",
+    ),
+    **_declare(
+        HISTORY_NOT_STORED,
+        HISTORY_NOT_WRITTEN="the run was not stored in the history <path>: <reason>",
     ),
 }
 
