@@ -8,6 +8,7 @@ from gryph.compiler.verdict import CheckOutcome
 
 from .report import cell, check_details
 from .run_result import RunResult
+from .visible_text import for_markdown, spelled
 
 
 def gate_passes(result: RunResult, strict: bool = False) -> bool:
@@ -60,9 +61,7 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 def _xml_chars(text: str) -> str:
     """``text`` with each character XML forbids spelled as its escape (``\\x01``), so every parser
     reads the file and the reader still sees which character it was."""
-    return _NOT_XML.sub(
-        lambda match: f"\\x{ord(match[0]):02x}" if ord(match[0]) < 0x100 else f"\\u{ord(match[0]):04x}", text
-    )
+    return _NOT_XML.sub(spelled, text)
 
 
 def _junit_kind(check: CheckOutcome, strict: bool) -> str:
@@ -72,31 +71,27 @@ def _junit_kind(check: CheckOutcome, strict: bool) -> str:
 
 
 def to_markdown(result: RunResult, strict: bool = False) -> str:
-    """A summary for a CI job page: verdict, measures, and checks with the values they read."""
+    """A summary for a CI job page: verdict, measures, and checks with the values they read. Every
+    name and value goes through ``for_markdown``: data cannot add rows, markup or HTML."""
     verdict = "passed" if gate_passes(result, strict) else "failed"
     icon = "✅" if verdict == "passed" else "❌"
     lines = [
-        f"## {icon} gryph: suite `{result.name}` {verdict}",
+        f"## {icon} gryph: suite {for_markdown(result.name)} {verdict}",
         "",
         f"Engine {result.engine}, started {result.started}, {result.duration_seconds:.2f} s, "
-        f"pass when `{result.policy}`{' (strict)' if strict else ''}.",
+        f"pass when {for_markdown(result.policy)}{' (strict)' if strict else ''}.",
         "",
     ]
     if result.measures:
         lines += ["| measure | value |", "|---|---|"]
-        lines += [f"| {_md(name)} | `{_md(cell(value))}` |" for name, value in result.measures.items()]
+        lines += [f"| {for_markdown(name)} | {for_markdown(cell(value))} |" for name, value in result.measures.items()]
         lines.append("")
     if result.checks:
         lines += ["| check | result | details |", "|---|---|---|"]
         for check in result.checks:
             status = {"PASS": "✅ PASS", "FAIL": "❌ FAIL", "WARN": "⚠️ WARN"}[check.status]
-            lines.append(f"| {_md(check.name)} | {status} | {_md(check_details(check))} |")
+            lines.append(f"| {for_markdown(check.name)} | {status} | {for_markdown(check_details(check))} |")
         lines.append("")
     if not result.checks and not result.measures:
         lines += [f"{len(result.metrics)} rules ran; no checks.", ""]
     return "\n".join(lines)
-
-
-def _md(text: str) -> str:
-    """Text safe inside a Markdown table cell."""
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")

@@ -19,6 +19,7 @@ from gryph.compiler.suite import Suite
 
 from .output_files import check_writable_path, write_whole
 from .run_result import json_safe
+from .visible_text import for_terminal, json_for_terminal
 
 if TYPE_CHECKING:  # a run without an env.json loads no Griffin config reader
     from gryph.compiler.griffin.document import Node
@@ -126,7 +127,7 @@ def write_sinks(sinks: list[Sink], suite: Suite, metrics: dict, application_id: 
     for sink in sinks:
         if sink.folder is None:  # a console sink
             for line in lines:
-                print(f"Metrics of job '{suite.name}':\n{line}", file=sys.stderr)
+                print(for_terminal(f"Metrics of job '{suite.name}':") + "\n" + json_for_terminal(line), file=sys.stderr)
             continue
         folder = sink.folder / suite.name / str(suite.timestamp_ms)
         write_whole(application_id, str(folder / "_START"))

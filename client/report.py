@@ -8,6 +8,7 @@ import math
 from gryph.compiler.verdict import CheckOutcome
 
 from .run_result import RunResult, json_safe
+from .visible_text import for_terminal
 
 SAMPLE_ROWS_SHOWN = 5
 
@@ -26,8 +27,9 @@ def cell(value: object) -> str:
 
 
 def table(headers: list[str], rows: list[list[object]]) -> str:
-    """A plain text table with aligned columns."""
-    cells = [[cell(v) for v in row] for row in rows]
+    """A plain text table with aligned columns, for a terminal: control characters spelled out."""
+    headers = [for_terminal(h) for h in headers]
+    cells = [[for_terminal(cell(v)) for v in row] for row in rows]
     widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
     line = "  ".join("-" * w for w in widths)
     out = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip(), line]
@@ -70,8 +72,8 @@ def check_details(check: CheckOutcome) -> str:
 
 def to_text(result: RunResult) -> str:
     """The run as a person reads it: one line per metric, the flagged records, then measures,
-    checks and the verdict."""
-    lines = [f"suite {result.name} on {result.engine} ({result.duration_seconds:.2f}s)"]
+    checks and the verdict. Names and values are shown with their control characters spelled out."""
+    lines = [f"suite {for_terminal(result.name)} on {result.engine} ({result.duration_seconds:.2f}s)"]
     if result.metrics:
         lines += ["", _metrics_table(result)]
     lines += _records_text(result)
@@ -94,7 +96,7 @@ def to_text(result: RunResult) -> str:
             ),
         ]
     if result.checks or result.measures or result.failed:
-        lines += ["", f"pass: {'yes' if result.passed else 'NO'} (pass when {result.policy})"]
+        lines += ["", f"pass: {'yes' if result.passed else 'NO'} (pass when {for_terminal(result.policy)})"]
     return "\n".join(lines) + "\n"
 
 
@@ -111,7 +113,7 @@ def _metrics_table(result: RunResult) -> str:
     else:  # Griffin's merged metric map
         rows = _metric_rows(result.name, result.metrics, below)
     parts = [table(["rule", "metric", "value"], rows)]
-    parts += [f"\n{title}:\n{_rows_table(value)}" for title, value in below]
+    parts += [f"\n{for_terminal(title)}:\n{_rows_table(value)}" for title, value in below]
     return "\n".join(parts)
 
 
@@ -120,7 +122,7 @@ def _records_text(result: RunResult) -> list[str]:
     for rule, record in result.records.items():
         if not record["count"]:
             continue
-        lines += ["", f"{rule}: {record['count']} {record['output']}"]
+        lines += ["", for_terminal(f"{rule}: {record['count']} {record['output']}")]
         sample = record["sample"][:SAMPLE_ROWS_SHOWN]
         if sample:
             headers = list(sample[0])

@@ -96,8 +96,8 @@ def test_strict_junit_fails_warnings_and_markdown_summary(workdir):
     assert done.returncode == 1
     assert ET.parse(junit).getroot().find("testsuite").get("failures") == "3"
     text = markdown.read_text()
-    assert text.startswith("## ❌ gryph: suite `s` failed")
-    assert "| nulls | `1` |" in text and '| ids | `{"c": 4, "cd": 3}` |' in text
+    assert text.startswith("## ❌ gryph: suite s failed")
+    assert "| nulls | 1 |" in text and '| ids | {"c": 4, "cd": 3} |' in text
     assert '| no nulls | ❌ FAIL | measures["nulls"] = 1 |' in text
     assert "| small | ⚠️ WARN |" in text
 
