@@ -20,8 +20,10 @@ Document = TypeVar("Document")
 _SECRET_NAME = r"(?:[\w.-]*[._-])?(?:ssl)?(?:password|passwd|pwd|passphrase|secret|token|api_?key|access_?key|key)"
 
 _PATTERNS = (
-    # scheme://user:password@host: up to the last @ of the URL, so an unencoded / ? # @ stays hidden
-    (re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://[^:/@\s\"']*:)[^\s\"']*@"), rf"\g<1>{HIDDEN}@"),
+    # scheme://user:password@host: up to the last @ of the URL, so an unencoded / ? # @ stays hidden;
+    # taken from the start of its run of scheme characters, so a long word is scanned once, not
+    # once from each of its letters (a megabyte-long value took minutes)
+    (re.compile(r"(?<![A-Za-z0-9+.-])([A-Za-z0-9+.-]*://[^:/@\s\"']*:)[^\s\"']*@"), rf"\g<1>{HIDDEN}@"),
     # ?password=...&sslpassword=... (URLs), ;token=... (Spark Connect URLs)
     (re.compile(rf"(?i)(?<=[?&;])({_SECRET_NAME})=[^&#;\s\"']*"), rf"\1={HIDDEN}"),
     # libpq key=value connection strings: password=secret, password = 'a secret'

@@ -10,6 +10,11 @@ from functools import cached_property
 
 import altair as alt
 
+# a chart's text (title, axis label, legend) is cut to this many characters: vl-convert lays text
+# out in time that grows faster than its length (a 200,000-character label took minutes), and a
+# label is read at a glance; the page's tables show every value whole
+LABEL_CHARS = 200
+
 
 @dataclass
 class Chart:
@@ -32,3 +37,29 @@ def chart_id(section: str, name: str) -> str:
 def is_number(value: object) -> bool:
     """A finite int or float (not a bool): what a chart can place on an axis."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def short_label(text: str) -> str:
+    """``text``, or its first ``LABEL_CHARS`` characters, an ellipsis and its full length."""
+    if len(text) <= LABEL_CHARS:
+        return text
+    return f"{text[:LABEL_CHARS]}… ({len(text):,} characters)"
+
+
+class ShortLabels:
+    """Short labels of one chart's texts that stay distinct: two long texts that start alike get
+    ``#2``, ``#3`` added, so their bars or lines are not merged into one; a text keeps its label."""
+
+    def __init__(self) -> None:
+        self._labels: dict[str, str] = {}
+        self._taken: set[str] = set()
+
+    def __call__(self, text: str) -> str:
+        if text not in self._labels:
+            label, number = short_label(text), 1
+            while label in self._taken:
+                number += 1
+                label = f"{short_label(text)} #{number}"
+            self._labels[text] = label
+            self._taken.add(label)
+        return self._labels[text]

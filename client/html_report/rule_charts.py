@@ -10,7 +10,7 @@ import altair as alt
 
 from gryph.compiler.time_literals import duration_ms
 
-from .chart import Chart, chart_id, is_number
+from .chart import Chart, ShortLabels, chart_id, is_number, short_label
 
 GOOD, BAD, NEUTRAL = "#2e7d32", "#c62828", "#9e9e9e"
 WIDTH, HEIGHT = 420, 160
@@ -52,7 +52,7 @@ def _outcome_bars(rule: str, kind: str, details: dict, metrics: dict) -> Chart |
     counted = sum(row["rows"] for row in rows)
     good = rows[0]["rows"] if rows[0]["outcome"] == OUTCOMES[kind][0][0] else 0
     fraction = good / counted if counted else math.nan
-    title = f"{rule}: {_percent(fraction)} {OUTCOMES[kind][0][0]} of {counted:,} rows"
+    title = f"{short_label(rule)}: {_percent(fraction)} {OUTCOMES[kind][0][0]} of {counted:,} rows"
     spec = (
         alt.Chart(alt.Data(values=rows), title=title, width=WIDTH)
         .mark_bar()
@@ -103,7 +103,7 @@ def _step_histogram(rule: str, details: dict, metrics: dict) -> Chart | None:
             tooltip=["from_ms:Q", "to_ms:Q", "rows:Q"],
         )
     )
-    title = f"{rule}: latency histogram"
+    title = f"{short_label(rule)}: latency histogram"
     layers = [bars]
     if marks and step_ms:
         title += " with percentiles"
@@ -125,7 +125,7 @@ def _duplication_histogram(rule: str, details: dict, metrics: dict) -> Chart | N
     if not isinstance(array, list) or not array:
         return None
     rows = [{"extra copies": row.get(dup), "values": row.get(num)} for row in array]
-    title = f"{rule}: how many values occur more than once"
+    title = f"{short_label(rule)}: how many values occur more than once"
     spec = (
         alt.Chart(alt.Data(values=rows), title=title, width=WIDTH, height=HEIGHT)
         .mark_bar(color=BAD)
@@ -148,15 +148,20 @@ def _profile_bars(rule: str, rows: list) -> Chart | None:
     if len(numeric) != 1 or len(labels) != 1:
         return None
     label, value = labels[0], numeric[0]
+    group = ShortLabels()  # a group's whole value is in the rows table below the chart
     data = [
-        {"group": "NULL" if row.get(label) is None else str(row.get(label)), "value": row.get(value)} for row in rows
+        {"group": group("NULL" if row.get(label) is None else str(row.get(label))), "value": row.get(value)}
+        for row in rows
     ]
-    title = f"{rule}: {value} by {label}"
+    label_title, value_title = short_label(label), short_label(value)
+    title = f"{short_label(rule)}: {value_title} by {label_title}"
     spec = (
         alt.Chart(alt.Data(values=data), title=title, width=WIDTH)
         .mark_bar(color="#1565c0")
         .encode(
-            y=alt.Y("group:N", sort=None, title=label), x=alt.X("value:Q", title=value), tooltip=["group:N", "value:Q"]
+            y=alt.Y("group:N", sort=None, title=label_title),
+            x=alt.X("value:Q", title=value_title),
+            tooltip=["group:N", "value:Q"],
         )
     )
     return Chart(chart_id("rule", rule), title, spec)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from .chart import Chart, chart_id, is_number
+from .chart import Chart, ShortLabels, chart_id, is_number, short_label
 
 WIDTH = 420
 MIN_RUNS = 2  # one run is a point, not a trend
@@ -62,8 +62,9 @@ def _flat(name: str, value: object):
 
 
 def _chart(section: str, name: str, rows: list[dict]) -> Chart:
-    title = f"{section} {name}: last {len({row['run'] for row in rows})} runs"
-    data = alt.Data(values=rows)
+    title = f"{section} {short_label(name)}: last {len({row['run'] for row in rows})} runs"
+    series = ShortLabels()
+    data = alt.Data(values=[{**row, "series": series(row["series"])} for row in rows])
     x = alt.X("run:Q", title="run (oldest to newest)", axis=alt.Axis(format="d", tickMinStep=1))
     # aria=False: no text label per mark in the SVG (1,000 runs must stay a few megabytes)
     line = (

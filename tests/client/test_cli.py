@@ -12,9 +12,9 @@ ROOT = Path(__file__).resolve().parents[2]
 GRYPH = ROOT / ".venv" / "bin" / "gryph"
 
 
-def gryph(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+def gryph(*args: str, cwd: Path = ROOT, timeout: float = 300) -> subprocess.CompletedProcess:
     command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli"]
-    return subprocess.run(command + list(args), cwd=cwd, capture_output=True, text=True, timeout=300)
+    return subprocess.run(command + list(args), cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
 
 def test_run_example_exits_0():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from gryph.client.html_report import Report
 
 from browser import Browser
 from report_suite import write_suite
+from test_cli import gryph
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 ODD = "</script><b>odd</b> ünï"
@@ -265,3 +267,23 @@ def test_progress_shows_on_a_terminal_only(suite, tmp_path):
     assert "reading 3 sources" not in json_out and re.search(r'"timeElapsed": \d+', json_out)
     piped = subprocess.run(gryph, capture_output=True, text=True)
     assert "reading" not in piped.stdout + piped.stderr and "suite shop on duckdb" in piped.stdout
+
+
+def test_a_megabyte_long_group_value_is_cut_in_its_chart(tmp_path):
+    """Chart text takes time superlinear in its length to lay out (a megabyte took over ten
+    minutes): a chart's label is cut, its full length stated, and the rows table keeps the whole
+    value; two long values alike in their first characters and length stay two bars."""
+    first, second = "<" + "a" * 999_999, "<" + "a" * 999_998 + "b"
+    (tmp_path / "t.csv").write_text(f"g\n{first}\n{second}\n{second}\nshort\n")
+    (tmp_path / "s.dq").write_text(
+        'suite big\nsource t = csv("t.csv")\n'
+        "profiling groups: select g, count(*) as n from t group by g order by n, g\n"
+    )
+    page = tmp_path / "r.html"
+    done = gryph("run", str(tmp_path / "s.dq"), "--no-history", "--quiet", "--html", str(page), timeout=60)
+    assert done.returncode == 0, done.stderr
+    html = page.read_text(encoding="utf-8")
+    cut = "<" + "a" * 199 + "… (1,000,000 characters)"
+    # ordered by count, then value: first (1), short (1), second (2)
+    assert [row["group"] for row in values(chart(specs(html), "rule-groups"))] == [cut, "short", f"{cut} #2"]
+    assert f"<td>{escape(first)}</td>" in html and f"<td>{escape(second)}</td>" in html
