@@ -153,9 +153,9 @@ def _literal(inv: Invocation, position: int, kinds: tuple[Kind, ...], what: str)
     return arg
 
 
-def _regex(inv: Invocation, position: int) -> Literal:
-    """Argument ``position``: a pattern written in the rule, which both engines must read alike."""
-    pattern = _literal(inv, position, (Kind.STRING,), "a pattern")
+def _regex(pattern: Literal, position: int) -> Literal:
+    """``pattern``, argument ``position``, written in the rule: both engines must read it alike.
+    Checked after what the call's other arguments say of it (its groups)."""
     if problem := pattern_problem(str(pattern.value)):
         raise ArgumentError("BAD_REGEX", f"the pattern {pattern.value!r}: {problem}", REGEX_HINT, position)
     return pattern
@@ -164,12 +164,12 @@ def _regex(inv: Invocation, position: int) -> Literal:
 def split(inv: Invocation) -> Scalar:
     """``split(text, pattern)``; a pattern written in the rule is checked, a computed one runs as it is."""
     if isinstance(inv.args[1], Literal) and inv.args[1].value is not None:
-        _regex(inv, 2)
+        _regex(inv.args[1], 2)
     return Call(Fn.SPLIT, inv.args, inv.result)
 
 
 def regexp_extract(inv: Invocation) -> Scalar:
-    text, pattern = inv.args[0], _regex(inv, 2)
+    text, pattern = inv.args[0], _literal(inv, 2, (Kind.STRING,), "a pattern")
     group = _literal(inv, 3, (Kind.INTEGER,), "a group number") if len(inv.args) == 3 else Literal(1, INTEGER)
     groups = capture_groups(str(pattern.value))
     if not 0 <= _integer(group) <= groups:
@@ -178,17 +178,17 @@ def regexp_extract(inv: Invocation) -> Scalar:
             f"group {group.value} does not exist: the pattern has {groups} group(s)",
             "0 is the whole match, 1 the first group",
         )
-    return Call(Fn.REGEXP_EXTRACT, (text, pattern, group), STRING)
+    return Call(Fn.REGEXP_EXTRACT, (text, _regex(pattern, 2), group), STRING)
 
 
 def regexp_replace(inv: Invocation) -> Scalar:
-    text, pattern = inv.args[0], _regex(inv, 2)
+    text, pattern = inv.args[0], _literal(inv, 2, (Kind.STRING,), "a pattern")
     replacement = _literal(inv, 3, (Kind.STRING,), "a replacement text")
     try:
         replacement_parts(str(replacement.value), capture_groups(str(pattern.value)))
     except ReplacementError as error:
         raise ArgumentError("BAD_REPLACEMENT", str(error)) from None
-    return Call(Fn.REGEXP_REPLACE, (text, pattern, replacement), STRING)
+    return Call(Fn.REGEXP_REPLACE, (text, _regex(pattern, 2), replacement), STRING)
 
 
 # -- numbers --------------------------------------------------------------------------------------
