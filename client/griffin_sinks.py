@@ -2,8 +2,9 @@
 
 ``console`` (and ``log``) print Griffin's metric document to standard error (Griffin logs it);
 ``hdfs`` writes Griffin's layout ``<path>/<job>/<tmst>/_START``, ``_METRICS`` and ``_FINISH`` to a
-local folder or ``file://`` URL. Sinks that need a service (Elasticsearch, HTTP, MongoDB, custom
-classes) or a real HDFS are refused before the run, naming the sink.
+local folder or ``file://`` URL (``<job>`` as ``safe_file_name`` spells it, so it stays in ``<path>``).
+Sinks that need a service (Elasticsearch, HTTP, MongoDB, custom classes) or a real HDFS are refused
+before the run, naming the sink.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gryph.compiler.errors import InvalidInput
+from gryph.compiler.safe_names import path_inside
 from gryph.compiler.suite import Suite
 
 from .output_files import check_writable_path, write_whole
@@ -129,7 +131,7 @@ def write_sinks(sinks: list[Sink], suite: Suite, metrics: dict, application_id: 
             for line in lines:
                 print(for_terminal(f"Metrics of job '{suite.name}':") + "\n" + json_for_terminal(line), file=sys.stderr)
             continue
-        folder = sink.folder / suite.name / str(suite.timestamp_ms)
+        folder = Path(path_inside(str(sink.folder), suite.name)) / str(suite.timestamp_ms)
         write_whole(application_id, str(folder / "_START"))
         write_whole("".join(line + "\n" for line in lines), str(folder / "_METRICS"))
         write_whole("", str(folder / "_FINISH"))

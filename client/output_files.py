@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
+import secrets
+import stat
 from pathlib import Path
 
 from gryph.compiler.errors import EngineError, InvalidInput, Location
@@ -40,8 +41,13 @@ def write_whole(text: str | bytes, path: str) -> None:
             return
         target = Path(os.path.realpath(path))
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+        temporary = str(target.parent / f".{target.name}.{secrets.token_hex(8)}")
+        # made as any new file is (0666 less the umask: mkstemp's 0600 would hide a report from
+        # its readers), then given the mode of the file it replaces
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         try:
+            if target.exists():
+                os.fchmod(fd, stat.S_IMODE(target.stat().st_mode))
             with _opened(fd, text) as handle:
                 handle.write(text)
             os.replace(temporary, target)

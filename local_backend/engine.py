@@ -13,6 +13,7 @@ from gryph.compiler.engine import Rows
 from gryph.compiler.databases import is_database
 from gryph.compiler.errors import EngineError, InvalidInput, Location
 from gryph.compiler.plan import Export, Plan, Query, View, reads
+from gryph.compiler.plan.printer import table_label
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import Schema
 from gryph.compiler.values import normalize
@@ -155,9 +156,8 @@ class DuckDBEngine:
         """Write a relation in full: a parquet file, or a table of the database."""
         sql = relation_sql(export.relation, Aliases())
         if export.table is not None:
-            parts = export.table.split(".")
-            statement = f"CREATE OR REPLACE TABLE {'.'.join(ident(p) for p in parts)} AS {sql}"
-            what = f"writing {export.name!r} to table {export.table}"
+            statement = f"CREATE OR REPLACE TABLE {'.'.join(ident(p) for p in export.table)} AS {sql}"
+            what = f"writing {export.name!r} to table {table_label(export.table)}"
         else:
             assert export.path is not None  # an Export names exactly one of the two
             Path(export.path).parent.mkdir(parents=True, exist_ok=True)

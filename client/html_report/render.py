@@ -3,9 +3,9 @@ is offline: a spec may fetch no data."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import vl_convert
+
+from gryph.compiler.safe_names import path_inside
 
 from ..output_files import write_whole
 from .chart import Chart
@@ -25,7 +25,7 @@ def write_images(charts: list[Chart], folder: str, kind: str) -> list[str]:
     """Each chart as ``folder/ID.svg`` or ``.png`` (each file written whole); the paths written."""
     paths = []
     for chart in charts:
-        path = str(Path(folder) / f"{chart.id}.{kind}")
+        path = path_inside(folder, chart.id, f".{kind}")
         write_whole(to_svg(chart) if kind == "svg" else to_png(chart), path)
         paths.append(path)
     return paths

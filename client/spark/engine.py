@@ -12,6 +12,7 @@ from pyspark.sql import DataFrame
 from gryph.compiler.engine import Rows
 from gryph.compiler.errors import EngineError
 from gryph.compiler.plan import Export, Plan, Query, View, reads
+from gryph.compiler.plan.printer import table_label
 from gryph.compiler.plan.pruning import prune_columns
 from gryph.compiler.sources import SourceSpec
 from gryph.compiler.types import Schema
@@ -127,12 +128,12 @@ class SparkEngine:
 
     def _export(self, ctx: Context, export: Export) -> None:
         """Write a relation in full on the cluster: nothing comes back to the client."""
-        where = export.path if export.path is not None else f"table {export.table}"
+        where = export.path if export.table is None else f"table {table_label(export.table)}"
         with spark_errors(f"writing {export.name!r} to {where}"):
             writer = compile_relation(export.relation, ctx).write.mode("overwrite")
             with wide_codegen(ctx):
                 if export.table is not None:
-                    writer.saveAsTable(export.table)
+                    writer.saveAsTable(".".join(quoted(part) for part in export.table))
                 else:
                     assert export.path is not None  # an Export names exactly one of the two
                     writer.parquet(export.path)

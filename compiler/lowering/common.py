@@ -8,7 +8,9 @@ from typing import Any, Callable, Generic, Mapping, TypeVar
 from ..checked.rules import CheckedRule
 from ..collect import Collector, Results, RowsRef, ValueRef
 from ..plan import Export, Field, Limit, Named, Project, Read, Relation
+from ..plan.printer import table_label
 from ..results import MetricWrite, RecordOutput, RuleResult
+from ..safe_names import path_inside, safe_file_name
 from ..types import Schema
 
 Finisher = Callable[[Results], RuleResult]
@@ -36,14 +38,17 @@ class Options:
         if target is None:
             return None
         path, table = target
-        return path if path is not None else f"table {table}"
+        return path if table is None else f"table {table_label(table)}"
 
-    def _target(self, name: str) -> tuple[str | None, str | None] | None:
+    def _target(self, name: str) -> tuple[str | None, tuple[str, ...] | None] | None:
+        """A file of the folder, or a table: the prefix's dots separate its schema, the name's
+        never do. Both are named by ``safe_file_name``, so a folder and a table hold the same names."""
         if not self.records_to:
             return None
         if self.records_to.startswith("table:"):
-            return None, self.records_to[len("table:") :] + name
-        return f"{self.records_to.rstrip('/')}/{name}.parquet", None
+            *schema, start = self.records_to[len("table:") :].split(".")
+            return None, (*schema, start + safe_file_name(name))
+        return path_inside(self.records_to, name, ".parquet"), None
 
 
 class RuleLowering(Generic[Checked]):

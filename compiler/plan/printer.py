@@ -65,6 +65,11 @@ def quote_name(name: str) -> str:
     return quoted(name)
 
 
+def table_label(parts: tuple[str, ...]) -> str:
+    """A qualified table name as the plan and the result document show it: ``schema.table``."""
+    return ".".join(quote_name(part) for part in parts)
+
+
 def format_literal(lit: Literal) -> str:
     value = lit.value
     if value is None:
@@ -260,6 +265,6 @@ def format_plan(plan: Plan, conditional: frozenset[str] = frozenset()) -> str:
         when = " (only if its record output has rows)" if query.name in conditional else ""
         blocks.append(f"query {query.name}{limit}{when}:\n" + format_relation(query.relation, 1))
     for export in plan.exports:
-        target = export.path if export.path is not None else f"table {export.table}"
+        target = export.path if export.table is None else f"table {table_label(export.table)}"
         blocks.append(f"export {export.name} to {target}:\n" + format_relation(export.relation, 1))
     return "\n".join(blocks) + "\n"

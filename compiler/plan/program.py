@@ -34,7 +34,7 @@ class Export:
     name: str
     relation: Relation
     path: str | None = None
-    table: str | None = None
+    table: tuple[str, ...] | None = None  # [database, schema,] table: each part one identifier
 
     def __post_init__(self) -> None:
         if (self.path is None) == (self.table is None):

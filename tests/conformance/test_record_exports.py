@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import glob
+import os
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 
 from gryph.client import run
+from gryph.compiler.errors import EngineError
 
 ORDERS = pa.table(
     {
@@ -84,3 +87,31 @@ def test_samples_over_a_grouping_or_a_join_come_with_the_metrics(dq_engine):
     assert result.records["copied"]["count"] == 3
     assert sorted(r["id"] for r in result.records["copied"]["sample"]) == [4, 5, 6]
     assert result.records["covered"]["count"] == 0 and result.records["covered"]["sample"] == []
+
+
+def test_a_hostile_rule_name_writes_inside_records_to(dq_engine, tmp_path):
+    suite = "completeness `../../x\ny` on orders: email\n"
+    result = run(suite, dq_engine, frames={"orders": ORDERS}, records_to=str(tmp_path / "out"))
+    # the README's spelling: dots at the start, `/` and the newline percent-encoded
+    written = f"{tmp_path}/out/%2E%2E%2F..%2Fx%0Ay__incompleteRecords.parquet"
+    assert result.records["../../x\ny"]["written_to"] == written
+    # DuckDB writes that one file, Spark a folder of that name: nothing anywhere else
+    created = [os.path.join(root, f) for root, _, files in os.walk(tmp_path) for f in files]
+    assert created and all(path == written or path.startswith(written + "/") for path in created)
+    assert _rows_written(written) == [2, 4, 5]
+
+
+def test_a_dot_in_a_rule_name_stays_in_its_records_table_name(dq_engine):
+    suite = "completeness `x.y` on orders: email\n"
+    if dq_engine.name == "spark":  # its session catalog takes letters, digits and _ only, and says so
+        with pytest.raises(EngineError) as refused:
+            run(suite, dq_engine, frames={"orders": ORDERS}, records_to="table:dq_")
+        assert refused.value.code == "QUERY_FAILED" and "INVALID_SCHEMA_OR_RELATION_NAME" in str(refused.value)
+        return
+    result = run(suite, dq_engine, frames={"orders": ORDERS}, records_to="table:dq_")
+    assert result.records["x.y"]["written_to"] == "table `dq_x.y__incompleteRecords`"
+    back = run(
+        'source written = table("\\"dq_x.y__incompleteRecords\\"")\nprofiling back on written: count(*) as n\n',
+        dq_engine,
+    )
+    assert back.metrics["back"] == [{"n": 3}]  # ids 2, 4 and 5
