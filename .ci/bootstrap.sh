@@ -13,7 +13,8 @@ java_major() {
 
 # Java 17 for the local Spark Connect server; headless Chromium for the HTML report's browser
 # tests (tests/client/browser.py); a PostgreSQL server the tests start themselves, and the JDBC
-# drivers the local Spark server loads (spark.jars) to read PostgreSQL and SQLite on the cluster
+# drivers the local Spark server loads (spark.jars) to read PostgreSQL and SQLite on the cluster;
+# Maven, which fetches the Spark connectors and the test Kafka broker from Maven Central
 install_test_packages() {
     local missing=""
     if ! command -v java >/dev/null 2>&1 || [ "$(java_major)" -lt 17 ]; then
@@ -23,6 +24,7 @@ install_test_packages() {
     ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing="$missing postgresql"
     [ -f /usr/share/java/postgresql.jar ] || missing="$missing libpostgresql-jdbc-java"
     [ -f /usr/share/java/sqlite-jdbc.jar ] || missing="$missing libxerial-sqlite-jdbc-java"
+    command -v mvn >/dev/null 2>&1 || missing="$missing maven"
     if [ -n "$missing" ]; then
         echo "bootstrap: installing$missing"
         SUDO=""
@@ -41,3 +43,10 @@ if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
 .venv/bin/python -m pip install -q -e ".[spark,postgres,test]"
+
+# The jars from Maven Central, cached outside the checkout (~/.cache/gryph): the connectors the
+# local Spark server loads (spark-avro, Kafka) and the Kafka broker the tests start
+if [ "${1:-}" = "tests" ]; then
+    .venv/bin/python -m gryph.client.spark.connector_jars >/dev/null
+    (cd tests && ../.venv/bin/python -c "from kafka_server import broker_jars; broker_jars()")
+fi

@@ -59,3 +59,18 @@ def postgres():
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def kafka():
+    """One Kafka broker for the run (KRaft, from Maven Central's jars, a free loopback port).
+
+    A broker that cannot start fails the tests that need it: never a skip.
+    """
+    from kafka_server import KafkaServer
+
+    server = KafkaServer()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -14,6 +14,8 @@ from .connect import grpc_status
 
 _MISSING = {"PATH_NOT_FOUND", "TABLE_OR_VIEW_NOT_FOUND"}
 _NO_AVRO = {"AVRO_DATA_SOURCE_NOT_ENABLED", "DATA_SOURCE_NOT_FOUND"}
+# Spark 4.2 says so under a legacy, unnamed condition: its text is what tells
+_NO_AVRO_TEXT = "failed to find data source: avro"
 
 
 def _condition(exc: PySparkException) -> str:
@@ -54,11 +56,13 @@ def spark_errors(what: str, source: str | None = None) -> Iterator[None]:
                 f"source {source} does not exist: {first_line(exc)}",
                 hint="check the path or table name (paths are resolved on the Spark server)",
             ) from exc
-        if condition in _NO_AVRO:
+        if condition in _NO_AVRO or _NO_AVRO_TEXT in first_line(exc).lower():
             raise EngineError(
                 "SPARK_AVRO",
                 f"{what}: this Spark server has no Avro support (the spark-avro module is not deployed)",
-                hint="start the server with --packages org.apache.spark:spark-avro_2.13:<spark version>",
+                hint="start your server with --packages org.apache.spark:spark-avro_2.13:<its Spark version>; "
+                "a local server (--remote local) loads it from gryph's cache: "
+                "`python -m gryph.client.spark.connector_jars` fetches it (with Maven)",
             ) from exc
         raise EngineError(
             "QUERY_FAILED",

@@ -7,6 +7,7 @@ JVMs) and nothing else on the machine.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -20,6 +21,7 @@ from typing import Mapping
 from gryph.compiler.errors import EngineError
 
 START_TIMEOUT = 120.0
+_CONNECT_SERVER = "org.apache.spark.sql.connect.service.SparkConnectServer"
 _LOG_TAIL_LINES = 40
 
 
@@ -135,8 +137,9 @@ class _Process:
 class LocalSpark:
     """Spark processes started by this module; ``url`` is the Connect endpoint."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, connectors: bool = True) -> None:
         self.workdir = workdir
+        self.connectors = connectors  # load spark-avro and the Kafka connector (connector_jars)
         self.url = ""
         self.master_url: str | None = None
         self._processes: list[_Process] = []
@@ -154,6 +157,7 @@ class LocalSpark:
         )
         self._env.pop("SPARK_REMOTE", None)  # would turn the launchers into Connect clients
         self._env.pop("SPARK_CONNECT_MODE_ENABLED", None)
+        self._env["SPARK_CONNECT_MODE"] = "0"  # spark-submit starts a server, not a Connect client
 
     def _launch(self, name: str, argv: list[str], port: int, timeout: float) -> None:
         process = _Process(name, argv, self._env, self.workdir, port)
@@ -226,15 +230,33 @@ class LocalSpark:
             "spark.sql.warehouse.dir": str(self.workdir / "warehouse"),
             "spark.ui.enabled": "false",
             "spark.driver.host": "127.0.0.1",
-            **_jdbc_jars(),
+            **self._jars(),
             **(confs or {}),
         }
-        argv = [str(self._home / "sbin" / "start-connect-server.sh"), "--master", master]
+        # what sbin/start-connect-server.sh runs, which some PySpark wheels (4.2.0) leave out
+        argv = [str(self._home / "bin" / "spark-submit"), "--class", _CONNECT_SERVER, "--name", "Spark Connect server"]
+        argv += ["--master", master]
         for key, value in settings.items():
             argv += ["--conf", f"{key}={value}"]
         self._launch("connect-server", argv, port, timeout)
         self.url = f"sc://127.0.0.1:{port}"
         return self.url
+
+    def _jars(self) -> dict[str, str]:
+        """``spark.jars``: the JDBC drivers Debian installed, and the connectors fetched for this
+        Spark (fetched on the first start where Maven is installed; a server starts without them
+        otherwise, and a source that needs one fails with a hint saying how to get it)."""
+        from pyspark import __version__ as spark_version
+
+        from .connector_jars import cached_connector_jars, fetch_connectors
+
+        if self.connectors:
+            with contextlib.suppress(EngineError):
+                fetch_connectors(spark_version)
+        jars = [jar for jar in JDBC_JARS if Path(jar).is_file()]
+        if self.connectors:
+            jars += [str(jar) for jar in cached_connector_jars(spark_version, self._home / "jars")]
+        return {"spark.jars": ",".join(jars)} if jars else {}
 
     def _kill_all(self, graceful: bool = True) -> None:
         while self._processes:  # newest first: the Connect server before the cluster under it
@@ -259,20 +281,19 @@ class LocalSpark:
 JDBC_JARS = ("/usr/share/java/postgresql.jar", "/usr/share/java/sqlite-jdbc.jar")
 
 
-def _jdbc_jars() -> dict[str, str]:
-    jars = [jar for jar in JDBC_JARS if Path(jar).is_file()]
-    return {"spark.jars": ",".join(jars)} if jars else {}
-
-
 def _workdir() -> Path:
     return Path(tempfile.mkdtemp(prefix="gryph-spark-"))
 
 
 def start_local_server(
-    master: str = "local[2]", timeout: float = START_TIMEOUT, confs: Mapping[str, str] | None = None
+    master: str = "local[2]",
+    timeout: float = START_TIMEOUT,
+    confs: Mapping[str, str] | None = None,
+    connectors: bool = True,
 ) -> LocalSpark:
-    """A Spark Connect server on a free port of 127.0.0.1, ready to accept clients."""
-    server = LocalSpark(_workdir())
+    """A Spark Connect server on a free port of 127.0.0.1, ready to accept clients; ``connectors``:
+    with spark-avro and the Kafka connector (fetched and cached on the first start)."""
+    server = LocalSpark(_workdir(), connectors)
     server.start_connect(master, timeout, confs)
     return server
 

@@ -1,20 +1,16 @@
 """Apache Griffin's own job configs (tests/data/griffin/configs), run unchanged but for their data
-paths, on both engines, against the metrics Griffin's BatchDQAppTest asserts for them.
-
-On Spark the avro files are read on the client and sent as frames: the test server has no
-spark-avro module (see test_griffin_fixtures.py).
+paths, on both engines, against the metrics Griffin's BatchDQAppTest asserts for them. Both
+engines read the avro files themselves (the test Spark server loads spark-avro).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import polars as pl
 import pytest
 
 from conformance_support import same
 from gryph.client import run
-from gryph.client.runner import load_suite
 from gryph.compiler.errors import InvalidInput
 
 CONFIGS = Path(__file__).resolve().parents[1] / "data" / "griffin" / "configs"
@@ -40,14 +36,8 @@ PROFILING = {
 
 
 def griffin_run(name: str, engine):
-    """Run one corpus config; on Spark, avro sources go up as frames read here."""
-    suite = load_suite(CONFIGS / f"{name}-batch-griffindsl.json")
-    frames = None
-    if engine.name == "spark":
-        frames = {
-            source: pl.read_avro(spec.paths[0]) for source, spec in suite.sources.items() if spec.format == "avro"
-        }
-    return run(load_suite(suite, frames), engine)
+    """Run one corpus config as it is."""
+    return run(CONFIGS / f"{name}-batch-griffindsl.json", engine)
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

@@ -116,10 +116,3 @@ def test_missing_file_names_source_and_path(spark_engine, tmp_path):
 def test_missing_table(spark_engine):
     with pytest.raises(EngineError, match="no_such_table"):
         spark_engine.schema_of(SourceSpec("t", "table", table="no_such_table"))
-
-
-def test_avro_without_spark_avro_is_a_clear_error(spark_engine, tmp_path):
-    (tmp_path / "u.avro").write_bytes(b"")
-    with pytest.raises(EngineError, match="Avro") as info:
-        spark_engine.schema_of(SourceSpec("u", "avro", paths=(str(tmp_path / "u.avro"),)))
-    assert "spark-avro" in info.value.hint

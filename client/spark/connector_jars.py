@@ -1,0 +1,125 @@
+"""The Spark-side connectors (spark-avro, the Kafka connector) for a local Spark Connect server.
+
+PySpark's distribution ships Spark without its external modules. A local server loads them from
+``spark.jars``: the jars of ``connectors/pom.xml`` at the server's exact Spark version, fetched
+once from Maven Central by ``mvn dependency:copy-dependencies`` and cached outside any checkout,
+in ``<gryph cache>/spark-connectors/<spark version>/`` (``GRYPH_CACHE_DIR``, else
+``$XDG_CACHE_HOME/gryph`` or ``~/.cache/gryph``). Jars Spark already ships (Hadoop, Scala,
+compression codecs) are left out, so the server's own versions are the only ones it sees.
+
+``python -m gryph.client.spark.connector_jars`` fetches them for the installed PySpark
+(``.ci/bootstrap.sh tests`` does so on a fresh machine).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from gryph.compiler.errors import EngineError
+from gryph.compiler.grammar_cache import cache_dir
+
+POM = Path(__file__).with_name("connectors") / "pom.xml"
+FETCH_TIMEOUT = 600.0
+_COMPLETE = ".complete"  # written last: a folder without it is a fetch that did not finish
+_VERSION_SUFFIX = re.compile(r"-\d[^-]*\.jar$")
+
+
+def jar_cache() -> Path:
+    """Where gryph caches jars fetched from Maven Central (kept when the grammar cache is off)."""
+    return cache_dir() or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gryph"
+
+
+def connectors_folder(spark_version: str) -> Path:
+    """Where the connectors of ``spark_version`` are cached."""
+    return jar_cache() / "spark-connectors" / spark_version
+
+
+def cached_connector_jars(spark_version: str, spark_jars: Path) -> list[Path]:
+    """The cached connector jars of ``spark_version`` that the distribution in ``spark_jars`` lacks
+    (none when they were never fetched)."""
+    folder = connectors_folder(spark_version)
+    if not (folder / _COMPLETE).exists():
+        return []
+    shipped = {_artifact(jar.name) for jar in spark_jars.glob("*.jar")}
+    return sorted(jar for jar in folder.glob("*.jar") if _artifact(jar.name) not in shipped)
+
+
+def _artifact(file_name: str) -> str:
+    """A jar's artifact name without its version: ``kafka-clients-3.9.2.jar`` -> ``kafka-clients``."""
+    return _VERSION_SUFFIX.sub("", file_name)
+
+
+def fetch_connectors(spark_version: str) -> Path:
+    """Fetch the connectors of ``spark_version`` into the cache (once) and return the folder."""
+    return fetch_jars(
+        POM, connectors_folder(spark_version), f"Spark {spark_version}'s connectors", {"spark.version": spark_version}
+    )
+
+
+def fetch_jars(pom: Path, folder: Path, what: str, properties: dict[str, str]) -> Path:
+    """The jars ``pom`` depends on (its ``properties`` set), copied once into ``folder`` by Maven;
+    ``what`` names them in errors."""
+    if (folder / _COMPLETE).exists():
+        return folder
+    mvn = shutil.which("mvn")
+    if mvn is None:
+        raise EngineError(
+            "SPARK_CONNECTORS",
+            f"cannot fetch {what}: Maven (`mvn`) is not installed",
+            hint="install it (`apt-get install -y --no-install-recommends maven`) and run "
+            "`python -m gryph.client.spark.connector_jars`",
+        )
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    # fetched beside the cache and renamed into place: a failed or concurrent fetch leaves no half folder
+    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    try:
+        command = [mvn, "-B", "-q", "-Dstyle.color=never", "-f", str(pom), "dependency:copy-dependencies"]
+        command += ["-DincludeScope=runtime", f"-DoutputDirectory={staging}"]
+        command += [f"-D{key}={value}" for key, value in properties.items()]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=FETCH_TIMEOUT, check=False)
+        except subprocess.TimeoutExpired:
+            raise _fetch_failed(what, f"Maven did not finish within {FETCH_TIMEOUT:.0f} s", "") from None
+        if done.returncode != 0:
+            raise _fetch_failed(what, f"Maven exited with {done.returncode}", done.stdout + done.stderr)
+        (staging / _COMPLETE).touch()
+        try:
+            staging.rename(folder)
+        except OSError:  # another process fetched them meanwhile
+            if not (folder / _COMPLETE).exists():
+                raise
+        return folder
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _fetch_failed(what: str, reason: str, output: str) -> EngineError:
+    errors = [line for line in output.splitlines() if "ERROR" in line][:5]
+    return EngineError(
+        "SPARK_CONNECTORS",
+        f"cannot fetch {what} from Maven Central: {reason}",
+        text="\n".join(errors) or None,
+        hint="is Maven Central reachable? it must serve these artifacts at exactly the versions asked for",
+    )
+
+
+def main() -> int:
+    """Fetch the connectors for the installed PySpark; print their folder."""
+    import pyspark
+
+    try:
+        print(fetch_connectors(pyspark.__version__))
+    except EngineError as error:
+        print(error, file=sys.stderr)
+        return 3
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
