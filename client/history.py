@@ -72,6 +72,8 @@ class HistoryStore:
     @contextlib.contextmanager
     def _open(self, read_only: bool = False):
         """A connection to the history, with gryph's lock on it held until the connection is closed."""
+        if self.path.is_dir():  # refused before its lock, which is named after the file
+            raise self._foreign("it is a folder, not a file")
         if not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._locked(shared=read_only):

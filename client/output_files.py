@@ -13,8 +13,9 @@ from gryph.compiler.errors import EngineError, InvalidInput, Location
 
 def check_writable_path(option: str, path: str, folder: bool = False) -> None:
     """Refuse, before anything runs, a ``path`` that can never be written: a folder where a file
-    goes (or a file where a ``folder`` goes), or a path through a file."""
+    goes (or a file where a ``folder`` goes), a path through a file, or one the system cannot name."""
     target = Path(path)
+    _check_nameable(option, path)
     if target.is_dir() and not folder:
         _refuse(option, path, "is a folder, not a file", "name a file inside it")
     if folder and target.exists() and not target.is_dir():
@@ -22,6 +23,22 @@ def check_writable_path(option: str, path: str, folder: bool = False) -> None:
     blocking = next((p for p in target.parents if p.exists() and not p.is_dir()), None)
     if blocking is not None:
         _refuse(option, path, f"cannot be created: {blocking} is a file, not a folder", None)
+
+
+def _check_nameable(option: str, path: str) -> None:
+    """Refuse a path no file system here can hold: a part longer than its folder's name limit (also
+    below a folder still to be made), or one the system refuses to look up (a loop of links)."""
+    target = Path(path)
+    existing = next((p for p in (target, *target.parents) if os.path.lexists(p)), Path("."))
+    limit = os.pathconf(existing if existing.is_dir() else existing.parent, "PC_NAME_MAX")
+    if any(len(os.fsencode(part)) > limit for part in target.parts):
+        _refuse(option, path, f"cannot be written: a name in it is longer than {limit} bytes", None)
+    try:
+        os.stat(target)
+    except (FileNotFoundError, NotADirectoryError):
+        pass  # made by the write, or refused below as a path through a file
+    except OSError as error:
+        _refuse(option, path, f"cannot be written: {error.strerror}", None)
 
 
 def _refuse(option: str, path: str, problem: str, hint: str | None) -> None:

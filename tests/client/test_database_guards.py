@@ -56,8 +56,7 @@ def _value(postgres, sql: str):
 )
 def test_a_native_measure_cannot_write_to_postgres(guarded, engine, native):
     suite = (
-        f'source items = postgres("{guarded.url()}", table = "guards.items")\n'
-        f'measure "m" on items: native "{native}"\n'
+        f'source items = postgres("{guarded.url()}", table = "guards.items")\nmeasure "m" on items: native "{native}"\n'
     )
     result = None
     try:

@@ -194,3 +194,7 @@ def test_history_errors_name_the_history_file(workdir):
     with pytest.raises(EngineError) as raised:
         HistoryStore(truncated).runs("users_daily")
     assert raised.value.code == "HISTORY_UNREADABLE" and raised.value.location.file == str(truncated)
+    done = gryph("history", "users_daily", "--history", "/", cwd=workdir)  # a folder with no name
+    assert done.returncode == 3 and done.stderr.startswith(
+        "/: error HISTORY_UNREADABLE: / is not a gryph run history: it is a folder, not a file"
+    )

@@ -45,9 +45,14 @@ def names(folder: Path) -> set[str]:
         (["--records-to", "file"], "--records-to file is a file, not a folder"),
         # checked before the run: the report that would come first is not written either
         (["--output", "report.txt", "--markdown", "folder"], "--markdown folder is a folder"),
+        # a name past the file system's 255 bytes, here or below a folder still to be made
+        (["--output", "x" * 300], "cannot be written: a name in it is longer than 255 bytes"),
+        (["--junit", f"new/{'y' * 300}/j.xml"], "cannot be written: a name in it is longer than 255 bytes"),
+        (["--markdown", "loop/s.md"], "--markdown loop/s.md cannot be written: Too many levels of symbolic links"),
     ],
 )
 def test_a_path_that_can_never_be_written_is_refused_before_the_run(workdir, args, message):
+    os.symlink("loop", workdir / "loop")  # a link to itself: no path through it resolves
     before = names(workdir)
     done = run_in(workdir, *args)
     assert done.returncode == 2, done.stderr
