@@ -199,8 +199,9 @@ def _run(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv | None)
         write_sinks(sinks, suite, result.metrics, result.run_id or f"gryph-{result.started}")
         if _wants_report(args):
             phase("drawing the report's charts")
-            stored = history is not None and not_stored is None
-            documents = HistoryStore(history).documents(result.name, REPORT_RUNS) if stored else []
+            documents = (
+                HistoryStore(history).documents(result.name, REPORT_RUNS) if history and not_stored is None else []
+            )
             _write_report(documents or [result.to_dict()], args)
     _write(to_json(result.to_dict()) if args.format == "json" else to_text(result), args.output)
     if args.junit:
