@@ -39,11 +39,16 @@ _PATTERNS = (
 )
 
 _registered: set[str] = set()
+# A registered value shorter than this is not masked as a plain substring: a one-letter password
+# would turn every "a" of every name and value into ***. Where it stands as a password (a URL's
+# user-info, password=, a JSON "password" member) the patterns above still hide it.
+SHORTEST_MASKED = 4
 
 
 def register_secret(value: str | None) -> None:
-    """Mask ``value`` (as written and URL-encoded) wherever it appears from now on."""
-    if value:
+    """Mask ``value`` (as written and URL-encoded) wherever it appears from now on, unless it is
+    shorter than ``SHORTEST_MASKED`` characters."""
+    if value and len(value) >= SHORTEST_MASKED:
         _registered.update({value, quote(value, safe=""), quote_plus(value, safe="")})
 
 
@@ -57,11 +62,14 @@ def redact(text: str) -> str:
 
 
 def redact_document(value: Document) -> Document:
-    """A JSON-like document (dicts, lists, tuples, strings) with every string and key in it redacted."""
+    """A JSON-like document (dicts, lists, tuples, strings) with every string value in it redacted.
+
+    Keys are gryph's own field names and the suite's rule and metric names, never secrets, and
+    readers look values up by them: they stay as they are."""
     if isinstance(value, str):
         return cast(Document, redact(value))
     if isinstance(value, dict):
-        return cast(Document, {redact_document(k): redact_document(v) for k, v in value.items()})
+        return cast(Document, {k: redact_document(v) for k, v in value.items()})
     if isinstance(value, (list, tuple)):
         return cast(Document, type(value)(redact_document(v) for v in value))
     return value

@@ -6,6 +6,9 @@ import pytest
 
 from gryph.compiler.errors import EngineError
 from gryph.compiler.sources import SourceSpec
+from gryph.client.cli import main
+from gryph.client.history import HistoryStore
+from gryph.compiler import url_secrets
 from gryph.compiler.url_secrets import redact, redact_document, register_secret
 
 
@@ -56,13 +59,43 @@ def test_a_registered_secret_is_masked_as_written_and_url_encoded():
     assert redact(text) == "as is ***, encoded ***, form ***."
 
 
-def test_documents_are_redacted_in_every_string_and_key():
+def test_documents_are_redacted_in_every_string_value_and_keep_their_keys():
     document = {"a": ["postgresql://u:S3cret@h/db", ("password=S3cret",)], "?token=T0k": 1, "n": 2.5}
     assert redact_document(document) == {
         "a": ["postgresql://u:***@h/db", ("password=***",)],
-        "?token=***": 1,
+        "?token=T0k": 1,  # a key is a field or rule name that readers look up: never rewritten
         "n": 2.5,
     }
+
+
+@pytest.fixture()
+def registry_restored():
+    """The process's registered secrets as they were before the test (the registry is global)."""
+    before = set(url_secrets._registered)
+    yield
+    url_secrets._registered.clear()
+    url_secrets._registered.update(before)
+
+
+def test_a_registered_value_too_short_to_mask_leaves_text_whole(registry_restored):
+    # a one-letter password masked everywhere turned `name` into `n***me`, and a history write
+    # that looked its document up by "name" failed (found by the command-line fuzzer)
+    for value in ("a", "ab", "abc"):
+        register_secret(value)
+    assert redact("name abc latency") == "name abc latency"
+    register_secret("abcd")
+    assert redact("name abcd latency") == "name *** latency"
+
+
+def test_a_run_stores_its_history_whatever_short_secret_was_registered(registry_restored, tmp_path):
+    register_secret("a")
+    register_secret("name")  # long enough to mask, and a key of every result document
+    suite = tmp_path / "s.dq"
+    (tmp_path / "t.csv").write_text("name\nx\n\n")
+    suite.write_text(f'source t = csv("{tmp_path / "t.csv"}")\ncompleteness c on t: name\n')
+    history = tmp_path / "h.duckdb"
+    assert main(["run", str(suite), "--history", str(history), "--quiet", "--output", str(tmp_path / "o")]) == 0
+    assert HistoryStore(history).runs("s")[0]["pass"] is True
 
 
 def test_a_source_repr_and_description_hide_its_secrets():
