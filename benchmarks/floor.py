@@ -226,7 +226,7 @@ def _dups(rows) -> list[dict]:
 
 def run_duckdb(con, files: dict[str, str], peer: bool = False) -> dict:
     """Run the floor (``peer``: of the peer's checks) on DuckDB over the parquet files; returns the metrics."""
-    from gryph.compiler.values import normalize
+    from gryph.compiler.plan.result_values import normalize
 
     for name, path in files.items():
         con.execute(f"CREATE OR REPLACE TEMP VIEW {name} AS SELECT * FROM read_parquet('{path}')")
@@ -246,7 +246,7 @@ def run_spark(spark, files: dict[str, str]) -> dict:
     """
     from pyspark.sql import functions as F
 
-    from gryph.compiler.values import normalize
+    from gryph.compiler.plan.result_values import normalize
 
     e, c = spark.read.parquet(files["events"]), spark.read.parquet(files["events_copy"])
     valid = F.col("created_ts").isNotNull() & F.col("shipped_ts").isNotNull()

@@ -257,7 +257,7 @@ def metrics(fetch) -> dict:
 
 def run_duckdb(con, files: dict[str, str]) -> dict:
     """Every step as a DuckDB temporary table, one statement each; returns the metrics."""
-    from gryph.compiler.values import normalize
+    from gryph.compiler.plan.result_values import normalize
 
     for name, path in files.items():
         con.execute(f"CREATE OR REPLACE TEMP VIEW {name} AS SELECT * FROM read_parquet('{path}')")
@@ -311,7 +311,7 @@ OUTPUTS = (
 
 def run_spark(spark, files: dict[str, str]) -> dict:
     """Every step as a Spark temporary view; the metric tables are collected (one job each, or more)."""
-    from gryph.compiler.values import normalize
+    from gryph.compiler.plan.result_values import normalize
 
     for name, path in files.items():
         spark.read.parquet(path).createOrReplaceTempView(name)

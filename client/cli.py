@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gryph.compiler.errors import EngineError, GryphError, InvalidInput, Location
-from gryph.compiler.url_secrets import redact
+from gryph.compiler.redaction import redact
 
 from . import runner
 from .engines import ENGINES, open_engine

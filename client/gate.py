@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from gryph.compiler.verdict import CheckOutcome
+from gryph.compiler.checks.verdict import CheckOutcome
 
 from .report import cell, check_details
 from .run_result import RunResult

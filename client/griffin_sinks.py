@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.safe_names import path_inside
-from gryph.compiler.suite import Suite
+from gryph.compiler.suites.suite import Suite
 
 from .output_files import check_writable_path, write_whole
 from .run_result import json_safe

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 
-from gryph.compiler.verdict import CheckOutcome
+from gryph.compiler.checks.verdict import CheckOutcome
 
 from .run_result import RunResult, json_safe
 from .visible_text import for_terminal

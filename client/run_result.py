@@ -7,8 +7,8 @@ import math
 from dataclasses import dataclass, field
 
 from gryph.compiler.results import RuleResult
-from gryph.compiler.url_secrets import redact_document
-from gryph.compiler.verdict import CheckOutcome
+from gryph.compiler.redaction import redact_document
+from gryph.compiler.checks.verdict import CheckOutcome
 
 
 @dataclass

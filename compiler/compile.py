@@ -6,25 +6,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping, TypeVar
 
-from .checked.suite import CheckedSuite, check_suite
-from .checks import CompiledCheck
-from .collect import Collector, Results, ValueRef
+from .analysis.check_pass import CheckedSuite, check_suite
+from .checks.check_tree import CompiledCheck
+from .lowering.query_collector import Collector, Results, ValueRef
 from .engine import Engine
-from .gcpause import without_cyclic_gc
+from .language.gc_pause import without_cyclic_gc
 from .lowering import LOWERINGS, Finisher, Options
 from .lowering.measure import MeasureFinisher, MeasureLowering
 from .errors import InvalidInput, ResultError
-from .json_frames import json_column, json_frame
+from .griffin.json_frames import json_column, json_frame
 from .plan import Plan, Sql, View
 from .plan.sharing import costly_parts
 from .results import Failed, MeasureResult, ResultRow, RuleResult
-from .row_counters import count_rows_read, rows_read
-from .rule_tables import blocked_by, late_rules, output_table_sql
-from .sources import SourceSpec
-from .spark_names import quoted
-from .stack import recursion_room
-from .suite import RuleSpec, Suite, ViewSpec
-from .types import Schema
+from .lowering.row_counters import count_rows_read, rows_read
+from .griffin.rule_tables import blocked_by, late_rules, output_table_sql
+from .sources.source_specs import SourceSpec
+from .plan.spark_names import quoted
+from .language.recursion_room import recursion_room
+from .suites.suite import RuleSpec, Suite, ViewSpec
+from .plan.data_types import Schema
 
 
 Spec = TypeVar("Spec", bound=RuleSpec)

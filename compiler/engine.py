@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Mapping, Protocol
 
 from .plan import Plan, View
-from .sources import SourceSpec
-from .types import Schema
+from .sources.source_specs import SourceSpec
+from .plan.data_types import Schema
 
 Rows = list[dict[str, object]]
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from .error_codes import BAD_INPUT, RUN_FAILED, declared
-from .url_secrets import redact
+from .redaction import redact
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 
 from gryph.compiler.plan import Call, Field, Filter, Fn, IsNull, Literal, Read, inputs, walk_relations
-from gryph.compiler.types import Kind
+from gryph.compiler.plan.data_types import Kind
 
 _COMPARISONS = {Fn.EQ: "=", Fn.NE: "<>", Fn.LT: "<", Fn.LE: "<=", Fn.GT: ">", Fn.GE: ">="}
 _MIRRORED = {Fn.LT: Fn.GT, Fn.LE: Fn.GE, Fn.GT: Fn.LT, Fn.GE: Fn.LE, Fn.EQ: Fn.EQ, Fn.NE: Fn.NE}

@@ -15,7 +15,7 @@ from typing import Iterable
 import duckdb
 import pyarrow as pa
 
-from gryph.compiler.databases import (
+from gryph.compiler.sources.databases import (
     Database,
     from_clause,
     query_text,
@@ -27,8 +27,8 @@ from gryph.compiler.databases import (
 from gryph.compiler.errors import EngineError, InvalidInput
 from gryph.compiler.plan import reads
 from gryph.compiler.plan.pruning import columns_read, prune_columns
-from gryph.compiler.sources import SourceSpec
-from gryph.compiler.types import Schema
+from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.plan.data_types import Schema
 
 from .database_filters import PushedFilter, pushed_filter
 from .duck_types import schema_of_relation, to_duckdb

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gryph.compiler.datetime_patterns import parse_pattern
+from gryph.compiler.analysis.datetime_patterns import parse_pattern
 
 STRFTIME: dict[str, str] = {
     "yyyy": "%Y",

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Union
 
 import duckdb
 
-from gryph.compiler.types import (
+from gryph.compiler.plan.data_types import (
     BINARY,
     BOOLEAN,
     DATE,

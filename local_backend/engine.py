@@ -10,13 +10,13 @@ from typing import Mapping
 import duckdb
 
 from gryph.compiler.engine import Rows
-from gryph.compiler.databases import is_database
+from gryph.compiler.sources.databases import is_database
 from gryph.compiler.errors import EngineError, InvalidInput, Location
 from gryph.compiler.plan import Export, Plan, Query, View, reads
 from gryph.compiler.plan.printer import table_label
-from gryph.compiler.sources import SourceSpec
-from gryph.compiler.types import Schema
-from gryph.compiler.values import normalize
+from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.plan.data_types import Schema
+from gryph.compiler.plan.result_values import normalize
 
 from .duck_types import schema_of_relation
 from .located_rows import Locate, Locations

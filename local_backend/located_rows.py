@@ -33,8 +33,8 @@ from gryph.compiler.plan import (
     free_prefix,
 )
 from gryph.compiler.plan.row_sources import column_names, on_spine, row_source
-from gryph.compiler.sources import SourceSpec
-from gryph.compiler.types import BOOLEAN, INTEGER, STRING, Column, Schema
+from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.plan.data_types import BOOLEAN, INTEGER, STRING, Column, Schema
 
 from .quoting import ident
 from .sources import located_parquet

@@ -30,8 +30,8 @@ from typing import Iterator, Mapping
 import duckdb
 
 from gryph.compiler.plan import Aggregate, Distinct, Relation, Sql, View, reads, walk_relations
-from gryph.compiler.sources import SourceSpec
-from gryph.compiler.types import Kind
+from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.plan.data_types import Kind
 
 from .quoting import ident, string
 from .settings import current_setting, setting

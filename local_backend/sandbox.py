@@ -2,7 +2,7 @@
 run's sources and the folders its exports write to, and nothing else.
 
 The compiler already refuses SQL that names a file, a table function or a catalog table
-(compiler/sql_reads.py); this holds the same line for any plan, however it was built. DuckDB
+(compiler/analysis/sql_reads.py); this holds the same line for any plan, however it was built. DuckDB
 cannot loosen these settings once external access is off, so a guarded run gets a connection of
 its own (engine.py) and the engine's connection stays as it was. ``lock_configuration`` stays
 off: gryph itself changes optimizer and memory settings between statements, and users' SQL,
@@ -17,7 +17,7 @@ from typing import Iterable
 import duckdb
 
 from gryph.compiler.plan import Export, Sql, walk_relations
-from gryph.compiler.sources import SourceSpec
+from gryph.compiler.sources.source_specs import SourceSpec
 
 from .quoting import string
 from .sources import expand_paths

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from gryph.compiler.errors import EngineError, InvalidInput, did_you_mean
-from gryph.compiler.frames import frame_to_arrow
-from gryph.compiler.source_files import check_local_files, local_files
-from gryph.compiler.sources import SourceSpec
-from gryph.compiler.table_names import split_qualified
-from gryph.compiler.types import Schema
+from gryph.compiler.sources.in_memory_tables import frame_to_arrow
+from gryph.compiler.sources.local_files import check_local_files, local_files
+from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.sources.table_names import split_qualified
+from gryph.compiler.plan.data_types import Schema
 
 from .csv_inference import spark_typed
 from .duck_types import to_duckdb

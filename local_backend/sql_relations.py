@@ -24,7 +24,7 @@ from gryph.compiler.plan import (
     Window,
     free_prefix,
 )
-from gryph.compiler.types import DataType, Kind
+from gryph.compiler.plan.data_types import DataType, Kind
 
 from .quoting import ident
 from .spark_sql import spark_to_duckdb

@@ -34,9 +34,9 @@ from gryph.compiler.plan import (
     free_prefix,
 )
 from gryph.compiler.plan.scalars import field_names
-from gryph.compiler.types import DataType, Kind
+from gryph.compiler.plan.data_types import DataType, Kind
 
-from gryph.compiler.regex_text import capture_groups, replacement_parts
+from gryph.compiler.analysis.regex_text import capture_groups, replacement_parts
 
 from .case_mapping import lower_sql, upper_sql
 from .datetime_format import strftime_format

@@ -15,7 +15,7 @@ from dataclasses import replace
 from gryph.compiler.engine import Rows
 from gryph.compiler.plan import Filter, Limit, Project, Query, Read, Relation, Sort, Sql, free_prefix, reads
 from gryph.compiler.plan.sharing import replace_shared, shared_work
-from gryph.compiler.values import normalize
+from gryph.compiler.plan.result_values import normalize
 
 from .located_rows import Locate, LocatedWork, fetched_samples, locate_shared
 from .quoting import ident

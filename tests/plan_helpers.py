@@ -6,9 +6,9 @@ import math
 
 import pyarrow as pa
 
-from gryph.compiler import types as G
+from gryph.compiler.plan import data_types as G
 from gryph.compiler.plan import Named, Plan, Project, Query, Read, View
-from gryph.compiler.sources import SourceSpec
+from gryph.compiler.sources.source_specs import SourceSpec
 
 
 def frame_source(name: str, table: pa.Table) -> SourceSpec:

@@ -8,7 +8,7 @@ import math
 
 import altair as alt
 
-from gryph.compiler.time_literals import duration_ms
+from gryph.compiler.language.time_literals import duration_ms
 
 from .chart import Chart, ShortLabels, chart_id, is_number, short_label
 

@@ -8,8 +8,8 @@ from pyspark.sql import Row
 
 from gryph.compiler.engine import Rows
 from gryph.compiler.plan import Query, Relation
-from gryph.compiler.types import Schema
-from gryph.compiler.values import normalize
+from gryph.compiler.plan.data_types import Schema
+from gryph.compiler.plan.result_values import normalize
 
 
 class SeveralAnswers(Relation):

@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 from gryph.compiler.errors import EngineError
-from gryph.compiler.grammar_cache import cache_dir
+from gryph.compiler.language.grammar_cache import cache_dir
 
 POM = Path(__file__).with_name("connectors") / "pom.xml"
 FETCH_TIMEOUT = 600.0

@@ -12,16 +12,10 @@ from pyspark.sql import DataFrame
 from pyspark.sql.connect.session import SparkSession
 from pyspark.sql import types as T
 
-from gryph.compiler.databases import (
-    from_clause,
-    refused_by_database,
-    resolve,
-    sqlite_columns_sql,
-    sqlite_type,
-)
+from gryph.compiler.sources.databases import from_clause, refused_by_database, resolve, sqlite_columns_sql, sqlite_type
 from gryph.compiler.errors import EngineError, GryphError
-from gryph.compiler.sources import SourceSpec
-from gryph.compiler.spark_names import quoted
+from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.plan.spark_names import quoted
 
 from .failures import spark_errors
 from .scalars import column

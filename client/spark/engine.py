@@ -14,8 +14,8 @@ from gryph.compiler.errors import EngineError
 from gryph.compiler.plan import Export, Plan, Query, View, reads
 from gryph.compiler.plan.printer import table_label
 from gryph.compiler.plan.pruning import prune_columns
-from gryph.compiler.sources import SourceSpec
-from gryph.compiler.types import Schema
+from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.plan.data_types import Schema
 
 from .connect import Connection, connect
 from .failures import spark_errors

@@ -30,7 +30,7 @@ from gryph.compiler.plan.node import Part
 from gryph.compiler.plan.printer import head
 from gryph.compiler.plan.pruning import Needed, prune_columns
 from gryph.compiler.plan.scalars import contains_window, field_names, substitute
-from gryph.compiler.types import BOOLEAN, DataType, Kind
+from gryph.compiler.plan.data_types import BOOLEAN, DataType, Kind
 
 from .answers import SeveralAnswers, row_values
 from .connect import major_minor

@@ -21,7 +21,7 @@ from gryph.compiler.plan import Named, Query, Relation, free_prefix, histogram_p
 from gryph.compiler.plan.histograms import COUNT, VALUES
 from gryph.compiler.plan.pruning import prune_columns
 from gryph.compiler.plan.scalars import field_names
-from gryph.compiler.values import normalize
+from gryph.compiler.plan.result_values import normalize
 
 from .relations import Context, compile_relation
 from .scalars import column, compile_scalar

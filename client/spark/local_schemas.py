@@ -14,8 +14,8 @@ import json
 
 from pyspark.sql import types as T
 
-from gryph.compiler.source_files import local_files
-from gryph.compiler.sources import SourceSpec
+from gryph.compiler.sources.local_files import local_files
+from gryph.compiler.sources.source_specs import SourceSpec
 
 from .typemap import to_spark_schema
 

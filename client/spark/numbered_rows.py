@@ -38,7 +38,7 @@ from gryph.compiler.plan import (
 )
 from gryph.compiler.plan.row_sources import column_names, on_spine, row_source
 from gryph.compiler.plan.scalars import field_names
-from gryph.compiler.types import INTEGER, Column, Schema
+from gryph.compiler.plan.data_types import INTEGER, Column, Schema
 
 from .fetched_rows import Fetched
 from .shuffled import Shuffled

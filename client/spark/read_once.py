@@ -36,7 +36,7 @@ from pyspark.storagelevel import StorageLevel
 
 from gryph.compiler.plan import Aggregate, Filter, Limit, Project, Read, Relation, Sql, View, inputs
 from gryph.compiler.plan.pruning import columns_read
-from gryph.compiler.sources import SourceSpec
+from gryph.compiler.sources.source_specs import SourceSpec
 
 from .failures import first_line
 from .relations import splits_in_two

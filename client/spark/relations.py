@@ -12,7 +12,7 @@ from pyspark.sql.connect import functions as F
 from pyspark.sql.connect.session import SparkSession
 
 from gryph.compiler.errors import EngineError, UnsupportedError
-from gryph.compiler.user_sql import spark_query_as_run
+from gryph.compiler.analysis.user_sql import spark_query_as_run
 from gryph.compiler.plan import (
     AggFn,
     Aggregate,

@@ -43,9 +43,9 @@ from gryph.compiler.plan import (
     WindowCall,
     WindowFn,
 )
-from gryph.compiler.types import DataType, Kind
+from gryph.compiler.plan.data_types import DataType, Kind
 
-from gryph.compiler.spark_names import quoted
+from gryph.compiler.plan.spark_names import quoted
 
 from .typemap import to_spark
 

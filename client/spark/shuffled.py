@@ -18,7 +18,7 @@ from pyspark.sql import DataFrame
 from gryph.compiler.plan import Relation
 from gryph.compiler.plan.printer import head, quote_name
 from gryph.compiler.plan.pruning import Needed, prune_columns
-from gryph.compiler.types import Schema
+from gryph.compiler.plan.data_types import Schema
 
 from .relations import Context, compile_relation
 from .scalars import column

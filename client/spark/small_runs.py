@@ -22,9 +22,9 @@ from typing import Iterable, Mapping
 
 from pyspark.sql.connect.session import SparkSession
 
-from gryph.compiler.databases import is_database
+from gryph.compiler.sources.databases import is_database
 from gryph.compiler.plan import Relation, View, reads
-from gryph.compiler.sources import SourceSpec
+from gryph.compiler.sources.source_specs import SourceSpec
 
 from .relations import has_sql
 

@@ -14,11 +14,11 @@ from pyspark.sql import types as T
 from pyspark.sql.connect.session import SparkSession
 from pyspark.sql.pandas.types import from_arrow_schema
 
-from gryph.compiler.databases import is_database
-from gryph.compiler.frames import frame_to_arrow
-from gryph.compiler.source_files import check_local_files
-from gryph.compiler.sources import SourceSpec
-from gryph.compiler.types import Schema
+from gryph.compiler.sources.databases import is_database
+from gryph.compiler.sources.in_memory_tables import frame_to_arrow
+from gryph.compiler.sources.local_files import check_local_files
+from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.plan.data_types import Schema
 
 from .database_sources import read_database
 from .failures import spark_errors

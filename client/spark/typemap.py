@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pyspark.sql import types as T
 
-from gryph.compiler import types as G
-from gryph.compiler.types import DataType, Kind
+from gryph.compiler.plan import data_types as G
+from gryph.compiler.plan.data_types import DataType, Kind
 
 _INTEGERS = (T.ByteType, T.ShortType, T.IntegerType, T.LongType)
 _SIMPLE = {

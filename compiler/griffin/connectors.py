@@ -17,15 +17,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import quote, urlsplit, urlunsplit
 
-from ..databases import check_database_source
+from ..sources.databases import check_database_source
 from ..errors import EngineError
-from ..native import parse_schema_columns
-from ..sources import SourceSpec
-from ..suite import ViewSpec
-from ..types import Schema
+from ..suites.native_suites import parse_schema_columns
+from ..sources.source_specs import SourceSpec
+from ..suites.suite import ViewSpec
+from ..plan.data_types import Schema
 from .df_ops import from_json_view, is_df_ops
 from .document import Node
-from ..spark_names import quoted
+from ..plan.spark_names import quoted
 from .sql_text import check_condition, with_frames
 from .time_patterns import fill_time_patterns
 

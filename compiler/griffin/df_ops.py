@@ -1,10 +1,10 @@
 """Griffin's data-frame operations (``dsl.type`` ``df-ops``/``df-opr``): ``from_json`` reads a column
-of JSON documents as a table (compiler/json_frames.py); Griffin's other operations serve
+of JSON documents as a table (compiler/griffin/json_frames.py); Griffin's other operations serve
 streaming jobs and are refused by name."""
 
 from __future__ import annotations
 
-from ..suite import ViewSpec
+from ..suites.suite import ViewSpec
 from .document import Node
 
 DF_OPS = ("dfops", "dfopr", "dfoperations")

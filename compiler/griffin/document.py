@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable, Literal, Sequence, overload
 
 from ..errors import InvalidInput, Location, did_you_mean
-from ..text_files import read_utf8
+from ..language.text_files import read_utf8
 
 _SPACE = re.compile(r"[ \t\n\r]*")
 _WORDS = ("true", "false", "null", "NaN", "Infinity", "-Infinity")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from ..suite import Suite
+from ..suites.suite import Suite
 from .connectors import read_data_sources
 from .document import Document, Node, load_document
 from .rules import read_rules

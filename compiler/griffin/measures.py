@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from ..errors import Location, did_you_mean
-from ..griffin_measures import (
+from ..suites.griffin_measure_specs import (
     MEASURE_KINDS,
     AccuracyConfig,
     ColumnRef,
@@ -22,10 +22,10 @@ from ..griffin_measures import (
     SparkSqlConfig,
     TypeCheck,
 )
-from ..ruletree.convert import parse_rule_text
-from ..ruletree.nodes import Expr, SelectList
-from ..suite import MetricOutput, RuleBody, RuleSpec, ViewSpec
-from ..types import TYPE_NAMES, Kind, parse_type_name
+from ..language.ruletree.convert import parse_rule_text
+from ..language.ruletree.nodes import Expr, SelectList
+from ..suites.suite import MetricOutput, RuleBody, RuleSpec, ViewSpec
+from ..plan.data_types import TYPE_NAMES, Kind, parse_type_name
 from .connectors import DataSources
 from .document import Node
 from .outputs import read_outputs

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..suite import MetricOutput
+from ..suites.suite import MetricOutput
 from .document import Node
 
 # Griffin's FlattenType names; ``list`` is Griffin's other name for ``array``

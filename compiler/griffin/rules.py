@@ -7,10 +7,10 @@ next one its target; a rule's metric is named after ``out.dataframe.name``.
 from __future__ import annotations
 
 from ..errors import InvalidInput, Location
-from ..parser import RULE_GRAMMARS
-from ..ruletree.convert import parse_rule_text
-from ..ruletree.nodes import SelectQuery
-from ..suite import RuleSpec, ViewSpec
+from ..language.textx_parser import RULE_GRAMMARS
+from ..language.ruletree.convert import parse_rule_text
+from ..language.ruletree.nodes import SelectQuery
+from ..suites.suite import RuleSpec, ViewSpec
 from .df_ops import from_json_view, is_df_ops
 from .document import Node
 from .outputs import read_outputs

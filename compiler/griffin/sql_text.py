@@ -3,7 +3,7 @@ step may read, and a check that a ``where`` filter is one condition and nothing 
 
 from __future__ import annotations
 
-from ..spark_names import quoted
+from ..plan.spark_names import quoted
 from .document import Node
 
 

@@ -2,7 +2,7 @@
 
 from typing import Any, Callable, Protocol
 
-from ..checked.rules import CheckedAccuracy, CheckedKeyedAccuracy, CheckedRule
+from ..analysis.checked_rules import CheckedAccuracy, CheckedKeyedAccuracy, CheckedRule
 from .accuracy import AccuracyLowering
 from .common import Finisher, Options, RuleLowering
 from .completeness import CompletenessLowering

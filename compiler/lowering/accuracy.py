@@ -8,8 +8,8 @@ satisfies the rule: one anti join per rule, whose rows are also the miss records
 
 from __future__ import annotations
 
-from ..checked.rules import CheckedAccuracy
-from ..collect import Results
+from ..analysis.checked_rules import CheckedAccuracy
+from .query_collector import Results
 from ..plan import Filter, IsNull, Join, JoinKind, Relation, and_all, count_all, not_
 from ..plan.scalars import field_names
 from ..results import RuleResult

@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, Mapping, TypeVar
 
-from ..checked.rules import CheckedRule
-from ..collect import Collector, Results, RowsRef, ValueRef
+from ..analysis.checked_rules import CheckedRule
+from .query_collector import Collector, Results, RowsRef, ValueRef
 from ..plan import Export, Field, Limit, Named, Project, Read, Relation
 from ..plan.printer import table_label
 from ..results import MetricWrite, RecordOutput, RuleResult
 from ..safe_names import path_inside, safe_file_name
-from ..types import Schema
+from ..plan.data_types import Schema
 
 Finisher = Callable[[Results], RuleResult]
 Checked = TypeVar("Checked", bound=CheckedRule)

@@ -3,8 +3,8 @@ what makes a row incomplete)."""
 
 from __future__ import annotations
 
-from ..checked.rules import CheckedCompleteness
-from ..collect import Results
+from ..analysis.checked_rules import CheckedCompleteness
+from .query_collector import Results
 from ..plan import Filter, count_all
 from ..results import RuleResult
 from .common import Finisher, RuleLowering, positive

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable, TypeVar
 
-from ..collect import Results
+from .query_collector import Results
 from ..plan import (
     Call,
     Distinct,
@@ -32,10 +32,10 @@ from ..plan import (
     key_histogram,
 )
 from ..plan.histograms import COUNT, VALUES
-from ..checked.rules import CheckedDistinctness, CheckedDuplicates, CheckedUniqueness
+from ..analysis.checked_rules import CheckedDistinctness, CheckedDuplicates, CheckedUniqueness
 from ..results import MetricWrite, RuleResult
-from ..types import BOOLEAN, INTEGER
-from ..equality import compared_as_text, comparison_key
+from ..plan.data_types import BOOLEAN, INTEGER
+from ..analysis.equality import compared_as_text, comparison_key
 from .common import Finisher, RuleLowering
 
 

@@ -3,8 +3,8 @@ and duplication (within the source)."""
 
 from __future__ import annotations
 
-from ..collect import Results
-from ..checked.rules import CheckedMeasureAccuracy, CheckedMeasureDuplication
+from .query_collector import Results
+from ..analysis.checked_rules import CheckedMeasureAccuracy, CheckedMeasureDuplication
 from ..plan import (
     AggFn,
     AggregateCall,
@@ -33,9 +33,9 @@ from ..plan import (
     not_,
 )
 from ..plan.histograms import COUNT
-from ..equality import true_only
+from ..analysis.equality import true_only
 from ..results import RuleResult
-from ..types import BOOLEAN, INTEGER, STRING, Kind
+from ..plan.data_types import BOOLEAN, INTEGER, STRING, Kind
 from .common import Finisher
 from .griffin_measure import GriffinMeasureLowering
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..checked.rules import CheckedRowCondition
-from ..collect import Results, RowsRef, ValueRef
+from ..analysis.checked_rules import CheckedRowCondition
+from .query_collector import Results, RowsRef, ValueRef
 from ..plan import Field, Filter, Literal, Named, Project, Relation, count_all
 from ..results import RuleResult
-from ..types import STRING, Schema
+from ..plan.data_types import STRING, Schema
 from .common import Checked, Finisher, RuleLowering, positive
 
 STATUS = "__status"

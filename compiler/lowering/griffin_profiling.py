@@ -15,7 +15,7 @@ import math
 from typing import Callable
 from decimal import ROUND_HALF_EVEN, Context, Decimal
 
-from ..collect import Results, ValueRef
+from .query_collector import Results, ValueRef
 from ..plan import (
     AggFn,
     Aggregate,
@@ -33,9 +33,9 @@ from ..plan import (
     count_all,
     free_prefix,
 )
-from ..checked.rules import CheckedMeasureProfiling
+from ..analysis.checked_rules import CheckedMeasureProfiling
 from ..results import RuleResult
-from ..types import DOUBLE, INTEGER, STRING, DataType, Kind
+from ..plan.data_types import DOUBLE, INTEGER, STRING, DataType, Kind
 from .common import Finisher
 from .griffin_measure import GriffinMeasureLowering
 

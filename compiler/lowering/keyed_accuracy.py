@@ -10,7 +10,7 @@ mismatched rows for which no target row of the key satisfies that mapping.
 
 from __future__ import annotations
 
-from ..collect import Results
+from .query_collector import Results
 from ..plan import (
     AggFn,
     Aggregate,
@@ -36,9 +36,9 @@ from ..plan import (
     free_prefix,
 )
 from ..plan.scalars import field_names
-from ..checked.rules import CheckedKeyedAccuracy
+from ..analysis.checked_rules import CheckedKeyedAccuracy
 from ..results import RuleResult
-from ..types import BOOLEAN, INTEGER
+from ..plan.data_types import BOOLEAN, INTEGER
 from .common import Finisher, RuleLowering, positive
 
 

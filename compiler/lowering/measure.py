@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..checked.rules import CheckedQuery
-from ..collect import Results
+from ..analysis.checked_rules import CheckedQuery
+from .query_collector import Results
 from ..errors import ResultError
 from ..plan import Read, Relation, Sql
 from ..results import MeasureResult, ResultRow, Row
-from ..suite import MeasureSpec, NativeSql
+from ..suites.suite import MeasureSpec, NativeSql
 from .profiling import QueryLowering
 
 MeasureFinisher = Callable[[Results], MeasureResult]

@@ -7,8 +7,8 @@ brought back whole up to ``ROW_LIMIT`` rows (more is an error, never a silent cu
 
 from __future__ import annotations
 
-from ..checked.rules import CheckedQuery, CheckedRule
-from ..collect import Results
+from ..analysis.checked_rules import CheckedQuery, CheckedRule
+from .query_collector import Results
 from ..errors import ResultError
 from ..plan import (
     Aggregate,

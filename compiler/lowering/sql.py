@@ -3,8 +3,8 @@ when the rule has a metric output."""
 
 from __future__ import annotations
 
-from ..checked.rules import CheckedRule
-from ..collect import Results
+from ..analysis.checked_rules import CheckedRule
+from .query_collector import Results
 from ..errors import ResultError
 from ..plan import Sql
 from ..results import RuleResult

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ..collect import Results, ValueRef
+from .query_collector import Results, ValueRef
 from ..plan import (
     AggFn,
     AggregateCall,
@@ -33,9 +33,9 @@ from ..plan import (
     count_all,
     free_prefix,
 )
-from ..checked.rules import CheckedTimeliness
+from ..analysis.checked_rules import CheckedTimeliness
 from ..results import MetricWrite, RuleResult
-from ..types import BOOLEAN, DOUBLE, INTEGER
+from ..plan.data_types import BOOLEAN, DOUBLE, INTEGER
 from .common import Finisher, RuleLowering, positive
 
 

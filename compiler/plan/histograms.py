@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TypeGuard
 
-from ..types import INTEGER
+from .data_types import INTEGER
 from .relations import Aggregate, Named, Relation
 from .scalars import Field, count_all
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from functools import singledispatch
 
-from ..spark_names import quoted
+from .spark_names import quoted
 from .program import Plan
 from .relations import (
     Aggregate,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from ..types import Column, Kind, Schema
+from .data_types import Column, Kind, Schema
 from .functions import AggFn, JoinKind
 from .node import Node, Part, concrete_types, walk_nodes
 from .scalars import (

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from ..types import BOOLEAN, DOUBLE, INTEGER, DataType, Kind
+from .data_types import BOOLEAN, DOUBLE, INTEGER, DataType, Kind
 from .functions import ARITY, HIGHER_ORDER, LOGIC, AggFn, Fn, WindowFn
 from .node import Node, Part, concrete_types, walk_nodes
 

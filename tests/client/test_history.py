@@ -12,7 +12,7 @@ import pytest
 
 from gryph.client import run
 from gryph.client.history import HistoryWriteError, HistoryStore
-from gryph.compiler.check_functions import Clock
+from gryph.compiler.checks.check_functions import Clock
 from gryph.compiler.errors import EngineError
 
 NOW = dt.datetime(2026, 11, 18, 12, 0, tzinfo=dt.timezone.utc)  # a Wednesday
@@ -42,7 +42,7 @@ def test_no_history_file_means_no_earlier_runs(tmp_path):
 
 
 def test_averages_over_time_windows(tmp_path):
-    from gryph.compiler.check_functions import FUNCTIONS
+    from gryph.compiler.checks.check_functions import FUNCTIONS
 
     store = HistoryStore(tmp_path / "h.duckdb")
     record(store, "s", NOW - dt.timedelta(hours=2), n=10)  # today

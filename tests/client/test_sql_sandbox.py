@@ -13,7 +13,7 @@ from test_cli import gryph
 from gryph.client import run
 from gryph.compiler.errors import EngineError, InvalidInput
 from gryph.compiler.plan import Plan, Query, Sql
-from gryph.compiler.sources import SourceSpec
+from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.local_backend import DuckDBEngine
 
 

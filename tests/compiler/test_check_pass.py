@@ -11,8 +11,8 @@ import pytest
 
 from gryph.client import validate
 from gryph.client.runner import compile_source
-from gryph.compiler.checked import CheckedSuite
-from gryph.compiler.checked.rules import (
+from gryph.compiler.analysis import CheckedSuite
+from gryph.compiler.analysis.checked_rules import (
     CheckedAccuracy,
     CheckedCompleteness,
     CheckedKeyedAccuracy,
@@ -23,12 +23,12 @@ from gryph.compiler.checked.rules import (
 )
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.plan import AggFn, AggregateCall, Call, Field, Fn, IsNull, Literal, Named
-from gryph.compiler.types import BOOLEAN, DOUBLE, INTEGER, STRING
+from gryph.compiler.plan.data_types import BOOLEAN, DOUBLE, INTEGER, STRING
 
 LOWERING = Path(__file__).resolve().parents[2] / "compiler" / "lowering"
 # what lowering may not read: the resolver, the parsed rule tree, the parser, or raise input errors
 RESOLVES = re.compile(
-    r"^\s*from\s+\.\.(resolve|ruletree|parser|griffin_measures)\b|^\s*import\s+.*\bresolve\b|\bResolver\b|\bInvalidInput\b",
+    r"^\s*from\s+\.\.(analysis\.resolve|language|suites\.griffin_measure_specs)\b|^\s*import\s+.*\bresolve\b|\bResolver\b|\bInvalidInput\b",
     re.M,
 )
 FRAMES = {
@@ -47,11 +47,11 @@ def test_lowering_modules_do_not_resolve():
 @pytest.mark.parametrize(
     "line",
     [
-        "from ..resolve import Context, Resolver",
-        "from ..ruletree.nodes import SelectList",
+        "from ..analysis.resolve import Context, Resolver",
+        "from ..language.ruletree.nodes import SelectList",
         "    resolver = Resolver(scope)",
         "raise InvalidInput('X', 'y')",
-        "from ..parser import unquote_name",
+        "from ..language.textx_parser import unquote_name",
     ],
 )
 def test_the_scan_catches_what_it_is_for(line):

@@ -8,15 +8,15 @@ import datetime as dt
 import pytest
 
 from compiler_support import compile_text
-from gryph.compiler.check_functions import Clock, NoHistory
-from gryph.compiler.checks import MAX_DEPTH, compile_checks
+from gryph.compiler.checks.check_functions import Clock, NoHistory
+from gryph.compiler.checks.check_tree import MAX_DEPTH, compile_checks
 from gryph.compiler.errors import InvalidInput
-from gryph.compiler.interpreter import Env, evaluate
-from gryph.compiler.native import parse_suite
+from gryph.compiler.checks.interpreter import Env, evaluate
+from gryph.compiler.suites.native_suites import parse_suite
 from gryph.compiler.plan import Aggregate, walk_relations
 from gryph.compiler.results import Row
-from gryph.compiler.suite import PassSpec
-from gryph.compiler.verdict import CheckOutcome, holds, judge
+from gryph.compiler.suites.suite import PassSpec
+from gryph.compiler.checks.verdict import CheckOutcome, holds, judge
 
 STARTED = dt.datetime(2026, 11, 18, 12, 0, tzinfo=dt.timezone.utc)
 MEASURES = {"n": 10, "row": Row(("c", "cd"), (100, 10)), "none": None, "s": "abc", "f": 2.5}

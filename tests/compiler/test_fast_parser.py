@@ -1,4 +1,4 @@
-"""The hand-written parser (compiler/ruletree/fast_*.py) on tricky texts.
+"""The hand-written parser (compiler/language/ruletree/fast_*.py) on tricky texts.
 
 Each text must be read by the fast parser itself (not left to textX) and give exactly the tree
 textX's path gives (``GRYPH_PARSER=textx``), positions and texts included; the shapes asserted
@@ -16,11 +16,11 @@ import pytest
 from test_parse_corpus import entry_outcome, fast_outcome, textx_outcome
 
 from gryph.compiler.errors import Location
-from gryph.compiler.ruletree import nodes as n
-from gryph.compiler.ruletree.check_nodes import CheckChain, CheckUnary
-from gryph.compiler.ruletree.fast import fast_rule_text, fast_suite_tree
-from gryph.compiler.ruletree import fast_expressions, fast_scanner, fast_suite
-from gryph.compiler.ruletree.fast_scanner import Unhandled
+from gryph.compiler.language.ruletree import nodes as n
+from gryph.compiler.language.ruletree.check_nodes import CheckChain, CheckUnary
+from gryph.compiler.language.ruletree.fast import fast_rule_text, fast_suite_tree
+from gryph.compiler.language.ruletree import fast_expressions, fast_scanner, fast_suite
+from gryph.compiler.language.ruletree.fast_scanner import Unhandled
 
 GRAMMAR_DIR = Path(fast_scanner.__file__).resolve().parents[1] / "grammar"
 

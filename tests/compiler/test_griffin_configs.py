@@ -207,8 +207,8 @@ def test_duplicate_data_source_names_keep_the_first(tmp_path):
 
 
 def test_json_schema_inferred_by_sparks_rules():
-    from gryph.compiler.json_frames import infer_json_schema
-    from gryph.compiler.types import BOOLEAN, DOUBLE, INTEGER, JSON, STRING
+    from gryph.compiler.griffin.json_frames import infer_json_schema
+    from gryph.compiler.plan.data_types import BOOLEAN, DOUBLE, INTEGER, JSON, STRING
 
     schema = infer_json_schema(
         [

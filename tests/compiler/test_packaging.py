@@ -29,9 +29,9 @@ def test_packages_list_matches_the_folders():
 
 def test_grammar_files_are_package_data():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    data = config["tool"]["setuptools"]["package-data"]["gryph.compiler"]
+    data = config["tool"]["setuptools"]["package-data"]["gryph.compiler.language"]
     assert "grammar/*.tx" in data
-    assert list((ROOT / "compiler" / "grammar").glob("*.tx"))
+    assert list((ROOT / "compiler" / "language" / "grammar").glob("*.tx"))
 
 
 def test_no_bare_top_level_packages_importable_from_the_installed_gryph():

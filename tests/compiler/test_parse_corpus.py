@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from gryph.compiler import parser
+from gryph.compiler.language import textx_parser as parser
 from gryph.compiler.errors import InvalidInput
-from gryph.compiler.grammar_cache import cache_key, cached_metamodel
-from gryph.compiler.ruletree.convert import parse_rule_text
-from gryph.compiler.ruletree.convert_suite import parse_suite_tree
-from gryph.compiler.ruletree.fast import fast_rule_text, fast_suite_tree
-from gryph.compiler.ruletree.fast_scanner import Unhandled
+from gryph.compiler.language.grammar_cache import cache_key, cached_metamodel
+from gryph.compiler.language.ruletree.convert import parse_rule_text
+from gryph.compiler.language.ruletree.convert_suite import parse_suite_tree
+from gryph.compiler.language.ruletree.fast import fast_rule_text, fast_suite_tree
+from gryph.compiler.language.ruletree.fast_scanner import Unhandled
 
 ROOT = Path(__file__).resolve().parents[2]
 GRAMMARS = ("suite", "accuracy", "profiling", "selections")

@@ -118,7 +118,7 @@ def test_comments_and_statements_over_several_lines():
 
 
 def test_quoted_names_with_a_backquote_and_a_space():
-    from gryph.compiler.types import INTEGER, STRING, schema
+    from gryph.compiler.plan.data_types import INTEGER, STRING, schema
 
     schemas = {"t": schema(("first name", STRING), ("a`b", INTEGER), ("select", INTEGER))}
     plan = format_plan(

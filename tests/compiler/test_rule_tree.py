@@ -14,25 +14,25 @@ from pathlib import Path
 
 import pytest
 
-from gryph.compiler import griffin_measures
+from gryph.compiler.suites import griffin_measure_specs as griffin_measures
 from gryph.compiler.errors import GryphError, Location
 from gryph.compiler.griffin.job import load_griffin_job
-from gryph.compiler.native import parse_suite, parse_suite_file
-from gryph.compiler.ruletree import check_nodes, nodes
-from gryph.compiler.ruletree.convert import parse_rule_text
-from gryph.compiler.suite import NativeSql, Suite
-from gryph.compiler.types import DataType
+from gryph.compiler.suites.native_suites import parse_suite, parse_suite_file
+from gryph.compiler.language.ruletree import check_nodes, nodes
+from gryph.compiler.language.ruletree.convert import parse_rule_text
+from gryph.compiler.suites.suite import NativeSql, Suite
+from gryph.compiler.plan.data_types import DataType
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPILER = ROOT / "compiler"
 # the parser: textX, its object processors, and the conversion into the rule tree
 PARSER_MODULES = {
-    "parser.py",
-    "grammar_cache.py",
-    "precedence.py",
-    "value_lists.py",
-    "ruletree/convert.py",
-    "ruletree/convert_suite.py",
+    "language/textx_parser.py",
+    "language/grammar_cache.py",
+    "language/precedence.py",
+    "language/value_lists.py",
+    "language/ruletree/convert.py",
+    "language/ruletree/convert_suite.py",
 }
 LEAVES = (str, int, float, bool, type(None), Location, DataType)
 TEXTX_IMPORT = re.compile(r"^\s*(from|import)\s+textx\b", re.M)

@@ -107,7 +107,7 @@ def test_percentiles_of_one_value_over_the_same_rows_form_one_set():
 
 def test_a_key_histogram_is_recognised_and_nothing_else_is():
     from gryph.compiler.plan import Field, Named, count_all, grouped_counts, histogram_parts, key_histogram
-    from gryph.compiler.types import INTEGER, schema
+    from gryph.compiler.plan.data_types import INTEGER, schema
 
     read = Read("t", schema(("k", INTEGER), ("__count", INTEGER)))
     keys = (Named(Field("k", INTEGER), "__key0"),)

@@ -6,7 +6,7 @@ import pytest
 
 from gryph.client.runner import load_suite
 from gryph.compiler.errors import InvalidInput, Location
-from gryph.compiler.sources import SourceSpec
+from gryph.compiler.sources.source_specs import SourceSpec
 
 HERE = Location("suite.dq", 3, 8)
 

@@ -1,4 +1,4 @@
-"""Long IN lists of plain values are read in one match (compiler/value_lists.py): the plan is the
+"""Long IN lists of plain values are read in one match (compiler/language/value_lists.py): the plan is the
 one the item-by-item parse builds, errors point at the value itself, and 100,000 values parse."""
 
 from __future__ import annotations

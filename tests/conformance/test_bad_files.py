@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from gryph.compiler.errors import EngineError
-from gryph.compiler.sources import SourceSpec
+from gryph.compiler.sources.source_specs import SourceSpec
 
 from plan_helpers import read, run_one
 

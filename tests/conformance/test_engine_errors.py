@@ -7,7 +7,7 @@ import pytest
 
 from gryph.compiler.errors import EngineError
 from gryph.compiler.plan import Plan, Query, Sql
-from gryph.compiler.sources import SourceSpec
+from gryph.compiler.sources.source_specs import SourceSpec
 
 
 def test_a_missing_source_file(dq_engine, tmp_path):

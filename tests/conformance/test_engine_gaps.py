@@ -9,7 +9,7 @@ import pytest
 
 from engine_gaps import engine_gap
 from gryph.compiler.plan import Call, Field, Fn, Literal
-from gryph.compiler.types import DOUBLE, INTEGER, JSON, STRING
+from gryph.compiler.plan.data_types import DOUBLE, INTEGER, JSON, STRING
 
 
 def test_round_with_a_column_scale(bench):

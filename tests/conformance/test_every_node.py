@@ -59,8 +59,8 @@ from gryph.compiler.plan import (
 )
 from gryph.compiler.plan.pruning import prune_columns
 from gryph.compiler.plan.scalars import field_names
-from gryph.compiler.sources import SourceSpec
-from gryph.compiler.types import BOOLEAN, INTEGER, STRING, array, schema
+from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.plan.data_types import BOOLEAN, INTEGER, STRING, array, schema
 
 I, S, B = INTEGER, STRING, BOOLEAN
 # t: (1, 'ab', [1, 2]), (2, NULL, NULL), (NULL, 'ba', [3]);  u: k in (2, 9)

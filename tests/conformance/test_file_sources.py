@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from gryph.compiler.sources import SourceSpec
+from gryph.compiler.sources.source_specs import SourceSpec
 
 from plan_helpers import read, run_one
 

@@ -36,7 +36,7 @@ from gryph.compiler.plan import (
     WindowFn,
     count_all,
 )
-from gryph.compiler.types import BOOLEAN, DOUBLE, INTEGER, STRING, schema
+from gryph.compiler.plan.data_types import BOOLEAN, DOUBLE, INTEGER, STRING, schema
 
 NAN = float("nan")
 I, D, S, B = INTEGER, DOUBLE, STRING, BOOLEAN

@@ -6,7 +6,7 @@ import math
 
 import pyarrow as pa
 
-from gryph.compiler import types as G
+from gryph.compiler.plan import data_types as G
 from gryph.compiler.plan import (
     Aggregate,
     Call,

@@ -22,7 +22,7 @@ from gryph.compiler.plan import (
     Literal,
     RLike,
 )
-from gryph.compiler.types import (
+from gryph.compiler.plan.data_types import (
     BOOLEAN,
     DATE,
     DOUBLE,

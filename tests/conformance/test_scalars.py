@@ -12,7 +12,7 @@ import math
 import pyarrow as pa
 import pytest
 
-from gryph.compiler import types as G
+from gryph.compiler.plan import data_types as G
 from gryph.compiler.plan import (
     Between,
     Call,
@@ -29,7 +29,7 @@ from gryph.compiler.plan import (
     Variable,
     walk,
 )
-from gryph.compiler.sources import SourceSpec
+from gryph.compiler.sources.source_specs import SourceSpec
 
 from plan_helpers import project, same
 

@@ -18,9 +18,9 @@ from gryph.client import load_suite, run
 from gryph.compiler.compile import compile_suite
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.lowering import Options
-from gryph.compiler.native import parse_suite
+from gryph.compiler.suites.native_suites import parse_suite
 from gryph.compiler.plan import format_plan
-from gryph.compiler.types import DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, array, schema
+from gryph.compiler.plan.data_types import DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, array, schema
 
 N = None
 NAN = math.nan

@@ -244,10 +244,10 @@ def parsers_disagree(case: Case) -> str | None:
     """None when the hand-written parser leaves the case's texts to textX or builds exactly the trees
     textX's path builds (a suite; for a config, each of its strings as every kind of rule text)."""
     from gryph.compiler.errors import InvalidInput
-    from gryph.compiler.ruletree.convert import parse_rule_text
-    from gryph.compiler.ruletree.convert_suite import parse_suite_tree
-    from gryph.compiler.ruletree.fast import fast_rule_text, fast_suite_tree
-    from gryph.compiler.ruletree.fast_scanner import Unhandled
+    from gryph.compiler.language.ruletree.convert import parse_rule_text
+    from gryph.compiler.language.ruletree.convert_suite import parse_suite_tree
+    from gryph.compiler.language.ruletree.fast import fast_rule_text, fast_suite_tree
+    from gryph.compiler.language.ruletree.fast_scanner import Unhandled
 
     if not isinstance(case.text, str):
         return None

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 
-from gryph.compiler import types as G
+from gryph.compiler.plan import data_types as G
 from gryph.compiler.plan import Aggregate, AggregateCall, AggFn, Call, Field, Filter, Fn, IsNull, Literal, Named, Read
 from gryph.compiler.plan import Plan, Query, count_all, not_
-from gryph.compiler.sources import SourceSpec
+from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.local_backend.database_filters import pushed_filter
 from gryph.local_backend.engine import DuckDBEngine
 

@@ -39,7 +39,7 @@ from gryph.compiler.plan import (
     WindowCall,
     WindowFn,
 )
-from gryph.compiler.types import (
+from gryph.compiler.plan.data_types import (
     BOOLEAN,
     DATE,
     DOUBLE,

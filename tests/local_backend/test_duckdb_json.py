@@ -6,7 +6,7 @@ import pyarrow as pa
 import pytest
 
 from gryph.compiler.plan import Call, Field, Fn, Lambda, Literal, Variable
-from gryph.compiler.types import BOOLEAN, INTEGER, JSON, STRING, array
+from gryph.compiler.plan.data_types import BOOLEAN, INTEGER, JSON, STRING, array
 
 N = None
 ROWS = pa.table(

@@ -18,8 +18,8 @@ import pytest
 
 from gryph.compiler.errors import EngineError, InvalidInput
 from gryph.compiler.plan import Plan, Query, Read
-from gryph.compiler.sources import SourceSpec
-from gryph.compiler.types import (
+from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.plan.data_types import (
     BINARY,
     BOOLEAN,
     DATE,

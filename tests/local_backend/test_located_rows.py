@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from gryph.client import run
-from gryph.compiler import types as G
+from gryph.compiler.plan import data_types as G
 from gryph.compiler.plan import (
     Aggregate,
     Call,
@@ -29,7 +29,7 @@ from gryph.compiler.plan import (
     count_all,
     not_,
 )
-from gryph.compiler.sources import SourceSpec
+from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.plan.row_sources import row_source
 
 from plan_helpers import BOOL, INT, STR, multiset, read

@@ -12,8 +12,8 @@ import pytest
 
 from gryph.client.runner import load_suite, run
 from gryph.compiler.plan import Aggregate, Distinct, Field, Named, Read, Sql, count_all
-from gryph.compiler.sources import SourceSpec
-from gryph.compiler.types import INTEGER, STRING, Column, Schema
+from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.plan.data_types import INTEGER, STRING, Column, Schema
 from gryph.local_backend import DuckDBEngine
 from gryph.local_backend import perfect_hashing
 from gryph.local_backend.perfect_hashing import (

@@ -27,7 +27,7 @@ from gryph.compiler.plan import (
     grouped_counts,
     key_histogram,
 )
-from gryph.compiler.types import BOOLEAN, INTEGER, STRING, map_of, schema
+from gryph.compiler.plan.data_types import BOOLEAN, INTEGER, STRING, map_of, schema
 
 NAME, VALUE = "名 前", "a.b"  # a space, a dot, unicode: every name is quoted
 TABLE = {

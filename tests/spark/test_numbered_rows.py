@@ -29,7 +29,7 @@ from gryph.compiler.plan import (
     count_all,
     format_relation,
 )
-from gryph.compiler.types import DOUBLE, INTEGER, STRING, schema
+from gryph.compiler.plan.data_types import DOUBLE, INTEGER, STRING, schema
 
 # "__gryph_row" is a column of the data: the row numbers must not take it; "名前" is unicode
 USERS = {
@@ -217,8 +217,8 @@ def test_the_samples_of_a_source_are_fetched_whole_in_one_scan(spark_engine, tmp
     from pyspark.sql.connect.dataframe import DataFrame
 
     from gryph.compiler.plan import Call, Fn, Plan, not_
-    from gryph.compiler.sources import SourceSpec
-    from gryph.compiler.types import BOOLEAN, TIMESTAMP
+    from gryph.compiler.sources.source_specs import SourceSpec
+    from gryph.compiler.plan.data_types import BOOLEAN, TIMESTAMP
 
     from plan_helpers import multiset, read
 

@@ -219,7 +219,7 @@ def test_scans_are_counted_through_views_sql_and_split_aggregates():
         Sql,
         View,
     )
-    from gryph.compiler.types import DOUBLE, INTEGER, schema
+    from gryph.compiler.plan.data_types import DOUBLE, INTEGER, schema
 
     t = Read("t", schema(("a", INTEGER)))
     a = Field("a", INTEGER)
@@ -243,8 +243,8 @@ def test_scans_are_counted_through_views_sql_and_split_aggregates():
 def test_a_few_rows_of_a_scan_are_no_reason_to_keep_a_copy():
     from gryph.client.spark.read_once import sources_to_keep
     from gryph.compiler.plan import Field, Filter, IsNull, Join, JoinKind, Limit, Named, Project, Read
-    from gryph.compiler.sources import SourceSpec
-    from gryph.compiler.types import INTEGER, schema
+    from gryph.compiler.sources.source_specs import SourceSpec
+    from gryph.compiler.plan.data_types import INTEGER, schema
 
     sources = {name: SourceSpec(name, "table", table=name) for name in ("t", "u")}
     t = Read("t", schema(("a", INTEGER), ("b", INTEGER)))

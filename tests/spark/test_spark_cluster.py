@@ -6,7 +6,7 @@ import pyarrow as pa
 import pytest
 
 from gryph.compiler.plan import AggFn, Aggregate, AggregateCall, Field, Named, count_all
-from gryph.compiler import types as G
+from gryph.compiler.plan import data_types as G
 from plan_helpers import frame_source, read, run_one
 
 

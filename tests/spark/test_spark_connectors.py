@@ -14,7 +14,7 @@ import pytest
 from gryph.client.spark import SparkEngine
 from gryph.client.spark.local_server import start_local_server
 from gryph.compiler.errors import EngineError
-from gryph.compiler.sources import SourceSpec
+from gryph.compiler.sources.source_specs import SourceSpec
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from gryph.compiler.sources import SourceSpec
+from gryph.compiler.sources.source_specs import SourceSpec
 from plan_helpers import read, run_one
 
 MULTI_LINE = 'id,note\n1,"two\nlines"\n2,one\n'

@@ -13,9 +13,9 @@ import pyarrow.orc as orc
 import pyarrow.parquet as pq
 import pytest
 
-from gryph.compiler import types as G
+from gryph.compiler.plan import data_types as G
 from gryph.compiler.errors import EngineError
-from gryph.compiler.sources import SourceSpec
+from gryph.compiler.sources.source_specs import SourceSpec
 from plan_helpers import read, run_one, same
 
 EXPECTED = [{"id": 1, "name": "Ann", "score": 2.5}, {"id": 2, "name": None, "score": None}]

@@ -1,0 +1,90 @@
+"""The check pass: every rule and measure of a suite checked against the sources' schemas.
+
+Names are bound to sources, expressions typed, functions checked, output names decided; every
+name or type error of the suite is raised here, located. ``validate`` stops after this pass;
+lowering reads only what it returns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from ..checks.check_tree import CompiledCheck, compile_checks
+from ..language.gc_pause import without_cyclic_gc
+from ..language.ruletree.nodes import StatementRule
+from ..language.recursion_room import recursion_room
+from ..suites.suite import RuleSpec, Suite
+from ..plan.data_types import Schema
+from .accuracy import AccuracyChecker, KeyedAccuracyChecker
+from .rule_checker import RuleChecker
+from .griffin_measures import (
+    AccuracyMeasureChecker,
+    CompletenessMeasureChecker,
+    DuplicationMeasureChecker,
+    ProfilingMeasureChecker,
+    SchemaConformanceChecker,
+    SparkSqlMeasureChecker,
+)
+from .queries import MeasureChecker, QueryChecker
+from .row_rules import CompletenessChecker, DistinctnessChecker, TimelinessChecker, UniquenessChecker
+from .checked_rules import CheckedRule
+
+
+class SqlChecker(RuleChecker):
+    """Spark SQL text runs as the engine reads it: only its details are checked here."""
+
+    kinds = ("sql",)
+
+    def check(self) -> CheckedRule:
+        return CheckedRule(self.rule)
+
+
+CHECKERS: dict[str, type[RuleChecker]] = {
+    kind: cls
+    for cls in (
+        AccuracyChecker,
+        CompletenessChecker,
+        DistinctnessChecker,
+        UniquenessChecker,
+        TimelinessChecker,
+        QueryChecker,
+        MeasureChecker,
+        SqlChecker,
+        AccuracyMeasureChecker,
+        CompletenessMeasureChecker,
+        DuplicationMeasureChecker,
+        ProfilingMeasureChecker,
+        SchemaConformanceChecker,
+        SparkSqlMeasureChecker,
+    )
+    for kind in cls.kinds
+}
+
+
+@dataclass(frozen=True)
+class CheckedSuite:
+    """A suite whose rules, measures and checks passed the check pass (in the suite's order)."""
+
+    suite: Suite
+    rules: tuple[CheckedRule, ...]
+    measures: tuple[CheckedRule, ...]
+    checks: tuple[CompiledCheck, ...]
+
+
+@without_cyclic_gc
+def check_suite(suite: Suite, schemas: Mapping[str, Schema], now_ms: int = 0) -> CheckedSuite:
+    """Check every rule, measure and check; ``schemas`` holds every source's and view's schema by
+    name, ``now_ms`` is the run's time (current_date() and the like are this constant)."""
+    with recursion_room():
+        rules = tuple(check_rule(rule, schemas, now_ms) for rule in suite.rules)
+        measures = tuple(check_rule(measure, schemas, now_ms) for measure in suite.measures)
+        return CheckedSuite(suite, rules, measures, tuple(compile_checks(suite)))
+
+
+def check_rule(rule: RuleSpec, schemas: Mapping[str, Schema], now_ms: int) -> CheckedRule:
+    """One rule (or measure) checked by the checker of its kind."""
+    checker = CHECKERS[rule.kind]
+    if checker is AccuracyChecker and isinstance(rule.body, StatementRule):
+        checker = KeyedAccuracyChecker
+    return checker(rule, schemas, now_ms).check()

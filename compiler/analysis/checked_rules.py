@@ -1,0 +1,160 @@
+"""Checked rules: what the check pass hands to lowering, one frozen dataclass per rule shape.
+
+Every name is bound to a data source and every expression is a typed plan scalar; what a rule
+reads is decided (its sources, output names, durations, row limits). Lowering builds plan
+relations from these and never resolves a name again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..plan import Field, Named, Scalar
+from ..suites.suite import RuleSpec
+
+
+@dataclass(frozen=True)
+class CheckedRule:
+    """A rule (or measure) that passed the check pass; on its own: Spark SQL text, which runs as is."""
+
+    spec: RuleSpec
+
+
+@dataclass(frozen=True)
+class CheckedCompleteness(CheckedRule):
+    """A row of ``source`` is incomplete where ``incomplete`` holds."""
+
+    source: str
+    incomplete: Scalar
+
+
+@dataclass(frozen=True)
+class CheckedDuplicates(CheckedRule):
+    """The selected values of ``source`` (``keys``) and their output names."""
+
+    source: str
+    keys: tuple[Scalar, ...]
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CheckedDistinctness(CheckedDuplicates):
+    pass
+
+
+@dataclass(frozen=True)
+class CheckedUniqueness(CheckedDuplicates):
+    """``target_keys``: the same selections read from ``target`` (None: the source is the target)."""
+
+    target: str | None = None
+    target_keys: tuple[Scalar, ...] = ()
+
+
+@dataclass(frozen=True)
+class CheckedTimeliness(CheckedRule):
+    """Begin and end times in epoch milliseconds; ``valid`` holds where both are present."""
+
+    source: str
+    begin: Scalar
+    end: Scalar
+    valid: Scalar
+    threshold_ms: int | None
+    step_ms: int | None
+    fractions: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class CheckedAccuracy(CheckedRule):
+    """Target columns are renamed with ``prefix``; ``terms`` (index keys first) join a judged row
+    with the target together with ``joined``; ``judged`` chooses the rows judged at all;
+    ``source_fields`` are the source columns the rule reads."""
+
+    source: str
+    target: str
+    prefix: str
+    terms: tuple[Scalar, ...]
+    judged: tuple[Scalar, ...]
+    joined: tuple[Scalar, ...]
+    source_fields: tuple[Field, ...]
+
+
+@dataclass(frozen=True)
+class CheckedKeyedAccuracy(CheckedRule):
+    """``@Key`` equalities, (mapping test, its text) pairs and ``@Invalid`` conditions."""
+
+    source: str
+    target: str
+    prefix: str
+    keys: tuple[Scalar, ...]
+    mappings: tuple[tuple[Scalar, str], ...]
+    invalid: tuple[Scalar, ...]
+
+
+@dataclass(frozen=True)
+class Grouping:
+    """A query's GROUP BY keys, the aggregates it computes (named) and its HAVING over them."""
+
+    keys: tuple[Named, ...]
+    aggregates: tuple[Named, ...]
+    having: Scalar | None
+
+
+@dataclass(frozen=True)
+class OrderKey:
+    expr: Scalar
+    ascending: bool
+
+
+@dataclass(frozen=True)
+class CheckedQuery(CheckedRule):
+    """A profiling query (or a measure's): ``items`` as (expression, output name), over the
+    grouping's names when there is one; ``fused`` queries are aggregates only and join the
+    source's shared scan, with ``where`` as the aggregates' filter."""
+
+    source: str
+    where: Scalar | None
+    items: tuple[tuple[Scalar, str], ...]
+    fused: bool
+    grouping: Grouping | None
+    orders: tuple[OrderKey, ...]
+    distinct: bool
+    limit: int | None
+
+
+@dataclass(frozen=True)
+class CheckedRowCondition(CheckedRule):
+    """A Griffin measure whose bad rows are the rows of ``source`` where ``bad`` holds."""
+
+    source: str
+    bad: Scalar
+
+
+@dataclass(frozen=True)
+class CheckedMeasureAccuracy(CheckedRule):
+    """Griffin's accuracy measure: ``equalities`` between source values and the reference's
+    ``reference_keys`` (renamed)."""
+
+    source: str
+    reference: str
+    equalities: tuple[Scalar, ...]
+    reference_keys: tuple[Named, ...]
+    source_values: tuple[Field, ...]
+
+
+@dataclass(frozen=True)
+class CheckedMeasureDuplication(CheckedRule):
+    """Griffin's duplication measure: the key columns and the flag of a bad row."""
+
+    source: str
+    fields: tuple[Field, ...]
+    flag: str
+
+
+@dataclass(frozen=True)
+class CheckedMeasureProfiling(CheckedRule):
+    """Griffin's profiling measure: the columns profiled and how the statistics are written."""
+
+    source: str
+    columns: tuple[Field, ...]
+    approximate_name: bool
+    round_scale: int

@@ -1,0 +1,95 @@
+"""Function and method calls: the catalogue's functions, aggregates and ``count(*)``."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..function_catalogue import FUNCTIONS, Function
+from ...errors import InvalidInput, did_you_mean
+from ..function_builders import ArgumentError, Invocation
+from ...plan import AggFn, AggregateCall, Call, Scalar
+from ...plan.scalars import contains_aggregate
+from ...language.ruletree.nodes import Expr, FunctionCall, MethodStep, Node, Star
+from ...plan.data_types import INTEGER, DataType
+from .scope import Context, Scope
+
+
+class FunctionResolver:
+    """Resolves calls for a resolver (which resolves their arguments)."""
+
+    scope: Scope
+
+    def _expr(self, node: Expr, ctx: Context) -> Scalar:
+        raise NotImplementedError
+
+    def call(self, node: FunctionCall | MethodStep, ctx: Context, receiver: Scalar | None = None) -> Scalar:
+        """``name(args)``, or ``receiver.name(args)`` for a method."""
+        name = node.name.lower()
+        arg_nodes = node.args
+        function = FUNCTIONS.get(name)
+        if function is None:
+            raise self.scope.error(
+                "UNKNOWN_FUNCTION", f"unknown function {node.raw_name!r}", node, did_you_mean(name, FUNCTIONS)
+            )
+        if any(isinstance(a, Star) for a in arg_nodes):
+            if name != "count" or len(arg_nodes) != 1 or receiver is not None or node.distinct:
+                raise self.scope.error("STAR_NOT_ALLOWED", "'*' is only allowed as count(*)", node)
+            return self.aggregate_call(AggFn.COUNT_ALL, [], INTEGER, False, node, ctx)
+        if node.distinct and not function.is_aggregate:
+            raise self.scope.error("DISTINCT_NOT_ALLOWED", f"DISTINCT applies to aggregates, not {name}()", node)
+        inner = Context(aggregates=False, clause=ctx.clause) if function.is_aggregate else ctx
+        if function.is_aggregate and not ctx.aggregates:
+            raise self._aggregate_not_allowed(name, node, ctx)
+        args = ([receiver] if receiver is not None else []) + [self._expr(a, inner) for a in arg_nodes]
+        if function.is_aggregate:
+            if receiver is not None and contains_aggregate(receiver):  # a.max().max()
+                raise self.scope.error("NESTED_AGGREGATE", "aggregates cannot be nested", node)
+            for arg, arg_node in zip(args[-len(arg_nodes) :] if arg_nodes else [], arg_nodes):
+                if contains_aggregate(arg):
+                    raise self.scope.error("NESTED_AGGREGATE", "aggregates cannot be nested", arg_node)
+        count = len(args)
+        if count < function.min_args or (function.max_args is not None and count > function.max_args):
+            raise self.scope.error(
+                "WRONG_ARITY", f"{name}() takes {function.arity_text()} argument(s), got {count}", node
+            )
+        result = function.result([a.dtype for a in args])
+        if isinstance(result, str):
+            raise self.scope.error("TYPE_MISMATCH", f"{name}(): {result}", node)
+        if function.build is not None:
+            return self._built(function, name, args, result, node.distinct, node)
+        if isinstance(function.op, AggFn):
+            return self.aggregate_call(function.op, args, result, node.distinct, node, ctx)
+        assert function.op is not None  # the catalogue gives a function without a builder its op
+        return Call(function.op, tuple(args), result)
+
+    def _built(
+        self,
+        function: Function,
+        name: str,
+        args: list[Scalar],
+        result: DataType,
+        distinct: bool,
+        node: FunctionCall | MethodStep,
+    ) -> Scalar:
+        """The plan nodes a function builds from its arguments; a bad argument is a located error."""
+        if distinct:
+            raise self.scope.error("DISTINCT_NOT_ALLOWED", f"DISTINCT does not apply to {name}()", node)
+        assert function.build is not None  # the caller looked
+        try:
+            return function.build(Invocation(tuple(args), result, self.scope.now_ms))
+        except ArgumentError as error:
+            written = (error.position or 0) - 1 - (len(args) - len(node.args))  # a method's receiver is args[0]
+            where: Node = node.args[written] if 0 <= written < len(node.args) else node
+            raise self.scope.error(error.code, f"{name}(): {error}", where, error.hint) from None
+
+    def aggregate_call(
+        self, fn: AggFn, args: Sequence[Scalar], dtype: DataType, distinct: bool, node: Node, ctx: Context
+    ) -> Scalar:
+        if not ctx.aggregates:
+            raise self._aggregate_not_allowed(fn.value, node, ctx)
+        return AggregateCall(fn, tuple(args), dtype, distinct)
+
+    def _aggregate_not_allowed(self, name: str, node: Node, ctx: Context) -> InvalidInput:
+        code = "AGGREGATE_IN_WHERE" if ctx.clause == "where" else "AGGREGATE_NOT_ALLOWED"
+        hint = "move it to HAVING" if ctx.clause == "where" else None
+        return self.scope.error(code, f"aggregate {name}() is not allowed in {ctx.clause}", node, hint)

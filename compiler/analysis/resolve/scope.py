@@ -1,0 +1,61 @@
+"""What names mean inside one rule: the visible data sources, aliases and variables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ...plan import Scalar
+from ...language.ruletree.nodes import located
+from ...plan.data_types import Schema
+
+
+@dataclass
+class Side:
+    """One data source visible in a rule: its schema and the names its columns have in the plan."""
+
+    source: str
+    schema: Schema
+    rename: Callable[[str], str] = str  # str(name) is the name itself
+
+
+@dataclass
+class Scope:
+    """What names mean inside one rule.
+
+    ``sides`` are the visible sources by name; ``roles`` maps ``source``/``target`` to them;
+    bare column names resolve against ``default`` sides in order. ``aliases`` are select-list
+    names usable in ``having`` and ``order by``.
+    """
+
+    sides: dict[str, Side]
+    roles: dict[str, str]
+    default: list[str]
+    aliases: dict[str, Scalar] = field(default_factory=dict)
+    outside: set[str] = field(default_factory=set)  # data sources this rule may not read
+    variables: dict[str, Scalar] = field(default_factory=dict)  # `SLA = 24h;` read as ${SLA}
+    now_ms: int = 0  # the run's time: current_date() and the like are this constant
+
+    error = staticmethod(located)  # an error at a node of the rule
+
+    def side_of_head(self, name: str) -> Side | None:
+        if name in self.sides:
+            return self.sides[name]
+        lowered = name.lower()
+        if lowered in self.roles:
+            return self.sides[self.roles[lowered]]
+        return None
+
+    def all_column_names(self) -> list[str]:
+        names: list[str] = []
+        for side_name in self.default:
+            names.extend(self.sides[side_name].schema.names)
+        return names
+
+
+@dataclass
+class Context:
+    """Where an expression stands: whether aggregates may appear and what a clause is called."""
+
+    aggregates: bool = False
+    clause: str = "expression"

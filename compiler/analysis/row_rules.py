@@ -1,0 +1,190 @@
+"""Checkers of the rules that judge one source's rows by selected values: completeness,
+distinctness, uniqueness and timeliness."""
+
+from __future__ import annotations
+
+from typing import Iterable, cast
+
+from ..plan import Call, Cast, Field, Fn, In, IsNull, Literal, RLike, Scalar, and_all, not_, or_all
+from .regex_syntax import REGEX_HINT, pattern_problem
+from .resolve import Resolver, Side
+from ..language.ruletree.nodes import SelectItem, SelectList, located
+from ..language.time_literals import duration_ms
+from ..plan.data_types import INTEGER, STRING, TIMESTAMP, Kind, Schema
+from .rule_checker import RuleChecker
+from .checked_rules import CheckedCompleteness, CheckedDistinctness, CheckedTimeliness, CheckedUniqueness
+
+Selections = list[tuple[Scalar, str, SelectItem]]
+
+
+class CompletenessChecker(RuleChecker):
+    """A row is incomplete when any selection is NULL or, with Griffin's ``error.confs``, when any
+    configured column matches its regex or its enumeration (``hive_none`` meaning NULL)."""
+
+    kinds = ("completeness",)
+    details_allowed = ("total", "incomplete", "complete", "error.confs")
+
+    def check(self) -> CheckedCompleteness:
+        source = self.rule.source
+        schema = self.schema(source)
+        assert source is not None  # the schema of None is an error
+        selections = self.selections(self.body_as(SelectList).items, Resolver(self.source_scope(source)))
+        confs = self.rule.details.get("error.confs")
+        if confs:
+            assert isinstance(confs, list)  # the loaders read error.confs as a list of maps
+            incomplete = or_all([self._error_condition(conf, selections, schema) for conf in confs])
+        else:
+            incomplete = or_all([IsNull(expr) for expr, _, _ in selections])
+        return CheckedCompleteness(self.rule, source, incomplete)
+
+    def _error_condition(self, conf: dict[str, object], selections: Selections, schema: Schema) -> Scalar:
+        """Griffin's error.confs entry: ``{column.name, type: regex|enumeration, values}``."""
+        column = conf.get("column.name")
+        by_alias = {name: expr for expr, name, _ in selections}
+        value: Scalar
+        if isinstance(column, str) and column in by_alias:
+            value = by_alias[column]
+        elif isinstance(column, str) and (found := schema.get(column)) is not None:
+            value = Field(column, found.dtype)
+        else:
+            raise self.error(
+                "UNKNOWN_COLUMN",
+                f"error.confs names unknown column {column!r}",
+                hint=f"columns: {', '.join(schema.names)}",
+            )
+        text = value if value.dtype.kind in (Kind.STRING, Kind.NULL) else Cast(value, STRING)
+        kind = str(conf.get("type", "")).lower()
+        values = [str(v) for v in cast(Iterable[object], conf.get("values") or [])]
+        if kind == "regex":
+            if len(values) != 1:
+                raise self.error("BAD_ERROR_CONF", "a regex error.conf takes exactly one value")
+            if problem := pattern_problem(values[0]):
+                raise self.error("BAD_REGEX", f"error.confs pattern {values[0]!r}: {problem}", hint=REGEX_HINT)
+            return RLike(text, Literal(values[0], STRING))
+        if kind == "enumeration":
+            terms: list[Scalar] = []
+            listed = [v for v in values if v != "hive_none"]
+            if listed:
+                terms.append(In(text, tuple(Literal(v, STRING) for v in listed)))
+            if "hive_none" in values:
+                terms.append(IsNull(value))
+            if not terms:
+                raise self.error("BAD_ERROR_CONF", "an enumeration error.conf needs values")
+            return or_all(terms)
+        raise self.error("BAD_ERROR_CONF", f"error.confs type {kind!r} is not regex or enumeration")
+
+
+class DuplicatesChecker(RuleChecker):
+    """What distinctness and uniqueness share: the selected values of the source."""
+
+    def keys(self) -> tuple[str, tuple[Scalar, ...], tuple[str, ...]]:
+        """The rule's source, its selected values and their output names."""
+        source = self.rule.source
+        self.schema(source)
+        assert source is not None  # the schema of None is an error
+        selections = self.selections(self.body_as(SelectList).items, Resolver(self.source_scope(source)))
+        return source, tuple(expr for expr, _, _ in selections), tuple(name for _, name, _ in selections)
+
+
+class DistinctnessChecker(DuplicatesChecker):
+    kinds = ("distinctness",)
+    details_allowed = (
+        "total",
+        "distinct",
+        "dup",
+        "num",
+        "duplication.array",
+        "accu_dup",
+        "with.accumulate",
+        "record.enable",
+    )
+
+    def check(self) -> CheckedDistinctness:
+        return CheckedDistinctness(self.rule, *self.keys())
+
+
+class UniquenessChecker(DuplicatesChecker):
+    kinds = ("uniqueness",)
+    details_allowed = ("total", "unique", "dup", "num", "duplication.array")
+
+    def check(self) -> CheckedUniqueness:
+        source, keys, names = self.keys()
+        target = self.rule.target or source
+        if target == source:
+            return CheckedUniqueness(self.rule, source, keys, names)
+        # the same selections, read from the target: the source's name now means the target
+        scope = self.scope_for([Side(target, self.schema(target))], {"source": target, "target": target})
+        scope.sides[source] = scope.sides[target]
+        target_keys = [expr for expr, _, _ in self.selections(self.body_as(SelectList).items, Resolver(scope))]
+        return CheckedUniqueness(self.rule, source, keys, names, target, tuple(target_keys))
+
+
+class TimelinessChecker(RuleChecker):
+    kinds = ("timeliness",)
+    details_allowed = (
+        "total",
+        "avg",
+        "latency",
+        "threshold",
+        "step",
+        "step.size",
+        "count",
+        "percentile",
+        "percentile.values",
+    )
+
+    def check(self) -> CheckedTimeliness:
+        source = self.rule.source
+        self.schema(source)
+        assert source is not None  # the schema of None is an error
+        selections = self.selections(self.body_as(SelectList).items, Resolver(self.source_scope(source)))
+        if len(selections) not in (1, 2):
+            raise self.error(
+                "WRONG_ARITY",
+                "timeliness takes a begin time and an optional end time",
+                hint="e.g. created_ts, shipped_ts",
+            )
+        begin = _millis(*selections[0])
+        end = _millis(*selections[1]) if len(selections) == 2 else Literal(self.now_ms, INTEGER)
+        # a time in milliseconds is NULL exactly when the time is: test the columns, not the conversions
+        valid = and_all([not_(IsNull(expr)) for expr, _, _ in selections])
+        threshold = self._duration("threshold")
+        step = self._duration("step.size")
+        return CheckedTimeliness(self.rule, source, begin, end, valid, threshold, step, self._fractions())
+
+    def _duration(self, key: str) -> int | None:
+        try:
+            return duration_ms(self.rule.details.get(key))
+        except ValueError as problem:
+            hint = "write it in a larger unit: 30d, 12h" if "1000 years" in str(problem) else None
+            raise self.detail_error(key, "BAD_DETAIL", f"{key} {problem}", hint) from None
+
+    def _fractions(self) -> tuple[float, ...]:
+        values = self.rule.details.get("percentile.values")
+        if values in (None, ""):
+            return ()
+        listed = values if isinstance(values, (list, tuple)) else [values]
+        out = []
+        for value in listed:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+                raise self.detail_error(
+                    "percentile.values", "BAD_DETAIL", f"percentile.values must be fractions in [0, 1], got {value!r}"
+                )
+            out.append(float(value))
+        return tuple(out)
+
+
+def _millis(expr: Scalar, _name: str, node: SelectItem) -> Scalar:
+    """A timeliness time in epoch milliseconds."""
+    kind = expr.dtype.kind
+    if kind is Kind.INTEGER:
+        return expr
+    if kind in (Kind.TIMESTAMP, Kind.DATE):
+        value = expr if kind is Kind.TIMESTAMP else Cast(expr, TIMESTAMP)
+        return Call(Fn.EPOCH_MILLIS, (value,), INTEGER)
+    raise located(
+        "TYPE_MISMATCH",
+        f"a timeliness time must be a timestamp or epoch milliseconds, got {expr.dtype}",
+        node,
+        "cast it: cast(x as timestamp)",
+    )

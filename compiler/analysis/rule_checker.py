@@ -1,0 +1,128 @@
+"""What every rule checker shares: the rule's details, its sources and scopes, select lists."""
+
+from __future__ import annotations
+
+from typing import Mapping, TypeVar
+
+from ..errors import InvalidInput, did_you_mean
+from ..plan import Field, Scalar
+from .resolve import Context, Resolver, Scope, Side
+from ..language.ruletree.nodes import FieldStep, Name, Node, Selection, SelectItem, Star
+from ..suites.suite import RuleSpec
+from ..plan.data_types import Schema
+from .checked_rules import CheckedRule
+
+Body = TypeVar("Body")
+
+# Details every rule accepts besides its own (Griffin names its sources there).
+COMMON_DETAILS = ("source", "target")
+
+
+class RuleChecker:
+    """Checks one rule against the schemas; a subclass per rule shape implements ``check``."""
+
+    kinds: tuple[str, ...] = ()
+    details_allowed: tuple[str, ...] = ()
+
+    def __init__(self, rule: RuleSpec, schemas: Mapping[str, Schema], now_ms: int) -> None:
+        self.rule = rule
+        self.schemas = schemas
+        self.now_ms = now_ms  # the run's time: current_date() and the like are this constant
+        self.check_details()
+
+    def check(self) -> CheckedRule:
+        raise NotImplementedError
+
+    def body_as(self, kind: type[Body]) -> Body:
+        """The rule's body, which the loaders give every rule of this checker's kinds as a ``kind``."""
+        body = self.rule.body
+        if not isinstance(body, kind):
+            raise TypeError(f"a {self.rule.kind} rule's body is a {kind.__name__}, not {body!r}")
+        return body
+
+    # -- errors and details ---------------------------------------------------------------------
+    def error(self, code: str, message: str, node: Node | None = None, hint: str | None = None) -> InvalidInput:
+        if node is not None:
+            return Scope.error(code, message, node, hint)
+        return InvalidInput(code, message, location=self.rule.location, text=None, hint=hint)
+
+    def check_details(self) -> None:
+        allowed = set(self.details_allowed) | set(COMMON_DETAILS)
+        for key in self.rule.details:
+            if key not in allowed:
+                key_at = self.rule.detail_locations[key][0] if key in self.rule.detail_locations else self.rule.location
+                raise InvalidInput(
+                    "UNKNOWN_DETAIL",
+                    f"{self.rule.kind} rule {self.rule.name!r} has no option {key!r}",
+                    location=key_at,
+                    text=key,
+                    hint=did_you_mean(key, allowed),
+                )
+
+    def detail_error(self, key: str, code: str, message: str, hint: str | None = None) -> InvalidInput:
+        """An error about the value of one detail option, located at that value."""
+        value_at = self.rule.detail_locations[key][1] if key in self.rule.detail_locations else self.rule.location
+        return InvalidInput(code, message, location=value_at, text=repr(self.rule.details.get(key)), hint=hint)
+
+    # -- sources ------------------------------------------------------------------------------------
+    def schema(self, source: str | None) -> Schema:
+        if source is None or source not in self.schemas:
+            raise InvalidInput(
+                "UNKNOWN_SOURCE",
+                f"rule {self.rule.name!r} reads unknown source {source!r}",
+                location=self.rule.location,
+                text=source,
+                hint=did_you_mean(source or "", self.schemas),
+            )
+        return self.schemas[source]
+
+    def scope_for(
+        self, sides: list[Side], roles: dict[str, str] | None = None, default: list[str] | None = None
+    ) -> Scope:
+        roles = roles or {}
+        visible = {s.source for s in sides} | set(roles)
+        outside = (set(self.schemas) | {"source", "target"}) - visible
+        return Scope(
+            {s.source: s for s in sides},
+            roles,
+            default or [s.source for s in sides],
+            outside=outside,
+            now_ms=self.now_ms,
+        )
+
+    def source_scope(self, source: str) -> Scope:
+        """Only the rule's source is visible (completeness, timeliness, profiling, ...)."""
+        return self.scope_for([Side(source, self.schema(source))], {"source": source})
+
+    # -- select lists --------------------------------------------------------------------------------
+    def selections(
+        self, items: tuple[SelectItem, ...], resolver: Resolver, ctx: Context | None = None
+    ) -> list[tuple[Scalar, str, SelectItem]]:
+        """Each item of a select list as (expression, output name, item)."""
+        out = []
+        for item in items:
+            if isinstance(item.expr, Star):
+                raise resolver.scope.error("STAR_NOT_ALLOWED", "'*' is not allowed here: name the columns", item)
+            expr = resolver.expression(item.expr, ctx or Context(clause=f"{self.rule.kind} rule"))
+            out.append((expr, output_name(item, expr), item))
+        names = [name for _, name, _ in out]
+        for expr, name, node in out:
+            if names.count(name) > 1:
+                raise resolver.scope.error(
+                    "DUPLICATE_NAME", f"two selections are named {name!r}", node, "give one an alias with AS"
+                )
+        return out
+
+
+def output_name(item: SelectItem, expr: Scalar) -> str:
+    """An item's alias, else its column name, else its text."""
+    if item.alias:
+        return item.alias
+    node = item.expr
+    if isinstance(expr, Field):
+        # a column keeps its own name, without the data source in front (`t`.`a.b` is "a.b")
+        if isinstance(node, Name):
+            return node.name
+        if isinstance(node, Selection) and isinstance(node.steps[-1], FieldStep):
+            return node.steps[-1].name
+    return node.text

@@ -1,0 +1,1 @@
+"""The check language (measure -> check -> pass): checks built with names checked, evaluated, judged."""

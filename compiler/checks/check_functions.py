@@ -1,0 +1,243 @@
+"""The functions of the check language: a closed table, each with its arity and implementation.
+
+History functions read earlier runs through a ``HistoryReader``; the compiler never opens the
+history store itself (the client's ``history`` module does).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol
+
+from ..results import Row
+
+HISTORY_LIMIT = 10_000  # values read from history per call, newest first
+
+
+class CheckError(Exception):
+    """A check could not be evaluated (wrong types, missing key): the check fails with this message."""
+
+
+class HistoryReader(Protocol):
+    def measure_values(self, suite: str, measure: str, limit: int, since: dt.datetime | None = None) -> list[object]:
+        """A measure's values in earlier runs of ``suite`` (started at or after ``since``), newest first."""
+
+
+class NoHistory:
+    """No history store: every history function sees no earlier runs."""
+
+    def measure_values(self, suite: str, measure: str, limit: int, since: dt.datetime | None = None) -> list[object]:
+        return []
+
+
+@dataclass(frozen=True)
+class Clock:
+    """What history functions need to know about the current run."""
+
+    suite: str
+    started: dt.datetime  # timezone-aware, UTC
+    history: HistoryReader
+
+
+def is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _items(value: object, fn: str) -> list[object]:
+    if isinstance(value, Row):
+        return list(value.values)
+    if isinstance(value, list):
+        return value
+    raise CheckError(f"{fn}() needs a list, got {type_name(value)}")
+
+
+def _numbers(values: list[object], fn: str) -> list[float | int]:
+    present: list[float | int] = []
+    for value in values:
+        if value is None:
+            continue
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise CheckError(f"{fn}() needs numbers, got {type_name(value)}")
+        present.append(value)
+    return present
+
+
+def shown(value: object) -> str:
+    """A value as an error message shows it: an integer of hundreds of digits by its size (Python
+    will not even print one of more than 4,300)."""
+    if isinstance(value, int) and abs(value) >= 10**20:
+        return f"an integer of about {math.floor(math.log10(abs(value))) + 1} digits"
+    return repr(value)
+
+
+def _floats(numbers: list[int | float], fn: str) -> list[float]:
+    """The numbers as floats; an integer beyond the float range is the check's error, not inf."""
+    floats = []
+    for number in numbers:
+        try:
+            floats.append(float(number))
+        except OverflowError:
+            raise CheckError(f"{fn}() got {shown(number)}, beyond the range of a floating-point number") from None
+    return floats
+
+
+def _float_sum(numbers: list[float]) -> float:
+    """The exactly rounded sum; beyond the float range it is inf (NaN for inf plus -inf), as float
+    addition gives, where ``math.fsum`` would raise."""
+    try:
+        return math.fsum(numbers)
+    except (OverflowError, ValueError):
+        return sum(numbers)
+
+
+def _mean(numbers: list[int | float], fn: str) -> float | None:
+    """The average (null of nothing), in range whenever the values are."""
+    if not numbers:
+        return None
+    floats = _floats(numbers, fn)
+    total = _float_sum(floats)
+    if math.isinf(total) and all(math.isfinite(f) for f in floats):
+        # the sum overflowed though the mean is in range: add the shares instead
+        return math.fsum(f / len(floats) for f in floats)
+    return total / len(floats)
+
+
+def type_name(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if is_number(value):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, Row):
+        return "row"
+    return "list" if isinstance(value, list) else "map"
+
+
+def _len(clock: Clock, value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, Row):
+        return len(value.values)
+    if isinstance(value, (str, list, dict)):
+        return len(value)
+    raise CheckError(f"len() needs a string, list or map, got {type_name(value)}")
+
+
+def _avg(clock: Clock, value: object) -> float | None:
+    return _mean(_numbers(_items(value, "avg"), "avg"), "avg")
+
+
+def _sum(clock: Clock, value: object) -> int | float:
+    numbers = _numbers(_items(value, "sum"), "sum")
+    return sum(numbers) if all(isinstance(n, int) for n in numbers) else _float_sum(_floats(numbers, "sum"))
+
+
+def _extreme(pick: Callable[[list[Any]], Any], fn: str) -> Callable[..., Any]:
+    def extreme(clock: Clock, *args: object) -> Any:
+        values = _items(args[0], fn) if len(args) == 1 else list(args)
+        numbers_or_text = [v for v in values if v is not None]
+        if not numbers_or_text:
+            return None
+        if not (all(is_number(v) for v in numbers_or_text) or all(isinstance(v, str) for v in numbers_or_text)):
+            raise CheckError(f"{fn}() needs numbers or strings")
+        return pick(numbers_or_text)
+
+    return extreme
+
+
+def _abs(clock: Clock, value: Any) -> Any:
+    if value is None:
+        return None
+    if not is_number(value):
+        raise CheckError(f"abs() needs a number, got {type_name(value)}")
+    return abs(value)
+
+
+def _count(value: object, fn: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise CheckError(f"{fn}() needs a count of runs >= 0, got {shown(value)}")
+    return min(value, HISTORY_LIMIT)
+
+
+def _text(value: object, fn: str) -> str:
+    if not isinstance(value, str):
+        raise CheckError(f"{fn}() needs a name (a string), got {type_name(value)}")
+    return value
+
+
+def _previous(clock: Clock, name: object, n: object) -> list[object]:
+    fn = "get_previous_measure_values"
+    return clock.history.measure_values(clock.suite, _text(name, fn), _count(n, fn))
+
+
+def _previous_other(clock: Clock, suite: object, name: object, n: object) -> list[object]:
+    fn = "get_previous_measure_values_for_other_task"
+    return clock.history.measure_values(_text(suite, fn), _text(name, fn), _count(n, fn))
+
+
+def _average_since(clock: Clock, name: object, since: dt.datetime | None, fn: str) -> float | None:
+    values = clock.history.measure_values(clock.suite, _text(name, fn), HISTORY_LIMIT, since)
+    return _mean(_numbers(values, fn), fn)
+
+
+def _avg_previous(clock: Clock, name: object, days: Any) -> float | None:
+    if not is_number(days) or not days > 0:  # written so that NaN is refused too
+        raise CheckError(f"avg_previous() needs a number of days > 0, got {shown(days)}")
+    try:
+        since = clock.started - dt.timedelta(days=days)
+    except OverflowError:  # a window reaching back past year 1 holds every earlier run
+        since = None
+    return _average_since(clock, name, since, "avg_previous")
+
+
+def _day_start(clock: Clock) -> dt.datetime:
+    return clock.started.astimezone(dt.timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def _daily_avg(clock: Clock, name: object) -> float | None:
+    return _average_since(clock, name, _day_start(clock), "daily_avg")
+
+
+def _weekly_avg(clock: Clock, name: object) -> float | None:
+    day = _day_start(clock)
+    return _average_since(clock, name, day - dt.timedelta(days=day.weekday()), "weekly_avg")
+
+
+def _monthly_avg(clock: Clock, name: object) -> float | None:
+    return _average_since(clock, name, _day_start(clock).replace(day=1), "monthly_avg")
+
+
+@dataclass(frozen=True)
+class Function:
+    """A check-language function: how many arguments it takes and which one names a measure."""
+
+    impl: Callable[..., Any]  # (clock, *arguments) -> value
+    min_args: int
+    max_args: int | None  # None: any number
+    measure_arg: int | None = None  # the argument naming a measure of this suite (checked when literal)
+
+    def arity(self) -> str:
+        if self.max_args == self.min_args:
+            return f"{self.min_args} argument{'s' if self.min_args != 1 else ''}"
+        return f"at least {self.min_args} argument{'s' if self.min_args != 1 else ''}"
+
+
+FUNCTIONS: dict[str, Function] = {
+    "len": Function(_len, 1, 1),
+    "avg": Function(_avg, 1, 1),
+    "sum": Function(_sum, 1, 1),
+    "min": Function(_extreme(min, "min"), 1, None),
+    "max": Function(_extreme(max, "max"), 1, None),
+    "abs": Function(_abs, 1, 1),
+    "get_previous_measure_values": Function(_previous, 2, 2, measure_arg=0),
+    "get_previous_measure_values_for_other_task": Function(_previous_other, 3, 3),
+    "avg_previous": Function(_avg_previous, 2, 2, measure_arg=0),
+    "daily_avg": Function(_daily_avg, 1, 1, measure_arg=0),
+    "weekly_avg": Function(_weekly_avg, 1, 1, measure_arg=0),
+    "monthly_avg": Function(_monthly_avg, 1, 1, measure_arg=0),
+}

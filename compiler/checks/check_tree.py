@@ -1,0 +1,253 @@
+"""The check language's syntax tree, built from parsed checks with every name checked.
+
+Checks are validated before any data is read: ``measures["x"]`` must name a measure of the
+suite and ``metrics["r"]`` a rule, with a string literal; a function must exist and get the
+right number of arguments; nesting is bounded. Errors carry the line and column (exit 2).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from .check_functions import FUNCTIONS
+from ..errors import InvalidInput, did_you_mean
+from ..language.number_literals import number_from_text
+from ..language.ruletree import check_nodes as c
+from ..language.ruletree.nodes import Node, located
+from ..suites.suite import CheckSpec, PassSpec, Suite
+
+MAX_DEPTH = 64  # nesting of a check expression; deeper is an error, not a stack overflow
+
+
+@dataclass(frozen=True, slots=True)
+class Const:
+    value: object
+
+
+@dataclass(frozen=True, slots=True)
+class ListOf:
+    items: tuple[object, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MeasureRef:
+    """``measures["name"]``."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class MetricRef:
+    """``metrics["rule"]``: the rule's metric map (a list of rows for profiling)."""
+
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    base: object
+    index: object
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    fn: str
+    args: tuple[object, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Unary:
+    op: str  # - + not
+    operand: object
+
+
+@dataclass(frozen=True, slots=True)
+class Binary:
+    op: str  # + - * / % == != < > <= >= and or
+    left: object
+    right: object
+
+
+@dataclass(frozen=True, slots=True)
+class Traced:
+    """A value worth showing when a check fails: a measure, metric or function call, by its text."""
+
+    text: str
+    expr: object
+
+
+@dataclass(frozen=True)
+class CompiledCheck:
+    spec: CheckSpec
+    expr: object
+
+
+class _Builder:
+    def __init__(self, suite: Suite) -> None:
+        self.suite = suite
+        self.measures = [m.name for m in suite.measures]
+        self.rules = [r.name for r in suite.rules]
+
+    error = staticmethod(located)
+
+    def check(self, check: CheckSpec) -> CompiledCheck:
+        expr = self.build(check.expr)
+        # operator chains fold into nested nodes: bound the depth of the result, not only of the text
+        if _too_deep(expr):
+            raise self.too_deep(check.expr)
+        return CompiledCheck(check, expr)
+
+    def too_deep(self, node: Node) -> InvalidInput:
+        return self.error(
+            "CHECK_TOO_DEEP", f"the check nests deeper than {MAX_DEPTH} levels", node, "split it into several checks"
+        )
+
+    def build(self, node: c.CheckExpr) -> object:
+        if isinstance(node, c.CheckChain):
+            expr = self.build(node.operands[0])
+            for op, operand in zip(node.ops, node.operands[1:]):
+                expr = Binary(op, expr, self.build(operand))
+            return expr
+        if isinstance(node, c.CheckUnary):
+            expr = self.build(node.operand)
+            for op in node.ops:
+                expr = Unary(op, expr)
+            return expr
+        if isinstance(node, c.CheckAccess):
+            return self.access(node)
+        if isinstance(node, c.CheckGroup):
+            return self.build(node.expr)
+        if isinstance(node, c.CheckList):
+            return ListOf(tuple(self.build(item) for item in node.items))
+        if isinstance(node, c.CheckCall):
+            return self.call(node)
+        if isinstance(node, c.CheckNumber):
+            value = number_from_text(node.token)
+            if isinstance(value, float) and math.isinf(value):
+                raise self.error("BAD_NUMBER", f"the number {node.token} is too large", node)
+            return Const(value)
+        if isinstance(node, (c.CheckString, c.CheckBoolean)):
+            return Const(node.value)
+        if isinstance(node, c.CheckNull):
+            return Const(None)
+        raise self.variable_error(node)  # a bare name
+
+    def variable_error(self, node: c.CheckName) -> InvalidInput:
+        name = node.name
+        if name in ("measures", "metrics"):
+            return self.error("BAD_SUBSCRIPT", f'{name} must be followed by ["name"]', node, f'write {name}["name"]')
+        return self.error(
+            "UNKNOWN_NAME",
+            f"unknown name {name!r}",
+            node,
+            did_you_mean(name, ["measures", "metrics"]) or "checks read measures[...] and metrics[...]",
+        )
+
+    def access(self, node: c.CheckAccess) -> object:
+        subscripts = list(node.subscripts)
+        base_node = node.base
+        if not isinstance(base_node, c.CheckName):
+            expr = self.build(base_node)
+            for subscript in subscripts:
+                expr = Index(expr, self.build(subscript.index))
+            return expr
+        if base_node.name not in ("measures", "metrics"):
+            raise self.variable_error(base_node)
+        first = subscripts.pop(0)
+        key = self.build(first.index)
+        if not (isinstance(key, Const) and isinstance(key.value, str)):
+            raise self.error(
+                "BAD_SUBSCRIPT",
+                f"{base_node.name}[...] takes a name in quotes",
+                first,
+                f'write {base_node.name}["name"]',
+            )
+        expr = self.reference(base_node.name, key.value, first)
+        for subscript in subscripts:
+            expr = Index(expr, self.build(subscript.index))
+        return Traced(node.text, expr)
+
+    def reference(self, kind: str, name: str, node: Node) -> MeasureRef | MetricRef:
+        if kind == "measures":
+            if name not in self.measures:
+                raise self.error(
+                    "UNKNOWN_MEASURE",
+                    f"unknown measure {name!r}",
+                    node,
+                    did_you_mean(name, self.measures) or 'declare it: measure "name": select ...',
+                )
+            return MeasureRef(name)
+        if name not in self.rules:
+            raise self.error(
+                "UNKNOWN_RULE",
+                f"unknown rule {name!r}",
+                node,
+                did_you_mean(name, self.rules) or "metrics[...] names a rule of this suite",
+            )
+        return MetricRef(name)
+
+    def call(self, node: c.CheckCall) -> Traced:
+        name = node.name
+        function = FUNCTIONS.get(name)
+        if function is None:
+            raise self.error("UNKNOWN_FUNCTION", f"unknown function {name!r}", node, did_you_mean(name, FUNCTIONS))
+        count = len(node.args)
+        if count < function.min_args or (function.max_args is not None and count > function.max_args):
+            raise self.error("WRONG_ARITY", f"{name}() takes {function.arity()}, got {count}", node)
+        args = tuple(self.build(arg) for arg in node.args)
+        if function.measure_arg is not None:
+            named = args[function.measure_arg]
+            if isinstance(named, Const) and named.value not in self.measures:
+                raise self.error(
+                    "UNKNOWN_MEASURE",
+                    f"unknown measure {named.value!r}",
+                    node.args[function.measure_arg],
+                    did_you_mean(str(named.value), self.measures),
+                )
+        return Traced(node.text, Call(name, args))
+
+
+def compile_checks(suite: Suite) -> list[CompiledCheck]:
+    """Every check of the suite as a syntax tree, and the pass policy checked against them."""
+    builder = _Builder(suite)
+    compiled = [builder.check(check) for check in suite.checks]
+    _check_policy(suite.policy, suite.checks)
+    return compiled
+
+
+def _too_deep(expr: object) -> bool:
+    """Whether the tree is deeper than ``MAX_DEPTH`` (walked without recursion: it may be very deep)."""
+    stack: list[tuple[Any, int]] = [(expr, 1)]  # check nodes: slotted dataclasses
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        for name in node.__slots__:
+            value = getattr(node, name)
+            for child in value if isinstance(value, tuple) else (value,):
+                if not isinstance(child, (str, int, float, bool, type(None))):
+                    stack.append((child, depth + 1))
+    return False
+
+
+def _check_policy(policy: PassSpec, checks: list[CheckSpec]) -> None:
+    by_name = {check.name: check for check in checks}
+    for name in policy.names:
+        if name not in by_name:
+            raise InvalidInput(
+                "UNKNOWN_CHECK",
+                f"the pass policy names unknown check {name!r}",
+                location=policy.location,
+                text=name,
+                hint=did_you_mean(name, by_name),
+            )
+        if by_name[name].warn:
+            raise InvalidInput(
+                "WARNING_IN_POLICY",
+                f"check {name!r} is a warning: it never decides the run",
+                location=policy.location,
+                text=name,
+                hint="drop 'warn' from the check or the name from the policy",
+            )

@@ -1,0 +1,91 @@
+"""Check -> pass: evaluate every check over the measures and metrics, then the pass policy.
+
+A check that cannot be evaluated (wrong types, a missing key) fails with its error: one broken
+check never hides the others. Warnings never count in the policy.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+
+from .check_functions import CheckError, Clock
+from .check_tree import CompiledCheck
+from .interpreter import Env, evaluate
+from ..suites.suite import CheckSpec, PassSpec
+
+_COMPARE = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    ">": operator.gt,
+    "<=": operator.le,
+    ">=": operator.ge,
+}
+
+
+@dataclass
+class CheckOutcome:
+    """One check's result, with the values it read (shown when it fails)."""
+
+    name: str
+    expression: str
+    passed: bool
+    warn: bool = False
+    values: dict[str, object] = field(default_factory=dict)
+    error: str | None = None
+
+    @property
+    def status(self) -> str:
+        """PASS, FAIL, or WARN for a failed warning."""
+        if self.passed:
+            return "PASS"
+        return "WARN" if self.warn else "FAIL"
+
+
+@dataclass
+class Verdict:
+    checks: list[CheckOutcome]
+    passed: bool
+    policy: PassSpec
+
+
+def judge(
+    checks: list[CompiledCheck], policy: PassSpec, measures: dict[str, object], metrics: dict[str, object], clock: Clock
+) -> Verdict:
+    outcomes = [_run(check, measures, metrics, clock) for check in checks]
+    return Verdict(outcomes, holds(policy, outcomes), policy)
+
+
+def _run(check: CompiledCheck, measures: dict[str, object], metrics: dict[str, object], clock: Clock) -> CheckOutcome:
+    env = Env(measures, metrics, clock)
+    spec = check.spec
+    try:
+        value = evaluate(check.expr, env)
+    except CheckError as error:
+        return CheckOutcome(spec.name, _text(spec), False, spec.warn, env.trace, str(error))
+    if not (value is None or isinstance(value, bool)):
+        return CheckOutcome(
+            spec.name, _text(spec), False, spec.warn, env.trace, f"the check gives {value!r}, not true or false"
+        )
+    return CheckOutcome(spec.name, _text(spec), value is True, spec.warn, env.trace)
+
+
+def _text(spec: CheckSpec) -> str:
+    return spec.expr.text
+
+
+def holds(policy: PassSpec, outcomes: list[CheckOutcome]) -> bool:
+    """Whether the run passes under ``policy`` (warnings left out)."""
+    deciding = [o for o in outcomes if not o.warn]
+    if policy.kind == "always":
+        return True
+    if policy.kind == "all":
+        return all(o.passed for o in deciding)
+    if policy.kind == "any":
+        return any(o.passed for o in deciding)
+    if policy.kind == "checks":
+        named = set(policy.names)
+        return all(o.passed for o in deciding if o.name in named)
+    assert policy.op is not None and policy.count is not None  # a `passed` policy compares a count
+    return bool(_COMPARE[policy.op](sum(o.passed for o in deciding), policy.count))

@@ -1,0 +1,1 @@
+"""The language: grammar, the textX and hand-written parsers, the typed rule tree, and literals."""

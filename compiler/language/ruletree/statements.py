@@ -1,0 +1,95 @@
+"""Statements of a native suite (``.dq`` file), as parsed: sources, rules, measures, checks, policy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from ...errors import Location
+from .check_nodes import CheckExpr
+from .nodes import AccuracyBody, Node, SelectList, SelectQuery
+
+
+@dataclass(frozen=True, slots=True)
+class SourceDecl(Node):
+    name: str
+    format: str  # lower case
+    paths: tuple[str, ...]
+    options: tuple[tuple[str, object], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Detail(Node):
+    """One ``with key = value`` entry; ``value_at`` is where its value stands."""
+
+    key: str
+    value: object
+    value_at: Location
+
+
+@dataclass(frozen=True, slots=True)
+class RuleDecl(Node):
+    kind: str  # lower case
+    name: str
+    source: str | None
+    target: str | None
+    body: AccuracyBody | SelectQuery | SelectList
+    details: tuple[Detail, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NativeText(Node):
+    """A measure's ``native "..."`` SQL, run as written inside its database."""
+
+    sql: str
+
+
+@dataclass(frozen=True, slots=True)
+class MeasureDecl(Node):
+    """Exactly one of ``sql`` (Spark SQL text), ``native`` and ``query`` is set."""
+
+    name: str
+    shape: str | None
+    source: str | None
+    sql: str | None
+    native: NativeText | None
+    query: SelectQuery | None
+
+
+@dataclass(frozen=True, slots=True)
+class CheckDecl(Node):
+    name: str
+    warn: bool
+    expr: CheckExpr
+
+
+@dataclass(frozen=True, slots=True)
+class PassChecks(Node):
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PassCount(Node):
+    op: str
+    count: str  # as written
+
+
+@dataclass(frozen=True, slots=True)
+class PassAlways(Node):
+    kind: str  # always | all | any
+
+
+@dataclass(frozen=True, slots=True)
+class PassDecl(Node):
+    policy: PassChecks | PassCount | PassAlways
+
+
+Statement = Union[SourceDecl, RuleDecl, MeasureDecl, CheckDecl, PassDecl]
+
+
+@dataclass(frozen=True, slots=True)
+class SuiteTree:
+    """A parsed native suite: its declared name (if any) and its statements in order."""
+
+    name: str | None
+    statements: tuple[Statement, ...]

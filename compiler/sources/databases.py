@@ -1,0 +1,302 @@
+"""Database sources (PostgreSQL, SQLite): where they are, who logs in, what they read.
+
+Both engines connect from this one description: DuckDB through ADBC on the client, Spark
+through JDBC on the cluster. Credentials come from the URL or from environment variables the
+suite names (``user_env``, ``password_env``); they are resolved only when a connection is made,
+and registered with url_secrets then, so no message, report or history row ever shows them.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
+
+from ..errors import InvalidInput
+from .source_specs import DATABASE_FORMATS, SourceSpec
+from .table_names import split_qualified
+from ..language.time_literals import duration_ms
+from ..plan.data_types import BOOLEAN, DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, DataType, decimal
+from ..redaction import redact, register_secret
+
+# every option a database source takes; anything else is a mistake worth naming
+DATABASE_OPTIONS = (
+    "table",
+    "query",
+    "user_env",
+    "password_env",
+    "partition_column",
+    "num_partitions",
+    "connect_timeout",
+    "statement_timeout",
+)
+# how a source connects: a native measure's hidden source connects the same way
+CONNECTION_OPTIONS = ("user_env", "password_env", "connect_timeout", "statement_timeout")
+# a server that accepts the connection and never answers fails the run after this long
+DEFAULT_CONNECT_TIMEOUT_MS = 10_000
+_SCHEMES = ("postgresql", "postgres")
+
+
+@dataclass(frozen=True)
+class Database:
+    """A resolved connection: the URL drivers get (credentials included) and the secrets to hide."""
+
+    kind: str  # postgres | sqlite
+    url: str = field(repr=False)  # postgresql://user:password@host:port/db, or the SQLite file's path
+    user: str | None
+    password: str | None = field(repr=False)
+    connect_timeout_ms: int = DEFAULT_CONNECT_TIMEOUT_MS
+    statement_timeout_ms: int | None = None  # None: a statement may take as long as it takes
+
+    def session_settings(self) -> str:
+        """PostgreSQL's ``options`` for every session gryph opens: nothing it runs can write, and
+        a statement ends after the source's statement timeout."""
+        settings = "-c default_transaction_read_only=on"
+        if self.statement_timeout_ms is not None:
+            settings += f" -c statement_timeout={self.statement_timeout_ms}"
+        return settings
+
+    def adbc_uri(self) -> str:
+        """The libpq URI (read-only sessions, the connect timeout added to the URL's own options),
+        or SQLite's file opened read-only."""
+        if self.kind == "sqlite":
+            return f"file:{self.url}?mode=ro"
+        parts = urlsplit(self.url)
+        query = parse_qsl(parts.query, keep_blank_values=True)
+        own = " ".join(value for key, value in query if key == "options")
+        query = [(key, value) for key, value in query if key not in ("options", "connect_timeout")]
+        options = f"{own} {self.session_settings()}".strip()
+        query += [("connect_timeout", str(self.connect_timeout_s())), ("options", options)]
+        return urlunsplit(parts._replace(query=urlencode(query, quote_via=quote)))
+
+    def connect_timeout_s(self) -> int:
+        """The connect timeout in whole seconds, as libpq and the JDBC driver take it."""
+        return max(1, math.ceil(self.connect_timeout_ms / 1000))
+
+    def jdbc_properties(self) -> dict[str, str]:
+        """The driver's properties for the same guards: SQLite opened read-only; PostgreSQL's
+        read-only sessions, statement timeout, and timeouts on connecting and logging in."""
+        if self.kind == "sqlite":
+            return {"open_mode": "1"}  # SQLITE_OPEN_READONLY
+        seconds = str(self.connect_timeout_s())
+        properties = {"options": self.session_settings(), "connectTimeout": seconds, "loginTimeout": seconds}
+        if self.statement_timeout_ms is not None:  # a server silent for that long is past its timeout
+            properties["socketTimeout"] = str(math.ceil(self.statement_timeout_ms / 1000) + int(seconds))
+        return properties
+
+    def jdbc_url(self) -> str:
+        """The JDBC URL, without credentials (they go to the driver as properties)."""
+        if self.kind == "sqlite":
+            return f"jdbc:sqlite:{self.url}"
+        parts = urlsplit(self.url)
+        host = parts.hostname or "localhost"
+        host = f"[{host}]" if ":" in host else host
+        port = f":{parts.port}" if parts.port else ""
+        query = f"?{parts.query}" if parts.query else ""
+        return f"jdbc:postgresql://{host}{port}{parts.path or '/'}{query}"
+
+    def jdbc_driver(self) -> str:
+        return "org.postgresql.Driver" if self.kind == "postgres" else "org.sqlite.JDBC"
+
+
+def is_database(spec: SourceSpec) -> bool:
+    return spec.format in DATABASE_FORMATS
+
+
+def check_database_source(spec: SourceSpec) -> None:
+    """Refuse, at parse time, a database source that could never connect or read."""
+    where = spec.location
+    table, query = spec.option("table"), spec.option("query")
+    if (table is None) == (query is None):
+        raise InvalidInput(
+            "BAD_SOURCE",
+            f'source {spec.name!r}: {spec.format}(...) takes exactly one of table = "..." and query = "..."',
+            location=where,
+            text=spec.describe(),
+        )
+    if table is not None:
+        split_qualified(str(table))
+    _check_timeouts(spec)
+    for key, _ in spec.options:
+        if key not in DATABASE_OPTIONS:
+            raise InvalidInput(
+                "BAD_SOURCE",
+                f"source {spec.name!r}: {spec.format}(...) has no option {key!r}",
+                location=where,
+                text=key,
+                hint="options: " + ", ".join(DATABASE_OPTIONS),
+            )
+    if spec.format == "postgres":
+        _check_url(spec)
+    partitions = spec.option("num_partitions")
+    if partitions is not None and (not isinstance(partitions, int) or isinstance(partitions, bool) or partitions < 1):
+        raise InvalidInput(
+            "BAD_SOURCE",
+            f"source {spec.name!r}: num_partitions must be a whole number >= 1",
+            location=where,
+            text=str(partitions),
+        )
+    if (partitions is None) != (spec.option("partition_column") is None) and partitions != 1:
+        raise InvalidInput(
+            "BAD_SOURCE",
+            f"source {spec.name!r}: partition_column and num_partitions go together",
+            location=where,
+            text=spec.describe(),
+        )
+
+
+def _check_timeouts(spec: SourceSpec) -> None:
+    """``connect_timeout`` and ``statement_timeout`` are durations, for a database reached over
+    the network (a SQLite file has no connection to wait for)."""
+    for key in ("connect_timeout", "statement_timeout"):
+        value = spec.option(key)
+        if value is None:
+            continue
+        problem = f"{spec.format}(...) has no {key}: a file has no connection to wait for"
+        if spec.format == "postgres":
+            try:
+                duration_ms(value)
+                continue
+            except ValueError as error:
+                problem = f"{key} {error}"
+        raise InvalidInput(
+            "BAD_SOURCE",
+            f"source {spec.name!r}: {problem}",
+            location=spec.location,
+            text=str(value),
+            hint=f'write e.g. {key} = "{"10s" if key == "connect_timeout" else "15m"}"',
+        )
+
+
+def _check_url(spec: SourceSpec) -> None:
+    """A PostgreSQL URL that names its host and port plainly: a ``/``, ``?`` or ``#`` left
+    unencoded in the user or password would cut the URL in the wrong place (and show a part of
+    the password as the host or port)."""
+    url = spec.paths[0]
+    scheme, _, rest = url.partition("://")
+    problem, hint = None, 'postgres("postgresql://user@host:5432/db", ...)'
+    if scheme not in _SCHEMES or not rest:
+        problem = "a PostgreSQL URL starts with postgresql://"
+    elif "@" not in re.split(r"[/?#]", rest)[0] and re.search(r"[/?#][^@]*@", rest):
+        problem = "the URL's user or password holds a '/', '?' or '#' that is not percent-encoded"
+        hint = "percent-encode them: / as %2F, ? as %3F, # as %23 (or give the password with password_env)"
+    else:
+        try:
+            urlsplit(url).port
+        except ValueError:
+            problem = "the URL's host or port cannot be read (a port is a number from 0 to 65535)"
+    if problem is not None:
+        raise InvalidInput(
+            "BAD_SOURCE", f"source {spec.name!r}: {problem}", location=spec.location, text=redact(url), hint=hint
+        )
+
+
+def resolve(spec: SourceSpec) -> Database:
+    """The connection of a database source, credentials read from the environment now."""
+    if spec.format == "sqlite":
+        return Database("sqlite", spec.paths[0], None, None)
+    connect_ms = duration_ms(spec.option("connect_timeout")) or DEFAULT_CONNECT_TIMEOUT_MS
+    statement_ms = duration_ms(spec.option("statement_timeout"))
+    parts = urlsplit(spec.paths[0])
+    user = unquote(parts.username) if parts.username else None
+    password = unquote(parts.password) if parts.password is not None else None
+    user = _from_env(spec, "user_env") or user
+    password = _from_env(spec, "password_env") or password
+    register_secret(password)  # a driver's message may quote it bare, without its URL
+    host = parts.hostname or ""
+    host = f"[{host}]" if ":" in host else host
+    login = (
+        quote(user, safe="") + (f":{quote(password, safe='')}" if password is not None else "") + "@"
+        if user is not None
+        else ""
+    )
+    netloc = login + host + (f":{parts.port}" if parts.port else "")
+    url = urlunsplit(parts._replace(scheme="postgresql", netloc=netloc))
+    return Database("postgres", url, user, password, connect_ms, statement_ms)
+
+
+def _from_env(spec: SourceSpec, key: str) -> str | None:
+    variable = spec.option(key)
+    if variable is None:
+        return None
+    value = os.environ.get(str(variable))
+    if value is None:
+        raise InvalidInput(
+            "MISSING_CREDENTIAL",
+            f"source {spec.name!r}: the environment variable {variable!r} ({key}) is not set",
+            location=spec.location,
+            text=str(variable),
+            hint=f"export {variable}=... before the run",
+        )
+    register_secret(value)
+    return value
+
+
+def from_clause(spec: SourceSpec) -> str:
+    """What a ``SELECT ... FROM`` reads in the database: the quoted table, or the query as a subquery."""
+    table = spec.option("table")
+    if table is not None:
+        return ".".join('"' + part.replace('"', '""') + '"' for part in split_qualified(str(table)))
+    return f"({query_text(spec)}) AS gryph_query"
+
+
+def query_text(spec: SourceSpec) -> str:
+    """The source's query as written, less a final semicolon (it is run inside a larger statement),
+    ending with a new line: a trailing ``-- comment`` must not swallow the ``)`` put after it."""
+    return str(spec.option("query")).strip().rstrip(";").rstrip() + "\n"
+
+
+def sqlite_columns_sql(spec: SourceSpec) -> tuple[str, tuple[str, ...]]:
+    """SQL (with ``?`` parameters) listing a SQLite table's columns and declared types, in order."""
+    parts = split_qualified(str(spec.option("table")))
+    if len(parts) == 1:
+        return "SELECT name, type FROM pragma_table_info(?) ORDER BY cid", (parts[0],)
+    return "SELECT name, type FROM pragma_table_info(?, ?) ORDER BY cid", (parts[-1], parts[-2])
+
+
+def sqlite_type(declared: str) -> DataType:
+    """The type of a SQLite column from its declared type, by SQLite's affinity rules (its
+    section 3.1 of "Datatypes In SQLite"), with the names drivers give a meaning of their own
+    (boolean, date, datetime, timestamp, decimal) read as those types. Both engines read a
+    SQLite table in these types, whatever each driver would guess from the values."""
+    text = declared.upper()
+    match = re.search(r"(DECIMAL|NUMERIC)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)", text)
+    if match:
+        return decimal(min(int(match.group(2)), 38), min(int(match.group(3) or 0), 38))
+    for words, dtype in _SQLITE_AFFINITIES:
+        if any(word in text for word in words):
+            return dtype
+    return STRING  # no declared type, or BLOB: values are read as their text
+
+
+_SQLITE_AFFINITIES = (
+    (("BOOL",), BOOLEAN),
+    (("INT",), INTEGER),
+    (("CHAR", "CLOB", "TEXT"), STRING),
+    (("REAL", "FLOA", "DOUB"), DOUBLE),
+    (("DATETIME", "TIMESTAMP"), TIMESTAMP),
+    (("DATE",), DATE),
+    (("DECIMAL", "NUMERIC"), decimal(38, 18)),
+)
+
+
+# words of the drivers' messages (PostgreSQL, SQLite, their JDBC drivers) for a request the
+# database understood and refused
+_REFUSED_WORDS = ("does not exist", "no such table", "no such column", "syntax error")
+
+
+def refused_by_database(spec: SourceSpec, message: str, sqlstate: str = "") -> InvalidInput | None:
+    """The suite's mistake (exit 2) when the database understood the request and refused it: no
+    such table or column, a query it cannot run (SQLSTATE class 42, or the drivers' words for
+    it); None for other failures (a server out of reach, a refused login), which fail the run."""
+    if not (sqlstate.startswith("42") or any(word in message.lower() for word in _REFUSED_WORDS)):
+        return None
+    return InvalidInput(
+        "TABLE_NOT_FOUND",
+        f"source {spec.name!r} ({spec.describe()}): the database refuses what it reads: {message}",
+        location=spec.location,
+        text=spec.describe(),
+        hint="check the table or query and its column names in the database",
+    )

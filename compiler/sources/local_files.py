@@ -1,0 +1,123 @@
+"""A source's local files checked before an engine reads them, so both engines refuse the same
+inputs with the same error: a pipe or device (reading would wait for a writer forever), a folder
+without data files, a text source whose files are all empty, a binary file given as text.
+
+Paths that do not exist here (URLs, a remote Spark server's own files) are left to the engine.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import stat
+
+from ..errors import EngineError, Location
+from .source_specs import SourceSpec
+
+_GLOB_CHARS = set("*?[")
+_TEXT_FORMATS = ("csv", "tsv", "json")
+_PEEK_BYTES = 8192  # enough to tell text from binary, as file(1) and git do
+
+
+def check_local_files(spec: SourceSpec) -> None:
+    """Refuse, with an ``EngineError`` naming the file, what no engine can read as ``spec``'s data."""
+    files = [f for path in spec.paths if "://" not in path for f in local_files(spec, path)]
+    if spec.format not in _TEXT_FORMATS or not files:
+        return
+    if all(os.path.getsize(f) == 0 for f in files):
+        shown = files[0] if len(files) == 1 else f"all {len(files)} files of {', '.join(spec.paths)}"
+        raise _refused(
+            spec,
+            "SOURCE_EMPTY",
+            shown,
+            "is empty: no header, no rows",
+            f"a {spec.format} file needs at least a header line" if spec.format != "json" else None,
+        )
+    for file in files:
+        if b"\0" in _peek(spec, file):
+            raise _refused(
+                spec,
+                "SOURCE_NOT_TEXT",
+                file,
+                f"is not {spec.format} text (it holds NUL bytes)",
+                "is it the right file? text must be UTF-8",
+            )
+
+
+def local_files(spec: SourceSpec, path: str) -> list[str]:
+    """The data files ``path`` names here: itself, a glob's matches, a folder's part files (none
+    when nothing is there); a pipe or device is refused."""
+    matches = sorted(glob.glob(path, recursive=True)) if _GLOB_CHARS & set(path) else [path]
+    files = []
+    for match in matches:
+        kind = _mode(spec, match)
+        if kind is None:
+            continue
+        if stat.S_ISDIR(kind):
+            files += _folder_files(spec, match)
+        elif stat.S_ISREG(kind):
+            files.append(match)
+        else:
+            raise _refused(
+                spec,
+                "SOURCE_NOT_A_FILE",
+                match,
+                "is not a regular file (a pipe, socket or device)",
+                "give a file or a folder of files",
+            )
+    return files
+
+
+def _folder_files(spec: SourceSpec, folder: str) -> list[str]:
+    # Spark and Hadoop write _SUCCESS markers and .crc checksums beside the part files
+    try:
+        names = sorted(n for n in os.listdir(folder) if not n.startswith(("_", ".")))
+    except OSError as error:
+        raise _refused(spec, "SOURCE_UNREADABLE", folder, f"cannot be listed: {error.strerror}", None) from None
+    files = []
+    for name in names:
+        path = os.path.join(folder, name)
+        kind = _mode(spec, path)
+        if kind is not None and stat.S_ISREG(kind):
+            files.append(path)
+        elif kind is not None and not stat.S_ISDIR(kind):  # partition folders are the engine's to read
+            raise _refused(
+                spec,
+                "SOURCE_NOT_A_FILE",
+                path,
+                "is not a regular file (a pipe, socket or device)",
+                "give a file or a folder of files",
+            )
+    if not names:
+        raise _refused(
+            spec,
+            "SOURCE_EMPTY",
+            folder,
+            "is a folder without data files",
+            "a folder source is read as Spark writes one: its part files",
+        )
+    return files
+
+
+def _mode(spec: SourceSpec, path: str) -> int | None:
+    """The file type bits of ``path`` (links followed), or None when it is not here."""
+    try:
+        return os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL in the name
+        return None
+    except OSError as error:
+        raise _refused(spec, "SOURCE_UNREADABLE", path, f"cannot be read: {error.strerror}", None) from None
+
+
+def _peek(spec: SourceSpec, file: str) -> bytes:
+    try:
+        with open(file, "rb") as handle:
+            return handle.read(_PEEK_BYTES)
+    except OSError as error:
+        raise _refused(spec, "SOURCE_UNREADABLE", file, f"cannot be read: {error.strerror}", None) from None
+
+
+def _refused(spec: SourceSpec, code: str, path: str, problem: str, hint: str | None) -> EngineError:
+    return EngineError(
+        code, f"source {spec.name!r}: {path} {problem}", location=Location(file=path), text=path, hint=hint
+    )

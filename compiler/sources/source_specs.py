@@ -1,0 +1,79 @@
+"""Where a source's rows come from: the part of a suite that engines need to load data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import InvalidInput, Location
+from ..plan.data_types import Schema
+from ..redaction import redact
+
+FILE_FORMATS = ("csv", "tsv", "parquet", "json", "avro", "orc", "text")
+DATABASE_FORMATS = ("postgres", "sqlite")
+FORMATS = FILE_FORMATS + DATABASE_FORMATS + ("table", "frame")
+
+
+@dataclass(frozen=True)
+class SourceSpec:
+    """A named input: files of a format, a catalog table, a database, or an in-memory frame.
+
+    ``schema`` (optional) is the user's declared schema: columns are read with these names and
+    types. ``options`` are reader options (``header``, ``delimiter``, ...), values as given.
+    A database source (``postgres``, ``sqlite``: see databases.py) holds its URL or file in
+    ``paths`` and its ``table`` or ``query`` among the options. ``frame`` holds an in-memory Polars, Arrow or pandas table for ``format == "frame"``.
+    """
+
+    name: str
+    format: str
+    paths: tuple[str, ...] = ()
+    table: str | None = None
+    options: tuple[tuple[str, object], ...] = ()
+    schema: Schema | None = None
+    frame: object = field(default=None, compare=False, hash=False, repr=False)
+    # where the user declared it: errors reading it point there
+    location: Location | None = field(default=None, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.format not in FORMATS:
+            raise ValueError(f"unknown source format {self.format!r}")
+        # what every engine needs to read it, decided here once rather than by each engine
+        if self.format in FILE_FORMATS and not self.paths:
+            raise InvalidInput(
+                "SOURCE_NO_PATH", f"source {self.name!r} ({self.format}) names no file", location=self.location
+            )
+        if self.format == "table" and not self.table:
+            raise InvalidInput("SOURCE_NO_TABLE", f"source {self.name!r} names no table", location=self.location)
+        if self.format == "frame" and self.frame is None:
+            raise InvalidInput("SOURCE_NO_FRAME", f"source {self.name!r} has no frame", location=self.location)
+
+    @property
+    def table_name(self) -> str:
+        """The catalog table a ``table`` source reads (present: checked when it was built)."""
+        assert self.table, f"{self.format} source {self.name!r} has no table"
+        return self.table
+
+    def __repr__(self) -> str:  # no secret in a URL or an option ever shows, not even in a repr
+        return redact(
+            f"SourceSpec(name={self.name!r}, format={self.format!r}, paths={self.paths!r}, table={self.table!r}, "
+            f"options={self.options!r}, schema={self.schema!r})"
+        )
+
+    def option(self, key: str, default: object = None) -> object:
+        for name, value in self.options:
+            if name == key:
+                return value
+        return default
+
+    def describe(self) -> str:
+        """A short human description: ``csv("data/users.csv")``, without any secret its URL holds."""
+        return redact(self._description())
+
+    def _description(self) -> str:
+        if self.format == "table":
+            return f'table("{self.table}")'
+        if self.format == "frame":
+            return "frame"
+        if self.format in DATABASE_FORMATS:
+            what = ", ".join(f'{key} = "{value}"' for key, value in self.options if key in ("table", "query"))
+            return f'{self.format}("{self.paths[0]}", {what})'
+        return f"{self.format}(" + ", ".join(f'"{p}"' for p in self.paths) + ")"

@@ -1,0 +1,280 @@
+"""Native suites (``.dq`` files): parse the text and build the compiler's ``Suite``."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from typing import Iterable
+
+from ..errors import InvalidInput, Location, did_you_mean
+from ..language.gc_pause import without_cyclic_gc
+from ..language.number_literals import number_from_text
+from ..language.textx_parser import unquote_name
+from ..language.ruletree.convert_suite import parse_suite_tree
+from ..language.ruletree.statements import (
+    CheckDecl,
+    MeasureDecl,
+    NativeText,
+    PassAlways,
+    PassChecks,
+    PassCount,
+    PassDecl,
+    RuleDecl,
+    SourceDecl,
+    Statement,
+)
+from ..sources.databases import CONNECTION_OPTIONS, check_database_source, is_database
+from ..sources.source_specs import DATABASE_FORMATS, SourceSpec
+from .suite import TWO_SOURCE_KINDS, CheckSpec, MeasureSpec, NativeSql, PassSpec, RuleBody, RuleSpec, Suite
+from ..language.text_files import read_utf8
+from ..plan.data_types import TYPE_NAMES, Column, Schema, parse_type_name
+
+
+@without_cyclic_gc
+def parse_suite(
+    text: str, file: str | None = None, base_dir: str | Path | None = None, known_sources: tuple[str, ...] = ()
+) -> Suite:
+    """Parse a native suite; relative paths are taken from ``base_dir`` (the file's folder).
+
+    ``known_sources`` are sources the caller provides (in-memory frames), so rules may read
+    them without a ``source`` statement.
+    """
+    tree = parse_suite_tree(text, file)
+    if tree is None:
+        raise InvalidInput(
+            "EMPTY_SUITE",
+            "the suite declares no sources and no rules",
+            location=Location(file, 1, 1),
+            text=None,
+            hint="add a rule, e.g. completeness contact on users: email",
+        )
+    base = Path(base_dir) if base_dir is not None else (Path(file).parent if file else Path("."))
+    name = tree.name or (Path(file).stem if file else "suite")
+    sources: dict[str, SourceSpec] = {}
+    rules: list[RuleSpec] = []
+    measures: list[MeasureSpec] = []
+    checks: list[CheckSpec] = []
+    policy: PassSpec | None = None
+    seen: dict[str, set[str]] = {"check": set(), "measure": set(), "rule": set()}
+    for statement in tree.statements:
+        location = statement.location
+        if isinstance(statement, SourceDecl):
+            source = _source(statement, base)
+            if source.name in sources:
+                raise InvalidInput(
+                    "DUPLICATE_SOURCE",
+                    f"source {source.name!r} is declared twice",
+                    location=location,
+                    text=statement.text,
+                )
+            sources[source.name] = source
+            continue
+        if isinstance(statement, CheckDecl):
+            check = CheckSpec(statement.name, statement.expr, location, statement.warn)
+            _unique(check.name, seen, "check", statement, location)
+            checks.append(check)
+            continue
+        if isinstance(statement, PassDecl):
+            if policy is not None:
+                raise InvalidInput(
+                    "DUPLICATE_PASS",
+                    "the suite has two pass policies",
+                    location=location,
+                    text=statement.text,
+                    hint="keep one 'pass when ...'",
+                )
+            policy = _policy(statement.policy, location)
+            continue
+        rule: RuleSpec
+        if isinstance(statement, MeasureDecl):
+            _unique(statement.name, seen, "measure", statement, location)
+            body: RuleBody | None = statement.sql if statement.sql is not None else statement.query
+            if statement.native is not None:
+                hidden = _native_source(statement, sources, len(measures) + 1, statement.native)
+                sources[hidden.name] = hidden
+                body = NativeSql(hidden.name, str(hidden.option("query")))
+            assert body is not None  # the grammar asks for sql, native or a query
+            rule = _measure(statement, body)
+            measures.append(rule)
+        else:
+            rule = _rule(statement)
+            _unique(rule.name, seen, "rule", statement, location)
+            rules.append(rule)
+        for role in ("source", "target"):
+            used = getattr(rule, role)
+            if used is not None and used not in sources and used not in known_sources:
+                raise InvalidInput(
+                    "UNKNOWN_SOURCE",
+                    f"{rule.kind} {rule.name!r} reads unknown source {used!r}",
+                    location=_name_location(statement, used, file),
+                    text=used,
+                    hint=did_you_mean(used, list(sources) + list(known_sources))
+                    or 'declare it first: source NAME = csv("path")',
+                )
+        if rule.target is not None and rule.kind not in TWO_SOURCE_KINDS:
+            raise InvalidInput(
+                "TARGET_NOT_ALLOWED",
+                f"a {rule.kind} rule reads one source, not {rule.target!r}",
+                location=_name_location(statement, rule.target, file),
+                text=rule.target,
+                hint=f"write: {rule.kind} {rule.name} on {rule.source}: ...",
+            )
+    return Suite(name, sources, rules, [], file, measures=measures, checks=checks, policy=policy or PassSpec())
+
+
+def _unique(name: str, seen: dict[str, set[str]], what: str, statement: Statement, location: Location) -> None:
+    """Record ``name`` among the names of its kind; a name used twice is an error."""
+    if name in seen[what]:
+        raise InvalidInput(
+            f"DUPLICATE_{what.upper()}",
+            f"two {what}s are named {name!r}",
+            location=location,
+            text=statement.text[:60],
+            hint=f"{what} names must be unique in a suite",
+        )
+    seen[what].add(name)
+
+
+def parse_suite_file(path: str | Path, known_sources: tuple[str, ...] = ()) -> Suite:
+    path = Path(path)
+    return parse_suite(read_utf8(path), str(path), path.parent, known_sources)
+
+
+def _source(statement: SourceDecl, base: Path) -> SourceSpec:
+    fmt, paths, options, name = statement.format, statement.paths, statement.options, statement.name
+    location = statement.location
+    declared = dict(options).get("schema")
+    schema = parse_schema(str(declared), location) if declared is not None else None
+    options = tuple((k, v) for k, v in options if k != "schema")
+    if fmt in DATABASE_FORMATS:
+        if len(paths) != 1 or schema is not None:
+            raise InvalidInput(
+                "BAD_SOURCE",
+                f"{fmt}(...) takes one URL or file, then table = or query =",
+                location=location,
+                text=statement.text,
+            )
+        where = paths[0] if fmt == "postgres" or Path(paths[0]).is_absolute() else str(base.resolve() / paths[0])
+        source = SourceSpec(name, fmt, paths=(where,), options=options, location=location)
+        check_database_source(source)
+        return source
+    if fmt == "table":
+        if len(paths) != 1:
+            raise InvalidInput("BAD_SOURCE", "table(...) takes one table name", location=location, text=statement.text)
+        return SourceSpec(name, "table", table=paths[0], options=options, location=location)
+    if not paths:
+        raise InvalidInput("BAD_SOURCE", f"{fmt}(...) needs a path", location=location, text=statement.text)
+    resolved = tuple(p if "://" in p or Path(p).is_absolute() else str(base.resolve() / p) for p in paths)
+    return SourceSpec(name, fmt, paths=resolved, options=options, schema=schema, location=location)
+
+
+def parse_schema(text: str, location: Location | None = None) -> Schema:
+    """A declared schema, ``"id bigint, name string, amount decimal(10,2)"``."""
+    pairs = []
+    for part in re.split(r",(?![^(]*\))", text):
+        pieces = part.strip().split(None, 1)
+        if len(pieces) != 2:
+            raise InvalidInput(
+                "BAD_SCHEMA",
+                f"a schema column needs a name and a type: {part.strip()!r}",
+                location=location,
+                text=text,
+                hint='write schema = "id bigint, name string"',
+            )
+        pairs.append((unquote_name(pieces[0]), pieces[1]))
+    return parse_schema_columns(pairs, location)
+
+
+def parse_schema_columns(pairs: Iterable[tuple[object, object]], location: Location | None = None) -> Schema:
+    """A schema from ``(name, type name)`` pairs (native declarations, Griffin's ``schema``)."""
+    columns = []
+    for name, type_name in pairs:
+        dtype = parse_type_name(str(type_name or ""))
+        if not name or dtype is None:
+            raise InvalidInput(
+                "UNKNOWN_TYPE",
+                f"unknown type {type_name!r} for column {name!r}",
+                location=location,
+                text=str(type_name),
+                hint=did_you_mean(str(type_name), TYPE_NAMES),
+            )
+        columns.append(Column(str(name), dtype))
+    try:
+        return Schema(tuple(columns))
+    except ValueError as error:
+        raise InvalidInput("BAD_SCHEMA", str(error), location=location) from None
+
+
+def _name_location(statement: Statement, name: str, file: str | None) -> Location:
+    """Where ``name`` stands after ``on`` in a rule statement (names carry no position of their own)."""
+    start, text = statement.location, statement.text
+    match = re.search(r"\bon\s+(?:[^:]*?\b)?(" + re.escape(name) + r")\b", text)
+    if match is None or start.line is None:
+        return start
+    before = text[: match.start(1)]
+    line = start.line + before.count("\n")
+    column = (start.column or 1) + len(before) if "\n" not in before else len(before) - before.rfind("\n")
+    return Location(file, line, column)
+
+
+def _rule(statement: RuleDecl) -> RuleSpec:
+    return RuleSpec(
+        kind=statement.kind,
+        name=statement.name,
+        source=statement.source,
+        target=statement.target,
+        body=statement.body,
+        details={entry.key: entry.value for entry in statement.details},
+        location=statement.location,
+        detail_locations={entry.key: (entry.location, entry.value_at) for entry in statement.details},
+    )
+
+
+def _native_source(measure: MeasureDecl, sources: dict[str, SourceSpec], number: int, native: NativeText) -> SourceSpec:
+    """The hidden source a ``native "..."`` measure reads: its database, its query as written."""
+    database = sources.get(measure.source) if measure.source else None
+    if database is None or not is_database(database):
+        raise InvalidInput(
+            "NATIVE_NEEDS_DATABASE",
+            f"measure {measure.name!r}: native SQL runs inside a database source",
+            location=native.location,
+            text=measure.text[:60],
+            hint='write: measure "rows" on orders: native "select count(*) from orders", with '
+            "orders = postgres(...) or sqlite(...)",
+        )
+    options = tuple((k, v) for k, v in database.options if k in CONNECTION_OPTIONS)
+    return SourceSpec(
+        f"{database.name}__native_{number}",
+        database.format,
+        paths=database.paths,
+        options=(("query", native.sql), *options),
+        location=native.location,
+    )
+
+
+def _measure(statement: MeasureDecl, body: RuleBody) -> MeasureSpec:
+    """A measure: lowered like a profiling rule of its own kind (SQL text for ``sql "..."``)."""
+    return MeasureSpec(
+        kind="measure",
+        name=statement.name,
+        source=statement.source,
+        target=None,
+        body=body,
+        details={},
+        location=statement.location,
+        shape=statement.shape,
+    )
+
+
+def _policy(node: PassChecks | PassCount | PassAlways, location: Location) -> PassSpec:
+    if isinstance(node, PassChecks):
+        return PassSpec("checks", node.names, location=location)
+    if isinstance(node, PassCount):
+        count = number_from_text(node.count)
+        if math.isinf(count):
+            raise InvalidInput(
+                "BAD_NUMBER", f"the number of checks {node.count[:20]}... is too large", location=location
+            )
+        return PassSpec("passed", op=node.op, count=int(count), location=location)
+    return PassSpec(node.kind, location=location)

@@ -1,0 +1,133 @@
+"""The compiler's input, whatever format it came from: sources, pre-processing views, rules,
+and the measure -> check -> pass task of native suites."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from ..errors import Location
+from .griffin_measure_specs import MeasureConfig
+from ..language.ruletree.check_nodes import CheckExpr
+from ..language.ruletree.nodes import AccuracyBody, SelectList, SelectQuery
+from ..sources.source_specs import SourceSpec
+
+TWO_SOURCE_KINDS = ("accuracy", "uniqueness")  # the rule types that compare a source with a target
+
+
+@dataclass(frozen=True)
+class MetricOutput:
+    """How a rule's metric rows are written (Griffin's ``out`` entry of type ``metric``)."""
+
+    name: str | None = None
+    flatten: str = "default"  # default | entries | array | map
+
+
+@dataclass(frozen=True)
+class NativeSql:
+    """A measure's SQL run as written inside its database: the hidden ``source`` whose query it is."""
+
+    source: str
+    text: str
+
+
+# what a rule's body may be: a DSL rule's tree, Spark SQL text, a native measure's SQL, or a
+# Griffin measure's config
+RuleBody = Union[AccuracyBody, SelectQuery, SelectList, str, NativeSql, MeasureConfig]
+
+
+@dataclass
+class RuleSpec:
+    """One rule: its DQ type, name, the sources it reads and its parsed body.
+
+    ``body`` is the parsed rule (a ``ruletree`` accuracy body, select list or query), for
+    ``sql`` rules the SQL text, for Griffin's measures their config (``griffin_measures``).
+    ``details`` are Griffin's rule details (metric renames, options).
+    """
+
+    kind: str
+    name: str
+    source: str | None
+    target: str | None
+    body: RuleBody
+    details: dict[str, object]
+    location: Location
+    metric: MetricOutput | None = None
+    record_name: str | None = None
+    # per detail option: where its key and where its value stand
+    detail_locations: dict[str, tuple[Location, Location]] = field(default_factory=dict)
+
+
+@dataclass
+class MeasureSpec(RuleSpec):
+    """A query that returns one row, lowered like a profiling rule (``body``: a query, Spark SQL
+    text, or ``NativeSql``).
+
+    ``shape`` says how the row is reported: one value, a list or a map; ``None`` means a
+    value for one column and a map for several.
+    """
+
+    shape: str | None = None
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    """A named boolean expression (as parsed); a warning never fails the run."""
+
+    name: str
+    expr: CheckExpr
+    location: Location
+    warn: bool = False
+
+
+@dataclass(frozen=True)
+class PassSpec:
+    """When the run passes: ``always``, ``all``, ``any``, ``checks`` (the named ones) or ``passed``
+    (the number of passing checks compared with ``count`` by ``op``)."""
+
+    kind: str = "always"
+    names: tuple[str, ...] = ()
+    op: str | None = None
+    count: int | None = None
+    location: Location | None = None
+
+    def __str__(self) -> str:
+        if self.kind == "checks":
+            return "checks(" + ", ".join(f'"{name}"' for name in self.names) + ")"
+        if self.kind == "passed":
+            return f"passed {self.op} {self.count}"
+        return self.kind
+
+
+@dataclass(frozen=True)
+class ViewSpec:
+    """A pre-processing step: Spark SQL whose result is registered under ``name``.
+
+    With ``union_of``, the view is instead the rows of those sources or views over the columns
+    they all have (Griffin's union of several connectors), in the first one's column order. With
+    ``json_of`` (a source or view, and its column or None for the first), it is the table of the
+    JSON documents in that column (Griffin's ``from_json``, see json_frames.py).
+    """
+
+    name: str
+    sql: str
+    location: Location
+    union_of: tuple[str, ...] = ()
+    json_of: tuple[str, str | None] | None = None
+
+
+@dataclass
+class Suite:
+    """A parsed suite or Griffin job, ready for name and type checks."""
+
+    name: str
+    sources: dict[str, SourceSpec]
+    rules: list[RuleSpec]
+    views: list[ViewSpec] = field(default_factory=list)
+    file: str | None = None
+    griffin: bool = False  # metrics laid out as Griffin's metric wrapper would
+    measures: list[MeasureSpec] = field(default_factory=list)
+    checks: list[CheckSpec] = field(default_factory=list)
+    policy: PassSpec = PassSpec()
+    sinks: tuple[str, ...] = ()  # Griffin: the env.json sinks a job writes its metrics to
+    timestamp_ms: int | None = None  # Griffin: the job's time (its __tmst)
