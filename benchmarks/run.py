@@ -209,7 +209,7 @@ def _targets(by: dict, compile_result: dict, flat: dict | None, growth: dict | N
 
 
 def _start_spark(memory: str):
-    from gryph.client.spark.local_server import free_port, start_local_server
+    from gryph.client.spark.session.local_server import free_port, start_local_server
 
     ui_port = free_port()
     server = start_local_server(

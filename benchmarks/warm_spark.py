@@ -139,7 +139,7 @@ def main() -> int:
     args = parser.parse_args()
     server = None
     if args.remote is None:
-        from gryph.client.spark.local_server import start_local_server
+        from gryph.client.spark.session.local_server import start_local_server
 
         server = start_local_server()
     try:

@@ -32,7 +32,7 @@ def _duckdb(memory_limit: str | None):
     """One connection for every DuckDB system, under the same memory cap (spilling beyond it)."""
     import duckdb
 
-    from gryph.local_backend.quoting import string
+    from gryph.local_backend.sql.quoting import string
 
     from .generate import DATA
 
@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> None:
         once = lambda: peers.run_cuallee(con, files)  # noqa: E731
     elif args.system in ("spark-gryph", "spark-gryph-samples"):
         from gryph.client import run
-        from gryph.client.spark.connect import Connection
+        from gryph.client.spark.session.connect import Connection
         from gryph.client.spark.engine import SparkEngine
 
         suite = load_bench_suite(args.rows, args.with_checks)

@@ -201,7 +201,7 @@ def _lower(
     for index, rule in enumerate(checked.rules):
         target = late_collector if index in late_reads else collector
         before = target.query_names()
-        finishers.append(LOWERINGS[rule.spec.kind](rule, schemas, target, options).lower())
+        finishers.append(LOWERINGS[rule.kind](rule, schemas, target, options).lower())
         if index in late_reads:
             late_queries[index] = target.query_names() - before
     # measures go through the same collector: aggregate-only measures join the rules' scans

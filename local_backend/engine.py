@@ -18,15 +18,15 @@ from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.plan.data_types import Schema
 from gryph.compiler.plan.result_values import normalize
 
-from .duck_types import schema_of_relation
-from .located_rows import Locate, Locations
-from .perfect_hashing import GroupingBudget
-from .quoting import ident, string
+from .sources.duck_types import schema_of_relation
+from .tuning.located_rows import Locate, Locations
+from .tuning.perfect_hashing import GroupingBudget
+from .sql.quoting import ident, string
 from .sandbox import guard, holds_user_sql
-from .settings import current_setting, setting
-from .sources import Loaded, register_source
-from .sql_relations import Aliases, query_sql, relation_sql
-from .together import MAX_BRANCHES, in_order, split_rows, union_sql
+from .tuning.settings import current_setting, setting
+from .sources.source_views import Loaded, register_source
+from .sql.relations import Aliases, query_sql, relation_sql
+from .tuning.one_statement import MAX_BRANCHES, in_order, split_rows, union_sql
 
 
 # DuckDB's optimizer that may swap the build and probe sides of a hash join
@@ -82,7 +82,7 @@ class DuckDBEngine:
     def schema_of(self, source: SourceSpec) -> Schema:
         """The schema of a source; DuckDB reads only what it needs to know the columns."""
         if is_database(source):
-            from .database_sources import database_schema  # loads pyarrow: only suites with a database pay it
+            from .sources.database_sources import database_schema  # loads pyarrow: only suites with a database pay it
 
             return database_schema(self._con, source)
         loaded = register_source(self._con, source, f"__gryph_schema_{next(self._scratch)}")
@@ -197,7 +197,7 @@ class DuckDBEngine:
             for name in wanted:
                 spec = sources[name]
                 if is_database(spec):
-                    from .database_sources import database_view
+                    from .sources.database_sources import database_view
 
                     registered.append(database_view(self._con, spec, everything))
                 else:

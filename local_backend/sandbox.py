@@ -19,8 +19,8 @@ import duckdb
 from gryph.compiler.plan import Export, Sql, walk_relations
 from gryph.compiler.sources.source_specs import SourceSpec
 
-from .quoting import string
-from .sources import expand_paths
+from .sql.quoting import string
+from .sources.source_views import expand_paths
 
 # the formats DuckDB reads from their files itself (ORC and Avro come through Arrow, see sources.py)
 _READ_BY_DUCKDB = ("csv", "tsv", "parquet", "json", "text")

@@ -37,7 +37,7 @@ def spark_remote() -> str:
 
     A server that cannot start fails the tests that need it: it is never a skip, in CI or not.
     """
-    from gryph.client.spark.local_server import start_local_server
+    from gryph.client.spark.session.local_server import start_local_server
 
     server = start_local_server()
     try:

@@ -15,8 +15,8 @@ import time
 import uuid
 from pathlib import Path
 
-from gryph.client.spark.connector_jars import fetch_jars, jar_cache
-from gryph.client.spark.local_server import free_port, java_home, port_open
+from gryph.client.spark.session.connector_jars import fetch_jars, jar_cache
+from gryph.client.spark.session.local_server import free_port, java_home, port_open
 
 POM = Path(__file__).with_name("kafka") / "pom.xml"
 VERSION = "4.1.1"

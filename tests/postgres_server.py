@@ -14,7 +14,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from gryph.client.spark.local_server import free_port
+from gryph.client.spark.session.local_server import free_port
 
 USER = "gryph"
 PASSWORD = "s3cret-pw-9173"  # tests check that it appears in no message and no output

@@ -5,8 +5,8 @@ Importing this package does not import pyspark; ``SparkEngine`` loads it on firs
 
 from __future__ import annotations
 
-from .connect import Connection, connect
-from .local_server import LocalSpark, start_local_cluster, start_local_server
+from .session.connect import Connection, connect
+from .session.local_server import LocalSpark, start_local_cluster, start_local_server
 
 __all__ = ["Connection", "LocalSpark", "SparkEngine", "connect", "start_local_cluster", "start_local_server"]
 

@@ -17,19 +17,19 @@ from gryph.compiler.plan.pruning import prune_columns
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.plan.data_types import Schema
 
-from .connect import Connection, connect
-from .failures import spark_errors
-from .answers import answers
-from .histogram_samples import take_samples
-from .histograms import shared_histograms
-from .numbered_rows import number_samples
-from .read_once import Copies, keep_all, sources_to_keep
-from .relations import Context, compile_relation, has_sql, wide_codegen
-from .scalars import quoted
-from .small_runs import reads_only_small, restore, set_for_small_run
-from .sources import load_source
-from .together import Part, collect_together
-from .typemap import schema_of
+from .session.connect import Connection, connect
+from .session.failures import spark_errors
+from .rewrites.action_answers import answers
+from .rewrites.histogram_samples import take_samples
+from .compile.histograms import shared_histograms
+from .rewrites.numbered_rows import number_samples
+from .rewrites.read_once import Copies, keep_all, sources_to_keep
+from .compile.relations import Context, compile_relation, has_sql, wide_codegen
+from .compile.scalars import quoted
+from .rewrites.small_sources import reads_only_small, restore, set_for_small_run
+from .sources.source_loading import load_source
+from .rewrites.one_action import Part, collect_together
+from .compile.type_mapping import schema_of
 
 
 class SparkEngine:

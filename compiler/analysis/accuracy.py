@@ -12,6 +12,7 @@ from ..language.ruletree.nodes import Mapping as MappingNode
 from ..language.ruletree.nodes import StatementRule
 from .rule_checker import RuleChecker
 from .checked_rules import CheckedAccuracy, CheckedKeyedAccuracy
+from ..rule_kinds import RuleKind
 
 _ORDER = {"<<": "<", ">>": ">", "<<=": "<=", ">>=": ">="}
 
@@ -42,8 +43,7 @@ class AccuracyChecker(TwoSidedChecker):
     """A miss is a judged source row without a match. The conjuncts of the condition that read
     only the source choose the rows the rule judges; the others join with the rule."""
 
-    kinds = ("accuracy",)
-    details_allowed = ("miss", "total", "matched", "matchedFraction")
+    kind = RuleKind.ACCURACY
 
     def check(self) -> CheckedAccuracy:
         rule = self.rule
@@ -100,8 +100,7 @@ class AccuracyChecker(TwoSidedChecker):
 class KeyedAccuracyChecker(TwoSidedChecker):
     """``@Key`` equalities compare as Griffin's ``=`` does (NULL equals NULL and '')."""
 
-    # no kind of its own: chosen for statement-form accuracy bodies
-    details_allowed = ("total", "matched", "miss", "mismatch", "invalid", "mismatches")
+    kind = RuleKind.KEYED_ACCURACY  # chosen by the check pass for statement-form accuracy bodies
 
     def check(self) -> CheckedKeyedAccuracy:
         source, target, prefix, resolver = self.two_sides()

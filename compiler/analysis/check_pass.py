@@ -29,21 +29,24 @@ from .griffin_measures import (
 from .queries import MeasureChecker, QueryChecker
 from .row_rules import CompletenessChecker, DistinctnessChecker, TimelinessChecker, UniquenessChecker
 from .checked_rules import CheckedRule
+from ..rule_kinds import RuleKind
 
 
 class SqlChecker(RuleChecker):
     """Spark SQL text runs as the engine reads it: only its details are checked here."""
 
-    kinds = ("sql",)
+    kind = RuleKind.SQL
 
     def check(self) -> CheckedRule:
         return CheckedRule(self.rule)
 
 
-CHECKERS: dict[str, type[RuleChecker]] = {
-    kind: cls
+# the checker of each rule kind (tests hold it to the registry: one for every kind)
+CHECKERS: dict[RuleKind, type[RuleChecker]] = {
+    cls.kind: cls
     for cls in (
         AccuracyChecker,
+        KeyedAccuracyChecker,
         CompletenessChecker,
         DistinctnessChecker,
         UniquenessChecker,
@@ -58,7 +61,6 @@ CHECKERS: dict[str, type[RuleChecker]] = {
         SchemaConformanceChecker,
         SparkSqlMeasureChecker,
     )
-    for kind in cls.kinds
 }
 
 
@@ -84,7 +86,7 @@ def check_suite(suite: Suite, schemas: Mapping[str, Schema], now_ms: int = 0) ->
 
 def check_rule(rule: RuleSpec, schemas: Mapping[str, Schema], now_ms: int) -> CheckedRule:
     """One rule (or measure) checked by the checker of its kind."""
-    checker = CHECKERS[rule.kind]
-    if checker is AccuracyChecker and isinstance(rule.body, StatementRule):
-        checker = KeyedAccuracyChecker
-    return checker(rule, schemas, now_ms).check()
+    kind = RuleKind(rule.kind)
+    if kind is RuleKind.ACCURACY and isinstance(rule.body, StatementRule):
+        kind = RuleKind.KEYED_ACCURACY  # the older design's statement form
+    return CHECKERS[kind](rule, schemas, now_ms).check()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..plan import Field, Named, Scalar
+from ..rule_kinds import RuleKind
 from ..suites.suite import RuleSpec
 
 
@@ -18,6 +19,11 @@ class CheckedRule:
     """A rule (or measure) that passed the check pass; on its own: Spark SQL text, which runs as is."""
 
     spec: RuleSpec
+
+    @property
+    def kind(self) -> RuleKind:
+        """The kind whose lowering reads it."""
+        return RuleKind(self.spec.kind)
 
 
 @dataclass(frozen=True)
@@ -88,6 +94,10 @@ class CheckedKeyedAccuracy(CheckedRule):
     keys: tuple[Scalar, ...]
     mappings: tuple[tuple[Scalar, str], ...]
     invalid: tuple[Scalar, ...]
+
+    @property
+    def kind(self) -> RuleKind:
+        return RuleKind.KEYED_ACCURACY
 
 
 @dataclass(frozen=True)

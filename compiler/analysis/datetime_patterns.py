@@ -2,7 +2,7 @@
 
 Only the fields in ``SUPPORTED`` are accepted: each has one exact equivalent on every engine.
 A plan carries the pattern as Spark writes it; an engine that formats otherwise translates the
-parts (DuckDB: ``local_backend/datetime_format.py``).
+parts (DuckDB: ``local_backend/spark_emulation/datetime_format.py``).
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from .checked_rules import (
     CheckedMeasureProfiling,
     CheckedRowCondition,
 )
+from ..rule_kinds import RuleKind
 
 
 class GriffinMeasureChecker(RuleChecker):
@@ -60,7 +61,7 @@ class GriffinMeasureChecker(RuleChecker):
 class CompletenessMeasureChecker(GriffinMeasureChecker):
     """``expr`` says what a complete row is; a row where it is false or NULL is incomplete."""
 
-    kinds = ("griffin.completeness",)
+    kind = RuleKind.GRIFFIN_COMPLETENESS
 
     def check(self) -> CheckedRowCondition:
         source = self.source()
@@ -71,7 +72,7 @@ class CompletenessMeasureChecker(GriffinMeasureChecker):
 class SparkSqlMeasureChecker(GriffinMeasureChecker):
     """The rows of a Spark SQL query; ``bad.record.definition`` true marks a bad one (NULL: good)."""
 
-    kinds = ("griffin.sparksql",)
+    kind = RuleKind.GRIFFIN_SPARK_SQL
 
     def check(self) -> CheckedRowCondition:
         config = self.body_as(SparkSqlConfig)
@@ -86,7 +87,7 @@ class SchemaConformanceChecker(GriffinMeasureChecker):
     64 bits also refuses numbers outside its range, as Spark's cast does.
     """
 
-    kinds = ("griffin.schemaconformance",)
+    kind = RuleKind.GRIFFIN_SCHEMA_CONFORMANCE
 
     def check(self) -> CheckedRowCondition:
         source = self.source()
@@ -105,7 +106,7 @@ class SchemaConformanceChecker(GriffinMeasureChecker):
 class AccuracyMeasureChecker(GriffinMeasureChecker):
     """Pairs of source and reference columns, each pair comparable (text compares as text)."""
 
-    kinds = ("griffin.accuracy",)
+    kind = RuleKind.GRIFFIN_ACCURACY
 
     def check(self) -> CheckedMeasureAccuracy:
         source, reference = self.source(), self.rule.target
@@ -143,7 +144,7 @@ class AccuracyMeasureChecker(GriffinMeasureChecker):
 class DuplicationMeasureChecker(GriffinMeasureChecker):
     """Key columns (none: every column) and the flag of a bad row."""
 
-    kinds = ("griffin.duplication",)
+    kind = RuleKind.GRIFFIN_DUPLICATION
 
     def check(self) -> CheckedMeasureDuplication:
         source = self.source()
@@ -157,7 +158,7 @@ class DuplicationMeasureChecker(GriffinMeasureChecker):
 class ProfilingMeasureChecker(GriffinMeasureChecker):
     """The columns profiled (none named: every column)."""
 
-    kinds = ("griffin.profiling",)
+    kind = RuleKind.GRIFFIN_PROFILING
 
     def check(self) -> CheckedMeasureProfiling:
         source = self.source()

@@ -14,6 +14,7 @@ from ..suites.suite import NativeSql
 from ..plan.data_types import Column
 from .rule_checker import RuleChecker, output_name
 from .checked_rules import CheckedQuery, CheckedRule, Grouping, OrderKey
+from ..rule_kinds import RuleKind
 
 Items = list[tuple[Scalar, str]]
 # rewrites an expression over a grouping's names (the node says where a loose column stands)
@@ -21,7 +22,7 @@ Rewrite = Callable[[Scalar, Node], Scalar]
 
 
 class QueryChecker(RuleChecker):
-    kinds = ("profiling",)
+    kind = RuleKind.PROFILING
 
     def check(self) -> CheckedRule:
         return self.check_query(self.body_as(SelectQuery))
@@ -184,7 +185,7 @@ class QueryChecker(RuleChecker):
 class MeasureChecker(QueryChecker):
     """A measure: a query checked like a profiling query, or SQL text that runs as is."""
 
-    kinds = ("measure",)
+    kind = RuleKind.MEASURE
 
     def check(self) -> CheckedRule:
         if isinstance(self.rule.body, (str, NativeSql)):

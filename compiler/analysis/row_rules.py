@@ -13,6 +13,7 @@ from ..language.time_literals import duration_ms
 from ..plan.data_types import INTEGER, STRING, TIMESTAMP, Kind, Schema
 from .rule_checker import RuleChecker
 from .checked_rules import CheckedCompleteness, CheckedDistinctness, CheckedTimeliness, CheckedUniqueness
+from ..rule_kinds import RuleKind
 
 Selections = list[tuple[Scalar, str, SelectItem]]
 
@@ -21,8 +22,7 @@ class CompletenessChecker(RuleChecker):
     """A row is incomplete when any selection is NULL or, with Griffin's ``error.confs``, when any
     configured column matches its regex or its enumeration (``hive_none`` meaning NULL)."""
 
-    kinds = ("completeness",)
-    details_allowed = ("total", "incomplete", "complete", "error.confs")
+    kind = RuleKind.COMPLETENESS
 
     def check(self) -> CheckedCompleteness:
         source = self.rule.source
@@ -87,25 +87,14 @@ class DuplicatesChecker(RuleChecker):
 
 
 class DistinctnessChecker(DuplicatesChecker):
-    kinds = ("distinctness",)
-    details_allowed = (
-        "total",
-        "distinct",
-        "dup",
-        "num",
-        "duplication.array",
-        "accu_dup",
-        "with.accumulate",
-        "record.enable",
-    )
+    kind = RuleKind.DISTINCTNESS
 
     def check(self) -> CheckedDistinctness:
         return CheckedDistinctness(self.rule, *self.keys())
 
 
 class UniquenessChecker(DuplicatesChecker):
-    kinds = ("uniqueness",)
-    details_allowed = ("total", "unique", "dup", "num", "duplication.array")
+    kind = RuleKind.UNIQUENESS
 
     def check(self) -> CheckedUniqueness:
         source, keys, names = self.keys()
@@ -120,18 +109,7 @@ class UniquenessChecker(DuplicatesChecker):
 
 
 class TimelinessChecker(RuleChecker):
-    kinds = ("timeliness",)
-    details_allowed = (
-        "total",
-        "avg",
-        "latency",
-        "threshold",
-        "step",
-        "step.size",
-        "count",
-        "percentile",
-        "percentile.values",
-    )
+    kind = RuleKind.TIMELINESS
 
     def check(self) -> CheckedTimeliness:
         source = self.rule.source

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Mapping, TypeVar
+from typing import ClassVar, Mapping, TypeVar
 
 from ..errors import InvalidInput, did_you_mean
+from ..rule_kinds import RULE_KINDS, RuleKind
 from ..plan import Field, Scalar
 from .resolve import Context, Resolver, Scope, Side
 from ..language.ruletree.nodes import FieldStep, Name, Node, Selection, SelectItem, Star
@@ -19,10 +20,9 @@ COMMON_DETAILS = ("source", "target")
 
 
 class RuleChecker:
-    """Checks one rule against the schemas; a subclass per rule shape implements ``check``."""
+    """Checks one rule against the schemas; a subclass per rule kind implements ``check``."""
 
-    kinds: tuple[str, ...] = ()
-    details_allowed: tuple[str, ...] = ()
+    kind: ClassVar[RuleKind]  # the kind it checks: its details are the registry's
 
     def __init__(self, rule: RuleSpec, schemas: Mapping[str, Schema], now_ms: int) -> None:
         self.rule = rule
@@ -47,7 +47,7 @@ class RuleChecker:
         return InvalidInput(code, message, location=self.rule.location, text=None, hint=hint)
 
     def check_details(self) -> None:
-        allowed = set(self.details_allowed) | set(COMMON_DETAILS)
+        allowed = set(RULE_KINDS[self.kind].details) | set(COMMON_DETAILS)
         for key in self.rule.details:
             if key not in allowed:
                 key_at = self.rule.detail_locations[key][0] if key in self.rule.detail_locations else self.rule.location

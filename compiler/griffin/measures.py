@@ -11,8 +11,8 @@ import json
 from typing import Any
 
 from ..errors import Location, did_you_mean
+from ..rule_kinds import RuleKind, griffin_names, griffin_spellings
 from ..suites.griffin_measure_specs import (
-    MEASURE_KINDS,
     AccuracyConfig,
     ColumnRef,
     CompletenessConfig,
@@ -31,8 +31,9 @@ from .document import Node
 from .outputs import read_outputs
 from .sql_text import with_frames
 
-# Griffin's spelling of each type, for hints
-TYPE_SPELLINGS = ("completeness", "duplication", "profiling", "accuracy", "sparkSQL", "schemaConformance")
+# the RuleSpec kind of each measure type, by Griffin's MeasureTypes names (lower-cased)
+MEASURE_KINDS = griffin_names("griffin measure")
+TYPE_SPELLINGS = griffin_spellings("griffin measure")  # Griffin's spelling of each type, for hints
 BAD_FLAGS = ("duplicate", "unique", "non_unique", "distinct")
 # Spark's integer types narrower than gryph's 64-bit integers, and their ranges
 NARROW_INTEGERS = {"tinyint": 8, "byte": 8, "smallint": 16, "short": 16, "int": 32, "integer": 32}
@@ -71,13 +72,13 @@ def _measure(entry: Node, name: str, data: DataSources) -> RuleSpec:
     metric, _ = read_outputs(entry)  # validates every entry; Griffin names the outputs after the measure
     record = any((out.text("type") or "").lower() in ("record", "records") for out in entry.items("out"))
     target = None
-    if kind == "griffin.completeness":
+    if kind is RuleKind.GRIFFIN_COMPLETENESS:
         body: RuleBody = CompletenessConfig(_condition(config, "expr"))
-    elif kind == "griffin.duplication":
+    elif kind is RuleKind.GRIFFIN_DUPLICATION:
         body = DuplicationConfig(_columns(config), _bad_flag(config))
-    elif kind == "griffin.profiling":
+    elif kind is RuleKind.GRIFFIN_PROFILING:
         body = _profiling(config)
-    elif kind == "griffin.accuracy":
+    elif kind is RuleKind.GRIFFIN_ACCURACY:
         if config.child("ref.source").value is None:
             raise config.error(
                 "MISSING_REF_SOURCE",
@@ -86,12 +87,12 @@ def _measure(entry: Node, name: str, data: DataSources) -> RuleSpec:
             )
         target = _source(config, "ref.source", data)
         body = AccuracyConfig(tuple(_pair(item) for item in _objects(config, "expr")))
-    elif kind == "griffin.sparksql":
+    elif kind is RuleKind.GRIFFIN_SPARK_SQL:
         body = _spark_sql(config, name, data)
     else:
         body = SchemaConformanceConfig(tuple(_type_check(item) for item in _objects(config, "expr")))
     return RuleSpec(
-        kind,
+        kind.value,
         name,
         source,
         target,
@@ -99,7 +100,7 @@ def _measure(entry: Node, name: str, data: DataSources) -> RuleSpec:
         {},
         entry.location,
         MetricOutput(name, "map") if metric else None,
-        name if record and kind != "griffin.profiling" else None,
+        name if record and kind is not RuleKind.GRIFFIN_PROFILING else None,
     )  # profiling has no records
 
 

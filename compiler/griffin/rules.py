@@ -7,7 +7,7 @@ next one its target; a rule's metric is named after ``out.dataframe.name``.
 from __future__ import annotations
 
 from ..errors import InvalidInput, Location
-from ..language.textx_parser import RULE_GRAMMARS
+from ..rule_kinds import RuleKind, griffin_names, spec_of
 from ..language.ruletree.convert import parse_rule_text
 from ..language.ruletree.nodes import SelectQuery
 from ..suites.suite import RuleSpec, ViewSpec
@@ -15,18 +15,8 @@ from .df_ops import from_json_view, is_df_ops
 from .document import Node
 from .outputs import read_outputs
 
-# Griffin's DqType names (case-insensitive) and gryph's own; ``duplicate`` is Griffin's other
-# name for uniqueness, ``distinct`` its name for distinctness
-DQ_TYPES = {
-    "accuracy": "accuracy",
-    "profiling": "profiling",
-    "uniqueness": "uniqueness",
-    "duplicate": "uniqueness",
-    "distinct": "distinctness",
-    "distinctness": "distinctness",
-    "timeliness": "timeliness",
-    "completeness": "completeness",
-}
+# Griffin's DqType names (case-insensitive) and gryph's own, from the rule kinds' registry
+DQ_TYPES = griffin_names("rule")
 # Griffin's DslType, compared without dashes and case
 DSL_TYPES = {"griffindsl": "griffin-dsl", "sparksql": "spark-sql"}
 
@@ -66,32 +56,37 @@ def _rule(entry: Node, index: int, names: list[str]) -> RuleSpec:
     metric, record_name = read_outputs(entry)
     location = rule_node.location
     if dsl == "spark-sql":
-        return RuleSpec("sql", name, None, None, text, {}, location, metric=metric, record_name=record_name)
+        return RuleSpec(
+            RuleKind.SQL.value, name, None, None, text, {}, location, metric=metric, record_name=record_name
+        )
     kind_node = entry.child("dq.type")
     kind = DQ_TYPES.get((entry.text("dq.type", "") or "").lower())
     if kind is None:
         raise _unknown_dq_type(kind_node)
+    spec = spec_of(kind)
+    grammar = spec.grammar
+    assert grammar is not None  # every kind Griffin names in dq.type is written in the DSL
     details, detail_locations = _details(entry)
     # the rule's text starts one column after the JSON string's opening quote
-    body = parse_rule_text(RULE_GRAMMARS[kind], text, location.file, (location.line or 1) - 1, location.column or 0)
+    body = parse_rule_text(grammar, text, location.file, (location.line or 1) - 1, location.column or 0)
     named_source, named_target = details.pop("source", None), details.pop("target", None)
     source: str | None = str(named_source) if named_source else names[0]
     target = str(named_target) if named_target else (names[1] if len(names) > 1 else None)
-    if kind == "accuracy" and target is None:
+    if spec.target == "required" and target is None:
         raise entry.error(
             "MISSING_TARGET",
-            f"accuracy rule {name!r} needs a second data source",
+            f"{kind} rule {name!r} needs a second data source",
             "add a data source, or name one in details.target",
         )
-    if kind == "uniqueness" and target is None:
+    if spec.target == "optional" and target is None:
         target = source
     if isinstance(body, SelectQuery) and body.source is not None:
         source = None  # the query's FROM names it
     return RuleSpec(
-        kind,
+        kind.value,
         name,
         source,
-        target if kind in ("accuracy", "uniqueness") else None,
+        target if spec.target != "none" else None,
         body,
         details,
         location,

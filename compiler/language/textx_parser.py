@@ -20,17 +20,6 @@ if TYPE_CHECKING:
 GRAMMAR_DIR = Path(__file__).parent / "grammar"
 MAX_NESTING = 64  # brackets inside brackets, in any rule, check or policy
 
-# Which grammar parses the text of one rule of each DQ type (Griffin job configs hold rule text).
-RULE_GRAMMARS = {
-    "accuracy": "accuracy",
-    "profiling": "profiling",
-    "completeness": "selections",
-    "uniqueness": "selections",
-    "distinctness": "selections",
-    "timeliness": "selections",
-}
-
-
 GRAMMAR_OPTIONS: dict[str, object] = {"ignore_case": True, "autokwd": True}
 
 

@@ -1,8 +1,8 @@
 """One lowering per DQ type: a checked rule becomes plan requests and a finishing step."""
 
-from typing import Any, Callable, Protocol
+from typing import Callable, Protocol
 
-from ..analysis.checked_rules import CheckedAccuracy, CheckedKeyedAccuracy, CheckedRule
+from ..rule_kinds import RuleKind
 from .accuracy import AccuracyLowering
 from .common import Finisher, Options, RuleLowering
 from .completeness import CompletenessLowering
@@ -21,19 +21,13 @@ class Lowering(Protocol):
     def lower(self) -> Finisher: ...
 
 
-def accuracy_lowering(checked: CheckedRule, *args: Any) -> Lowering:
-    """Statement-form accuracy (``@Key a === b; ...``) joins by key; the other forms anti-join."""
-    if isinstance(checked, CheckedKeyedAccuracy):
-        return KeyedAccuracyLowering(checked, *args)
-    assert isinstance(checked, CheckedAccuracy)  # the check pass gives accuracy rules one of the two
-    return AccuracyLowering(checked, *args)
-
-
-# the lowering of each rule kind (measures: MeasureLowering)
-LOWERINGS: dict[str, Callable[..., Lowering]] = {
+# the lowering of each rule kind, by its checked rule's kind (a native measure's: MeasureLowering,
+# whose finisher gives a measure's result); tests hold it to the registry
+LOWERINGS: dict[RuleKind, Callable[..., Lowering]] = {
     kind: cls
     for cls in (
         AccuracyLowering,
+        KeyedAccuracyLowering,
         CompletenessLowering,
         DistinctnessLowering,
         UniquenessLowering,
@@ -47,6 +41,5 @@ LOWERINGS: dict[str, Callable[..., Lowering]] = {
     )
     for kind in cls.kinds
 }
-LOWERINGS["accuracy"] = accuracy_lowering
 
 __all__ = ["LOWERINGS", "Finisher", "MeasureLowering", "Options", "RuleLowering"]

@@ -14,6 +14,7 @@ from ..plan import Filter, IsNull, Join, JoinKind, Relation, and_all, count_all,
 from ..plan.scalars import field_names
 from ..results import RuleResult
 from .common import Finisher, RuleLowering, positive, rename_all
+from ..rule_kinds import RuleKind
 
 
 class AccuracyLowering(RuleLowering[CheckedAccuracy]):
@@ -24,7 +25,7 @@ class AccuracyLowering(RuleLowering[CheckedAccuracy]):
     so a judged row matches when one target row satisfies both.
     """
 
-    kinds = ("accuracy",)
+    kinds = (RuleKind.ACCURACY,)
 
     def lower(self) -> Finisher:
         rule, checked = self.rule, self.checked
@@ -39,7 +40,7 @@ class AccuracyLowering(RuleLowering[CheckedAccuracy]):
         total_ref = self.collector.value(judged, count_all())
         miss_ref = self.collector.value(misses, count_all())
         sample_ref = self.sample(misses, "missRecords", positive(miss_ref))
-        names = {key: self.name_of(key) for key in ("miss", "total", "matched", "matchedFraction")}
+        names = self.metric_names()
 
         def finish(results: Results) -> RuleResult:
             total = results.value(total_ref) or 0

@@ -12,6 +12,7 @@ from ..plan.printer import table_label
 from ..results import MetricWrite, RecordOutput, RuleResult
 from ..safe_names import path_inside, safe_file_name
 from ..plan.data_types import Schema
+from ..rule_kinds import RULE_KINDS, RuleKind
 
 Finisher = Callable[[Results], RuleResult]
 Checked = TypeVar("Checked", bound=CheckedRule)
@@ -54,7 +55,7 @@ class Options:
 class RuleLowering(Generic[Checked]):
     """Helpers for lowering one checked rule; a subclass per DQ type implements ``lower``."""
 
-    kinds: tuple[str, ...] = ()
+    kinds: tuple[RuleKind, ...] = ()
 
     def __init__(self, checked: Checked, schemas: Mapping[str, Schema], collector: Collector, options: Options) -> None:
         self.checked = checked
@@ -65,8 +66,14 @@ class RuleLowering(Generic[Checked]):
 
     def name_of(self, key: str) -> str:
         """A metric's name: renamed in the details, else the key itself (Griffin's getStringOrKey)."""
+        if key not in RULE_KINDS[self.checked.kind].metrics:
+            raise KeyError(f"{key!r} is no metric key of {self.checked.kind} in compiler/rule_kinds.py")
         value = self.rule.details.get(key)
         return str(value) if value not in (None, "") else key
+
+    def metric_names(self) -> dict[str, str]:
+        """Every metric key of the rule's kind (the registry's), with the name it is written under."""
+        return {key: self.name_of(key) for key in RULE_KINDS[self.checked.kind].metrics}
 
     def write(self, rows: list[dict[str, Any]]) -> MetricWrite:
         """The rule's main metric write, named and flattened as its ``out`` entry says."""

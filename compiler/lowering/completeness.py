@@ -8,10 +8,11 @@ from .query_collector import Results
 from ..plan import Filter, count_all
 from ..results import RuleResult
 from .common import Finisher, RuleLowering, positive
+from ..rule_kinds import RuleKind
 
 
 class CompletenessLowering(RuleLowering[CheckedCompleteness]):
-    kinds = ("completeness",)
+    kinds = (RuleKind.COMPLETENESS,)
 
     def lower(self) -> Finisher:
         rule = self.rule
@@ -20,7 +21,7 @@ class CompletenessLowering(RuleLowering[CheckedCompleteness]):
         total_ref = self.collector.value(read, count_all())
         incomplete_ref = self.collector.value(read, count_all(filter=incomplete))
         sample_ref = self.sample(Filter(read, incomplete), "incompleteRecords", positive(incomplete_ref))
-        names = {key: self.name_of(key) for key in ("total", "incomplete", "complete")}
+        names = self.metric_names()
 
         def finish(results: Results) -> RuleResult:
             total = results.value(total_ref) or 0

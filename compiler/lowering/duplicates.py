@@ -37,6 +37,7 @@ from ..results import MetricWrite, RuleResult
 from ..plan.data_types import BOOLEAN, INTEGER
 from ..analysis.equality import compared_as_text, comparison_key
 from .common import Finisher, RuleLowering
+from ..rule_kinds import RuleKind
 
 
 Duplicates = TypeVar("Duplicates", bound=CheckedDuplicates)
@@ -109,7 +110,7 @@ class _DuplicateLowering(RuleLowering[Duplicates]):
 
 
 class DistinctnessLowering(_DuplicateLowering[CheckedDistinctness]):
-    kinds = ("distinctness",)
+    kinds = (RuleKind.DISTINCTNESS,)
 
     def lower(self) -> Finisher:
         read = self.read(self.checked.source)
@@ -121,7 +122,7 @@ class DistinctnessLowering(_DuplicateLowering[CheckedDistinctness]):
 
 
 class UniquenessLowering(_DuplicateLowering[CheckedUniqueness]):
-    kinds = ("uniqueness",)
+    kinds = (RuleKind.UNIQUENESS,)
 
     def lower(self) -> Finisher:
         read = self.read(self.checked.source)

@@ -38,6 +38,7 @@ from ..results import RuleResult
 from ..plan.data_types import BOOLEAN, INTEGER, STRING, Kind
 from .common import Finisher
 from .griffin_measure import GriffinMeasureLowering
+from ..rule_kinds import RuleKind
 
 # kinds a window can order rows by on both engines alike
 _ORDERABLE = (Kind.BOOLEAN, Kind.INTEGER, Kind.DOUBLE, Kind.DECIMAL, Kind.STRING, Kind.DATE, Kind.TIMESTAMP)
@@ -51,7 +52,7 @@ class AccuracyMeasureLowering(GriffinMeasureLowering[CheckedMeasureAccuracy]):
     (Griffin compares ``coalesce(x, '')`` after its left join). The reference counts once per key.
     """
 
-    kinds = ("griffin.accuracy",)
+    kinds = (RuleKind.GRIFFIN_ACCURACY,)
 
     def lower(self) -> Finisher:
         checked = self.checked
@@ -76,7 +77,7 @@ class DuplicationMeasureLowering(GriffinMeasureLowering[CheckedMeasureDuplicatio
     the least by the key columns, then the other columns (Griffin leaves it to Spark).
     """
 
-    kinds = ("griffin.duplication",)
+    kinds = (RuleKind.GRIFFIN_DUPLICATION,)
 
     def lower(self) -> Finisher:
         read = self.read(self.checked.source)

@@ -16,6 +16,7 @@ from ..plan import Field, Filter, Literal, Named, Project, Relation, count_all
 from ..results import RuleResult
 from ..plan.data_types import STRING, Schema
 from .common import Checked, Finisher, RuleLowering, positive
+from ..rule_kinds import RuleKind
 
 STATUS = "__status"
 
@@ -56,7 +57,7 @@ class RowConditionLowering(GriffinMeasureLowering[CheckedRowCondition]):
     """A measure whose bad rows are those of one relation where a condition holds (completeness,
     schemaConformance, sparkSQL)."""
 
-    kinds = ("griffin.completeness", "griffin.schemaconformance", "griffin.sparksql")
+    kinds = (RuleKind.GRIFFIN_COMPLETENESS, RuleKind.GRIFFIN_SCHEMA_CONFORMANCE, RuleKind.GRIFFIN_SPARK_SQL)
 
     def lower(self) -> Finisher:
         read = self.read(self.checked.source)

@@ -38,6 +38,7 @@ from ..results import RuleResult
 from ..plan.data_types import DOUBLE, INTEGER, STRING, DataType, Kind
 from .common import Finisher
 from .griffin_measure import GriffinMeasureLowering
+from ..rule_kinds import RuleKind
 
 _NUMERIC = (Kind.INTEGER, Kind.DOUBLE, Kind.DECIMAL)
 # kinds Spark's length() reads as text
@@ -80,7 +81,7 @@ def bround(value: float | None, scale: int) -> float | None:
 
 
 class ProfilingMeasureLowering(GriffinMeasureLowering[CheckedMeasureProfiling]):
-    kinds = ("griffin.profiling",)
+    kinds = (RuleKind.GRIFFIN_PROFILING,)
 
     def lower(self) -> Finisher:
         config = self.checked

@@ -40,10 +40,11 @@ from ..analysis.checked_rules import CheckedKeyedAccuracy
 from ..results import RuleResult
 from ..plan.data_types import BOOLEAN, INTEGER
 from .common import Finisher, RuleLowering, positive
+from ..rule_kinds import RuleKind
 
 
 class KeyedAccuracyLowering(RuleLowering[CheckedKeyedAccuracy]):
-    kinds = ()  # chosen by ``accuracy_lowering`` for statement-form bodies
+    kinds = (RuleKind.KEYED_ACCURACY,)
 
     def lower(self) -> Finisher:
         rule, checked = self.rule, self.checked
@@ -97,7 +98,7 @@ class KeyedAccuracyLowering(RuleLowering[CheckedKeyedAccuracy]):
         not_invalid = [not_(Call(Fn.COALESCE, (or_all(invalid), Literal(False, BOOLEAN)), BOOLEAN))] if invalid else []
         misses = Project(Filter(joined, and_all(not_invalid + [IsNull(Field(found, BOOLEAN))])), source_columns)
         sample_ref = self.sample(misses, "missRecords", positive(refs["miss"]))
-        names = {key: self.name_of(key) for key in ("total", "matched", "miss", "mismatch", "invalid", "mismatches")}
+        names = self.metric_names()
 
         def finish(results: Results) -> RuleResult:
             metrics = {names[key]: results.value(ref) or 0 for key, ref in refs.items()}

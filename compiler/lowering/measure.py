@@ -16,12 +16,13 @@ from ..plan import Read, Relation, Sql
 from ..results import MeasureResult, ResultRow, Row
 from ..suites.suite import MeasureSpec, NativeSql
 from .profiling import QueryLowering
+from ..rule_kinds import RuleKind
 
 MeasureFinisher = Callable[[Results], MeasureResult]
 
 
 class MeasureLowering(QueryLowering):
-    kinds = ("measure",)
+    kinds = (RuleKind.MEASURE,)
     row_limit = 1
 
     def lower(self) -> MeasureFinisher:

@@ -26,6 +26,7 @@ from ..plan import (
 )
 from ..results import RuleResult
 from .common import Finisher, RuleLowering
+from ..rule_kinds import RuleKind
 
 ROW_LIMIT = 10_000
 
@@ -89,7 +90,7 @@ class QueryLowering(RuleLowering[CheckedRule]):
 
 
 class ProfilingLowering(QueryLowering):
-    kinds = ("profiling",)
+    kinds = (RuleKind.PROFILING,)
 
     def lower(self) -> Finisher:
         assert isinstance(self.checked, CheckedQuery)  # the check pass gives profiling rules as queries

@@ -10,10 +10,11 @@ from ..plan import Sql
 from ..results import RuleResult
 from .common import Finisher, RuleLowering
 from .profiling import ROW_LIMIT
+from ..rule_kinds import RuleKind
 
 
 class SqlLowering(RuleLowering[CheckedRule]):
-    kinds = ("sql",)
+    kinds = (RuleKind.SQL,)
 
     def lower(self) -> Finisher:
         rule = self.rule

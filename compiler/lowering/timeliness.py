@@ -37,6 +37,7 @@ from ..analysis.checked_rules import CheckedTimeliness
 from ..results import MetricWrite, RuleResult
 from ..plan.data_types import BOOLEAN, DOUBLE, INTEGER
 from .common import Finisher, RuleLowering, positive
+from ..rule_kinds import RuleKind
 
 
 def percentile_name(prefix: str, fraction: float) -> str:
@@ -45,7 +46,7 @@ def percentile_name(prefix: str, fraction: float) -> str:
 
 
 class TimelinessLowering(RuleLowering[CheckedTimeliness]):
-    kinds = ("timeliness",)
+    kinds = (RuleKind.TIMELINESS,)
 
     def lower(self) -> Finisher:
         rule, checked = self.rule, self.checked
@@ -77,7 +78,7 @@ class TimelinessLowering(RuleLowering[CheckedTimeliness]):
         )
         fractions = checked.fractions
         percentile_refs = self._percentiles(read, latency, valid, fractions)
-        names = {key: self.name_of(key) for key in ("total", "avg", "step", "percentile")}
+        names = self.metric_names()
 
         def finish(results: Results) -> RuleResult:
             total = results.value(total_ref) or 0

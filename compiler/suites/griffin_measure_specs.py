@@ -14,16 +14,6 @@ from ..errors import Location
 from ..language.ruletree.nodes import Expr
 from ..plan.data_types import DataType
 
-# RuleSpec kinds of the six measure types, by Griffin's MeasureTypes names (lower-cased)
-MEASURE_KINDS = {
-    "completeness": "griffin.completeness",
-    "duplication": "griffin.duplication",
-    "profiling": "griffin.profiling",
-    "accuracy": "griffin.accuracy",
-    "sparksql": "griffin.sparksql",
-    "schemaconformance": "griffin.schemaconformance",
-}
-
 
 class ColumnRef(NamedTuple):
     """A column named in a measure's config, and where the name stands."""

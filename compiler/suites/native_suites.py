@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Iterable
 
 from ..errors import InvalidInput, Location, did_you_mean
+from ..rule_kinds import RuleKind, spec_of
 from ..language.gc_pause import without_cyclic_gc
 from ..language.number_literals import number_from_text
 from ..language.textx_parser import unquote_name
@@ -26,7 +27,7 @@ from ..language.ruletree.statements import (
 )
 from ..sources.databases import CONNECTION_OPTIONS, check_database_source, is_database
 from ..sources.source_specs import DATABASE_FORMATS, SourceSpec
-from .suite import TWO_SOURCE_KINDS, CheckSpec, MeasureSpec, NativeSql, PassSpec, RuleBody, RuleSpec, Suite
+from .suite import CheckSpec, MeasureSpec, NativeSql, PassSpec, RuleBody, RuleSpec, Suite
 from ..language.text_files import read_utf8
 from ..plan.data_types import TYPE_NAMES, Column, Schema, parse_type_name
 
@@ -112,7 +113,7 @@ def parse_suite(
                     hint=did_you_mean(used, list(sources) + list(known_sources))
                     or 'declare it first: source NAME = csv("path")',
                 )
-        if rule.target is not None and rule.kind not in TWO_SOURCE_KINDS:
+        if rule.target is not None and spec_of(rule.kind).target == "none":
             raise InvalidInput(
                 "TARGET_NOT_ALLOWED",
                 f"a {rule.kind} rule reads one source, not {rule.target!r}",
@@ -256,7 +257,7 @@ def _native_source(measure: MeasureDecl, sources: dict[str, SourceSpec], number:
 def _measure(statement: MeasureDecl, body: RuleBody) -> MeasureSpec:
     """A measure: lowered like a profiling rule of its own kind (SQL text for ``sql "..."``)."""
     return MeasureSpec(
-        kind="measure",
+        kind=RuleKind.MEASURE.value,
         name=statement.name,
         source=statement.source,
         target=None,

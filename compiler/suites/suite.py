@@ -12,8 +12,6 @@ from ..language.ruletree.check_nodes import CheckExpr
 from ..language.ruletree.nodes import AccuracyBody, SelectList, SelectQuery
 from ..sources.source_specs import SourceSpec
 
-TWO_SOURCE_KINDS = ("accuracy", "uniqueness")  # the rule types that compare a source with a target
-
 
 @dataclass(frozen=True)
 class MetricOutput:

@@ -16,7 +16,7 @@ from postgres_server import PASSWORD
 from test_cli import gryph
 
 from gryph.client import run
-from gryph.client.spark.local_server import free_port
+from gryph.client.spark.session.local_server import free_port
 
 
 @pytest.fixture(scope="module")

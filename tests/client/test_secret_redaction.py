@@ -17,7 +17,7 @@ import pytest
 
 from postgres_server import DATABASE, PASSWORD, USER
 
-from gryph.client.spark.local_server import free_port
+from gryph.client.spark.session.local_server import free_port
 
 SSL_SECRET = "ssl-key-secret-4408"
 ENV_USER = "env-user-secret-3316"  # a user name read from the environment is a secret too

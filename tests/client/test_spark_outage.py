@@ -6,8 +6,8 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from gryph.client.spark import outage
-from gryph.client.spark.connect import retry_seconds
+from gryph.client.spark.session import outage
+from gryph.client.spark.session.connect import retry_seconds
 from gryph.compiler.errors import EngineError
 
 

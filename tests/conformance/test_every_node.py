@@ -237,7 +237,7 @@ def prune(example: Example, request) -> None:
 
 
 def scans(example: Example, request) -> None:
-    read_once = pytest.importorskip("gryph.client.spark.read_once")
+    read_once = pytest.importorskip("gryph.client.spark.rewrites.read_once")
     assert read_once.scans([example.relation])["t"] == 1
 
 

@@ -8,7 +8,7 @@ from gryph.compiler.plan import data_types as G
 from gryph.compiler.plan import Aggregate, AggregateCall, AggFn, Call, Field, Filter, Fn, IsNull, Literal, Named, Read
 from gryph.compiler.plan import Plan, Query, count_all, not_
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.local_backend.database_filters import pushed_filter
+from gryph.local_backend.sources.database_filters import pushed_filter
 from gryph.local_backend.engine import DuckDBEngine
 
 SCHEMA = G.schema(("id", G.INTEGER), ("amount", G.DOUBLE), ("note", G.STRING), ("odd name", G.BOOLEAN))

@@ -51,8 +51,8 @@ from gryph.compiler.plan.data_types import (
     map_of,
     struct,
 )
-from gryph.local_backend.sql_relations import Aliases, relation_sql
-from gryph.local_backend.sql_scalars import magnitude_bits, scalar_sql
+from gryph.local_backend.sql.relations import Aliases, relation_sql
+from gryph.local_backend.sql.scalars import magnitude_bits, scalar_sql
 
 I, D, S, B = INTEGER, DOUBLE, STRING, BOOLEAN
 COLUMNS = {

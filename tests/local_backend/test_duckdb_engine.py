@@ -72,7 +72,7 @@ def _record_sample_of_an_anti_join(bench, folder):
 
 
 def _explained(con, plan) -> str:
-    from gryph.local_backend.sql_relations import query_sql
+    from gryph.local_backend.sql.relations import query_sql
 
     return "\n".join(row[1] for row in con.execute("EXPLAIN " + query_sql(plan.queries[0])).fetchall())
 

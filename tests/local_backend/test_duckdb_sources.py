@@ -402,7 +402,7 @@ def test_declared_schema_with_an_unnameable_type(engine, tmp_path):
 
 def test_csv_types_behind_a_url_are_inferred_without_looking_at_the_file_system(tmp_path):
     """A URL has no local size or time to tell a change: the types are inferred on every read."""
-    from gryph.local_backend.csv_inference import spark_typed
+    from gryph.local_backend.sources.csv_inference import spark_typed
 
     path = write(tmp_path / "p.csv", "name,age\nJoey,14\n")
     relation = f"read_csv(['{path}'], all_varchar = true)"

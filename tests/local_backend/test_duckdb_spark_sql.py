@@ -9,7 +9,7 @@ import pytest
 
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.plan import Sql
-from gryph.local_backend.spark_sql import spark_to_duckdb
+from gryph.local_backend.spark_emulation.spark_sql import spark_to_duckdb
 
 
 def test_sqlglot_loads_only_when_a_suite_holds_spark_sql(tmp_path):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from gryph.local_backend.sql_relations import query_sql
+from gryph.local_backend.sql.relations import query_sql
 
 SUITES_DIR = Path(__file__).parents[1] / "compiler" / "golden"
 GOLDEN = Path(__file__).parent / "golden_sql"

@@ -15,8 +15,8 @@ from gryph.compiler.plan import Aggregate, Distinct, Field, Named, Read, Sql, co
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.plan.data_types import INTEGER, STRING, Column, Schema
 from gryph.local_backend import DuckDBEngine
-from gryph.local_backend import perfect_hashing
-from gryph.local_backend.perfect_hashing import (
+from gryph.local_backend.tuning import perfect_hashing
+from gryph.local_backend.tuning.perfect_hashing import (
     GroupingBudget,
     budget_bits,
     groups,
@@ -24,7 +24,7 @@ from gryph.local_backend.perfect_hashing import (
     perfect_slot_bytes,
     size_bytes,
 )
-from gryph.local_backend.sql_relations import Aliases, relation_sql
+from gryph.local_backend.sql.relations import Aliases, relation_sql
 
 PERFECT = "PERFECT_HASH_GROUP_BY"
 IDS = Read("ids", Schema((Column("id", INTEGER),)))

@@ -10,8 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from gryph.client.runner import load_suite, run as run_on
-from gryph.client.spark import histogram_samples
-from gryph.client.spark.histogram_samples import SampledHistogram, TakenSample, take_samples
+from gryph.client.spark.rewrites import histogram_samples
+from gryph.client.spark.rewrites.histogram_samples import SampledHistogram, TakenSample, take_samples
 from gryph.compiler.plan import (
     Call,
     Field,
@@ -63,7 +63,7 @@ def spark_run(request, spark_engine, tmp_path, monkeypatch):
     """Runs the suite on Spark as a small run (one partition) or a large one (shuffles), and
     records the histograms that took samples."""
     import gryph.client.spark.engine as engine_module
-    import gryph.client.spark.small_runs as small_runs
+    import gryph.client.spark.rewrites.small_sources as small_runs
 
     if request.param == "large":
         monkeypatch.setattr(small_runs, "SMALL_SOURCE_BYTES", 0)

@@ -14,7 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from gryph.client.runner import load_suite
-from gryph.client.spark.local_schemas import known_schema, parquet_schema
+from gryph.client.spark.sources.local_schemas import known_schema, parquet_schema
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -80,7 +80,7 @@ def test_files_not_here_folders_and_globs_are_left_to_the_server(tmp_path):
 
 
 def test_the_example_sources_have_the_schemas_the_server_gives(spark_engine):
-    from gryph.client.spark.sources import _read_files
+    from gryph.client.spark.sources.source_loading import _read_files
 
     suite = load_suite(EXAMPLES / "users.dq")
     for spec in suite.sources.values():

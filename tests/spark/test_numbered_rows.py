@@ -9,8 +9,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from gryph.client.runner import load_suite, run as run_on
-from gryph.client.spark.fetched_rows import Fetched
-from gryph.client.spark.numbered_rows import number_samples
+from gryph.client.spark.rewrites.fetched_rows import Fetched
+from gryph.client.spark.rewrites.numbered_rows import number_samples
 from gryph.compiler.plan import (
     AggFn,
     Aggregate,
@@ -56,8 +56,8 @@ MISSES = [
 def _large_run(spark_engine, tmp_path, monkeypatch, sample: int, read_once: bool = True):
     """The suite over files that count as large, so that users is kept; returns the result and
     the row-number column users' copy was given (None: not numbered)."""
-    import gryph.client.spark.read_once as read_once_module
-    import gryph.client.spark.small_runs as small_runs
+    import gryph.client.spark.rewrites.read_once as read_once_module
+    import gryph.client.spark.rewrites.small_sources as small_runs
     from gryph.client.spark import SparkEngine
 
     users, copy = tmp_path / "users.parquet", tmp_path / "copy.parquet"
@@ -213,7 +213,7 @@ def _wide_row(i: int) -> dict:
 
 
 def test_the_samples_of_a_source_are_fetched_whole_in_one_scan(spark_engine, tmp_path, monkeypatch):
-    import gryph.client.spark.small_runs as small_runs
+    import gryph.client.spark.rewrites.small_sources as small_runs
     from pyspark.sql.connect.dataframe import DataFrame
 
     from gryph.compiler.plan import Call, Fn, Plan, not_

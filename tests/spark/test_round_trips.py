@@ -111,7 +111,7 @@ def test_a_small_run_fetches_its_samples_in_its_one_action(spark_engine, tmp_pat
 
 def test_samples_of_a_larger_run_are_a_second_action_only_when_rows_failed(spark_engine, tmp_path, monkeypatch):
     # files of any size count as large: the samples of filters wait for the counts
-    monkeypatch.setattr("gryph.client.spark.small_runs.SMALL_SOURCE_BYTES", 0)
+    monkeypatch.setattr("gryph.client.spark.rewrites.small_sources.SMALL_SOURCE_BYTES", 0)
     users, copy, orders = _write(tmp_path)
     suite = load_suite(SUITE.format(users=users, copy=copy, orders=orders))
     sent = _requests(spark_engine, monkeypatch)
@@ -136,7 +136,7 @@ def test_spark_sql_text_reads_the_sources_as_temporary_views(spark_engine, tmp_p
 
 
 def test_a_small_run_is_interpreted_in_one_partition_and_the_settings_go_back(spark_engine, tmp_path, monkeypatch):
-    import gryph.client.spark.small_runs as small_runs
+    import gryph.client.spark.rewrites.small_sources as small_runs
     from gryph.client.spark import SparkEngine
 
     users, copy, orders = _write(tmp_path)
@@ -176,7 +176,7 @@ def test_a_small_run_is_interpreted_in_one_partition_and_the_settings_go_back(sp
 
 
 def test_a_kept_source_known_here_costs_no_schema_request(spark_engine, tmp_path, monkeypatch):
-    import gryph.client.spark.small_runs as small_runs
+    import gryph.client.spark.rewrites.small_sources as small_runs
 
     users, copy, orders = _write(tmp_path)
     suite = load_suite(SUITE.format(users=users, copy=copy, orders=orders))

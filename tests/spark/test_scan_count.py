@@ -8,8 +8,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from gryph.client.runner import compile_for, load_suite, run as run_on
-from gryph.client.spark.histograms import shared_histograms
-from gryph.client.spark.relations import compile_relation
+from gryph.client.spark.compile.histograms import shared_histograms
+from gryph.client.spark.compile.relations import compile_relation
 from gryph.compiler.lowering import Options
 
 SUITE = """
@@ -127,8 +127,8 @@ def _spied_run(engine, suite, monkeypatch, large: bool = True, record_sample: in
     """Run ``suite``; returns the metrics, the sources kept for the run (name, columns, small)
     and each query's plan. ``large``: the files count as large ones."""
     import gryph.client.spark.engine as engine_module
-    import gryph.client.spark.read_once as read_once
-    import gryph.client.spark.small_runs as small_runs
+    import gryph.client.spark.rewrites.read_once as read_once
+    import gryph.client.spark.rewrites.small_sources as small_runs
 
     kept, plans = [], []
     keep, collect_together = read_once.keep, engine_module.collect_together
@@ -204,7 +204,7 @@ def test_two_sources_each_read_twice_are_both_kept(spark_engine, tmp_path, monke
 
 
 def test_scans_are_counted_through_views_sql_and_split_aggregates():
-    from gryph.client.spark.read_once import scans
+    from gryph.client.spark.rewrites.read_once import scans
     from gryph.compiler.plan import (
         AggFn,
         Aggregate,
@@ -241,7 +241,7 @@ def test_scans_are_counted_through_views_sql_and_split_aggregates():
 
 
 def test_a_few_rows_of_a_scan_are_no_reason_to_keep_a_copy():
-    from gryph.client.spark.read_once import sources_to_keep
+    from gryph.client.spark.rewrites.read_once import sources_to_keep
     from gryph.compiler.plan import Field, Filter, IsNull, Join, JoinKind, Limit, Named, Project, Read
     from gryph.compiler.sources.source_specs import SourceSpec
     from gryph.compiler.plan.data_types import INTEGER, schema

@@ -11,7 +11,7 @@ import time
 import duckdb
 
 from gryph.client.history import HistoryStore
-from gryph.client.spark.local_server import start_local_server
+from gryph.client.spark.session.local_server import start_local_server
 
 SUITE = """suite crash_test
 source t = parquet("data.parquet")

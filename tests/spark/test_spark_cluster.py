@@ -13,7 +13,7 @@ from plan_helpers import frame_source, read, run_one
 @pytest.mark.cluster
 def test_query_on_standalone_cluster():
     from gryph.client.spark import SparkEngine
-    from gryph.client.spark.local_server import start_local_cluster
+    from gryph.client.spark.session.local_server import start_local_cluster
 
     with start_local_cluster() as cluster, SparkEngine(cluster.url) as engine:
         assert engine.spark.conf.get("spark.master") == cluster.master_url

@@ -10,11 +10,12 @@ import time
 
 import pytest
 
-from gryph.client.spark import connect, local_server
+from gryph.client.spark import connect
+from gryph.client.spark.session import local_server
 from gryph.compiler.errors import EngineError
 
 # the package exports the function connect under the module's name
-connect_module = importlib.import_module("gryph.client.spark.connect")
+connect_module = importlib.import_module("gryph.client.spark.session.connect")
 
 
 def test_base_client_import_does_not_load_pyspark():

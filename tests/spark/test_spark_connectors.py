@@ -1,5 +1,5 @@
 """Spark's external modules on a local server: spark-avro and the Kafka connector, fetched from
-Maven Central (client/spark/connectors/pom.xml) and loaded through ``spark.jars``; a server
+Maven Central (client/spark/session/connectors/pom.xml) and loaded through ``spark.jars``; a server
 without them gives a clear error naming what to add."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from gryph.client.spark import SparkEngine
-from gryph.client.spark.local_server import start_local_server
+from gryph.client.spark.session.local_server import start_local_server
 from gryph.compiler.errors import EngineError
 from gryph.compiler.sources.source_specs import SourceSpec
 

@@ -7,8 +7,8 @@ import pytest
 from gryph.compiler.errors import UnsupportedError
 from gryph.compiler.plan import RELATION_TYPES, SCALAR_TYPES, AggFn, Fn, WindowFn
 
-relations = pytest.importorskip("gryph.client.spark.relations")  # pyspark is a declared test dependency
-scalars = pytest.importorskip("gryph.client.spark.scalars")
+relations = pytest.importorskip("gryph.client.spark.compile.relations")  # pyspark is a declared test dependency
+scalars = pytest.importorskip("gryph.client.spark.compile.scalars")
 
 
 @pytest.mark.parametrize("node_type", RELATION_TYPES, ids=lambda t: t.__name__)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 
+from ...rule_kinds import dsl_keywords, spec_of
 from ..number_literals import number_from_text
 from ..textx_parser import unquote_label, unquote_name, unquote_string
 from ..time_literals import time_literal_ms
@@ -24,7 +25,7 @@ LABEL = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`]|``)*`|[A-Za-
 CHECK_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", FLAGS)
 CHECK_KEYWORD = re.compile(r"(?ai:and|or|not|true|false|null)\b", FLAGS)
 CHECK_COMPARE_OP = re.compile(r"==|!=|<=|>=|<|>", FLAGS)
-SELECTIONS_KINDS = ("completeness", "uniqueness", "distinctness", "timeliness")
+RULE_KEYWORDS = dsl_keywords()
 _LITERAL_WORDS = {"true": True, "false": False, "null": None, "nan": math.nan}
 
 
@@ -44,7 +45,7 @@ class SuiteParser(ExpressionParser):
         start, word = self.pos, self.word()
         if word == "source":
             return self.source(start)
-        if word in ("accuracy", "profiling") or word in SELECTIONS_KINDS:
+        if word in RULE_KEYWORDS:
             return self.rule(start)
         if word == "measure":
             return self.measure(start)
@@ -97,10 +98,11 @@ class SuiteParser(ExpressionParser):
 
     def rule(self, start: int) -> s.RuleDecl:
         kind = self.take_word().lower()
-        two_sources = kind == "accuracy"
+        grammar = spec_of(kind).grammar
+        two_sources = spec_of(kind).target == "required"
         name = unquote_name(self.name())
         source = target = None
-        if kind == "profiling":
+        if grammar == "profiling":  # the query's FROM may name the source
             source = unquote_name(self.name()) if self.keyword("on") else None
         else:
             self.expect_keyword("on")
@@ -112,15 +114,15 @@ class SuiteParser(ExpressionParser):
         self.expect_punct(":")
         body: n.AccuracyBody | n.SelectQuery | n.SelectList
         items: tuple[n.SelectItem, ...] = ()
-        if kind == "accuracy":
+        if grammar == "accuracy":
             body = self.accuracy()
-        elif kind == "profiling":
+        elif grammar == "profiling":
             body = self.query()
         else:
             items = self.select_items()
         details = self.details()
         at = self.span(start, self.last_end)
-        if kind in SELECTIONS_KINDS:
+        if grammar == "selections":
             body = n.SelectList(items, **at)  # as convert_suite builds it: at the whole statement
         return s.RuleDecl(kind, name, source, target, body, details, **at)
 

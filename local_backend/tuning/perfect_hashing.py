@@ -33,7 +33,7 @@ from gryph.compiler.plan import Aggregate, Distinct, Relation, Sql, View, reads,
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.plan.data_types import Kind
 
-from .quoting import ident, string
+from ..sql.quoting import ident, string
 from .settings import current_setting, setting
 
 THRESHOLD = "perfect_ht_threshold"

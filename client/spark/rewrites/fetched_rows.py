@@ -26,9 +26,9 @@ from gryph.compiler.plan import Read, Relation
 from gryph.compiler.plan.printer import head, quote_name
 from gryph.compiler.plan.pruning import Needed, prune_columns
 
-from .answers import SeveralAnswers, row_values
-from .relations import Context, compile_relation
-from .scalars import column
+from .action_answers import SeveralAnswers, row_values
+from ..compile.relations import Context, compile_relation
+from ..compile.scalars import column
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ value and gives DuckDB SQL with Spark's result; the value's SQL may appear more 
 
 from __future__ import annotations
 
-from .quoting import string
+from ..sql.quoting import string
 
 _INTEGER_TEXT = string(r"\s*[+-]?[0-9]+\s*")
 # Java's trim: every character up to U+0020

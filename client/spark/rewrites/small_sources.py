@@ -26,7 +26,7 @@ from gryph.compiler.sources.databases import is_database
 from gryph.compiler.plan import Relation, View, reads
 from gryph.compiler.sources.source_specs import SourceSpec
 
-from .relations import has_sql
+from ..compile.relations import has_sql
 
 # Local files smaller than this together count as small. A Spark task reads a few megabytes of
 # CSV or parquet in tens of milliseconds; copying them or compiling code for them costs more.

@@ -34,7 +34,7 @@ from gryph.compiler.plan import (
 )
 
 from .scalars import column, compile_scalar, quoted, sort_key
-from .typemap import to_spark
+from .type_mapping import to_spark
 
 # Spark turns whole-stage code generation off above this many output columns (the query still
 # runs, more slowly); wider aggregates raise the limit while their queries run (``wide_codegen``).

@@ -47,7 +47,7 @@ from gryph.compiler.plan.data_types import DataType, Kind
 
 from gryph.compiler.plan.spark_names import quoted
 
-from .typemap import to_spark
+from .type_mapping import to_spark
 
 
 def column(name: str) -> Column:

@@ -20,7 +20,7 @@ from gryph.compiler.plan.data_types import Schema
 
 from .csv_inference import spark_typed
 from .duck_types import to_duckdb
-from .quoting import ident, string
+from ..sql.quoting import ident, string
 
 if TYPE_CHECKING:  # pyarrow loads only for the sources read into Arrow
     import pyarrow as pa

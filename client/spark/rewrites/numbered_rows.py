@@ -41,7 +41,7 @@ from gryph.compiler.plan.scalars import field_names
 from gryph.compiler.plan.data_types import INTEGER, Column, Schema
 
 from .fetched_rows import Fetched
-from .shuffled import Shuffled
+from .shared_shuffle import Shuffled
 
 
 def number_samples(queries: Iterable[Query], kept: Mapping[str, object]) -> tuple[list[Query], dict[str, str]]:

@@ -36,8 +36,8 @@ from gryph.compiler.plan.row_sources import column_names, on_spine, row_source
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.plan.data_types import BOOLEAN, INTEGER, STRING, Column, Schema
 
-from .quoting import ident
-from .sources import located_parquet
+from ..sql.quoting import ident
+from ..sources.source_views import located_parquet
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,10 @@ from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.plan.data_types import Schema
 
 from .database_sources import read_database
-from .failures import spark_errors
+from ..session.failures import spark_errors
 from .local_schemas import known_schema
-from .scalars import column
-from .typemap import needs_widening, schema_of, to_logical, to_spark, to_spark_schema
+from ..compile.scalars import column
+from ..compile.type_mapping import needs_widening, schema_of, to_logical, to_spark, to_spark_schema
 
 
 def load_source(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schema]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from .quoting import string
+from ..sql.quoting import string
 
 # Where Unicode's unconditional multi-character uppercase mappings live (SpecialCasing.txt)
 _SPECIAL_UPPER_RANGES = (

@@ -16,7 +16,7 @@ from pyspark.sql import Row
 from pyspark.sql.connect import functions as F
 from pyspark.sql import DataFrame
 
-from .failures import spark_errors
+from ..session.failures import spark_errors
 
 # More branches make one very wide plan (a struct column per query in every branch).
 MAX_BRANCHES = 64

@@ -32,10 +32,10 @@ from gryph.compiler.plan.pruning import Needed, prune_columns
 from gryph.compiler.plan.scalars import contains_window, field_names, substitute
 from gryph.compiler.plan.data_types import BOOLEAN, DataType, Kind
 
-from .answers import SeveralAnswers, row_values
-from .connect import major_minor
-from .relations import Context, compile_relation
-from .scalars import column, compile_scalar
+from .action_answers import SeveralAnswers, row_values
+from ..session.connect import major_minor
+from ..compile.relations import Context, compile_relation
+from ..compile.scalars import column, compile_scalar
 
 # the largest ``k`` Spark's ``min_by`` takes; a larger sample stays a query of its own
 MOST_ROWS = 100_000

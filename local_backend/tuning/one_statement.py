@@ -18,8 +18,8 @@ from gryph.compiler.plan.sharing import replace_shared, shared_work
 from gryph.compiler.plan.result_values import normalize
 
 from .located_rows import Locate, LocatedWork, fetched_samples, locate_shared
-from .quoting import ident
-from .sql_relations import Aliases, query_sql, relation_sql
+from ..sql.quoting import ident
+from ..sql.relations import Aliases, query_sql, relation_sql
 
 # More branches make one very wide statement (a struct column per branch)
 MAX_BRANCHES = 64

@@ -13,8 +13,14 @@ import os
 
 import duckdb
 
-from .quoting import ident, string
-from .text_casts import boolean_from_text, date_from_text, double_from_text, integer_from_text, timestamp_from_text
+from ..sql.quoting import ident, string
+from ..spark_emulation.text_casts import (
+    boolean_from_text,
+    date_from_text,
+    double_from_text,
+    integer_from_text,
+    timestamp_from_text,
+)
 
 _INTEGER = r"[+-]?[0-9]+"
 _DATE = r"\s*[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}\s*"

@@ -17,7 +17,7 @@ from pyspark.sql import types as T
 from gryph.compiler.sources.local_files import local_files
 from gryph.compiler.sources.source_specs import SourceSpec
 
-from .typemap import to_spark_schema
+from ..compile.type_mapping import to_spark_schema
 
 SPARK_SCHEMA_KEY = b"org.apache.spark.sql.parquet.row.metadata"
 

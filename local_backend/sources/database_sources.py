@@ -32,7 +32,7 @@ from gryph.compiler.plan.data_types import Schema
 
 from .database_filters import PushedFilter, pushed_filter
 from .duck_types import schema_of_relation, to_duckdb
-from .quoting import ident
+from ..sql.quoting import ident
 
 _DRIVERS = {"postgres": "adbc_driver_postgresql.dbapi", "sqlite": "adbc_driver_sqlite.dbapi"}
 # a numeric without precision: Spark's JDBC reader makes it DECIMAL(38, 18) too

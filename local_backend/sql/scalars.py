@@ -38,11 +38,11 @@ from gryph.compiler.plan.data_types import DataType, Kind
 
 from gryph.compiler.analysis.regex_text import capture_groups, replacement_parts
 
-from .case_mapping import lower_sql, upper_sql
-from .datetime_format import strftime_format
-from .duck_types import to_duckdb
+from ..spark_emulation.case_mapping import lower_sql, upper_sql
+from ..spark_emulation.datetime_format import strftime_format
+from ..sources.duck_types import to_duckdb
 from .quoting import ident, string
-from .text_casts import (
+from ..spark_emulation.text_casts import (
     boolean_from_text,
     date_from_text,
     double_from_text,

@@ -6,7 +6,7 @@ import contextlib
 
 import duckdb
 
-from .quoting import string
+from ..sql.quoting import string
 
 
 def current_setting(con: duckdb.DuckDBPyConnection, name: str) -> str:

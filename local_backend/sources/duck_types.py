@@ -28,7 +28,7 @@ from gryph.compiler.plan.data_types import (
 
 if TYPE_CHECKING:  # the type's home moved between DuckDB releases (typing, then sqltypes)
     from duckdb.sqltypes import DuckDBPyType
-from .quoting import ident
+from ..sql.quoting import ident
 
 _INTEGERS = {
     "tinyint",

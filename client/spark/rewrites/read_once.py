@@ -38,10 +38,10 @@ from gryph.compiler.plan import Aggregate, Filter, Limit, Project, Read, Relatio
 from gryph.compiler.plan.pruning import columns_read
 from gryph.compiler.sources.source_specs import SourceSpec
 
-from .failures import first_line
-from .relations import splits_in_two
-from .scalars import column
-from .small_runs import is_small
+from ..session.failures import first_line
+from ..compile.relations import splits_in_two
+from ..compile.scalars import column
+from .small_sources import is_small
 
 # Serialized in memory, spilling to disk. At 10M rows of the benchmark's 13 columns it was
 # written about 10% faster than deserialized rows, a group-by over it ran 1.6x faster (a plain

@@ -17,9 +17,9 @@ from gryph.compiler.errors import EngineError, GryphError
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.plan.spark_names import quoted
 
-from .failures import spark_errors
-from .scalars import column
-from .typemap import to_spark
+from ..session.failures import spark_errors
+from ..compile.scalars import column
+from ..compile.type_mapping import to_spark
 
 
 # Spark's names of the errors a database sends back when it refuses the table or query's text

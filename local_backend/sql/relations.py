@@ -27,8 +27,8 @@ from gryph.compiler.plan import (
 from gryph.compiler.plan.data_types import DataType, Kind
 
 from .quoting import ident
-from .spark_sql import spark_to_duckdb
-from .sql_scalars import as_aggregate_type, filtered_sql, scalar_sql, sort_key_sql, unsupported
+from ..spark_emulation.spark_sql import spark_to_duckdb
+from .scalars import as_aggregate_type, filtered_sql, scalar_sql, sort_key_sql, unsupported
 
 
 class Aliases:

@@ -20,8 +20,8 @@ from gryph.compiler.plan.printer import head, quote_name
 from gryph.compiler.plan.pruning import Needed, prune_columns
 from gryph.compiler.plan.data_types import Schema
 
-from .relations import Context, compile_relation
-from .scalars import column
+from ..compile.relations import Context, compile_relation
+from ..compile.scalars import column
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,1 @@
+"""How a run's plan becomes few Spark jobs: sources read once, shared shuffles, one action, samples."""

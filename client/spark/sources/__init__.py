@@ -1,0 +1,1 @@
+"""Sources on Spark: files, catalog tables, databases and uploaded frames as DataFrames."""

@@ -1,0 +1,1 @@
+"""Sources on DuckDB: files as views (CSV types as Spark infers them), databases, type mapping."""

@@ -1,0 +1,1 @@
+"""Spark's behaviour on DuckDB: users' Spark SQL, case mapping, text casts, datetime formats."""

@@ -1,0 +1,1 @@
+"""Plan -> DuckDB SQL text: relations, scalars, and the quoting every piece of user text goes through."""

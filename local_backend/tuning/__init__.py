@@ -1,0 +1,1 @@
+"""Running a plan fast on DuckDB: one statement per run, perfect hashing, located rows, settings."""
