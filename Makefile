@@ -29,6 +29,7 @@ lint: typecheck-tree
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
 	.venv/bin/python -m pyflakes compiler client local_backend tests
+	.venv/bin/lint-imports
 	for d in $(TYPED); do $(MYPY) -p gryph.$$d || exit 1; done
 
 # every folder's count, clean or not; fails if any folder has errors

@@ -19,7 +19,7 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 from ..sources.databases import check_database_source
 from ..errors import EngineError
-from ..suites.native_suites import parse_schema_columns
+from ..sources.declared_schemas import parse_schema_columns
 from ..sources.source_specs import SourceSpec
 from ..suites.suite import ViewSpec
 from ..plan.data_types import Schema

@@ -5,13 +5,11 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
-from typing import Iterable
 
 from ..errors import InvalidInput, Location, did_you_mean
 from ..rule_kinds import RuleKind, spec_of
 from ..language.gc_pause import without_cyclic_gc
 from ..language.number_literals import number_from_text
-from ..language.textx_parser import unquote_name
 from ..language.ruletree.convert_suite import parse_suite_tree
 from ..language.ruletree.statements import (
     CheckDecl,
@@ -29,7 +27,7 @@ from ..sources.databases import CONNECTION_OPTIONS, check_database_source, is_da
 from ..sources.source_specs import DATABASE_FORMATS, SourceSpec
 from .suite import CheckSpec, MeasureSpec, NativeSql, PassSpec, RuleBody, RuleSpec, Suite
 from ..language.text_files import read_utf8
-from ..plan.data_types import TYPE_NAMES, Column, Schema, parse_type_name
+from ..sources.declared_schemas import parse_schema
 
 
 @without_cyclic_gc
@@ -168,43 +166,6 @@ def _source(statement: SourceDecl, base: Path) -> SourceSpec:
         raise InvalidInput("BAD_SOURCE", f"{fmt}(...) needs a path", location=location, text=statement.text)
     resolved = tuple(p if "://" in p or Path(p).is_absolute() else str(base.resolve() / p) for p in paths)
     return SourceSpec(name, fmt, paths=resolved, options=options, schema=schema, location=location)
-
-
-def parse_schema(text: str, location: Location | None = None) -> Schema:
-    """A declared schema, ``"id bigint, name string, amount decimal(10,2)"``."""
-    pairs = []
-    for part in re.split(r",(?![^(]*\))", text):
-        pieces = part.strip().split(None, 1)
-        if len(pieces) != 2:
-            raise InvalidInput(
-                "BAD_SCHEMA",
-                f"a schema column needs a name and a type: {part.strip()!r}",
-                location=location,
-                text=text,
-                hint='write schema = "id bigint, name string"',
-            )
-        pairs.append((unquote_name(pieces[0]), pieces[1]))
-    return parse_schema_columns(pairs, location)
-
-
-def parse_schema_columns(pairs: Iterable[tuple[object, object]], location: Location | None = None) -> Schema:
-    """A schema from ``(name, type name)`` pairs (native declarations, Griffin's ``schema``)."""
-    columns = []
-    for name, type_name in pairs:
-        dtype = parse_type_name(str(type_name or ""))
-        if not name or dtype is None:
-            raise InvalidInput(
-                "UNKNOWN_TYPE",
-                f"unknown type {type_name!r} for column {name!r}",
-                location=location,
-                text=str(type_name),
-                hint=did_you_mean(str(type_name), TYPE_NAMES),
-            )
-        columns.append(Column(str(name), dtype))
-    try:
-        return Schema(tuple(columns))
-    except ValueError as error:
-        raise InvalidInput("BAD_SCHEMA", str(error), location=location) from None
 
 
 def _name_location(statement: Statement, name: str, file: str | None) -> Location:
