@@ -5,34 +5,32 @@ distinctness, bars for a profiling result grouped with one numeric column."""
 from __future__ import annotations
 
 import math
+from typing import Any, Callable
 
 import altair as alt
 
 from gryph.compiler.language.time_literals import duration_ms
+from gryph.compiler.rule_kinds import RuleKind
 
 from .chart import Chart, ShortLabels, chart_id, is_number, short_label
 
 GOOD, BAD, NEUTRAL = "#2e7d32", "#c62828", "#9e9e9e"
 WIDTH, HEIGHT = 420, 160
 
-# the outcomes of each rule type, good first, by the role names its details may rename
+# the outcomes of each rule kind, good first, by the metric keys its details may rename
 OUTCOMES = {
-    "accuracy": (("matched", GOOD), ("miss", BAD), ("mismatch", BAD), ("invalid", NEUTRAL)),
-    "completeness": (("complete", GOOD), ("incomplete", BAD)),
+    RuleKind.ACCURACY: (("matched", GOOD), ("miss", BAD), ("mismatch", BAD), ("invalid", NEUTRAL)),
+    RuleKind.COMPLETENESS: (("complete", GOOD), ("incomplete", BAD)),
 }
 
 
 def rule_chart(rule: str, kind: str, details: dict, metrics: object) -> Chart | None:
-    """The chart of one rule's metrics, or None when its type or its metrics have none."""
-    if kind in OUTCOMES and isinstance(metrics, dict):
-        return _outcome_bars(rule, kind, details, metrics)
-    if kind == "timeliness" and isinstance(metrics, dict):
-        return _step_histogram(rule, details, metrics)
-    if kind in ("uniqueness", "distinctness") and isinstance(metrics, dict):
-        return _duplication_histogram(rule, details, metrics)
-    if kind in ("profiling", "sql") and isinstance(metrics, list):
-        return _profile_bars(rule, metrics)
-    return None
+    """The chart of one rule's metrics, or None when its kind or its metrics have none."""
+    chart = CHARTS.get(RuleKind(kind)) if kind in KIND_NAMES else None
+    if chart is None:
+        return None
+    shape, draw = chart
+    return draw(rule, RuleKind(kind), details, metrics) if isinstance(metrics, shape) else None
 
 
 def _name(details: dict, role: str) -> str:
@@ -41,7 +39,7 @@ def _name(details: dict, role: str) -> str:
     return value if isinstance(value, str) and value else role
 
 
-def _outcome_bars(rule: str, kind: str, details: dict, metrics: dict) -> Chart | None:
+def _outcome_bars(rule: str, kind: RuleKind, details: dict, metrics: dict) -> Chart | None:
     rows = [
         {"outcome": role, "rows": metrics[_name(details, role)], "color": color}
         for role, color in OUTCOMES[kind]
@@ -165,3 +163,31 @@ def _profile_bars(rule: str, rows: list) -> Chart | None:
         )
     )
     return Chart(chart_id("rule", rule), title, spec)
+
+
+# the chart of each rule kind: the shape its metrics take, and how it is drawn
+Draw = Callable[[str, RuleKind, dict, Any], "Chart | None"]
+CHARTS: dict[RuleKind, tuple[type, Draw]] = {
+    RuleKind.ACCURACY: (dict, _outcome_bars),  # its keyed form's rules are accuracy rules
+    RuleKind.COMPLETENESS: (dict, _outcome_bars),
+    RuleKind.TIMELINESS: (dict, lambda rule, _, details, metrics: _step_histogram(rule, details, metrics)),
+    RuleKind.UNIQUENESS: (dict, lambda rule, _, details, metrics: _duplication_histogram(rule, details, metrics)),
+    RuleKind.DISTINCTNESS: (dict, lambda rule, _, details, metrics: _duplication_histogram(rule, details, metrics)),
+    RuleKind.PROFILING: (list, lambda rule, _, details, rows: _profile_bars(rule, rows)),
+    RuleKind.SQL: (list, lambda rule, _, details, rows: _profile_bars(rule, rows)),
+}
+# kinds with no chart of their own: keyed accuracy's rules carry the kind accuracy, a native
+# measure is a value that checks read, and Griffin's measures write metric maps for its sinks
+UNCHARTED = frozenset(
+    {
+        RuleKind.KEYED_ACCURACY,
+        RuleKind.MEASURE,
+        RuleKind.GRIFFIN_COMPLETENESS,
+        RuleKind.GRIFFIN_DUPLICATION,
+        RuleKind.GRIFFIN_PROFILING,
+        RuleKind.GRIFFIN_ACCURACY,
+        RuleKind.GRIFFIN_SPARK_SQL,
+        RuleKind.GRIFFIN_SCHEMA_CONFORMANCE,
+    }
+)
+KIND_NAMES = frozenset(kind.value for kind in RuleKind)
