@@ -47,6 +47,6 @@ fi
 # The jars from Maven Central, cached outside the checkout (~/.cache/gryph): the connectors the
 # local Spark server loads (spark-avro, Kafka) and the Kafka broker the tests start
 if [ "${1:-}" = "tests" ]; then
-    .venv/bin/python -m gryph.client.spark.connector_jars >/dev/null
+    .venv/bin/python -m gryph.client.spark.session.connector_jars >/dev/null
     (cd tests && ../.venv/bin/python -c "from kafka_server import broker_jars; broker_jars()")
 fi
