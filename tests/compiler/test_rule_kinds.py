@@ -12,6 +12,7 @@ import pytest
 
 from gryph.client import run
 from gryph.compiler.analysis.check_pass import CHECKERS
+from gryph.compiler.errors import InvalidInput
 from gryph.compiler.griffin import load_griffin_job
 from gryph.compiler.language.ruletree.convert import parse_rule_text
 from gryph.compiler.language.ruletree.convert_suite import parse_suite_tree
@@ -78,9 +79,9 @@ def test_a_one_source_kind_refuses_a_target(tmp_path):
         path = tmp_path / "s.dq"
         path.write_text(f'source a = csv("{tmp_path / "a.csv"}")\n{spec.keyword} r on a, a: id\n')
         if spec.target == "none":
-            with pytest.raises(Exception) as caught:
+            with pytest.raises(InvalidInput) as caught:
                 run(path)
-            assert getattr(caught.value, "code", None) == "TARGET_NOT_ALLOWED"
+            assert caught.value.code == "TARGET_NOT_ALLOWED"
         else:
             run(path)
 

@@ -98,8 +98,8 @@ class SuiteParser(ExpressionParser):
 
     def rule(self, start: int) -> s.RuleDecl:
         kind = self.take_word().lower()
-        grammar = spec_of(kind).grammar
-        two_sources = spec_of(kind).target == "required"
+        spec = spec_of(kind)
+        grammar, two_sources = spec.grammar, spec.target == "required"
         name = unquote_name(self.name())
         source = target = None
         if grammar == "profiling":  # the query's FROM may name the source
