@@ -1,11 +1,27 @@
 .PHONY: setup setup-tests test test-fast lint typecheck typecheck-tree example bench bench-startup bench-warm-spark fuzz
 
-setup:
-	.ci/bootstrap.sh
+# Installs run only when what they install from changed: a stamp in .venv named after the hash of
+# pyproject.toml and the bootstrap script says this environment already has it (a new venv has
+# no stamps). `rm .venv/.installed-*` forces a reinstall.
+INSTALL_KEY := $(shell cat pyproject.toml .ci/bootstrap.sh | sha256sum | cut -c1-16)
+STAMP = .venv/.installed-$(INSTALL_KEY)
+
+setup: $(STAMP)-base
 
 # also Java 17, Chromium, PostgreSQL and the JDBC drivers: the real servers the tests start
-setup-tests:
+setup-tests: $(STAMP)-tests
+
+$(STAMP)-base:
+	.ci/bootstrap.sh
+	touch $@
+
+$(STAMP)-tests:
 	.ci/bootstrap.sh tests
+	touch $@ $(STAMP)-base
+
+$(STAMP)-dev: | $(STAMP)-base
+	.venv/bin/pip install -q -e ".[dev]"
+	touch $@
 
 # Two worker processes (pytest-xdist), one a core. Every Spark test goes to one worker
 # (loadgroup: tests/conftest.py groups them), so one Spark server serves the run while the
@@ -28,7 +44,6 @@ MYPY = .venv/bin/mypy --follow-imports=silent --no-error-summary
 lint: typecheck-tree
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
-	.venv/bin/python -m pyflakes compiler client local_backend tests
 	.venv/bin/lint-imports
 	for d in $(TYPED); do $(MYPY) -p gryph.$$d || exit 1; done
 
@@ -42,8 +57,7 @@ typecheck: typecheck-tree
 
 # mypy reads the package as it installs (gryph.compiler -> compiler/): build/typecheck/gryph
 # lays the three folders out so, as setuptools' package-dir maps them
-typecheck-tree: setup
-	.venv/bin/pip install -q -e ".[dev]"
+typecheck-tree: $(STAMP)-dev
 	mkdir -p build/typecheck/gryph
 	for d in compiler client local_backend; do ln -sfn ../../../$$d build/typecheck/gryph/$$d; done
 

@@ -55,7 +55,7 @@ def close(a: object, b: object, rel: float = 1e-9) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(close(a[k], b[k], rel) for k in a)
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(close(x, y, rel) for x, y in zip(a, b))
+        return len(a) == len(b) and all(close(x, y, rel) for x, y in zip(a, b, strict=True))
     return a == b
 
 

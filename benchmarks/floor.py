@@ -232,7 +232,7 @@ def run_duckdb(con, files: dict[str, str], peer: bool = False) -> dict:
         con.execute(f"CREATE OR REPLACE TEMP VIEW {name} AS SELECT * FROM read_parquet('{path}')")
     cursor = con.execute(PEER_FLOOR_SQL if peer else FLOOR_SQL)
     names = [d[0] for d in cursor.description]
-    row = {n: normalize(v) for n, v in zip(names, cursor.fetchone())}
+    row = {n: normalize(v) for n, v in zip(names, cursor.fetchone(), strict=True)}
     return peer_metrics_from_row(row) if peer else metrics_from_row(row)
 
 

@@ -270,7 +270,7 @@ def run_duckdb(con, files: dict[str, str]) -> dict:
         def fetch(table):
             cursor = con.execute(f"SELECT * FROM {table}")
             names = [d[0] for d in cursor.description]
-            return [{n: normalize(v) for n, v in zip(names, row)} for row in cursor.fetchall()]
+            return [{n: normalize(v) for n, v in zip(names, row, strict=True)} for row in cursor.fetchall()]
 
         return metrics(fetch)
     finally:

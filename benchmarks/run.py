@@ -139,7 +139,7 @@ def _table(rows: list[dict]) -> str:
         ratio = f"{r['ratio_to_floor']:.2f}" if r["ratio_to_floor"] else "-"
         lines.append(
             f"{r['system']:28} {r['rows']:>11,} {r['median_s']:>9.2f} {ratio:>8} "
-            f"{r['rows_per_s']:>12,.0f} {r['client_peak_mib']:>9.0f} {str(r.get('jobs', '')):>5}  {scans}"
+            f"{r['rows_per_s']:>12,.0f} {r['client_peak_mib']:>9.0f} {r.get('jobs', '')!s:>5}  {scans}"
         )
     return "\n".join(lines)
 
@@ -251,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     RESULTS.mkdir(parents=True, exist_ok=True)
     generate(args.rows)
     extra = ["--with-checks"] if args.with_checks else []
-    duckdb_extra = extra + ["--duckdb-memory", args.duckdb_memory]
+    duckdb_extra = [*extra, "--duckdb-memory", args.duckdb_memory]
 
     compile_result = compile_cost(args.rows, repeats=max(3, args.repeats))
     print(

@@ -40,7 +40,7 @@ MISSES = """
 def rows(con, sql):
     cursor = con.execute(sql)
     names = [column[0] for column in cursor.description]
-    return [dict(zip(names, row)) for row in cursor.fetchall()]
+    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
 def duplicates(con, column):

@@ -84,8 +84,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--duckdb-memory", help="DuckDB's memory_limit, e.g. 8GB")
     args = parser.parse_args(argv)
 
-    from .common import load_bench_suite, paths
     from . import floor, griffin_steps, peers
+    from .common import load_bench_suite, paths
 
     files = paths(args.rows)
     spark = _spark(args.remote) if args.system.startswith("spark-") else None
@@ -120,8 +120,8 @@ def main(argv: list[str] | None = None) -> None:
         once = lambda: peers.run_cuallee(con, files)  # noqa: E731
     elif args.system in ("spark-gryph", "spark-gryph-samples"):
         from gryph.client import run
-        from gryph.client.spark.session.connect import Connection
         from gryph.client.spark.engine import SparkEngine
+        from gryph.client.spark.session.connect import Connection
 
         suite = load_bench_suite(args.rows, args.with_checks)
         engine = SparkEngine(connection=Connection(spark, args.remote, spark.version))

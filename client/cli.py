@@ -20,9 +20,9 @@ from gryph.compiler.redaction import redact
 
 from . import runner
 from .engines import ENGINES, open_engine
-from .griffin_sinks import resolve_sinks, write_sinks
 from .gate import gate_passes, to_junit, to_markdown
-from .history import DEFAULT_PATH, HistoryWriteError, HistoryStore
+from .griffin_sinks import resolve_sinks, write_sinks
+from .history import DEFAULT_PATH, HistoryStore, HistoryWriteError
 from .output_files import check_writable_path, write_whole
 from .progress import shows_progress, terminal_progress
 from .report import cell, table, to_text

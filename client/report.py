@@ -32,8 +32,8 @@ def table(headers: list[str], rows: list[list[object]]) -> str:
     cells = [[for_terminal(cell(v)) for v in row] for row in rows]
     widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
     line = "  ".join("-" * w for w in widths)
-    out = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip(), line]
-    out += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
+    out = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip(), line]
+    out += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in cells]
     return "\n".join(out)
 
 

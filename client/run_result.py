@@ -6,9 +6,9 @@ import json
 import math
 from dataclasses import dataclass, field
 
-from gryph.compiler.results import RuleResult
-from gryph.compiler.redaction import redact_document
 from gryph.compiler.checks.verdict import CheckOutcome
+from gryph.compiler.redaction import redact_document
+from gryph.compiler.results import RuleResult
 
 
 @dataclass

@@ -5,29 +5,29 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Mapping
 
-from gryph.compiler.checks.check_functions import Clock, NoHistory
 from gryph.compiler.analysis import CheckedSuite, check_suite
+from gryph.compiler.analysis.sql_reads import check_suite_sql
+from gryph.compiler.checks.check_functions import Clock, NoHistory
+from gryph.compiler.checks.verdict import judge
 from gryph.compiler.compile import CompiledSuite, compile_suite, view_plan
 from gryph.compiler.engine import Engine
 from gryph.compiler.errors import GryphError, InvalidInput, Location
-from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.griffin.json_frames import infer_json_view_schema
 from gryph.compiler.lowering import Options
-from gryph.compiler.suites.native_suites import parse_suite, parse_suite_file
 from gryph.compiler.plan import format_plan
-from gryph.compiler.results import Failed, RuleResult, merge_writes
-from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.compiler.analysis.sql_reads import check_suite_sql
-from gryph.compiler.suites.suite import RuleSpec, Suite
 from gryph.compiler.plan.data_types import Schema
-from gryph.compiler.checks.verdict import judge
+from gryph.compiler.results import Failed, RuleResult, merge_writes
+from gryph.compiler.sources.in_memory_tables import frame_to_arrow
+from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.suites.native_suites import parse_suite, parse_suite_file
+from gryph.compiler.suites.suite import RuleSpec, Suite
 
 from .engines import open_engine
-from .history import HistoryWriteError, HistoryStore
+from .history import HistoryStore, HistoryWriteError
 from .progress import Phase, no_progress
 from .run_result import RunResult
 

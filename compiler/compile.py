@@ -3,29 +3,29 @@ and ``finish_measures`` the measures' values."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Mapping, TypeVar
+from typing import Any, TypeVar
 
 from .analysis.check_pass import CheckedSuite, check_suite
 from .checks.check_tree import CompiledCheck
-from .lowering.query_collector import Collector, Results, ValueRef
 from .engine import Engine
-from .language.gc_pause import without_cyclic_gc
-from .lowering import LOWERINGS, Finisher, Options
-from .lowering.measure import MeasureFinisher, MeasureLowering
 from .errors import InvalidInput, ResultError
 from .griffin.json_frames import json_column, json_frame
-from .plan import Plan, Sql, View
-from .plan.sharing import costly_parts
-from .results import Failed, MeasureResult, ResultRow, RuleResult
-from .lowering.row_counters import count_rows_read, rows_read
 from .griffin.rule_tables import blocked_by, late_rules, output_table_sql
-from .sources.source_specs import SourceSpec
-from .plan.spark_names import quoted
+from .language.gc_pause import without_cyclic_gc
 from .language.recursion_room import recursion_room
-from .suites.suite import RuleSpec, Suite, ViewSpec
+from .lowering import LOWERINGS, Finisher, Options
+from .lowering.measure import MeasureFinisher, MeasureLowering
+from .lowering.query_collector import Collector, Results, ValueRef
+from .lowering.row_counters import count_rows_read, rows_read
+from .plan import Plan, Sql, View
 from .plan.data_types import Schema
-
+from .plan.sharing import costly_parts
+from .plan.spark_names import quoted
+from .results import Failed, MeasureResult, ResultRow, RuleResult
+from .sources.source_specs import SourceSpec
+from .suites.suite import RuleSpec, Suite, ViewSpec
 
 Spec = TypeVar("Spec", bound=RuleSpec)
 Out = TypeVar("Out")
@@ -119,11 +119,11 @@ class CompiledSuite:
         blocked = self._late_inputs(results)[1] if self.late_reads else {}
         finishers = [
             _reads_failed(rule, blocked[index]) if index in blocked else finish
-            for index, (rule, finish) in enumerate(zip(self.suite.rules, self.finishers))
+            for index, (rule, finish) in enumerate(zip(self.suite.rules, self.finishers, strict=True))
         ]
         return _each_alone(
             results,
-            zip(self.suite.rules, finishers),
+            zip(self.suite.rules, finishers, strict=True),
             lambda rule, error: RuleResult(rule.name, rule.kind, [], error=error),
         )
 
@@ -131,7 +131,7 @@ class CompiledSuite:
         """Each measure's value; a measure that is not one row fails alone."""
         return _each_alone(
             Results(rows_by_query),
-            zip(self.suite.measures, self.measure_finishers),
+            zip(self.suite.measures, self.measure_finishers, strict=True),
             lambda measure, error: MeasureResult(measure.name, Failed(error), "value"),
         )
 
@@ -247,7 +247,7 @@ def view_plan(suite: Suite, view: ViewSpec, schemas: dict[str, Schema]) -> View:
     """One pre-processing step as a plan view; a union needs the schemas of what it unites, a JSON
     table the schema inferred from its documents."""
     if view.json_of is not None:
-        source, column = view.json_of
+        source, _ = view.json_of
         return View(
             view.name, json_frame(source, schemas[source], json_column(view, schemas[source]), schemas[view.name])
         )

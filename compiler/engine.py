@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Mapping, Protocol
+from collections.abc import Mapping
+from typing import Protocol
 
 from .plan import Plan, View
-from .sources.source_specs import SourceSpec
 from .plan.data_types import Schema
+from .sources.source_specs import SourceSpec
 
 Rows = list[dict[str, object]]
 

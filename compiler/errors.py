@@ -8,8 +8,9 @@ never see textX or engine exception types. Codes are declared once, in ``error_c
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from .error_codes import BAD_INPUT, RUN_FAILED, declared
 from .redaction import redact

@@ -104,5 +104,5 @@ class MeasureResult:
         if isinstance(self.value, Row) and self.shape == "list":
             return list(self.value.values)
         if isinstance(self.value, Row) and self.shape == "map":
-            return dict(zip(self.value.names, self.value.values))
+            return dict(zip(self.value.names, self.value.values, strict=True))
         return self.value

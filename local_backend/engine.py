@@ -4,30 +4,29 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 import duckdb
 
 from gryph.compiler.engine import Rows
-from gryph.compiler.sources.databases import is_database
 from gryph.compiler.errors import EngineError, InvalidInput, Location
 from gryph.compiler.plan import Export, Plan, Query, View, reads
-from gryph.compiler.plan.printer import table_label
-from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.plan.data_types import Schema
+from gryph.compiler.plan.printer import table_label
 from gryph.compiler.plan.result_values import normalize
+from gryph.compiler.sources.databases import is_database
+from gryph.compiler.sources.source_specs import SourceSpec
 
-from .sources.duck_types import schema_of_relation
-from .tuning.located_rows import Locate, Locations
-from .tuning.perfect_hashing import GroupingBudget
-from .sql.quoting import ident, string
 from .sandbox import guard, holds_user_sql
-from .tuning.settings import current_setting, setting
+from .sources.duck_types import schema_of_relation
 from .sources.source_views import Loaded, register_source
+from .sql.quoting import ident, string
 from .sql.relations import Aliases, query_sql, relation_sql
+from .tuning.located_rows import Locate, Locations
 from .tuning.one_statement import MAX_BRANCHES, in_order, split_rows, union_sql
-
+from .tuning.perfect_hashing import GroupingBudget
+from .tuning.settings import current_setting, setting
 
 # DuckDB's optimizer that may swap the build and probe sides of a hash join
 _BUILD_SIDE_FLIP = "build_side_probe_side"
@@ -135,7 +134,7 @@ class DuckDBEngine:
         except duckdb.Error:
             # say which query failed: each alone (only on this path, so it costs nothing otherwise)
             return {q.name: self._alone(q, budget) for q in queries}
-        return dict(zip((q.name for q in queries), split_rows(names, rows, len(queries))))
+        return dict(zip((q.name for q in queries), split_rows(names, rows, len(queries)), strict=True))
 
     def _alone(self, query: Query, budget: GroupingBudget) -> Rows:
         sql = query_sql(query)
@@ -144,7 +143,7 @@ class DuckDBEngine:
         except duckdb.Error as exc:
             raise _failed(f"query {query.name!r}", exc, sql) from None
         # column order kept: dicts preserve insertion order
-        return [{name: normalize(value) for name, value in zip(names, row)} for row in rows]
+        return [{name: normalize(value) for name, value in zip(names, row, strict=True)} for row in rows]
 
     def _fetch(self, sql: str, relations: list, budget: GroupingBudget) -> tuple[list[str], list[tuple]]:
         """The column names and rows of a statement that computes ``relations``."""
@@ -231,10 +230,10 @@ class DuckDBEngine:
         with setting(self._con, "disabled_optimizers", ",".join(disabled)):
             yield
 
-    def _execute(self, sql: str, what: str, around=contextlib.nullcontext()) -> None:
+    def _execute(self, sql: str, what: str, around: contextlib.AbstractContextManager | None = None) -> None:
         """Run a statement (inside ``around``, e.g. a setting for it)."""
         try:
-            with around:
+            with around or contextlib.nullcontext():
                 self._con.execute(sql)
         except duckdb.Error as exc:
             raise _failed(what, exc, sql) from None

@@ -11,16 +11,16 @@ always one query, has no way to change a setting.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import duckdb
 
 from gryph.compiler.plan import Export, Sql, walk_relations
 from gryph.compiler.sources.source_specs import SourceSpec
 
-from .sql.quoting import string
 from .sources.source_views import expand_paths
+from .sql.quoting import string
 
 # the formats DuckDB reads from their files itself (ORC and Avro come through Arrow, see sources.py)
 _READ_BY_DUCKDB = ("csv", "tsv", "parquet", "json", "text")

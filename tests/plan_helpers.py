@@ -6,8 +6,8 @@ import math
 
 import pyarrow as pa
 
-from gryph.compiler.plan import data_types as G
 from gryph.compiler.plan import Named, Plan, Project, Query, Read, View
+from gryph.compiler.plan import data_types as G
 from gryph.compiler.sources.source_specs import SourceSpec
 
 
@@ -38,7 +38,7 @@ def same(actual, expected) -> bool:
             return isinstance(actual, float) and math.isnan(actual)
         return math.isclose(actual, expected, rel_tol=1e-9, abs_tol=1e-12)
     if isinstance(expected, list) and isinstance(actual, list):
-        return len(actual) == len(expected) and all(same(a, e) for a, e in zip(actual, expected))
+        return len(actual) == len(expected) and all(same(a, e) for a, e in zip(actual, expected, strict=True))
     if isinstance(expected, dict) and isinstance(actual, dict):
         return actual.keys() == expected.keys() and all(same(actual[k], expected[k]) for k in expected)
     return type(actual) is type(expected) and actual == expected

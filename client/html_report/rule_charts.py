@@ -5,7 +5,8 @@ distinctness, bars for a profiling result grouped with one numeric column."""
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import altair as alt
 

@@ -4,32 +4,32 @@ from __future__ import annotations
 
 import contextlib
 import weakref
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Mapping
 
 from pyspark.sql import DataFrame
 
 from gryph.compiler.engine import Rows
 from gryph.compiler.errors import EngineError
 from gryph.compiler.plan import Export, Plan, Query, View, reads
+from gryph.compiler.plan.data_types import Schema
 from gryph.compiler.plan.printer import table_label
 from gryph.compiler.plan.pruning import prune_columns
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.compiler.plan.data_types import Schema
 
-from .session.connect import Connection, connect
-from .session.failures import spark_errors
-from .rewrites.action_answers import answers
-from .rewrites.histogram_samples import take_samples
 from .compile.histograms import shared_histograms
-from .rewrites.numbered_rows import number_samples
-from .rewrites.read_once import Copies, keep_all, sources_to_keep
 from .compile.relations import Context, compile_relation, has_sql, wide_codegen
 from .compile.scalars import quoted
-from .rewrites.small_sources import reads_only_small, restore, set_for_small_run
-from .sources.source_loading import load_source
-from .rewrites.one_action import Part, collect_together
 from .compile.type_mapping import schema_of
+from .rewrites.action_answers import answers
+from .rewrites.histogram_samples import take_samples
+from .rewrites.numbered_rows import number_samples
+from .rewrites.one_action import Part, collect_together
+from .rewrites.read_once import Copies, keep_all, sources_to_keep
+from .rewrites.small_sources import reads_only_small, restore, set_for_small_run
+from .session.connect import Connection, connect
+from .session.failures import spark_errors
+from .sources.source_loading import load_source
 
 
 class SparkEngine:
@@ -108,15 +108,16 @@ class SparkEngine:
                 self._export(ctx, export)
             jobs = [s.dataframe(ctx) for s in shared]
             parts = [
-                Part("queries " + ", ".join(repr(q.name) for q in s.queries), df) for s, (df, _) in zip(shared, jobs)
+                Part("queries " + ", ".join(repr(q.name) for q in s.queries), df)
+                for s, (df, _) in zip(shared, jobs, strict=True)
             ]
             parts += [Part(f"query {q.name!r}", self._dataframe(ctx, q)) for q in alone]
             with wide_codegen(ctx):
                 results = collect_together(parts, one_task=small)
             rows: dict[str, Rows] = {}
-            for (_, split), got in zip(jobs, results):
+            for (_, split), got in zip(jobs, results, strict=False):  # the rest of results: `alone`'s
                 rows.update(split(got))
-            for query, got in zip(alone, results[len(jobs) :]):
+            for query, got in zip(alone, results[len(jobs) :], strict=True):
                 rows.update(answers(query, got))
         return {query.name: rows[query.name] for query in plan.queries}
 

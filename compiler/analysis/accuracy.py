@@ -3,16 +3,22 @@ the keyed statement form (``@Key a === b; c === d;``)."""
 
 from __future__ import annotations
 
-from .equality import griffin_equality
+from ..language.ruletree.nodes import (
+    AssignStatement,
+    ConditionRule,
+    IndexHint,
+    InvalidStatement,
+    KeyStatement,
+    StatementRule,
+)
+from ..language.ruletree.nodes import Mapping as MappingNode
 from ..plan import Call, Field, Fn, Scalar, free_prefix, not_
 from ..plan.scalars import field_names
-from .resolve import Resolver, Side
-from ..language.ruletree.nodes import AssignStatement, ConditionRule, IndexHint, InvalidStatement, KeyStatement
-from ..language.ruletree.nodes import Mapping as MappingNode
-from ..language.ruletree.nodes import StatementRule
-from .rule_checker import RuleChecker
-from .checked_rules import CheckedAccuracy, CheckedKeyedAccuracy
 from ..rule_kinds import RuleKind
+from .checked_rules import CheckedAccuracy, CheckedKeyedAccuracy
+from .equality import griffin_equality
+from .resolve import Resolver, Side
+from .rule_checker import RuleChecker
 
 _ORDER = {"<<": "<", ">>": ">", "<<=": "<=", ">>=": ">="}
 

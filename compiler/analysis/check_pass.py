@@ -7,17 +7,18 @@ lowering reads only what it returns.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from ..checks.check_tree import CompiledCheck, compile_checks
 from ..language.gc_pause import without_cyclic_gc
-from ..language.ruletree.nodes import StatementRule
 from ..language.recursion_room import recursion_room
-from ..suites.suite import RuleSpec, Suite
+from ..language.ruletree.nodes import StatementRule
 from ..plan.data_types import Schema
+from ..rule_kinds import RuleKind
+from ..suites.suite import RuleSpec, Suite
 from .accuracy import AccuracyChecker, KeyedAccuracyChecker
-from .rule_checker import RuleChecker
+from .checked_rules import CheckedRule
 from .griffin_measures import (
     AccuracyMeasureChecker,
     CompletenessMeasureChecker,
@@ -28,8 +29,7 @@ from .griffin_measures import (
 )
 from .queries import MeasureChecker, QueryChecker
 from .row_rules import CompletenessChecker, DistinctnessChecker, TimelinessChecker, UniquenessChecker
-from .checked_rules import CheckedRule
-from ..rule_kinds import RuleKind
+from .rule_checker import RuleChecker
 
 
 class SqlChecker(RuleChecker):

@@ -8,14 +8,14 @@ before any data is read rather than a failed query on one engine.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
-from .datetime_patterns import PatternError, parse_pattern
 from ..plan import AggFn, AggregateCall, Between, Call, Fn, IfThen, IsNull, Literal, Scalar, coerce, not_
+from ..plan.data_types import BOOLEAN, DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, DataType, Kind
+from .datetime_patterns import PatternError, parse_pattern
 from .regex_syntax import REGEX_HINT, pattern_problem
 from .regex_text import ReplacementError, capture_groups, replacement_parts
-from ..plan.data_types import BOOLEAN, DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, DataType, Kind
 
 # Spark's default for from_unixtime, and the seconds of 0001-01-01 and 9999-12-31 23:59:59 UTC:
 # the years both engines write the same way
@@ -54,7 +54,7 @@ def with_default(fn: Fn, text: str) -> Builder:
     """``fn`` with ``text`` as its third argument when the call leaves it out (lpad's pad)."""
 
     def build(inv: Invocation) -> Scalar:
-        return Call(fn, inv.args if len(inv.args) == 3 else inv.args + (Literal(text, STRING),), inv.result)
+        return Call(fn, inv.args if len(inv.args) == 3 else (*inv.args, Literal(text, STRING)), inv.result)
 
     return build
 
@@ -196,7 +196,7 @@ def pmod(inv: Invocation) -> Scalar:
 
 def on_date(fn: Fn) -> Builder:
     """``fn`` with its first argument as a date (text read as Spark reads it, NULL if it does not)."""
-    return lambda inv: Call(fn, (coerce(inv.args[0], DATE),) + inv.args[1:], inv.result)
+    return lambda inv: Call(fn, (coerce(inv.args[0], DATE), *inv.args[1:]), inv.result)
 
 
 def date_sub(inv: Invocation) -> Scalar:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
-from . import function_builders as build
-from .function_builders import Builder
 from ..plan import AggFn, Fn
 from ..plan.data_types import (
     BOOLEAN,
@@ -21,6 +19,8 @@ from ..plan.data_types import (
     common_numeric,
     comparable,
 )
+from . import function_builders as build
+from .function_builders import Builder
 
 # A type rule gets the argument types and returns the result type, or a message saying
 # which argument is wrong.

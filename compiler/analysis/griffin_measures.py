@@ -3,8 +3,12 @@ as Griffin matches them), their conditions type-checked, and what marks a bad ro
 
 from __future__ import annotations
 
-from .equality import true_only
 from ..errors import InvalidInput, did_you_mean
+from ..language.ruletree.nodes import Expr
+from ..plan import Call, Field, Fn, IsNull, Literal, Named, Scalar, coerce, free_prefix
+from ..plan.data_types import BOOLEAN, INTEGER, STRING
+from ..plan.scalars import not_, or_all
+from ..rule_kinds import RuleKind
 from ..suites.griffin_measure_specs import (
     AccuracyConfig,
     ColumnRef,
@@ -14,19 +18,15 @@ from ..suites.griffin_measure_specs import (
     SchemaConformanceConfig,
     SparkSqlConfig,
 )
-from ..plan import Call, Field, Fn, IsNull, Literal, Named, Scalar, coerce, free_prefix
-from ..plan.scalars import not_, or_all
-from .resolve import Context, Resolver
-from ..language.ruletree.nodes import Expr
-from ..plan.data_types import BOOLEAN, INTEGER, STRING
-from .rule_checker import RuleChecker
 from .checked_rules import (
     CheckedMeasureAccuracy,
     CheckedMeasureDuplication,
     CheckedMeasureProfiling,
     CheckedRowCondition,
 )
-from ..rule_kinds import RuleKind
+from .equality import true_only
+from .resolve import Context, Resolver
+from .rule_checker import RuleChecker
 
 
 class GriffinMeasureChecker(RuleChecker):

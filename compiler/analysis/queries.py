@@ -3,18 +3,18 @@ decided (a column outside GROUP BY and aggregates is an error here), ORDER BY an
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..language.number_literals import number_from_text
+from ..language.ruletree.nodes import Expr, Name, Node, OrderItem, Selection, SelectItem, SelectQuery, Star, StarStep
 from ..plan import AggregateCall, Field, Named, Scalar, contains_aggregate, substitute, walk
-from ..plan.scalars import children
-from .resolve import INT64_MAX, Context, Resolver
-from ..language.ruletree.nodes import Expr, Name, Node, OrderItem, SelectItem, SelectQuery, Selection, Star, StarStep
-from ..suites.suite import NativeSql
 from ..plan.data_types import Column
-from .rule_checker import RuleChecker, output_name
-from .checked_rules import CheckedQuery, CheckedRule, Grouping, OrderKey
+from ..plan.scalars import children
 from ..rule_kinds import RuleKind
+from ..suites.suite import NativeSql
+from .checked_rules import CheckedQuery, CheckedRule, Grouping, OrderKey
+from .resolve import INT64_MAX, Context, Resolver
+from .rule_checker import RuleChecker, output_name
 
 Items = list[tuple[Scalar, str]]
 # rewrites an expression over a grouping's names (the node says where a loose column stands)
@@ -91,7 +91,7 @@ class QueryChecker(RuleChecker):
             items.extend(expanded)
             item_nodes.extend(item for _ in expanded)
         seen: set[str] = set()
-        for (_, name), item in zip(items, item_nodes):
+        for (_, name), item in zip(items, item_nodes, strict=True):
             if name in seen:
                 raise self.resolver.scope.error(
                     "DUPLICATE_NAME", f"two columns are named {name!r}", item, "give one an alias with AS"
@@ -154,7 +154,7 @@ class QueryChecker(RuleChecker):
                 )
             return result
 
-        rewritten = [(rewrite(expr, node), name) for (expr, name), node in zip(items, item_nodes)]
+        rewritten = [(rewrite(expr, node), name) for (expr, name), node in zip(items, item_nodes, strict=True)]
         having_expr = rewrite(having, query.having) if having is not None and query.having is not None else None
         aliases = {name: expr for expr, name in rewritten}
         # order keys may add aggregates: resolve them before the aggregates are listed

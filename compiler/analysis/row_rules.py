@@ -3,17 +3,18 @@ distinctness, uniqueness and timeliness."""
 
 from __future__ import annotations
 
-from typing import Iterable, cast
+from collections.abc import Iterable
+from typing import cast
 
-from ..plan import Call, Cast, Field, Fn, In, IsNull, Literal, RLike, Scalar, and_all, not_, or_all
-from .regex_syntax import REGEX_HINT, pattern_problem
-from .resolve import Resolver, Side
 from ..language.ruletree.nodes import SelectItem, SelectList, located
 from ..language.time_literals import duration_ms
+from ..plan import Call, Cast, Field, Fn, In, IsNull, Literal, RLike, Scalar, and_all, not_, or_all
 from ..plan.data_types import INTEGER, STRING, TIMESTAMP, Kind, Schema
-from .rule_checker import RuleChecker
-from .checked_rules import CheckedCompleteness, CheckedDistinctness, CheckedTimeliness, CheckedUniqueness
 from ..rule_kinds import RuleKind
+from .checked_rules import CheckedCompleteness, CheckedDistinctness, CheckedTimeliness, CheckedUniqueness
+from .regex_syntax import REGEX_HINT, pattern_problem
+from .resolve import Resolver, Side
+from .rule_checker import RuleChecker
 
 Selections = list[tuple[Scalar, str, SelectItem]]
 

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Mapping, TypeVar
+from collections.abc import Mapping
+from typing import ClassVar, TypeVar
 
 from ..errors import InvalidInput, did_you_mean
-from ..rule_kinds import RULE_KINDS, RuleKind
-from ..plan import Field, Scalar
-from .resolve import Context, Resolver, Scope, Side
 from ..language.ruletree.nodes import FieldStep, Name, Node, Selection, SelectItem, Star
-from ..suites.suite import RuleSpec
+from ..plan import Field, Scalar
 from ..plan.data_types import Schema
+from ..rule_kinds import RULE_KINDS, RuleKind
+from ..suites.suite import RuleSpec
 from .checked_rules import CheckedRule
+from .resolve import Context, Resolver, Scope, Side
 
 Body = TypeVar("Body")
 
@@ -106,7 +107,7 @@ class RuleChecker:
             expr = resolver.expression(item.expr, ctx or Context(clause=f"{self.rule.kind} rule"))
             out.append((expr, output_name(item, expr), item))
         names = [name for _, name, _ in out]
-        for expr, name, node in out:
+        for _, name, node in out:
             if names.count(name) > 1:
                 raise resolver.scope.error(
                     "DUPLICATE_NAME", f"two selections are named {name!r}", node, "give one an alias with AS"

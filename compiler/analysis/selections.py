@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import did_you_mean
-from ..plan import Call, Fn, IsNull, Lambda, Literal, Scalar, Variable, not_
 from ..language.ruletree.nodes import AllStep, Expr, FieldStep, FilterStep, IndexStep, MethodStep, Node, RangeStep, Step
+from ..plan import Call, Fn, IsNull, Lambda, Literal, Scalar, Variable, not_
 from ..plan.data_types import BOOLEAN, INTEGER, JSON, STRING, DataType, Kind, array
 
 if TYPE_CHECKING:  # the resolver imports this module

@@ -9,11 +9,12 @@ runs. On DuckDB the engine's own settings hold the same line again (local_backen
 
 from __future__ import annotations
 
-from typing import Collection, NoReturn
+from collections.abc import Collection
+from typing import NoReturn
 
 from ..errors import InvalidInput, Location
-from .sql_patterns import check_sql_patterns
 from ..suites.suite import Suite
+from .sql_patterns import check_sql_patterns
 from .user_sql import parse_spark_query
 
 # functions that read files or call into the engine's host, by the names both engines know them

@@ -17,7 +17,6 @@ if TYPE_CHECKING:  # sqlglot loads only when a suite holds SQL
 
 from ..errors import InvalidInput
 
-
 _TERMINAL_CODES = re.compile(r"\x1b\[[0-9;]*m")  # sqlglot underlines the offending token for a terminal
 
 

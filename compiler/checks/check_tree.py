@@ -11,12 +11,12 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .check_functions import FUNCTIONS
 from ..errors import InvalidInput, did_you_mean
 from ..language.number_literals import number_from_text
 from ..language.ruletree import check_nodes as c
 from ..language.ruletree.nodes import Node, located
 from ..suites.suite import CheckSpec, PassSpec, Suite
+from .check_functions import FUNCTIONS
 
 MAX_DEPTH = 64  # nesting of a check expression; deeper is an error, not a stack overflow
 
@@ -107,7 +107,7 @@ class _Builder:
     def build(self, node: c.CheckExpr) -> object:
         if isinstance(node, c.CheckChain):
             expr = self.build(node.operands[0])
-            for op, operand in zip(node.ops, node.operands[1:]):
+            for op, operand in zip(node.ops, node.operands[1:], strict=True):
                 expr = Binary(op, expr, self.build(operand))
             return expr
         if isinstance(node, c.CheckUnary):

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
+from ..results import Failed, Row
 from .check_functions import FUNCTIONS, CheckError, Clock, is_number, shown, type_name
 from .check_tree import Binary, Call, Const, Index, ListOf, MeasureRef, MetricRef, Traced, Unary
-from ..results import Failed, Row
 
 _ORDER = {"<": operator.lt, ">": operator.gt, "<=": operator.le, ">=": operator.ge}
 
@@ -118,9 +118,9 @@ def _position(items: list[object], index: object) -> object:
 def equal(left: Any, right: Any) -> bool:
     """Equality across the language's values: null equals only null, 1 == 1.0, rows compare as lists or maps."""
     if isinstance(left, Row):
-        left = dict(zip(left.names, left.values)) if isinstance(right, dict) else list(left.values)
+        left = dict(zip(left.names, left.values, strict=True)) if isinstance(right, dict) else list(left.values)
     if isinstance(right, Row):
-        right = dict(zip(right.names, right.values)) if isinstance(left, dict) else list(right.values)
+        right = dict(zip(right.names, right.values, strict=True)) if isinstance(left, dict) else list(right.values)
     if left is None or right is None:
         return left is right
     if is_number(left) and is_number(right):
@@ -128,7 +128,7 @@ def equal(left: Any, right: Any) -> bool:
     if type(left) is not type(right):
         return False
     if isinstance(left, list):
-        return len(left) == len(right) and all(equal(a, b) for a, b in zip(left, right))
+        return len(left) == len(right) and all(equal(a, b) for a, b in zip(left, right, strict=True))
     if isinstance(left, dict):
         return left.keys() == right.keys() and all(equal(left[k], right[k]) for k in left)
     return bool(left == right)

@@ -9,10 +9,10 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass, field
 
+from ..suites.suite import CheckSpec, PassSpec
 from .check_functions import CheckError, Clock
 from .check_tree import CompiledCheck
 from .interpreter import Env, evaluate
-from ..suites.suite import CheckSpec, PassSpec
 
 _COMPARE = {
     "==": operator.eq,

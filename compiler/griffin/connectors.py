@@ -17,15 +17,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import quote, urlsplit, urlunsplit
 
-from ..sources.databases import check_database_source
 from ..errors import EngineError
+from ..plan.data_types import Schema
+from ..plan.spark_names import quoted
+from ..sources.databases import check_database_source
 from ..sources.declared_schemas import parse_schema_columns
 from ..sources.source_specs import SourceSpec
 from ..suites.suite import ViewSpec
-from ..plan.data_types import Schema
 from .df_ops import from_json_view, is_df_ops
 from .document import Node
-from ..plan.spark_names import quoted
 from .sql_text import check_condition, with_frames
 from .time_patterns import fill_time_patterns
 
@@ -236,7 +236,7 @@ def _existing(paths: tuple[str, ...], skip_errors: bool, name: str, config: Node
     """With ``skipErrorPaths``, paths that do not exist are left out (Griffin logs and skips them)."""
     if not skip_errors:
         return paths
-    kept = tuple(p for p in paths if "://" in p or glob.has_magic(p) and glob.glob(p) or os.path.exists(p))
+    kept = tuple(p for p in paths if "://" in p or (glob.has_magic(p) and glob.glob(p)) or os.path.exists(p))
     for path in paths:
         if path not in kept:
             warnings.warn(f"data source {name!r}: path {path!r} does not exist; skipped (skipErrorPaths)", stacklevel=2)

@@ -11,9 +11,10 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from collections.abc import Callable, Sequence
 from json.scanner import NUMBER_RE
 from pathlib import Path
-from typing import Callable, Literal, Sequence, overload
+from typing import Literal, overload
 
 from ..errors import InvalidInput, Location, did_you_mean
 from ..language.text_files import read_utf8
@@ -64,7 +65,8 @@ def _positions(text: str) -> dict[JsonPath, int]:
             if keyed:
                 key_at = index
                 key, index = _scanstring(text, index + 1)
-                found[path + (key, ":key")] = key_at
+                key_path = (*path, key, ":key")
+                found[key_path] = key_at
                 index = _after_space(text, index) + 1  # past ':'
                 index = value(index, (*path, key))
             else:
@@ -154,7 +156,7 @@ def _kind(value: object) -> str:
 class Node:
     """One value of a document, with typed accessors whose failures name the value's place."""
 
-    __slots__ = ("doc", "value", "path")
+    __slots__ = ("doc", "path", "value")
 
     def __init__(self, doc: Document, value: object, path: JsonPath) -> None:
         self.doc = doc

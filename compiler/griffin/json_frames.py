@@ -15,8 +15,8 @@ import json
 from ..engine import Engine
 from ..errors import InvalidInput, did_you_mean
 from ..plan import Call, Cast, Field, Fn, Literal, Named, Plan, Project, Query, Read, Relation, View
-from ..suites.suite import Suite, ViewSpec
 from ..plan.data_types import BOOLEAN, DOUBLE, INTEGER, JSON, STRING, Column, DataType, Schema
+from ..suites.suite import Suite, ViewSpec
 
 _LONG = 2**63
 

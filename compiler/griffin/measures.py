@@ -11,6 +11,9 @@ import json
 from typing import Any
 
 from ..errors import Location, did_you_mean
+from ..language.ruletree.convert import parse_rule_text
+from ..language.ruletree.nodes import Expr, SelectList
+from ..plan.data_types import TYPE_NAMES, Kind, parse_type_name
 from ..rule_kinds import RuleKind, griffin_names, griffin_spellings
 from ..suites.griffin_measure_specs import (
     AccuracyConfig,
@@ -22,10 +25,7 @@ from ..suites.griffin_measure_specs import (
     SparkSqlConfig,
     TypeCheck,
 )
-from ..language.ruletree.convert import parse_rule_text
-from ..language.ruletree.nodes import Expr, SelectList
 from ..suites.suite import MetricOutput, RuleBody, RuleSpec, ViewSpec
-from ..plan.data_types import TYPE_NAMES, Kind, parse_type_name
 from .connectors import DataSources
 from .document import Node
 from .outputs import read_outputs

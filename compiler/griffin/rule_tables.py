@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..results import RuleResult
 from ..plan.spark_names import quoted
+from ..results import RuleResult
 from ..suites.suite import Suite
 
 
@@ -52,8 +52,8 @@ def _tables(text: str) -> set[str]:
     """The tables a query reads (its own CTE names left out); none when it does not parse."""
     from sqlglot import exp
 
-    from ..errors import InvalidInput
     from ..analysis.user_sql import parse_spark_query
+    from ..errors import InvalidInput
 
     try:
         query = parse_spark_query(text)

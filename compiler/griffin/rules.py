@@ -7,9 +7,9 @@ next one its target; a rule's metric is named after ``out.dataframe.name``.
 from __future__ import annotations
 
 from ..errors import InvalidInput, Location
-from ..rule_kinds import RuleKind, griffin_names, spec_of
 from ..language.ruletree.convert import parse_rule_text
 from ..language.ruletree.nodes import SelectQuery
+from ..rule_kinds import RuleKind, griffin_names, spec_of
 from ..suites.suite import RuleSpec, ViewSpec
 from .df_ops import from_json_view, is_df_ops
 from .document import Node

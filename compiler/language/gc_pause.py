@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import functools
 import gc
-from typing import Callable, ParamSpec, TypeVar
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
 
 Params = ParamSpec("Params")
 Result = TypeVar("Result")

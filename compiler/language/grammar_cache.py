@@ -23,8 +23,9 @@ import os
 import pickle
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 Model = TypeVar("Model")
 
@@ -85,7 +86,7 @@ def cached_metamodel(
         try:
             loaded: Model = _Unpickler(io.BytesIO(path.read_bytes())).load()
             return loaded
-        except Exception:  # missing, truncated or from another layout: rebuild  # noqa: BLE001
+        except Exception:  # missing, truncated or from another layout: rebuild
             pass
         model = build()
         _store(path, model)
@@ -106,7 +107,7 @@ def _store(path: Path, model: object) -> None:
         except BaseException:
             os.unlink(temporary)
             raise
-    except Exception:  # read-only home, full disk, an unpicklable novelty of textX  # noqa: BLE001
+    except Exception:  # read-only home, full disk, an unpicklable novelty of textX
         pass
 
 

@@ -11,7 +11,8 @@ only starts a condition (``a + not b`` is an error), as SQL has it.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 # a textX model object: its attributes are the grammar's, known only at run time
 TextX = Any

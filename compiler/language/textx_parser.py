@@ -23,7 +23,7 @@ MAX_NESTING = 64  # brackets inside brackets, in any rule, check or policy
 GRAMMAR_OPTIONS: dict[str, object] = {"ignore_case": True, "autokwd": True}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def metamodel(name: str) -> Any:  # a textX metamodel
     """The textX metamodel of ``grammar/<name>.tx``, once per process, from the disk cache if it can."""
     files = sorted(GRAMMAR_DIR.glob("*.tx"))

@@ -1,6 +1,7 @@
 """One lowering per DQ type: a checked rule becomes plan requests and a finishing step."""
 
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 from ..rule_kinds import RuleKind
 from .accuracy import AccuracyLowering

@@ -9,12 +9,12 @@ satisfies the rule: one anti join per rule, whose rows are also the miss records
 from __future__ import annotations
 
 from ..analysis.checked_rules import CheckedAccuracy
-from .query_collector import Results
 from ..plan import Filter, IsNull, Join, JoinKind, Relation, and_all, count_all, not_
 from ..plan.scalars import field_names
 from ..results import RuleResult
-from .common import Finisher, RuleLowering, positive, rename_all
 from ..rule_kinds import RuleKind
+from .common import Finisher, RuleLowering, positive, rename_all
+from .query_collector import Results
 
 
 class AccuracyLowering(RuleLowering[CheckedAccuracy]):

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, Mapping, TypeVar
+from typing import Any, Generic, TypeVar
 
 from ..analysis.checked_rules import CheckedRule
-from .query_collector import Collector, Results, RowsRef, ValueRef
 from ..plan import Export, Field, Limit, Named, Project, Read, Relation
+from ..plan.data_types import Schema
 from ..plan.printer import table_label
 from ..results import MetricWrite, RecordOutput, RuleResult
-from ..safe_names import path_inside, safe_file_name
-from ..plan.data_types import Schema
 from ..rule_kinds import RULE_KINDS, RuleKind
+from ..safe_names import path_inside, safe_file_name
+from .query_collector import Collector, Results, RowsRef, ValueRef
 
 Finisher = Callable[[Results], RuleResult]
 Checked = TypeVar("Checked", bound=CheckedRule)

@@ -4,11 +4,11 @@ what makes a row incomplete)."""
 from __future__ import annotations
 
 from ..analysis.checked_rules import CheckedCompleteness
-from .query_collector import Results
 from ..plan import Filter, count_all
 from ..results import RuleResult
-from .common import Finisher, RuleLowering, positive
 from ..rule_kinds import RuleKind
+from .common import Finisher, RuleLowering, positive
+from .query_collector import Results
 
 
 class CompletenessLowering(RuleLowering[CheckedCompleteness]):

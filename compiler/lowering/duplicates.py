@@ -9,9 +9,11 @@ accuracy compares them). ``duplication.array`` lists, per duplicate count ``dup`
 
 from __future__ import annotations
 
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
-from .query_collector import Results
+from ..analysis.checked_rules import CheckedDistinctness, CheckedDuplicates, CheckedUniqueness
+from ..analysis.equality import compared_as_text, comparison_key
 from ..plan import (
     Call,
     Distinct,
@@ -31,14 +33,12 @@ from ..plan import (
     grouped_counts,
     key_histogram,
 )
-from ..plan.histograms import COUNT, VALUES
-from ..analysis.checked_rules import CheckedDistinctness, CheckedDuplicates, CheckedUniqueness
-from ..results import MetricWrite, RuleResult
 from ..plan.data_types import BOOLEAN, INTEGER
-from ..analysis.equality import compared_as_text, comparison_key
-from .common import Finisher, RuleLowering
+from ..plan.histograms import COUNT, VALUES
+from ..results import MetricWrite, RuleResult
 from ..rule_kinds import RuleKind
-
+from .common import Finisher, RuleLowering
+from .query_collector import Results
 
 Duplicates = TypeVar("Duplicates", bound=CheckedDuplicates)
 
@@ -58,7 +58,7 @@ class _DuplicateLowering(RuleLowering[Duplicates]):
     def dup_records(self, counted: Relation, keys: list[Named], names: list[str], count: Field) -> Relation:
         """The duplicated values with their ``dup`` count, as record samples show them."""
         duplicated = Filter(counted, Call(Fn.GT, (count, Literal(1, INTEGER)), BOOLEAN))
-        columns = [Named(Field(k.name, k.expr.dtype), n) for k, n in zip(keys, names)]
+        columns = [Named(Field(k.name, k.expr.dtype), n) for k, n in zip(keys, names, strict=True)]
         columns.append(Named(Call(Fn.SUBTRACT, (count, Literal(1, INTEGER)), INTEGER), self.name_of("dup")))
         return Project(duplicated, tuple(columns))
 
@@ -139,10 +139,11 @@ class UniquenessLowering(_DuplicateLowering[CheckedUniqueness]):
         target_read = self.read(target)
         prefix = free_prefix("__tkey", read.schema)
         target_values = self.checked.target_keys
-        as_text = [compared_as_text(k.expr, t) for k, t in zip(keys, target_values)]
+        as_text = [compared_as_text(k.expr, t) for k, t in zip(keys, target_values, strict=True)]
         # group the target by what the comparison sees, so each source value meets one group
         target_keys = [
-            Named(comparison_key(t, text), f"{prefix}{i}") for i, (t, text) in enumerate(zip(target_values, as_text))
+            Named(comparison_key(t, text), f"{prefix}{i}")
+            for i, (t, text) in enumerate(zip(target_values, as_text, strict=True))
         ]
         source_values = Distinct(Project(read, tuple(keys)))
         target_counts = grouped_counts(target_read, tuple(target_keys))
@@ -153,11 +154,11 @@ class UniquenessLowering(_DuplicateLowering[CheckedUniqueness]):
                     (comparison_key(Field(k.name, k.expr.dtype), text), Field(t.name, t.expr.dtype)),
                     BOOLEAN,
                 )
-                for k, t, text in zip(keys, target_keys, as_text)
+                for k, t, text in zip(keys, target_keys, as_text, strict=True)
             ]
         )
         joined = Join(JoinKind.LEFT, source_values, target_counts, on)
         return Project(
             joined,
-            tuple(Named(Field(k.name, k.expr.dtype), k.name) for k in keys) + (Named(Field(COUNT, INTEGER), COUNT),),
+            (*tuple(Named(Field(k.name, k.expr.dtype), k.name) for k in keys), Named(Field(COUNT, INTEGER), COUNT)),
         )

@@ -3,8 +3,8 @@ and duplication (within the source)."""
 
 from __future__ import annotations
 
-from .query_collector import Results
 from ..analysis.checked_rules import CheckedMeasureAccuracy, CheckedMeasureDuplication
+from ..analysis.equality import true_only
 from ..plan import (
     AggFn,
     AggregateCall,
@@ -32,13 +32,13 @@ from ..plan import (
     grouped_counts,
     not_,
 )
-from ..plan.histograms import COUNT
-from ..analysis.equality import true_only
-from ..results import RuleResult
 from ..plan.data_types import BOOLEAN, INTEGER, STRING, Kind
+from ..plan.histograms import COUNT
+from ..results import RuleResult
+from ..rule_kinds import RuleKind
 from .common import Finisher
 from .griffin_measure import GriffinMeasureLowering
-from ..rule_kinds import RuleKind
+from .query_collector import Results
 
 # kinds a window can order rows by on both engines alike
 _ORDERABLE = (Kind.BOOLEAN, Kind.INTEGER, Kind.DOUBLE, Kind.DECIMAL, Kind.STRING, Kind.DATE, Kind.TIMESTAMP)

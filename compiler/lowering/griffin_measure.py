@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..analysis.checked_rules import CheckedRowCondition
-from .query_collector import Results, RowsRef, ValueRef
 from ..plan import Field, Filter, Literal, Named, Project, Relation, count_all
-from ..results import RuleResult
 from ..plan.data_types import STRING, Schema
-from .common import Checked, Finisher, RuleLowering, positive
+from ..results import RuleResult
 from ..rule_kinds import RuleKind
+from .common import Checked, Finisher, RuleLowering, positive
+from .query_collector import Results, RowsRef, ValueRef
 
 STATUS = "__status"
 
@@ -30,7 +30,7 @@ class GriffinMeasureLowering(RuleLowering[Checked]):
             return None
         kept = tuple(Named(Field(c.name, c.dtype), c.name) for c in columns.columns if c.name != STATUS)
         return self.sample(
-            Project(bad_rows, kept + (Named(Literal("bad", STRING), STATUS),)), self.rule.name, positive(bad_ref)
+            Project(bad_rows, (*kept, Named(Literal("bad", STRING), STATUS))), self.rule.name, positive(bad_ref)
         )
 
     def good_and_bad(self, read: Relation, bad_rows: Relation, bad_ref: ValueRef, names: tuple[str, str]) -> Finisher:

@@ -12,10 +12,10 @@ also under Griffin's ``approx_distinct_count`` name.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 from decimal import ROUND_HALF_EVEN, Context, Decimal
 
-from .query_collector import Results, ValueRef
+from ..analysis.checked_rules import CheckedMeasureProfiling
 from ..plan import (
     AggFn,
     Aggregate,
@@ -33,16 +33,16 @@ from ..plan import (
     count_all,
     free_prefix,
 )
-from ..analysis.checked_rules import CheckedMeasureProfiling
-from ..results import RuleResult
 from ..plan.data_types import DOUBLE, INTEGER, STRING, DataType, Kind
+from ..results import RuleResult
+from ..rule_kinds import RuleKind
 from .common import Finisher
 from .griffin_measure import GriffinMeasureLowering
-from ..rule_kinds import RuleKind
+from .query_collector import Results, ValueRef
 
 _NUMERIC = (Kind.INTEGER, Kind.DOUBLE, Kind.DECIMAL)
 # kinds Spark's length() reads as text
-_TEXTUAL = _NUMERIC + (Kind.STRING, Kind.BOOLEAN, Kind.DATE, Kind.TIMESTAMP, Kind.JSON)
+_TEXTUAL = (*_NUMERIC, Kind.STRING, Kind.BOOLEAN, Kind.DATE, Kind.TIMESTAMP, Kind.JSON)
 _ROUNDED = ("avg", "std_dev", "variance", "kurtosis")
 # Spark's catalog names of gryph's types (integers are computed as 64-bit: bigint)
 _SPARK_NAMES = {
@@ -160,7 +160,7 @@ class ProfilingMeasureLowering(GriffinMeasureLowering[CheckedMeasureProfiling]):
         )
         centred = Join(JoinKind.CROSS, read, means, None)
         readers = {}
-        for i, (f, x) in enumerate(zip(numeric, numbers)):
+        for i, (f, x) in enumerate(zip(numeric, numbers, strict=True)):
             deviation = Call(Fn.SUBTRACT, (x, Field(f"{prefix}{i}", DOUBLE)), DOUBLE)
             square = Call(Fn.MULTIPLY, (deviation, deviation), DOUBLE)
             n = self.collector.value(read, AggregateCall(AggFn.COUNT, (f,), INTEGER))

@@ -10,7 +10,7 @@ mismatched rows for which no target row of the key satisfies that mapping.
 
 from __future__ import annotations
 
-from .query_collector import Results
+from ..analysis.checked_rules import CheckedKeyedAccuracy
 from ..plan import (
     AggFn,
     Aggregate,
@@ -31,16 +31,16 @@ from ..plan import (
     WindowFn,
     and_all,
     count_all,
+    free_prefix,
     not_,
     or_all,
-    free_prefix,
 )
-from ..plan.scalars import field_names
-from ..analysis.checked_rules import CheckedKeyedAccuracy
-from ..results import RuleResult
 from ..plan.data_types import BOOLEAN, INTEGER
-from .common import Finisher, RuleLowering, positive
+from ..plan.scalars import field_names
+from ..results import RuleResult
 from ..rule_kinds import RuleKind
+from .common import Finisher, RuleLowering, positive
+from .query_collector import Results
 
 
 class KeyedAccuracyLowering(RuleLowering[CheckedKeyedAccuracy]):
@@ -57,12 +57,14 @@ class KeyedAccuracyLowering(RuleLowering[CheckedKeyedAccuracy]):
         used = set().union(*(field_names(e) for e in keys + [m for m, _ in mappings] + invalid))
         target_rel = Project(
             target_read,
-            tuple(
-                Named(Field(c.name, c.dtype), prefix + c.name)
-                for c in target_read.schema.columns
-                if prefix + c.name in used
-            )
-            + (Named(Literal(True, BOOLEAN), found),),
+            (
+                *tuple(
+                    Named(Field(c.name, c.dtype), prefix + c.name)
+                    for c in target_read.schema.columns
+                    if prefix + c.name in used
+                ),
+                Named(Literal(True, BOOLEAN), found),
+            ),
         )
         joined = Join(JoinKind.LEFT, numbered, target_rel, and_all(keys))
 
@@ -79,24 +81,24 @@ class KeyedAccuracyLowering(RuleLowering[CheckedKeyedAccuracy]):
             return Call(Fn.GT, (Field(name, INTEGER), Literal(0, INTEGER)), BOOLEAN)
 
         judged = [not_(some("invalid"))] if invalid else []
-        has_key = judged + [some("found")]
+        has_key = [*judged, some("found")]
         mismatched = has_key + ([not_(some("all"))] if mappings else [Literal(False, BOOLEAN)])
         counts = {
             "total": count_all(),
             "matched": count_all(and_all(has_key + ([some("all")] if mappings else []))),
-            "miss": count_all(and_all(judged + [not_(some("found"))])),
+            "miss": count_all(and_all([*judged, not_(some("found"))])),
             "mismatch": count_all(and_all(mismatched)),
             "invalid": count_all(some("invalid")) if invalid else Literal(0, INTEGER),
         }
         refs = {key: self.collector.value(per_row, value) for key, value in counts.items()}
         mapping_refs = [
-            (text, self.collector.value(per_row, count_all(and_all(mismatched + [not_(some(f"m{i}"))]))))
+            (text, self.collector.value(per_row, count_all(and_all([*mismatched, not_(some(f"m{i}"))]))))
             for i, (_, text) in enumerate(mappings)
         ]
 
         source_columns = tuple(Named(Field(c.name, c.dtype), c.name) for c in source_read.schema.columns)
         not_invalid = [not_(Call(Fn.COALESCE, (or_all(invalid), Literal(False, BOOLEAN)), BOOLEAN))] if invalid else []
-        misses = Project(Filter(joined, and_all(not_invalid + [IsNull(Field(found, BOOLEAN))])), source_columns)
+        misses = Project(Filter(joined, and_all([*not_invalid, IsNull(Field(found, BOOLEAN))])), source_columns)
         sample_ref = self.sample(misses, "missRecords", positive(refs["miss"]))
         names = self.metric_names()
 

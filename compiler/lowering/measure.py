@@ -7,16 +7,16 @@ tell one row from several.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..analysis.checked_rules import CheckedQuery
-from .query_collector import Results
 from ..errors import ResultError
 from ..plan import Read, Relation, Sql
 from ..results import MeasureResult, ResultRow, Row
+from ..rule_kinds import RuleKind
 from ..suites.suite import MeasureSpec, NativeSql
 from .profiling import QueryLowering
-from ..rule_kinds import RuleKind
+from .query_collector import Results
 
 MeasureFinisher = Callable[[Results], MeasureResult]
 

@@ -8,7 +8,6 @@ brought back whole up to ``ROW_LIMIT`` rows (more is an error, never a silent cu
 from __future__ import annotations
 
 from ..analysis.checked_rules import CheckedQuery, CheckedRule
-from .query_collector import Results
 from ..errors import ResultError
 from ..plan import (
     Aggregate,
@@ -25,8 +24,9 @@ from ..plan import (
     substitute,
 )
 from ..results import RuleResult
-from .common import Finisher, RuleLowering
 from ..rule_kinds import RuleKind
+from .common import Finisher, RuleLowering
+from .query_collector import Results
 
 ROW_LIMIT = 10_000
 
@@ -58,7 +58,7 @@ class QueryLowering(RuleLowering[CheckedRule]):
             ]
 
             def finish_fused(results: Results) -> RuleResult:
-                row = {name: results.value(ref) for name, ref in zip(names, refs)}
+                row = {name: results.value(ref) for name, ref in zip(names, refs, strict=True)}
                 return RuleResult(rule.name, rule.kind, [self.write([row])], rows_metric=True)
 
             return finish_fused
@@ -108,7 +108,7 @@ def _order_and_limit(relation: Relation, query: CheckedQuery) -> Relation:
             relation,
             tuple(
                 SortKey(Field(h.name, h.expr.dtype), o.ascending, nulls_first=o.ascending)
-                for h, o in zip(hidden, query.orders)
+                for h, o in zip(hidden, query.orders, strict=True)
             ),
         )
         if query.limit is not None:

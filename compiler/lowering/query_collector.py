@@ -8,10 +8,11 @@ for the same aggregate compute it once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
-from ..plan import AggregateCall, Aggregate, Export, Field, Named, Plan, Project, Query, Relation, Scalar, View
+from ..plan import Aggregate, AggregateCall, Export, Field, Named, Plan, Project, Query, Relation, Scalar, View
 from ..plan.scalars import substitute
 from ..results import ResultRow
 
@@ -66,7 +67,7 @@ class Collector:
         self._prefix = prefix  # keeps the query names of plans that run in one run apart
         self._fused: dict[Relation, _Fused] = {}
         self._rows: dict[tuple[Relation, int | None], str] = {}
-        self._conditions: dict[str, Callable[["Results"], bool]] = {}
+        self._conditions: dict[str, Callable[[Results], bool]] = {}
         self._views: list[View] = []
         self._exports: list[Export] = []
 
@@ -89,7 +90,7 @@ class Collector:
         return relation in self._fused
 
     def rows(
-        self, relation: Relation, limit: int | None = None, needed: Callable[["Results"], bool] | None = None
+        self, relation: Relation, limit: int | None = None, needed: Callable[[Results], bool] | None = None
     ) -> RowsRef:
         """The rows of a relation; with ``needed``, fetched only if it holds once values are known."""
         key = (relation, limit)
@@ -105,7 +106,7 @@ class Collector:
         """The names of the queries asked for so far."""
         return frozenset([f.name for f in self._fused.values()] + list(self._rows.values()))
 
-    def conditions(self) -> dict[str, Callable[["Results"], bool]]:
+    def conditions(self) -> dict[str, Callable[[Results], bool]]:
         """Row queries that run only when their condition holds on the other queries' results."""
         return dict(self._conditions)
 

@@ -5,12 +5,12 @@ counted: counting it would cost a scan of its own."""
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
-from .query_collector import Collector, Results, ValueRef
 from ..plan import Read, count_all
-from ..results import ResultRow
 from ..plan.data_types import Schema
+from ..results import ResultRow
+from .query_collector import Collector, Results, ValueRef
 
 
 def count_rows_read(

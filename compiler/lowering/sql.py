@@ -4,13 +4,13 @@ when the rule has a metric output."""
 from __future__ import annotations
 
 from ..analysis.checked_rules import CheckedRule
-from .query_collector import Results
 from ..errors import ResultError
 from ..plan import Sql
 from ..results import RuleResult
+from ..rule_kinds import RuleKind
 from .common import Finisher, RuleLowering
 from .profiling import ROW_LIMIT
-from ..rule_kinds import RuleKind
+from .query_collector import Results
 
 
 class SqlLowering(RuleLowering[CheckedRule]):

@@ -12,11 +12,11 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from .query_collector import Results, ValueRef
+from ..analysis.checked_rules import CheckedTimeliness
 from ..plan import (
     AggFn,
-    AggregateCall,
     Aggregate,
+    AggregateCall,
     Call,
     Cast,
     Field,
@@ -27,17 +27,17 @@ from ..plan import (
     Project,
     Relation,
     Scalar,
-    SortKey,
     Sort,
+    SortKey,
     and_all,
     count_all,
     free_prefix,
 )
-from ..analysis.checked_rules import CheckedTimeliness
-from ..results import MetricWrite, RuleResult
 from ..plan.data_types import BOOLEAN, DOUBLE, INTEGER
-from .common import Finisher, RuleLowering, positive
+from ..results import MetricWrite, RuleResult
 from ..rule_kinds import RuleKind
+from .common import Finisher, RuleLowering, positive
+from .query_collector import Results, ValueRef
 
 
 def percentile_name(prefix: str, fraction: float) -> str:
@@ -56,7 +56,7 @@ class TimelinessLowering(RuleLowering[CheckedTimeliness]):
         latency_name = free_prefix(self.name_of("latency"), read.schema)
         with_latency = Project(
             Filter(read, valid),
-            tuple(Named(Field(c.name, c.dtype), c.name) for c in read.schema.columns) + (Named(latency, latency_name),),
+            (*tuple(Named(Field(c.name, c.dtype), c.name) for c in read.schema.columns), Named(latency, latency_name)),
         )
         latency_field = Field(latency_name, INTEGER)
 
@@ -94,7 +94,7 @@ class TimelinessLowering(RuleLowering[CheckedTimeliness]):
             if percentile_refs:
                 row = {
                     percentile_name(names["percentile"], p): results.value(ref)
-                    for p, ref in zip(fractions, percentile_refs)
+                    for p, ref in zip(fractions, percentile_refs, strict=True)
                 }
                 writes.append(MetricWrite("__percentile", [row], "default"))
             return RuleResult(rule.name, rule.kind, writes, records)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from typing import Any, Callable, Iterator, TypeVar
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 N = TypeVar("N", bound="Node")
 
@@ -71,7 +72,7 @@ def _map(value: Any, kind: type[Node], fn: Callable[[Any], Any]) -> Any:
         return fn(value)
     if isinstance(value, tuple):
         items = tuple(_map(item, kind, fn) for item in value)
-        return value if all(a is b for a, b in zip(items, value)) else items
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
     if isinstance(value, Part):
         return _with_fields_mapped(value, kind, fn)
     return value

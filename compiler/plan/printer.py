@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from functools import singledispatch
 
-from .spark_names import quoted
 from .program import Plan
 from .relations import (
     Aggregate,
@@ -39,6 +38,7 @@ from .scalars import (
     Variable,
     WindowCall,
 )
+from .spark_names import quoted
 
 _INFIX = {
     "add": "+",

@@ -7,9 +7,10 @@ then compiles must not name the others.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from functools import singledispatch
-from typing import AbstractSet, Iterable
 
 from .relations import (
     Aggregate,

@@ -6,8 +6,8 @@ Every relation has uniquely named output columns; a join's two sides must not sh
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 from .data_types import Column, Kind, Schema
 from .functions import AggFn, JoinKind
@@ -164,7 +164,7 @@ class Aggregate(Relation):
     def schema(self) -> Schema:
         return Schema(tuple(Column(n.name, n.expr.dtype) for n in self.keys + self.measures))
 
-    def percentile_sets(self) -> tuple["PercentileSet", ...]:
+    def percentile_sets(self) -> tuple[PercentileSet, ...]:
         """The PERCENTILE_DISC measures, gathered by the value and the rows they rank."""
         sets: dict[tuple[Scalar, Scalar | None], list[tuple[str, float]]] = {}
         for m in self.measures:

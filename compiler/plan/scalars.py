@@ -12,8 +12,8 @@ engine never infers types on its own. Semantics every engine must honour:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator
 
 from .data_types import BOOLEAN, DOUBLE, INTEGER, DataType, Kind
 from .functions import ARITY, HIGHER_ORDER, LOGIC, AggFn, Fn, WindowFn

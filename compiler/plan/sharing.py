@@ -9,8 +9,8 @@ materialised CTE; Spark reuses the shuffles of equal sub-plans within its one ac
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from itertools import islice
-from typing import Iterable, Mapping
 
 from .relations import Aggregate, Distinct, Join, Relation, Window, walk_relations
 

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
 from ..errors import InvalidInput
-from .source_specs import DATABASE_FORMATS, SourceSpec
-from .table_names import split_qualified
 from ..language.time_literals import duration_ms
 from ..plan.data_types import BOOLEAN, DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, DataType, decimal
 from ..redaction import redact, register_secret
+from .source_specs import DATABASE_FORMATS, SourceSpec
+from .table_names import split_qualified
 
 # every option a database source takes; anything else is a mistake worth naming
 DATABASE_OPTIONS = (
@@ -184,7 +184,7 @@ def _check_url(spec: SourceSpec) -> None:
         hint = "percent-encode them: / as %2F, ? as %3F, # as %23 (or give the password with password_env)"
     else:
         try:
-            urlsplit(url).port
+            _ = urlsplit(url).port  # reading the port is the check
         except ValueError:
             problem = "the URL's host or port cannot be read (a port is a number from 0 to 65535)"
     if problem is not None:

@@ -4,7 +4,7 @@ native suite, ``(name, type)`` pairs in a Griffin connector's ``schema``."""
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..errors import InvalidInput, Location, did_you_mean
 from ..language.textx_parser import unquote_name

@@ -8,7 +8,7 @@ loader keeps every name's location and the lowering reports unknown names there.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple, Union
+from typing import NamedTuple
 
 from ..errors import Location
 from ..language.ruletree.nodes import Expr
@@ -79,6 +79,6 @@ class SparkSqlConfig:
 
 
 # a measure's config as the lowering reads it
-MeasureConfig = Union[
-    CompletenessConfig, DuplicationConfig, ProfilingConfig, AccuracyConfig, SparkSqlConfig, SchemaConformanceConfig
-]
+MeasureConfig = (
+    CompletenessConfig | DuplicationConfig | ProfilingConfig | AccuracyConfig | SparkSqlConfig | SchemaConformanceConfig
+)

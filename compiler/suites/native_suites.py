@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 
 from ..errors import InvalidInput, Location, did_you_mean
-from ..rule_kinds import RuleKind, spec_of
 from ..language.gc_pause import without_cyclic_gc
 from ..language.number_literals import number_from_text
 from ..language.ruletree.convert_suite import parse_suite_tree
@@ -23,11 +22,12 @@ from ..language.ruletree.statements import (
     SourceDecl,
     Statement,
 )
+from ..language.text_files import read_utf8
+from ..rule_kinds import RuleKind, spec_of
 from ..sources.databases import CONNECTION_OPTIONS, check_database_source, is_database
+from ..sources.declared_schemas import parse_schema
 from ..sources.source_specs import DATABASE_FORMATS, SourceSpec
 from .suite import CheckSpec, MeasureSpec, NativeSql, PassSpec, RuleBody, RuleSpec, Suite
-from ..language.text_files import read_utf8
-from ..sources.declared_schemas import parse_schema
 
 
 @without_cyclic_gc

@@ -4,13 +4,12 @@ and the measure -> check -> pass task of native suites."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 from ..errors import Location
-from .griffin_measure_specs import MeasureConfig
 from ..language.ruletree.check_nodes import CheckExpr
 from ..language.ruletree.nodes import AccuracyBody, SelectList, SelectQuery
 from ..sources.source_specs import SourceSpec
+from .griffin_measure_specs import MeasureConfig
 
 
 @dataclass(frozen=True)
@@ -31,7 +30,7 @@ class NativeSql:
 
 # what a rule's body may be: a DSL rule's tree, Spark SQL text, a native measure's SQL, or a
 # Griffin measure's config
-RuleBody = Union[AccuracyBody, SelectQuery, SelectList, str, NativeSql, MeasureConfig]
+RuleBody = AccuracyBody | SelectQuery | SelectList | str | NativeSql | MeasureConfig
 
 
 @dataclass

@@ -13,7 +13,6 @@ import os
 
 import duckdb
 
-from ..sql.quoting import ident, string
 from ..spark_emulation.text_casts import (
     boolean_from_text,
     date_from_text,
@@ -21,6 +20,7 @@ from ..spark_emulation.text_casts import (
     integer_from_text,
     timestamp_from_text,
 )
+from ..sql.quoting import ident, string
 
 _INTEGER = r"[+-]?[0-9]+"
 _DATE = r"\s*[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}\s*"
@@ -71,7 +71,8 @@ def spark_typed(con: duckdb.DuckDBPyConnection, text_relation: str, files: list[
             _KNOWN[key] = _inferred(con, text_relation)
         names, kinds = _KNOWN[key]
     columns = [
-        f"{_READERS[kind](ident(name)) if kind else ident(name)} AS {ident(name)}" for name, kind in zip(names, kinds)
+        f"{_READERS[kind](ident(name)) if kind else ident(name)} AS {ident(name)}"
+        for name, kind in zip(names, kinds, strict=True)
     ]
     return f"(SELECT {', '.join(columns)} FROM {text_relation})"
 
@@ -81,7 +82,7 @@ def _state(text_relation: str, files: list[str]) -> tuple | None:
     if any("://" in f for f in files):
         return None
     stats = [os.stat(f) for f in files]
-    return text_relation, tuple((f, s.st_size, s.st_mtime_ns) for f, s in zip(files, stats))
+    return text_relation, tuple((f, s.st_size, s.st_mtime_ns) for f, s in zip(files, stats, strict=True))
 
 
 def _inferred(con: duckdb.DuckDBPyConnection, text_relation: str) -> tuple[list[str], list[str | None]]:
@@ -102,5 +103,6 @@ def _inferred(con: duckdb.DuckDBPyConnection, text_relation: str) -> tuple[list[
     kinds = []
     for name in names:
         present, fitting = fitting_by_name.get(name, (0, ()))
-        kinds.append(next((k for k, n in zip(_READERS, fitting) if present and n == present), None))
+        # a column DuckDB's UNPIVOT did not list has no counts: () against every reader
+        kinds.append(next((k for k, n in zip(_READERS, fitting, strict=False) if present and n == present), None))
     return list(names), kinds

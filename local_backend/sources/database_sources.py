@@ -10,11 +10,15 @@ into a DuckDB temporary table, which DuckDB spills to disk past its memory limit
 from __future__ import annotations
 
 import importlib
-from typing import Iterable
+from collections.abc import Iterable
 
 import duckdb
 import pyarrow as pa
 
+from gryph.compiler.errors import EngineError, InvalidInput
+from gryph.compiler.plan import reads
+from gryph.compiler.plan.data_types import Schema
+from gryph.compiler.plan.pruning import columns_read, prune_columns
 from gryph.compiler.sources.databases import (
     Database,
     from_clause,
@@ -24,15 +28,11 @@ from gryph.compiler.sources.databases import (
     sqlite_columns_sql,
     sqlite_type,
 )
-from gryph.compiler.errors import EngineError, InvalidInput
-from gryph.compiler.plan import reads
-from gryph.compiler.plan.pruning import columns_read, prune_columns
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.compiler.plan.data_types import Schema
 
+from ..sql.quoting import ident
 from .database_filters import PushedFilter, pushed_filter
 from .duck_types import schema_of_relation, to_duckdb
-from ..sql.quoting import ident
 
 _DRIVERS = {"postgres": "adbc_driver_postgresql.dbapi", "sqlite": "adbc_driver_sqlite.dbapi"}
 # a numeric without precision: Spark's JDBC reader makes it DECIMAL(38, 18) too

@@ -94,7 +94,7 @@ def _number(child: _Child) -> int:
 
 def schema_of_relation(relation: duckdb.DuckDBPyRelation) -> Schema:
     """The gryph schema of a DuckDB relation (no rows are read)."""
-    return Schema(tuple(Column(name, to_logical(t)) for name, t in zip(relation.columns, relation.types)))
+    return Schema(tuple(Column(name, to_logical(t)) for name, t in zip(relation.columns, relation.types, strict=True)))
 
 
 _NAMES = {

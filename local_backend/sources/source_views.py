@@ -12,15 +12,15 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from gryph.compiler.errors import EngineError, InvalidInput, did_you_mean
+from gryph.compiler.plan.data_types import Schema
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.local_files import check_local_files, local_files
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.table_names import split_qualified
-from gryph.compiler.plan.data_types import Schema
 
+from ..sql.quoting import ident, string
 from .csv_inference import spark_typed
 from .duck_types import to_duckdb
-from ..sql.quoting import ident, string
 
 if TYPE_CHECKING:  # pyarrow loads only for the sources read into Arrow
     import pyarrow as pa
@@ -185,7 +185,7 @@ def _declared(spec: SourceSpec, relation: str, extra: tuple[str, ...] = ()) -> s
     """A self-describing source narrowed to the declared schema: those columns, those types
     (and the ``extra`` select items after them)."""
     if spec.schema is None:
-        return f"(SELECT {', '.join(('*',) + extra)} FROM {relation})" if extra else relation
+        return f"(SELECT {', '.join(('*', *extra))} FROM {relation})" if extra else relation
     columns = []
     for column in spec.schema.columns:
         duck_type = to_duckdb(column.dtype)
@@ -214,7 +214,7 @@ def located_parquet(con: duckdb.DuckDBPyConnection, spec: SourceSpec, file_colum
     relation = f"read_parquet({files}, filename = {string(file_column)})"
     # without a declared schema, ``*`` holds the file column already
     file = (ident(file_column),) if spec.schema is not None else ()
-    return _declared(spec, relation, file + (f"{_FILE_ROW_NUMBER} AS {ident(row_column)}",))
+    return _declared(spec, relation, (*file, f"{_FILE_ROW_NUMBER} AS {ident(row_column)}"))
 
 
 _NATIVE = {
@@ -248,7 +248,7 @@ def _json_as_spark_reads_it(con: duckdb.DuckDBPyConnection, spec: SourceSpec, re
     except duckdb.Error as exc:
         raise _unreadable(spec, exc) from None
     columns = []
-    for name, duck_type in sorted(zip(described.columns, described.types), key=lambda column: column[0]):
+    for name, duck_type in sorted(zip(described.columns, described.types, strict=True), key=lambda column: column[0]):
         value = ident(name)
         if str(duck_type) == "JSON":
             value = f"json_extract_string({value}, '$')"

@@ -26,8 +26,8 @@ from gryph.compiler.plan import (
 )
 from gryph.compiler.plan.data_types import DataType, Kind
 
-from .quoting import ident
 from ..spark_emulation.spark_sql import spark_to_duckdb
+from .quoting import ident
 from .scalars import as_aggregate_type, filtered_sql, scalar_sql, sort_key_sql, unsupported
 
 

@@ -7,9 +7,11 @@ Identifiers and strings go through ``quoting``; nothing the user wrote is pasted
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import singledispatch
-from typing import Callable, TypeVar
+from typing import TypeVar
 
+from gryph.compiler.analysis.regex_text import capture_groups, replacement_parts
 from gryph.compiler.errors import UnsupportedError
 from gryph.compiler.plan import (
     AggFn,
@@ -33,15 +35,12 @@ from gryph.compiler.plan import (
     WindowFn,
     free_prefix,
 )
-from gryph.compiler.plan.scalars import field_names
 from gryph.compiler.plan.data_types import DataType, Kind
+from gryph.compiler.plan.scalars import field_names
 
-from gryph.compiler.analysis.regex_text import capture_groups, replacement_parts
-
+from ..sources.duck_types import to_duckdb
 from ..spark_emulation.case_mapping import lower_sql, upper_sql
 from ..spark_emulation.datetime_format import strftime_format
-from ..sources.duck_types import to_duckdb
-from .quoting import ident, string
 from ..spark_emulation.text_casts import (
     boolean_from_text,
     date_from_text,
@@ -50,6 +49,7 @@ from ..spark_emulation.text_casts import (
     integer_from_text,
     timestamp_from_text,
 )
+from .quoting import ident, string
 
 
 def unsupported(what: str) -> UnsupportedError:
@@ -360,7 +360,9 @@ def _concat(node: Call, args: list[str]) -> str:
     # || is NULL when any part is NULL (Spark's concat); DuckDB's concat() skips NULLs
     if not args:
         return "''"
-    parts = [a if arg.dtype.kind is Kind.STRING else f"CAST({a} AS VARCHAR)" for a, arg in zip(args, node.args)]
+    parts = [
+        a if arg.dtype.kind is Kind.STRING else f"CAST({a} AS VARCHAR)" for a, arg in zip(args, node.args, strict=True)
+    ]
     return "(" + " || ".join(parts) + ")"
 
 

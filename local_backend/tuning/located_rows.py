@@ -13,8 +13,8 @@ row numbers: the statement took 1.03-1.06x the metrics alone.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping
 
 import duckdb
 
@@ -32,12 +32,12 @@ from gryph.compiler.plan import (
     and_all,
     free_prefix,
 )
+from gryph.compiler.plan.data_types import BOOLEAN, INTEGER, STRING, Column, Schema
 from gryph.compiler.plan.row_sources import column_names, on_spine, row_source
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.compiler.plan.data_types import BOOLEAN, INTEGER, STRING, Column, Schema
 
-from ..sql.quoting import ident
 from ..sources.source_views import located_parquet
+from ..sql.quoting import ident
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ def locate_shared(rel: Relation, locate: Locate) -> LocatedWork | None:
         return None
     source = Read(
         located.view,
-        Schema(read.schema.columns + (Column(located.file, STRING, False), Column(located.row, INTEGER, False))),
+        Schema((*read.schema.columns, Column(located.file, STRING, False), Column(located.row, INTEGER, False))),
     )
     return LocatedWork(on_spine(rel, source), source, located, rel.schema, prefix + "key_")
 

@@ -14,12 +14,12 @@ from dataclasses import replace
 
 from gryph.compiler.engine import Rows
 from gryph.compiler.plan import Filter, Limit, Project, Query, Read, Relation, Sort, Sql, free_prefix, reads
-from gryph.compiler.plan.sharing import replace_shared, shared_work
 from gryph.compiler.plan.result_values import normalize
+from gryph.compiler.plan.sharing import replace_shared, shared_work
 
-from .located_rows import Locate, LocatedWork, fetched_samples, locate_shared
 from ..sql.quoting import ident
 from ..sql.relations import Aliases, query_sql, relation_sql
+from .located_rows import Locate, LocatedWork, fetched_samples, locate_shared
 
 # More branches make one very wide statement (a struct column per branch)
 MAX_BRANCHES = 64

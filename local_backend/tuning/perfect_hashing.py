@@ -25,13 +25,13 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from typing import Iterator, Mapping
+from collections.abc import Iterator, Mapping
 
 import duckdb
 
 from gryph.compiler.plan import Aggregate, Distinct, Relation, Sql, View, reads, walk_relations
-from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.plan.data_types import Kind
+from gryph.compiler.sources.source_specs import SourceSpec
 
 from ..sql.quoting import ident, string
 from .settings import current_setting, setting

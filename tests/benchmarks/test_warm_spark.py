@@ -14,9 +14,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_hand_written_script_agrees_with_gryph(spark_remote, monkeypatch):
     monkeypatch.syspath_prepend(str(ROOT))  # benchmarks/ is a folder of the checkout, not a package
-    from benchmarks import warm_spark_by_hand
     from pyspark.sql.connect.session import SparkSession
 
+    from benchmarks import warm_spark_by_hand
     from gryph.client.runner import run
 
     spark = SparkSession.builder.remote(spark_remote).create()

@@ -11,7 +11,6 @@ import subprocess
 import sys
 
 import pytest
-
 from postgres_server import PASSWORD
 from test_cli import gryph
 

@@ -11,7 +11,6 @@ import time
 
 import duckdb
 import pytest
-
 from test_cli import gryph
 
 from gryph.client import run
@@ -120,7 +119,7 @@ class SilentServer:
         while not self.stop.is_set() and time.monotonic() < self.deadline:
             try:
                 self.accepted.append(self.listener.accept()[0])
-            except socket.timeout:
+            except TimeoutError:
                 continue
         for connection in self.accepted:
             connection.close()

@@ -7,7 +7,6 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-
 from test_cli import ROOT, gryph
 
 SUITE = """source t = csv("t.csv", schema = "id bigint, email string")

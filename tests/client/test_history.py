@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from gryph.client import run
-from gryph.client.history import HistoryWriteError, HistoryStore
+from gryph.client.history import HistoryStore, HistoryWriteError
 from gryph.compiler.checks.check_functions import Clock
 from gryph.compiler.errors import EngineError
 
@@ -93,9 +93,9 @@ def _slowed_locks() -> list[str]:
 
 def test_concurrent_writers_lose_nothing(tmp_path):
     path, writers, runs = str(tmp_path / "h.duckdb"), 4, 12
-    command = _slowed_locks() + [sys.executable, "-c", _WRITER, path]
+    command = [*_slowed_locks(), sys.executable, "-c", _WRITER, path]
     processes = [
-        subprocess.Popen(command + [str(w), str(runs)], stderr=subprocess.PIPE, text=True) for w in range(writers)
+        subprocess.Popen([*command, str(w), str(runs)], stderr=subprocess.PIPE, text=True) for w in range(writers)
     ]
     errors = [p.communicate(timeout=300)[1] for p in processes]
     assert [p.returncode for p in processes] == [0] * writers, errors

@@ -25,7 +25,7 @@ def test_sigkill_at_random_points_loses_no_completed_run(tmp_path):
     # cannot let a run finish, the late half almost always does
     clock = time.perf_counter()
     subprocess.run(
-        command + ["run", "examples/users.dq", "--no-history", "--format", "json"],
+        [*command, "run", "examples/users.dq", "--no-history", "--format", "json"],
         cwd=ROOT,
         capture_output=True,
         check=True,
@@ -38,8 +38,17 @@ def test_sigkill_at_random_points_loses_no_completed_run(tmp_path):
     for attempt, kill_point in enumerate(kill_points):
         report = tmp_path / f"report{attempt}.json"
         process = subprocess.Popen(
-            command
-            + ["run", "examples/users.dq", "--history", str(history), "--format", "json", "--output", str(report)],
+            [
+                *command,
+                "run",
+                "examples/users.dq",
+                "--history",
+                str(history),
+                "--format",
+                "json",
+                "--output",
+                str(report),
+            ],
             cwd=ROOT,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -57,7 +66,7 @@ def test_sigkill_at_random_points_loses_no_completed_run(tmp_path):
     assert 0 < len(finished) < KILLS  # the kill points fall both before and after runs complete
     # and a run after the kills still reads and extends it
     done = subprocess.run(
-        command + ["run", "examples/users.dq", "--history", str(history)],
+        [*command, "run", "examples/users.dq", "--history", str(history)],
         cwd=ROOT,
         capture_output=True,
         text=True,

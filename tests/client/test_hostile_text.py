@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from markdown_it import MarkdownIt
-
 from test_cli import gryph
 
 COLUMN = "na\x1b[31mme\x07\u202e"  # the CSV's second column

@@ -10,15 +10,14 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from browser import Browser
+from report_suite import write_suite
+from test_cli import gryph
 
 from gryph.client import run
 from gryph.client.cli import main
 from gryph.client.history import HistoryStore
 from gryph.client.html_report import Report
-
-from browser import Browser
-from report_suite import write_suite
-from test_cli import gryph
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 ODD = "</script><b>odd</b> ünï"
@@ -56,7 +55,7 @@ def specs(html: str) -> dict[str, dict]:
 def values(spec: dict) -> list[dict]:
     """Every data row of a spec: inline in it or its layers (a layer's data once per distinct set)."""
     found: list[list[dict]] = [rows for rows in spec.get("datasets", {}).values()]
-    for part in [spec] + spec.get("layer", []):
+    for part in [spec, *spec.get("layer", [])]:
         rows = part.get("data", {}).get("values")
         if rows is not None and rows not in found:
             found.append(rows)
@@ -236,9 +235,9 @@ def test_progress_shows_on_a_terminal_only(suite, tmp_path):
     import os
     import pty
     import struct
-    import termios
     import subprocess
     import sys
+    import termios
 
     gryph = [sys.executable, "-m", "gryph.client.cli", "run", str(suite), "--no-history"]
 

@@ -11,7 +11,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from test_cli import GRYPH, gryph
 
 SUITE = 'source t = csv("t.csv")\ncompleteness c on t: id\n'

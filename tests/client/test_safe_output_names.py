@@ -14,9 +14,9 @@ from urllib.parse import unquote
 
 import duckdb
 import pytest
+from test_cli import GRYPH
 
 from gryph.compiler.safe_names import safe_file_name
-from test_cli import GRYPH
 
 STAMP = 1700000000000
 LONG = "x" * 300
@@ -68,7 +68,7 @@ def workdir(tmp_path: Path) -> Path:
     return work
 
 
-@pytest.mark.parametrize("name, spelled", HOSTILE + [(LONG, _cut(LONG + "__incompleteRecords"))], ids=IDS + ["long"])
+@pytest.mark.parametrize("name, spelled", [*HOSTILE, (LONG, _cut(LONG + "__incompleteRecords"))], ids=[*IDS, "long"])
 def test_a_rule_name_writes_its_records_inside_records_to(tmp_path, workdir, name, spelled):
     rule = "`" + name.replace("`", "``") + "`"
     (workdir / "s.dq").write_text(f'source t = csv("ids.csv")\ncompleteness {rule} on t: id\n', encoding="utf-8")
@@ -81,7 +81,7 @@ def test_a_rule_name_writes_its_records_inside_records_to(tmp_path, workdir, nam
     assert written == f"out/records/{file}.parquet"
 
 
-@pytest.mark.parametrize("name, spelled", HOSTILE + [(LONG, _cut(LONG))], ids=IDS + ["long"])
+@pytest.mark.parametrize("name, spelled", [*HOSTILE, (LONG, _cut(LONG))], ids=[*IDS, "long"])
 def test_a_griffin_job_and_record_name_write_inside_their_folders(tmp_path, workdir, name, spelled):
     job = {
         "name": name,

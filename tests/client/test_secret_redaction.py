@@ -14,7 +14,6 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-
 from postgres_server import DATABASE, PASSWORD, USER
 
 from gryph.client.spark.session.local_server import free_port

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from gryph.compiler.compile import compile_suite
 from gryph.compiler.lowering import Options
-from gryph.compiler.suites.native_suites import parse_suite
 from gryph.compiler.plan.data_types import DOUBLE, INTEGER, STRING, TIMESTAMP, schema
+from gryph.compiler.suites.native_suites import parse_suite
 
 USERS = schema(
     ("user_id", INTEGER),

@@ -6,17 +6,17 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-
 from compiler_support import compile_text
+
 from gryph.compiler.checks.check_functions import Clock, NoHistory
 from gryph.compiler.checks.check_tree import MAX_DEPTH, compile_checks
-from gryph.compiler.errors import InvalidInput
 from gryph.compiler.checks.interpreter import Env, evaluate
-from gryph.compiler.suites.native_suites import parse_suite
+from gryph.compiler.checks.verdict import CheckOutcome, holds, judge
+from gryph.compiler.errors import InvalidInput
 from gryph.compiler.plan import Aggregate, walk_relations
 from gryph.compiler.results import Row
+from gryph.compiler.suites.native_suites import parse_suite
 from gryph.compiler.suites.suite import PassSpec
-from gryph.compiler.checks.verdict import CheckOutcome, holds, judge
 
 STARTED = dt.datetime(2026, 11, 18, 12, 0, tzinfo=dt.timezone.utc)
 MEASURES = {"n": 10, "row": Row(("c", "cd"), (100, 10)), "none": None, "s": "abc", "f": 2.5}
@@ -205,7 +205,7 @@ def test_nesting_is_bounded():
 
 def _outcomes(*passed: bool, warn: tuple[bool, ...] = ()) -> list[CheckOutcome]:
     warn = warn or (False,) * len(passed)
-    return [CheckOutcome(f"c{i}", "", p, w) for i, (p, w) in enumerate(zip(passed, warn))]
+    return [CheckOutcome(f"c{i}", "", p, w) for i, (p, w) in enumerate(zip(passed, warn, strict=True))]
 
 
 @pytest.mark.parametrize(

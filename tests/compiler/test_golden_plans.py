@@ -11,8 +11,8 @@ import os
 from pathlib import Path
 
 import pytest
-
 from compiler_support import compile_text
+
 from gryph.compiler.plan import format_plan
 
 GOLDEN = Path(__file__).parent / "golden"

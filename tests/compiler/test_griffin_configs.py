@@ -111,10 +111,10 @@ def test_unknown_dq_type_hints_the_closest(tmp_path):
 def test_unknown_rule_column_points_into_the_rule_text(tmp_path):
     text = json.dumps(job(**{"evaluate.rule": {"rules": [dict(RULE, rule="id, emial")]}}), indent=2)
     path = write(tmp_path, text)
-    from gryph.client import validate
-
     import pyarrow as pa
     import pyarrow.parquet as pq
+
+    from gryph.client import validate
 
     pq.write_table(pa.table({"id": [1], "email": ["a"]}), tmp_path / "x.parquet")
     with pytest.raises(InvalidInput) as caught:

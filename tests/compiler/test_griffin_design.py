@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from compiler_support import compile_text
+
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.language.textx_parser import parse
 from gryph.compiler.plan import Join, format_scalar, walk_relations

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from gryph.compiler.language import textx_parser as parser
 from gryph.compiler.errors import InvalidInput
+from gryph.compiler.language import textx_parser as parser
 from gryph.compiler.language.grammar_cache import cache_key, cached_metamodel
 from gryph.compiler.language.ruletree.convert import parse_rule_text
 from gryph.compiler.language.ruletree.convert_suite import parse_suite_tree
@@ -115,7 +115,7 @@ def test_cached_grammar_parses_the_corpus_as_the_grammar_files_do(grammar, metam
     actual = [outcome(grammar, text) for text in texts]
     parsed = sum(1 for result in expected if result[0] != "error")
     assert parsed > 20, "the corpus must hold texts this grammar reads"
-    for text, want, got in zip(texts, expected, actual):
+    for text, want, got in zip(texts, expected, actual, strict=True):
         assert got == want, text
 
 

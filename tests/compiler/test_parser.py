@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from compiler_support import compile_text
+
 from gryph.compiler.plan import format_plan
 from gryph.compiler.plan.scalars import Literal
 

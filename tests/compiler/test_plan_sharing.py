@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from gryph.compiler.plan import Call, Field, Filter, Fn, Limit, Literal, Named, Read, grouped_counts, key_histogram
-from gryph.compiler.plan.sharing import replace_shared, shared_work
 from gryph.compiler.plan.data_types import BOOLEAN, INTEGER, Column, Schema
+from gryph.compiler.plan.sharing import replace_shared, shared_work
 
 T = Read("t", Schema((Column("k", INTEGER),)))
 COUNTED = grouped_counts(T, (Named(Field("k", INTEGER), "__key0"),))

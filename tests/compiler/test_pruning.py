@@ -23,9 +23,9 @@ from gryph.compiler.plan import (
     WindowFn,
     count_all,
 )
+from gryph.compiler.plan.data_types import BOOLEAN, INTEGER, schema
 from gryph.compiler.plan.pruning import columns_read, prune_columns
 from gryph.compiler.plan.scalars import call
-from gryph.compiler.plan.data_types import BOOLEAN, INTEGER, schema
 
 T = schema(("a", INTEGER), ("b", INTEGER), ("c", INTEGER), ("d", INTEGER))
 U = schema(("k", INTEGER), ("x", INTEGER), ("y", INTEGER))

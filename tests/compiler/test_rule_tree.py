@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from gryph.compiler.suites import griffin_measure_specs as griffin_measures
 from gryph.compiler.errors import GryphError, Location
 from gryph.compiler.griffin.job import load_griffin_job
-from gryph.compiler.suites.native_suites import parse_suite, parse_suite_file
 from gryph.compiler.language.ruletree import check_nodes, nodes
 from gryph.compiler.language.ruletree.convert import parse_rule_text
-from gryph.compiler.suites.suite import NativeSql, Suite
 from gryph.compiler.plan.data_types import DataType
+from gryph.compiler.suites import griffin_measure_specs as griffin_measures
+from gryph.compiler.suites.native_suites import parse_suite, parse_suite_file
+from gryph.compiler.suites.suite import NativeSql, Suite
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPILER = ROOT / "compiler"

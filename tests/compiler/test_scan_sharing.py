@@ -6,8 +6,8 @@ import random
 from collections import Counter
 
 import pytest
-
 from compiler_support import compile_text
+
 from gryph.compiler.lowering import Options
 from gryph.compiler.plan import Aggregate, Join, Limit, Project, Read, Sql
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from gryph.compiler.errors import EngineError
-from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.client.cli import main
 from gryph.client.history import HistoryStore
 from gryph.compiler import redaction as url_secrets
+from gryph.compiler.errors import EngineError
 from gryph.compiler.redaction import redact, redact_document, register_secret
+from gryph.compiler.sources.source_specs import SourceSpec
 
 
 @pytest.mark.parametrize(

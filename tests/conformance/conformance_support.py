@@ -55,7 +55,7 @@ def _split(text: str) -> list[str]:
         if ch == "," and depth == 0:
             parts.append(text[start:i])
             start = i + 1
-    return parts + [text[start:]]
+    return [*parts, text[start:]]
 
 
 def _nested(value, dtype: pa.DataType):
@@ -96,7 +96,9 @@ def arrow_table(spec: dict) -> pa.Table:
         for i, (_, type_name) in enumerate(columns)
     ]
     names = [name for name, _ in columns]
-    return pa.Table.from_arrays(arrays, schema=pa.schema([pa.field(n, a.type) for n, a in zip(names, arrays)]))
+    return pa.Table.from_arrays(
+        arrays, schema=pa.schema([pa.field(n, a.type) for n, a in zip(names, arrays, strict=True)])
+    )
 
 
 def load_cases() -> list[tuple[str, dict]]:
@@ -152,7 +154,7 @@ def same(actual, expected, path: str = "metrics", ordered: bool = True) -> None:
         assert len(actual) == len(expected), f"{path}: {len(actual)} rows, expected {len(expected)}: {actual!r}"
         if not ordered:
             actual, expected = sorted(actual, key=_sort_key), sorted(expected, key=_sort_key)
-        for i, (a, e) in enumerate(zip(actual, expected)):
+        for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
             same(a, e, f"{path}[{i}]")
         return
     if isinstance(expected, float):

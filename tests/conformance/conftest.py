@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from conformance_support import open_engine
 from plan_helpers import Bench
 

@@ -6,6 +6,7 @@ import math
 
 import pyarrow as pa
 import pytest
+from plan_helpers import BOOL, DBL, INT, STR, frame_source, multiset, read, run_one, same
 
 from gryph.compiler.plan import (
     AggFn,
@@ -20,7 +21,6 @@ from gryph.compiler.plan import (
     Named,
     count_all,
 )
-from plan_helpers import BOOL, DBL, INT, STR, frame_source, multiset, read, run_one, same
 
 NAN = math.nan
 ROWS = pa.table(

@@ -9,11 +9,10 @@ import threading
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from plan_helpers import read, run_one
 
 from gryph.compiler.errors import EngineError
 from gryph.compiler.sources.source_specs import SourceSpec
-
-from plan_helpers import read, run_one
 
 
 def rows_of(engine, path, file_format: str = "csv") -> tuple[list[tuple[str, str]], list[dict]]:
@@ -129,7 +128,7 @@ def test_a_folder_without_read_permission(dq_engine, tmp_path):
     try:
         if os.geteuid() == 0:
             # permissions do not stop root (as CI runs): both engines read the folder
-            columns, rows = rows_of(dq_engine, folder)
+            _, rows = rows_of(dq_engine, folder)
             assert rows == [{"id": 1}]
         else:
             assert refused(dq_engine, folder).code == "SOURCE_UNREADABLE"

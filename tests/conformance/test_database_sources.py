@@ -14,7 +14,6 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-
 from conformance_support import arrow_table, decode_expected, load_cases, same, with_extra_details
 
 from gryph.client import load_suite, run
@@ -113,7 +112,10 @@ def sqlite_cases(tmp_path_factory):
                 marks = ", ".join("?" for _ in spec["columns"])
                 con.executemany(
                     f"INSERT INTO {_ident(name)} VALUES ({marks})",
-                    [[_sqlite_value(v, t) for v, (_, t) in zip(row, spec["columns"])] for row in spec["rows"]],
+                    [
+                        [_sqlite_value(v, t) for v, (_, t) in zip(row, spec["columns"], strict=True)]
+                        for row in spec["rows"]
+                    ],
                 )
                 declarations.append(
                     f"source {_name(name)} = sqlite({_string(str(path))}, table = {_string(_ident(name))})"

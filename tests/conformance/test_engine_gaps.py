@@ -6,8 +6,8 @@ import contextlib
 import json
 
 import pytest
-
 from engine_gaps import engine_gap
+
 from gryph.compiler.plan import Call, Field, Fn, Literal
 from gryph.compiler.plan.data_types import DOUBLE, INTEGER, JSON, STRING
 

@@ -57,10 +57,10 @@ from gryph.compiler.plan import (
     walk,
     walk_relations,
 )
+from gryph.compiler.plan.data_types import BOOLEAN, INTEGER, STRING, array, schema
 from gryph.compiler.plan.pruning import prune_columns
 from gryph.compiler.plan.scalars import field_names
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.compiler.plan.data_types import BOOLEAN, INTEGER, STRING, array, schema
 
 I, S, B = INTEGER, STRING, BOOLEAN
 # t: (1, 'ab', [1, 2]), (2, NULL, NULL), (NULL, 'ba', [3]);  u: k in (2, 9)
@@ -212,7 +212,7 @@ def children(example: Example, request) -> None:
     copied = node.rebuilt(kind, lambda sub: dataclasses.replace(sub))
     assert copied == node and (copied is node) == (not subs)
     walker = walk if kind is Scalar else walk_relations
-    assert list(walker(node))[0] is node and set(subs) <= set(walker(node))
+    assert next(iter(walker(node))) is node and set(subs) <= set(walker(node))
 
 
 def rename(example: Example, request) -> None:

@@ -45,7 +45,7 @@ def profiled(name: str, query: str) -> dict:
 
 def test_text_file_prepared_by_pre_proc_strings(dq_engine, tmp_path):
     # four lines: a CRLF ending, an empty line, unicode, and no final line break
-    (tmp_path / "report.txt").write_bytes("a,1\nb,22\r\n\nÉté,333".encode("utf-8"))
+    (tmp_path / "report.txt").write_bytes("a,1\nb,22\r\n\nÉté,333".encode())
     sources = [
         {"name": "lines", "connector": {"type": "file", "config": {"format": "text", "paths": ["report.txt"]}}},
         {

@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conformance_support import same
+
 from gryph.client import run
 from gryph.compiler.errors import InvalidInput
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conformance_support import same
+
 from gryph.client import run
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "griffin"

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-
 from conformance_support import same
+
 from gryph.client import run
 
 GRIFFIN_DATA = Path(__file__).resolve().parents[1] / "data" / "griffin"

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conformance_support import arrow_table
+
 from gryph.client import load_suite, run
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,8 +12,8 @@ import random
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-
 from conformance_support import same
+
 from gryph.client import run
 
 STRINGS = ["a", "b", "", None, "ü", "李", "a ", "B"]

@@ -27,8 +27,8 @@ from gryph.compiler.plan import (
     SortKey,
     count_all,
 )
-from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.plan.data_types import BOOLEAN, DOUBLE, INTEGER, STRING, schema
+from gryph.compiler.sources.source_specs import SourceSpec
 
 FRACTIONS = [i / 100 for i in range(101)] + [0.001, 0.125, 0.333, 0.995, 0.999]
 SIZES = [1, 2, 3, 7, 10, 29, 57, 100, 101, 997, 1000]

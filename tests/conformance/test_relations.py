@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 import pyarrow as pa
+from plan_helpers import BOOL, DBL, INT, STR, frame_source, multiset, read, run_one
 
-from gryph.compiler.plan import data_types as G
 from gryph.compiler.plan import (
     Aggregate,
     Call,
@@ -32,7 +32,7 @@ from gryph.compiler.plan import (
     WindowFn,
     count_all,
 )
-from plan_helpers import BOOL, DBL, INT, STR, frame_source, multiset, read, run_one
+from gryph.compiler.plan import data_types as G
 
 NAN = math.nan
 LEFT = frame_source("l", pa.table({"id": pa.array([1, 2, 2, None], pa.int64()), "lv": pa.array(["a", "b", "c", "d"])}))

@@ -60,7 +60,7 @@ def same(actual: list, expected: list) -> bool:
             return True
         return a == b and type(a) is type(b)
 
-    return len(actual) == len(expected) and all(eq(a, b) for a, b in zip(actual, expected))
+    return len(actual) == len(expected) and all(eq(a, b) for a, b in zip(actual, expected, strict=True))
 
 
 # --- arithmetic ------------------------------------------------------------------------------

@@ -11,8 +11,8 @@ import math
 
 import pyarrow as pa
 import pytest
+from plan_helpers import project, same
 
-from gryph.compiler.plan import data_types as G
 from gryph.compiler.plan import (
     Between,
     Call,
@@ -29,9 +29,8 @@ from gryph.compiler.plan import (
     Variable,
     walk,
 )
+from gryph.compiler.plan import data_types as G
 from gryph.compiler.sources.source_specs import SourceSpec
-
-from plan_helpers import project, same
 
 INT, DBL, STR, BOOL = G.INTEGER, G.DOUBLE, G.STRING, G.BOOLEAN
 

@@ -12,15 +12,15 @@ import math
 
 import pyarrow as pa
 import pytest
-
 from conformance_support import same
+
 from gryph.client import load_suite, run
 from gryph.compiler.compile import compile_suite
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.lowering import Options
-from gryph.compiler.suites.native_suites import parse_suite
 from gryph.compiler.plan import format_plan
 from gryph.compiler.plan.data_types import DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, array, schema
+from gryph.compiler.suites.native_suites import parse_suite
 
 N = None
 NAN = math.nan

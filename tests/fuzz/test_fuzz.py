@@ -8,11 +8,11 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from fuzz_generators import CommandCase, command_outcome, database_url, generated_cases
+from fuzz_support import Workspace, cases, outcome, parsers_disagree, regression_case
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fuzz_generators import CommandCase, command_outcome, database_url, generated_cases
-from fuzz_support import Workspace, cases, outcome, parsers_disagree, regression_case
 from gryph.client import validate
 from gryph.client.runner import compile_source
 from gryph.compiler.errors import GryphError

@@ -4,12 +4,27 @@ from __future__ import annotations
 
 import math
 
+from gryph.compiler.plan import (
+    AggFn,
+    Aggregate,
+    AggregateCall,
+    Call,
+    Field,
+    Filter,
+    Fn,
+    IsNull,
+    Literal,
+    Named,
+    Plan,
+    Query,
+    Read,
+    count_all,
+    not_,
+)
 from gryph.compiler.plan import data_types as G
-from gryph.compiler.plan import Aggregate, AggregateCall, AggFn, Call, Field, Filter, Fn, IsNull, Literal, Named, Read
-from gryph.compiler.plan import Plan, Query, count_all, not_
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.local_backend.sources.database_filters import pushed_filter
 from gryph.local_backend.engine import DuckDBEngine
+from gryph.local_backend.sources.database_filters import pushed_filter
 
 SCHEMA = G.schema(("id", G.INTEGER), ("amount", G.DOUBLE), ("note", G.STRING), ("odd name", G.BOOLEAN))
 READ = Read("orders", SCHEMA)

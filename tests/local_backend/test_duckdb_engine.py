@@ -22,8 +22,8 @@ from gryph.compiler.plan import (
     and_all,
     not_,
 )
-from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.plan.data_types import BOOLEAN, INTEGER, STRING
+from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.local_backend import DuckDBEngine
 
 I, S, B = INTEGER, STRING, BOOLEAN

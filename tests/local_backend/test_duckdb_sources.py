@@ -18,7 +18,6 @@ import pytest
 
 from gryph.compiler.errors import EngineError, InvalidInput
 from gryph.compiler.plan import Plan, Query, Read
-from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.plan.data_types import (
     BINARY,
     BOOLEAN,
@@ -34,6 +33,7 @@ from gryph.compiler.plan.data_types import (
     schema,
     struct,
 )
+from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.local_backend import DuckDBEngine
 
 # Apache Griffin test data, copied into the repository (tests/data/griffin/README.md says from where)

@@ -9,6 +9,7 @@ from decimal import Decimal
 
 import pyarrow as pa
 import pytest
+from plan_helpers import BOOL, DBL, INT, STR, Recorder, frame_source, multiset, read
 
 from gryph.compiler.errors import EngineError
 from gryph.compiler.plan import (
@@ -33,8 +34,6 @@ from gryph.compiler.plan import (
     key_histogram,
 )
 from gryph.compiler.plan.histograms import COUNT, VALUES
-
-from plan_helpers import Recorder, BOOL, DBL, INT, STR, frame_source, multiset, read
 
 ROWS = pa.table(
     {

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from plan_helpers import BOOL, INT, STR, multiset, read
 
 from gryph.client import run
-from gryph.compiler.plan import data_types as G
 from gryph.compiler.plan import (
     Aggregate,
     Call,
@@ -29,10 +29,9 @@ from gryph.compiler.plan import (
     count_all,
     not_,
 )
-from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.plan import data_types as G
 from gryph.compiler.plan.row_sources import row_source
-
-from plan_helpers import BOOL, INT, STR, multiset, read
+from gryph.compiler.sources.source_specs import SourceSpec
 
 # "filename" is a column of the data: the location's file must not take it
 EVENTS = {

@@ -12,9 +12,10 @@ import pytest
 
 from gryph.client.runner import load_suite, run
 from gryph.compiler.plan import Aggregate, Distinct, Field, Named, Read, Sql, count_all
-from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.plan.data_types import INTEGER, STRING, Column, Schema
+from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.local_backend import DuckDBEngine
+from gryph.local_backend.sql.relations import Aliases, relation_sql
 from gryph.local_backend.tuning import perfect_hashing
 from gryph.local_backend.tuning.perfect_hashing import (
     GroupingBudget,
@@ -24,7 +25,6 @@ from gryph.local_backend.tuning.perfect_hashing import (
     perfect_slot_bytes,
     size_bytes,
 )
-from gryph.local_backend.sql.relations import Aliases, relation_sql
 
 PERFECT = "PERFECT_HASH_GROUP_BY"
 IDS = Read("ids", Schema((Column("id", INTEGER),)))
@@ -51,7 +51,7 @@ def test_only_grouping_relations_ask_for_it():
 @pytest.fixture
 def ids_file(tmp_path):
     """10,000 ids, five of them twice, and a NULL: 10,006 rows."""
-    ids = list(range(10_000)) + [7, 70, 700, 7000, 9999, None]
+    ids = [*range(10_000), 7, 70, 700, 7000, 9999, None]
     path = tmp_path / "ids.parquet"
     pq.write_table(pa.table({"id": pa.array(ids, pa.int64())}), path)
     return path
@@ -222,7 +222,7 @@ def test_dense_ids_under_a_tight_limit_keep_the_hash_table(tmp_path, spied_plans
     # a million ids and two of them again: rows allow 20 bits, which the ids need; a perfect table
     # of 2^20 slots takes 3 * 17 bytes * 2^20 = 53 MB, more than half of a 64 MB limit
     path = tmp_path / "million.parquet"
-    pq.write_table(pa.table({"id": pa.array(list(range(1_000_000)) + [5, 6], pa.int64())}), path)
+    pq.write_table(pa.table({"id": pa.array([*range(1_000_000), 5, 6], pa.int64())}), path)
     con = duckdb.connect()
     con.execute("SET threads = 2")
     con.execute("SET memory_limit = '64MB'")

@@ -9,7 +9,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from gryph.client.runner import load_suite, run as run_on
+from gryph.client.runner import load_suite
+from gryph.client.runner import run as run_on
 from gryph.client.spark.rewrites import histogram_samples
 from gryph.client.spark.rewrites.histogram_samples import SampledHistogram, TakenSample, take_samples
 from gryph.compiler.plan import (
@@ -32,7 +33,7 @@ from gryph.compiler.plan.data_types import BOOLEAN, INTEGER, STRING, map_of, sch
 NAME, VALUE = "名 前", "a.b"  # a space, a dot, unicode: every name is quoted
 TABLE = {
     # counts: z 4, a 3, b c é 2, d and NULL once; 'é' sorts after 'z'
-    NAME: pa.array(list("zzzzaaabbcc") + ["é", "é", "d", None], pa.string()),
+    NAME: pa.array([*"zzzzaaabbcc", "é", "é", "d", None], pa.string()),
     # counts: NaN 3, 1.0 and NULL 2, 2.0 ... 9.0 once
     VALUE: pa.array([1.0, 1.0, math.nan, math.nan, math.nan, None, None] + [float(i) for i in range(2, 10)]),
     "id": pa.array(range(15), pa.int64()),

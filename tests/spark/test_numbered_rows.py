@@ -8,7 +8,8 @@ from datetime import datetime
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from gryph.client.runner import load_suite, run as run_on
+from gryph.client.runner import load_suite
+from gryph.client.runner import run as run_on
 from gryph.client.spark.rewrites.fetched_rows import Fetched
 from gryph.client.spark.rewrites.numbered_rows import number_samples
 from gryph.compiler.plan import (
@@ -213,14 +214,13 @@ def _wide_row(i: int) -> dict:
 
 
 def test_the_samples_of_a_source_are_fetched_whole_in_one_scan(spark_engine, tmp_path, monkeypatch):
-    import gryph.client.spark.rewrites.small_sources as small_runs
+    from plan_helpers import multiset, read
     from pyspark.sql.connect.dataframe import DataFrame
 
+    import gryph.client.spark.rewrites.small_sources as small_runs
     from gryph.compiler.plan import Call, Fn, Plan, not_
-    from gryph.compiler.sources.source_specs import SourceSpec
     from gryph.compiler.plan.data_types import BOOLEAN, TIMESTAMP
-
-    from plan_helpers import multiset, read
+    from gryph.compiler.sources.source_specs import SourceSpec
 
     for name, table in (("events", WIDE), ("copy", WIDE_COPY)):
         pq.write_table(pa.table(table), tmp_path / f"{name}.parquet")

@@ -7,8 +7,8 @@ import pytest
 
 from gryph.compiler.errors import EngineError
 from gryph.compiler.plan import Plan, Query, Read, Sql
-from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.plan.data_types import INTEGER, schema
+from gryph.compiler.sources.source_specs import SourceSpec
 
 
 def _plan(*queries: tuple[str, str]) -> Plan:

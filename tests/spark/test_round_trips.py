@@ -10,7 +10,8 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from gryph.client.runner import load_suite, run as run_on
+from gryph.client.runner import load_suite
+from gryph.client.runner import run as run_on
 
 
 def _write(tmp_path):
@@ -158,13 +159,13 @@ def test_a_small_run_is_interpreted_in_one_partition_and_the_settings_go_back(sp
     small_values = small_runs.SMALL_RUN_SETTINGS.items()
     assert not any(small_values <= pairs.items() for pairs in set_during), set_during
     before = client.get_configs(*settings)
-    assert dict(zip(settings, before)) != small_runs.SMALL_RUN_SETTINGS
+    assert dict(zip(settings, before, strict=True)) != small_runs.SMALL_RUN_SETTINGS
     # small: two plans (metrics, then samples) under settings set once; they stay on the
     # engine's own session until a plan that is not small
     set_during.clear()
     small = run_on(suite, spark_engine, record_sample=5)
     assert set_during == [small_runs.SMALL_RUN_SETTINGS], set_during
-    assert dict(zip(settings, client.get_configs(*settings))) == small_runs.SMALL_RUN_SETTINGS
+    assert dict(zip(settings, client.get_configs(*settings), strict=True)) == small_runs.SMALL_RUN_SETTINGS
     assert large.metrics == small.metrics and large.records == small.records
     with monkeypatch.context() as large_files:
         large_files.setattr(small_runs, "SMALL_SOURCE_BYTES", 0)

@@ -7,7 +7,8 @@ import re
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from gryph.client.runner import compile_for, load_suite, run as run_on
+from gryph.client.runner import compile_for, load_suite
+from gryph.client.runner import run as run_on
 from gryph.client.spark.compile.histograms import shared_histograms
 from gryph.client.spark.compile.relations import compile_relation
 from gryph.compiler.lowering import Options
@@ -243,8 +244,8 @@ def test_scans_are_counted_through_views_sql_and_split_aggregates():
 def test_a_few_rows_of_a_scan_are_no_reason_to_keep_a_copy():
     from gryph.client.spark.rewrites.read_once import sources_to_keep
     from gryph.compiler.plan import Field, Filter, IsNull, Join, JoinKind, Limit, Named, Project, Read
-    from gryph.compiler.sources.source_specs import SourceSpec
     from gryph.compiler.plan.data_types import INTEGER, schema
+    from gryph.compiler.sources.source_specs import SourceSpec
 
     sources = {name: SourceSpec(name, "table", table=name) for name in ("t", "u")}
     t = Read("t", schema(("a", INTEGER), ("b", INTEGER)))
@@ -255,12 +256,12 @@ def test_a_few_rows_of_a_scan_are_no_reason_to_keep_a_copy():
     # a sample over a join reads all of t: with one more full scan, t is kept, with both columns
     u = Read("u", schema(("d", INTEGER)))
     joined = Limit(Join(JoinKind.ANTI, t, u, IsNull(Field("d", INTEGER))), 20)
-    assert sources_to_keep(samples + [joined], (), sources, small=False) == {}
+    assert sources_to_keep([*samples, joined], (), sources, small=False) == {}
     both = {"t": frozenset({"a", "b"})}
-    assert sources_to_keep(samples + [joined, Filter(t, IsNull(a))], (), sources, small=False) == both
+    assert sources_to_keep([*samples, joined, Filter(t, IsNull(a))], (), sources, small=False) == both
     # in a small run a copy saves the samples' exchanges too: every scan counts, u's one does not
     assert sources_to_keep(samples, (), sources, small=True) == both
-    assert sources_to_keep(samples + [joined], (), sources, small=True) == both
+    assert sources_to_keep([*samples, joined], (), sources, small=True) == both
 
 
 def test_a_small_run_reads_each_source_once_into_one_partition_and_shuffles_nothing(

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pyarrow as pa
 
 from gryph.compiler.plan import AggFn, Aggregate, AggregateCall, Field, Named, Plan, Query, Read
-from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.plan.data_types import INTEGER, schema
+from gryph.compiler.sources.source_specs import SourceSpec
 
 SETTING = "spark.sql.codegen.maxFields"
 

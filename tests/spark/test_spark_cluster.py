@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pyarrow as pa
 import pytest
+from plan_helpers import frame_source, read, run_one
 
 from gryph.compiler.plan import AggFn, Aggregate, AggregateCall, Field, Named, count_all
 from gryph.compiler.plan import data_types as G
-from plan_helpers import frame_source, read, run_one
 
 
 @pytest.mark.cluster
@@ -17,7 +17,7 @@ def test_query_on_standalone_cluster():
 
     with start_local_cluster() as cluster, SparkEngine(cluster.url) as engine:
         assert engine.spark.conf.get("spark.master") == cluster.master_url
-        spec = frame_source("t", pa.table({"v": pa.array(list(range(1000)) + [None], pa.int64())}))
+        spec = frame_source("t", pa.table({"v": pa.array([*range(1000), None], pa.int64())}))
         rel = Aggregate(
             read(engine, spec),
             (),

@@ -72,7 +72,7 @@ def test_bad_url_and_no_url(monkeypatch):
 
 
 def test_client_newer_than_server_is_refused():
-    with pytest.raises(EngineError, match="pyspark 4.3.0 cannot talk"):
+    with pytest.raises(EngineError, match=r"pyspark 4\.3\.0 cannot talk"):
         connect_module._check_versions("4.3.0", "4.1.1")
     with pytest.raises(EngineError):
         connect_module._check_versions("4.0.0", "3.5.1")

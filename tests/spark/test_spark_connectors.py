@@ -27,8 +27,19 @@ def test_the_bundled_griffin_avro_example_runs_with_remote_local(tmp_path):
     columns (first names compared in upper case; 10042's NULL post_code matches target's NULL).
     """
     done = subprocess.run(
-        [sys.executable, "-m", "gryph.client.cli", "run", "accuracy.json", "--remote", "local"]
-        + ["--format", "json", "--no-history", "--quiet"],
+        [
+            sys.executable,
+            "-m",
+            "gryph.client.cli",
+            "run",
+            "accuracy.json",
+            "--remote",
+            "local",
+            "--format",
+            "json",
+            "--no-history",
+            "--quiet",
+        ],
         cwd=EXAMPLES / "griffin",
         capture_output=True,
         text=True,

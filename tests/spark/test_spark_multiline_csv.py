@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-from gryph.compiler.sources.source_specs import SourceSpec
 from plan_helpers import read, run_one
+
+from gryph.compiler.sources.source_specs import SourceSpec
 
 MULTI_LINE = 'id,note\n1,"two\nlines"\n2,one\n'
 

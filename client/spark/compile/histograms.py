@@ -10,18 +10,18 @@ run is cheaper to group once per key set.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Callable, Sequence
 
-from pyspark.sql.connect import functions as F
 from pyspark.sql import DataFrame
+from pyspark.sql.connect import functions as F
 
 from gryph.compiler.engine import Rows
 from gryph.compiler.plan import Named, Query, Relation, free_prefix, histogram_parts
 from gryph.compiler.plan.histograms import COUNT, VALUES
 from gryph.compiler.plan.pruning import prune_columns
-from gryph.compiler.plan.scalars import field_names
 from gryph.compiler.plan.result_values import normalize
+from gryph.compiler.plan.scalars import field_names
 
 from .relations import Context, compile_relation
 from .scalars import column, compile_scalar
@@ -61,7 +61,7 @@ class SharedHistograms:
         histogram = counted.groupBy(f"{prefix}_id", COUNT).agg(F.count(F.lit(1)).alias(VALUES))
         # grouping_id has one bit per column, the first column highest: 1 where the set lacks it
         answers: dict[int, list[str]] = {}
-        for query, s in zip(self.queries, sets):
+        for query, s in zip(self.queries, sets, strict=True):
             set_id = sum(1 << (len(names) - 1 - i) for i, name in enumerate(names) if name not in s)
             answers.setdefault(set_id, []).append(query.name)
 

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import singledispatch
-from typing import Iterator
 
 from pyspark.sql import Column, DataFrame
 from pyspark.sql.connect import functions as F
 from pyspark.sql.connect.session import SparkSession
 
-from gryph.compiler.errors import EngineError, UnsupportedError
 from gryph.compiler.analysis.user_sql import spark_query_as_run
+from gryph.compiler.errors import EngineError, UnsupportedError
 from gryph.compiler.plan import (
     AggFn,
     Aggregate,
@@ -162,8 +162,8 @@ def _aggregate(rel: Aggregate, ctx: Context) -> DataFrame:
     if keys:
         out = df.groupBy(*keys).agg(*measures)
     elif splits_in_two(rel):
-        out = df.agg(*(c for c, d in zip(measures, distinct) if not d)).crossJoin(
-            df.agg(*(c for c, d in zip(measures, distinct) if d))
+        out = df.agg(*(c for c, d in zip(measures, distinct, strict=True) if not d)).crossJoin(
+            df.agg(*(c for c, d in zip(measures, distinct, strict=True) if d))
         )
     else:
         out = df.agg(*measures)

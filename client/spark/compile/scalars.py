@@ -6,13 +6,14 @@ so those go through ``try_*`` functions.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import singledispatch
-from typing import Callable
+
+from pyspark.sql import Column
 
 # The Connect modules directly: the generic pyspark.sql.functions pick Connect only when an
 # environment variable says so, and would otherwise look for a local JVM.
 from pyspark.sql.connect import functions as F
-from pyspark.sql import Column
 from pyspark.sql.connect.column import Column as ConnectColumn
 from pyspark.sql.connect.expressions import (
     Expression,
@@ -44,7 +45,6 @@ from gryph.compiler.plan import (
     WindowFn,
 )
 from gryph.compiler.plan.data_types import DataType, Kind
-
 from gryph.compiler.plan.spark_names import quoted
 
 from .type_mapping import to_spark

@@ -39,4 +39,4 @@ def answers(query: Query, got: list[Row]) -> dict[str, Rows]:
 
 def row_values(row: Row) -> dict[str, object]:
     """A Spark row (or struct) as a result row, by column name."""
-    return {name: normalize(value) for name, value in zip(row.__fields__, row)}
+    return {name: normalize(value) for name, value in zip(row.__fields__, row, strict=True)}

@@ -26,9 +26,9 @@ from gryph.compiler.plan import Read, Relation
 from gryph.compiler.plan.printer import head, quote_name
 from gryph.compiler.plan.pruning import Needed, prune_columns
 
-from .action_answers import SeveralAnswers, row_values
 from ..compile.relations import Context, compile_relation
 from ..compile.scalars import column
+from .action_answers import SeveralAnswers, row_values
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,14 +47,17 @@ class Fetched(SeveralAnswers):
         return tuple(f"{self.row}_fetched{i}" for i in range(len(self.samples)))
 
     def split(self, row: Row) -> dict[str, Rows]:
-        return {sample: [row_values(r) for r in row[array]] for sample, array in zip(self.samples, self.array_names)}
+        return {
+            sample: [row_values(r) for r in row[array]]
+            for sample, array in zip(self.samples, self.array_names, strict=True)
+        }
 
 
 @compile_relation.register
 def _fetched(rel: Fetched, ctx: Context) -> DataFrame:
     rows = compile_relation(rel.read, ctx)
     marks = [f"{rel.row}_wanted{i}" for i in range(len(rel.wanted))]
-    for mark, wanted in zip(marks, rel.wanted):
+    for mark, wanted in zip(marks, rel.wanted, strict=True):
         (numbers,) = wanted.schema.names
         marked = compile_relation(wanted, ctx).select(column(numbers).alias(mark))
         rows = rows.join(F.broadcast(marked), on=column(rel.row) == column(mark), how="left")
@@ -63,7 +66,7 @@ def _fetched(rel: Fetched, ctx: Context) -> DataFrame:
     return rows.agg(
         *(
             F.collect_list(F.when(column(mark).isNotNull(), whole_row)).alias(name)
-            for name, mark in zip(rel.array_names, marks)
+            for name, mark in zip(rel.array_names, marks, strict=True)
         )
     )
 

@@ -17,25 +17,25 @@ smallest, so it shows the same ones every run.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Iterable
 
 from pyspark.sql import Column, DataFrame, Row
 from pyspark.sql.connect import functions as F
 
 from gryph.compiler.engine import Rows
 from gryph.compiler.plan import Field, Filter, Limit, Literal, Named, Project, Query, Relation, Scalar, and_all
+from gryph.compiler.plan.data_types import BOOLEAN, DataType, Kind
 from gryph.compiler.plan.histograms import COUNT, VALUES, is_key_histogram
 from gryph.compiler.plan.node import Part
 from gryph.compiler.plan.printer import head
 from gryph.compiler.plan.pruning import Needed, prune_columns
 from gryph.compiler.plan.scalars import contains_window, field_names, substitute
-from gryph.compiler.plan.data_types import BOOLEAN, DataType, Kind
 
-from .action_answers import SeveralAnswers, row_values
-from ..session.connect import major_minor
 from ..compile.relations import Context, compile_relation
 from ..compile.scalars import column, compile_scalar
+from ..session.connect import major_minor
+from .action_answers import SeveralAnswers, row_values
 
 # the largest ``k`` Spark's ``min_by`` takes; a larger sample stays a query of its own
 MOST_ROWS = 100_000

@@ -12,9 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pyspark.errors import PySparkException
-from pyspark.sql import Row
+from pyspark.sql import DataFrame, Row
 from pyspark.sql.connect import functions as F
-from pyspark.sql import DataFrame
 
 from ..session.failures import spark_errors
 
@@ -66,7 +65,7 @@ def _each_alone(parts: list[Part]) -> list[list[Row]]:
     one run alone (only on this path, so it costs nothing otherwise)."""
     for part in parts:
         with spark_errors(part.what):
-            part.df.schema
+            _ = part.df.schema  # analysis alone: raises for the query that cannot run
     return [_alone(part) for part in parts]
 
 

@@ -24,9 +24,9 @@ from __future__ import annotations
 import contextlib
 import warnings
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Iterator, Mapping
+from dataclasses import dataclass, field
 
 from pyspark.errors import PySparkException
 from pyspark.sql import DataFrame
@@ -38,9 +38,9 @@ from gryph.compiler.plan import Aggregate, Filter, Limit, Project, Read, Relatio
 from gryph.compiler.plan.pruning import columns_read
 from gryph.compiler.sources.source_specs import SourceSpec
 
-from ..session.failures import first_line
 from ..compile.relations import splits_in_two
 from ..compile.scalars import column
+from ..session.failures import first_line
 from .small_sources import is_small
 
 # Serialized in memory, spilling to disk. At 10M rows of the benchmark's 13 columns it was

@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 from pyspark.sql import DataFrame
 
 from gryph.compiler.plan import Relation
+from gryph.compiler.plan.data_types import Schema
 from gryph.compiler.plan.printer import head, quote_name
 from gryph.compiler.plan.pruning import Needed, prune_columns
-from gryph.compiler.plan.data_types import Schema
 
 from ..compile.relations import Context, compile_relation
 from ..compile.scalars import column

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import glob
 import os
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from pyspark.sql.connect.session import SparkSession
 
-from gryph.compiler.sources.databases import is_database
 from gryph.compiler.plan import Relation, View, reads
+from gryph.compiler.sources.databases import is_database
 from gryph.compiler.sources.source_specs import SourceSpec
 
 from ..compile.relations import has_sql
@@ -84,7 +84,7 @@ def set_for_small_run(spark: SparkSession) -> dict[str, str | None]:
 
     One request reads the settings and one sets them (RuntimeConf.set takes one at a time).
     """
-    previous = dict(zip(SMALL_RUN_SETTINGS, spark.client.get_configs(*SMALL_RUN_SETTINGS)))
+    previous = dict(zip(SMALL_RUN_SETTINGS, spark.client.get_configs(*SMALL_RUN_SETTINGS), strict=True))
     spark.conf._set_all(SMALL_RUN_SETTINGS, silent=False)
     return previous
 

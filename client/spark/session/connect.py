@@ -12,8 +12,9 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 from urllib.parse import urlsplit
 
 from gryph.compiler.errors import EngineError
@@ -194,7 +195,8 @@ def _handshake_error(exc: Exception, host: str, port: int) -> EngineError:
 def major_minor(version: str) -> tuple[int, int]:
     """A Spark version's major and minor numbers ("4.0.1" -> (4, 0); "4.1.0-preview2" -> (4, 1))."""
     numbers = [int("".join(ch for ch in part if ch.isdigit()) or 0) for part in version.split(".")[:2]]
-    return (numbers + [0, 0])[0], (numbers + [0, 0])[1]
+    major, minor = [*numbers, 0, 0][:2]
+    return major, minor
 
 
 def _check_versions(client: str, server: str) -> None:

@@ -15,8 +15,8 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 from gryph.compiler.errors import EngineError
 

@@ -9,17 +9,17 @@ ranges of a numeric column, bounded by its min and max (asked of the database fi
 from __future__ import annotations
 
 from pyspark.sql import DataFrame
-from pyspark.sql.connect.session import SparkSession
 from pyspark.sql import types as T
+from pyspark.sql.connect.session import SparkSession
 
-from gryph.compiler.sources.databases import from_clause, refused_by_database, resolve, sqlite_columns_sql, sqlite_type
 from gryph.compiler.errors import EngineError, GryphError
-from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.plan.spark_names import quoted
+from gryph.compiler.sources.databases import from_clause, refused_by_database, resolve, sqlite_columns_sql, sqlite_type
+from gryph.compiler.sources.source_specs import SourceSpec
 
-from ..session.failures import spark_errors
 from ..compile.scalars import column
 from ..compile.type_mapping import to_spark
+from ..session.failures import spark_errors
 
 
 # Spark's names of the errors a database sends back when it refuses the table or query's text
@@ -47,7 +47,7 @@ def read_database(spark: SparkSession, spec: SourceSpec) -> DataFrame:
                 df = _read_sqlite_table(_partitioned(rows, reader(), spec), _sqlite_types(reader(), spec), spec)
             else:
                 df = _partitioned(rows, reader(), spec).option("dbtable", from_clause(spec)).load()
-            df.schema  # analysed now: a missing table or a refused login fails here, named
+            _ = df.schema  # analysed now: a missing table or a refused login fails here, named
             return df
     except GryphError as error:
         raise _as_source_error(error, spec) from None

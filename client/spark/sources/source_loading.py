@@ -14,17 +14,17 @@ from pyspark.sql import types as T
 from pyspark.sql.connect.session import SparkSession
 from pyspark.sql.pandas.types import from_arrow_schema
 
+from gryph.compiler.plan.data_types import Schema
 from gryph.compiler.sources.databases import is_database
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.local_files import check_local_files
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.compiler.plan.data_types import Schema
 
-from .database_sources import read_database
-from ..session.failures import spark_errors
-from .local_schemas import known_schema
 from ..compile.scalars import column
 from ..compile.type_mapping import needs_widening, schema_of, to_logical, to_spark, to_spark_schema
+from ..session.failures import spark_errors
+from .database_sources import read_database
+from .local_schemas import known_schema
 
 
 def load_source(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schema]:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-from ..function_catalogue import FUNCTIONS, Function
 from ...errors import InvalidInput, did_you_mean
-from ..function_builders import ArgumentError, Invocation
-from ...plan import AggFn, AggregateCall, Call, Scalar
-from ...plan.scalars import contains_aggregate
 from ...language.ruletree.nodes import Expr, FunctionCall, MethodStep, Node, Star
+from ...plan import AggFn, AggregateCall, Call, Scalar
 from ...plan.data_types import INTEGER, DataType
+from ...plan.scalars import contains_aggregate
+from ..function_builders import ArgumentError, Invocation
+from ..function_catalogue import FUNCTIONS, Function
 from .scope import Context, Scope
 
 
@@ -44,7 +44,7 @@ class FunctionResolver:
         if function.is_aggregate:
             if receiver is not None and contains_aggregate(receiver):  # a.max().max()
                 raise self.scope.error("NESTED_AGGREGATE", "aggregates cannot be nested", node)
-            for arg, arg_node in zip(args[-len(arg_nodes) :] if arg_nodes else [], arg_nodes):
+            for arg, arg_node in zip(args[-len(arg_nodes) :] if arg_nodes else [], arg_nodes, strict=True):
                 if contains_aggregate(arg):
                     raise self.scope.error("NESTED_AGGREGATE", "aggregates cannot be nested", arg_node)
         count = len(args)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from ...errors import did_you_mean
-from ...plan import AggFn, Field, Literal, Scalar
 from ...language.ruletree.nodes import (
     Expr,
     FieldStep,
@@ -17,8 +16,9 @@ from ...language.ruletree.nodes import (
     StarStep,
     Step,
 )
-from ..selections import Selected, Selector, is_selection_step
+from ...plan import AggFn, Field, Literal, Scalar
 from ...plan.data_types import INTEGER, Kind
+from ..selections import Selected, Selector, is_selection_step
 from .functions import FunctionResolver
 from .scope import Context, Side
 

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ...errors import did_you_mean
 from ...language.number_literals import number_from_text
+from ...language.ruletree import nodes as n
 from ...plan import Between, Call, Cast, Fn, In, IsNull, Like, Literal, RLike, Scalar
+from ...plan.data_types import BOOLEAN, DOUBLE, INTEGER, NULL, STRING, TYPE_NAMES, Kind, common_numeric, parse_type_name
 from ...plan.scalars import balanced
 from ..regex_syntax import REGEX_HINT, pattern_problem
-from ...language.ruletree import nodes as n
 from ..selections import Selector
-from ...plan.data_types import BOOLEAN, DOUBLE, INTEGER, NULL, STRING, TYPE_NAMES, Kind, common_numeric, parse_type_name
 from .names import NameResolver
 from .scope import Context, Scope
 from .unify import Unifier
@@ -110,7 +111,7 @@ class Resolver(NameResolver, Unifier):
 
     def _arithmetic(self, node: n.Arithmetic, ctx: Context) -> Scalar:
         result = self._expr(node.operands[0], ctx)
-        for op, operand_node in zip(node.ops, node.operands[1:]):
+        for op, operand_node in zip(node.ops, node.operands[1:], strict=True):
             right = self._expr(operand_node, ctx)
             for value, where in ((result, node.operands[0]), (right, operand_node)):
                 if not value.dtype.is_numeric and value.dtype.kind is not Kind.OTHER:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
-from ...plan import Scalar
 from ...language.ruletree.nodes import located
+from ...plan import Scalar
 from ...plan.data_types import Schema
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-from ...plan import Call, Cast, Fn, Literal, Scalar, coerce
 from ...language.ruletree.nodes import Node
+from ...plan import Call, Cast, Fn, Literal, Scalar, coerce
 from ...plan.data_types import BOOLEAN, DOUBLE, STRING, TIMESTAMP, Kind, common_numeric, comparable
 from .scope import Scope
 

@@ -7,7 +7,6 @@ folding each chain left to right.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from .nodes import Node
 
@@ -84,16 +83,16 @@ class CheckAccess(Node):
     subscripts: tuple[CheckSubscript, ...]
 
 
-CheckExpr = Union[
-    CheckChain,
-    CheckUnary,
-    CheckGroup,
-    CheckNumber,
-    CheckString,
-    CheckBoolean,
-    CheckNull,
-    CheckList,
-    CheckCall,
-    CheckName,
-    CheckAccess,
-]
+CheckExpr = (
+    CheckChain
+    | CheckUnary
+    | CheckGroup
+    | CheckNumber
+    | CheckString
+    | CheckBoolean
+    | CheckNull
+    | CheckList
+    | CheckCall
+    | CheckName
+    | CheckAccess
+)

@@ -7,11 +7,12 @@ rule names); everything after it reads ``nodes``, ``check_nodes`` and ``statemen
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ...errors import Location
-from ..textx_parser import parse, string_value, unquote_name, unquote_string
 from ..recursion_room import recursion_room
+from ..textx_parser import parse, string_value, unquote_name, unquote_string
 from ..time_literals import time_literal_ms
 from . import nodes as n
 from .fast import fast_rule_text

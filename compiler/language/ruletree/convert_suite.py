@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..number_literals import number_from_text
-from ..textx_parser import parse, unquote_label, unquote_name, unquote_string
 from ..recursion_room import recursion_room
+from ..textx_parser import parse, unquote_label, unquote_name, unquote_string
 from ..time_literals import time_literal_ms
 from . import check_nodes as c
 from . import nodes as n

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import os
 
-from ..textx_parser import MAX_NESTING, bracket_nesting
 from ..recursion_room import recursion_room
+from ..textx_parser import MAX_NESTING, bracket_nesting
 from . import nodes as n
 from . import statements as s
 from .fast_scanner import Unhandled

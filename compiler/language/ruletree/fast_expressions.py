@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from ..precedence import ADD_OPS, AND_OPS, COMPARE_OPS, MAX_EXPRESSION_DEPTH, MUL_OPS, NOT_PREFIXES, OR_OPS
+from ..textx_parser import string_value, unquote_name, unquote_string
 from ..time_literals import time_literal_ms
 from ..value_lists import VALUE
 from . import nodes as n
 from .fast_scanner import DIGITS, FLAGS, NUMBER, QUOTED_NAME, STRING, TIME, Cursor, Unhandled
-from ..textx_parser import string_value, unquote_name, unquote_string
 
 # The grammar's patterns (expressions.tx), as textX compiles them.
 STEP_START = re.compile(r"(?ai:or|and|not|in|between|rlike|like|is)\b|\|\||&&|[<>=!+\-*\/%]", FLAGS)
@@ -48,7 +48,7 @@ Piece = tuple[n.Expr, int, int, int]
 class _Operand:
     """An operand of a flat chain: its prefixes (lower case), the value after them, its span."""
 
-    __slots__ = ("start", "end", "prefixes", "node", "depth", "nots")
+    __slots__ = ("depth", "end", "node", "nots", "prefixes", "start")
 
     def __init__(self, start: int, end: int, prefixes: list[str], node: n.Expr, depth: int) -> None:
         self.start, self.end, self.prefixes, self.node, self.depth = start, end, prefixes, node, depth
@@ -58,7 +58,7 @@ class _Operand:
 class _Tail:
     """A predicate tail (IN, BETWEEN, LIKE, IS) waiting for the value it tests."""
 
-    __slots__ = ("kind", "parts", "negated", "op", "end", "depth")
+    __slots__ = ("depth", "end", "kind", "negated", "op", "parts")
 
     def __init__(self, kind: str, parts: tuple[n.Expr, ...], negated: bool, op: str, end: int, depth: int) -> None:
         self.kind, self.parts, self.negated, self.op, self.end, self.depth = kind, parts, negated, op, end, depth

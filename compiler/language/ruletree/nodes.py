@@ -9,7 +9,6 @@ milliseconds: later stages never read tokens.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from ...errors import InvalidInput, Location
 
@@ -235,32 +234,32 @@ class IndexStep(Node):
     index: Expr
 
 
-Expr = Union[
-    Logical,
-    Not,
-    Compare,
-    InList,
-    Between,
-    Like,
-    IsTest,
-    Arithmetic,
-    Signed,
-    Paren,
-    Name,
-    Head,
-    Star,
-    Cast,
-    FunctionCall,
-    StringLit,
-    NumberLit,
-    TimeLit,
-    BooleanLit,
-    NullLit,
-    NanLit,
-    Selection,
-]
+Expr = (
+    Logical
+    | Not
+    | Compare
+    | InList
+    | Between
+    | Like
+    | IsTest
+    | Arithmetic
+    | Signed
+    | Paren
+    | Name
+    | Head
+    | Star
+    | Cast
+    | FunctionCall
+    | StringLit
+    | NumberLit
+    | TimeLit
+    | BooleanLit
+    | NullLit
+    | NanLit
+    | Selection
+)
 Argument = Expr  # a Star among them is count(*)
-Step = Union[FieldStep, MethodStep, StarStep, AllStep, RangeStep, FilterStep, IndexStep]
+Step = FieldStep | MethodStep | StarStep | AllStep | RangeStep | FilterStep | IndexStep
 
 
 # -- select lists and queries --------------------------------------------------------------------
@@ -342,7 +341,7 @@ class MappingStatement(Node):
     mapping: Mapping
 
 
-RuleStatement = Union[KeyStatement, InvalidStatement, AssignStatement, MappingStatement]
+RuleStatement = KeyStatement | InvalidStatement | AssignStatement | MappingStatement
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,4 +352,4 @@ class StatementRule(Node):
     index: IndexHint | None
 
 
-AccuracyBody = Union[ConditionRule, StatementRule]
+AccuracyBody = ConditionRule | StatementRule

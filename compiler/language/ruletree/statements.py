@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from ...errors import Location
 from .check_nodes import CheckExpr
@@ -84,7 +83,7 @@ class PassDecl(Node):
     policy: PassChecks | PassCount | PassAlways
 
 
-Statement = Union[SourceDecl, RuleDecl, MeasureDecl, CheckDecl, PassDecl]
+Statement = SourceDecl | RuleDecl | MeasureDecl | CheckDecl | PassDecl
 
 
 @dataclass(frozen=True, slots=True)
