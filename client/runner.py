@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,11 +16,11 @@ from gryph.compiler.checks.verdict import judge
 from gryph.compiler.compile import CompiledSuite, compile_suite, view_plan
 from gryph.compiler.engine import Engine
 from gryph.compiler.errors import GryphError, InvalidInput, Location
-from gryph.compiler.griffin.json_frames import infer_json_view_schema
+from gryph.compiler.griffin.json_frames import json_documents_plan, json_view_schema
 from gryph.compiler.lowering import Options
 from gryph.compiler.plan import format_plan
 from gryph.compiler.plan.data_types import Schema
-from gryph.compiler.results import Failed, RuleResult, merge_writes
+from gryph.compiler.results import Failed, ResultRow, RuleResult, merge_writes
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.suites.native_suites import parse_suite, parse_suite_file
@@ -96,12 +96,42 @@ def source_schemas(suite: Suite, engine: Engine) -> dict:
     for view in suite.views:  # in order: a view's SQL may depend on the schemas before it
         with _located(view.location):
             if view.json_of is not None:
-                schemas[view.name] = infer_json_view_schema(suite, view, views, schemas, engine)
+                rows = engine.run(json_documents_plan(view, views, schemas), suite.sources)
+                schemas[view.name] = json_view_schema(view, schemas, rows)
                 views += (view_plan(suite, view, schemas),)
                 continue
             views += (view_plan(suite, view, schemas),)
             schemas[view.name] = engine.schema_of_view(views, suite.sources)
     return schemas
+
+
+def execute(
+    compiled: CompiledSuite,
+    engine: Engine,
+    sources: Mapping[str, SourceSpec],
+    phase: Callable[[str], None] = lambda _: None,
+) -> dict[str, list[ResultRow]]:
+    """Run a compiled suite's plans on an engine, the only place one runs: record samples only
+    where records exist (in one step where the engine finds that cheaper: a sample of no records
+    has no rows, so the results are the same), then the Spark SQL rules that read other rules'
+    results. ``phase`` hears what runs next (a progress display)."""
+    one_step = bool(compiled.conditions) and engine.one_step(compiled.plan, sources)
+    first = compiled.plan if one_step else compiled.first_plan()
+    phase(f"reading {_counted(len(sources), 'source')}: {_counted(len(first.queries), 'statement')} on {engine.name}")
+    rows = engine.run(first, sources)
+    second = None if one_step else compiled.second_plan(rows)
+    if second is not None:
+        phase(f"fetching record samples: {_counted(len(second.queries), 'statement')}")
+        rows.update(engine.run(second, sources))
+    third = compiled.third_plan(rows)
+    if third is not None:
+        phase("running the Spark SQL rules that read other rules' results")
+        rows.update(engine.run(third, sources))
+    return rows
+
+
+def _counted(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 @contextlib.contextmanager
@@ -171,7 +201,7 @@ def run(
         phase("learning the sources' schemas and compiling the rules")
         compiled = compile_for(suite, active, options)
         try:
-            rows = compiled.execute(active, suite.sources, phase)
+            rows = execute(compiled, active, suite.sources, phase)
         except GryphError as error:
             if error.location.file is None:  # a failure of the run belongs to the suite that ran
                 error.location = Location(suite.file)

@@ -3,13 +3,12 @@ and ``finish_measures`` the measures' values."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from .analysis.check_pass import CheckedSuite, check_suite
 from .checks.check_tree import CompiledCheck
-from .engine import Engine
 from .errors import InvalidInput, ResultError
 from .griffin.json_frames import json_column, json_frame
 from .griffin.rule_tables import blocked_by, late_rules, output_table_sql
@@ -24,7 +23,6 @@ from .plan.data_types import Schema
 from .plan.sharing import costly_parts
 from .plan.spark_names import quoted
 from .results import Failed, MeasureResult, ResultRow, RuleResult
-from .sources.source_specs import SourceSpec
 from .suites.suite import RuleSpec, Suite, ViewSpec
 
 Spec = TypeVar("Spec", bound=RuleSpec)
@@ -62,32 +60,12 @@ class CompiledSuite:
         wanted = tuple(q for q in self.plan.queries if q.name in self.conditions and self.conditions[q.name](results))
         return replace(self.plan, queries=wanted, exports=()) if wanted else None
 
-    def execute(
-        self, engine: Engine, sources: Mapping[str, SourceSpec], phase: Callable[[str], None] = lambda _: None
-    ) -> dict[str, list[ResultRow]]:
-        """Run the plan on an engine in two steps: record samples only where records exist (in
-        one step where the engine finds that cheaper: a sample of no records has no rows, so the
-        results are the same). ``phase`` hears what runs next (a progress display)."""
-        one_step = bool(self.conditions) and engine.one_step(self.plan, sources)
-        first = self.plan if one_step else self.first_plan()
-        phase(
-            f"reading {_counted(len(sources), 'source')}: {_counted(len(first.queries), 'statement')} on {engine.name}"
-        )
-        rows = engine.run(first, sources)
-        second = None if one_step else self.second_plan(rows)
-        if second is not None:
-            phase(f"fetching record samples: {_counted(len(second.queries), 'statement')}")
-            rows.update(engine.run(second, sources))
-        late = self._late_plan(rows) if self.late_plan is not None else None
-        if late is not None:
-            phase("running the Spark SQL rules that read other rules' results")
-            rows.update(engine.run(late, sources))
-        return rows
-
-    def _late_plan(self, rows_by_query: dict[str, list[ResultRow]]) -> Plan | None:
+    def third_plan(self, rows_by_query: dict[str, list[ResultRow]]) -> Plan | None:
         """The late Spark SQL rules' plan, with the DSL rules they read as tables of their metrics;
-        the rules that read a rule that failed are left out (they fail in ``finish``)."""
-        assert self.late_plan is not None
+        the rules that read a rule that failed are left out (they fail in ``finish``). None when
+        there are no late rules, or none left."""
+        if self.late_plan is None:
+            return None
         finished, blocked = self._late_inputs(Results(rows_by_query))
         tables = tuple(
             View(self.suite.rules[index].name, Sql(output_table_sql(result, self.suite.timestamp_ms), ()))
@@ -168,10 +146,6 @@ def _reads_failed(rule: RuleSpec, failed: str) -> Callable[[Results], RuleResult
         )
 
     return finish
-
-
-def _counted(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 @without_cyclic_gc

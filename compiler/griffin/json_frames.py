@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 
-from ..engine import Engine
 from ..errors import InvalidInput, did_you_mean
 from ..plan import Call, Cast, Field, Fn, Literal, Named, Plan, Project, Query, Read, Relation, View
 from ..plan.data_types import BOOLEAN, DOUBLE, INTEGER, JSON, STRING, Column, DataType, Schema
-from ..suites.suite import Suite, ViewSpec
+from ..results import ResultRow
+from ..suites.suite import ViewSpec
 
 _LONG = 2**63
 
@@ -87,10 +87,9 @@ def json_column(view: ViewSpec, source_schema: Schema) -> str:
     return column
 
 
-def infer_json_view_schema(
-    suite: Suite, view: ViewSpec, views: tuple[View, ...], schemas: dict[str, Schema], engine: Engine
-) -> Schema:
-    """The schema of a ``from_json`` view, inferred from every document (a scan, as in Spark)."""
+def json_documents_plan(view: ViewSpec, views: tuple[View, ...], schemas: dict[str, Schema]) -> Plan:
+    """The plan whose one query, ``json_documents``, reads every document of a ``from_json`` view
+    (a scan, as in Spark): the engine runs it, ``json_view_schema`` reads the schema from its rows."""
     assert view.json_of is not None  # a from_json view
     source = view.json_of[0]
     if source not in schemas:
@@ -106,8 +105,15 @@ def infer_json_view_schema(
         "json_documents",
         Project(Read(source, schemas[source]), (Named(Field(column, schemas[source].column(column).dtype), "doc"),)),
     )
-    rows = engine.run(Plan(views, (documents,)), suite.sources)["json_documents"]
-    schema = infer_json_schema([row["doc"] for row in rows])
+    return Plan(views, (documents,))
+
+
+def json_view_schema(view: ViewSpec, schemas: dict[str, Schema], rows: dict[str, list[ResultRow]]) -> Schema:
+    """The schema of a ``from_json`` view, inferred from the rows of its ``json_documents_plan``."""
+    assert view.json_of is not None  # a from_json view
+    source = view.json_of[0]
+    column = json_column(view, schemas[source])
+    schema = infer_json_schema([row["doc"] for row in rows["json_documents"]])
     if not schema.columns:
         raise InvalidInput(
             "EMPTY_JSON",

@@ -145,5 +145,5 @@ def test_a_source_deleted_between_validation_and_the_run(dq_engine, tmp_path):
     compiled = runner.compile_for(suite, dq_engine)
     path.unlink()
     with pytest.raises(EngineError) as caught:
-        compiled.execute(dq_engine, suite.sources)
+        runner.execute(compiled, dq_engine, suite.sources)
     assert caught.value.exit_code == 3 and "a.csv" in str(caught.value)
