@@ -72,8 +72,7 @@ class HistoryStore:
     @contextlib.contextmanager
     def _open(self, read_only: bool = False):
         """A connection to the history, with gryph's lock on it held until the connection is closed."""
-        if self.path.is_dir():  # refused before its lock, which is named after the file
-            raise self._foreign("it is a folder, not a file")
+        self._exists()  # a folder or an unnameable path is refused before its lock, named after the file
         if not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._locked(shared=read_only):
@@ -277,10 +276,22 @@ class HistoryStore:
                 ],
             )
 
+    def _exists(self) -> bool:
+        """Whether the history file is there; a folder, or a path the system cannot look up (a name
+        too long, a loop of links), is no history."""
+        try:
+            if stat.S_ISDIR(self.path.stat().st_mode):
+                raise self._foreign("it is a folder, not a file")
+        except (FileNotFoundError, NotADirectoryError):
+            return False
+        except OSError as error:
+            raise self._foreign(f"it cannot be looked up: {error.strerror}") from None
+        return True
+
     def _query(self, sql: str, params: list) -> list[tuple]:
         import duckdb
 
-        if not self.path.exists():
+        if not self._exists():
             return []
         with self._open(read_only=True) as con:
             try:

@@ -198,3 +198,16 @@ def test_history_errors_name_the_history_file(workdir):
     assert done.returncode == 3 and done.stderr.startswith(
         "/: error HISTORY_UNREADABLE: / is not a gryph run history: it is a folder, not a file"
     )
+
+
+@pytest.mark.parametrize(
+    "path, problem",
+    [("h" * 300, "it cannot be looked up: File name too long"), ("loop/h", "Too many levels of symbolic links")],
+)
+def test_a_history_the_system_cannot_look_up_is_an_error_at_its_path(workdir, path, problem):
+    # found by the command-line fuzzer: `gryph history` on such a path was an internal OSError
+    os.symlink("loop", workdir / "loop")
+    done = gryph("history", "users_daily", "--history", path, cwd=workdir)
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.startswith(f"{path}: error HISTORY_UNREADABLE: {path} is not a gryph run history")
+    assert problem in done.stderr and "internal error" not in done.stderr
