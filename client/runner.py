@@ -286,11 +286,11 @@ def explain(
     """The plan of a suite as a stable indented tree."""
     compiled = compile_source(source, engine, frames=frames, remote=remote)
     text = format_plan(compiled.plan, frozenset(compiled.conditions))
-    if compiled.late_plan is not None:
+    if compiled.late is not None:
         text += (
             "then, with the tables of DSL rules their Spark SQL reads "
-            f"({', '.join(compiled.suite.rules[i].name for i in compiled.late_inputs)}):\n"
-            + format_plan(compiled.late_plan, frozenset())
+            f"({', '.join(compiled.suite.rules[i].name for i in compiled.late.inputs)}):\n"
+            + format_plan(compiled.late.plan, frozenset())
         )
     return text
 

@@ -11,7 +11,7 @@ from .analysis.check_pass import CheckedSuite, check_suite
 from .checks.check_tree import CompiledCheck
 from .errors import InvalidInput, ResultError
 from .griffin.json_frames import json_column, json_frame
-from .griffin.rule_tables import blocked_by, late_rules, output_table_sql
+from .griffin.rule_tables import LateRules, blocked_by, late_rules, output_table_sql
 from .language.gc_pause import without_cyclic_gc
 from .language.recursion_room import recursion_room
 from .lowering import LOWERINGS, Finisher, Options
@@ -40,12 +40,8 @@ class CompiledSuite:
     checks: list[CompiledCheck] = field(default_factory=list)
     # queries (record samples) that run only when a condition on the other results holds
     conditions: dict[str, Callable[[Results], bool]] = field(default_factory=dict)
-    # Spark SQL rules that read DSL rules' tables, run after the rest (rule_tables.py): the rules
-    # each reads, the plan's queries of each, and the DSL rules they read (indexes of suite.rules)
-    late_plan: Plan | None = None
-    late_reads: dict[int, frozenset[int]] = field(default_factory=dict)
-    late_queries: dict[int, frozenset[str]] = field(default_factory=dict)
-    late_inputs: tuple[int, ...] = ()
+    # Griffin's Spark SQL rules that read DSL rules' tables, run after the rest (rule_tables.py)
+    late: LateRules | None = None
     # the rows of each source the rules aggregate, with Options(count_rows=True): the task
     # metrics' rowsCounter
     row_counters: dict[str, ValueRef] = field(default_factory=dict)
@@ -64,37 +60,38 @@ class CompiledSuite:
         """The late Spark SQL rules' plan, with the DSL rules they read as tables of their metrics;
         the rules that read a rule that failed are left out (they fail in ``finish``). None when
         there are no late rules, or none left."""
-        if self.late_plan is None:
+        late = self.late
+        if late is None:
             return None
-        finished, blocked = self._late_inputs(Results(rows_by_query))
+        finished, blocked = self._late_inputs(late, Results(rows_by_query))
         tables = tuple(
             View(self.suite.rules[index].name, Sql(output_table_sql(result, self.suite.timestamp_ms), ()))
             for index, result in finished.items()
         )
         left_out = {self.suite.rules[index].name for index in blocked}
-        dropped = {name for index in blocked for name in self.late_queries[index]}
-        queries = tuple(q for q in self.late_plan.queries if q.name not in dropped)
+        dropped = {name for index in blocked for name in late.queries[index]}
+        queries = tuple(q for q in late.plan.queries if q.name not in dropped)
         if not queries:
             return None
-        views = tuple(v for v in self.late_plan.views if v.name not in left_out)
-        return replace(self.late_plan, views=self.plan.views + tables + views, queries=queries)
+        views = tuple(v for v in late.plan.views if v.name not in left_out)
+        return replace(late.plan, views=self.plan.views + tables + views, queries=queries)
 
-    def _late_inputs(self, results: Results) -> tuple[dict[int, RuleResult], dict[int, str]]:
+    def _late_inputs(self, late: LateRules, results: Results) -> tuple[dict[int, RuleResult], dict[int, str]]:
         """The finished DSL rules the late rules read, and the late rules that read (directly or
         not) one that failed, each with that rule's name."""
         finished, failed = {}, {}
-        for index in self.late_inputs:
+        for index in late.inputs:
             try:
                 finished[index] = self.finishers[index](results)
             except ResultError:
                 failed[index] = self.suite.rules[index].name
-        return finished, blocked_by(self.late_reads, failed)
+        return finished, blocked_by(late.reads, failed)
 
     def finish(self, rows_by_query: dict[str, list[ResultRow]]) -> list[RuleResult]:
         """Each rule's result; a rule whose result breaks its contract fails alone, and so does a
         Spark SQL rule that reads it."""
         results = Results(rows_by_query)
-        blocked = self._late_inputs(results)[1] if self.late_reads else {}
+        blocked = self._late_inputs(self.late, results)[1] if self.late is not None else {}
         finishers = [
             _reads_failed(rule, blocked[index]) if index in blocked else finish
             for index, (rule, finish) in enumerate(zip(self.suite.rules, self.finishers, strict=True))
@@ -180,7 +177,16 @@ def _lower(
             late_queries[index] = target.query_names() - before
     # measures go through the same collector: aggregate-only measures join the rules' scans
     measures = [MeasureLowering(m, schemas, collector, options).lower() for m in checked.measures]
-    late_plan = late_collector.plan() if late_reads else None
+    late = (
+        LateRules(
+            late_collector.plan(),
+            late_reads,
+            late_queries,
+            tuple(sorted({r for reads in late_reads.values() for r in reads} - set(late_reads))),
+        )
+        if late_reads
+        else None
+    )
     counters = count_rows_read(suite.sources, schemas, collector) if options.count_rows else {}
     plan = collector.plan()
     return CompiledSuite(
@@ -190,10 +196,7 @@ def _lower(
         measures,
         list(checked.checks),
         _later(plan, collector.conditions()),
-        late_plan,
-        late_reads,
-        late_queries,
-        tuple(sorted({r for reads in late_reads.values() for r in reads} - set(late_reads))),
+        late,
         counters,
     )
 

@@ -9,11 +9,25 @@ first, over the DSL rules' finished metrics given as inline rows.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
+from ..plan import Plan
 from ..plan.spark_names import quoted
 from ..results import RuleResult
 from ..suites.suite import Suite
+
+
+@dataclass(frozen=True)
+class LateRules:
+    """The Spark SQL rules that read DSL rules' tables, compiled to run after the rest: their plan,
+    the rules each reads, the plan's queries of each, and the DSL rules they read (all rules as
+    indexes into ``suite.rules``)."""
+
+    plan: Plan
+    reads: dict[int, frozenset[int]]
+    queries: dict[int, frozenset[str]]
+    inputs: tuple[int, ...]
 
 
 def late_rules(suite: Suite) -> dict[int, frozenset[int]]:
