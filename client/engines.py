@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gryph.compiler.engine import Engine
+from gryph.compiler.engine import Capabilities, Engine
 from gryph.compiler.errors import InvalidInput
 
 ENGINES = ("duckdb", "spark")
@@ -34,3 +34,54 @@ def open_engine(
     raise InvalidInput(
         "UNKNOWN_ENGINE", f"unknown engine {name!r}", text=name, hint=f"choose one of: {', '.join(ENGINES)}"
     )
+
+
+def capabilities_of(name: str) -> Capabilities:
+    """What engine ``name`` declares it refuses and rewrites, known without opening it."""
+    if name == "duckdb":
+        from gryph.local_backend.capabilities import CAPABILITIES as DUCKDB
+
+        return DUCKDB
+    if name == "spark":
+        from gryph.client.spark.capabilities import CAPABILITIES as SPARK  # does not import pyspark
+
+        return SPARK
+    raise InvalidInput(
+        "UNKNOWN_ENGINE", f"unknown engine {name!r}", text=name, hint=f"choose one of: {', '.join(ENGINES)}"
+    )
+
+
+def support_matrix() -> str:
+    """The README's table of what each engine refuses, built from the engines' declarations."""
+    declared = {name: capabilities_of(name) for name in ENGINES}
+    features = dict.fromkeys(r.feature for caps in declared.values() for r in caps.refusals)
+    lines = ["| feature | " + " | ".join(ENGINES) + " |", "|---" * (len(ENGINES) + 1) + "|"]
+    for feature in features:
+        cells = []
+        for caps in declared.values():
+            refusal = next((r for r in caps.refusals if r.feature == feature), None)
+            cells.append("runs" if refusal is None else f"{refusal.gap.value}: {refusal.reason}")
+        lines.append(f"| {feature} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+class OnDemandEngine:
+    """An engine by name, opened at its first use: ``validate`` of a suite whose schemas are all
+    declared asks nothing of the engine, so it needs no server (its refusals are declared)."""
+
+    def __init__(self, name: str, remote: str | None = None) -> None:
+        self.name = name
+        self.capabilities = capabilities_of(name)
+        self._remote = remote
+        self._engine: Engine | None = None
+
+    def __getattr__(self, attribute: str) -> object:
+        if attribute.startswith("_"):  # not set yet (copying, pickling): no engine for that
+            raise AttributeError(attribute)
+        if self._engine is None:
+            self._engine = open_engine(self.name, self._remote)
+        return getattr(self._engine, attribute)
+
+    def close(self) -> None:
+        if self._engine is not None:
+            self._engine.close()

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
+from typing import cast
 
 from gryph.compiler.analysis import CheckedSuite, check_suite
 from gryph.compiler.analysis.sql_reads import check_suite_sql
@@ -26,9 +27,10 @@ from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.suites.native_suites import parse_suite, parse_suite_file
 from gryph.compiler.suites.suite import RuleSpec, Suite
 
-from .engines import open_engine
+from .engines import OnDemandEngine, open_engine
 from .history import HistoryStore, HistoryWriteError
 from .progress import Phase, no_progress
+from .refusals import refuse_plan, refuse_rules
 from .run_result import RunResult
 
 
@@ -200,6 +202,7 @@ def run(
         )
         phase("learning the sources' schemas and compiling the rules")
         compiled = compile_for(suite, active, options)
+        refuse_plan(compiled, active.capabilities, lambda: check_for(suite, active))
         try:
             rows = execute(compiled, active, suite.sources, phase)
         except GryphError as error:
@@ -248,10 +251,13 @@ def validate(
     source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None, remote: str | None = None
 ) -> CheckedSuite:
     """Parse and check names and types against the sources' schemas, without scanning data (and
-    without building a plan: the check pass only)."""
+    without building a plan: the check pass only), and the rules against what the engine declares
+    it refuses. An engine given by name opens only if a schema must be asked of it."""
     suite = load_suite(source, frames)
-    with _engine(engine, remote) as active:
-        return check_for(suite, active)
+    with _engine(engine, remote, on_demand=True) as active:
+        checked = check_for(suite, active)
+        refuse_rules(checked, active.capabilities)
+        return checked
 
 
 def compile_source(
@@ -268,12 +274,13 @@ def compile_source(
 
 
 @contextlib.contextmanager
-def _engine(engine: Engine | str, remote: str | None):
-    """The engine to use: opened (and closed after) when given by name, else the caller's."""
+def _engine(engine: Engine | str, remote: str | None, on_demand: bool = False):
+    """The engine to use: opened (and closed after) when given by name, else the caller's;
+    ``on_demand``: opened at its first use only."""
     if not isinstance(engine, str):
         yield engine
         return
-    active = open_engine(engine, remote)
+    active = cast(Engine, OnDemandEngine(engine, remote)) if on_demand else open_engine(engine, remote)
     try:
         yield active
     finally:

@@ -64,6 +64,7 @@ CODES: dict[str, ErrorCode] = {
         UNKNOWN_TYPE="unknown type <name>",
         UNKNOWN_DETAIL="<rule> has no detail <key>",
         UNKNOWN_ENGINE="unknown engine <name>",
+        ENGINE_REFUSES="<feature> is not supported on <engine> (<not implemented or not possible>)",
         UNSUPPORTED_NAME="<name> cannot be used as <what>",
         AMBIGUOUS_COLUMN="column <name> is in more than one source",
         # sources and outputs

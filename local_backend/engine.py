@@ -18,6 +18,7 @@ from gryph.compiler.plan.result_values import normalize
 from gryph.compiler.sources.databases import is_database
 from gryph.compiler.sources.source_specs import SourceSpec
 
+from .capabilities import CAPABILITIES
 from .sandbox import guard, holds_user_sql
 from .sources.duck_types import schema_of_relation
 from .sources.source_views import Loaded, register_source
@@ -36,6 +37,7 @@ class DuckDBEngine:
     """Runs plans on DuckDB; sources become temporary views for the length of one run."""
 
     name = "duckdb"
+    capabilities = CAPABILITIES
 
     def __init__(
         self,

@@ -17,6 +17,7 @@ from gryph.compiler.plan.printer import table_label
 from gryph.compiler.plan.pruning import prune_columns
 from gryph.compiler.sources.source_specs import SourceSpec
 
+from .capabilities import CAPABILITIES
 from .compile.histograms import shared_histograms
 from .compile.relations import Context, compile_relation, has_sql, wide_codegen
 from .compile.scalars import quoted
@@ -37,6 +38,7 @@ class SparkEngine:
     that runs Spark SQL text."""
 
     name = "spark"
+    capabilities = CAPABILITIES
 
     def __init__(
         self, remote: str | None = None, *, connection: Connection | None = None, read_once: bool = True

@@ -12,6 +12,7 @@ from functools import singledispatch
 from typing import TypeVar
 
 from gryph.compiler.analysis.regex_text import capture_groups, replacement_parts
+from gryph.compiler.engine import unsupported as engine_refusal
 from gryph.compiler.errors import UnsupportedError
 from gryph.compiler.plan import (
     AggFn,
@@ -38,6 +39,7 @@ from gryph.compiler.plan import (
 from gryph.compiler.plan.data_types import DataType, Kind
 from gryph.compiler.plan.scalars import field_names
 
+from ..capabilities import CAPABILITIES
 from ..sources.duck_types import to_duckdb
 from ..spark_emulation.case_mapping import lower_sql, upper_sql
 from ..spark_emulation.datetime_format import strftime_format
@@ -53,7 +55,7 @@ from .quoting import ident, string
 
 
 def unsupported(what: str) -> UnsupportedError:
-    return UnsupportedError("UNSUPPORTED_ON_ENGINE", f"{what} is not supported on duckdb")
+    return engine_refusal(what, CAPABILITIES.engine)
 
 
 @singledispatch

@@ -1,30 +1,28 @@
-"""What an engine does not run, declared (as ibis marks ``notimpl``) rather than left untested.
+"""What an engine does not run, as each engine declares it (its ``CAPABILITIES``; ibis marks
+``notimpl`` and ``notyet`` the same way) rather than as the tests know it.
 
-A test over a declared gap expects that engine to refuse with ``UnsupportedError``; when the
-engine learns it, the test fails until the declaration goes.
+A test over a declared gap expects that engine to refuse with ``UnsupportedError`` in the
+declared wording; when the engine learns it, the test fails until the declaration goes.
 """
 
 from __future__ import annotations
 
 import contextlib
+import re
 
 import pytest
 
+from gryph.client.engines import ENGINES, capabilities_of
+from gryph.compiler.engine import unsupported_message
 from gryph.compiler.errors import UnsupportedError
-
-GAPS: dict[str, dict[str, str]] = {
-    "spark": {
-        "round with a column scale": "Spark's round takes its number of digits as a constant only",
-        "json field name with quotes or brackets": "get_json_object reads $['name'] up to the first quote "
-        "or bracket in the name",
-    },
-    "duckdb": {},
-}
 
 
 def engine_gap(engine, feature: str):
     """The block runs ``feature`` on ``engine``: where it is a declared gap, it must be refused."""
-    assert any(feature in gaps for gaps in GAPS.values()), f"undeclared gap {feature!r}"
-    if feature in GAPS[engine.name]:
-        return pytest.raises(UnsupportedError, match=f"not supported on (the )?{engine.name}")
+    declared = {r.feature for name in ENGINES for r in capabilities_of(name).refusals}
+    assert feature in declared, f"undeclared gap {feature!r}"
+    refused = {r.feature: r for r in engine.capabilities.refusals}
+    if feature in refused:
+        message = unsupported_message(feature, engine.name, refused[feature].gap)
+        return pytest.raises(UnsupportedError, match=re.escape(message))
     return contextlib.nullcontext()

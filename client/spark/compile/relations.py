@@ -12,7 +12,8 @@ from pyspark.sql.connect import functions as F
 from pyspark.sql.connect.session import SparkSession
 
 from gryph.compiler.analysis.user_sql import spark_query_as_run
-from gryph.compiler.errors import EngineError, UnsupportedError
+from gryph.compiler.engine import unsupported
+from gryph.compiler.errors import EngineError
 from gryph.compiler.plan import (
     AggFn,
     Aggregate,
@@ -33,6 +34,7 @@ from gryph.compiler.plan import (
     walk_relations,
 )
 
+from ..capabilities import CAPABILITIES
 from .scalars import column, compile_scalar, quoted, sort_key
 from .type_mapping import to_spark
 
@@ -84,9 +86,7 @@ def has_sql(relations) -> bool:
 @singledispatch
 def compile_relation(rel: object, ctx: Context) -> DataFrame:
     """The DataFrame of a plan relation."""
-    raise UnsupportedError(
-        "UNSUPPORTED_ON_ENGINE", f"relation {type(rel).__name__} is not supported on the spark engine"
-    )
+    raise unsupported(f"relation {type(rel).__name__}", CAPABILITIES.engine)
 
 
 @compile_relation.register

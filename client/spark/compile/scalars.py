@@ -23,6 +23,7 @@ from pyspark.sql.connect.expressions import (
 )
 from pyspark.sql.connect.window import Window
 
+from gryph.compiler.engine import unsupported
 from gryph.compiler.errors import UnsupportedError
 from gryph.compiler.plan import (
     AggFn,
@@ -47,6 +48,7 @@ from gryph.compiler.plan import (
 from gryph.compiler.plan.data_types import DataType, Kind
 from gryph.compiler.plan.spark_names import quoted
 
+from ..capabilities import CAPABILITIES
 from .type_mapping import to_spark
 
 
@@ -62,7 +64,7 @@ def _expression(value: Column) -> Expression:
 
 
 def _unsupported(what: str) -> UnsupportedError:
-    return UnsupportedError("UNSUPPORTED_ON_ENGINE", f"{what} is not supported on the spark engine")
+    return unsupported(what, CAPABILITIES.engine)
 
 
 @singledispatch
@@ -222,7 +224,7 @@ def _round(node: Call, value: Column, digits: Column | None = None) -> Column:
         return F.round(value, 0)
     scale = node.args[1]
     if not isinstance(scale, Literal) or not isinstance(scale.value, int):
-        raise _unsupported("ROUND with a non-constant number of digits")
+        raise CAPABILITIES.refuse("round with a column scale")
     return F.round(value, scale.value)
 
 
@@ -266,13 +268,9 @@ def _json_field(node: Call, doc: Column, _name: Column) -> Column:
     name = node.args[1]
     if not isinstance(name, Literal) or not isinstance(name.value, str):
         raise _unsupported("JSON_FIELD with a non-constant name")
-    if set(name.value) & _PATH_BREAKERS:
-        raise _unsupported(f"a JSON field name with quotes, backslashes or brackets ({name.value!r})")
+    if CAPABILITIES.refusal("json field name with quotes or brackets").applies(node):
+        raise CAPABILITIES.refuse("json field name with quotes or brackets")
     return F.get_json_object(doc, f"$['{name.value}']")
-
-
-# A JSON field name becomes path text $['name'], which Spark reads up to the first of these.
-_PATH_BREAKERS = set("'\"\\[]")
 
 
 def _unary(fn: Callable[[Column], Column]) -> Callable[..., Column]:
