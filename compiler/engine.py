@@ -45,12 +45,10 @@ class Refusal:
 
 @dataclass(frozen=True)
 class Capabilities:
-    """What an engine declares about itself: the features it refuses and the rewrite passes it
-    applies to a plan, in order (names of the passes, for documentation and tests)."""
+    """What an engine declares about itself: the features it refuses."""
 
     engine: str
     refusals: tuple[Refusal, ...] = ()
-    rewrites: tuple[str, ...] = ()
 
     def refusal(self, feature: str) -> Refusal:
         """The declared refusal of ``feature`` (a KeyError names an undeclared one)."""
