@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import duckdb
@@ -12,6 +12,7 @@ import duckdb
 from gryph.compiler.engine import Rows
 from gryph.compiler.errors import EngineError, InvalidInput, Location
 from gryph.compiler.plan import Export, Plan, Query, View, reads
+from gryph.compiler.plan.batches import in_batches
 from gryph.compiler.plan.data_types import Schema
 from gryph.compiler.plan.printer import table_label
 from gryph.compiler.plan.result_values import normalize
@@ -25,7 +26,7 @@ from .sources.source_views import Loaded, register_source
 from .sql.quoting import ident, string
 from .sql.relations import Aliases, query_sql, relation_sql
 from .tuning.located_rows import Locate, Locations
-from .tuning.one_statement import MAX_BRANCHES, in_order, split_rows, union_sql
+from .tuning.one_statement import in_order, split_rows, union_sql
 from .tuning.perfect_hashing import GroupingBudget
 from .tuning.settings import current_setting, setting
 
@@ -109,11 +110,15 @@ class DuckDBEngine:
             for export in plan.exports:
                 self._export(export, budget)
             together = [q for q in plan.queries if not in_order(q.relation)]
-            rows = {}
             locations = Locations(self._con, sources, list(sources) + [view.name for view in plan.views])
             try:
-                for start in range(0, len(together), MAX_BRANCHES):
-                    rows.update(self._together(together[start : start + MAX_BRANCHES], budget, locations))
+                batched = in_batches(
+                    together,
+                    lambda queries: self._together(queries, budget, locations),
+                    lambda query: self._alone(query, budget),
+                    duckdb.Error,
+                )
+                rows = dict(zip((q.name for q in together), batched, strict=True))
             finally:
                 locations.drop()
             return {q.name: rows[q.name] if q.name in rows else self._alone(q, budget) for q in plan.queries}
@@ -123,20 +128,16 @@ class DuckDBEngine:
         scan its source for nothing."""
         return False
 
-    def _together(self, queries: list[Query], budget: GroupingBudget, locate: Locate) -> dict[str, Rows]:
-        """The rows of several queries from one statement (see ``together``)."""
-        if len(queries) < 2:
-            return {q.name: self._alone(q, budget) for q in queries}
-        sql = union_sql(queries, locate)
+    def _together(self, queries: Sequence[Query], budget: GroupingBudget, locate: Locate) -> list[Rows]:
+        """The rows of each of several queries, from one statement (see ``union_sql``)."""
+        sql = union_sql(list(queries), locate)
         try:
             names, rows = self._fetch(sql, [q.relation for q in queries], budget)
         except duckdb.InterruptException as exc:
             # cancelled, not failed: running each query alone would undo the cancel
             raise _failed(f"queries {', '.join(repr(q.name) for q in queries)}", exc, sql) from None
-        except duckdb.Error:
-            # say which query failed: each alone (only on this path, so it costs nothing otherwise)
-            return {q.name: self._alone(q, budget) for q in queries}
-        return dict(zip((q.name for q in queries), split_rows(names, rows, len(queries)), strict=True))
+        # a duckdb.Error other than a cancel: each query runs alone, to say which failed (in_batches)
+        return split_rows(names, rows, len(queries))
 
     def _alone(self, query: Query, budget: GroupingBudget) -> Rows:
         sql = query_sql(query)

@@ -21,8 +21,6 @@ from ..sql.quoting import ident
 from ..sql.relations import Aliases, query_sql, relation_sql
 from .located_rows import Locate, LocatedWork, fetched_samples, locate_shared
 
-# More branches make one very wide statement (a struct column per branch)
-MAX_BRANCHES = 64
 PART = "__part"
 
 

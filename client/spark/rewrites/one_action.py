@@ -9,16 +9,16 @@ the server for no schema.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pyspark.errors import PySparkException
 from pyspark.sql import DataFrame, Row
 from pyspark.sql.connect import functions as F
 
-from ..session.failures import spark_errors
+from gryph.compiler.plan.batches import in_batches
 
-# More branches make one very wide plan (a struct column per query in every branch).
-MAX_BRANCHES = 64
+from ..session.failures import spark_errors
 
 
 @dataclass
@@ -36,15 +36,10 @@ def collect_together(parts: list[Part], one_task: bool = False) -> list[list[Row
     part of a few rows costs more to schedule than to run; examples/users.dq's 12 parts took
     0.22 s as 12 tasks on a warm local server, about 0.1 s less as one).
     """
-    out: list[list[Row]] = []
-    for start in range(0, len(parts), MAX_BRANCHES):
-        out += _one_action(parts[start : start + MAX_BRANCHES], one_task)
-    return out
+    return in_batches(parts, lambda batch: _one_action(batch, one_task), _alone, PySparkException)
 
 
-def _one_action(parts: list[Part], one_task: bool) -> list[list[Row]]:
-    if len(parts) == 1:
-        return [_alone(parts[0])]
+def _one_action(parts: Sequence[Part], one_task: bool) -> list[list[Row]]:
     branches = [part.df.select(F.lit(i).alias("part"), F.struct("*").alias(f"s{i}")) for i, part in enumerate(parts)]
     union = branches[0]
     for branch in branches[1:]:
@@ -52,7 +47,8 @@ def _one_action(parts: list[Part], one_task: bool) -> list[list[Row]]:
     try:
         rows = (union.coalesce(1) if one_task else union).collect()
     except PySparkException:
-        return _each_alone(parts)
+        _say_which_fails_analysis(parts)
+        raise  # each part then runs alone (in_batches)
     out: list[list[Row]] = [[] for _ in parts]
     for row in rows:
         i = row["part"]
@@ -60,13 +56,12 @@ def _one_action(parts: list[Part], one_task: bool) -> list[list[Row]]:
     return out
 
 
-def _each_alone(parts: list[Part]) -> list[list[Row]]:
-    """Say which query failed: the schema of each first (analysis fails at no cost), then each
-    one run alone (only on this path, so it costs nothing otherwise)."""
+def _say_which_fails_analysis(parts: Sequence[Part]) -> None:
+    """The schema of each part first: analysis fails at no cost, before any part runs alone
+    (only on this path, so it costs nothing otherwise)."""
     for part in parts:
         with spark_errors(part.what):
             _ = part.df.schema  # analysis alone: raises for the query that cannot run
-    return [_alone(part) for part in parts]
 
 
 def _alone(part: Part) -> list[Row]:
