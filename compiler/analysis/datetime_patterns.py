@@ -1,42 +1,77 @@
 """Spark's datetime patterns (``yyyy-MM-dd HH:mm:ss``), read into fields and literal text.
 
-Only the fields in ``SUPPORTED`` are accepted: each has one exact equivalent on every engine.
+Only the fields in ``FIELDS`` are accepted: each has one exact equivalent on every engine.
 A plan carries the pattern as Spark writes it; an engine that formats otherwise translates the
 parts (DuckDB: ``local_backend/spark_emulation/datetime_format.py``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 
-SUPPORTED = frozenset(
-    {
-        "yyyy",
-        "yy",  # year, four digits / last two
-        "M",
-        "MM",
-        "MMM",
-        "MMMM",  # month: 1, 01, Jan, January
-        "d",
-        "dd",
-        "D",
-        "DDD",  # day of month: 5, 05; day of year: 5, 005
-        "E",
-        "EEE",
-        "EEEE",  # weekday: Tue, Tue, Tuesday
-        "H",
-        "HH",
-        "h",
-        "hh",
-        "a",  # hour 0-23, hour 1-12, AM/PM
-        "m",
-        "mm",
-        "s",
-        "ss",  # minute, second
-        "SSS",
-        "SSSSSS",  # fraction of a second: milliseconds, microseconds
-    }
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
 )
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """How a supported field is written: by a strftime directive (DuckDB's, where ``%g`` is
+    milliseconds) and in Python (English names, as Spark's default locale)."""
+
+    strftime: str
+    write: Callable[[datetime], str]
+
+
+# The one table of pattern letters: the DuckDB formatter and Griffin's placeholders read it.
+FIELDS: dict[str, Field] = {
+    # year, four digits / last two
+    "yyyy": Field("%Y", lambda t: f"{t.year:04d}"),
+    "yy": Field("%y", lambda t: f"{t.year % 100:02d}"),
+    # month: 1, 01, Jan, January
+    "M": Field("%-m", lambda t: str(t.month)),
+    "MM": Field("%m", lambda t: f"{t.month:02d}"),
+    "MMM": Field("%b", lambda t: _MONTHS[t.month - 1][:3]),
+    "MMMM": Field("%B", lambda t: _MONTHS[t.month - 1]),
+    # day of month: 5, 05; day of year: 5, 005
+    "d": Field("%-d", lambda t: str(t.day)),
+    "dd": Field("%d", lambda t: f"{t.day:02d}"),
+    "D": Field("%-j", lambda t: str(t.timetuple().tm_yday)),
+    "DDD": Field("%j", lambda t: f"{t.timetuple().tm_yday:03d}"),
+    # weekday: Tue, Tue, Tuesday
+    "E": Field("%a", lambda t: _WEEKDAYS[t.weekday()][:3]),
+    "EEE": Field("%a", lambda t: _WEEKDAYS[t.weekday()][:3]),
+    "EEEE": Field("%A", lambda t: _WEEKDAYS[t.weekday()]),
+    # hour 0-23, hour 1-12, AM/PM
+    "H": Field("%-H", lambda t: str(t.hour)),
+    "HH": Field("%H", lambda t: f"{t.hour:02d}"),
+    "h": Field("%-I", lambda t: str((t.hour - 1) % 12 + 1)),
+    "hh": Field("%I", lambda t: f"{(t.hour - 1) % 12 + 1:02d}"),
+    "a": Field("%p", lambda t: "AM" if t.hour < 12 else "PM"),
+    # minute, second
+    "m": Field("%-M", lambda t: str(t.minute)),
+    "mm": Field("%M", lambda t: f"{t.minute:02d}"),
+    "s": Field("%-S", lambda t: str(t.second)),
+    "ss": Field("%S", lambda t: f"{t.second:02d}"),
+    # fraction of a second: milliseconds, microseconds
+    "SSS": Field("%g", lambda t: f"{t.microsecond // 1000:03d}"),
+    "SSSSSS": Field("%f", lambda t: f"{t.microsecond:06d}"),
+}
+SUPPORTED = frozenset(FIELDS)
 
 # Java reserves these for optional sections and future use; outside quotes they are not text.
 _RESERVED = frozenset("[]{}#")

@@ -6,29 +6,21 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 
+from ..analysis.datetime_patterns import FIELDS, PatternError, parse_pattern
+
 _PLACEHOLDER = re.compile(r"#([^#\s]+)#")
-# Java SimpleDateFormat letters and the strftime fields they stand for
-_FIELDS = (("yyyy", "%Y"), ("yy", "%y"), ("MM", "%m"), ("dd", "%d"), ("HH", "%H"), ("mm", "%M"), ("ss", "%S"))
 
 
 def fill_time_patterns(text: str, timestamp_ms: int) -> str:
-    """``text`` with each ``#pattern#`` replaced by the time formatted by it (UTC)."""
+    """``text`` with each ``#pattern#`` replaced by the time formatted by it (UTC); a placeholder
+    that is not a supported date pattern is left as written."""
     moment = datetime.fromtimestamp(timestamp_ms / 1000, tz=timezone.utc)
 
     def fill(match: re.Match[str]) -> str:
-        pattern = match.group(1)
-        out = ""
-        while pattern:
-            for letters, field in _FIELDS:
-                if pattern.startswith(letters):
-                    out += moment.strftime(field)
-                    pattern = pattern[len(letters) :]
-                    break
-            else:
-                if pattern[0].isalpha():
-                    return str(match.group(0))  # not a date pattern: left as written
-                out += pattern[0]
-                pattern = pattern[1:]
-        return out
+        try:
+            parts = parse_pattern(match.group(1))
+        except PatternError:
+            return match.group(0)
+        return "".join(FIELDS[part.text].write(moment) if part.is_field else part.text for part in parts)
 
     return _PLACEHOLDER.sub(fill, text)
