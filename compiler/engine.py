@@ -45,10 +45,12 @@ class Refusal:
 
 @dataclass(frozen=True)
 class Capabilities:
-    """What an engine declares about itself: the features it refuses."""
+    """What an engine declares about itself: the features it refuses, and the names of the
+    rewrite passes its ``run`` applies to a plan, in the order it applies them."""
 
     engine: str
     refusals: tuple[Refusal, ...] = ()
+    rewrites: tuple[str, ...] = ()
 
     def refusal(self, feature: str) -> Refusal:
         """The declared refusal of ``feature`` (a KeyError names an undeclared one)."""

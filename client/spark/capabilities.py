@@ -47,4 +47,6 @@ CAPABILITIES = Capabilities(
             _json_name_breaking_path,
         ),
     ),
+    # SparkEngine.run applies these, in this order (rewrites/passes.py)
+    rewrites=("shared histograms", "take samples", "pruning", "small sources", "read once", "number samples"),
 )

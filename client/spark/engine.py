@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import weakref
 from collections.abc import Mapping
-from dataclasses import replace
 
 from pyspark.sql import DataFrame
 
@@ -14,19 +13,16 @@ from gryph.compiler.errors import EngineError
 from gryph.compiler.plan import Export, Plan, Query, View, reads
 from gryph.compiler.plan.data_types import Schema
 from gryph.compiler.plan.printer import table_label
-from gryph.compiler.plan.pruning import prune_columns
 from gryph.compiler.sources.source_specs import SourceSpec
 
 from .capabilities import CAPABILITIES
-from .compile.histograms import shared_histograms
 from .compile.relations import Context, compile_relation, has_sql, wide_codegen
 from .compile.scalars import quoted
 from .compile.type_mapping import schema_of
 from .rewrites.action_answers import answers
-from .rewrites.histogram_samples import take_samples
-from .rewrites.numbered_rows import number_samples
 from .rewrites.one_action import Part, collect_together
-from .rewrites.read_once import Copies, keep_all, sources_to_keep
+from .rewrites.passes import PASSES, RunState
+from .rewrites.read_once import Copies, keep_all
 from .rewrites.small_sources import reads_only_small, restore, set_for_small_run
 from .session.connect import Connection, connect
 from .session.failures import spark_errors
@@ -87,26 +83,13 @@ class SparkEngine:
                 return schema_of(ctx.tables[views[-1].name].schema)
 
     def run(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> dict[str, Rows]:
-        # Over a kept source, a group-by per key set costs less than one GROUPING SETS job
-        # (whose Expand copies every row once per set): measured at 10M rows, 55 s of
-        # executor time against 77 s for the benchmark's four key sets.
-        shared = [] if self.read_once else [s.pruned() for s in shared_histograms(plan.queries)]
-        answered = {q.name for s in shared for q in s.queries}
-        # a histogram's aggregate takes the samples of its counted rows (histogram_samples.py)
-        unpruned = take_samples((q for q in plan.queries if q.name not in answered), self.connection.server_version)
-        alone = [replace(q, relation=prune_columns(q.relation)) for q in unpruned]
-        exports = [replace(e, relation=prune_columns(e.relation)) for e in plan.exports]
-        relations = [s.input for s in shared] + [q.relation for q in alone] + [e.relation for e in exports]
-        small = reads_only_small(relations, plan.views, sources)
-        kept = sources_to_keep(relations, plan.views, sources, small) if self.read_once else {}
-        numbered: dict[str, str] = {}
-        if kept and not small:  # a small run's copies are one partition each: its joins are cheap
-            # before pruning, a count and a sample of the same rows read equal relations
-            alone, numbered = number_samples(unpruned, kept)
-            alone = [replace(q, relation=prune_columns(q.relation)) for q in alone]
-        copies = Copies(kept, small, numbered)
-        with self._small_run(small), self._registered(plan.views, relations, sources, copies) as ctx:
-            for export in exports:
+        # the rewrite passes, in the order capabilities.py declares them (passes.py)
+        state = RunState.start(plan, sources, self.read_once, self.connection.server_version)
+        for name in self.capabilities.rewrites:
+            state = PASSES[name](state)
+        shared, alone = state.shared, state.queries
+        with self._small_run(state.small), self._registered(plan.views, state.relations, sources, state.copies) as ctx:
+            for export in state.exports:
                 self._export(ctx, export)
             jobs = [s.dataframe(ctx) for s in shared]
             parts = [
@@ -115,7 +98,7 @@ class SparkEngine:
             ]
             parts += [Part(f"query {q.name!r}", self._dataframe(ctx, q)) for q in alone]
             with wide_codegen(ctx):
-                results = collect_together(parts, one_task=small)
+                results = collect_together(parts, one_task=state.small)
             rows: dict[str, Rows] = {}
             for (_, split), got in zip(jobs, results, strict=False):  # the rest of results: `alone`'s
                 rows.update(split(got))

@@ -63,7 +63,7 @@ def _key(row: dict) -> tuple:
 def spark_run(request, spark_engine, tmp_path, monkeypatch):
     """Runs the suite on Spark as a small run (one partition) or a large one (shuffles), and
     records the histograms that took samples."""
-    import gryph.client.spark.engine as engine_module
+    import gryph.client.spark.rewrites.passes as passes
     import gryph.client.spark.rewrites.small_sources as small_runs
 
     if request.param == "large":
@@ -75,7 +75,7 @@ def spark_run(request, spark_engine, tmp_path, monkeypatch):
         taken.extend(q.relation for q in out if isinstance(q.relation, SampledHistogram))
         return out
 
-    monkeypatch.setattr(engine_module, "take_samples", spy)
+    monkeypatch.setattr(passes, "take_samples", spy)
     return lambda sample: (_run(spark_engine, tmp_path, sample), taken)
 
 
