@@ -250,7 +250,10 @@ def run_spark(spark, files: dict[str, str]) -> dict:
 
     e, c = spark.read.parquet(files["events"]), spark.read.parquet(files["events_copy"])
     valid = F.col("created_ts").isNotNull() & F.col("shipped_ts").isNotNull()
-    latency = F.unix_millis("shipped_ts") - F.unix_millis("created_ts")
+    # unix_millis wants a zoned timestamp (Spark 4.2 refuses the files' zone-less ones), as gryph casts
+    latency = F.unix_millis(F.col("shipped_ts").cast("timestamp")) - F.unix_millis(
+        F.col("created_ts").cast("timestamp")
+    )
     count_if = lambda cond: F.count(F.when(cond, 1))  # noqa: E731
     scan = e.select("*", F.when(valid, latency).alias("__lat")).agg(
         F.count(F.lit(1)).alias("total"),

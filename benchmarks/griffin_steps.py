@@ -25,7 +25,7 @@ DIALECT = {
         "percentiles": "quantile_disc({col}, [{ps}])",
     },
     "spark": {
-        "ms": "unix_millis({})",
+        "ms": "unix_millis(CAST({} AS TIMESTAMP))",  # a zoned timestamp, as unix_millis wants
         "avg_int": "CAST(AVG({}) AS BIGINT)",
         "percentiles": "array({items})",
     },

@@ -57,7 +57,9 @@ def metrics(spark) -> dict:
 
     ids, names = histogram("user_id"), histogram("first_name")
 
-    latency = F.unix_millis("shipped_ts") - F.unix_millis("created_ts")
+    latency = F.unix_millis(F.col("shipped_ts").cast("timestamp")) - F.unix_millis(
+        F.col("created_ts").cast("timestamp")
+    )
     timed = orders.filter(F.col("created_ts").isNotNull() & F.col("shipped_ts").isNotNull()).select(
         latency.alias("latency")
     )
