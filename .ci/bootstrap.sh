@@ -25,6 +25,8 @@ install_test_packages() {
     [ -f /usr/share/java/postgresql.jar ] || missing="$missing libpostgresql-jdbc-java"
     [ -f /usr/share/java/sqlite-jdbc.jar ] || missing="$missing libxerial-sqlite-jdbc-java"
     command -v mvn >/dev/null 2>&1 || missing="$missing maven"
+    # the history's concurrency test delays DuckDB's lock calls under strace to widen the race it guards
+    command -v strace >/dev/null 2>&1 || missing="$missing strace"
     if [ -n "$missing" ]; then
         echo "bootstrap: installing$missing"
         SUDO=""

@@ -22,6 +22,6 @@ def test_the_outermost_shared_grouping_is_shared_not_what_it_holds():
 
 
 def test_replacing_a_shared_relation_replaces_every_copy_of_it():
-    stand_in = Read("shared", COUNTED.schema)
+    stand_in = Read("kept_counts", COUNTED.schema)  # an in-memory plan: no file is read
     replaced = replace_shared(Limit(DUPLICATED, 20), {COUNTED: stand_in})
     assert replaced == Limit(Filter(stand_in, DUPLICATED.condition), 20)
