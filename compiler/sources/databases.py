@@ -3,7 +3,7 @@
 Both engines connect from this one description: DuckDB through ADBC on the client, Spark
 through JDBC on the cluster. Credentials come from the URL or from environment variables the
 suite names (``user_env``, ``password_env``); they are resolved only when a connection is made,
-and registered with url_secrets then, so no message, report or history row ever shows them.
+and registered with the redaction point (``redaction``) then, so no message, report or history row ever shows them.
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ without them gives a clear error naming what to add."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from gryph.client.spark import SparkEngine
+from gryph.client.spark.session.connector_jars import FETCH_COMMAND
 from gryph.client.spark.session.local_server import start_local_server
 from gryph.compiler.errors import EngineError
 from gryph.compiler.sources.source_specs import SourceSpec
@@ -76,4 +78,6 @@ def test_a_server_without_spark_avro_names_the_package_to_add(tmp_path):
     with start_local_server(connectors=False) as server, SparkEngine(server.url) as engine:
         with pytest.raises(EngineError, match="Avro") as info:
             engine.schema_of(SourceSpec("u", "avro", paths=(str(tmp_path / "u.avro"),)))
-    assert "spark-avro" in info.value.hint and "connector_jars" in info.value.hint
+    assert "spark-avro" in info.value.hint and f"`{FETCH_COMMAND}`" in info.value.hint
+    # the command the hint gives names a module that is there (a moved module once left it stale)
+    assert importlib.util.find_spec(FETCH_COMMAND.removeprefix("python -m ")) is not None

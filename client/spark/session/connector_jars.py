@@ -7,7 +7,7 @@ in ``<gryph cache>/spark-connectors/<spark version>/`` (``GRYPH_CACHE_DIR``, els
 ``$XDG_CACHE_HOME/gryph`` or ``~/.cache/gryph``). Jars Spark already ships (Hadoop, Scala,
 compression codecs) are left out, so the server's own versions are the only ones it sees.
 
-``python -m gryph.client.spark.connector_jars`` fetches them for the installed PySpark
+``python -m gryph.client.spark.session.connector_jars`` (``FETCH_COMMAND``) fetches them for the installed PySpark
 (``.ci/bootstrap.sh tests`` does so on a fresh machine).
 """
 
@@ -25,6 +25,8 @@ from gryph.compiler.errors import EngineError
 from gryph.compiler.language.grammar_cache import cache_dir
 
 POM = Path(__file__).with_name("connectors") / "pom.xml"
+# what a user runs to fetch the connectors by hand (a test checks the module is there)
+FETCH_COMMAND = "python -m gryph.client.spark.session.connector_jars"
 FETCH_TIMEOUT = 600.0
 _COMPLETE = ".complete"  # written last: a folder without it is a fetch that did not finish
 _VERSION_SUFFIX = re.compile(r"-\d[^-]*\.jar$")
@@ -72,8 +74,7 @@ def fetch_jars(pom: Path, folder: Path, what: str, properties: dict[str, str]) -
         raise EngineError(
             "SPARK_CONNECTORS",
             f"cannot fetch {what}: Maven (`mvn`) is not installed",
-            hint="install it (`apt-get install -y --no-install-recommends maven`) and run "
-            "`python -m gryph.client.spark.connector_jars`",
+            hint=f"install it (`apt-get install -y --no-install-recommends maven`) and run `{FETCH_COMMAND}`",
         )
     folder.parent.mkdir(parents=True, exist_ok=True)
     # fetched beside the cache and renamed into place: a failed or concurrent fetch leaves no half folder

@@ -11,6 +11,7 @@ from pyspark.errors import PySparkException
 from gryph.compiler.errors import EngineError
 
 from .connect import grpc_status
+from .connector_jars import FETCH_COMMAND
 
 _MISSING = {"PATH_NOT_FOUND", "TABLE_OR_VIEW_NOT_FOUND"}
 _NO_AVRO = {"AVRO_DATA_SOURCE_NOT_ENABLED", "DATA_SOURCE_NOT_FOUND"}
@@ -62,7 +63,7 @@ def spark_errors(what: str, source: str | None = None) -> Iterator[None]:
                 f"{what}: this Spark server has no Avro support (the spark-avro module is not deployed)",
                 hint="start your server with --packages org.apache.spark:spark-avro_2.13:<its Spark version>; "
                 "a local server (--remote local) loads it from gryph's cache: "
-                "`python -m gryph.client.spark.connector_jars` fetches it (with Maven)",
+                f"`{FETCH_COMMAND}` fetches it (with Maven)",
             ) from exc
         raise EngineError(
             "QUERY_FAILED",

@@ -6,7 +6,7 @@ import pytest
 
 from gryph.client.cli import main
 from gryph.client.history import HistoryStore
-from gryph.compiler import redaction as url_secrets
+from gryph.compiler import redaction
 from gryph.compiler.errors import EngineError
 from gryph.compiler.redaction import redact, redact_document, register_secret
 from gryph.compiler.sources.source_specs import SourceSpec
@@ -71,10 +71,10 @@ def test_documents_are_redacted_in_every_string_value_and_keep_their_keys():
 @pytest.fixture()
 def registry_restored():
     """The process's registered secrets as they were before the test (the registry is global)."""
-    before = set(url_secrets._registered)
+    before = set(redaction._registered)
     yield
-    url_secrets._registered.clear()
-    url_secrets._registered.update(before)
+    redaction._registered.clear()
+    redaction._registered.update(before)
 
 
 def test_a_registered_value_too_short_to_mask_leaves_text_whole(registry_restored):
