@@ -10,7 +10,8 @@ from ..redaction import redact
 
 FILE_FORMATS = ("csv", "tsv", "parquet", "json", "avro", "orc", "text")
 DATABASE_FORMATS = ("postgres", "sqlite")
-FORMATS = FILE_FORMATS + DATABASE_FORMATS + ("table", "frame")
+STREAM_FORMATS = ("kafka", "folder")  # read a micro-batch at a time: stream_sources.py
+FORMATS = FILE_FORMATS + DATABASE_FORMATS + STREAM_FORMATS + ("table", "frame")
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,8 @@ class SourceSpec:
     options: tuple[tuple[str, object], ...] = ()
     schema: Schema | None = None
     frame: object = field(default=None, compare=False, hash=False, repr=False)
+    # a stream's batch time (epoch ms): engines add it to every row as the column ``__tmst``
+    stamp: int | None = None
     # where the user declared it: errors reading it point there
     location: Location | None = field(default=None, compare=False, hash=False, repr=False)
 
@@ -37,7 +40,7 @@ class SourceSpec:
         if self.format not in FORMATS:
             raise ValueError(f"unknown source format {self.format!r}")
         # what every engine needs to read it, decided here once rather than by each engine
-        if self.format in FILE_FORMATS and not self.paths:
+        if (self.format in FILE_FORMATS or self.format in STREAM_FORMATS) and not self.paths:
             raise InvalidInput(
                 "SOURCE_NO_PATH", f"source {self.name!r} ({self.format}) names no file", location=self.location
             )
@@ -73,6 +76,8 @@ class SourceSpec:
             return f'table("{self.table}")'
         if self.format == "frame":
             return "frame"
+        if self.format == "kafka":
+            return f'kafka("{self.paths[0]}", topic = "{self.option("topic") or self.option("topics")}")'
         if self.format in DATABASE_FORMATS:
             what = ", ".join(f'{key} = "{value}"' for key, value in self.options if key in ("table", "query"))
             return f'{self.format}("{self.paths[0]}", {what})'

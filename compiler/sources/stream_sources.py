@@ -1,0 +1,172 @@
+"""Streaming sources: a Kafka topic, and a folder that files keep arriving in.
+
+A suite reads them one micro-batch at a time (``gryph stream``). The client decides what each
+batch holds (per Kafka partition a range of offsets, end exclusive; or a list of files) and
+hands the engine a *bounded* spec: a ``kafka`` spec whose ``offsets`` option names the ranges,
+or a file spec of the folder's format with the batch's exact paths. Every row of a batch
+carries the batch time as ``__tmst`` (epoch milliseconds), as in Griffin's streaming mode.
+
+This module declares the options each kind takes and the columns its rows have, so the check
+pass knows the schema before anything is read and both engines read the same columns.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+from ..errors import InvalidInput, Location, did_you_mean
+from ..language.time_literals import duration_ms
+from ..plan.data_types import BOOLEAN, INTEGER, STRING, TIMESTAMP, Column, Schema
+from .source_specs import STREAM_FORMATS, SourceSpec
+
+TMST = "__tmst"  # Griffin's name for the batch time column
+MALFORMED = "__malformed"  # true for a Kafka message whose value did not parse (its columns are NULL)
+
+KAFKA_VALUE_FORMATS = ("json", "csv", "text")
+FOLDER_FORMATS = ("json", "csv", "parquet", "avro")
+# the broker's own columns of every message, after the value's
+KAFKA_COLUMNS = (
+    Column("key", STRING),
+    Column("topic", STRING),
+    Column("partition", INTEGER),
+    Column("offset", INTEGER),
+    Column("timestamp", TIMESTAMP),
+)
+KAFKA_OPTIONS = ("topic", "topics", "format", "starting", "max_records_per_batch", "on_malformed", "accept_data_loss")
+FOLDER_OPTIONS = ("format", "settle", "max_files_per_batch", "header", "delimiter")
+CONSUMER_PREFIX = "kafka."  # options passed to the Kafka consumer as they are, as Spark's reader takes them
+DEFAULT_SETTLE_MS = 5_000
+OFFSETS = "offsets"  # the option of a bounded Kafka spec: {"topic": {"partition": [start, end]}}
+
+
+def is_stream(spec: SourceSpec) -> bool:
+    return spec.format in STREAM_FORMATS
+
+
+def check_stream_source(spec: SourceSpec) -> None:
+    """Refuse, located, a streaming source a stream could never read."""
+    allowed = KAFKA_OPTIONS if spec.format == "kafka" else FOLDER_OPTIONS
+    for key, _value in spec.options:
+        if spec.format == "kafka" and key.startswith(CONSUMER_PREFIX):
+            continue
+        if key not in allowed:
+            raise _bad(
+                spec,
+                f"{spec.format}(...) takes no option {key!r}",
+                key,
+                did_you_mean(key, list(allowed)) or f"its options: {', '.join(allowed)}",
+            )
+    formats = KAFKA_VALUE_FORMATS if spec.format == "kafka" else FOLDER_FORMATS
+    if value_format(spec) not in formats:
+        raise _bad(spec, f"{spec.format}(...) reads format = one of {', '.join(formats)}", str(spec.option("format")))
+    if spec.format == "kafka":
+        _check_kafka(spec)
+    else:
+        _positive(spec, "max_files_per_batch")
+        try:
+            duration_ms(spec.option("settle"))
+        except ValueError as error:
+            raise _bad(spec, f"settle {error}", str(spec.option("settle"))) from None
+    if spec.schema is None and value_format(spec) != "text":
+        raise _bad(
+            spec,
+            f"a streaming {value_format(spec)} source declares its schema: every batch is read with it",
+            spec.name,
+            'add schema = "id bigint, ts timestamp, user string"',
+        )
+
+
+def _check_kafka(spec: SourceSpec) -> None:
+    if len(spec.paths) != 1 or not spec.paths[0].strip():
+        raise _bad(spec, 'kafka(...) takes one bootstrap address, e.g. kafka("127.0.0.1:9092", ...)', spec.name)
+    if not topics(spec):
+        raise _bad(spec, "kafka(...) names no topic", spec.name, 'add topic = "clicks" (or topics = "a,b")')
+    if spec.option("starting", "earliest") not in ("earliest", "latest"):
+        raise _bad(spec, 'starting is "earliest" or "latest"', str(spec.option("starting")))
+    if spec.option("on_malformed", "count") not in ("count", "fail"):
+        raise _bad(spec, 'on_malformed is "count" or "fail"', str(spec.option("on_malformed")))
+    if not isinstance(spec.option("accept_data_loss", False), bool):
+        raise _bad(spec, "accept_data_loss is true or false", str(spec.option("accept_data_loss")))
+    if value_format(spec) == "text" and spec.schema is not None:
+        raise _bad(spec, "a text topic has one column, value: it takes no schema", spec.name)
+    _positive(spec, "max_records_per_batch")
+
+
+def _positive(spec: SourceSpec, key: str) -> None:
+    value = spec.option(key)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise _bad(spec, f"{key} is a whole number of at least 1", str(value))
+
+
+def _bad(spec: SourceSpec, message: str, text: str, hint: str | None = None) -> InvalidInput:
+    return InvalidInput(
+        "BAD_SOURCE", f"source {spec.name!r}: {message}", location=spec.location or Location(), text=text, hint=hint
+    )
+
+
+def value_format(spec: SourceSpec) -> str:
+    default = "text" if spec.format == "kafka" else "json"
+    return str(spec.option("format", default)).lower()
+
+
+def topics(spec: SourceSpec) -> tuple[str, ...]:
+    named = f"{spec.option('topic') or ''},{spec.option('topics') or ''}"
+    return tuple(dict.fromkeys(t.strip() for t in named.split(",") if t.strip()))
+
+
+def consumer_options(spec: SourceSpec) -> dict[str, str]:
+    """The user's ``kafka.*`` options, for the consumer without their prefix."""
+    return {k[len(CONSUMER_PREFIX) :]: str(v) for k, v in spec.options if k.startswith(CONSUMER_PREFIX)}
+
+
+def settle_ms(spec: SourceSpec) -> int:
+    settle = duration_ms(spec.option("settle"))
+    return DEFAULT_SETTLE_MS if settle is None else settle
+
+
+def value_schema(spec: SourceSpec) -> Schema:
+    """The columns a message's value (a folder's file) is read into."""
+    if spec.format == "kafka" and value_format(spec) == "text":
+        return Schema((Column("value", STRING),))
+    assert spec.schema is not None, "checked by check_stream_source"
+    return spec.schema
+
+
+def stream_schema(spec: SourceSpec) -> Schema:
+    """The columns rules see: the value's, the broker's (Kafka), whether it parsed, and ``__tmst``."""
+    columns = value_schema(spec).columns
+    if spec.format == "kafka":
+        columns += (*KAFKA_COLUMNS, Column(MALFORMED, BOOLEAN))
+    clash = next((c.name for c in columns[: len(value_schema(spec).columns)] if c.name in _ADDED_NAMES), None)
+    if clash is not None:
+        raise _bad(
+            spec, f"the declared column {clash!r} has the name of a column gryph adds", clash, "rename it in the schema"
+        )
+    return Schema((*columns, Column(TMST, INTEGER)))
+
+
+_ADDED_NAMES = frozenset({c.name for c in KAFKA_COLUMNS} | {MALFORMED, TMST})
+
+
+def bounded_kafka(spec: SourceSpec, ranges: Mapping[tuple[str, int], tuple[int, int]], tmst: int) -> SourceSpec:
+    """``spec`` bounded to one batch: per (topic, partition) the offsets [start, end) to read."""
+    shaped: dict[str, dict[str, list[int]]] = {}
+    for (topic, partition), (start, end) in sorted(ranges.items()):
+        shaped.setdefault(topic, {})[str(partition)] = [start, end]
+    options = (*((k, v) for k, v in spec.options if k != OFFSETS), (OFFSETS, json.dumps(shaped, sort_keys=True)))
+    return SourceSpec(spec.name, "kafka", spec.paths, None, options, spec.schema, location=spec.location, stamp=tmst)
+
+
+def kafka_ranges(spec: SourceSpec) -> dict[tuple[str, int], tuple[int, int]]:
+    """The offsets a bounded Kafka spec reads (see ``bounded_kafka``)."""
+    shaped = json.loads(str(spec.option(OFFSETS, "{}")))
+    return {(t, int(p)): (int(r[0]), int(r[1])) for t, parts in shaped.items() for p, r in parts.items()}
+
+
+def bounded_files(spec: SourceSpec, files: tuple[str, ...], tmst: int) -> SourceSpec:
+    """A folder source bounded to one batch: its format's reader over exactly ``files``."""
+    options = tuple((k, v) for k, v in spec.options if k in ("header", "delimiter"))
+    return SourceSpec(
+        spec.name, value_format(spec), files, None, options, spec.schema, location=spec.location, stamp=tmst
+    )
