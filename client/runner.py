@@ -20,10 +20,11 @@ from gryph.compiler.errors import GryphError, InvalidInput, Location
 from gryph.compiler.griffin.json_frames import json_documents_plan, json_view_schema
 from gryph.compiler.lowering import Options
 from gryph.compiler.plan import format_plan
-from gryph.compiler.plan.data_types import Schema
+from gryph.compiler.plan.data_types import INTEGER, Column, Schema
 from gryph.compiler.results import Failed, ResultRow, RuleResult, merge_writes
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.sources.stream_sources import TMST, is_stream, stream_schema
 from gryph.compiler.suites.native_suites import parse_suite, parse_suite_file
 from gryph.compiler.suites.suite import RuleSpec, Suite
 
@@ -91,9 +92,12 @@ def source_schemas(suite: Suite, engine: Engine) -> dict:
     schemas = {}
     for name, spec in suite.sources.items():
         with _located(spec.location):
-            schemas[name] = (
-                spec.schema if spec.schema is not None and spec.format != "frame" else engine.schema_of(spec)
-            )
+            if is_stream(spec):  # whole or a batch of it: the columns it declares, and those gryph adds
+                schemas[name] = stream_schema(spec)
+            elif spec.stamp is not None:  # a batch of a folder: its files, with the batch time
+                schemas[name] = Schema((*_declared_or_read(spec, engine).columns, Column(TMST, INTEGER)))
+            else:
+                schemas[name] = _declared_or_read(spec, engine)
     views: tuple = ()
     for view in suite.views:  # in order: a view's SQL may depend on the schemas before it
         with _located(view.location):
@@ -105,6 +109,10 @@ def source_schemas(suite: Suite, engine: Engine) -> dict:
             views += (view_plan(suite, view, schemas),)
             schemas[view.name] = engine.schema_of_view(views, suite.sources)
     return schemas
+
+
+def _declared_or_read(spec: SourceSpec, engine: Engine) -> Schema:
+    return spec.schema if spec.schema is not None and spec.format != "frame" else engine.schema_of(spec)
 
 
 def execute(
@@ -191,52 +199,16 @@ def run(
     each step as it starts (a progress display).
     """
     suite = load_suite(source, frames)
+    refuse_streams(suite)
     store = HistoryStore(history) if history is not None else None
     if store is not None:
         store.check_writable()  # before the scan: a history that can never be written fails first
     with _engine(engine, remote) as active:
         started = dt.datetime.now(dt.timezone.utc)
-        clock = time.perf_counter()
         options = Options(
             record_sample=record_sample, now_ms=int(started.timestamp() * 1000), records_to=records_to, count_rows=True
         )
-        phase("learning the sources' schemas and compiling the rules")
-        compiled = compile_for(suite, active, options)
-        refuse_plan(compiled, active.capabilities, lambda: check_for(suite, active))
-        try:
-            rows = execute(compiled, active, suite.sources, phase)
-        except GryphError as error:
-            if error.location.file is None:  # a failure of the run belongs to the suite that ran
-                error.location = Location(suite.file)
-            raise
-        results = compiled.finish(rows)
-        measures = compiled.finish_measures(rows)
-        metrics = _metrics(suite, results)
-        verdict = judge(
-            compiled.checks,
-            suite.policy,
-            {m.name: m.value for m in measures},
-            metrics,
-            Clock(suite.name, started, store or NoHistory()),
-        )
-        failed = {r.rule: r.error for r in results if r.error is not None}
-        failed.update((m.name, m.value.error) for m in measures if isinstance(m.value, Failed))
-        result = RunResult(
-            name=suite.name,
-            engine=active.name,
-            started=started.isoformat(timespec="seconds"),
-            duration_seconds=time.perf_counter() - clock,
-            metrics=metrics,
-            records=_records(results),
-            rules=results,
-            measures={m.name: m.report() for m in measures},
-            checks=verdict.checks,
-            passed=verdict.passed and not failed,
-            policy=str(suite.policy),
-            failed=failed,
-            rows_read=compiled.rows_read(rows),
-            rule_kinds={rule.name: {"kind": rule.kind, "details": _scalar_details(rule)} for rule in suite.rules},
-        )
+        result = run_loaded(suite, active, started, options, store, phase)
         if store is not None:
             phase("storing the run in the history")
             try:
@@ -245,6 +217,71 @@ def run(
                 error.result = result  # the run is done: its caller still writes its outputs
                 raise
         return result
+
+
+def run_loaded(
+    suite: Suite,
+    active: Engine,
+    started: dt.datetime,
+    options: Options,
+    store: HistoryStore | None,
+    phase: Phase = no_progress,
+) -> RunResult:
+    """Compile and run a loaded suite on an open engine, judge its checks (reading earlier runs
+    from ``store``), and return the run (not stored: the caller stores it where it belongs)."""
+    clock = time.perf_counter()
+    phase("learning the sources' schemas and compiling the rules")
+    compiled = compile_for(suite, active, options)
+    refuse_plan(compiled, active.capabilities, lambda: check_for(suite, active))
+    try:
+        rows = execute(compiled, active, suite.sources, phase)
+    except GryphError as error:
+        if error.location.file is None:  # a failure of the run belongs to the suite that ran
+            error.location = Location(suite.file)
+        raise
+    results = compiled.finish(rows)
+    measures = compiled.finish_measures(rows)
+    metrics = _metrics(suite, results)
+    verdict = judge(
+        compiled.checks,
+        suite.policy,
+        {m.name: m.value for m in measures},
+        metrics,
+        Clock(suite.name, started, store or NoHistory()),
+    )
+    failed = {r.rule: r.error for r in results if r.error is not None}
+    failed.update((m.name, m.value.error) for m in measures if isinstance(m.value, Failed))
+    return RunResult(
+        name=suite.name,
+        engine=active.name,
+        started=started.isoformat(timespec="seconds"),
+        duration_seconds=time.perf_counter() - clock,
+        metrics=metrics,
+        records=_records(results),
+        rules=results,
+        measures={m.name: m.report() for m in measures},
+        checks=verdict.checks,
+        passed=verdict.passed and not failed,
+        policy=str(suite.policy),
+        failed=failed,
+        rows_read=compiled.rows_read(rows),
+        rule_kinds={rule.name: {"kind": rule.kind, "details": _scalar_details(rule)} for rule in suite.rules},
+    )
+
+
+def refuse_streams(suite: Suite) -> None:
+    """A suite that reads a stream runs a batch at a time, under ``gryph stream``: never whole."""
+    if suite.streams:
+        spec = suite.sources[suite.streams[0]]
+        raise InvalidInput(
+            "STREAM_SUITE",
+            f"suite {suite.name!r} reads the stream {spec.describe()} (source {spec.name!r}): it runs a micro-batch "
+            "at a time",
+            location=spec.location or Location(suite.file),
+            text=spec.name,
+            hint=f"run it with: gryph stream {suite.file or 'SUITE'} (--once for one batch, --available-now for "
+            "what is there now)",
+        )
 
 
 def validate(

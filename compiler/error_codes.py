@@ -72,6 +72,10 @@ CODES: dict[str, ErrorCode] = {
         BAD_SCHEMA="<schema text> is not a schema",
         BAD_OPTION="<option> <problem>",
         BAD_FRAME="cannot read the <type> given for source <name> as a table",
+        # streams (gryph stream)
+        STREAM_SUITE="suite <name> reads the stream <source>: it runs a micro-batch at a time",
+        BAD_STREAM="<problem> in the suite's stream settings",
+        NOT_A_STREAM="suite <name> reads no kafka or folder source",
         BAD_OUTPUT_PATH="<option> <path> <problem>",
         BAD_TABLE_NAME="<name> is not a table name",
         SOURCE_NO_PATH="source <name> has no path",
@@ -158,6 +162,9 @@ CODES: dict[str, ErrorCode] = {
         SPARK_JAVA="no Java for the local Spark server",
         SPARK_AVRO="<what>: this Spark server has no Avro support",
         SPARK_CONNECTORS="cannot fetch <jars> from Maven Central: <reason>",
+        STREAM_LOCKED="the stream state <path> is in use by another process",
+        STREAM_STATE="the stream state <path> <problem>",
+        DATA_LOST="source <name>: <topic>/<partition> lost offsets <from> to <to> before they were read",
     ),
     **_declare(
         HISTORY_NOT_STORED,

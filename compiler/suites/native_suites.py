@@ -21,12 +21,14 @@ from ..language.ruletree.statements import (
     RuleDecl,
     SourceDecl,
     Statement,
+    StreamDecl,
 )
 from ..language.text_files import read_utf8
 from ..rule_kinds import RuleKind, spec_of
 from ..sources.databases import CONNECTION_OPTIONS, check_database_source, is_database
 from ..sources.declared_schemas import parse_schema
-from ..sources.source_specs import DATABASE_FORMATS, SourceSpec
+from ..sources.source_specs import DATABASE_FORMATS, STREAM_FORMATS, SourceSpec
+from ..sources.stream_sources import check_stream_source
 from .suite import CheckSpec, MeasureSpec, NativeSql, PassSpec, RuleBody, RuleSpec, Suite
 
 
@@ -55,6 +57,7 @@ def parse_suite(
     measures: list[MeasureSpec] = []
     checks: list[CheckSpec] = []
     policy: PassSpec | None = None
+    stream_every_ms: int | None = None
     seen: dict[str, set[str]] = {"check": set(), "measure": set(), "rule": set()}
     for statement in tree.statements:
         location = statement.location
@@ -84,6 +87,17 @@ def parse_suite(
                     hint="keep one 'pass when ...'",
                 )
             policy = _policy(statement.policy, location)
+            continue
+        if isinstance(statement, StreamDecl):
+            if stream_every_ms is not None or statement.interval_ms <= 0:
+                raise InvalidInput(
+                    "BAD_STREAM",
+                    "the suite's trigger is given twice" if stream_every_ms is not None else "a trigger of no time",
+                    location=location,
+                    text=statement.text,
+                    hint="keep one 'stream every 30s'",
+                )
+            stream_every_ms = statement.interval_ms
             continue
         rule: RuleSpec
         if isinstance(statement, MeasureDecl):
@@ -119,7 +133,17 @@ def parse_suite(
                 text=rule.target,
                 hint=f"write: {rule.kind} {rule.name} on {rule.source}: ...",
             )
-    return Suite(name, sources, rules, [], file, measures=measures, checks=checks, policy=policy or PassSpec())
+    return Suite(
+        name,
+        sources,
+        rules,
+        [],
+        file,
+        measures=measures,
+        checks=checks,
+        policy=policy or PassSpec(),
+        stream_every_ms=stream_every_ms,
+    )
 
 
 def _unique(name: str, seen: dict[str, set[str]], what: str, statement: Statement, location: Location) -> None:
@@ -158,14 +182,24 @@ def _source(statement: SourceDecl, base: Path) -> SourceSpec:
         source = SourceSpec(name, fmt, paths=(where,), options=options, location=location)
         check_database_source(source)
         return source
+    if fmt in STREAM_FORMATS:
+        # a Kafka source names brokers, a folder source a folder of this machine (or the cluster's)
+        where = paths if fmt == "kafka" else _resolved(paths, base)
+        source = SourceSpec(name, fmt, paths=where, options=options, schema=schema, location=location)
+        check_stream_source(source)
+        return source
     if fmt == "table":
         if len(paths) != 1:
             raise InvalidInput("BAD_SOURCE", "table(...) takes one table name", location=location, text=statement.text)
         return SourceSpec(name, "table", table=paths[0], options=options, location=location)
     if not paths:
         raise InvalidInput("BAD_SOURCE", f"{fmt}(...) needs a path", location=location, text=statement.text)
-    resolved = tuple(p if "://" in p or Path(p).is_absolute() else str(base.resolve() / p) for p in paths)
-    return SourceSpec(name, fmt, paths=resolved, options=options, schema=schema, location=location)
+    return SourceSpec(name, fmt, paths=_resolved(paths, base), options=options, schema=schema, location=location)
+
+
+def _resolved(paths: tuple[str, ...], base: Path) -> tuple[str, ...]:
+    """Paths as given when absolute or URLs, else taken from ``base`` (the suite's folder)."""
+    return tuple(p if "://" in p or Path(p).is_absolute() else str(base.resolve() / p) for p in paths)
 
 
 def _name_location(statement: Statement, name: str, file: str | None) -> Location:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from ..errors import Location
 from ..language.ruletree.check_nodes import CheckExpr
 from ..language.ruletree.nodes import AccuracyBody, SelectList, SelectQuery
-from ..sources.source_specs import SourceSpec
+from ..sources.source_specs import STREAM_FORMATS, SourceSpec
 from .griffin_measure_specs import MeasureConfig
 
 
@@ -128,3 +128,10 @@ class Suite:
     policy: PassSpec = PassSpec()
     sinks: tuple[str, ...] = ()  # Griffin: the env.json sinks a job writes its metrics to
     timestamp_ms: int | None = None  # Griffin: the job's time (its __tmst)
+    # ``stream every 30s`` (Griffin: ``batch.interval``): the trigger of ``gryph stream``
+    stream_every_ms: int | None = None
+
+    @property
+    def streams(self) -> tuple[str, ...]:
+        """The sources read a micro-batch at a time (kafka, folder): such a suite runs as a stream."""
+        return tuple(name for name, spec in self.sources.items() if spec.format in STREAM_FORMATS)

@@ -142,6 +142,7 @@ _STATEMENTS: dict[str, Callable[[SuiteConverter, Any], s.Statement]] = {
     "MeasureDecl": SuiteConverter.measure,
     "CheckDecl": lambda v, m: s.CheckDecl(unquote_label(m.name), bool(m.warn), v.check(m.expr), **v.at(m)),
     "PassDecl": lambda v, m: s.PassDecl(v.policy(m.policy), **v.at(m)),
+    "StreamDecl": lambda v, m: s.StreamDecl(int(time_literal_ms(m.interval.value)), **v.at(m)),
 }
 
 _CHECKS: dict[str, Callable[[SuiteConverter, Any], c.CheckExpr]] = {

@@ -19,7 +19,7 @@ from . import statements as s
 from .fast_expressions import KEYWORDS, ExpressionParser
 from .fast_scanner import DIGITS, FLAGS, NUMBER, STRING, TIME, Unhandled
 
-SOURCE_FORMAT = re.compile(r"(?ai:csv|tsv|parquet|json|avro|orc|table|postgres|sqlite)\b", FLAGS)
+SOURCE_FORMAT = re.compile(r"(?ai:csv|tsv|parquet|json|avro|orc|table|postgres|sqlite|kafka|folder)\b", FLAGS)
 OPTION_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*", FLAGS)
 LABEL = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`]|``)*`|[A-Za-z_][A-Za-z0-9_]*""", FLAGS)
 CHECK_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", FLAGS)
@@ -61,6 +61,11 @@ class SuiteParser(ExpressionParser):
             self.expect_keyword("when")
             policy = self.policy()
             return s.PassDecl(policy, **self.span(start, self.last_end))
+        if word == "stream":
+            self.take_word()
+            self.expect_keyword("every")
+            interval = time_literal_ms(self.expect(TIME))
+            return s.StreamDecl(int(interval), **self.span(start, self.last_end))
         raise Unhandled("a statement")
 
     def source(self, start: int) -> s.SourceDecl:

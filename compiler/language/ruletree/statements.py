@@ -83,7 +83,12 @@ class PassDecl(Node):
     policy: PassChecks | PassCount | PassAlways
 
 
-Statement = SourceDecl | RuleDecl | MeasureDecl | CheckDecl | PassDecl
+@dataclass(frozen=True, slots=True)
+class StreamDecl(Node):
+    interval_ms: int  # ``stream every 30s``: the micro-batch trigger of ``gryph stream``
+
+
+Statement = SourceDecl | RuleDecl | MeasureDecl | CheckDecl | PassDecl | StreamDecl
 
 
 @dataclass(frozen=True, slots=True)
