@@ -132,13 +132,16 @@ def test_seed_example_runs_from_examples():
         "Null Count": 1,
         "count vs count distinct": [60, 40],
         "multiple values": {"c": 60, "cd": 40},
+        "sql nulls": 1,
     }
     assert document["check"] == {
         "no null value": False,
         "count bigger than 50": True,
         "count > 50 in another way": True,
         "all order is unique": False,
+        "match rate": False,  # a warning: 48 of 50 users match (10039, 10050 differ), 0.96 < 0.99
     }
+    assert document["metrics"]["users_match"] == {"total": 50, "miss": 2, "matched": 48, "matchedFraction": 0.96}
     assert document["pass"] is True
     assert ROOT.joinpath("examples", "seed.dq").exists()
 

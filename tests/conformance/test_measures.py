@@ -94,7 +94,7 @@ def test_a_profiling_rule_over_the_row_limit_fails_alone(dq_engine):
 
 
 def test_seed_example(dq_engine):
-    """The proposal's example: three measures, four checks and the proposal's result document."""
+    """The README's example: the proposal's measures and checks, a Spark SQL measure and a warning over a rule."""
     result = run(ROOT / "examples" / "seed.dq", dq_engine)
     document = json.loads(json.dumps(result.to_dict()))
     assert {"measure", "check", "pass", "metrics", "records", "name", "engine", "started", "duration_seconds"} <= set(
@@ -105,11 +105,14 @@ def test_seed_example(dq_engine):
         "Null Count": 1,
         "count vs count distinct": [60, 40],
         "multiple values": {"c": 60, "cd": 40},
+        "sql nulls": 1,
     }
     assert document["check"] == {
         "no null value": False,
         "count bigger than 50": True,
         "count > 50 in another way": True,
         "all order is unique": False,
+        "match rate": False,  # a warning: 48 of 50 users match (10039, 10050 differ), 0.96 < 0.99
     }
+    assert document["metrics"]["users_match"] == {"total": 50, "miss": 2, "matched": 48, "matchedFraction": 0.96}
     assert document["pass"] is True  # pass when always, the proposal's default
