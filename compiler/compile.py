@@ -17,12 +17,13 @@ from .language.recursion_room import recursion_room
 from .lowering import LOWERINGS, Finisher, Options
 from .lowering.measure import MeasureFinisher, MeasureLowering
 from .lowering.query_collector import Collector, Results, ValueRef
-from .lowering.row_counters import count_rows_read, rows_read
+from .lowering.row_counters import count_malformed, count_rows_read, rows_read
 from .plan import Plan, Sql, View
 from .plan.data_types import Schema
 from .plan.sharing import costly_parts
 from .plan.spark_names import quoted
 from .results import Failed, MeasureResult, ResultRow, RuleResult
+from .sources.stream_sources import MALFORMED
 from .suites.suite import RuleSpec, Suite, ViewSpec
 
 Spec = TypeVar("Spec", bound=RuleSpec)
@@ -45,6 +46,8 @@ class CompiledSuite:
     # the rows of each source the rules aggregate, with Options(count_rows=True): the task
     # metrics' rowsCounter
     row_counters: dict[str, ValueRef] = field(default_factory=dict)
+    # per stream source of a micro-batch, its malformed messages (Options.streams)
+    malformed_counters: dict[str, ValueRef] = field(default_factory=dict)
 
     def first_plan(self) -> Plan:
         """Everything but the conditional queries: views, value and row queries, exports."""
@@ -112,6 +115,9 @@ class CompiledSuite:
 
     def rows_read(self, rows_by_query: dict[str, list[ResultRow]]) -> dict[str, int]:
         return rows_read(self.row_counters, rows_by_query)
+
+    def malformed_read(self, rows_by_query: dict[str, list[ResultRow]]) -> dict[str, int]:
+        return rows_read(self.malformed_counters, rows_by_query)
 
 
 def _each_alone(
@@ -187,7 +193,8 @@ def _lower(
         if late_reads
         else None
     )
-    counters = count_rows_read(suite.sources, schemas, collector) if options.count_rows else {}
+    counters = count_rows_read(suite.sources, schemas, collector, options.streams) if options.count_rows else {}
+    malformed = count_malformed(options.streams, schemas, collector, MALFORMED)
     plan = collector.plan()
     return CompiledSuite(
         suite,
@@ -198,6 +205,7 @@ def _lower(
         _later(plan, collector.conditions()),
         late,
         counters,
+        malformed,
     )
 
 

@@ -28,6 +28,8 @@ class Options:
     # where full record outputs are written on the engine's side: a folder, or "table:PREFIX"
     records_to: str | None = None
     count_rows: bool = False  # count the rows of every source read (the run's task metrics)
+    # a stream's sources in one micro-batch: their rows and malformed messages are always counted
+    streams: tuple[str, ...] = ()
 
     def export_for(self, name: str, relation: Relation) -> Export | None:
         """The export of one record output, or None when records are not written."""

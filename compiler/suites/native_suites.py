@@ -184,8 +184,8 @@ def _source(statement: SourceDecl, base: Path) -> SourceSpec:
         return source
     if fmt in STREAM_FORMATS:
         # a Kafka source names brokers, a folder source a folder of this machine (or the cluster's)
-        where = paths if fmt == "kafka" else _resolved(paths, base)
-        source = SourceSpec(name, fmt, paths=where, options=options, schema=schema, location=location)
+        located = paths if fmt == "kafka" else _resolved(paths, base)
+        source = SourceSpec(name, fmt, paths=located, options=options, schema=schema, location=location)
         check_stream_source(source)
         return source
     if fmt == "table":
