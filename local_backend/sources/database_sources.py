@@ -33,6 +33,7 @@ from gryph.compiler.sources.source_specs import SourceSpec
 from ..sql.quoting import ident
 from .database_filters import PushedFilter, pushed_filter
 from .duck_types import schema_of_relation, to_duckdb
+from .source_views import stamp_item
 
 _DRIVERS = {"postgres": "adbc_driver_postgresql.dbapi", "sqlite": "adbc_driver_sqlite.dbapi"}
 # a numeric without precision: Spark's JDBC reader makes it DECIMAL(38, 18) too
@@ -192,7 +193,7 @@ def register_database(
         source = f"{stream}_staged" if staged else stream
         con.execute(
             f"CREATE OR REPLACE TEMP VIEW {ident(view)} AS SELECT "
-            f"{_view_columns(described, set(wanted), declared)} FROM {ident(source)}"
+            f"{_view_columns(described, set(wanted), declared)}{stamp_item(spec)} FROM {ident(source)}"
         )
         read.made("view", view)
     except BaseException:
@@ -219,7 +220,8 @@ def database_schema(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> Schema:
         described, declared = _described(read)
         name = "__gryph_db_schema"
         read.register(con, name, described.empty_table(), staged=False)
-        relation = con.sql(f"SELECT {_view_columns(described, set(described.names), declared)} FROM {ident(name)}")
+        columns = _view_columns(described, set(described.names), declared)
+        relation = con.sql(f"SELECT {columns}{stamp_item(spec)} FROM {ident(name)}")
         return schema_of_relation(relation)
     finally:
         read.drop(con)

@@ -16,6 +16,7 @@ from gryph.compiler.plan.data_types import Schema
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.local_files import check_local_files, local_files
 from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.sources.stream_sources import TMST
 from gryph.compiler.sources.table_names import split_qualified
 
 from ..sql.quoting import ident, string
@@ -60,12 +61,20 @@ def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str)
         arrow_names = (arrow_name,)
         relation = _declared(spec, ident(arrow_name))
     try:
-        con.execute(f"CREATE OR REPLACE TEMP VIEW {ident(view)} AS SELECT * FROM {relation}")
+        con.execute(f"CREATE OR REPLACE TEMP VIEW {ident(view)} AS SELECT *{stamp_item(spec)} FROM {relation}")
     except duckdb.Error as exc:
         for name in arrow_names:
             con.unregister(name)
         raise _unreadable(spec, exc) from None
     return Loaded(view, arrow_names)
+
+
+def stamp_item(spec: SourceSpec) -> str:
+    """The select item that adds a stream batch's time as ``__tmst`` (64-bit), after a list of
+    columns; nothing for a source without a stamp."""
+    if spec.stamp is None:
+        return ""
+    return f", CAST({int(spec.stamp)} AS BIGINT) AS {ident(TMST)}"
 
 
 def _unreadable(spec: SourceSpec, exc: Exception) -> EngineError:

@@ -11,14 +11,16 @@ from pathlib import Path
 import pyarrow as pa
 from pyspark.sql import DataFrame
 from pyspark.sql import types as T
+from pyspark.sql.connect import functions as F
 from pyspark.sql.connect.session import SparkSession
 from pyspark.sql.pandas.types import from_arrow_schema
 
-from gryph.compiler.plan.data_types import Schema
+from gryph.compiler.plan.data_types import INTEGER, Column, Schema
 from gryph.compiler.sources.databases import is_database
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.local_files import check_local_files
 from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.sources.stream_sources import TMST
 
 from ..compile.scalars import column
 from ..compile.type_mapping import needs_widening, schema_of, to_logical, to_spark, to_spark_schema
@@ -29,7 +31,16 @@ from .local_schemas import known_schema
 
 def load_source(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schema]:
     """The rows of ``spec`` and their schema, for one schema request; fails with an
-    ``EngineError`` naming the source if it is missing."""
+    ``EngineError`` naming the source if it is missing. A stream batch's rows carry its time
+    (``spec.stamp``) as the 64-bit column ``__tmst``."""
+    df, schema = _load(spark, spec)
+    if spec.stamp is None:
+        return df, schema
+    stamped = df.withColumn(TMST, F.lit(int(spec.stamp)).cast(T.LongType()))
+    return stamped, Schema((*schema.columns, Column(TMST, INTEGER)))
+
+
+def _load(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schema]:
     if is_database(spec):
         df = read_database(spark, spec)
         return _widen(df, df.schema)
