@@ -27,6 +27,7 @@ from .output_files import check_writable_path, write_whole
 from .progress import shows_progress, terminal_progress
 from .report import cell, table, to_text
 from .run_result import to_json
+from .stream_cli import add_stream_options, run_stream_command
 from .visible_text import for_terminal, for_terminal_lines
 
 if TYPE_CHECKING:  # Griffin's env.json reader loads only when --env names one
@@ -99,6 +100,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--strict", action="store_true", help="a failed warning check fails the run (exit 1)")
     report_options(run, "the run", ("--html",))
     run.add_argument("--quiet", action="store_true", help="no progress display on the terminal")
+    stream = commands.add_parser("stream", help="run a suite's kafka and folder sources a micro-batch at a time")
+    engine_options(stream)
+    add_stream_options(stream)
     engine_options(commands.add_parser("validate", help="check names and types without scanning data"))
     engine_options(commands.add_parser("explain", help="print the plan as an indented tree"))
     history = commands.add_parser("history", help="list the stored runs of a suite")
@@ -203,7 +207,7 @@ def _run(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv | None)
                 HistoryStore(history).documents(result.name, REPORT_RUNS) if history and not_stored is None else []
             )
             _write_report(documents or [result.to_dict()], args)
-    _write(to_json(result.to_dict()) if args.format == "json" else to_text(result), args.output)
+    _write(to_json(result.to_dict()) if args.format == "json" else to_text(result, args.strict), args.output)
     if args.junit:
         _write(to_junit(result, args.strict), args.junit)
     if args.markdown:
@@ -392,6 +396,8 @@ def _command(args: argparse.Namespace) -> int:
         engine = _engine(args, env)
         if args.command == "run":
             return _run(args, engine, env)
+        if args.command == "stream":
+            return run_stream_command(args, engine)
         if args.command == "validate":
             suite = runner.validate(args.file, engine, remote=args.remote).suite
             print(

@@ -6,14 +6,12 @@ import re
 
 from gryph.compiler.checks.verdict import CheckOutcome
 
+from .headline import gate_passes, run_headline
 from .report import cell, check_details
 from .run_result import RunResult
 from .visible_text import for_markdown, spelled
 
-
-def gate_passes(result: RunResult, strict: bool = False) -> bool:
-    """Whether CI should go on: the pass policy holds, and with ``strict`` no warning failed."""
-    return result.passed and not (strict and result.warnings_failed())
+__all__ = ["gate_passes", "to_junit", "to_markdown"]
 
 
 def to_junit(result: RunResult, strict: bool = False) -> str:
@@ -46,7 +44,13 @@ def to_junit(result: RunResult, strict: bool = False) -> str:
     del root.attrib["timestamp"]
     suite = ET.SubElement(root, "testsuite", attributes)
     properties = ET.SubElement(suite, "properties")
-    for name, value in (("engine", result.engine), ("policy", result.policy), ("pass", str(result.passed).lower())):
+    verdict = run_headline(result, strict).text
+    for name, value in (
+        ("engine", result.engine),
+        ("policy", result.policy),
+        ("pass", str(result.passed).lower()),
+        ("verdict", verdict),
+    ):
         ET.SubElement(properties, "property", name=name, value=value)
     suite.extend(cases)
     ET.indent(root)
@@ -73,10 +77,10 @@ def _junit_kind(check: CheckOutcome, strict: bool) -> str:
 def to_markdown(result: RunResult, strict: bool = False) -> str:
     """A summary for a CI job page: verdict, measures, and checks with the values they read. Every
     name and value goes through ``for_markdown``: data cannot add rows, markup or HTML."""
-    verdict = "passed" if gate_passes(result, strict) else "failed"
-    icon = "✅" if verdict == "passed" else "❌"
+    verdict = run_headline(result, strict)
+    icon = {"pass": "✅", "warn": "⚠️", "fail": "❌"}[verdict.tone]
     lines = [
-        f"## {icon} gryph: suite {for_markdown(result.name)} {verdict}",
+        f"## {icon} gryph: suite {for_markdown(result.name)} {for_markdown(verdict.text)}",
         "",
         f"Engine {result.engine}, started {result.started}, {result.duration_seconds:.2f} s, "
         f"pass when {for_markdown(result.policy)}{' (strict)' if strict else ''}.",

@@ -213,18 +213,25 @@ class HistoryStore:
             return f"DuckDB cannot read it: {str(error).splitlines()[0]}"
         return None
 
-    def record(self, document: dict, started: dt.datetime, measures: dict[str, object]) -> str:
+    def record(
+        self, document: dict, started: dt.datetime, measures: dict[str, object], run_id: str | None = None
+    ) -> str:
         """Store one run (its document and each measure's value) in one transaction; its run id.
-        Any failure is a ``HistoryWriteError``: the history is as it was."""
+        A ``run_id`` given and already stored is not stored again (a stream's batch published
+        twice after a crash is one run). Any failure is a ``HistoryWriteError``: the history is
+        as it was."""
         import duckdb
 
-        run_id = uuid.uuid4().hex
+        run_id = run_id or uuid.uuid4().hex
         try:
             with self._open() as con:
                 con.execute("begin transaction")
                 try:
                     for statement in _SCHEMA:
                         con.execute(statement)
+                    if con.execute("select count(*) from runs where run_id = ?", [run_id]).fetchall()[0][0]:
+                        con.execute("rollback")
+                        return run_id
                     seq = con.execute("select nextval('run_order')").fetchall()[0][0]
                     self._write_run(con, run_id, seq, document, _utc(started))
                     self._write_measures(con, run_id, seq, document["name"], _utc(started), measures)

@@ -7,6 +7,7 @@ import math
 
 from gryph.compiler.checks.verdict import CheckOutcome
 
+from .headline import run_headline
 from .run_result import RunResult, json_safe
 from .visible_text import for_terminal
 
@@ -70,9 +71,9 @@ def check_details(check: CheckOutcome) -> str:
     return values
 
 
-def to_text(result: RunResult) -> str:
+def to_text(result: RunResult, strict: bool = False) -> str:
     """The run as a person reads it: one line per metric, the flagged records, then measures,
-    checks and the verdict. Names and values are shown with their control characters spelled out."""
+    checks and the verdict (with ``strict``, a failed warning fails it). Names and values are shown with their control characters spelled out."""
     lines = [f"suite {for_terminal(result.name)} on {result.engine} ({result.duration_seconds:.2f}s)"]
     if result.metrics:
         lines += ["", _metrics_table(result)]
@@ -96,7 +97,7 @@ def to_text(result: RunResult) -> str:
             ),
         ]
     if result.checks or result.measures or result.failed:
-        lines += ["", f"pass: {'yes' if result.passed else 'NO'} (pass when {for_terminal(result.policy)})"]
+        lines += ["", for_terminal(f"verdict: {run_headline(result, strict).text}")]
     return "\n".join(lines) + "\n"
 
 

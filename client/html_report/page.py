@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from html import escape
 
+from ..headline import document_headline
 from ..report import cell, json_safe
 from .chart import Chart
 from .render import to_svg
@@ -44,12 +45,12 @@ def html_page(document: dict, rule_charts: dict[str, Chart], trends: list[Chart]
 
 
 def _header(document: dict) -> str:
-    passed = bool(document.get("pass", True))
-    verdict = f'<span class="verdict {"pass" if passed else "fail"}">{"PASS" if passed else "FAIL"}</span>'
+    headline = document_headline(document)
+    verdict = f'<span class="verdict {headline.tone}">{"FAIL" if headline.tone == "fail" else "PASS"}</span>'
     task = document.get("metric") or {}
     read = ", ".join(f"{escape(str(source))}: {cell(rows)}" for source, rows in (task.get("rowsCounter") or {}).items())
     facts = [
-        f"pass when {escape(str(document.get('policy', 'always')))}",
+        escape(headline.text),
         f"engine {escape(str(document.get('engine', '')))}",
         f"started {escape(str(document.get('started', '')))}",
         f"{cell(task.get('timeElapsed', round(1000 * (document.get('duration_seconds') or 0))))} ms",

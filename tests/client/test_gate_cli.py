@@ -34,19 +34,20 @@ def write_suite(workdir: Path, policy: str) -> str:
 @pytest.mark.parametrize(
     "policy,strict,code,verdict",
     [
-        ("pass when always", False, 0, "yes"),
-        ("pass when all", False, 1, "NO"),  # both deciding checks fail
-        ("pass when any", False, 1, "NO"),
-        ("pass when passed >= 0", False, 0, "yes"),
-        ("pass when passed >= 0", True, 1, "yes"),  # the policy holds, but --strict fails the warning
-        ('pass when checks("unique")', False, 1, "NO"),
+        ("pass when always", False, 0, "passed (policy: always)"),
+        ("pass when all", False, 1, "failed (policy: all)"),  # both deciding checks fail
+        ("pass when any", False, 1, "failed (policy: any)"),
+        ("pass when passed >= 0", False, 0, "passed (policy: passed >= 0)"),
+        ("pass when passed >= 0", True, 1, "failed (policy: passed >= 0, strict)"),  # --strict fails the warning
+        ('pass when checks("unique")', False, 1, 'failed (policy: checks("unique"))'),
     ],
 )
 def test_exit_codes_follow_the_pass_policy(workdir, policy, strict, code, verdict):
     args = ["run", write_suite(workdir, policy), "--history", str(workdir / "h.duckdb")]
     done = gryph(*args, *(["--strict"] if strict else []))
     assert done.returncode == code, done.stderr
-    assert f"pass: {verdict}" in done.stdout
+    # every check fails: nulls 1 != 0, ids 4 != 3 distinct, and the warning's 4 < 3
+    assert done.stdout.rstrip().endswith(f"verdict: {verdict} — 3 of 3 checks failed, 1 of them a warning")
 
 
 def test_invalid_check_exits_2_with_location(workdir):
@@ -95,7 +96,7 @@ def test_strict_junit_fails_warnings_and_markdown_summary(workdir):
     assert done.returncode == 1
     assert ET.parse(junit).getroot().find("testsuite").get("failures") == "3"
     text = markdown.read_text()
-    assert text.startswith("## ❌ gryph: suite s failed")
+    assert text.startswith("## ❌ gryph: suite s failed (policy: always, strict) — 3 of 3 checks failed")
     assert "| nulls | 1 |" in text and '| ids | {"c": 4, "cd": 3} |' in text
     assert '| no nulls | ❌ FAIL | measures["nulls"] = 1 |' in text
     assert "| small | ⚠️ WARN |" in text
@@ -144,6 +145,23 @@ def test_seed_example_runs_from_examples():
     assert document["metrics"]["users_match"] == {"total": 50, "miss": 2, "matched": 48, "matchedFraction": 0.96}
     assert document["pass"] is True
     assert ROOT.joinpath("examples", "seed.dq").exists()
+
+
+def test_a_run_that_passes_with_failed_checks_never_looks_green(tmp_path):
+    """seed.dq passes (policy always) while 2 checks and 1 warning fail: every output says so."""
+    junit, markdown, html = tmp_path / "j.xml", tmp_path / "s.md", tmp_path / "r.html"
+    outputs = ["--junit", str(junit), "--markdown", str(markdown), "--html", str(html)]
+    done = gryph("run", "examples/seed.dq", "--no-history", *outputs)
+    assert done.returncode == 0, done.stderr
+    line = "passed (policy: always) — 3 of 5 checks failed, 1 of them a warning"
+    assert done.stdout.rstrip().endswith(f"verdict: {line}")
+    summary = markdown.read_text(encoding="utf-8")
+    assert summary.startswith(f"## ⚠️ gryph: suite seed {line}\n") and "✅ gryph" not in summary
+    properties = {p.get("name"): p.get("value") for p in ET.parse(junit).getroot().iter("property")}
+    assert properties["verdict"] == line and properties["pass"] == "true"
+    page = html.read_text(encoding="utf-8")
+    assert line in page and '<span class="verdict warn">PASS</span>' in page
+    assert '<span class="verdict pass">PASS</span></h1>' not in page
 
 
 def test_junit_spells_out_characters_xml_forbids(workdir):

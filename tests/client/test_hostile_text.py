@@ -49,7 +49,7 @@ def test_text_output_shows_control_characters_escaped(hostile):
     assert "u\\x1b[31m\\x0d\\u202e (uniqueness)" in done.stdout
     assert "g\\x1b[1m" in done.stdout and "\\x1b[31mred\\x07over\\u202eevil\\x9b2J" in done.stdout
     assert "m\\x0d\\x0a| x | y |<!--" in done.stdout  # one line: its line break cannot add a row
-    assert done.stdout.rstrip().endswith("pass: NO (pass when all)")
+    assert done.stdout.rstrip().endswith("verdict: failed (policy: all) — 2 of 2 checks failed")
 
 
 def test_error_quoting_control_characters_is_escaped_on_stderr(hostile):
@@ -97,7 +97,9 @@ def test_markdown_summary_keeps_its_tables_and_verdict(hostile):
     text = markdown.read_text(encoding="utf-8")
     assert "<" not in text and "\r" not in text and "\x1b" not in text
     lines = text.splitlines()
-    assert lines[0].startswith("## ❌ gryph: suite ") and lines[0].endswith(" failed")
+    assert lines[0].startswith("## ❌ gryph: suite ") and lines[0].endswith(
+        " failed (policy: all) — 2 of 2 checks failed"
+    )
     # as GitHub renders it: raw HTML passes through, so forged tags or rows would show here
     page = _Tables()
     page.feed(MarkdownIt("commonmark").enable(["table", "strikethrough"]).render(text))
@@ -110,7 +112,7 @@ def test_markdown_summary_keeps_its_tables_and_verdict(hostile):
     assert [row[0] for row in checks[1:]] == ["c|\\x0d\\x0a| forged | row |<script>", "`tick` <!--"]
     assert checks[2][2] == 'measures["img`"] = <img src=x onerror=alert(1)>'
     heading = MarkdownIt("commonmark").renderInline(lines[0][3:])
-    assert heading == "❌ gryph: suite &lt;!-- s\\x0d\\x0a| x |\\x1b[2J failed"
+    assert heading == "❌ gryph: suite &lt;!-- s\\x0d\\x0a| x |\\x1b[2J failed (policy: all) — 2 of 2 checks failed"
     # the JUnit XML of the same run parses, with the same names
     cases = [case.get("name") for case in ET.parse(junit).getroot().iter("testcase")]
     assert cases == [CHECK, "`tick` <!--"]

@@ -115,7 +115,7 @@ def test_report_specs_carry_the_runs_numbers(suite, tmp_path):
     assert [r for r in delivery if "percentile" in r] == [{"percentile": "p50", "latency_ms": 60000}]
     assert values(chart(found, "rule-by-email-domain-")) == [{"group": "NULL", "value": 1}, {"group": "x", "value": 4}]
     # verdict, policy, the failed check with its expression and value, all escaped
-    assert "FAIL" in html and "pass when all" in html and "no missing email" in html
+    assert "FAIL" in html and "failed (policy: all)" in html and "no missing email" in html
     assert ODD not in html and "&lt;/script&gt;&lt;b&gt;odd&lt;/b&gt; ünï" in html
     assert "<b>odd" not in html
     # no history: no trend charts, a note instead

@@ -1,0 +1,61 @@
+"""The one line that says how a run went, shared by every output (text, Markdown, JUnit, HTML).
+
+A run can pass its policy while checks fail (``pass when always``, warnings): the line says so,
+and its tone is then ``warn``, never the green ``pass``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .run_result import RunResult
+
+
+@dataclass(frozen=True)
+class Headline:
+    text: str  # "passed (policy: always) — 2 of 5 checks failed"
+    tone: str  # "pass" (nothing failed), "warn" (passed, but something failed) or "fail"
+
+
+def headline(passed: bool, policy: str, statuses: Iterable[str], unfinished: int = 0, strict: bool = False) -> Headline:
+    """How a run went: its verdict (``passed`` after ``strict``), its ``policy``, and what failed among
+    its checks' ``statuses`` (PASS, FAIL, WARN) and the ``unfinished`` rules and measures."""
+    statuses = list(statuses)
+    failed, warnings = statuses.count("FAIL"), statuses.count("WARN")
+    counts = []
+    if failed + warnings:
+        counts.append(f"{failed + warnings} of {_count(len(statuses), 'check')} failed")
+        if warnings and failed:
+            counts.append(f"{warnings} of them {'a warning' if warnings == 1 else 'warnings'}")
+        elif warnings:
+            counts[-1] += " (a warning)" if warnings == 1 else " (warnings)"
+    elif statuses:
+        counts.append("the check passed" if len(statuses) == 1 else f"all {len(statuses)} checks passed")
+    if unfinished:
+        counts.append(f"{_count(unfinished, 'rule or measure', 'rules or measures')} could not finish")
+    verdict = f"{'passed' if passed else 'failed'} (policy: {policy}{', strict' if strict else ''})"
+    tone = "fail" if not passed else ("warn" if failed + warnings + unfinished else "pass")
+    return Headline(" — ".join([verdict, ", ".join(counts)]) if counts else verdict, tone)
+
+
+def gate_passes(result: RunResult, strict: bool = False) -> bool:
+    """Whether CI should go on: the pass policy holds, and with ``strict`` no warning failed."""
+    return result.passed and not (strict and result.warnings_failed())
+
+
+def run_headline(result: RunResult, strict: bool = False) -> Headline:
+    """The headline of a finished run, as CI sees it (``strict`` included)."""
+    statuses = [check.status for check in result.checks]
+    return headline(gate_passes(result, strict), result.policy, statuses, len(result.failed), strict)
+
+
+def document_headline(document: dict) -> Headline:
+    """The headline of a stored result document (as ``RunResult.to_dict`` wrote it)."""
+    statuses = [str(check.get("status", "")) for check in document.get("check_details") or []]
+    policy = str(document.get("policy", "always"))
+    return headline(bool(document.get("pass", True)), policy, statuses, len(document.get("failed") or {}))
+
+
+def _count(number: int, one: str, many: str | None = None) -> str:
+    return f"{number} {one if number == 1 else (many or one + 's')}"

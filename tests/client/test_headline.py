@@ -1,0 +1,76 @@
+"""The verdict line every output shows: its words and its tone, from the checks' statuses."""
+
+from __future__ import annotations
+
+import pytest
+
+from gryph.client.headline import Headline, headline
+
+
+@pytest.mark.parametrize(
+    "passed,policy,statuses,unfinished,strict,expected",
+    [
+        (True, "always", [], 0, False, Headline("passed (policy: always)", "pass")),
+        (True, "all", ["PASS"], 0, False, Headline("passed (policy: all) — the check passed", "pass")),
+        (True, "all", ["PASS"] * 4, 0, False, Headline("passed (policy: all) — all 4 checks passed", "pass")),
+        # the issue's case: the default policy holds while checks fail, so the tone is not green
+        (
+            True,
+            "always",
+            ["FAIL", "PASS", "FAIL", "PASS", "PASS"],
+            0,
+            False,
+            Headline("passed (policy: always) — 2 of 5 checks failed", "warn"),
+        ),
+        (
+            True,
+            "all",
+            ["PASS", "WARN"],
+            0,
+            False,
+            Headline("passed (policy: all) — 1 of 2 checks failed (a warning)", "warn"),
+        ),
+        (
+            True,
+            "all",
+            ["WARN", "WARN"],
+            0,
+            False,
+            Headline("passed (policy: all) — 2 of 2 checks failed (warnings)", "warn"),
+        ),
+        (
+            False,
+            "any",
+            ["FAIL", "WARN", "WARN"],
+            0,
+            False,
+            Headline("failed (policy: any) — 3 of 3 checks failed, 2 of them warnings", "fail"),
+        ),
+        (
+            False,
+            "always",
+            ["PASS", "WARN"],
+            0,
+            True,
+            Headline("failed (policy: always, strict) — 1 of 2 checks failed (a warning)", "fail"),
+        ),
+        (
+            False,
+            "always",
+            [],
+            1,
+            False,
+            Headline("failed (policy: always) — 1 rule or measure could not finish", "fail"),
+        ),
+        (
+            False,
+            "all",
+            ["FAIL"],
+            2,
+            False,
+            Headline("failed (policy: all) — 1 of 1 check failed, 2 rules or measures could not finish", "fail"),
+        ),
+    ],
+)
+def test_headline_words_and_tone(passed, policy, statuses, unfinished, strict, expected):
+    assert headline(passed, policy, statuses, unfinished, strict) == expected
