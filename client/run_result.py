@@ -33,6 +33,9 @@ class RunResult:
     run_id: str | None = None  # set when the run is stored in a history
     # rules and measures whose result broke its contract (too many rows, not one row): their errors
     failed: dict[str, dict] = field(default_factory=dict)
+    malformed: dict[str, int] = field(default_factory=dict)  # a stream batch's messages that did not parse
+    # a stream's batch: its number, time (__tmst) and what each stream source read (gryph stream)
+    stream: dict | None = None
 
     def warnings_failed(self) -> bool:
         return any(check.warn and not check.passed for check in self.checks)
@@ -64,6 +67,8 @@ class RunResult:
         }
         if self.failed:
             document["failed"] = self.failed
+        if self.stream is not None:
+            document["stream"] = self.stream
         # the one form of a run that JSON output, history and the HTML report are made from
         return redact_document(document)
 
@@ -83,5 +88,7 @@ def json_safe(value: object) -> object:
     return value
 
 
-def to_json(document: dict) -> str:
-    return json.dumps(json_safe(document), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+def to_json(document: dict, one_line: bool = False) -> str:
+    """The document as JSON text: indented, or on one line (a stream prints a document per line)."""
+    indent = None if one_line else 2
+    return json.dumps(json_safe(document), indent=indent, ensure_ascii=False, allow_nan=False) + "\n"

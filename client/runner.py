@@ -203,7 +203,7 @@ def run(
     store = HistoryStore(history) if history is not None else None
     if store is not None:
         store.check_writable()  # before the scan: a history that can never be written fails first
-    with _engine(engine, remote) as active:
+    with opened_engine(engine, remote) as active:
         started = dt.datetime.now(dt.timezone.utc)
         options = Options(
             record_sample=record_sample, now_ms=int(started.timestamp() * 1000), records_to=records_to, count_rows=True
@@ -265,6 +265,7 @@ def run_loaded(
         policy=str(suite.policy),
         failed=failed,
         rows_read=compiled.rows_read(rows),
+        malformed=compiled.malformed_read(rows),
         rule_kinds={rule.name: {"kind": rule.kind, "details": _scalar_details(rule)} for rule in suite.rules},
     )
 
@@ -291,7 +292,7 @@ def validate(
     without building a plan: the check pass only), and the rules against what the engine declares
     it refuses. An engine given by name opens only if a schema must be asked of it."""
     suite = load_suite(source, frames)
-    with _engine(engine, remote, on_demand=True) as active:
+    with opened_engine(engine, remote, on_demand=True) as active:
         checked = check_for(suite, active)
         refuse_rules(checked, active.capabilities)
         return checked
@@ -306,12 +307,12 @@ def compile_source(
 ) -> CompiledSuite:
     """Check a suite and lower it to its plan, without scanning data."""
     suite = load_suite(source, frames)
-    with _engine(engine, remote) as active:
+    with opened_engine(engine, remote) as active:
         return compile_for(suite, active)
 
 
 @contextlib.contextmanager
-def _engine(engine: Engine | str, remote: str | None, on_demand: bool = False):
+def opened_engine(engine: Engine | str, remote: str | None, on_demand: bool = False):
     """The engine to use: opened (and closed after) when given by name, else the caller's;
     ``on_demand``: opened at its first use only."""
     if not isinstance(engine, str):

@@ -1,0 +1,110 @@
+"""``gryph stream SUITE``, ``gryph stream status SUITE`` and ``gryph stream reset SUITE``.
+
+A stream prints each committed batch as it is done: with ``--format json`` one result document
+per line (the batch's ``stream`` part in it), else a heading line and the batch's report.
+It exits 1 when a batch did not pass its policy, as ``gryph run`` does for a run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from gryph.compiler.errors import InvalidInput
+from gryph.compiler.language.time_literals import duration_ms
+
+from .gate import gate_passes
+from .report import to_text
+from .run_result import to_json
+from .streaming.stream_control import reset_stream, stream_status
+from .streaming.stream_runner import stream
+from .visible_text import for_terminal, for_terminal_lines
+
+ACTIONS = ("status", "reset")
+
+
+def add_stream_options(command: argparse.ArgumentParser) -> None:
+    """The options of ``gryph stream`` beyond the engine's (added by the caller)."""
+    command.add_argument("suite", nargs="?", help="with status or reset: the suite whose stream it is")
+    command.add_argument("--trigger", help="a batch every so often, e.g. 30s (default: the suite's stream every)")
+    how = command.add_mutually_exclusive_group()
+    how.add_argument("--once", action="store_true", help="run one batch (if anything is new), then stop")
+    how.add_argument(
+        "--available-now", action="store_true", help="read what is there now, in as many batches as needed, then stop"
+    )
+    command.add_argument("--max-batches", type=int, metavar="N", help="stop after N batches")
+    command.add_argument("--state", metavar="PATH", help="the stream's state (default .gryph/streams/SUITE.duckdb)")
+    command.add_argument("--history", metavar="PATH", help="store each batch as a run in this history")
+    command.add_argument("--format", choices=("text", "json"), default="text")
+    command.add_argument("--sample", type=int, default=20, help="rows kept per record output (0: none)")
+    command.add_argument("--to", choices=("earliest", "latest"), help="reset: where Kafka sources start again")
+    command.add_argument("--yes", action="store_true", help="reset: yes, forget where the stream stands")
+
+
+def run_stream_command(args: argparse.Namespace, engine) -> int:
+    if args.file in ACTIONS and args.suite is not None:
+        return _status(args) if args.file == "status" else _reset(args)
+    if args.suite is not None:
+        raise InvalidInput(
+            "BAD_OPTION",
+            f"gryph stream takes one suite; {args.suite!r} is one more",
+            text=args.suite,
+            hint="gryph stream SUITE, gryph stream status SUITE or gryph stream reset SUITE --to earliest --yes",
+        )
+    trigger = _trigger(args.trigger)
+    passed = True
+    for result in stream(
+        args.file,
+        engine,
+        remote=args.remote,
+        trigger_ms=trigger,
+        once=args.once,
+        available_now=args.available_now,
+        max_batches=args.max_batches,
+        state=args.state,
+        history=args.history,
+        record_sample=max(args.sample, 0),
+    ):
+        passed = passed and gate_passes(result, False)
+        if args.format == "json":
+            sys.stdout.write(to_json(result.to_dict(), one_line=True))
+            sys.stdout.flush()
+        else:
+            part = result.stream or {}
+            print(for_terminal(f"batch {part.get('batch')} (__tmst {part.get('tmst')}): {_read(part)}"))
+            print(for_terminal_lines(to_text(result)), flush=True)
+    return 0 if passed else 1
+
+
+def _read(part: dict) -> str:
+    return "; ".join(
+        f"{name} {read.get('rows', 0)} rows"
+        + (f", {read['malformed']} malformed" if read.get("malformed") else "")
+        + f", lag {read.get('lag', 0)}"
+        for name, read in part.get("sources", {}).items()
+    )
+
+
+def _trigger(text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        value = duration_ms(text)
+    except ValueError as error:
+        raise InvalidInput("BAD_OPTION", f"--trigger {error}", text=text, hint="e.g. --trigger 30s") from None
+    if not value:
+        raise InvalidInput("BAD_OPTION", "--trigger is a time of at least 1ms", text=text, hint="e.g. --trigger 30s")
+    return value
+
+
+def _status(args: argparse.Namespace) -> int:
+    print(for_terminal_lines(stream_status(args.suite, args.state)))
+    return 0
+
+
+def _reset(args: argparse.Namespace) -> int:
+    if not args.yes:
+        print("reset forgets where the stream stands: add --yes to do it", file=sys.stderr)
+        return 2
+    print(for_terminal_lines(reset_stream(args.suite, args.state, args.to or "earliest")))
+    return 0

@@ -1,0 +1,191 @@
+"""``gryph stream``: a suite run one micro-batch at a time over its kafka and folder sources.
+
+The client decides each batch (batch_inputs.py), stamps it with its time (``__tmst``), runs the
+suite's one compiled plan over it on the engine — the same compiler and executors as a batch
+run — and commits the sources' positions with the batch's result (stream_state.py), then
+publishes it: history (one run per batch, keyed by stream and batch number) and the caller.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from gryph.compiler.engine import Engine
+from gryph.compiler.errors import GryphError, InvalidInput, Location
+from gryph.compiler.lowering import Options
+from gryph.compiler.safe_names import safe_file_name
+from gryph.compiler.suites.suite import Suite
+
+from ..history import HistoryStore
+from ..run_result import RunResult
+from ..runner import load_suite, opened_engine, run_loaded
+from .batch_inputs import bounded_suite, next_input
+from .stream_state import COMMITTED, INTENT, Batch, StreamState
+
+DEFAULT_TRIGGER_MS = 30_000
+STATE_FOLDER = Path(".gryph") / "streams"
+
+
+def default_state(suite: Suite) -> Path:
+    return STATE_FOLDER / f"{safe_file_name(suite.name)}.duckdb"
+
+
+def stream_suite(source: str | Path | Suite) -> Suite:
+    """The suite of a stream: one that reads at least one kafka or folder source."""
+    suite = load_suite(source)
+    if not suite.streams:
+        raise InvalidInput(
+            "NOT_A_STREAM",
+            f"suite {suite.name!r} reads no kafka or folder source: there is nothing to stream",
+            location=Location(suite.file, 1, 1),
+            hint='run it with gryph run, or declare a source such as folder("incoming/", format = "json", ...)',
+        )
+    return suite
+
+
+def stream(
+    source: str | Path | Suite,
+    engine: Engine | str = "duckdb",
+    *,
+    remote: str | None = None,
+    trigger_ms: int | None = None,
+    once: bool = False,
+    available_now: bool = False,
+    max_batches: int | None = None,
+    state: str | Path | None = None,
+    history: str | Path | None = None,
+    record_sample: int = 20,
+) -> Iterator[RunResult]:
+    """Run ``source``'s batches and yield each committed batch's result, in order.
+
+    ``once``: at most one batch. ``available_now``: what is there now, in as many batches as the
+    caps need, then stop. Otherwise a batch every ``trigger_ms`` (the suite's ``stream every``),
+    batches never overlapping, until ``max_batches`` or the caller stops iterating. A batch with
+    nothing new is not run. A batch left half-done by a crash runs first, with its time and input.
+    """
+    suite = stream_suite(source)
+    store = HistoryStore(history) if history is not None else None
+    if store is not None:
+        store.check_writable()
+    trigger = trigger_ms or suite.stream_every_ms or DEFAULT_TRIGGER_MS
+    stream_state = StreamState(state or default_state(suite), suite.name)
+    try:
+        with opened_engine(engine, remote) as active:
+            runner = _BatchRunner(suite, active, stream_state, store, record_sample)
+            done = 0
+            for result in runner.recover():
+                done += 1
+                yield result
+            while max_batches is None or done < max_batches:
+                tick = time.monotonic()
+                result = runner.next_batch()
+                if result is not None:
+                    done += 1
+                    yield result
+                if once or (available_now and result is None):
+                    return
+                if not available_now:
+                    time.sleep(max(0.0, tick + trigger / 1000 - time.monotonic()))
+    finally:
+        stream_state.close()
+
+
+class _BatchRunner:
+    """One stream's batches on an open engine."""
+
+    def __init__(
+        self, suite: Suite, active: Engine, state: StreamState, store: HistoryStore | None, record_sample: int
+    ) -> None:
+        self.suite, self.active, self.state, self.store = suite, active, state, store
+        self.record_sample = record_sample
+
+    def recover(self) -> Iterator[RunResult]:
+        """Publish what was committed but not published; run again a batch that was not committed."""
+        for batch in self.state.batches(COMMITTED):
+            yield self._publish(batch, _StoredRun(batch.document or {}))
+        last = self.state.last_batch()
+        if last is not None and last.status == INTENT:
+            _, lag = next_input(self.suite, self.state)
+            yield self._run(last, lag)
+
+    def next_batch(self) -> RunResult | None:
+        batch_input, lag = next_input(self.suite, self.state)
+        if batch_input.empty:
+            return None
+        tmst = max(int(time.time() * 1000), self._after_last())
+        return self._run(self.state.write_intent(tmst, batch_input), lag)
+
+    def _after_last(self) -> int:
+        """Batch times only grow, even when the clock steps back: one ``__tmst`` per batch."""
+        last = self.state.last_batch()
+        return 0 if last is None else last.tmst + 1
+
+    def _run(self, batch: Batch, lag: dict[str, int]) -> RunResult:
+        started = dt.datetime.fromtimestamp(batch.tmst / 1000, dt.timezone.utc)
+        options = Options(
+            record_sample=self.record_sample, now_ms=batch.tmst, count_rows=True, streams=self.suite.streams
+        )
+        bounded = bounded_suite(self.suite, batch.input, batch.tmst)
+        try:
+            result = run_loaded(bounded, self.active, started, options, self.store)
+        except GryphError as error:
+            error.message += f" (batch {batch.number}; nothing was committed: the next start runs it again)"
+            raise
+        result.stream = _stream_part(batch, result, lag)
+        document = result.to_dict()
+        self.state.commit(batch, document)
+        return self._publish(batch, result)
+
+    def _publish(self, batch: Batch, result: RunResult) -> RunResult:
+        if self.store is not None:
+            started = dt.datetime.fromtimestamp(batch.tmst / 1000, dt.timezone.utc)
+            result.run_id = self.store.record(
+                result.to_dict(), started, result.measures, run_id=f"{self.state.stream_id}-{batch.number}"
+            )
+        self.state.published(batch)
+        return result
+
+
+def _stream_part(batch: Batch, result: RunResult, lag: dict[str, int]) -> dict:
+    """The document's ``stream`` part: the batch, its time, and what each stream source read."""
+    sources: dict[str, dict] = {}
+    for name, ranges in batch.input.kafka.items():
+        sources[name] = {
+            "from": {f"{topic}/{part}": start for topic, part, start, _ in ranges},
+            "to": {f"{topic}/{part}": end for topic, part, _, end in ranges},
+            "malformed": result.malformed.get(name, 0),
+        }
+        if name in batch.input.lost:
+            sources[name]["lost"] = batch.input.lost[name]
+    for name, files in batch.input.files.items():
+        sources[name] = {"files": [path for path, _, _ in files]}
+    for name, part in sources.items():
+        part["rows"] = result.rows_read.get(name, 0)
+        part["lag"] = lag.get(name, 0)
+    return {"batch": batch.number, "tmst": batch.tmst, "sources": sources}
+
+
+class _StoredRun(RunResult):
+    """A committed batch read back from the state to publish it again after a crash: its stored
+    document is the result."""
+
+    def __init__(self, document: dict) -> None:
+        super().__init__(
+            name=document["name"],
+            engine=document["engine"],
+            started=document["started"],
+            duration_seconds=document["duration_seconds"],
+            metrics=document["metrics"],
+            records=document["records"],
+            measures=document["measure"],
+            passed=document["pass"],
+            policy=document["policy"],
+            stream=document.get("stream"),
+        )
+        self._document = document
+
+    def to_dict(self) -> dict:
+        return self._document

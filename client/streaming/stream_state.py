@@ -1,0 +1,245 @@
+"""A stream's committed state, in one DuckDB file: where each source stands, the batches run.
+
+Exactly once rests on three steps per batch (see ../shared/streaming.md §2): an *intent* names
+the batch's number, time and exact input (offsets per partition, files) before anything is
+read; the *commit* moves the sources' positions past that input and stores the batch's result
+document in one transaction; *publishing* (history, outputs) follows and is marked done. After
+a crash, an intent without a commit runs again with the same time and input; a commit not yet
+published is published again (history is keyed by the stream and batch number, so twice is once).
+
+The open connection is the stream's lease: DuckDB lets one process at a time open the file for
+writing, so a second client gets STREAM_LOCKED instead of sharing offsets with the first.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+
+from gryph.compiler.errors import EngineError, InvalidInput, Location
+
+FORMAT_VERSION = "1"
+
+_SCHEMA = (
+    "create table if not exists meta (key varchar primary key, value varchar)",
+    """create table if not exists batches (
+        batch bigint primary key, tmst bigint, input varchar, status varchar, document varchar)""",
+    """create table if not exists kafka_positions (
+        source varchar, topic varchar, part integer, next_offset bigint, primary key (source, topic, part))""",
+    """create table if not exists folder_files (
+        source varchar, path varchar, mtime_ns bigint, size bigint, batch bigint, primary key (source, path))""",
+)
+
+INTENT, COMMITTED, PUBLISHED = "intent", "committed", "published"
+
+
+@dataclass
+class BatchInput:
+    """What one batch reads: per Kafka source ``(topic, partition, start, end)`` ranges (end
+    exclusive), per folder source ``(path, mtime_ns, size)`` of each file, in reading order."""
+
+    kafka: dict[str, list[tuple[str, int, int, int]]] = field(default_factory=dict)
+    files: dict[str, list[tuple[str, int, int]]] = field(default_factory=dict)
+    # Kafka offsets lost before they were read (a suite that accepts loss): source -> count
+    lost: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def empty(self) -> bool:
+        return not any(start < end for ranges in self.kafka.values() for _, _, start, end in ranges) and not any(
+            self.files.values()
+        )
+
+    def to_json(self) -> str:
+        return json.dumps({"kafka": self.kafka, "files": self.files, "lost": self.lost}, sort_keys=True)
+
+    @staticmethod
+    def from_json(text: str) -> BatchInput:
+        shaped = json.loads(text)
+        return BatchInput(
+            {s: [tuple(r) for r in ranges] for s, ranges in shaped["kafka"].items()},  # type: ignore[misc]
+            {s: [tuple(f) for f in files] for s, files in shaped["files"].items()},  # type: ignore[misc]
+            dict(shaped.get("lost", {})),
+        )
+
+
+@dataclass(frozen=True)
+class Batch:
+    number: int
+    tmst: int  # epoch milliseconds: every row's __tmst
+    input: BatchInput
+    status: str
+    document: dict | None = None
+
+
+class StreamState:
+    """The state file of one suite's stream, open (and leased) until ``close``."""
+
+    def __init__(self, path: str | Path, suite: str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._con = duckdb.connect(str(self.path))
+        except duckdb.IOException as error:
+            if "lock" in str(error).lower():
+                raise EngineError(
+                    "STREAM_LOCKED",
+                    f"the stream state {self.path} is in use by another process",
+                    location=Location(str(self.path)),
+                    text=str(self.path),
+                    hint="one client runs a stream at a time: stop the other, or give this one its own --state",
+                ) from None
+            raise self._broken(str(error).splitlines()[0]) from None
+        except duckdb.Error as error:
+            raise self._broken(str(error).splitlines()[0]) from None
+        try:
+            for statement in _SCHEMA:
+                self._con.execute(statement)
+            self._claim(suite)
+        except duckdb.Error as error:
+            self._con.close()
+            raise self._broken(str(error).splitlines()[0]) from None
+
+    def _broken(self, problem: str) -> EngineError:
+        return EngineError(
+            "STREAM_STATE",
+            f"the stream state {self.path} cannot be used: {problem}",
+            location=Location(str(self.path)),
+            text=str(self.path),
+            hint="it is not a gryph stream state (or it is damaged): give another --state, or move it away to "
+            "start the stream again",
+        )
+
+    def _claim(self, suite: str) -> None:
+        """The file belongs to one suite's stream: another suite's state is refused, not mixed."""
+        meta = dict(self._con.execute("select key, value from meta").fetchall())
+        if not meta:
+            self._con.executemany(
+                "insert into meta values (?, ?)",
+                [["suite", suite], ["stream_id", uuid.uuid4().hex], ["format", FORMAT_VERSION]],
+            )
+            meta = dict(self._con.execute("select key, value from meta").fetchall())
+        if meta.get("suite") != suite:
+            raise InvalidInput(
+                "STREAM_STATE",
+                f"the stream state {self.path} is the state of suite {meta.get('suite')!r}, not {suite!r}",
+                location=Location(str(self.path)),
+                text=str(self.path),
+                hint="give each suite its own --state",
+            )
+        self.stream_id = meta["stream_id"]
+
+    def close(self) -> None:
+        self._con.close()
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def kafka_positions(self, source: str) -> dict[tuple[str, int], int]:
+        rows = self._con.execute(
+            "select topic, part, next_offset from kafka_positions where source = ?", [source]
+        ).fetchall()
+        return {(topic, part): offset for topic, part, offset in rows}
+
+    def taken_files(self, source: str) -> set[str]:
+        rows = self._con.execute("select path from folder_files where source = ?", [source]).fetchall()
+        return {path for (path,) in rows}
+
+    def last_batch(self) -> Batch | None:
+        rows = self._con.execute(
+            "select batch, tmst, input, status, document from batches order by batch desc limit 1"
+        ).fetchall()
+        return _batch(rows[0]) if rows else None
+
+    def batches(self, status: str | None = None) -> Iterator[Batch]:
+        where, params = ("where status = ?", [status]) if status is not None else ("", [])
+        rows = self._con.execute(
+            f"select batch, tmst, input, status, document from batches {where} order by batch", params
+        ).fetchall()
+        return (_batch(row) for row in rows)
+
+    def started(self, source: str) -> bool:
+        """Whether the stream ever positioned ``source`` (its first batch reads from ``starting``)."""
+        return bool(
+            self._con.execute("select count(*) from kafka_positions where source = ?", [source]).fetchall()[0][0]
+        )
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def write_intent(self, tmst: int, batch_input: BatchInput) -> Batch:
+        """Record the next batch before it reads anything; its number."""
+        with self._transaction():
+            number = self._con.execute("select coalesce(max(batch), 0) + 1 from batches").fetchall()[0][0]
+            self._con.execute(
+                "insert into batches values (?, ?, ?, ?, null)", [number, tmst, batch_input.to_json(), INTENT]
+            )
+        return Batch(number, tmst, batch_input, INTENT)
+
+    def position(self, source: str, positions: dict[tuple[str, int], int]) -> None:
+        """Where a Kafka source starts before any batch read it (``starting = "latest"``)."""
+        with self._transaction():
+            self._set_positions(source, positions)
+
+    def commit(self, batch: Batch, document: dict) -> None:
+        """Move every source past the batch's input and store its result, in one transaction."""
+        with self._transaction():
+            for source, ranges in batch.input.kafka.items():
+                self._set_positions(source, {(topic, part): end for topic, part, _, end in ranges})
+            for source, files in batch.input.files.items():
+                self._con.executemany(
+                    "insert into folder_files values (?, ?, ?, ?, ?)",
+                    [[source, path, mtime, size, batch.number] for path, mtime, size in files],
+                )
+            self._con.execute(
+                "update batches set status = ?, document = ? where batch = ?",
+                [COMMITTED, json.dumps(document, ensure_ascii=False, allow_nan=False), batch.number],
+            )
+
+    def published(self, batch: Batch) -> None:
+        with self._transaction():
+            self._con.execute("update batches set status = ? where batch = ?", [PUBLISHED, batch.number])
+
+    def reset(
+        self, positions: dict[str, dict[tuple[str, int], int]], folders: dict[str, list[tuple[str, int, int]]]
+    ) -> None:
+        """Forget an unfinished intent; set Kafka sources to ``positions``; a folder forgets the
+        files it took and takes the ones given as already read (batch 0: skipped, never read)."""
+        with self._transaction():
+            self._con.execute("delete from batches where status = ?", [INTENT])
+            for source, at in positions.items():
+                self._con.execute("delete from kafka_positions where source = ?", [source])
+                self._set_positions(source, at)
+            for source, skipped in folders.items():
+                self._con.execute("delete from folder_files where source = ?", [source])
+                self._con.executemany(
+                    "insert into folder_files values (?, ?, ?, ?, 0)",
+                    [[source, path, mtime, size] for path, mtime, size in skipped],
+                )
+
+    def _set_positions(self, source: str, positions: dict[tuple[str, int], int]) -> None:
+        self._con.executemany(
+            "insert or replace into kafka_positions values (?, ?, ?, ?)",
+            [[source, topic, part, offset] for (topic, part), offset in positions.items()],
+        )
+
+    def _transaction(self):
+        return _Transaction(self._con)
+
+
+class _Transaction:
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self._con = con
+
+    def __enter__(self) -> None:
+        self._con.execute("begin transaction")
+
+    def __exit__(self, kind, value, traceback) -> None:
+        self._con.execute("commit" if kind is None else "rollback")
+
+
+def _batch(row: tuple) -> Batch:
+    number, tmst, batch_input, status, document = row
+    return Batch(number, tmst, BatchInput.from_json(batch_input), status, json.loads(document) if document else None)
