@@ -1,0 +1,1 @@
+"""Streams: a suite run one micro-batch at a time over Kafka topics and folders files arrive in."""
