@@ -92,4 +92,4 @@ N ?= 10000
 SEED ?= 1
 
 fuzz: setup
-	.venv/bin/python tests/fuzz/fuzz_run.py --cases $(N) --seed $(SEED)
+	.venv/bin/python -m tests.fuzz.fuzz_run --cases $(N) --seed $(SEED)

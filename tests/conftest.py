@@ -52,7 +52,7 @@ def postgres():
 
     A server that cannot start fails the tests that need it: never a skip.
     """
-    from postgres_server import PostgresServer
+    from tests.postgres_server import PostgresServer
 
     server = PostgresServer()
     try:
@@ -67,7 +67,7 @@ def kafka():
 
     A broker that cannot start fails the tests that need it: never a skip.
     """
-    from kafka_server import KafkaServer
+    from tests.kafka_server import KafkaServer
 
     server = KafkaServer()
     try:

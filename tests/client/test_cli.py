@@ -5,15 +5,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-GRYPH = ROOT / ".venv" / "bin" / "gryph"
-
-
-def gryph(*args: str, cwd: Path = ROOT, timeout: float = 300) -> subprocess.CompletedProcess:
-    command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli"]
-    return subprocess.run(command + list(args), cwd=cwd, capture_output=True, text=True, timeout=timeout)
+from tests.support.gryph_cli import ROOT, gryph
 
 
 def test_run_example_exits_0():

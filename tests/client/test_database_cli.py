@@ -11,11 +11,11 @@ import subprocess
 import sys
 
 import pytest
-from postgres_server import PASSWORD
-from test_cli import gryph
 
 from gryph.client import run
 from gryph.client.spark.session.local_server import free_port
+from tests.postgres_server import PASSWORD
+from tests.support.gryph_cli import gryph
 
 
 @pytest.fixture(scope="module")

@@ -11,10 +11,10 @@ import time
 
 import duckdb
 import pytest
-from test_cli import gryph
 
 from gryph.client import run
 from gryph.compiler.errors import EngineError, GryphError, InvalidInput
+from tests.support.gryph_cli import gryph
 
 
 @pytest.fixture(params=("duckdb", "spark"))

@@ -8,7 +8,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_cli import ROOT, gryph
 
 from gryph.client import runner
 from gryph.client.engines import support_matrix
@@ -16,6 +15,7 @@ from gryph.client.spark.capabilities import CAPABILITIES as SPARK
 from gryph.compiler.errors import InvalidInput, UnsupportedError
 from gryph.compiler.plan import Call, Field, Fn, Literal
 from gryph.compiler.plan.data_types import DOUBLE, INTEGER, JSON, STRING
+from tests.support.gryph_cli import ROOT, gryph
 
 SUITE = """source t = csv("t.csv", schema = "x double, n int")
 

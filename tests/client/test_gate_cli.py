@@ -7,7 +7,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from test_cli import ROOT, gryph
+
+from tests.support.gryph_cli import ROOT, gryph
 
 SUITE = """source t = csv("t.csv", schema = "id bigint, email string")
 measure "nulls": select count(*) from t where email is null

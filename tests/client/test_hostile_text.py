@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 from markdown_it import MarkdownIt
-from test_cli import gryph
+
+from tests.support.gryph_cli import gryph
 
 COLUMN = "na\x1b[31mme\x07\u202e"  # the CSV's second column
 # t.csv: the hostile values, each twice (the uniqueness rule flags them all); as strings their

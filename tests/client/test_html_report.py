@@ -10,14 +10,14 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from browser import Browser
-from report_suite import write_suite
-from test_cli import gryph
 
 from gryph.client import run
 from gryph.client.cli import main
 from gryph.client.history import HistoryStore
 from gryph.client.html_report import Report
+from tests.client.browser import Browser
+from tests.client.report_suite import write_suite
+from tests.support.gryph_cli import gryph
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 ODD = "</script><b>odd</b> ünï"

@@ -11,7 +11,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_cli import GRYPH, gryph
+
+from tests.support.gryph_cli import GRYPH, gryph
 
 SUITE = 'source t = csv("t.csv")\ncompleteness c on t: id\n'
 

@@ -10,7 +10,8 @@ import shlex
 from pathlib import Path
 
 import pytest
-from test_cli import ROOT, gryph
+
+from tests.support.gryph_cli import ROOT, gryph
 
 FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
 # `{ ..., "a": 1, ... }`: the shown document leaves keys out; what it shows must match exactly

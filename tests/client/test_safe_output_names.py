@@ -14,9 +14,9 @@ from urllib.parse import unquote
 
 import duckdb
 import pytest
-from test_cli import GRYPH
 
 from gryph.compiler.safe_names import safe_file_name
+from tests.support.gryph_cli import GRYPH
 
 STAMP = 1700000000000
 LONG = "x" * 300

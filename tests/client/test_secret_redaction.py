@@ -14,9 +14,9 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from postgres_server import DATABASE, PASSWORD, USER
 
 from gryph.client.spark.session.local_server import free_port
+from tests.postgres_server import DATABASE, PASSWORD, USER
 
 SSL_SECRET = "ssl-key-secret-4408"
 ENV_USER = "env-user-secret-3316"  # a user name read from the environment is a secret too

@@ -7,13 +7,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_cli import gryph
 
 from gryph.client import run
 from gryph.compiler.errors import EngineError, InvalidInput
 from gryph.compiler.plan import Plan, Query, Sql
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.local_backend import DuckDBEngine
+from tests.support.gryph_cli import gryph
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gryph.compiler.compile import compile_suite
 from gryph.compiler.lowering import Options
+from gryph.compiler.plan import format_plan
 from gryph.compiler.plan.data_types import DOUBLE, INTEGER, STRING, TIMESTAMP, schema
 from gryph.compiler.suites.native_suites import parse_suite
 
@@ -28,3 +29,10 @@ def compile_text(text: str, schemas=None, options: Options | None = None):
         if spec.schema is not None:
             schemas[name] = spec.schema
     return compile_suite(suite, schemas, options or Options())
+
+
+def where_of(condition: str) -> str:
+    """The FILTER text of ``count(*) where <condition>`` over users."""
+    plan = format_plan(compile_text(f"profiling p on users: count(*) as n where {condition}").plan)
+    start = plan.index("FILTER (WHERE ") + len("FILTER (WHERE ")
+    return plan[start : plan.index(") AS m0")]

@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from compiler_support import compile_text
 
 from gryph.compiler.checks.check_functions import Clock, NoHistory
 from gryph.compiler.checks.check_tree import MAX_DEPTH, compile_checks
@@ -17,6 +16,7 @@ from gryph.compiler.plan import Aggregate, walk_relations
 from gryph.compiler.results import Row
 from gryph.compiler.suites.native_suites import parse_suite
 from gryph.compiler.suites.suite import PassSpec
+from tests.compiler.compiler_support import compile_text
 
 STARTED = dt.datetime(2026, 11, 18, 12, 0, tzinfo=dt.timezone.utc)
 MEASURES = {"n": 10, "row": Row(("c", "cd"), (100, 10)), "none": None, "s": "abc", "f": 2.5}

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from compiler_support import compile_text
 
 from gryph.compiler.errors import InvalidInput
+from tests.compiler.compiler_support import compile_text
 
 
 def error_of(text: str) -> InvalidInput:

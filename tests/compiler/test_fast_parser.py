@@ -12,7 +12,6 @@ import re
 from pathlib import Path
 
 import pytest
-from test_parse_corpus import entry_outcome, fast_outcome, textx_outcome
 
 from gryph.compiler.errors import Location
 from gryph.compiler.language.ruletree import fast_expressions, fast_scanner, fast_suite
@@ -20,6 +19,7 @@ from gryph.compiler.language.ruletree import nodes as n
 from gryph.compiler.language.ruletree.check_nodes import CheckChain, CheckUnary
 from gryph.compiler.language.ruletree.fast import fast_rule_text, fast_suite_tree
 from gryph.compiler.language.ruletree.fast_scanner import Unhandled
+from tests.compiler.parser_outcomes import entry_outcome, fast_outcome, textx_outcome
 
 GRAMMAR_DIR = Path(fast_scanner.__file__).resolve().parents[1] / "grammar"
 

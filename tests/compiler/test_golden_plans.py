@@ -11,9 +11,9 @@ import os
 from pathlib import Path
 
 import pytest
-from compiler_support import compile_text
 
 from gryph.compiler.plan import format_plan
+from tests.compiler.compiler_support import compile_text
 
 GOLDEN = Path(__file__).parent / "golden"
 SUITES = sorted(p.stem for p in GOLDEN.glob("*.dq"))

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from compiler_support import compile_text
 
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.language.textx_parser import parse
 from gryph.compiler.plan import Join, format_scalar, walk_relations
 from gryph.compiler.plan.data_types import INTEGER, STRING, array, schema
+from tests.compiler.compiler_support import compile_text
 
 EVENTS = schema(("uid", INTEGER), ("first", INTEGER), ("tags", array(STRING)), ("value", STRING), ("__time", INTEGER))
 SCHEMAS = {"src": EVENTS, "tgt": EVENTS}

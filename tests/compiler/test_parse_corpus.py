@@ -18,10 +18,7 @@ import pytest
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.language import textx_parser as parser
 from gryph.compiler.language.grammar_cache import cache_key, cached_metamodel
-from gryph.compiler.language.ruletree.convert import parse_rule_text
-from gryph.compiler.language.ruletree.convert_suite import parse_suite_tree
-from gryph.compiler.language.ruletree.fast import fast_rule_text, fast_suite_tree
-from gryph.compiler.language.ruletree.fast_scanner import Unhandled
+from tests.compiler.parser_outcomes import fast_outcome, textx_outcome
 
 ROOT = Path(__file__).resolve().parents[2]
 GRAMMARS = ("suite", "accuracy", "profiling", "selections")
@@ -172,39 +169,6 @@ def test_the_cache_can_be_turned_off(monkeypatch):
 
 
 # -- the hand-written parser against textX, on the same corpus ---------------------------------------
-def textx_outcome(grammar: str, text: str, monkeypatch):
-    """What textX's path gives: the tree, or the error (code, message, location, text, hint)."""
-    monkeypatch.setenv("GRYPH_PARSER", "textx")
-    try:
-        return entry_outcome(grammar, text)
-    finally:
-        monkeypatch.delenv("GRYPH_PARSER")
-
-
-def entry_outcome(grammar: str, text: str):
-    """What the parser's entry gives (the fast parser first, unless turned off)."""
-    try:
-        return ("tree", _tree(grammar, text))
-    except InvalidInput as error:
-        return ("error", error.code, error.message, error.location, error.text, error.hint)
-
-
-def _tree(grammar: str, text: str):
-    if grammar == "suite":
-        return parse_suite_tree(text, "rules.dq")
-    return parse_rule_text(grammar, text, "rules.dq", 2, 4)
-
-
-def fast_outcome(grammar: str, text: str):
-    """What the hand-written parser gives: the tree, or None when it leaves the text to textX."""
-    try:
-        if grammar == "suite":
-            return ("tree", fast_suite_tree(text, "rules.dq"))
-        return ("tree", fast_rule_text(grammar, text, "rules.dq", 2, 4))
-    except Unhandled:
-        return None
-
-
 @pytest.mark.parametrize("grammar", GRAMMARS)
 def test_the_fast_parser_builds_textx_trees_on_the_corpus(grammar, monkeypatch):
     """Every text the fast parser reads gives the tree textX's path gives, node by node (dataclass

@@ -3,17 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from compiler_support import compile_text
 
 from gryph.compiler.plan import format_plan
 from gryph.compiler.plan.scalars import Literal
-
-
-def where_of(condition: str) -> str:
-    """The FILTER text of ``count(*) where <condition>`` over users."""
-    plan = format_plan(compile_text(f"profiling p on users: count(*) as n where {condition}").plan)
-    start = plan.index("FILTER (WHERE ") + len("FILTER (WHERE ")
-    return plan[start : plan.index(") AS m0")]
+from tests.compiler.compiler_support import compile_text, where_of
 
 
 @pytest.mark.parametrize(

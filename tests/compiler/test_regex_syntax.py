@@ -4,7 +4,6 @@ that the two read differently, is a located BAD_REGEX before any data is read.""
 from __future__ import annotations
 
 import pytest
-from compiler_support import SCHEMAS, compile_text
 
 from gryph.compiler.analysis.regex_syntax import pattern_problem
 from gryph.compiler.analysis.sql_reads import check_sql_reads
@@ -12,6 +11,7 @@ from gryph.compiler.compile import compile_suite
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.lowering import Options
 from gryph.compiler.suites.native_suites import parse_suite
+from tests.compiler.compiler_support import SCHEMAS, compile_text
 
 # Read alike by both: each was compiled by hand with java.util.regex.Pattern (JDK 17) and by
 # DuckDB's regexp_matches.

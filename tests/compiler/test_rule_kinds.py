@@ -226,10 +226,9 @@ def test_a_lowering_names_only_the_registrys_metric_keys():
 
 
 def _checked_completeness():
-    from compiler_support import SCHEMAS
-
     from gryph.compiler.analysis.check_pass import check_suite
     from gryph.compiler.suites.native_suites import parse_suite
+    from tests.compiler.compiler_support import SCHEMAS
 
     suite = parse_suite("completeness c on users: user_id", known_sources=tuple(SCHEMAS))
     return check_suite(suite, SCHEMAS).rules[0]

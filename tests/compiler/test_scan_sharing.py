@@ -6,10 +6,10 @@ import random
 from collections import Counter
 
 import pytest
-from compiler_support import compile_text
 
 from gryph.compiler.lowering import Options
 from gryph.compiler.plan import Aggregate, Join, Limit, Project, Read, Sql
+from tests.compiler.compiler_support import compile_text
 
 
 def children(rel):

@@ -8,11 +8,10 @@ import random
 from pathlib import Path
 
 import pytest
-from compiler_support import compile_text
-from test_parser import where_of
 
 from gryph.client import runner
 from gryph.compiler.errors import InvalidInput
+from tests.compiler.compiler_support import compile_text, where_of
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,4 @@
-"""Helpers of the conformance suite: typed tables from case data, engines, metric comparison.
+"""Helpers of the conformance suite: typed tables from case data, and the engines that run them.
 
 Case tables are held as data: ``{"columns": [[name, type], ...], "rows": [[...], ...]}``.
 Values are JSON values read through their column's type: in a ``float64`` column the strings
@@ -128,58 +128,6 @@ def open_engine(name: str, remote: str | None = None):
     from gryph.client.spark import SparkEngine
 
     return SparkEngine(remote)
-
-
-# -- comparison -----------------------------------------------------------------------------
-
-
-def _sort_key(value) -> str:
-    """A total order over metric rows (for multiset comparison): NaN and None included."""
-    return json.dumps(value, sort_keys=True, default=str, allow_nan=True)
-
-
-def same(actual, expected, path: str = "metrics", ordered: bool = True) -> None:
-    """Assert equality: floats to relative 1e-9 (NaN equals NaN), everything else exactly.
-
-    ``ordered=False`` compares a list of rows as a multiset.
-    """
-    if isinstance(expected, dict):
-        assert isinstance(actual, dict), f"{path}: expected a map, got {actual!r}"
-        assert set(actual) == set(expected), f"{path}: keys differ: got {sorted(actual)}, expected {sorted(expected)}"
-        for key in expected:
-            same(actual[key], expected[key], f"{path}.{key}")
-        return
-    if isinstance(expected, list):
-        assert isinstance(actual, list), f"{path}: expected a list, got {actual!r}"
-        assert len(actual) == len(expected), f"{path}: {len(actual)} rows, expected {len(expected)}: {actual!r}"
-        if not ordered:
-            actual, expected = sorted(actual, key=_sort_key), sorted(expected, key=_sort_key)
-        for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
-            same(a, e, f"{path}[{i}]")
-        return
-    if isinstance(expected, float):
-        assert isinstance(actual, float) and not isinstance(actual, bool), (
-            f"{path}: expected the float {expected!r}, got {actual!r} ({type(actual).__name__})"
-        )
-        if math.isnan(expected):
-            assert math.isnan(actual), f"{path}: expected NaN, got {actual!r}"
-        elif math.isinf(expected):
-            assert actual == expected, f"{path}: expected {expected!r}, got {actual!r}"
-        else:
-            assert math.isclose(actual, expected, rel_tol=1e-9, abs_tol=0.0 if expected else 1e-12), (
-                f"{path}: expected {expected!r}, got {actual!r}"
-            )
-        return
-    if isinstance(expected, bool) or expected is None or isinstance(expected, str):
-        assert actual == expected and type(actual) is type(expected), f"{path}: expected {expected!r}, got {actual!r}"
-        return
-    if isinstance(expected, int):
-        assert isinstance(actual, int) and not isinstance(actual, bool), (
-            f"{path}: expected the integer {expected!r}, got {actual!r} ({type(actual).__name__})"
-        )
-        assert actual == expected, f"{path}: expected {expected!r}, got {actual!r}"
-        return
-    raise AssertionError(f"{path}: unexpected expected value {expected!r}")
 
 
 def decode_expected(value):

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from conformance_support import open_engine
-from plan_helpers import Bench
+
+from tests.conformance.conformance_support import open_engine
+from tests.support.plan_helpers import Bench
 
 ENGINE_NAMES = ("duckdb", "spark")
 

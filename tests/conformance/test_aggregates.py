@@ -6,7 +6,6 @@ import math
 
 import pyarrow as pa
 import pytest
-from plan_helpers import BOOL, DBL, INT, STR, frame_source, multiset, read, run_one, same
 
 from gryph.compiler.plan import (
     AggFn,
@@ -21,6 +20,8 @@ from gryph.compiler.plan import (
     Named,
     count_all,
 )
+from tests.support.comparison import mismatch
+from tests.support.plan_helpers import BOOL, DBL, INT, STR, frame_source, multiset, read, run_one
 
 NAN = math.nan
 ROWS = pa.table(
@@ -92,7 +93,7 @@ def test_measures(dq_engine, source):
     rel = Aggregate(read(dq_engine, source), (), tuple(Named(e, n) for n, (e, _) in MEASURES.items()))
     rows = run_one(dq_engine, rel, {"g": source})
     assert len(rows) == 1
-    wrong = {n: (rows[0][n], want) for n, (_, want) in MEASURES.items() if not same(rows[0][n], want)}
+    wrong = {n: (rows[0][n], want) for n, (_, want) in MEASURES.items() if mismatch(rows[0][n], want)}
     assert not wrong, wrong
 
 

@@ -9,10 +9,10 @@ import threading
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from plan_helpers import read, run_one
 
 from gryph.compiler.errors import EngineError
 from gryph.compiler.sources.source_specs import SourceSpec
+from tests.support.plan_helpers import read, run_one
 
 
 def rows_of(engine, path, file_format: str = "csv") -> tuple[list[tuple[str, str]], list[dict]]:

@@ -7,9 +7,10 @@ frames) and the metrics derived by hand from Griffin's semantics, with a ``why``
 from __future__ import annotations
 
 import pytest
-from conformance_support import arrow_table, decode_expected, load_cases, same, why_keys, with_extra_details
 
 from gryph.client import load_suite, run
+from tests.conformance.conformance_support import arrow_table, decode_expected, load_cases, why_keys, with_extra_details
+from tests.support.comparison import same
 
 CASES = load_cases()
 

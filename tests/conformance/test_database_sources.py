@@ -14,9 +14,10 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from conformance_support import arrow_table, decode_expected, load_cases, same, with_extra_details
 
 from gryph.client import load_suite, run
+from tests.conformance.conformance_support import arrow_table, decode_expected, load_cases, with_extra_details
+from tests.support.comparison import same
 
 FLAT = {"int64", "int32", "float64", "string", "bool", "timestamp", "date"}
 _SQLITE_TYPES = {

@@ -6,10 +6,10 @@ import contextlib
 import json
 
 import pytest
-from engine_gaps import engine_gap
 
 from gryph.compiler.plan import Call, Field, Fn, Literal
 from gryph.compiler.plan.data_types import DOUBLE, INTEGER, JSON, STRING
+from tests.conformance.engine_gaps import engine_gap
 
 
 def test_round_with_a_column_scale(bench):

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import math
 
-from plan_helpers import read, run_one
-
 from gryph.compiler.sources.source_specs import SourceSpec
+from tests.support.plan_helpers import read, run_one
 
 # A quote inside a quoted field is doubled; a quoted field may hold the delimiter; an empty
 # field is NULL; a number column with an empty field stays a number column.

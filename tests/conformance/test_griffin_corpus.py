@@ -8,10 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conformance_support import same
 
 from gryph.client import run
 from gryph.compiler.errors import InvalidInput
+from tests.support.comparison import same
 
 CONFIGS = Path(__file__).resolve().parents[1] / "data" / "griffin" / "configs"
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conformance_support import same
 
 from gryph.client import run
+from tests.support.comparison import same
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "griffin"
 

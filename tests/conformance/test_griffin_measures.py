@@ -13,9 +13,9 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from conformance_support import same
 
 from gryph.client import run
+from tests.support.comparison import same
 
 GRIFFIN_DATA = Path(__file__).resolve().parents[1] / "data" / "griffin"
 

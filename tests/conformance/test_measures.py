@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
-from conformance_support import arrow_table
 
 from gryph.client import load_suite, run
+from tests.conformance.conformance_support import arrow_table
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -12,9 +12,9 @@ import random
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from conformance_support import same
 
 from gryph.client import run
+from tests.support.comparison import same
 
 STRINGS = ["a", "b", "", None, "ü", "李", "a ", "B"]
 INTS = [-3, -1, 0, 1, 2, 2, 7, None]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import pyarrow as pa
-from plan_helpers import BOOL, DBL, INT, STR, frame_source, multiset, read, run_one
 
 from gryph.compiler.plan import (
     Aggregate,
@@ -33,6 +32,7 @@ from gryph.compiler.plan import (
     count_all,
 )
 from gryph.compiler.plan import data_types as G
+from tests.support.plan_helpers import BOOL, DBL, INT, STR, frame_source, multiset, read, run_one
 
 NAN = math.nan
 LEFT = frame_source("l", pa.table({"id": pa.array([1, 2, 2, None], pa.int64()), "lv": pa.array(["a", "b", "c", "d"])}))

@@ -35,6 +35,7 @@ from gryph.compiler.plan.data_types import (
     map_of,
     struct,
 )
+from tests.support.comparison import same
 
 NAN = float("nan")
 I, D, S, B = INTEGER, DOUBLE, STRING, BOOLEAN
@@ -52,17 +53,6 @@ def call(fn, dtype, *args):
     return Call(fn, tuple(args), dtype)
 
 
-def same(actual: list, expected: list) -> bool:
-    """Equal element by element, NaN equal to NaN."""
-
-    def eq(a, b):
-        if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
-            return True
-        return a == b and type(a) is type(b)
-
-    return len(actual) == len(expected) and all(eq(a, b) for a, b in zip(actual, expected, strict=True))
-
-
 # --- arithmetic ------------------------------------------------------------------------------
 
 
@@ -74,14 +64,14 @@ def test_add_widens_32_bit_integers(bench):
 def test_subtract_and_multiply(bench):
     data = {"a": [5, -1, None], "x": [1.5, NAN, 2.0]}
     assert bench.values(call(Fn.SUBTRACT, I, f("a", I), lit(7, I)), data) == [-2, -8, None]
-    assert same(bench.values(call(Fn.MULTIPLY, D, f("x", D), lit(2.0, D)), data), [3.0, NAN, 4.0])
+    assert same(bench.values(call(Fn.MULTIPLY, D, f("x", D), lit(2.0, D)), data), [3.0, NAN, 4.0], tolerance=0)
 
 
 def test_divide_is_true_division_and_null_on_zero(bench):
     data = {"a": [7, 1, None, 0, -3], "b": [2, 0, 3, 5, -0]}
     assert bench.values(call(Fn.DIVIDE, D, f("a", I), f("b", I)), data) == [3.5, None, None, 0.0, None]
     doubles = {"x": [1.0, NAN, 1.0], "y": [0.0, 1.0, NAN]}
-    assert same(bench.values(call(Fn.DIVIDE, D, f("x", D), f("y", D)), doubles), [None, NAN, NAN])
+    assert same(bench.values(call(Fn.DIVIDE, D, f("x", D), f("y", D)), doubles), [None, NAN, NAN], tolerance=0)
 
 
 def test_modulo_keeps_the_dividends_sign(bench):
@@ -250,7 +240,7 @@ def test_floor_and_ceil(bench):
 
 def test_sqrt_of_negative_is_nan(bench):
     data = {"x": [4.0, 2.25, -1.0, None]}
-    assert same(bench.values(call(Fn.SQRT, D, f("x", D)), data), [2.0, 1.5, NAN, None])
+    assert same(bench.values(call(Fn.SQRT, D, f("x", D)), data), [2.0, 1.5, NAN, None], tolerance=0)
 
 
 def test_power(bench):
@@ -263,7 +253,7 @@ def test_least_greatest_skip_nulls(bench):
     assert bench.values(call(Fn.LEAST, I, f("a", I), f("b", I)), data) == [1, 3, None]
     assert bench.values(call(Fn.GREATEST, I, f("a", I), f("b", I)), data) == [2, 3, None]
     nan = {"x": [NAN], "y": [1.0]}
-    assert same(bench.values(call(Fn.GREATEST, D, f("x", D), f("y", D)), nan), [NAN])
+    assert same(bench.values(call(Fn.GREATEST, D, f("x", D), f("y", D)), nan), [NAN], tolerance=0)
     assert bench.values(call(Fn.LEAST, D, f("x", D), f("y", D)), nan) == [1.0]
 
 
@@ -383,7 +373,7 @@ def test_cast_floating_to_integer_truncates_toward_zero(bench):
 def test_cast_from_text_gives_null_when_it_does_not_parse(bench):
     data = {"s": ["12", " 7 ", "1.5", "abc", "-3", None, "1e3"]}
     assert bench.values(Cast(f("s", S), I), data) == [12, 7, None, None, -3, None, None]
-    assert same(bench.values(Cast(f("s", S), D), {"s": ["1.5", "NaN", "x"]}), [1.5, NAN, None])
+    assert same(bench.values(Cast(f("s", S), D), {"s": ["1.5", "NaN", "x"]}), [1.5, NAN, None], tolerance=0)
     assert bench.values(Cast(f("s", S), DATE), {"s": ["2020-02-30", "2020-02-28"]}) == [None, "2020-02-28"]
 
 
@@ -439,7 +429,7 @@ def test_literals_round_trip(bench, value, dtype):
 
 
 def test_nan_literal(bench):
-    assert same(bench.values(lit(NAN, DOUBLE)), [NAN])
+    assert same(bench.values(lit(NAN, DOUBLE)), [NAN], tolerance=0)
 
 
 def test_decimal_literal(bench):

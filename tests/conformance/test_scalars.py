@@ -11,7 +11,6 @@ import math
 
 import pyarrow as pa
 import pytest
-from plan_helpers import project, same
 
 from gryph.compiler.plan import (
     Between,
@@ -31,6 +30,8 @@ from gryph.compiler.plan import (
 )
 from gryph.compiler.plan import data_types as G
 from gryph.compiler.sources.source_specs import SourceSpec
+from tests.support.comparison import mismatch, same
+from tests.support.plan_helpers import project
 
 INT, DBL, STR, BOOL = G.INTEGER, G.DOUBLE, G.STRING, G.BOOLEAN
 
@@ -297,7 +298,7 @@ def results(dq_engine):
 
 def test_scalars(results):
     wrong = {
-        name: (results[name], expected) for name, (_, expected) in CASES.items() if not same(results[name], expected)
+        name: (results[name], expected) for name, (_, expected) in CASES.items() if mismatch(results[name], expected)
     }
     assert not wrong, "\n".join(f"{name}: got {got!r}, expected {want!r}" for name, (got, want) in wrong.items())
 

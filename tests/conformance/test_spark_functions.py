@@ -12,7 +12,6 @@ import math
 
 import pyarrow as pa
 import pytest
-from conformance_support import same
 
 from gryph.client import load_suite, run
 from gryph.compiler.compile import compile_suite
@@ -21,6 +20,7 @@ from gryph.compiler.lowering import Options
 from gryph.compiler.plan import format_plan
 from gryph.compiler.plan.data_types import DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, array, schema
 from gryph.compiler.suites.native_suites import parse_suite
+from tests.support.comparison import same
 
 N = None
 NAN = math.nan

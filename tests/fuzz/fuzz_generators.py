@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from fuzz_support import REPO
+from tests.fuzz.fuzz_support import REPO
 
 _ODD_TEXT = ["", "a", "p@ss", "p:w", "p/w", "p?w", "p#w", "p%w", "%zz", "%00", "é日", "'", '"', "\\", " ", "a b", "\t"]
 _PORTS = ["", ":", ":0", ":1", ":65535", ":65536", ":-1", ":abc", ":99999999999999999999", ":5432:5432"]

@@ -13,8 +13,8 @@ import sys
 import time
 from pathlib import Path
 
-from fuzz_generators import command_outcome, generated_cases
-from fuzz_support import Workspace, cases, outcome, parsers_disagree
+from tests.fuzz.fuzz_generators import command_outcome, generated_cases
+from tests.fuzz.fuzz_support import Workspace, cases, outcome, parsers_disagree
 
 
 def main() -> int:

@@ -8,8 +8,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from fuzz_generators import CommandCase, command_outcome, database_url, generated_cases
-from fuzz_support import Workspace, cases, outcome, parsers_disagree, regression_case
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +15,8 @@ from gryph.client import validate
 from gryph.client.runner import compile_source
 from gryph.compiler.errors import GryphError
 from gryph.local_backend.engine import DuckDBEngine
+from tests.fuzz.fuzz_generators import CommandCase, command_outcome, database_url, generated_cases
+from tests.fuzz.fuzz_support import Workspace, cases, outcome, parsers_disagree, regression_case
 
 REGRESSIONS = Path(__file__).parent / "regressions"
 REGRESSION_FILES = sorted(p for p in REGRESSIONS.iterdir() if p.suffix in (".dq", ".json"))

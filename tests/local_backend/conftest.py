@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from plan_helpers import Bench, Recorder
 
 from gryph.local_backend import DuckDBEngine
+from tests.support.plan_helpers import Bench, Recorder
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from decimal import Decimal
 
 import pyarrow as pa
 import pytest
-from plan_helpers import BOOL, DBL, INT, STR, Recorder, frame_source, multiset, read
 
 from gryph.compiler.errors import EngineError
 from gryph.compiler.plan import (
@@ -34,6 +33,7 @@ from gryph.compiler.plan import (
     key_histogram,
 )
 from gryph.compiler.plan.histograms import COUNT, VALUES
+from tests.support.plan_helpers import BOOL, DBL, INT, STR, Recorder, frame_source, multiset, read
 
 ROWS = pa.table(
     {

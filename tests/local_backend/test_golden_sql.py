@@ -9,19 +9,16 @@ review the diff.
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
 from gryph.local_backend.sql.relations import query_sql
+from tests.compiler.compiler_support import compile_text
 
 SUITES_DIR = Path(__file__).parents[1] / "compiler" / "golden"
 GOLDEN = Path(__file__).parent / "golden_sql"
 SUITES = sorted(p.stem for p in SUITES_DIR.glob("*.dq"))
-sys.path.insert(0, str(SUITES_DIR.parent))  # compiler_support, shared with the plan goldens
-
-from compiler_support import compile_text  # noqa: E402
 
 
 def generated_sql(name: str) -> str:

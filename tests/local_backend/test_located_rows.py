@@ -8,7 +8,6 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from plan_helpers import BOOL, INT, STR, multiset, read
 
 from gryph.client import run
 from gryph.compiler.plan import (
@@ -32,6 +31,7 @@ from gryph.compiler.plan import (
 from gryph.compiler.plan import data_types as G
 from gryph.compiler.plan.row_sources import row_source
 from gryph.compiler.sources.source_specs import SourceSpec
+from tests.support.plan_helpers import BOOL, INT, STR, multiset, read
 
 # "filename" is a column of the data: the location's file must not take it
 EVENTS = {

@@ -214,13 +214,13 @@ def _wide_row(i: int) -> dict:
 
 
 def test_the_samples_of_a_source_are_fetched_whole_in_one_scan(spark_engine, tmp_path, monkeypatch):
-    from plan_helpers import multiset, read
     from pyspark.sql.connect.dataframe import DataFrame
 
     import gryph.client.spark.rewrites.small_sources as small_runs
     from gryph.compiler.plan import Call, Fn, Plan, not_
     from gryph.compiler.plan.data_types import BOOLEAN, TIMESTAMP
     from gryph.compiler.sources.source_specs import SourceSpec
+    from tests.support.plan_helpers import multiset, read
 
     for name, table in (("events", WIDE), ("copy", WIDE_COPY)):
         pq.write_table(pa.table(table), tmp_path / f"{name}.parquet")

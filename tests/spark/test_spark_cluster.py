@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pyarrow as pa
 import pytest
-from plan_helpers import frame_source, read, run_one
 
 from gryph.compiler.plan import AggFn, Aggregate, AggregateCall, Field, Named, count_all
 from gryph.compiler.plan import data_types as G
+from tests.support.plan_helpers import frame_source, read, run_one
 
 
 @pytest.mark.cluster

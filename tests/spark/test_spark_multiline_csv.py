@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-from plan_helpers import read, run_one
-
 from gryph.compiler.sources.source_specs import SourceSpec
+from tests.support.plan_helpers import read, run_one
 
 MULTI_LINE = 'id,note\n1,"two\nlines"\n2,one\n'
 

@@ -12,11 +12,12 @@ import pyarrow as pa
 import pyarrow.orc as orc
 import pyarrow.parquet as pq
 import pytest
-from plan_helpers import read, run_one, same
 
 from gryph.compiler.errors import EngineError
 from gryph.compiler.plan import data_types as G
 from gryph.compiler.sources.source_specs import SourceSpec
+from tests.support.comparison import same
+from tests.support.plan_helpers import read, run_one
 
 EXPECTED = [{"id": 1, "name": "Ann", "score": 2.5}, {"id": 2, "name": None, "score": None}]
 SCHEMA = G.schema(("id", G.INTEGER), ("name", G.STRING), ("score", G.DOUBLE))

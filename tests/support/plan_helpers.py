@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import pyarrow as pa
 
 from gryph.compiler.plan import Named, Plan, Project, Query, Read, View
@@ -29,19 +27,6 @@ def project(engine, spec: SourceSpec, exprs: dict[str, object]) -> dict[str, lis
     rel = Project(read(engine, spec), tuple(Named(e, n) for n, e in exprs.items()))
     rows = run_one(engine, rel, {spec.name: spec})
     return {name: [row[name] for row in rows] for name in exprs}
-
-
-def same(actual, expected) -> bool:
-    """Equality where NaN equals NaN and floats compare to a relative 1e-9."""
-    if isinstance(expected, float) and isinstance(actual, (int, float)) and not isinstance(actual, bool):
-        if math.isnan(expected):
-            return isinstance(actual, float) and math.isnan(actual)
-        return math.isclose(actual, expected, rel_tol=1e-9, abs_tol=1e-12)
-    if isinstance(expected, list) and isinstance(actual, list):
-        return len(actual) == len(expected) and all(same(a, e) for a, e in zip(actual, expected, strict=True))
-    if isinstance(expected, dict) and isinstance(actual, dict):
-        return actual.keys() == expected.keys() and all(same(actual[k], expected[k]) for k in expected)
-    return type(actual) is type(expected) and actual == expected
 
 
 def multiset(rows: list[dict]) -> list[str]:

@@ -1,0 +1,1 @@
+"""Tests of gryph.compiler: parsing, checking, lowering and the plan."""

@@ -1,0 +1,1 @@
+"""Cases held as data, run on both engines with the same expected values."""

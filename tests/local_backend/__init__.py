@@ -1,0 +1,1 @@
+"""Tests of gryph.local_backend, the DuckDB engine."""

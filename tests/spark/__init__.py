@@ -1,0 +1,1 @@
+"""Tests of the Spark Connect engine against a real local server."""

@@ -1,0 +1,16 @@
+"""The ``gryph`` command as a user runs it: a subprocess of the checkout's venv, from its root."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+GRYPH = ROOT / ".venv" / "bin" / "gryph"
+
+
+def gryph(*args: str, cwd: Path = ROOT, timeout: float = 300) -> subprocess.CompletedProcess:
+    """Run ``gryph ARGS`` (the module when the venv has no script), capturing its text output."""
+    command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli"]
+    return subprocess.run(command + list(args), cwd=cwd, capture_output=True, text=True, timeout=timeout)
