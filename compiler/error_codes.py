@@ -76,6 +76,7 @@ CODES: dict[str, ErrorCode] = {
         STREAM_SUITE="suite <name> reads the stream <source>: it runs a micro-batch at a time",
         BAD_STREAM="<problem> in the suite's stream settings",
         NOT_A_STREAM="suite <name> reads no kafka or folder source",
+        STREAM_OTHER_SUITE="the stream state <path> is the state of suite <name>",
         BAD_OUTPUT_PATH="<option> <path> <problem>",
         BAD_TABLE_NAME="<name> is not a table name",
         SOURCE_NO_PATH="source <name> has no path",

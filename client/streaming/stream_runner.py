@@ -23,6 +23,7 @@ from ..history import HistoryStore
 from ..run_result import RunResult
 from ..runner import load_suite, opened_engine, run_loaded
 from .batch_inputs import bounded_suite, next_input
+from .failpoints import reached
 from .stream_state import COMMITTED, INTENT, Batch, StreamState
 
 DEFAULT_TRIGGER_MS = 30_000
@@ -116,7 +117,9 @@ class _BatchRunner:
         if batch_input.empty:
             return None
         tmst = max(int(time.time() * 1000), self._after_last())
-        return self._run(self.state.write_intent(tmst, batch_input), lag)
+        batch = self.state.write_intent(tmst, batch_input)
+        reached("intent")
+        return self._run(batch, lag)
 
     def _after_last(self) -> int:
         """Batch times only grow, even when the clock steps back: one ``__tmst`` per batch."""
@@ -135,8 +138,9 @@ class _BatchRunner:
             error.message += f" (batch {batch.number}; nothing was committed: the next start runs it again)"
             raise
         result.stream = _stream_part(batch, result, lag)
-        document = result.to_dict()
-        self.state.commit(batch, document)
+        reached("computed")
+        self.state.commit(batch, result.to_dict())
+        reached("committed")
         return self._publish(batch, result)
 
     def _publish(self, batch: Batch, result: RunResult) -> RunResult:

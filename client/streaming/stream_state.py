@@ -125,7 +125,7 @@ class StreamState:
             meta = dict(self._con.execute("select key, value from meta").fetchall())
         if meta.get("suite") != suite:
             raise InvalidInput(
-                "STREAM_STATE",
+                "STREAM_OTHER_SUITE",
                 f"the stream state {self.path} is the state of suite {meta.get('suite')!r}, not {suite!r}",
                 location=Location(str(self.path)),
                 text=str(self.path),
