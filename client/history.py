@@ -1,4 +1,5 @@
-"""Run history in an embedded DuckDB file: every run's result document and measure values.
+"""Run history in an embedded DuckDB file: every run's result document, measure values, rule
+metrics, and which anomaly checks found an anomaly (left out of later baselines).
 
 DuckDB lets one process at a time open a file for writing, so every access opens, works and
 closes at once, retrying with backoff while another process holds the lock. DuckDB reads the
@@ -24,6 +25,7 @@ import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gryph.compiler.checks.check_functions import BaselineQuery, Point
 from gryph.compiler.error_codes import HISTORY_NOT_STORED
 from gryph.compiler.errors import EngineError, GryphError, InvalidInput, Location
 
@@ -43,7 +45,14 @@ _SCHEMA = (
         passed boolean, document varchar)""",
     """create table if not exists measure_values (
         run_id varchar, seq bigint, suite varchar, measure varchar, started timestamp, value varchar)""",
+    # each rule's metrics (its map, or its rows) as JSON
+    """create table if not exists metric_values (
+        run_id varchar, seq bigint, suite varchar, rule varchar, started timestamp, value varchar)""",
+    # each anomaly check's finding; a run missing here had no such check (or too little history)
+    """create table if not exists check_anomalies (
+        run_id varchar, suite varchar, check_name varchar, anomaly boolean)""",
 )
+_TABLES = ("runs", "measure_values", "metric_values", "check_anomalies")
 
 
 def _utc(moment: dt.datetime) -> dt.datetime:
@@ -201,9 +210,9 @@ class HistoryStore:
         try:
             with self._waiting(lambda: self._connect(read_only=True)) as con:
                 tables = con.execute(
-                    "select table_name from information_schema.tables where table_name in ('runs', 'measure_values')"
+                    "select table_name from information_schema.tables where table_name in (?, ?, ?, ?)", list(_TABLES)
                 ).fetchall()
-                for (table,) in tables:  # one of the two names above, never the user's text
+                for (table,) in tables:  # one of the names above, never the user's text
                     con.execute(f"select max(hash(row)) from {table} as row").fetchall()
         except EngineError as error:
             if error.code == "HISTORY_LOCKED":  # busy, not broken: a run failure (exit 3)
@@ -235,6 +244,7 @@ class HistoryStore:
                     seq = con.execute("select nextval('run_order')").fetchall()[0][0]
                     self._write_run(con, run_id, seq, document, _utc(started))
                     self._write_measures(con, run_id, seq, document["name"], _utc(started), measures)
+                    self._write_metrics(con, run_id, seq, document, _utc(started))
                     con.execute("commit")
                 except BaseException:
                     con.execute("rollback")
@@ -283,6 +293,26 @@ class HistoryStore:
                 ],
             )
 
+    @staticmethod
+    def _write_metrics(con, run_id: str, seq: int, document: dict, started: dt.datetime) -> None:
+        """Each rule's metrics, and each anomaly check's finding, for later runs' history functions."""
+        suite = document["name"]
+        metrics = document.get("metrics") or {}
+        if metrics:
+            con.executemany(
+                "insert into metric_values values (?, ?, ?, ?, ?, ?)",
+                [
+                    [run_id, seq, suite, rule, started, json.dumps(json_safe(value), allow_nan=False)]
+                    for rule, value in metrics.items()
+                ],
+            )
+        findings = [c for c in document.get("check_details") or [] if c.get("anomaly") is not None]
+        if findings:
+            con.executemany(
+                "insert into check_anomalies values (?, ?, ?, ?)",
+                [[run_id, suite, c["name"], bool(c["anomaly"])] for c in findings],
+            )
+
     def _exists(self) -> bool:
         """Whether the history file is there; a folder, or a path the system cannot look up (a name
         too long, a loop of links), is no history."""
@@ -296,16 +326,26 @@ class HistoryStore:
         return True
 
     def _query(self, sql: str, params: list) -> list[tuple]:
+        return self._query_with(lambda tables: (sql, params) if "runs" in tables else None)
+
+    def _query_with(self, build) -> list[tuple]:
+        """The rows of the query ``build(tables)`` gives for the history's tables (none: no rows);
+        a history written before a table existed has no rows of it."""
         import duckdb
 
         if not self._exists():
             return []
         with self._open(read_only=True) as con:
             try:
-                (tables,) = con.execute(
-                    "select count(*) from information_schema.tables where table_name = 'runs'"
-                ).fetchall()[0]
-                return con.execute(sql, params).fetchall() if tables else []
+                tables = {
+                    name
+                    for (name,) in con.execute(
+                        "select table_name from information_schema.tables where table_name in (?, ?, ?, ?)",
+                        list(_TABLES),
+                    ).fetchall()
+                }
+                query = build(tables)
+                return con.execute(*query).fetchall() if query is not None else []
             except duckdb.Error as error:  # a runs table of another tool's making, a file cut short
                 raise self._foreign(str(error).splitlines()[0]) from None
 
@@ -318,16 +358,59 @@ class HistoryStore:
             hint="name the history file gryph runs write (--history)",
         )
 
-    def measure_values(self, suite: str, measure: str, limit: int, since: dt.datetime | None = None) -> list[object]:
-        """A measure's values in the runs of ``suite`` (started at or after ``since``), newest first."""
-        window = "and started >= ?" if since is not None else ""
-        params = [suite, measure] + ([_utc(since)] if since is not None else []) + [limit]
+    def measure_values(
+        self,
+        suite: str,
+        measure: str,
+        limit: int,
+        since: dt.datetime | None = None,
+        until: dt.datetime | None = None,
+    ) -> list[object]:
+        """A measure's values in the runs of ``suite`` (started at or after ``since``, at or before
+        ``until``), newest first."""
+        window = "".join(f"and started {op} ? " for op, moment in ((">=", since), ("<=", until)) if moment is not None)
+        params = [suite, measure] + [_utc(m) for m in (since, until) if m is not None] + [limit]
         rows = self._query(
-            f"select value from measure_values where suite = ? and measure = ? {window} "
+            f"select value from measure_values where suite = ? and measure = ? {window}"
             "order by started desc, seq desc limit ?",
             params,
         )
         return [_decode(value) for (value,) in rows]
+
+    def metric_values(self, suite: str, rule: str, limit: int) -> list[object]:
+        """A rule's metrics (its map, or its rows) in the runs of ``suite``, newest first."""
+        sql = "select value from metric_values where suite = ? and rule = ? order by started desc, seq desc limit ?"
+        rows = self._query_with(lambda tables: (sql, [suite, rule, limit]) if "metric_values" in tables else None)
+        return [_decode(value) for (value,) in rows]
+
+    def baseline(self, suite: str, query: BaselineQuery, limit: int) -> list[Point]:
+        """The values an anomaly check learns from (a measure's, or a rule's metrics), newest first:
+        runs that passed, and where the check found no anomaly, unless the query includes them."""
+        table, column = ("measure_values", "measure") if query.source == "measure" else ("metric_values", "rule")
+
+        def build(tables: set[str]) -> tuple[str, list] | None:
+            if table not in tables:
+                return None
+            # table and column are one of the two pairs above, never the user's text
+            sql = f"select v.value, v.started from {table} v join runs r on r.run_id = v.run_id "
+            sql += f"where v.suite = ? and v.{column} = ? "
+            params: list[object] = [suite, query.name]
+            if not query.include_failed:
+                sql += "and r.passed "
+            if not query.include_anomalies and "check_anomalies" in tables:
+                sql += (
+                    "and not exists (select 1 from check_anomalies a "
+                    "where a.run_id = v.run_id and a.check_name = ? and a.anomaly) "
+                )
+                params.append(query.check)
+            if query.until is not None:
+                sql += "and v.started <= ? "
+                params.append(_utc(query.until))
+            return sql + "order by v.started desc, v.seq desc limit ?", [*params, limit]
+
+        return [
+            Point(_decode(value), started.replace(tzinfo=dt.timezone.utc)) for value, started in self._query_with(build)
+        ]
 
     def runs(self, suite: str, limit: int = 50) -> list[dict]:
         """The newest runs of ``suite``: run id, start time, engine, verdict and measures."""

@@ -38,7 +38,8 @@ class RunResult:
     stream: dict | None = None
 
     def warnings_failed(self) -> bool:
-        return any(check.warn and not check.passed for check in self.checks)
+        # an anomaly check without enough history yet is a WARN that --strict does not fail on
+        return any(check.warn and not check.passed and not check.not_enough_history for check in self.checks)
 
     def to_dict(self) -> dict:
         document = {
@@ -61,6 +62,8 @@ class RunResult:
                     "status": check.status,
                     "values": check.values,
                     "error": check.error,
+                    # an anomaly check's finding: the history leaves anomalies out of later baselines
+                    **({"anomaly": check.anomaly} if check.anomaly is not None else {}),
                 }
                 for check in self.checks
             ],

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..checks.anomaly_syntax import MeasureTypes
 from ..checks.check_tree import CompiledCheck, compile_checks
 from ..language.gc_pause import without_cyclic_gc
 from ..language.recursion_room import recursion_room
@@ -18,7 +19,7 @@ from ..plan.data_types import Schema
 from ..rule_kinds import RuleKind
 from ..suites.suite import RuleSpec, Suite
 from .accuracy import AccuracyChecker, KeyedAccuracyChecker
-from .checked_rules import CheckedRule
+from .checked_rules import CheckedQuery, CheckedRule
 from .griffin_measures import (
     AccuracyMeasureChecker,
     CompletenessMeasureChecker,
@@ -81,7 +82,16 @@ def check_suite(suite: Suite, schemas: Mapping[str, Schema], now_ms: int = 0) ->
     with recursion_room():
         rules = tuple(check_rule(rule, schemas, now_ms) for rule in suite.rules)
         measures = tuple(check_rule(measure, schemas, now_ms) for measure in suite.measures)
-        return CheckedSuite(suite, rules, measures, tuple(compile_checks(suite)))
+        return CheckedSuite(suite, rules, measures, tuple(compile_checks(suite, _measure_types(measures))))
+
+
+def _measure_types(measures: tuple[CheckedRule, ...]) -> MeasureTypes:
+    """The columns of each measure whose query gryph typed (not Spark SQL text), for the checks."""
+    return {
+        m.spec.name: tuple((name, expr.dtype) for expr, name in m.items)
+        for m in measures
+        if isinstance(m, CheckedQuery) and m.grouping is None
+    }
 
 
 def check_rule(rule: RuleSpec, schemas: Mapping[str, Schema], now_ms: int) -> CheckedRule:

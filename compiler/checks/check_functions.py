@@ -12,7 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..language.time_literals import duration_ms
 from ..results import Row
+from .statistics import median, median_absolute_deviation, quantile, sample_stddev, sample_variance
 
 HISTORY_LIMIT = 10_000  # values read from history per call, newest first
 
@@ -21,15 +23,65 @@ class CheckError(Exception):
     """A check could not be evaluated (wrong types, missing key): the check fails with this message."""
 
 
+@dataclass(frozen=True)
+class Point:
+    """One earlier run's value of what an anomaly check watches (a measure's value or a rule's
+    metrics, before any subscript), and when that run started."""
+
+    value: object
+    started: dt.datetime  # timezone-aware, UTC
+
+
+@dataclass(frozen=True, slots=True)
+class BaselineQuery:
+    """Which earlier runs an anomaly check learns from: the values of measure (``source`` is
+    "measure") or rule ("metric") ``name``, without failed runs and the runs where check ``check``
+    found an anomaly unless it includes them; with ``until``, only runs started by then."""
+
+    source: str
+    name: str
+    check: str
+    include_failed: bool = False
+    include_anomalies: bool = False
+    until: dt.datetime | None = None
+
+
 class HistoryReader(Protocol):
-    def measure_values(self, suite: str, measure: str, limit: int, since: dt.datetime | None = None) -> list[object]:
-        """A measure's values in earlier runs of ``suite`` (started at or after ``since``), newest first."""
+    def measure_values(
+        self,
+        suite: str,
+        measure: str,
+        limit: int,
+        since: dt.datetime | None = None,
+        until: dt.datetime | None = None,
+    ) -> list[object]:
+        """A measure's values in earlier runs of ``suite`` (started at or after ``since`` and at or
+        before ``until``), newest first."""
+
+    def metric_values(self, suite: str, rule: str, limit: int) -> list[object]:
+        """A rule's metrics (its map, or its rows) in earlier runs of ``suite``, newest first."""
+
+    def baseline(self, suite: str, query: BaselineQuery, limit: int) -> list[Point]:
+        """The earlier runs an anomaly check learns from, newest first."""
 
 
 class NoHistory:
     """No history store: every history function sees no earlier runs."""
 
-    def measure_values(self, suite: str, measure: str, limit: int, since: dt.datetime | None = None) -> list[object]:
+    def measure_values(
+        self,
+        suite: str,
+        measure: str,
+        limit: int,
+        since: dt.datetime | None = None,
+        until: dt.datetime | None = None,
+    ) -> list[object]:
+        return []
+
+    def metric_values(self, suite: str, rule: str, limit: int) -> list[object]:
+        return []
+
+    def baseline(self, suite: str, query: BaselineQuery, limit: int) -> list[Point]:
         return []
 
 
@@ -213,6 +265,104 @@ def _monthly_avg(clock: Clock, name: object) -> float | None:
     return _average_since(clock, name, _day_start(clock).replace(day=1), "monthly_avg")
 
 
+def number_list(value: object, fn: str) -> list[float]:
+    """A list's numbers as floats, nulls left out."""
+    return _floats(_numbers(_items(value, fn), fn), fn)
+
+
+def _spread(statistic: Callable[[list[float]], float | None], fn: str) -> Callable[[Clock, object], float | None]:
+    def spread(clock: Clock, value: object) -> float | None:
+        return statistic(number_list(value, fn))
+
+    return spread
+
+
+def _quantile(clock: Clock, value: object, q: object) -> float | None:
+    values = number_list(value, "quantile")
+    if q is None:
+        return None
+    if isinstance(q, bool) or not isinstance(q, (int, float)) or not 0 <= q <= 1:  # NaN is refused too
+        raise CheckError(f"quantile() needs q between 0 and 1, got {shown(q)}")
+    return quantile(values, float(q))
+
+
+def _number(value: object, fn: str) -> float:
+    if not is_number(value):
+        raise CheckError(f"{fn}() needs a number, got {type_name(value)}")
+    return _floats([value], fn)[0]  # type: ignore[list-item]
+
+
+def _sqrt(clock: Clock, value: object) -> float | None:
+    if value is None:
+        return None
+    number = _number(value, "sqrt")
+    if number < 0:
+        raise CheckError(f"sqrt() of a negative number, {shown(value)}")
+    return math.sqrt(number)
+
+
+def _zscore(clock: Clock, value: object, values: object) -> float | None:
+    """How many sample standard deviations ``value`` lies from the list's mean; null when either
+    is unknown or the list does not vary (as division by zero is null)."""
+    numbers = number_list(values, "zscore")
+    if value is None:
+        return None
+    number = _number(value, "zscore")
+    spread = sample_stddev(numbers)
+    mean = _mean(numbers, "zscore")  # type: ignore[arg-type]
+    if spread is None or spread == 0 or mean is None:
+        return None
+    return (number - mean) / spread
+
+
+def _metric_key(metrics: object, rule: str, key: str) -> object:
+    """A metric of one run's rule metrics; null for a run that did not have it."""
+    if metrics is None:
+        return None
+    if not isinstance(metrics, dict):
+        raise CheckError(f"rule {rule!r} gives rows, not a map of metrics: read them with metrics[{rule!r}]")
+    return metrics.get(key)
+
+
+def _metric_history(clock: Clock, rule: object, key: object, n: object) -> list[object]:
+    fn = "metric_history"
+    name, metric = _text(rule, fn), _text(key, fn)
+    return [_metric_key(m, name, metric) for m in clock.history.metric_values(clock.suite, name, _count(n, fn))]
+
+
+def _previous_metric(clock: Clock, rule: object, key: object) -> object:
+    values = _metric_history(clock, rule, key, 1)
+    return values[0] if values else None
+
+
+def period(value: object, fn: str) -> dt.timedelta:
+    """A period written as a duration string (``"7d"``, ``"24h"``)."""
+    if not isinstance(value, str):
+        raise CheckError(f'{fn}() needs a period such as "7d", got {type_name(value)}')
+    try:
+        ms = duration_ms(value)
+    except ValueError as error:
+        raise CheckError(f"{fn}() period {error}") from None
+    if ms is None:
+        raise CheckError(f'{fn}() needs a period such as "7d", got {value!r}')
+    return dt.timedelta(milliseconds=ms)
+
+
+def period_end(started: dt.datetime, ago: dt.timedelta) -> dt.datetime:
+    """The latest start of a run one period ``ago`` before ``started``: a tenth of the period later
+    than exactly, so last week's run that started a few minutes later than this one still counts."""
+    return started - ago + ago / 10
+
+
+def _value_ago(clock: Clock, name: object, ago: object) -> object:
+    """The measure's value in the newest earlier run one period ``ago`` back (``value_ago("rows",
+    "7d")``: the same weekday last week, see ``period_end``); null when there is none."""
+    fn = "value_ago"
+    until = period_end(clock.started, period(ago, fn))
+    values = clock.history.measure_values(clock.suite, _text(name, fn), 1, until=until)
+    return values[0] if values else None
+
+
 @dataclass(frozen=True)
 class Function:
     """A check-language function: how many arguments it takes and which one names a measure."""
@@ -221,6 +371,7 @@ class Function:
     min_args: int
     max_args: int | None  # None: any number
     measure_arg: int | None = None  # the argument naming a measure of this suite (checked when literal)
+    rule_arg: int | None = None  # the argument naming a rule of this suite (checked when literal)
 
     def arity(self) -> str:
         if self.max_args == self.min_args:
@@ -241,4 +392,14 @@ FUNCTIONS: dict[str, Function] = {
     "daily_avg": Function(_daily_avg, 1, 1, measure_arg=0),
     "weekly_avg": Function(_weekly_avg, 1, 1, measure_arg=0),
     "monthly_avg": Function(_monthly_avg, 1, 1, measure_arg=0),
+    "stddev": Function(_spread(sample_stddev, "stddev"), 1, 1),
+    "variance": Function(_spread(sample_variance, "variance"), 1, 1),
+    "median": Function(_spread(median, "median"), 1, 1),
+    "mad": Function(_spread(median_absolute_deviation, "mad"), 1, 1),
+    "quantile": Function(_quantile, 2, 2),
+    "sqrt": Function(_sqrt, 1, 1),
+    "zscore": Function(_zscore, 2, 2),
+    "metric_history": Function(_metric_history, 3, 3, rule_arg=0),
+    "previous_metric": Function(_previous_metric, 2, 2, rule_arg=0),
+    "value_ago": Function(_value_ago, 2, 2, measure_arg=0),
 }

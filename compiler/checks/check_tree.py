@@ -3,6 +3,7 @@
 Checks are validated before any data is read: ``measures["x"]`` must name a measure of the
 suite and ``metrics["r"]`` a rule, with a string literal; a function must exist and get the
 right number of arguments; nesting is bounded. Errors carry the line and column (exit 2).
+An ``anomaly(...)`` is a whole check (``anomaly_syntax``).
 """
 
 from __future__ import annotations
@@ -16,66 +17,11 @@ from ..language.number_literals import number_from_text
 from ..language.ruletree import check_nodes as c
 from ..language.ruletree.nodes import Node, located
 from ..suites.suite import CheckSpec, PassSpec, Suite
+from .anomaly_syntax import STRATEGY_PARAMETERS, MeasureTypes, build_anomaly
 from .check_functions import FUNCTIONS
+from .tree_nodes import Binary, Call, Const, Index, ListOf, MeasureRef, MetricRef, Traced, Unary
 
 MAX_DEPTH = 64  # nesting of a check expression; deeper is an error, not a stack overflow
-
-
-@dataclass(frozen=True, slots=True)
-class Const:
-    value: object
-
-
-@dataclass(frozen=True, slots=True)
-class ListOf:
-    items: tuple[object, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class MeasureRef:
-    """``measures["name"]``."""
-
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class MetricRef:
-    """``metrics["rule"]``: the rule's metric map (a list of rows for profiling)."""
-
-    rule: str
-
-
-@dataclass(frozen=True, slots=True)
-class Index:
-    base: object
-    index: object
-
-
-@dataclass(frozen=True, slots=True)
-class Call:
-    fn: str
-    args: tuple[object, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Unary:
-    op: str  # - + not
-    operand: object
-
-
-@dataclass(frozen=True, slots=True)
-class Binary:
-    op: str  # + - * / % == != < > <= >= and or
-    left: object
-    right: object
-
-
-@dataclass(frozen=True, slots=True)
-class Traced:
-    """A value worth showing when a check fails: a measure, metric or function call, by its text."""
-
-    text: str
-    expr: object
 
 
 @dataclass(frozen=True)
@@ -85,14 +31,20 @@ class CompiledCheck:
 
 
 class _Builder:
-    def __init__(self, suite: Suite) -> None:
+    def __init__(self, suite: Suite, measure_types: MeasureTypes) -> None:
         self.suite = suite
         self.measures = [m.name for m in suite.measures]
         self.rules = [r.name for r in suite.rules]
+        self.measure_types = measure_types
 
     error = staticmethod(located)
 
     def check(self, check: CheckSpec) -> CompiledCheck:
+        top = check.expr
+        while isinstance(top, c.CheckGroup):
+            top = top.expr
+        if isinstance(top, c.CheckCall) and top.name == "anomaly":
+            return CompiledCheck(check, build_anomaly(self, top, check.name, self.measure_types))
         expr = self.build(check.expr)
         # operator chains fold into nested nodes: bound the depth of the result, not only of the text
         if _too_deep(expr):
@@ -190,13 +142,23 @@ class _Builder:
 
     def call(self, node: c.CheckCall) -> Traced:
         name = node.name
+        if name == "anomaly" or name in STRATEGY_PARAMETERS:
+            raise self.error(
+                "BAD_ANOMALY_CHECK",
+                f"{name}(...) is not a value: an anomaly check is a check of its own",
+                node,
+                'write check "name": anomaly(measures["m"], normal(k = 3))',
+            )
         function = FUNCTIONS.get(name)
         if function is None:
             raise self.error("UNKNOWN_FUNCTION", f"unknown function {name!r}", node, did_you_mean(name, FUNCTIONS))
+        keyword = next((arg for arg in node.args if isinstance(arg, c.CheckNamedArgument)), None)
+        if keyword is not None:
+            raise self.error("NAMED_ARGUMENT", f"{name}() takes no named argument {keyword.name!r}", keyword)
         count = len(node.args)
         if count < function.min_args or (function.max_args is not None and count > function.max_args):
             raise self.error("WRONG_ARITY", f"{name}() takes {function.arity()}, got {count}", node)
-        args = tuple(self.build(arg) for arg in node.args)
+        args = tuple(self.build(arg) for arg in node.args if not isinstance(arg, c.CheckNamedArgument))
         if function.measure_arg is not None:
             named = args[function.measure_arg]
             if isinstance(named, Const) and named.value not in self.measures:
@@ -206,12 +168,22 @@ class _Builder:
                     node.args[function.measure_arg],
                     did_you_mean(str(named.value), self.measures),
                 )
+        if function.rule_arg is not None:
+            named = args[function.rule_arg]
+            if isinstance(named, Const) and named.value not in self.rules:
+                raise self.error(
+                    "UNKNOWN_RULE",
+                    f"unknown rule {named.value!r}",
+                    node.args[function.rule_arg],
+                    did_you_mean(str(named.value), self.rules) or "name a rule of this suite",
+                )
         return Traced(node.text, Call(name, args))
 
 
-def compile_checks(suite: Suite) -> list[CompiledCheck]:
-    """Every check of the suite as a syntax tree, and the pass policy checked against them."""
-    builder = _Builder(suite)
+def compile_checks(suite: Suite, measure_types: MeasureTypes | None = None) -> list[CompiledCheck]:
+    """Every check of the suite as a syntax tree, and the pass policy checked against them;
+    ``measure_types``: the columns of the measures whose types the check pass knows."""
+    builder = _Builder(suite, measure_types or {})
     compiled = [builder.check(check) for check in suite.checks]
     _check_policy(suite.policy, suite.checks)
     return compiled

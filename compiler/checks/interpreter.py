@@ -16,7 +16,7 @@ from typing import Any
 
 from ..results import Failed, Row
 from .check_functions import FUNCTIONS, CheckError, Clock, is_number, shown, type_name
-from .check_tree import Binary, Call, Const, Index, ListOf, MeasureRef, MetricRef, Traced, Unary
+from .tree_nodes import Binary, Call, Const, Index, ListOf, MeasureRef, MetricRef, Traced, Unary
 
 _ORDER = {"<": operator.lt, ">": operator.gt, "<=": operator.le, ">=": operator.ge}
 

@@ -1,7 +1,8 @@
 """Check -> pass: evaluate every check over the measures and metrics, then the pass policy.
 
 A check that cannot be evaluated (wrong types, a missing key) fails with its error: one broken
-check never hides the others. Warnings never count in the policy.
+check never hides the others. Warnings never count in the policy, nor does an anomaly check
+without enough history yet (a WARN, even with --strict).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import operator
 from dataclasses import dataclass, field
 
 from ..suites.suite import CheckSpec, PassSpec
+from .anomaly import Anomaly, judge_anomaly
 from .check_functions import CheckError, Clock
 from .check_tree import CompiledCheck
 from .interpreter import Env, evaluate
@@ -34,13 +36,15 @@ class CheckOutcome:
     warn: bool = False
     values: dict[str, object] = field(default_factory=dict)
     error: str | None = None
+    anomaly: bool | None = None  # an anomaly check's finding (None: not one, or not enough history)
+    not_enough_history: bool = False  # an anomaly check that could not judge yet: a WARN
 
     @property
     def status(self) -> str:
-        """PASS, FAIL, or WARN for a failed warning."""
+        """PASS, FAIL, or WARN for a failed warning or an anomaly check without enough history."""
         if self.passed:
             return "PASS"
-        return "WARN" if self.warn else "FAIL"
+        return "WARN" if self.warn or self.not_enough_history else "FAIL"
 
 
 @dataclass
@@ -60,6 +64,8 @@ def judge(
 def _run(check: CompiledCheck, measures: dict[str, object], metrics: dict[str, object], clock: Clock) -> CheckOutcome:
     env = Env(measures, metrics, clock)
     spec = check.spec
+    if isinstance(check.expr, Anomaly):
+        return _anomaly(check.expr, spec, env)
     try:
         value = evaluate(check.expr, env)
     except CheckError as error:
@@ -71,13 +77,25 @@ def _run(check: CompiledCheck, measures: dict[str, object], metrics: dict[str, o
     return CheckOutcome(spec.name, _text(spec), value is True, spec.warn, env.trace)
 
 
+def _anomaly(check: Anomaly, spec: CheckSpec, env: Env) -> CheckOutcome:
+    """An anomaly check: passed when the value is inside the bounds, with the bounds shown beside it."""
+    try:
+        finding = judge_anomaly(check, evaluate(check.subject, env), env.clock)
+    except CheckError as error:
+        return CheckOutcome(spec.name, _text(spec), False, spec.warn, env.trace, str(error))
+    values = {**env.trace, **finding.shown}
+    if finding.anomaly is None:
+        return CheckOutcome(spec.name, _text(spec), False, spec.warn, values, not_enough_history=True)
+    return CheckOutcome(spec.name, _text(spec), not finding.anomaly, spec.warn, values, anomaly=finding.anomaly)
+
+
 def _text(spec: CheckSpec) -> str:
     return spec.expr.text
 
 
 def holds(policy: PassSpec, outcomes: list[CheckOutcome]) -> bool:
     """Whether the run passes under ``policy`` (warnings left out)."""
-    deciding = [o for o in outcomes if not o.warn]
+    deciding = [o for o in outcomes if not o.warn and not o.not_enough_history]
     if policy.kind == "always":
         return True
     if policy.kind == "all":

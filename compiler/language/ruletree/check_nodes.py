@@ -58,9 +58,17 @@ class CheckList(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class CheckNamedArgument(Node):
+    """``name = value`` among a call's arguments (``normal(k = 3)``)."""
+
+    name: str
+    value: CheckExpr
+
+
+@dataclass(frozen=True, slots=True)
 class CheckCall(Node):
     name: str
-    args: tuple[CheckExpr, ...]
+    args: tuple[CheckExpr | CheckNamedArgument, ...]
 
 
 @dataclass(frozen=True, slots=True)

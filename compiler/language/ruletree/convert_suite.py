@@ -103,7 +103,7 @@ class SuiteConverter(Converter):
         return s.PassAlways(model.kind.lower(), **self.at(model))
 
     # -- the check language ------------------------------------------------------------------------
-    def check(self, model: Any) -> c.CheckExpr:
+    def check(self, model: Any) -> Any:  # a c.CheckExpr, or a named argument among a call's
         return _CHECKS[type(model).__name__](self, model)
 
     def _check_chain(self, model: Any) -> c.CheckExpr:
@@ -145,7 +145,7 @@ _STATEMENTS: dict[str, Callable[[SuiteConverter, Any], s.Statement]] = {
     "StreamDecl": lambda v, m: s.StreamDecl(int(time_literal_ms(m.interval.value)), **v.at(m)),
 }
 
-_CHECKS: dict[str, Callable[[SuiteConverter, Any], c.CheckExpr]] = {
+_CHECKS: dict[str, Callable[[SuiteConverter, Any], c.CheckExpr | c.CheckNamedArgument]] = {
     "CheckOr": SuiteConverter._check_chain,
     "CheckAnd": SuiteConverter._check_chain,
     "CheckSum": SuiteConverter._check_chain,
@@ -157,6 +157,7 @@ _CHECKS: dict[str, Callable[[SuiteConverter, Any], c.CheckExpr]] = {
     "CheckGroup": lambda v, m: c.CheckGroup(v.check(m.expr), **v.at(m)),
     "CheckList": lambda v, m: c.CheckList(tuple(v.check(item) for item in m.items), **v.at(m)),
     "CheckCall": lambda v, m: c.CheckCall(m.name, tuple(v.check(arg) for arg in m.args), **v.at(m)),
+    "CheckNamedArgument": lambda v, m: c.CheckNamedArgument(m.name, v.check(m.value), **v.at(m)),
     "CheckVariable": lambda v, m: c.CheckName(m.name, **v.at(m)),
     "CheckNumber": lambda v, m: c.CheckNumber(m.value, **v.at(m)),
     "CheckString": lambda v, m: c.CheckString(unquote_string(m.value), **v.at(m)),

@@ -17,7 +17,7 @@ from . import check_nodes as c
 from . import nodes as n
 from . import statements as s
 from .fast_expressions import KEYWORDS, ExpressionParser
-from .fast_scanner import DIGITS, FLAGS, NUMBER, STRING, TIME, Unhandled
+from .fast_scanner import DIGITS, FLAGS, NUMBER, SKIP, STRING, TIME, Unhandled
 
 SOURCE_FORMAT = re.compile(r"(?ai:csv|tsv|parquet|json|avro|orc|table|postgres|sqlite|kafka|folder)\b", FLAGS)
 OPTION_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*", FLAGS)
@@ -321,9 +321,25 @@ class SuiteParser(ExpressionParser):
         if self.char() != "(":
             return c.CheckName(name, **self.span(start, self.last_end))
         self.advance(self.pos + 1)
-        args = self._check_items(")")
+        args: tuple[c.CheckExpr | c.CheckNamedArgument, ...] = ()
+        if self.char() != ")":
+            args = (self._check_argument(),)
+            while self.punct(","):
+                args += (self._check_argument(),)
         self.expect_punct(")")
         return c.CheckCall(name, args, **self.span(start, self.last_end))
+
+    def _check_argument(self) -> c.CheckExpr | c.CheckNamedArgument:
+        """A call's argument: ``name = value`` (one ``=``) or a check expression."""
+        start = self.pos
+        name = CHECK_NAME.match(self.text, start)
+        if name is not None and CHECK_KEYWORD.match(self.text, start) is None:
+            after = SKIP.match(self.text, name.end()).end()  # type: ignore[union-attr]
+            if self.text.startswith("=", after) and not self.text.startswith("==", after):
+                self.advance(after + 1)
+                value = self.check()
+                return c.CheckNamedArgument(name.group(), value, **self.span(start, self.last_end))
+        return self.check()
 
     def _check_items(self, close: str) -> tuple[c.CheckExpr, ...]:
         """Zero or more check expressions separated by commas, before ``close``."""

@@ -1,0 +1,182 @@
+"""Anomaly checks: today's value of a measure or rule metric against bounds learnt from earlier runs.
+
+The strategies are Deequ's: ``normal`` is BatchNormal (mean ± k·σ of a training window; leaving
+earlier anomalies out of it, the default, is what OnlineNormal's ``ignoreAnomalies`` does),
+``absolute_change`` and ``relative_change`` are AbsoluteChange and RelativeRateOfChange (with
+their ``order``), and ``seasonal`` compares with the run one period back (the same weekday last
+week for ``"7d"``). Every strategy is turned into bounds on the value itself, so a report shows the
+range the value had to fall in. Too few earlier runs is a warning ("not enough history"), never a
+failure or an error.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import math
+from dataclasses import dataclass
+
+from .check_functions import BaselineQuery, CheckError, Clock, Point, is_number, period_end, type_name
+from .statistics import sample_stddev
+
+DIRECTIONS = ("up", "down", "both")
+
+
+@dataclass(frozen=True, slots=True)
+class Normal:
+    """Mean ± ``k`` sample standard deviations of the newest ``window`` baseline runs."""
+
+    k: float
+    window: int
+
+
+@dataclass(frozen=True, slots=True)
+class AbsoluteChange:
+    """The ``order``-th difference (order 1: today minus the last run) within
+    [-max_decrease, max_increase]; None: unbounded on that side."""
+
+    max_increase: float | None
+    max_decrease: float | None
+    order: int
+
+
+@dataclass(frozen=True, slots=True)
+class RelativeChange:
+    """The change from the value ``order`` runs back, as a fraction of that value's size, within
+    [-max_decrease, max_increase]."""
+
+    max_increase: float | None
+    max_decrease: float | None
+    order: int
+
+
+@dataclass(frozen=True, slots=True)
+class Seasonal:
+    """Relative change from the run one ``period_ms`` back (started at most a tenth of the period
+    later than exactly one period back, for runs that start a little late)."""
+
+    period_ms: int
+    max_increase: float | None
+    max_decrease: float | None
+
+
+Strategy = Normal | AbsoluteChange | RelativeChange | Seasonal
+
+
+def runs_needed(strategy: Strategy) -> int:
+    """The fewest baseline runs the strategy can compute bounds from."""
+    if isinstance(strategy, Normal):
+        return 2  # a sample standard deviation needs two values
+    if isinstance(strategy, Seasonal):
+        return 1
+    return strategy.order
+
+
+@dataclass(frozen=True, slots=True)
+class Anomaly:
+    """``anomaly(subject, strategy, direction = ..., min_history = ...)``: a whole check."""
+
+    subject: object  # the reference read now (measures[...] or metrics[...], traced)
+    query: BaselineQuery  # its earlier values
+    path: tuple[str | int, ...]  # the subject's subscripts below what the history stores
+    strategy: Strategy
+    direction: str  # up, down or both: which side is an anomaly
+    min_history: int  # baseline runs needed before the check judges (at least the strategy's need)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """An anomaly check's result: ``anomaly`` None when there was not enough history; ``shown``
+    holds the bounds and baseline, shown beside the values the check read."""
+
+    anomaly: bool | None
+    shown: dict[str, object]
+
+
+def judge_anomaly(check: Anomaly, value: object, clock: Clock) -> Finding:
+    """Whether ``value`` (the subject read now) is an anomaly against the check's baseline."""
+    if value is None:
+        raise CheckError("anomaly() read null: there is no value to compare")
+    if not is_number(value):
+        raise CheckError(f"anomaly() watches a number, got {type_name(value)}")
+    strategy = check.strategy
+    history = _history(check, clock)
+    needed = max(check.min_history, runs_needed(strategy))
+    if len(history) < needed:
+        return Finding(
+            None,
+            {"baseline runs": len(history), "not enough history": f"{len(history)} earlier runs, {needed} needed"},
+        )
+    lower, upper, shown = _bounds(strategy, history)
+    if check.direction == "up":
+        lower = None
+    elif check.direction == "down":
+        upper = None
+    number = float(value)  # type: ignore[arg-type]
+    # written so that a NaN value is outside any bound
+    anomalous = (lower is not None and not number >= lower) or (upper is not None and not number <= upper)
+    bounds = {"lower bound": lower, "upper bound": upper}
+    return Finding(
+        anomalous,
+        {**{k: v for k, v in bounds.items() if v is not None}, "baseline runs": len(history), **shown},
+    )
+
+
+def _history(check: Anomaly, clock: Clock) -> list[float]:
+    """The baseline's numbers, newest first: runs whose value is null, NaN or not a number are skipped."""
+    strategy = check.strategy
+    query, limit = check.query, runs_needed(strategy)
+    if isinstance(strategy, Normal):
+        limit = strategy.window
+    elif isinstance(strategy, Seasonal):
+        query = dataclasses.replace(
+            query, until=period_end(clock.started, dt.timedelta(milliseconds=strategy.period_ms))
+        )
+    points = clock.history.baseline(clock.suite, query, limit)
+    values = [_at(point, check.path) for point in points]
+    return [float(v) for v in values if is_number(v) and math.isfinite(v)]  # type: ignore[arg-type]
+
+
+def _at(point: Point, path: tuple[str | int, ...]) -> object:
+    """The subject's value in one earlier run (a row is stored as a map or a list); null where that
+    run had no such key."""
+    value = point.value
+    for key in path:
+        if isinstance(value, dict):
+            value = value.get(key) if isinstance(key, str) else _nth(list(value.values()), key)
+        elif isinstance(value, list) and isinstance(key, int):
+            value = _nth(value, key)
+        else:
+            return None
+    return value
+
+
+def _nth(items: list[object], index: int) -> object:
+    return items[index] if -len(items) <= index < len(items) else None
+
+
+def _bounds(strategy: Strategy, history: list[float]) -> tuple[float | None, float | None, dict[str, object]]:
+    """The lower and upper bound on today's value, and what they were computed from."""
+    if isinstance(strategy, Normal):
+        mean = math.fsum(history) / len(history)
+        spread = sample_stddev(history)
+        assert spread is not None  # two values or more
+        margin = strategy.k * spread
+        return mean - margin, mean + margin, {"baseline mean": mean, "baseline stddev": spread}
+    if isinstance(strategy, AbsoluteChange):
+        # the order-th difference is today's value plus a sum of earlier ones: bound today's value
+        rest = math.fsum(
+            (-1) ** j * math.comb(strategy.order, j) * history[j - 1] for j in range(1, strategy.order + 1)
+        )
+        return (
+            None if strategy.max_decrease is None else -rest - strategy.max_decrease,
+            None if strategy.max_increase is None else -rest + strategy.max_increase,
+            {},
+        )
+    base = history[strategy.order - 1] if isinstance(strategy, RelativeChange) else history[0]
+    size = abs(base)
+    return (
+        None if strategy.max_decrease is None else base - strategy.max_decrease * size,
+        None if strategy.max_increase is None else base + strategy.max_increase * size,
+        {"baseline value": base},
+    )
