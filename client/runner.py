@@ -226,9 +226,11 @@ def run_loaded(
     options: Options,
     store: HistoryStore | None,
     phase: Phase = no_progress,
+    settle: Callable[[dict], None] | None = None,
 ) -> RunResult:
     """Compile and run a loaded suite on an open engine, judge its checks (reading earlier runs
-    from ``store``), and return the run (not stored: the caller stores it where it belongs)."""
+    from ``store``), and return the run (not stored: the caller stores it where it belongs).
+    ``settle`` may change the metrics before the checks read them (a stream's accuracy retries)."""
     clock = time.perf_counter()
     phase("learning the sources' schemas and compiling the rules")
     compiled = compile_for(suite, active, options)
@@ -242,6 +244,8 @@ def run_loaded(
     results = compiled.finish(rows)
     measures = compiled.finish_measures(rows)
     metrics = _metrics(suite, results)
+    if settle is not None:
+        settle(metrics)
     verdict = judge(
         compiled.checks,
         suite.policy,

@@ -84,6 +84,8 @@ _SPECS = (
         ("accuracy",),
         "required",
         metrics=("total", "miss", "matched", "matchedFraction"),
+        # in a stream: how long an unmatched source row is matched again in later batches
+        options=("retry",),
     ),
     KindSpec(RuleKind.PROFILING, "rule", "profiling", ("profiling",)),
     KindSpec(

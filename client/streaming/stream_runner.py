@@ -9,6 +9,7 @@ publishes it: history (one run per batch, keyed by stream and batch number) and 
 from __future__ import annotations
 
 import datetime as dt
+import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +23,16 @@ from gryph.compiler.suites.suite import Suite
 from ..history import HistoryStore
 from ..run_result import RunResult
 from ..runner import load_suite, opened_engine, run_loaded
+from .accuracy_retries import (
+    PENDING_PREFIX,
+    Settled,
+    accuracy_row,
+    misses_by_time,
+    misses_file,
+    retrying_rules,
+    settle,
+    with_retries,
+)
 from .batch_inputs import bounded_suite, next_input
 from .failpoints import reached
 from .stream_state import COMMITTED, INTENT, Batch, StreamState
@@ -57,6 +68,7 @@ def stream(
     available_now: bool = False,
     max_batches: int | None = None,
     state: str | Path | None = None,
+    cluster_state: str | None = None,
     history: str | Path | None = None,
     record_sample: int = 20,
 ) -> Iterator[RunResult]:
@@ -66,6 +78,8 @@ def stream(
     caps need, then stop. Otherwise a batch every ``trigger_ms`` (the suite's ``stream every``),
     batches never overlapping, until ``max_batches`` or the caller stops iterating. A batch with
     nothing new is not run. A batch left half-done by a crash runs first, with its time and input.
+    ``cluster_state``: where the engine keeps what a stream leaves there (the misses accuracy
+    rules match again); a folder of the cluster for a remote Spark, by default beside ``state``.
     """
     suite = stream_suite(source)
     store = HistoryStore(history) if history is not None else None
@@ -73,9 +87,10 @@ def stream(
         store.check_writable()
     trigger = trigger_ms or suite.stream_every_ms or DEFAULT_TRIGGER_MS
     stream_state = StreamState(state or default_state(suite), suite.name)
+    kept = cluster_state or f"{stream_state.path}.pending"
     try:
         with opened_engine(engine, remote) as active:
-            runner = _BatchRunner(suite, active, stream_state, store, record_sample)
+            runner = _BatchRunner(suite, active, stream_state, store, record_sample, kept)
             done = 0
             for result in runner.recover():
                 done += 1
@@ -98,10 +113,18 @@ class _BatchRunner:
     """One stream's batches on an open engine."""
 
     def __init__(
-        self, suite: Suite, active: Engine, state: StreamState, store: HistoryStore | None, record_sample: int
+        self,
+        suite: Suite,
+        active: Engine,
+        state: StreamState,
+        store: HistoryStore | None,
+        record_sample: int,
+        kept: str,
     ) -> None:
         self.suite, self.active, self.state, self.store = suite, active, state, store
         self.record_sample = record_sample
+        self.kept = kept
+        self.retries = retrying_rules(suite)
 
     def recover(self) -> Iterator[RunResult]:
         """Publish what was committed but not published; run again a batch that was not committed."""
@@ -117,6 +140,11 @@ class _BatchRunner:
         if batch_input.empty:
             return None
         tmst = max(int(time.time() * 1000), self._after_last())
+        last = self.state.last_batch()
+        for retrying in self.retries:  # the misses the last batch left, still inside the retry window
+            if last is not None:
+                batch_input.pending[retrying.rule.name] = misses_file(self._folder(last.number), retrying)
+            batch_input.cutoff[retrying.rule.name] = tmst - retrying.window_ms
         batch = self.state.write_intent(tmst, batch_input)
         reached("intent")
         return self._run(batch, lag)
@@ -126,22 +154,63 @@ class _BatchRunner:
         last = self.state.last_batch()
         return 0 if last is None else last.tmst + 1
 
+    def _folder(self, number: int) -> str:
+        """Where batch ``number`` leaves its accuracy rules' misses, on the engine's side."""
+        return f"{self.kept}/batch-{number}"
+
     def _run(self, batch: Batch, lag: dict[str, int]) -> RunResult:
         started = dt.datetime.fromtimestamp(batch.tmst / 1000, dt.timezone.utc)
         options = Options(
-            record_sample=self.record_sample, now_ms=batch.tmst, count_rows=True, streams=self.suite.streams
+            record_sample=self.record_sample,
+            now_ms=batch.tmst,
+            count_rows=True,
+            streams=self.suite.streams,
+            records_to=self._folder(batch.number) if self.retries else None,
+            export_only=frozenset(retrying.export for retrying in self.retries),
         )
         bounded = bounded_suite(self.suite, batch.input, batch.tmst)
+        bounded = with_retries(bounded, self.retries, batch.input.pending, batch.input.cutoff)
+        settled: dict[str, Settled] = {}
+
+        def settle_accuracy(metrics: dict) -> None:
+            for retrying in self.retries:
+                name = retrying.rule.name
+                cutoff = batch.input.cutoff[name]
+                fed = f"{PENDING_PREFIX}{name}" in bounded.sources
+                earlier = self.state.accuracy_times(name, cutoff) if fed else {}
+                earlier.pop(batch.tmst, None)
+                misses = misses_by_time(self.active, misses_file(self._folder(batch.number), retrying))
+                judged = int(metrics[name][str(retrying.rule.details.get("total") or "total")])
+                settled[name] = settle(retrying, judged, earlier, misses, batch.tmst)
+                total, miss = settled[name].times[batch.tmst]
+                metrics[name] = accuracy_row(retrying.rule, total, miss)
+
         try:
-            result = run_loaded(bounded, self.active, started, options, self.store)
+            result = run_loaded(bounded, self.active, started, options, self.store, settle=settle_accuracy)
         except GryphError as error:
             error.message += f" (batch {batch.number}; nothing was committed: the next start runs it again)"
             raise
+        for name in settled:  # the misses' file is the stream's own state, not a user output
+            result.records.get(name, {}).pop("written_to", None)
         result.stream = _stream_part(batch, result, lag)
+        updates = {name: done.updates for name, done in settled.items() if done.updates}
+        if updates:
+            result.stream["updates"] = updates
         reached("computed")
-        self.state.commit(batch, result.to_dict())
+        self.state.commit(batch, result.to_dict(), {name: done.times for name, done in settled.items()})
         reached("committed")
+        self._forget_before(batch.number)
         return self._publish(batch, result)
+
+    def _forget_before(self, number: int) -> None:
+        """Misses of batches before ``number`` are read by no batch again (a local folder only:
+        a remote cluster's folder is the cluster's to clean)."""
+        root = Path(self.kept)
+        if "://" in self.kept or not root.is_dir():
+            return
+        for folder in root.glob("batch-*"):
+            if folder.name.removeprefix("batch-").isdigit() and int(folder.name.removeprefix("batch-")) < number:
+                shutil.rmtree(folder, ignore_errors=True)
 
     def _publish(self, batch: Batch, result: RunResult) -> RunResult:
         if self.store is not None:

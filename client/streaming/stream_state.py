@@ -33,6 +33,9 @@ _SCHEMA = (
         source varchar, topic varchar, part integer, next_offset bigint, primary key (source, topic, part))""",
     """create table if not exists folder_files (
         source varchar, path varchar, mtime_ns bigint, size bigint, batch bigint, primary key (source, path))""",
+    # an accuracy rule's result per batch time while its misses are matched again (accuracy_retries.py)
+    """create table if not exists accuracy_times (
+        rule varchar, tmst bigint, total bigint, miss bigint, primary key (rule, tmst))""",
 )
 
 INTENT, COMMITTED, PUBLISHED = "intent", "committed", "published"
@@ -47,6 +50,10 @@ class BatchInput:
     files: dict[str, list[tuple[str, int, int]]] = field(default_factory=dict)
     # Kafka offsets lost before they were read (a suite that accepts loss): source -> count
     lost: dict[str, int] = field(default_factory=dict)
+    # per retrying accuracy rule: the file of the misses it matches again, and the oldest batch
+    # time still matched (older misses are final)
+    pending: dict[str, str] = field(default_factory=dict)
+    cutoff: dict[str, int] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
@@ -55,7 +62,8 @@ class BatchInput:
         )
 
     def to_json(self) -> str:
-        return json.dumps({"kafka": self.kafka, "files": self.files, "lost": self.lost}, sort_keys=True)
+        shaped = {"kafka": self.kafka, "files": self.files, "lost": self.lost}
+        return json.dumps({**shaped, "pending": self.pending, "cutoff": self.cutoff}, sort_keys=True)
 
     @staticmethod
     def from_json(text: str) -> BatchInput:
@@ -63,7 +71,9 @@ class BatchInput:
         return BatchInput(
             {s: [tuple(r) for r in ranges] for s, ranges in shaped["kafka"].items()},  # type: ignore[misc]
             {s: [tuple(f) for f in files] for s, files in shaped["files"].items()},  # type: ignore[misc]
-            dict(shaped.get("lost", {})),
+            dict(shaped["lost"]),
+            dict(shaped["pending"]),
+            dict(shaped["cutoff"]),
         )
 
 
@@ -161,6 +171,13 @@ class StreamState:
         ).fetchall()
         return (_batch(row) for row in rows)
 
+    def accuracy_times(self, rule: str, since: int) -> dict[int, tuple[int, int]]:
+        """The rule's ``(total, miss)`` per batch time from ``since`` on."""
+        rows = self._con.execute(
+            "select tmst, total, miss from accuracy_times where rule = ? and tmst >= ?", [rule, since]
+        ).fetchall()
+        return {tmst: (total, miss) for tmst, total, miss in rows}
+
     def started(self, source: str) -> bool:
         """Whether the stream ever positioned ``source`` (its first batch reads from ``starting``)."""
         return bool(
@@ -183,9 +200,18 @@ class StreamState:
         with self._transaction():
             self._set_positions(source, positions)
 
-    def commit(self, batch: Batch, document: dict) -> None:
-        """Move every source past the batch's input and store its result, in one transaction."""
+    def commit(self, batch: Batch, document: dict, accuracy: dict[str, dict[int, tuple[int, int]]]) -> None:
+        """Move every source past the batch's input and store its result and its retrying
+        accuracy rules' ``(total, miss)`` per batch time, in one transaction."""
         with self._transaction():
+            self._con.executemany(
+                "insert or replace into accuracy_times values (?, ?, ?, ?)",
+                [
+                    [rule, tmst, total, miss]
+                    for rule, times in accuracy.items()
+                    for tmst, (total, miss) in times.items()
+                ],
+            )
             for source, ranges in batch.input.kafka.items():
                 self._set_positions(source, {(topic, part): end for topic, part, _, end in ranges})
             for source, files in batch.input.files.items():

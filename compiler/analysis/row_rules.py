@@ -7,7 +7,6 @@ from collections.abc import Iterable
 from typing import cast
 
 from ..language.ruletree.nodes import SelectItem, SelectList, located
-from ..language.time_literals import duration_ms
 from ..plan import Call, Cast, Field, Fn, In, IsNull, Literal, RLike, Scalar, and_all, not_, or_all
 from ..plan.data_types import INTEGER, STRING, TIMESTAMP, Kind, Schema
 from ..rule_kinds import RuleKind
@@ -127,16 +126,9 @@ class TimelinessChecker(RuleChecker):
         end = _millis(*selections[1]) if len(selections) == 2 else Literal(self.now_ms, INTEGER)
         # a time in milliseconds is NULL exactly when the time is: test the columns, not the conversions
         valid = and_all([not_(IsNull(expr)) for expr, _, _ in selections])
-        threshold = self._duration("threshold")
-        step = self._duration("step.size")
+        threshold = self.duration("threshold")
+        step = self.duration("step.size")
         return CheckedTimeliness(self.rule, source, begin, end, valid, threshold, step, self._fractions())
-
-    def _duration(self, key: str) -> int | None:
-        try:
-            return duration_ms(self.rule.details.get(key))
-        except ValueError as problem:
-            hint = "write it in a larger unit: 30d, 12h" if "1000 years" in str(problem) else None
-            raise self.detail_error(key, "BAD_DETAIL", f"{key} {problem}", hint) from None
 
     def _fractions(self) -> tuple[float, ...]:
         values = self.rule.details.get("percentile.values")

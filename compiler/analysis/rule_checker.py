@@ -7,6 +7,7 @@ from typing import ClassVar, TypeVar
 
 from ..errors import InvalidInput, did_you_mean
 from ..language.ruletree.nodes import FieldStep, Name, Node, Selection, SelectItem, Star
+from ..language.time_literals import duration_ms
 from ..plan import Field, Scalar
 from ..plan.data_types import Schema
 from ..rule_kinds import RULE_KINDS, RuleKind
@@ -59,6 +60,14 @@ class RuleChecker:
                     text=key,
                     hint=did_you_mean(key, allowed),
                 )
+
+    def duration(self, key: str) -> int | None:
+        """A duration detail (``3m``, ``500ms``) in milliseconds; None when unset."""
+        try:
+            return duration_ms(self.rule.details.get(key))
+        except ValueError as problem:
+            hint = "write it in a larger unit: 30d, 12h" if "1000 years" in str(problem) else None
+            raise self.detail_error(key, "BAD_DETAIL", f"{key} {problem}", hint) from None
 
     def detail_error(self, key: str, code: str, message: str, hint: str | None = None) -> InvalidInput:
         """An error about the value of one detail option, located at that value."""

@@ -11,7 +11,7 @@ from ..plan import Export, Field, Limit, Named, Project, Read, Relation
 from ..plan.data_types import Schema
 from ..plan.printer import table_label
 from ..results import MetricWrite, RecordOutput, RuleResult
-from ..rule_kinds import RULE_KINDS, RuleKind
+from ..rule_kinds import RULE_KINDS, RuleKind, metric_name
 from ..safe_names import path_inside, safe_file_name
 from .query_collector import Collector, Results, RowsRef, ValueRef
 
@@ -30,6 +30,9 @@ class Options:
     count_rows: bool = False  # count the rows of every source read (the run's task metrics)
     # a stream's sources in one micro-batch: their rows and malformed messages are always counted
     streams: tuple[str, ...] = ()
+    # when set, only these record outputs (``rule__output``) are written to ``records_to`` (a
+    # stream keeps its accuracy rules' misses there, to match them again in the next batch)
+    export_only: frozenset[str] | None = None
 
     def export_for(self, name: str, relation: Relation) -> Export | None:
         """The export of one record output, or None when records are not written."""
@@ -47,7 +50,7 @@ class Options:
     def _target(self, name: str) -> tuple[str | None, tuple[str, ...] | None] | None:
         """A file of the folder, or a table: the prefix's dots separate its schema, the name's
         never do. Both are named by ``safe_file_name``, so a folder and a table hold the same names."""
-        if not self.records_to:
+        if not self.records_to or (self.export_only is not None and name not in self.export_only):
             return None
         if self.records_to.startswith("table:"):
             *schema, start = self.records_to[len("table:") :].split(".")
@@ -71,8 +74,7 @@ class RuleLowering(Generic[Checked]):
         """A metric's name: renamed in the details, else the key itself (Griffin's getStringOrKey)."""
         if key not in RULE_KINDS[self.checked.kind].metrics:
             raise KeyError(f"{key!r} is no metric key of {self.checked.kind} in compiler/rule_kinds.py")
-        value = self.rule.details.get(key)
-        return str(value) if value not in (None, "") else key
+        return metric_name(key, self.rule.details)
 
     def metric_names(self) -> dict[str, str]:
         """Every metric key of the rule's kind (the registry's), with the name it is written under."""

@@ -53,6 +53,9 @@ class RuleSpec:
     record_name: str | None = None
     # per detail option: where its key and where its value stand
     detail_locations: dict[str, tuple[Location, Location]] = field(default_factory=dict)
+    # what an accuracy rule reads in place of its source, under the source's name (a stream's
+    # batch together with the misses it matches again: client/streaming/accuracy_retries.py)
+    reads: str | None = None
 
 
 @dataclass
