@@ -58,6 +58,7 @@ CODES: dict[str, ErrorCode] = {
         UNKNOWN_FUNCTION="unknown function <name>",
         UNKNOWN_NAME="unknown name <name>",
         UNKNOWN_MEASURE="unknown measure <name>",
+        UNKNOWN_METRIC="rule <name> writes no metric <key>",
         UNKNOWN_RULE="unknown rule <name>",
         UNKNOWN_RULE_TYPE="unknown rule type <name>",
         UNKNOWN_MEASURE_TYPE="unknown measure type <name>",

@@ -9,6 +9,7 @@ This module imports nothing of gryph, so every stage may read it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Literal
@@ -64,6 +65,9 @@ class KindSpec:
     metrics: tuple[str, ...] = ()
     options: tuple[str, ...] = ()
     form_of: RuleKind | None = None  # the kind whose rules are written in this form
+    # metric keys that name the columns of its row lists (the duplication array, the step
+    # histogram) or its numbered metrics' prefix (``percentile_95``), never a metric of their own
+    nested: tuple[str, ...] = ()
 
     @property
     def keyword(self) -> str | None:
@@ -96,6 +100,7 @@ _SPECS = (
         "optional",
         metrics=("total", "unique", "dup", "num"),
         options=("duplication.array",),
+        nested=("dup", "num"),
     ),
     KindSpec(
         RuleKind.DISTINCTNESS,
@@ -104,6 +109,7 @@ _SPECS = (
         ("distinct", "distinctness"),
         metrics=("total", "distinct", "dup", "num"),
         options=("duplication.array", "accu_dup", "with.accumulate", "record.enable"),
+        nested=("dup", "num"),
     ),
     KindSpec(
         RuleKind.TIMELINESS,
@@ -112,6 +118,7 @@ _SPECS = (
         ("timeliness",),
         metrics=("total", "avg", "step", "count", "percentile", "latency"),
         options=("threshold", "step.size", "percentile.values"),
+        nested=("count", "percentile", "latency"),  # latency: the late records' column
     ),
     KindSpec(
         RuleKind.COMPLETENESS,
@@ -177,6 +184,13 @@ def griffin_names(family: Family) -> dict[str, RuleKind]:
 def griffin_spellings(family: Family) -> tuple[str, ...]:
     """Griffin's own spellings of the kinds of ``family`` (for hints)."""
     return tuple(name for spec in _SPECS if spec.family == family for name in spec.griffin_names)
+
+
+def metric_name(key: str, details: Mapping[str, object]) -> str:
+    """A metric's name in the output: renamed in the rule's details, else the key itself
+    (Griffin's getStringOrKey)."""
+    value = details.get(key)
+    return str(value) if value not in (None, "") else key
 
 
 def metric_keys(kind: str) -> tuple[str, ...]:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..checks.anomaly_syntax import MeasureTypes
+from ..checks.check_reads import check_reads
 from ..checks.check_tree import CompiledCheck, compile_checks
 from ..language.gc_pause import without_cyclic_gc
 from ..language.recursion_room import recursion_room
@@ -82,7 +83,10 @@ def check_suite(suite: Suite, schemas: Mapping[str, Schema], now_ms: int = 0) ->
     with recursion_room():
         rules = tuple(check_rule(rule, schemas, now_ms) for rule in suite.rules)
         measures = tuple(check_rule(measure, schemas, now_ms) for measure in suite.measures)
-        return CheckedSuite(suite, rules, measures, tuple(compile_checks(suite, _measure_types(measures))))
+        measure_types = _measure_types(measures)
+        checks = tuple(compile_checks(suite, measure_types))
+        check_reads(suite, measure_types)
+        return CheckedSuite(suite, rules, measures, checks)
 
 
 def _measure_types(measures: tuple[CheckedRule, ...]) -> MeasureTypes:
