@@ -128,7 +128,7 @@ class StreamState:
         """The file belongs to one suite's stream: another suite's state is refused, not mixed."""
         meta = dict(self._con.execute("select key, value from meta").fetchall())
         if not meta:
-            self._con.executemany(
+            self._insert_many(
                 "insert into meta values (?, ?)",
                 [["suite", suite], ["stream_id", uuid.uuid4().hex], ["format", FORMAT_VERSION]],
             )
@@ -204,7 +204,7 @@ class StreamState:
         """Move every source past the batch's input and store its result and its retrying
         accuracy rules' ``(total, miss)`` per batch time, in one transaction."""
         with self._transaction():
-            self._con.executemany(
+            self._insert_many(
                 "insert or replace into accuracy_times values (?, ?, ?, ?)",
                 [
                     [rule, tmst, total, miss]
@@ -215,7 +215,7 @@ class StreamState:
             for source, ranges in batch.input.kafka.items():
                 self._set_positions(source, {(topic, part): end for topic, part, _, end in ranges})
             for source, files in batch.input.files.items():
-                self._con.executemany(
+                self._insert_many(
                     "insert into folder_files values (?, ?, ?, ?, ?)",
                     [[source, path, mtime, size, batch.number] for path, mtime, size in files],
                 )
@@ -240,16 +240,20 @@ class StreamState:
                 self._set_positions(source, at)
             for source, skipped in folders.items():
                 self._con.execute("delete from folder_files where source = ?", [source])
-                self._con.executemany(
+                self._insert_many(
                     "insert into folder_files values (?, ?, ?, ?, 0)",
                     [[source, path, mtime, size] for path, mtime, size in skipped],
                 )
 
     def _set_positions(self, source: str, positions: dict[tuple[str, int], int]) -> None:
-        self._con.executemany(
+        self._insert_many(
             "insert or replace into kafka_positions values (?, ?, ?, ?)",
             [[source, topic, part, offset] for (topic, part), offset in positions.items()],
         )
+
+    def _insert_many(self, sql: str, rows: list[list]) -> None:
+        if rows:  # DuckDB refuses an executemany of no rows
+            self._con.executemany(sql, rows)
 
     def _transaction(self):
         return _Transaction(self._con)
