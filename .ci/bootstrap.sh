@@ -12,8 +12,9 @@ java_major() {
 }
 
 # Java 17 for the local Spark Connect server; headless Chromium for the HTML report's browser
-# tests (tests/client/browser.py); a PostgreSQL server the tests start themselves, and the JDBC
-# drivers the local Spark server loads (spark.jars) to read PostgreSQL and SQLite on the cluster;
+# tests (tests/client/browser.py); PostgreSQL and MariaDB servers the tests start themselves, and
+# the JDBC drivers the local Spark server loads (spark.jars) to read PostgreSQL, MySQL and SQLite
+# on the cluster;
 # Maven, which fetches the Spark connectors and the test Kafka broker from Maven Central
 install_test_packages() {
     local missing=""
@@ -24,16 +25,22 @@ install_test_packages() {
     ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing="$missing postgresql"
     [ -f /usr/share/java/postgresql.jar ] || missing="$missing libpostgresql-jdbc-java"
     [ -f /usr/share/java/sqlite-jdbc.jar ] || missing="$missing libxerial-sqlite-jdbc-java"
+    # MariaDB without its recommends (no mail server, no Perl DBI tools: the tests need the server)
+    local lean=""
+    command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || lean="$lean mariadb-server"
+    [ -f /usr/share/java/mariadb-java-client.jar ] || lean="$lean libmariadb-java"
     command -v mvn >/dev/null 2>&1 || missing="$missing maven"
     # the history's concurrency test delays DuckDB's lock calls under strace to widen the race it guards
     command -v strace >/dev/null 2>&1 || missing="$missing strace"
-    if [ -n "$missing" ]; then
-        echo "bootstrap: installing$missing"
+    if [ -n "$missing$lean" ]; then
+        echo "bootstrap: installing$missing$lean"
         SUDO=""
         if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
         $SUDO apt-get update
         # shellcheck disable=SC2086
-        $SUDO apt-get install -y $missing
+        [ -z "$missing" ] || $SUDO apt-get install -y $missing
+        # shellcheck disable=SC2086
+        [ -z "$lean" ] || $SUDO apt-get install -y --no-install-recommends $lean
     fi
 }
 
@@ -44,7 +51,7 @@ fi
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-.venv/bin/python -m pip install -q -e ".[spark,postgres,test]"
+.venv/bin/python -m pip install -q -e ".[spark,postgres,mysql,test]"
 
 # The jars from Maven Central, cached outside the checkout (~/.cache/gryph): the connectors the
 # local Spark server loads (spark-avro, Kafka) and the Kafka broker the tests start

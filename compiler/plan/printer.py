@@ -188,7 +188,9 @@ def _named(items: tuple[Named, ...]) -> str:
 @singledispatch
 def head(rel: Relation) -> str:
     """The first line of a relation's text: its own node, without its inputs."""
-    raise TypeError(f"not a relation: {rel!r}")
+    if not isinstance(rel, Relation):
+        raise TypeError(f"not a relation: {rel!r}")
+    return rel.describe()  # a relation from outside the plan describes itself
 
 
 @head.register

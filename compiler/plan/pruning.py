@@ -42,7 +42,7 @@ def _or_all(needed: Needed, extra: AbstractSet[str]) -> Needed:
 @singledispatch
 def prune_columns(rel: Relation, needed: Needed = None) -> Relation:
     """``rel`` computing the same ``needed`` output columns while reading no other column."""
-    raise TypeError(f"cannot prune a {type(rel).__name__}")
+    return rel.prune(needed)  # a relation from outside the plan prunes itself
 
 
 @prune_columns.register

@@ -41,6 +41,17 @@ class Relation(Node):
         """The scalar expressions this node evaluates itself (not those of its inputs)."""
         return self.parts_of(Scalar)
 
+    # The extension point for relations defined outside the plan (an engine's rewrites add its
+    # own): pruning and the printer handle the plan's relations themselves and ask any other
+    # relation these two, so an engine never registers into the compiler's functions.
+    def prune(self, needed: frozenset[str] | None) -> Relation:
+        """This node reading only what giving the ``needed`` output columns takes (None: all)."""
+        raise TypeError(f"cannot prune a {type(self).__name__}")
+
+    def describe(self) -> str:
+        """This node's line in a printed plan, without its inputs."""
+        raise TypeError(f"no printed form for a {type(self).__name__}")
+
 
 @dataclass(frozen=True, slots=True)
 class Named(Part):

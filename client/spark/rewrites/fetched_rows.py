@@ -23,7 +23,7 @@ from pyspark.sql.connect import functions as F
 
 from gryph.compiler.engine import Rows
 from gryph.compiler.plan import Read, Relation
-from gryph.compiler.plan.printer import head, quote_name
+from gryph.compiler.plan.printer import quote_name
 from gryph.compiler.plan.pruning import Needed, prune_columns
 
 from ..compile.relations import Context, compile_relation
@@ -52,6 +52,13 @@ class Fetched(SeveralAnswers):
             for sample, array in zip(self.samples, self.array_names, strict=True)
         }
 
+    def prune(self, needed: Needed) -> Relation:
+        # the read keeps every column: the fetched rows are whole
+        return replace(self, wanted=tuple(prune_columns(w) for w in self.wanted))
+
+    def describe(self) -> str:
+        return f"Fetched by {quote_name(self.row)} for " + ", ".join(map(repr, self.samples))
+
 
 @compile_relation.register
 def _fetched(rel: Fetched, ctx: Context) -> DataFrame:
@@ -69,14 +76,3 @@ def _fetched(rel: Fetched, ctx: Context) -> DataFrame:
             for name, mark in zip(rel.array_names, marks, strict=True)
         )
     )
-
-
-@prune_columns.register
-def _prune(rel: Fetched, needed: Needed = None) -> Relation:
-    # the read keeps every column: the fetched rows are whole
-    return replace(rel, wanted=tuple(prune_columns(w) for w in rel.wanted))
-
-
-@head.register
-def _head(rel: Fetched) -> str:
-    return f"Fetched by {quote_name(rel.row)} for " + ", ".join(map(repr, rel.samples))

@@ -28,7 +28,6 @@ from gryph.compiler.plan import Field, Filter, Limit, Literal, Named, Project, Q
 from gryph.compiler.plan.data_types import BOOLEAN, DataType, Kind
 from gryph.compiler.plan.histograms import COUNT, VALUES, is_key_histogram
 from gryph.compiler.plan.node import Part
-from gryph.compiler.plan.printer import head
 from gryph.compiler.plan.pruning import Needed, prune_columns
 from gryph.compiler.plan.scalars import contains_window, field_names, substitute
 
@@ -68,6 +67,14 @@ class SampledHistogram(SeveralAnswers):
         for i, sample in enumerate(self.samples):
             out[sample.name] = [row_values(r) for r in row[_array(i)]]
         return out
+
+    def prune(self, needed: Needed) -> Relation:
+        exprs = (e for s in self.samples for e in (s.condition, *(c.expr for c in s.columns)))
+        used = {COUNT}.union(*(field_names(e) for e in exprs))
+        return replace(self, counted=prune_columns(self.counted, frozenset(used)))
+
+    def describe(self) -> str:
+        return "Histogram of counts with samples " + ", ".join(repr(s.name) for s in self.samples)
 
 
 def _array(i: int) -> str:
@@ -171,14 +178,3 @@ def _smallest(sample: TakenSample) -> Column:
     )
     # min_by leaves out the rows whose ordering value is NULL: those the condition drops
     return F.call_function("min_by", chosen, chosen, F.lit(sample.limit))
-
-
-@prune_columns.register
-def _prune(rel: SampledHistogram, needed: Needed = None) -> Relation:
-    used = {COUNT}.union(*(field_names(e) for s in rel.samples for e in (s.condition, *(c.expr for c in s.columns))))
-    return replace(rel, counted=prune_columns(rel.counted, frozenset(used)))
-
-
-@head.register
-def _head(rel: SampledHistogram) -> str:
-    return "Histogram of counts with samples " + ", ".join(repr(s.name) for s in rel.samples)

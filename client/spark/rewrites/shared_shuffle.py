@@ -17,7 +17,7 @@ from pyspark.sql import DataFrame
 
 from gryph.compiler.plan import Relation
 from gryph.compiler.plan.data_types import Schema
-from gryph.compiler.plan.printer import head, quote_name
+from gryph.compiler.plan.printer import quote_name
 from gryph.compiler.plan.pruning import Needed, prune_columns
 
 from ..compile.relations import Context, compile_relation
@@ -35,17 +35,13 @@ class Shuffled(Relation):
     def schema(self) -> Schema:
         return self.input.schema
 
+    def prune(self, needed: Needed) -> Relation:
+        return replace(self, input=prune_columns(self.input, None if needed is None else needed | {self.by}))
+
+    def describe(self) -> str:
+        return f"Shuffled by {quote_name(self.by)}"
+
 
 @compile_relation.register
 def _shuffled(rel: Shuffled, ctx: Context) -> DataFrame:
     return compile_relation(rel.input, ctx).repartition(column(rel.by))
-
-
-@prune_columns.register
-def _prune(rel: Shuffled, needed: Needed = None) -> Relation:
-    return replace(rel, input=prune_columns(rel.input, None if needed is None else needed | {rel.by}))
-
-
-@head.register
-def _head(rel: Shuffled) -> str:
-    return f"Shuffled by {quote_name(rel.by)}"
