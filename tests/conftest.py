@@ -74,3 +74,18 @@ def kafka():
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def mariadb():
+    """One MariaDB server for the run (Debian's mariadb-install-db and mariadbd, a free loopback port).
+
+    A server that cannot start fails the tests that need it: never a skip.
+    """
+    from tests.mariadb_server import MariaDBServer
+
+    server = MariaDBServer()
+    try:
+        yield server
+    finally:
+        server.stop()

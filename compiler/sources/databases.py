@@ -1,7 +1,7 @@
-"""Database sources (PostgreSQL, SQLite): where they are, who logs in, what they read.
+"""Database sources (PostgreSQL, MySQL/MariaDB, SQLite): where they are, who logs in, what they read.
 
-Both engines connect from this one description: DuckDB through ADBC on the client, Spark
-through JDBC on the cluster. Credentials come from the URL or from environment variables the
+Both engines connect from this one description: DuckDB through ADBC (connectorx for MySQL) on
+the client, Spark through JDBC on the cluster. Credentials come from the URL or from environment variables the
 suite names (``user_env``, ``password_env``); they are resolved only when a connection is made,
 and registered with the redaction point (``redaction``) then, so no message, report or history row ever shows them.
 """
@@ -36,15 +36,23 @@ DATABASE_OPTIONS = (
 CONNECTION_OPTIONS = ("user_env", "password_env", "connect_timeout", "statement_timeout")
 # a server that accepts the connection and never answers fails the run after this long
 DEFAULT_CONNECT_TIMEOUT_MS = 10_000
-_SCHEMES = ("postgresql", "postgres")
+# the URL schemes of each networked database, the first the one drivers get
+_SCHEMES = {"postgres": ("postgresql", "postgres"), "mysql": ("mysql",)}
+_MYSQL_READ_ONLY = "SET SESSION TRANSACTION READ ONLY"
+_EXAMPLE_URLS = {"postgres": "postgresql://user@host:5432/db", "mysql": "mysql://user@host:3306/db"}
+_JDBC = {
+    "postgres": ("postgresql", "org.postgresql.Driver"),
+    # Debian's MariaDB driver (libmariadb-java) reads MySQL too; jdbc:mysql picks Spark's MySQL dialect
+    "mysql": ("mysql", "org.mariadb.jdbc.Driver"),
+}
 
 
 @dataclass(frozen=True)
 class Database:
     """A resolved connection: the URL drivers get (credentials included) and the secrets to hide."""
 
-    kind: str  # postgres | sqlite
-    url: str = field(repr=False)  # postgresql://user:password@host:port/db, or the SQLite file's path
+    kind: str  # postgres | mysql | sqlite
+    url: str = field(repr=False)  # postgresql:// or mysql://user:password@host:port/db, or the SQLite file's path
     user: str | None
     password: str | None = field(repr=False)
     connect_timeout_ms: int = DEFAULT_CONNECT_TIMEOUT_MS
@@ -75,11 +83,32 @@ class Database:
         """The connect timeout in whole seconds, as libpq and the JDBC driver take it."""
         return max(1, math.ceil(self.connect_timeout_ms / 1000))
 
+    def mysql_uri(self) -> str:
+        """The URL connectorx reads MySQL through: the connect timeout added to the URL's options."""
+        parts = urlsplit(self.url)
+        query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "tcp_connect_timeout_ms"]
+        query.append(("tcp_connect_timeout_ms", str(self.connect_timeout_ms)))
+        return urlunsplit(parts._replace(query=urlencode(query, quote_via=quote)))
+
+    def mysql_session(self) -> tuple[str, ...]:
+        """The statements every MySQL session gryph opens runs first: nothing it runs can write,
+        and a statement ends after the source's statement timeout (MariaDB's max_statement_time)."""
+        statements: tuple[str, ...] = (_MYSQL_READ_ONLY,)
+        if self.statement_timeout_ms is not None:
+            statements += (f"SET SESSION max_statement_time = {self.statement_timeout_ms / 1000}",)
+        return statements
+
     def jdbc_properties(self) -> dict[str, str]:
-        """The driver's properties for the same guards: SQLite opened read-only; PostgreSQL's
-        read-only sessions, statement timeout, and timeouts on connecting and logging in."""
+        """The driver's properties for the same guards: SQLite opened read-only; PostgreSQL's and
+        MySQL's read-only sessions, statement timeout, and timeouts on connecting and logging in."""
         if self.kind == "sqlite":
             return {"open_mode": "1"}  # SQLITE_OPEN_READONLY
+        if self.kind == "mysql":  # the MariaDB driver's timeouts are in milliseconds
+            properties = {"connectTimeout": str(self.connect_timeout_ms), "sessionInitStatement": _MYSQL_READ_ONLY}
+            if self.statement_timeout_ms is not None:
+                properties["sessionVariables"] = f"max_statement_time={self.statement_timeout_ms / 1000}"
+                properties["socketTimeout"] = str(self.statement_timeout_ms + self.connect_timeout_ms)
+            return properties
         seconds = str(self.connect_timeout_s())
         properties = {"options": self.session_settings(), "connectTimeout": seconds, "loginTimeout": seconds}
         if self.statement_timeout_ms is not None:  # a server silent for that long is past its timeout
@@ -95,10 +124,14 @@ class Database:
         host = f"[{host}]" if ":" in host else host
         port = f":{parts.port}" if parts.port else ""
         query = f"?{parts.query}" if parts.query else ""
-        return f"jdbc:postgresql://{host}{port}{parts.path or '/'}{query}"
+        return f"jdbc:{_JDBC[self.kind][0]}://{host}{port}{parts.path or '/'}{query}"
 
     def jdbc_driver(self) -> str:
-        return "org.postgresql.Driver" if self.kind == "postgres" else "org.sqlite.JDBC"
+        return _JDBC[self.kind][1] if self.kind in _JDBC else "org.sqlite.JDBC"
+
+    def quote(self, name: str) -> str:
+        """A name quoted for the database's SQL: MySQL's backticks, the standard's double quotes."""
+        return quote_name(self.kind, name)
 
 
 def is_database(spec: SourceSpec) -> bool:
@@ -128,7 +161,7 @@ def check_database_source(spec: SourceSpec) -> None:
                 text=key,
                 hint="options: " + ", ".join(DATABASE_OPTIONS),
             )
-    if spec.format == "postgres":
+    if spec.format in _SCHEMES:
         _check_url(spec)
     partitions = spec.option("num_partitions")
     if partitions is not None and (not isinstance(partitions, int) or isinstance(partitions, bool) or partitions < 1):
@@ -155,7 +188,7 @@ def _check_timeouts(spec: SourceSpec) -> None:
         if value is None:
             continue
         problem = f"{spec.format}(...) has no {key}: a file has no connection to wait for"
-        if spec.format == "postgres":
+        if spec.format in _SCHEMES:
             try:
                 duration_ms(value)
                 continue
@@ -171,14 +204,14 @@ def _check_timeouts(spec: SourceSpec) -> None:
 
 
 def _check_url(spec: SourceSpec) -> None:
-    """A PostgreSQL URL that names its host and port plainly: a ``/``, ``?`` or ``#`` left
+    """A PostgreSQL or MySQL URL that names its host and port plainly: a ``/``, ``?`` or ``#`` left
     unencoded in the user or password would cut the URL in the wrong place (and show a part of
     the password as the host or port)."""
     url = spec.paths[0]
     scheme, _, rest = url.partition("://")
-    problem, hint = None, 'postgres("postgresql://user@host:5432/db", ...)'
-    if scheme not in _SCHEMES or not rest:
-        problem = "a PostgreSQL URL starts with postgresql://"
+    problem, hint = None, f'{spec.format}("{_EXAMPLE_URLS[spec.format]}", ...)'
+    if scheme not in _SCHEMES[spec.format] or not rest:
+        problem = f"a {spec.format} URL starts with {_SCHEMES[spec.format][0]}://"
     elif "@" not in re.split(r"[/?#]", rest)[0] and re.search(r"[/?#][^@]*@", rest):
         problem = "the URL's user or password holds a '/', '?' or '#' that is not percent-encoded"
         hint = "percent-encode them: / as %2F, ? as %3F, # as %23 (or give the password with password_env)"
@@ -213,8 +246,8 @@ def resolve(spec: SourceSpec) -> Database:
         else ""
     )
     netloc = login + host + (f":{parts.port}" if parts.port else "")
-    url = urlunsplit(parts._replace(scheme="postgresql", netloc=netloc))
-    return Database("postgres", url, user, password, connect_ms, statement_ms)
+    url = urlunsplit(parts._replace(scheme=_SCHEMES[spec.format][0], netloc=netloc))
+    return Database(spec.format, url, user, password, connect_ms, statement_ms)
 
 
 def _from_env(spec: SourceSpec, key: str) -> str | None:
@@ -234,11 +267,18 @@ def _from_env(spec: SourceSpec, key: str) -> str | None:
     return value
 
 
+def quote_name(kind: str, name: str) -> str:
+    """A name quoted for a database's SQL: MySQL's backticks (its double quotes are strings unless
+    the server runs in ANSI_QUOTES mode), the standard's double quotes elsewhere."""
+    mark = "`" if kind == "mysql" else '"'
+    return mark + name.replace(mark, mark * 2) + mark
+
+
 def from_clause(spec: SourceSpec) -> str:
     """What a ``SELECT ... FROM`` reads in the database: the quoted table, or the query as a subquery."""
     table = spec.option("table")
     if table is not None:
-        return ".".join('"' + part.replace('"', '""') + '"' for part in split_qualified(str(table)))
+        return ".".join(quote_name(spec.format, part) for part in split_qualified(str(table)))
     return f"({query_text(spec)}) AS gryph_query"
 
 
@@ -271,6 +311,30 @@ def sqlite_type(declared: str) -> DataType:
     return STRING  # no declared type, or BLOB: values are read as their text
 
 
+def mysql_columns_sql(spec: SourceSpec) -> str:
+    """SQL listing a MySQL table's columns whose type its driver on DuckDB loses: DECIMAL's
+    precision and scale (connectorx reads every DECIMAL as DECIMAL(38, 10)) and BOOLEAN, which
+    MySQL keeps as TINYINT(1). The table's names go in as hex literals: no text of the suite
+    enters the SQL (connectorx binds no parameters)."""
+    parts = split_qualified(str(spec.option("table")))
+    schema = _mysql_text(parts[-2]) if len(parts) > 1 else "DATABASE()"
+    return (
+        "SELECT column_name AS name, column_type AS type FROM information_schema.columns "
+        f"WHERE table_schema = {schema} AND table_name = {_mysql_text(parts[-1])} "
+        "AND (data_type = 'decimal' OR column_type LIKE 'tinyint(1)%')"
+    )
+
+
+def _mysql_text(value: str) -> str:
+    return f"CONVERT(X'{value.encode().hex()}' USING utf8mb4)"
+
+
+def mysql_type(column_type: str) -> DataType:
+    """The type of a column ``mysql_columns_sql`` lists, as Spark's MySQL dialect reads it."""
+    match = re.fullmatch(r"decimal\((\d+),(\d+)\).*", column_type.lower())
+    return decimal(min(int(match.group(1)), 38), min(int(match.group(2)), 38)) if match else BOOLEAN
+
+
 _SQLITE_AFFINITIES = (
     (("BOOL",), BOOLEAN),
     (("INT",), INTEGER),
@@ -282,9 +346,17 @@ _SQLITE_AFFINITIES = (
 )
 
 
-# words of the drivers' messages (PostgreSQL, SQLite, their JDBC drivers) for a request the
-# database understood and refused
-_REFUSED_WORDS = ("does not exist", "no such table", "no such column", "syntax error")
+# words of the drivers' messages (PostgreSQL, MySQL/MariaDB, SQLite, their JDBC drivers) for a
+# request the database understood and refused
+_REFUSED_WORDS = (
+    "does not exist",
+    "doesn't exist",
+    "no such table",
+    "no such column",
+    "unknown column",
+    "syntax error",
+    "error in your sql syntax",
+)
 
 
 def refused_by_database(spec: SourceSpec, message: str, sqlstate: str = "") -> InvalidInput | None:

@@ -9,7 +9,7 @@ from ..plan.data_types import Schema
 from ..redaction import redact
 
 FILE_FORMATS = ("csv", "tsv", "parquet", "json", "avro", "orc", "text")
-DATABASE_FORMATS = ("postgres", "sqlite")
+DATABASE_FORMATS = ("postgres", "mysql", "sqlite")
 STREAM_FORMATS = ("kafka", "folder")  # read a micro-batch at a time: stream_sources.py
 FORMATS = FILE_FORMATS + DATABASE_FORMATS + STREAM_FORMATS + ("table", "frame")
 
@@ -20,7 +20,7 @@ class SourceSpec:
 
     ``schema`` (optional) is the user's declared schema: columns are read with these names and
     types. ``options`` are reader options (``header``, ``delimiter``, ...), values as given.
-    A database source (``postgres``, ``sqlite``: see databases.py) holds its URL or file in
+    A database source (``postgres``, ``mysql``, ``sqlite``: see databases.py) holds its URL or file in
     ``paths`` and its ``table`` or ``query`` among the options. ``frame`` holds an in-memory Polars, Arrow or pandas table for ``format == "frame"``.
     """
 

@@ -178,7 +178,7 @@ def _source(statement: SourceDecl, base: Path) -> SourceSpec:
                 location=location,
                 text=statement.text,
             )
-        where = paths[0] if fmt == "postgres" or Path(paths[0]).is_absolute() else str(base.resolve() / paths[0])
+        where = paths[0] if fmt != "sqlite" or Path(paths[0]).is_absolute() else str(base.resolve() / paths[0])
         source = SourceSpec(name, fmt, paths=(where,), options=options, location=location)
         check_database_source(source)
         return source
@@ -237,7 +237,7 @@ def _native_source(measure: MeasureDecl, sources: dict[str, SourceSpec], number:
             location=native.location,
             text=measure.text[:60],
             hint='write: measure "rows" on orders: native "select count(*) from orders", with '
-            "orders = postgres(...) or sqlite(...)",
+            "orders = postgres(...), mysql(...) or sqlite(...)",
         )
     options = tuple((k, v) for k, v in database.options if k in CONNECTION_OPTIONS)
     return SourceSpec(

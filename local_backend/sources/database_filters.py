@@ -1,16 +1,19 @@
 """The part of a plan's filters a database can run for DuckDB, so fewer rows cross the wire.
 
 Pushed down only when every read of the source sits under a filter, and only conditions that
-mean the same in PostgreSQL, SQLite and DuckDB: a column compared with a number, a column equal
-(or not) to a string or boolean, ``IS [NOT] NULL``, joined by AND. String order is left out (a
-database's collation may sort text differently). Values travel as bound parameters, never as
-SQL text; the plan's own filter still runs in DuckDB, so what is pushed only has to be implied
-by it.
+mean the same in PostgreSQL, MySQL, SQLite and DuckDB: a column compared with a number, a column
+equal (or not) to a string or boolean, ``IS [NOT] NULL``, joined by AND. String order is left out
+(a database's collation may sort text differently), and MySQL gets no string at all (its default
+collations ignore case and trailing spaces, so ``<>`` would drop rows DuckDB keeps). Values travel
+as bound parameters, never as SQL text; MySQL's reader (connectorx) binds none, so there numbers
+and booleans, and only they, are written as literals by Python. The plan's own filter still runs
+in DuckDB, so what is pushed only has to be implied by it.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from gryph.compiler.plan import Call, Field, Filter, Fn, IsNull, Literal, Read, inputs, walk_relations
@@ -29,9 +32,21 @@ class PushedFilter:
     parameters: tuple
 
 
-def pushed_filter(relations, source: str, placeholder) -> PushedFilter | None:
+def _double_quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def pushed_filter(
+    relations,
+    source: str,
+    placeholder: Callable[[int], str] | None,
+    quote: Callable[[str], str] = _double_quoted,
+    strings: bool = True,
+) -> PushedFilter | None:
     """What the database may filter for every read of ``source``; ``placeholder(n)`` spells the
-    n-th parameter (``$1`` in PostgreSQL, ``?`` in SQLite)."""
+    n-th parameter (``$1`` in PostgreSQL, ``?`` in SQLite), None writes numbers and booleans as
+    literals; ``quote`` quotes a column name; ``strings``: whether text comparisons may be pushed."""
+    dialect = _Dialect(placeholder, quote, strings)
     conditions, reads = [], 0
     for rel in relations:
         for node in walk_relations(rel):
@@ -46,7 +61,7 @@ def pushed_filter(relations, source: str, placeholder) -> PushedFilter | None:
     parameters: list = []
     alternatives = []
     for condition in conditions:
-        parts = [sql for sql in (_part(c, parameters, placeholder) for c in _conjuncts(condition)) if sql]
+        parts = [sql for sql in (_part(c, parameters, dialect) for c in _conjuncts(condition)) if sql]
         if not parts:
             return None
         alternatives.append("(" + " AND ".join(parts) + ")")
@@ -61,39 +76,54 @@ def _conjuncts(condition):
         yield condition
 
 
-def _column(field: Field) -> str:
-    return '"' + field.name.replace('"', '""') + '"'
+@dataclass(frozen=True)
+class _Dialect:
+    placeholder: Callable[[int], str] | None
+    quote: Callable[[str], str]
+    strings: bool
+
+    def value(self, value: object, parameters: list) -> str:
+        """The value as a bound parameter, or as a literal (a finite number or a boolean:
+        ``_comparable`` let nothing else through) where the driver binds none."""
+        if self.placeholder is not None:
+            parameters.append(value)
+            return self.placeholder(len(parameters))
+        if isinstance(value, bool):
+            return "TRUE" if value else "FALSE"
+        assert isinstance(value, (int, float)), value
+        text = repr(value)  # a float as a double literal (1.5e0): compared as a double, as DuckDB does
+        return text if isinstance(value, int) or "e" in text else text + "e0"
 
 
-def _part(condition, parameters: list, placeholder) -> str | None:
+def _part(condition, parameters: list, dialect: _Dialect) -> str | None:
     """One conjunct in the database's SQL, or None when it may not be pushed."""
+    quote = dialect.quote
     if isinstance(condition, IsNull) and isinstance(condition.operand, Field):
-        return f"{_column(condition.operand)} IS NULL"
+        return f"{quote(condition.operand.name)} IS NULL"
     if (
         isinstance(condition, Call)
         and condition.fn is Fn.NOT
         and isinstance(condition.args[0], IsNull)
         and isinstance(condition.args[0].operand, Field)
     ):
-        return f"{_column(condition.args[0].operand)} IS NOT NULL"
+        return f"{quote(condition.args[0].operand.name)} IS NOT NULL"
     if not (isinstance(condition, Call) and condition.fn in _COMPARISONS):
         return None
     left, right = condition.args
     fn = condition.fn
     if isinstance(left, Literal) and isinstance(right, Field):
         left, right, fn = right, left, _MIRRORED[fn]
-    if not (isinstance(left, Field) and isinstance(right, Literal) and _comparable(left, right, fn)):
+    if not (isinstance(left, Field) and isinstance(right, Literal) and _comparable(left, right, fn, dialect.strings)):
         return None
-    parameters.append(right.value)
-    return f"{_column(left)} {_COMPARISONS[fn]} {placeholder(len(parameters))}"
+    return f"{quote(left.name)} {_COMPARISONS[fn]} {dialect.value(right.value, parameters)}"
 
 
-def _comparable(field: Field, literal: Literal, fn: Fn) -> bool:
+def _comparable(field: Field, literal: Literal, fn: Fn, strings: bool) -> bool:
     value = literal.value
     if field.dtype.kind in _NUMBERS:
         return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
     if fn not in (Fn.EQ, Fn.NE):
         return False
     if field.dtype.kind is Kind.STRING:
-        return isinstance(value, str)
+        return strings and isinstance(value, str)
     return field.dtype.kind is Kind.BOOLEAN and isinstance(value, bool)

@@ -1,4 +1,5 @@
-"""PostgreSQL and SQLite sources on DuckDB: read through ADBC as a stream of Arrow batches.
+"""PostgreSQL, MySQL and SQLite sources on DuckDB: read through ADBC (connectorx for MySQL,
+mysql_reads.py) as a stream of Arrow batches.
 
 Only the columns the run uses cross the wire (the others are typed NULLs in the view, which
 nothing reads), with the plan's simple filters run by the database (database_filters.py). A
@@ -22,7 +23,10 @@ from gryph.compiler.plan.pruning import columns_read, prune_columns
 from gryph.compiler.sources.databases import (
     Database,
     from_clause,
+    mysql_columns_sql,
+    mysql_type,
     query_text,
+    quote_name,
     refused_by_database,
     resolve,
     sqlite_columns_sql,
@@ -33,9 +37,11 @@ from gryph.compiler.sources.source_specs import SourceSpec
 from ..sql.quoting import ident
 from .database_filters import PushedFilter, pushed_filter
 from .duck_types import schema_of_relation, to_duckdb
+from .mysql_reads import MysqlConnection, load_connectorx
 from .source_views import stamp_item
 
-_DRIVERS = {"postgres": "adbc_driver_postgresql.dbapi", "sqlite": "adbc_driver_sqlite.dbapi"}
+_DRIVERS = {"postgres": "adbc_driver_postgresql.dbapi", "mysql": "connectorx", "sqlite": "adbc_driver_sqlite.dbapi"}
+_EXTRAS = {"postgres": "postgres", "mysql": "mysql", "sqlite": "postgres"}
 # a numeric without precision: Spark's JDBC reader makes it DECIMAL(38, 18) too
 _NUMERIC_DEFAULT = (38, 18)
 
@@ -91,16 +97,18 @@ class DatabaseRead:
 
 def _connect(spec: SourceSpec, database: Database):
     try:
-        driver = importlib.import_module(_DRIVERS[database.kind])
+        driver = load_connectorx() if database.kind == "mysql" else importlib.import_module(_DRIVERS[database.kind])
     except ImportError:
         raise EngineError(
             "DRIVER_MISSING",
-            f"source {spec.name!r} ({spec.describe()}) needs the ADBC driver "
+            f"source {spec.name!r} ({spec.describe()}) needs the driver "
             f"{_DRIVERS[database.kind].split('.')[0]}, which is not installed",
             location=spec.location,
-            hint='pip install "gryph[postgres]"',
+            hint=f'pip install "gryph[{_EXTRAS[database.kind]}]"',
         ) from None
     try:
+        if database.kind == "mysql":
+            return MysqlConnection(database)
         return driver.connect(database.adbc_uri())
     except Exception as exc:  # the drivers' DB-API errors
         raise source_error(spec, exc) from None
@@ -118,13 +126,13 @@ def source_error(spec: SourceSpec, exc: Exception) -> EngineError | InvalidInput
 
 
 def _select(columns: Iterable[str] | None, spec: SourceSpec) -> str:
-    names = ", ".join('"' + c.replace('"', '""') + '"' for c in columns) if columns is not None else "*"
+    names = ", ".join(quote_name(spec.format, c) for c in columns) if columns is not None else "*"
     return f"SELECT {names or '1 AS one'} FROM {from_clause(spec)}"
 
 
 def _view_columns(described: pa.Schema, fetched: set[str], declared: dict[str, str | None]) -> str:
     """The view's columns, in the database's order: fetched ones as DuckDB types gryph knows,
-    the others typed NULLs (the run never reads them). ``declared``: SQLite's declared types."""
+    the others typed NULLs (the run never reads them). ``declared``: SQLite's and MySQL's declared types."""
     out = []
     for field in described:
         duck_type = declared.get(field.name) or _duck_type(field)
@@ -154,7 +162,7 @@ def _plain_type(arrow_type: pa.DataType) -> str:
     return str(duckdb.from_arrow(pa.table({"c": pa.array([], type=arrow_type)})).types[0])
 
 
-_PLACEHOLDERS = {"postgres": lambda n: f"${n}", "sqlite": lambda n: "?"}
+_PLACEHOLDERS = {"postgres": lambda n: f"${n}", "sqlite": lambda n: "?", "mysql": None}
 
 
 def database_view(con: duckdb.DuckDBPyConnection, spec: SourceSpec, relations: list) -> DatabaseRead:
@@ -163,7 +171,13 @@ def database_view(con: duckdb.DuckDBPyConnection, spec: SourceSpec, relations: l
         columns = columns_read([prune_columns(rel) for rel in relations]).get(spec.name)
     except TypeError:  # a relation pruning does not know: read every column
         columns = None
-    pushed = pushed_filter(relations, spec.name, _PLACEHOLDERS[spec.format])
+    pushed = pushed_filter(
+        relations,
+        spec.name,
+        _PLACEHOLDERS[spec.format],
+        quote=lambda name: quote_name(spec.format, name),
+        strings=spec.format != "mysql",
+    )
     scans = sum(reads(rel).count(spec.name) for rel in relations)
     return register_database(con, spec, spec.name, columns, pushed, staged=scans > 1)
 
@@ -203,11 +217,15 @@ def register_database(
 
 
 def _described(read: DatabaseRead) -> tuple[pa.Schema, dict[str, str | None]]:
-    """The source's columns and types, from a query that returns no rows, and for a SQLite table
-    the DuckDB types of its declared ones (SQLite itself has none to send)."""
+    """The source's columns and types, from a query that returns no rows, and for a SQLite or
+    MySQL table the DuckDB types of its declared ones the driver does not send (SQLite has none;
+    connectorx loses DECIMAL's precision and MySQL's BOOLEAN)."""
     described = read.arrow(f"SELECT * FROM {from_clause(read.spec)} WHERE 1 = 0").schema
-    if read.database.kind != "sqlite" or read.spec.option("table") is None:
+    if read.spec.option("table") is None or read.database.kind == "postgres":
         return described, {}
+    if read.database.kind == "mysql":
+        declared = read.arrow(mysql_columns_sql(read.spec)).read_all().to_pylist()
+        return described, {row["name"]: to_duckdb(mysql_type(row["type"])) for row in declared}
     sql, parameters = sqlite_columns_sql(read.spec)
     declared = read.arrow(sql, parameters).read_all().to_pylist()
     return described, {row["name"]: to_duckdb(sqlite_type(row["type"] or "")) for row in declared}

@@ -106,3 +106,30 @@ def test_filtered_rows_from_postgres_match_the_rows(postgres):
     finally:
         engine.close()
     assert rows["q"] == [{"n": 3, "ids": 11}]
+
+
+def _backticked(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def test_mysql_gets_numbers_and_booleans_as_literals_and_no_string():
+    """connectorx binds no parameters: a number or boolean is written by Python (a float as a
+    double literal), a string comparison stays in DuckDB (MySQL's collations ignore case)."""
+    condition = _call(
+        Fn.AND,
+        _call(Fn.GT, _field("amount"), Literal(2.5, G.DOUBLE)),
+        _call(
+            Fn.AND,
+            _call(Fn.NE, _field("note"), Literal("x'; drop table t; --", G.STRING)),
+            _call(
+                Fn.AND,
+                _call(Fn.LE, Literal(7, G.INTEGER), _field("id")),
+                _call(Fn.EQ, _field("odd name"), Literal(True, G.BOOLEAN)),
+            ),
+        ),
+    )
+    pushed = pushed_filter([Filter(READ, condition)], "orders", None, quote=_backticked, strings=False)
+    assert pushed.sql == "(`amount` > 2.5e0 AND `id` >= 7 AND `odd name` = TRUE)"
+    assert pushed.parameters == ()
+    only_text = _call(Fn.EQ, _field("note"), Literal("x", G.STRING))
+    assert pushed_filter([Filter(READ, only_text)], "orders", None, quote=_backticked, strings=False) is None

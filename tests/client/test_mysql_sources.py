@@ -1,0 +1,202 @@
+"""MySQL/MariaDB sources on a MariaDB server the tests start: credentials, native measures, query
+sources, the columns and filters the database is asked for, and every way they go wrong. No
+message, report or history file ever holds the password."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from gryph.client import run
+from gryph.client.spark.session.local_server import free_port
+from gryph.compiler.errors import InvalidInput
+from tests.mariadb_server import PASSWORD
+from tests.support.gryph_cli import gryph
+
+
+@pytest.fixture(scope="module")
+def shop(mariadb):
+    """4 orders: an amount NULL once; a note with a trailing space; a BOOLEAN (TINYINT(1)) and a
+    DECIMAL(10,2) column, read as boolean and decimal on both engines; an odd column name."""
+    mariadb.execute(
+        "CREATE DATABASE shop CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;"
+        "CREATE TABLE shop.orders (id BIGINT, amount DOUBLE, placed DATETIME(6), note VARCHAR(20), "
+        "ok BOOLEAN, price DECIMAL(10,2), `odd name` INT);"
+        "INSERT INTO shop.orders VALUES "
+        "(1, 10.5, '2024-01-01 10:00:00', 'ü', TRUE, 1.25, 7), (2, NULL, NULL, NULL, NULL, NULL, NULL), "
+        "(3, 1.0, '2024-01-02 00:00:00', 'x', FALSE, 2.50, 7), (4, 2.5, '2024-01-03 00:00:00', 'x ', TRUE, 0.10, 8);"
+    )
+    return mariadb
+
+
+@pytest.fixture(params=("duckdb", "spark"))
+def engine(request):
+    """Each engine by name with its remote: the Spark one on the run's server (never skipped)."""
+    if request.param == "duckdb":
+        return {"engine": "duckdb"}
+    return {"engine": "spark", "remote": request.getfixturevalue("spark_remote")}
+
+
+_CLI = (sys.executable, "-m", "gryph.client.cli")
+
+
+def _suite(tmp_path, text: str):
+    path = tmp_path / "suite.dq"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _no_password(done: subprocess.CompletedProcess, *files) -> None:
+    assert PASSWORD not in done.stdout + done.stderr
+    for file in files:
+        if file.exists():
+            assert PASSWORD.encode() not in file.read_bytes(), f"{file} holds the password"
+
+
+def test_run_reads_mysql_with_the_password_from_the_environment(shop, tmp_path):
+    """Hand-counted: 4 rows, amount NULL once; the native count is 4, so the check holds."""
+    suite = _suite(
+        tmp_path,
+        f'''suite shop
+source orders = mysql("{shop.url(password=False, database="shop")}", table = "orders", password_env = "SHOP_PW")
+completeness amounts on orders: amount
+measure "rows" on orders: native "select count(*) from orders"
+check "all rows": measures["rows"] == 4
+pass when all
+''',
+    )
+    history, report = tmp_path / "history.duckdb", tmp_path / "report.json"
+    env = dict(os.environ, SHOP_PW=PASSWORD)
+    done = subprocess.run(
+        [*_CLI, "run", str(suite), "--format", "json", "--output", str(report), "--history", str(history)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(report.read_text())
+    assert result["metrics"]["amounts"] == {"total": 4, "incomplete": 1, "complete": 3}
+    assert result["measure"]["rows"] == 4 and result["check"] == {"all rows": True} and result["pass"]
+    _no_password(done, history, report)
+
+
+def test_types_the_driver_loses_are_read_as_declared(shop, engine):
+    """price is DECIMAL(10,2): 1.25 + 2.50 + 0.10 = 3.85, and as text its largest is '2.50' (two
+    decimals, not connectorx's ten); ok is BOOLEAN (an `if` condition): true twice; the notes 'ü',
+    'x' and 'x ' are three (the binary collation keeps the trailing space); odd name: 7 + 7 + 8."""
+    suite = f'''source o = mysql("{shop.url(database="shop")}", table = "orders")
+profiling p on o: select count(*) as n, sum(price) as s, max(cast(price as string)) as text, count(distinct note) as d,
+    sum(if(ok, 1, 0)) as t, max(placed) as last, sum(`odd name`) as odd
+'''
+    [row] = run(suite, **engine).metrics["p"]
+    assert row == {"n": 4, "s": 3.85, "text": "2.50", "d": 3, "t": 2, "last": "2024-01-03 00:00:00", "odd": 22}
+
+
+def test_a_query_source_and_a_native_measure(shop, engine):
+    """The query keeps ids 3 and 4: both notes present. The native count over ids > 1 is 3."""
+    suite = f'''source q = mysql("{shop.url()}", query = "select id, note from shop.orders where id >= 3 -- late ones")
+completeness c on q: note
+measure "rows" on q: native "select count(*) from shop.orders where id > 1"
+'''
+    result = run(suite, **engine)
+    assert result.metrics["c"] == {"total": 2, "incomplete": 0, "complete": 2}
+    assert result.measures["rows"] == 3
+
+
+def test_only_the_plans_columns_and_filters_reach_the_database(shop):
+    """MariaDB's general log shows what DuckDB asked: the one column read, the numeric filter as
+    a literal, and the string filter left to DuckDB. Rows with id > 1 and note = 'x': id 3 only."""
+    shop.execute("SET GLOBAL log_output = 'TABLE'; SET GLOBAL general_log = 1; TRUNCATE mysql.general_log;")
+    try:
+        suite = f'''source o = mysql("{shop.url(database="shop")}", table = "orders")
+profiling p on o: select note, count(*) as n from o where id > 1 and note = 'x' group by note
+'''
+        assert run(suite, "duckdb").metrics["p"] == [{"note": "x", "n": 1}]
+    finally:
+        shop.execute("SET GLOBAL general_log = 0;")
+    logged = shop.execute("SELECT argument FROM mysql.general_log WHERE command_type IN ('Query', 'Execute')")
+    reads = [line for line in logged.splitlines() if "FROM `shop`" not in line and "`orders`" in line]
+    assert any("SELECT `id`, `note` FROM `orders` WHERE (`id` > 1)" in line for line in reads), logged
+    assert not any("`amount`" in line for line in reads), logged
+
+
+# --- what goes wrong --------------------------------------------------------------------------
+
+
+def test_unreachable_server_fails_the_run_within_the_connect_timeout(tmp_path):
+    url = f"mysql://gryph:{PASSWORD}@127.0.0.1:{free_port()}/gryph"
+    suite = _suite(tmp_path, f'\nsource o = mysql("{url}", table = "t")\ncompleteness c on o: id\n')
+    done = gryph("validate", str(suite), timeout=60)
+    assert done.returncode == 3, done.stderr
+    assert f"{suite}:2:1" in done.stderr and "SOURCE_UNREADABLE" in done.stderr and "source 'o'" in done.stderr
+    assert "Traceback" not in done.stderr
+    _no_password(done)
+
+
+def test_wrong_password_is_a_run_failure_without_the_password(shop, tmp_path):
+    wrong = shop.url().replace(PASSWORD, "not-" + PASSWORD)
+    suite = _suite(tmp_path, f'source o = mysql("{wrong}", table = "shop.orders")\ncompleteness c on o: id\n')
+    done = gryph("run", str(suite), "--no-history", timeout=120)
+    assert done.returncode == 3, done.stderr
+    assert "source 'o'" in done.stderr and "Access denied" in done.stderr and ":1:1" in done.stderr
+    assert "Traceback" not in done.stderr and "r2d2" not in done.stderr  # the driver's own log is silenced
+    _no_password(done)
+
+
+def test_unknown_table_is_located_at_validate_time(shop, tmp_path):
+    suite = _suite(tmp_path, f'\n\nsource o = mysql("{shop.url()}", table = "shop.no_such")\ncompleteness c on o: id\n')
+    done = gryph("validate", str(suite))
+    assert done.returncode == 2, done.stderr
+    assert f"{suite}:3:1" in done.stderr and "TABLE_NOT_FOUND" in done.stderr and "no_such" in done.stderr
+    _no_password(done)
+
+
+def test_a_query_with_a_syntax_error_is_the_suites_mistake(shop, tmp_path):
+    suite = _suite(
+        tmp_path, f'source o = mysql("{shop.url()}", query = "selec id from shop.orders")\ncompleteness c on o: id\n'
+    )
+    done = gryph("validate", str(suite))
+    assert done.returncode == 2, done.stderr
+    assert ":1:1" in done.stderr and "TABLE_NOT_FOUND" in done.stderr and "SQL syntax" in done.stderr
+    _no_password(done)
+
+
+def test_missing_column_is_found_at_validate_time(shop, tmp_path):
+    suite = _suite(tmp_path, f'source o = mysql("{shop.url()}", table = "shop.orders")\ncompleteness c on o: colour\n')
+    done = gryph("validate", str(suite))
+    assert done.returncode == 2 and "colour" in done.stderr and ":2:" in done.stderr
+    _no_password(done)
+
+
+def test_a_url_of_another_database_is_refused_where_it_is_written(tmp_path):
+    suite = _suite(tmp_path, f'source o = mysql("postgresql://gryph:{PASSWORD}@h/db", table = "t")\n')
+    done = gryph("validate", str(suite))
+    assert done.returncode == 2 and "BAD_SOURCE" in done.stderr and "mysql://" in done.stderr
+    _no_password(done)
+
+
+def test_missing_driver_says_which_extra_to_install(shop, tmp_path):
+    """connectorx hidden from the import system, as on an install without gryph[mysql]."""
+    suite = _suite(tmp_path, f'source o = mysql("{shop.url()}", table = "shop.orders")\ncompleteness c on o: id\n')
+    code = (
+        "import sys; sys.modules['connectorx'] = None; from gryph.client.cli import main; "
+        f"sys.exit(main(['validate', {str(suite)!r}]))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 3 and "DRIVER_MISSING" in done.stderr and "gryph[mysql]" in done.stderr
+    _no_password(done)
+
+
+def test_a_missing_table_on_spark_is_the_suites_mistake(shop, spark_remote):
+    with pytest.raises(InvalidInput) as error:
+        run(
+            f'source o = mysql("{shop.url()}", table = "shop.nope")\ncompleteness c on o: id',
+            "spark",
+            remote=spark_remote,
+        )
+    assert error.value.code == "TABLE_NOT_FOUND" and PASSWORD not in str(error.value)
