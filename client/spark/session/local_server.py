@@ -275,10 +275,14 @@ class LocalSpark:
         self.stop()
 
 
-# JDBC drivers from Debian's packages (libpostgresql-jdbc-java, libxerial-sqlite-jdbc-java), so
-# the local server reads PostgreSQL and SQLite sources (SQLite's native part is found in Debian's
-# JNI folder, which Debian's Java searches)
-JDBC_JARS = ("/usr/share/java/postgresql.jar", "/usr/share/java/sqlite-jdbc.jar")
+# JDBC drivers from Debian's packages (libpostgresql-jdbc-java, libmariadb-java,
+# libxerial-sqlite-jdbc-java), so the local server reads PostgreSQL, MySQL and SQLite sources
+# (SQLite's native part is found in Debian's JNI folder, which Debian's Java searches)
+JDBC_JARS = (
+    "/usr/share/java/postgresql.jar",
+    "/usr/share/java/mariadb-java-client.jar",
+    "/usr/share/java/sqlite-jdbc.jar",
+)
 
 
 def _workdir() -> Path:

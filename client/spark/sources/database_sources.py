@@ -1,4 +1,4 @@
-"""PostgreSQL and SQLite sources on Spark: a JDBC read that runs on the cluster.
+"""PostgreSQL, MySQL and SQLite sources on Spark: a JDBC read that runs on the cluster.
 
 The server needs the JDBC driver on its classpath (``spark.jars``; the local test server gets
 Debian's jars, see local_server.py). Spark itself prunes columns and pushes filters into the
@@ -14,7 +14,14 @@ from pyspark.sql.connect.session import SparkSession
 
 from gryph.compiler.errors import EngineError, GryphError
 from gryph.compiler.plan.spark_names import quoted
-from gryph.compiler.sources.databases import from_clause, refused_by_database, resolve, sqlite_columns_sql, sqlite_type
+from gryph.compiler.sources.databases import (
+    from_clause,
+    quote_name,
+    refused_by_database,
+    resolve,
+    sqlite_columns_sql,
+    sqlite_type,
+)
 from gryph.compiler.sources.source_specs import SourceSpec
 
 from ..compile.scalars import column
@@ -36,8 +43,9 @@ def read_database(spark: SparkSession, spec: SourceSpec) -> DataFrame:
                     options["user"] = database.user
                 if database.password is not None:
                     options["password"] = database.password
-                if database.kind == "postgres":
-                    options["preferTimestampNTZ"] = "true"  # timestamp without time zone read as written
+                if database.kind != "sqlite":
+                    # timestamp without time zone (MySQL's DATETIME) read as written
+                    options["preferTimestampNTZ"] = "true"
                 return spark.read.format("jdbc").options(**options)
 
             rows = reader()
@@ -81,7 +89,7 @@ def _partitioned(rows, bounds_reader, spec: SourceSpec):
     column = spec.option("partition_column")
     if column is None:
         return rows
-    quoted = '"' + str(column).replace('"', '""') + '"'
+    quoted = quote_name(spec.format, str(column))
     bounds = (
         bounds_reader.option(
             "dbtable", f"(SELECT min({quoted}) AS lo, max({quoted}) AS hi FROM {from_clause(spec)}) AS gryph_bounds"
