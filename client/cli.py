@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gryph.compiler.errors import EngineError, GryphError, InvalidInput, Location
+from gryph.compiler.griffin.known_keys import UnknownKeyWarning
 from gryph.compiler.redaction import redact
 
 from . import runner
@@ -97,13 +98,21 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--no-history", action="store_true", help="neither read nor store run history")
     run.add_argument("--junit", metavar="PATH", help="write JUnit XML, one testcase per check")
     run.add_argument("--markdown", metavar="PATH", help="write a Markdown summary (for a CI job page)")
-    run.add_argument("--strict", action="store_true", help="a failed warning check fails the run (exit 1)")
+    run.add_argument(
+        "--strict",
+        action="store_true",
+        help="a failed warning check fails the run (exit 1); a Griffin config key Griffin does not know is an error",
+    )
     report_options(run, "the run", ("--html",))
     run.add_argument("--quiet", action="store_true", help="no progress display on the terminal")
     stream = commands.add_parser("stream", help="run a suite's kafka and folder sources a micro-batch at a time")
     engine_options(stream)
     add_stream_options(stream)
-    engine_options(commands.add_parser("validate", help="check names and types without scanning data"))
+    validate = commands.add_parser("validate", help="check names and types without scanning data")
+    engine_options(validate)
+    validate.add_argument(
+        "--strict", action="store_true", help="a Griffin config key Griffin does not know is an error"
+    )
     engine_options(commands.add_parser("explain", help="print the plan as an indented tree"))
     history = commands.add_parser("history", help="list the stored runs of a suite")
     history.add_argument("suite", help="the suite's name")
@@ -350,7 +359,7 @@ def _engine(args: argparse.Namespace, env: GriffinEnv | None) -> Engine | str:
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     """Warnings as one line for the user, not as a source location inside gryph or PySpark."""
-    print(for_terminal(f"warning: {redact(str(message))}"), file=sys.stderr if file is None else file)
+    print(for_terminal_lines(f"warning: {redact(str(message))}"), file=sys.stderr if file is None else file)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -360,6 +369,8 @@ def main(argv: list[str] | None = None) -> int:
     warnings.filterwarnings("ignore", message=r"\[RETRIES_EXCEEDED\]")
     with warnings.catch_warnings():  # restores the caller's way of showing warnings (tests call main)
         warnings.showwarning = _show_warning
+        if getattr(args, "strict", False):
+            warnings.simplefilter("error", UnknownKeyWarning)  # raised where it is found: see _command
         return _command(args)
 
 
@@ -409,7 +420,8 @@ def _command(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(for_terminal_lines(runner.explain(args.file, engine, remote=args.remote)))
         return EXIT_OK
-    except GryphError as error:
+    except (GryphError, UnknownKeyWarning) as raised:
+        error = raised.error if isinstance(raised, UnknownKeyWarning) else raised  # --strict
         # escaped here, where it is printed: the error keeps the text it quotes as it was
         print(for_terminal_lines(str(error)), file=sys.stderr)
         return error.exit_code

@@ -59,6 +59,7 @@ CODES: dict[str, ErrorCode] = {
         UNKNOWN_NAME="unknown name <name>",
         UNKNOWN_MEASURE="unknown measure <name>",
         UNKNOWN_METRIC="rule <name> writes no metric <key>",
+        UNKNOWN_KEY="<path>: Griffin knows no key <key> in a <object> (a warning; an error with --strict)",
         UNKNOWN_RULE="unknown rule <name>",
         UNKNOWN_RULE_TYPE="unknown rule type <name>",
         UNKNOWN_MEASURE_TYPE="unknown measure type <name>",

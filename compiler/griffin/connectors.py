@@ -26,6 +26,7 @@ from ..sources.source_specs import SourceSpec
 from ..suites.suite import ViewSpec
 from .df_ops import from_json_view, is_df_ops
 from .document import Node
+from .known_keys import KNOWN_KEYS, check_keys
 from .sql_text import check_condition, with_frames
 from .time_patterns import fill_time_patterns
 
@@ -70,6 +71,7 @@ def read_data_sources(root: Node, base: Path, timestamp_ms: int, stamp: bool) ->
     for entry in sorted(entries, key=lambda e: not (isinstance(e.value, dict) and e.flag("baseline", False))):
         if not isinstance(entry.value, dict):
             raise entry.error("BAD_CONFIG", f"{entry.where} must be an object with a name and a connector")
+        check_keys(entry, "data source")
         name = entry.text("name", required=True)
         if not name.strip():
             raise entry.child("name").error("BAD_CONFIG", "a data source needs a non-empty name")
@@ -93,6 +95,7 @@ def _data_source(entry: Node, name: str, base: Path, timestamp_ms: int, stamp: b
     for index, connector in enumerate(connectors):
         if not isinstance(connector.value, dict):
             raise connector.error("BAD_CONFIG", f"{connector.where} must be an object")
+        check_keys(connector, "connector")
         raw = name if plain else f"{name}__raw{index if len(connectors) > 1 else ''}"
         out.sources[raw] = replace(_connector(connector, raw, name, base), location=connector.location)
         frames.append(_prepared(connector, raw, timestamp_ms, out.views))
@@ -123,6 +126,8 @@ def _prepares(connector: Node) -> bool:
 def _connector(connector: Node, raw: str, name: str, base: Path) -> SourceSpec:
     kind = (connector.text("type", required=True) or "").strip().lower()
     config = connector.obj("config")
+    if f"{kind} config" in KNOWN_KEYS:
+        check_keys(config, f"{kind} config")
     if kind == "file":
         return _file(config, raw, name, base)
     if kind == "avro":
@@ -310,6 +315,7 @@ def _prepared(connector: Node, raw: str, timestamp_ms: int, views: list[ViewSpec
             frames[this] = output
             continue
         if not isinstance(step.value, dict):
+        check_keys(step, "pre.proc")
             raise step.error("BAD_CONFIG", f"{step.where} must be Spark SQL text or a rule object")
         dsl = (step.text("dsl.type", "spark-sql") or "").lower().replace("-", "")
         if is_df_ops(dsl):

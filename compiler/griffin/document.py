@@ -16,7 +16,7 @@ from json.scanner import NUMBER_RE
 from pathlib import Path
 from typing import Literal, overload
 
-from ..errors import InvalidInput, Location, did_you_mean
+from ..errors import InvalidInput, Location, closest, did_you_mean
 from ..language.text_files import read_utf8
 
 _SPACE = re.compile(r"[ \t\n\r]*")
@@ -239,15 +239,16 @@ class Node:
         return node.value
 
     def flag(self, key: str, default: bool) -> bool:
-        """A boolean member, also given as the text ``"true"``/``"false"`` (as Griffin accepts)."""
+        """A boolean member: JSON's true or false (the text "true" is refused: a quoted flag is
+        most often a slip, and the error names the key)."""
         node = self.child(key)
         if node.value is None:
             return default
         if isinstance(node.value, bool):
             return node.value
-        if isinstance(node.value, str) and node.value.strip().lower() in ("true", "false"):
-            return node.value.strip().lower() == "true"
-        raise node.error("BAD_CONFIG", f"{node.where} must be true or false, not {_kind(node.value)}")
+        quoted = node.value.strip().lower() if isinstance(node.value, str) else None
+        hint = f"write {quoted} without quotes" if quoted in ("true", "false") else None
+        raise node.error("BAD_CONFIG", f"{node.where} must be true or false, not {_kind(node.value)}", hint)
 
     @overload
     def number(self, key: str, default: float) -> float: ...
@@ -280,7 +281,7 @@ class Node:
             f"{where} is required: {what}",
             location=self.location,
             text=_excerpt(self.value),
-            hint=did_you_mean(key, self.keys()) if self.keys() else None,
+            hint=_rename_hint(key, self.keys()),
         )
 
     def unknown_value(self, allowed: Sequence[str], what: str) -> InvalidInput:
@@ -288,6 +289,12 @@ class Node:
         value = str(self.value)
         hint = did_you_mean(value, allowed) or f"one of: {', '.join(allowed)}"
         return self.error("BAD_CONFIG", f"unknown {what} {value!r} at {self.where}", hint)
+
+
+def _rename_hint(key: str, present: list[str]) -> str | None:
+    """For a missing ``key``: the present key that looks like a misspelling of it."""
+    near = closest(key, present)
+    return f"rename {near!r} to {key!r}" if near is not None else None
 
 
 def _excerpt(value: object) -> str:

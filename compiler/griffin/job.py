@@ -12,6 +12,7 @@ from pathlib import Path
 from ..suites.suite import Suite
 from .connectors import read_data_sources
 from .document import Document, Node, load_document
+from .known_keys import check_keys
 from .rules import read_rules
 
 BATCH = "batch"
@@ -25,6 +26,7 @@ def load_griffin_job(path: str | Path) -> Suite:
     if not isinstance(root.value, dict):
         raise root.error("BAD_CONFIG", "a Griffin job config is a JSON object")
     _refuse_env_json(doc)
+    check_keys(root, "job")
     process = (root.text("process.type", BATCH) or "").lower()
     if process != BATCH:
         raise root.child("process.type").error(
@@ -44,6 +46,7 @@ def load_griffin_job(path: str | Path) -> Suite:
 
         rules = read_measures(measures, data)
     elif root.has("evaluate.rule") and root.child("evaluate.rule").value is not None:
+        check_keys(root.obj("evaluate.rule"), "evaluate.rule")
         rules, views = read_rules(root.obj("evaluate.rule"), data.names)
         data.views.extend(views)
     else:

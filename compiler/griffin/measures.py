@@ -28,6 +28,7 @@ from ..suites.griffin_measure_specs import (
 from ..suites.suite import MetricOutput, RuleBody, RuleSpec, ViewSpec
 from .connectors import DataSources
 from .document import Node
+from .known_keys import check_keys
 from .outputs import read_outputs
 from .sql_text import with_frames
 
@@ -46,6 +47,7 @@ def read_measures(measures: list[Node], data: DataSources) -> list[RuleSpec]:
     for entry in measures:
         if not isinstance(entry.value, dict):
             raise entry.error("BAD_CONFIG", f"{entry.where} must be a measure object with a name and a type")
+        check_keys(entry, "measure")
         name = entry.text("name", required=True) or ""
         if not name.strip():
             raise entry.child("name").error("BAD_CONFIG", "a measure needs a non-empty name")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..suites.suite import MetricOutput
 from .document import Node
+from .known_keys import check_keys
 
 # Griffin's FlattenType names; ``list`` is Griffin's other name for ``array``
 FLATTENS = {"default": "default", "entries": "entries", "array": "array", "list": "array", "map": "map"}
@@ -21,6 +22,7 @@ def read_outputs(entry: Node) -> tuple[MetricOutput | None, str | None]:
     for output in entry.items("out"):
         if not isinstance(output.value, dict):
             raise output.error("BAD_CONFIG", f"{output.where} must be an object with a type")
+        check_keys(output, "out")
         type_node = output.child("type")
         kind = (output.text("type", required=True) or "").lower()
         if kind not in OUTPUT_TYPES:

@@ -13,6 +13,7 @@ from ..rule_kinds import RuleKind, griffin_names, spec_of
 from ..suites.suite import RuleSpec, ViewSpec
 from .df_ops import from_json_view, is_df_ops
 from .document import Node
+from .known_keys import check_keys
 from .outputs import read_outputs
 
 # Griffin's DqType names (case-insensitive) and gryph's own, from the rule kinds' registry
@@ -28,6 +29,7 @@ def read_rules(evaluate: Node, names: list[str]) -> tuple[list[RuleSpec], list[V
     for index, entry in enumerate(evaluate.items("rules")):
         if not isinstance(entry.value, dict):
             raise entry.error("BAD_CONFIG", f"{entry.where} must be a rule object")
+        check_keys(entry, "rule")
         if is_df_ops((entry.text("dsl.type", "") or "").lower().replace("-", "")):
             output = entry.text("out.dataframe.name") or entry.text("name") or f"rule{index + 1}"
             views.append(from_json_view(entry, output, names[0]))
