@@ -33,7 +33,7 @@ from gryph.compiler.plan import (
     free_prefix,
 )
 from gryph.compiler.plan.data_types import BOOLEAN, INTEGER, STRING, Column, Schema
-from gryph.compiler.plan.row_sources import column_names, on_spine, row_source
+from gryph.compiler.plan.row_sources import addressed, column_names, on_spine, row_source
 from gryph.compiler.sources.source_specs import SourceSpec
 
 from ..sources.source_views import located_parquet
@@ -87,10 +87,7 @@ def locate_shared(rel: Relation, locate: Locate) -> LocatedWork | None:
     located = locate(read.source, prefix)
     if located is None:
         return None
-    source = Read(
-        located.view,
-        Schema((*read.schema.columns, Column(located.file, STRING, False), Column(located.row, INTEGER, False))),
-    )
+    source = addressed(read, located.view, (Column(located.file, STRING, False), Column(located.row, INTEGER, False)))
     return LocatedWork(on_spine(rel, source), source, located, rel.schema, prefix + "key_")
 
 

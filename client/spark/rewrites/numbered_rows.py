@@ -36,8 +36,8 @@ from gryph.compiler.plan import (
     Relation,
     free_prefix,
 )
-from gryph.compiler.plan.data_types import INTEGER, Column, Schema
-from gryph.compiler.plan.row_sources import column_names, on_spine, row_source
+from gryph.compiler.plan.data_types import INTEGER, Column
+from gryph.compiler.plan.row_sources import addressed, column_names, on_spine, row_source
 from gryph.compiler.plan.scalars import field_names
 
 from .fetched_rows import Fetched
@@ -82,7 +82,7 @@ def _joined_sample_of(query: Query, kept: Mapping[str, object]) -> tuple[Limit, 
 
 def _numbered(read: Read, row: str) -> Read:
     """``read`` of the kept copy, with its row numbers."""
-    return Read(read.source, Schema((*read.source_schema.columns, Column(row, INTEGER, False))))
+    return addressed(read, read.source, (Column(row, INTEGER, False),))
 
 
 def _numbers(sampled: Relation, read: Read, row: str) -> Shuffled:
