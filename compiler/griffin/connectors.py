@@ -176,25 +176,24 @@ def _file(config: Node, raw: str, name: str, base: Path) -> SourceSpec:
 
 def _jdbc(config: Node, raw: str, name: str, base: Path) -> SourceSpec:
     """Griffin's jdbc connector (``url``, ``user``, ``password``, ``database``, ``tablename``) as a
-    PostgreSQL or SQLite source; its ``where`` becomes a view like any connector's."""
+    PostgreSQL, MySQL or SQLite source; its ``where`` becomes a view like any connector's."""
     url = config.text("url", required=True) or ""
     table = config.text("tablename", required=True) or ""
     database = config.text("database", "")
     options = (("table", f"{database}.{table}" if database else table),)
     if url.startswith("jdbc:sqlite:"):
         spec = SourceSpec(raw, "sqlite", paths=(_resolve(base, url.removeprefix("jdbc:sqlite:")),), options=options)
-    elif url.startswith("jdbc:postgresql:"):
+    elif url.startswith(("jdbc:postgresql:", "jdbc:mysql:")):
         parts = urlsplit(url.removeprefix("jdbc:"))
         user, password = config.text("user", ""), config.text("password", "")
         login = quote(user or "", safe="") + (":" + quote(password, safe="") if password else "") + "@" if user else ""
-        spec = SourceSpec(
-            raw, "postgres", paths=(urlunsplit(parts._replace(netloc=login + parts.netloc)),), options=options
-        )
+        fmt = "mysql" if parts.scheme == "mysql" else "postgres"
+        spec = SourceSpec(raw, fmt, paths=(urlunsplit(parts._replace(netloc=login + parts.netloc)),), options=options)
     else:
         raise config.child("url").error(
             "UNSUPPORTED",
-            f"data source {name!r}: gryph reads jdbc connectors of "
-            "PostgreSQL (jdbc:postgresql://...) and SQLite (jdbc:sqlite:...)",
+            f"data source {name!r}: gryph reads jdbc connectors of PostgreSQL (jdbc:postgresql://...), "
+            "MySQL/MariaDB (jdbc:mysql://...) and SQLite (jdbc:sqlite:...)",
             "export the table to parquet and use a file connector",
         )
     check_database_source(spec)

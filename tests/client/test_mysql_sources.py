@@ -200,3 +200,85 @@ def test_a_missing_table_on_spark_is_the_suites_mistake(shop, spark_remote):
             remote=spark_remote,
         )
     assert error.value.code == "TABLE_NOT_FOUND" and PASSWORD not in str(error.value)
+
+
+# --- Griffin's jdbc:mysql connector -------------------------------------------------------------
+
+
+def _griffin_job(shop, tmp_path, url: str):
+    """Griffin's tool docs' form: the URL, user and password apart, the database and table named."""
+    config = {
+        "name": "orders_job",
+        "process.type": "batch",
+        "data.sources": [
+            {
+                "name": "source",
+                "connector": {
+                    "type": "jdbc",
+                    "config": {
+                        "url": url,
+                        "user": "gryph",
+                        "password": PASSWORD,
+                        "database": "shop",
+                        "tablename": "orders",
+                        "where": "id > 1",
+                    },
+                },
+            }
+        ],
+        "evaluate.rule": {
+            "rules": [
+                {
+                    "dsl.type": "griffin-dsl",
+                    "dq.type": "profiling",
+                    "out.dataframe.name": "p",
+                    "rule": "count(*) as cnt, count(amount) as amounts from source",
+                }
+            ]
+        },
+    }
+    path = tmp_path / "orders_job.json"
+    path.write_text(json.dumps(config), encoding="utf-8")
+    return path
+
+
+def test_griffins_jdbc_mysql_connector_reads_the_table(shop, tmp_path, engine):
+    """`where id > 1` keeps orders 2, 3 and 4; amount is NULL on order 2: 3 rows, 2 amounts."""
+    job = _griffin_job(shop, tmp_path, f"jdbc:mysql://127.0.0.1:{shop.port}/shop")
+    # Griffin names a profiling rule's metrics by their aliases alone
+    assert run(str(job), **engine).metrics == {"cnt": 3, "amounts": 2}
+
+
+def test_griffins_jdbc_mysql_connector_with_a_wrong_password_hides_it(shop, tmp_path):
+    job = _griffin_job(shop, tmp_path, f"jdbc:mysql://127.0.0.1:{shop.port}/shop")
+    job.write_text(job.read_text().replace(PASSWORD, "not-" + PASSWORD), encoding="utf-8")
+    done = gryph("run", str(job), "--no-history", timeout=120)
+    assert done.returncode == 3 and "Access denied" in done.stderr and "source" in done.stderr, done.stderr
+    _no_password(done)
+
+
+def test_another_jdbc_database_is_refused_naming_the_ones_read(tmp_path):
+    job = tmp_path / "job.json"
+    job.write_text(
+        json.dumps(
+            {
+                "name": "j",
+                "process.type": "batch",
+                "data.sources": [
+                    {
+                        "name": "s",
+                        "connector": {
+                            "type": "jdbc",
+                            "config": {"url": "jdbc:oracle:thin:@h:1521/x", "tablename": "t"},
+                        },
+                    }
+                ],
+                "evaluate.rule": {
+                    "rules": [{"dsl.type": "griffin-dsl", "dq.type": "profiling", "rule": "count(*) from s"}]
+                },
+            }
+        ),
+        encoding="utf-8",
+    )
+    done = gryph("validate", str(job))
+    assert done.returncode == 2 and "UNSUPPORTED" in done.stderr and "jdbc:mysql://" in done.stderr, done.stderr
