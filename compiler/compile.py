@@ -18,7 +18,7 @@ from .lowering import LOWERINGS, Finisher, Options
 from .lowering.measure import MeasureFinisher, MeasureLowering
 from .lowering.query_collector import Collector, Results, ValueRef
 from .lowering.row_counters import count_malformed, count_rows_read, rows_read
-from .plan import Plan, Sql, View
+from .plan import Export, Plan, Read, Sql, View
 from .plan.data_types import Schema
 from .plan.sharing import costly_parts
 from .plan.spark_names import quoted
@@ -193,6 +193,8 @@ def _lower(
         if late_reads
         else None
     )
+    for source, path in options.keep_rows:
+        collector.export(Export(f"{source}__rows", Read(source, schemas[source]), path))
     counters = count_rows_read(suite.sources, schemas, collector, options.streams) if options.count_rows else {}
     malformed = count_malformed(options.streams, schemas, collector, MALFORMED)
     plan = collector.plan()

@@ -99,7 +99,8 @@ _SPECS = (
         ("uniqueness", "duplicate"),
         "optional",
         metrics=("total", "unique", "dup", "num"),
-        options=("duplication.array",),
+        # in a stream: how far back a batch's values are counted (its earlier batches' rows)
+        options=("duplication.array", "window"),
         nested=("dup", "num"),
     ),
     KindSpec(
@@ -108,7 +109,7 @@ _SPECS = (
         "selections",
         ("distinct", "distinctness"),
         metrics=("total", "distinct", "dup", "num"),
-        options=("duplication.array", "accu_dup", "with.accumulate", "record.enable"),
+        options=("duplication.array", "accu_dup", "with.accumulate", "record.enable", "window"),
         nested=("dup", "num"),
     ),
     KindSpec(

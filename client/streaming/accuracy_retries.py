@@ -19,12 +19,13 @@ from gryph.compiler.engine import Engine
 from gryph.compiler.language.time_literals import duration_ms
 from gryph.compiler.plan import Aggregate, Field, Named, Plan, Query, Read, count_all
 from gryph.compiler.plan.data_types import INTEGER
-from gryph.compiler.plan.spark_names import quoted
 from gryph.compiler.rule_kinds import RuleKind
 from gryph.compiler.safe_names import path_inside
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import TMST, stream_schema
 from gryph.compiler.suites.suite import RuleSpec, Suite, ViewSpec
+
+from .kept_rows import batch_and_rows_since
 
 MISS_OUTPUT = "missRecords"
 PENDING_PREFIX = "__pending_"
@@ -70,11 +71,8 @@ def with_retries(suite: Suite, retries: list[Retrying], pending: dict[str, str],
         assert rule.source is not None  # retrying_rules took only rules that read a stream
         pending_name, retry_name = PENDING_PREFIX + rule.name, RETRY_PREFIX + rule.name
         sources[pending_name] = SourceSpec(pending_name, "parquet", (pending[rule.name],))
-        columns = ", ".join(quoted(c) for c in stream_schema(suite.sources[rule.source]).names)
-        sql = (
-            f"SELECT {columns} FROM {quoted(rule.source)} UNION ALL SELECT {columns} FROM {quoted(pending_name)} "
-            f"WHERE {quoted(TMST)} >= {int(cutoff[rule.name])}"
-        )
+        columns = stream_schema(suite.sources[rule.source]).names
+        sql = batch_and_rows_since(columns, rule.source, pending_name, cutoff[rule.name])
         views.append(ViewSpec(retry_name, sql, rule.location))
         rules[rules.index(rule)] = replace(rule, reads=retry_name)
     return replace(suite, sources=sources, views=views, rules=rules)

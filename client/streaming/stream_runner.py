@@ -35,6 +35,7 @@ from .accuracy_retries import (
 )
 from .batch_inputs import bounded_suite, next_input
 from .failpoints import reached
+from .key_windows import kept_windows, rows_file, windowed_rules, with_windows
 from .stream_state import COMMITTED, INTENT, Batch, StreamState
 
 DEFAULT_TRIGGER_MS = 30_000
@@ -125,6 +126,8 @@ class _BatchRunner:
         self.record_sample = record_sample
         self.kept = kept
         self.retries = retrying_rules(suite)
+        self.windowed = windowed_rules(suite)
+        self.kept_windows = kept_windows(self.windowed)
 
     def recover(self) -> Iterator[RunResult]:
         """Publish what was committed but not published; run again a batch that was not committed."""
@@ -145,6 +148,9 @@ class _BatchRunner:
             if last is not None:
                 batch_input.pending[retrying.rule.name] = misses_file(self._folder(last.number), retrying)
             batch_input.cutoff[retrying.rule.name] = tmst - retrying.window_ms
+        for source, window in self.kept_windows.items():  # earlier batches' rows the windows read
+            numbers = self.state.batches_since(tmst - window)
+            batch_input.history[source] = [rows_file(self.kept, source, number) for number in numbers]
         batch = self.state.write_intent(tmst, batch_input)
         reached("intent")
         return self._run(batch, lag)
@@ -167,9 +173,11 @@ class _BatchRunner:
             streams=self.suite.streams,
             records_to=self._folder(batch.number) if self.retries else None,
             export_only=frozenset(retrying.export for retrying in self.retries),
+            keep_rows=tuple((source, rows_file(self.kept, source, batch.number)) for source in self.kept_windows),
         )
         bounded = bounded_suite(self.suite, batch.input, batch.tmst)
         bounded = with_retries(bounded, self.retries, batch.input.pending, batch.input.cutoff)
+        bounded = with_windows(bounded, self.windowed, batch.input.history, batch.tmst)
         settled: dict[str, Settled] = {}
 
         def settle_accuracy(metrics: dict) -> None:
@@ -199,18 +207,23 @@ class _BatchRunner:
         reached("computed")
         self.state.commit(batch, result.to_dict(), {name: done.times for name, done in settled.items()})
         reached("committed")
-        self._forget_before(batch.number)
+        self._forget(batch)
         return self._publish(batch, result)
 
-    def _forget_before(self, number: int) -> None:
-        """Misses of batches before ``number`` are read by no batch again (a local folder only:
-        a remote cluster's folder is the cluster's to clean)."""
+    def _forget(self, batch: Batch) -> None:
+        """What no later batch reads again: misses of the batches before this one, rows of the
+        batches older than every window. A local folder only: a remote cluster's is its own to clean."""
         root = Path(self.kept)
         if "://" in self.kept or not root.is_dir():
             return
         for folder in root.glob("batch-*"):
-            if folder.name.removeprefix("batch-").isdigit() and int(folder.name.removeprefix("batch-")) < number:
+            if _number(folder) < batch.number:
                 shutil.rmtree(folder, ignore_errors=True)
+        for source, window in self.kept_windows.items():
+            kept = set(self.state.batches_since(batch.tmst - window))
+            for file in Path(rows_file(self.kept, source, 0)).parent.glob("batch-*.parquet"):
+                if _number(file) not in kept:
+                    file.unlink(missing_ok=True)
 
     def _publish(self, batch: Batch, result: RunResult) -> RunResult:
         if self.store is not None:
@@ -220,6 +233,12 @@ class _BatchRunner:
             )
         self.state.published(batch)
         return result
+
+
+def _number(path: Path) -> int:
+    """The batch number in a kept file's or folder's name (``batch-12``, ``batch-12.parquet``)."""
+    digits = path.name.removeprefix("batch-").removesuffix(".parquet")
+    return int(digits) if digits.isdigit() else -1
 
 
 def _stream_part(batch: Batch, result: RunResult, lag: dict[str, int]) -> dict:

@@ -54,6 +54,8 @@ class BatchInput:
     # time still matched (older misses are final)
     pending: dict[str, str] = field(default_factory=dict)
     cutoff: dict[str, int] = field(default_factory=dict)
+    # per stream source read by a windowed uniqueness or distinctness: earlier batches' rows files
+    history: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
@@ -63,7 +65,8 @@ class BatchInput:
 
     def to_json(self) -> str:
         shaped = {"kafka": self.kafka, "files": self.files, "lost": self.lost}
-        return json.dumps({**shaped, "pending": self.pending, "cutoff": self.cutoff}, sort_keys=True)
+        kept = {"pending": self.pending, "cutoff": self.cutoff, "history": self.history}
+        return json.dumps({**shaped, **kept}, sort_keys=True)
 
     @staticmethod
     def from_json(text: str) -> BatchInput:
@@ -74,6 +77,7 @@ class BatchInput:
             dict(shaped["lost"]),
             dict(shaped["pending"]),
             dict(shaped["cutoff"]),
+            dict(shaped["history"]),
         )
 
 
@@ -177,6 +181,13 @@ class StreamState:
             "select tmst, total, miss from accuracy_times where rule = ? and tmst >= ?", [rule, since]
         ).fetchall()
         return {tmst: (total, miss) for tmst, total, miss in rows}
+
+    def batches_since(self, tmst: int) -> list[int]:
+        """The numbers of the committed batches whose time is at least ``tmst``."""
+        rows = self._con.execute(
+            "select batch from batches where tmst >= ? and status != ? order by batch", [tmst, INTENT]
+        ).fetchall()
+        return [number for (number,) in rows]
 
     def started(self, source: str) -> bool:
         """Whether the stream ever positioned ``source`` (its first batch reads from ``starting``)."""

@@ -36,11 +36,15 @@ class CheckedCompleteness(CheckedRule):
 
 @dataclass(frozen=True)
 class CheckedDuplicates(CheckedRule):
-    """The selected values of ``source`` (``keys``) and their output names."""
+    """The selected values of ``source`` (``keys``) and their output names; ``target_keys``: the
+    same selections read from ``target`` — for uniqueness the rows values are counted in (None:
+    the source itself), for distinctness a stream's earlier rows (Griffin's streaming mode)."""
 
     source: str
     keys: tuple[Scalar, ...]
     names: tuple[str, ...]
+    target: str | None = None
+    target_keys: tuple[Scalar, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -50,10 +54,7 @@ class CheckedDistinctness(CheckedDuplicates):
 
 @dataclass(frozen=True)
 class CheckedUniqueness(CheckedDuplicates):
-    """``target_keys``: the same selections read from ``target`` (None: the source is the target)."""
-
-    target: str | None = None
-    target_keys: tuple[Scalar, ...] = ()
+    pass
 
 
 @dataclass(frozen=True)

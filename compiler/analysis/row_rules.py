@@ -75,7 +75,8 @@ class CompletenessChecker(RuleChecker):
 
 
 class DuplicatesChecker(RuleChecker):
-    """What distinctness and uniqueness share: the selected values of the source."""
+    """What distinctness and uniqueness share: the selected values of the source, and of a
+    target when the rule has one."""
 
     def keys(self) -> tuple[str, tuple[Scalar, ...], tuple[str, ...]]:
         """The rule's source, its selected values and their output names."""
@@ -85,27 +86,32 @@ class DuplicatesChecker(RuleChecker):
         selections = self.selections(self.body_as(SelectList).items, Resolver(self.source_scope(source)))
         return source, tuple(expr for expr, _, _ in selections), tuple(name for _, name, _ in selections)
 
+    def with_target(self) -> tuple[str, tuple[Scalar, ...], tuple[str, ...], str | None, tuple[Scalar, ...]]:
+        """``keys()``, then the target (None: none, or the source itself) and its selected values."""
+        source, keys, names = self.keys()
+        self.duration("window")  # read by a stream (client/streaming/key_windows.py): checked here, located
+        target = self.rule.target or source
+        if target == source:
+            return source, keys, names, None, ()
+        # the same selections, read from the target: the source's name now means the target
+        scope = self.scope_for([Side(target, self.schema(target))], {"source": target, "target": target})
+        scope.sides[source] = scope.sides[target]
+        target_keys = [expr for expr, _, _ in self.selections(self.body_as(SelectList).items, Resolver(scope))]
+        return source, keys, names, target, tuple(target_keys)
+
 
 class DistinctnessChecker(DuplicatesChecker):
     kind = RuleKind.DISTINCTNESS
 
     def check(self) -> CheckedDistinctness:
-        return CheckedDistinctness(self.rule, *self.keys())
+        return CheckedDistinctness(self.rule, *self.with_target())
 
 
 class UniquenessChecker(DuplicatesChecker):
     kind = RuleKind.UNIQUENESS
 
     def check(self) -> CheckedUniqueness:
-        source, keys, names = self.keys()
-        target = self.rule.target or source
-        if target == source:
-            return CheckedUniqueness(self.rule, source, keys, names)
-        # the same selections, read from the target: the source's name now means the target
-        scope = self.scope_for([Side(target, self.schema(target))], {"source": target, "target": target})
-        scope.sides[source] = scope.sides[target]
-        target_keys = [expr for expr, _, _ in self.selections(self.body_as(SelectList).items, Resolver(scope))]
-        return CheckedUniqueness(self.rule, source, keys, names, target, tuple(target_keys))
+        return CheckedUniqueness(self.rule, *self.with_target())
 
 
 class TimelinessChecker(RuleChecker):

@@ -33,6 +33,9 @@ class Options:
     # when set, only these record outputs (``rule__output``) are written to ``records_to`` (a
     # stream keeps its accuracy rules' misses there, to match them again in the next batch)
     export_only: frozenset[str] | None = None
+    # (source, path): a stream's batch rows written whole where the engine runs, for the windows
+    # of later batches' uniqueness and distinctness
+    keep_rows: tuple[tuple[str, str], ...] = ()
 
     def export_for(self, name: str, relation: Relation) -> Export | None:
         """The export of one record output, or None when records are not written."""

@@ -15,11 +15,14 @@ from typing import TypeVar
 from ..analysis.checked_rules import CheckedDistinctness, CheckedDuplicates, CheckedUniqueness
 from ..analysis.equality import compared_as_text, comparison_key
 from ..plan import (
+    Aggregate,
     Call,
     Distinct,
     Field,
     Filter,
     Fn,
+    IfThen,
+    IsNull,
     Join,
     JoinKind,
     Literal,
@@ -115,10 +118,75 @@ class DistinctnessLowering(_DuplicateLowering[CheckedDistinctness]):
     def lower(self) -> Finisher:
         read = self.read(self.checked.source)
         keys, names = self.keys(), list(self.checked.names)
+        if self.checked.target is not None:
+            return self._against_older(read, keys, names, self.checked.target)
         counted = grouped_counts(read, tuple(keys))
         return self.finisher(
             read, counted, keys, names, (self.name_of("distinct"), lambda histogram: sum(histogram.values()))
         )
+
+    def _against_older(self, read: Read, keys: list[Named], names: list[str], older: str) -> Finisher:
+        """Griffin's streaming distinctness: the batch's values against a stream's earlier rows.
+
+        A value the earlier rows do not hold is distinct, and its ``dup`` is its repeats in the
+        batch; a value they hold is not, and every one of its batch rows is a duplicate (``dup``
+        one more); ``accu_dup`` adds its earlier rows. Griffin's example: new [A, A, B, B, C, D]
+        against old [A, A, B, C] gives dup A=2, B=2, C=1, D=0 and accu_dup A=3, B=2, C=1, D=0,
+        one distinct value (D).
+        """
+        batch = Field("__in_batch", INTEGER)
+        counted = Project(
+            grouped_counts(read, tuple(keys)),
+            (*(Named(Field(k.name, k.expr.dtype), k.name) for k in keys), Named(Field(COUNT, INTEGER), batch.name)),
+        )
+        joined = _counted_in(self, counted, keys, older)  # COUNT: the earlier rows holding it (NULL: none)
+        earlier = Field(COUNT, INTEGER)
+        new = IsNull(earlier)
+        repeats = Call(Fn.SUBTRACT, (batch, Literal(1, INTEGER)), INTEGER)
+        dup = IfThen(((new, repeats),), batch, INTEGER)
+        accu_dup = IfThen(((new, repeats),), Call(Fn.ADD, (repeats, earlier), INTEGER), INTEGER)
+        dup_name, accu_name = self.name_of("dup"), str(self.rule.details.get("accu_dup") or "accu_dup")
+        informed = Project(
+            joined,
+            (
+                *(Named(Field(k.name, k.expr.dtype), n) for k, n in zip(keys, names, strict=True)),
+                Named(dup, dup_name),
+                Named(accu_dup, accu_name),
+                Named(new, "__new"),
+            ),
+        )
+        dup_field, new_field = Field(dup_name, INTEGER), Field("__new", BOOLEAN)
+        total_ref = self.collector.value(read, count_all())
+        outcomes_ref = self.collector.rows(
+            Aggregate(informed, (Named(dup_field, "dup"), Named(new_field, "new")), (Named(count_all(), "values"),))
+        )
+        has_dups = Call(Fn.GT, (dup_field, Literal(0, INTEGER)), BOOLEAN)
+        shown = tuple(Named(Field(c.name, c.dtype), c.name) for c in informed.schema.columns if c.name != "__new")
+        records = Project(Filter(informed, has_dups), shown)
+        sample_ref = self.sample(
+            records, "dupRecords", lambda results: any(row["dup"] > 0 for row in results.rows(outcomes_ref))
+        )
+        names_out = {key: self.name_of(key) for key in ("total", "distinct", "num")}
+        array_name = self.rule.details.get("duplication.array")
+
+        def finish(results: Results) -> RuleResult:
+            outcomes = results.rows(outcomes_ref)
+            by_dup: dict[int, int] = {}
+            for row in outcomes:
+                if row["dup"] > 0:
+                    by_dup[row["dup"]] = by_dup.get(row["dup"], 0) + row["values"]
+            row = {
+                names_out["total"]: results.value(total_ref) or 0,
+                names_out["distinct"]: sum(r["values"] for r in outcomes if r["new"]),
+            }
+            writes = [MetricWrite(name, [{name: value}], "entries") for name, value in row.items()]
+            if array_name:
+                array = [{dup_name: n, names_out["num"]: values} for n, values in sorted(by_dup.items())]
+                writes.append(MetricWrite(str(array_name), array, "array"))
+            records_out = [self.record(results, "dupRecords", sum(by_dup.values()), sample_ref)]
+            return RuleResult(self.rule.name, self.rule.kind, writes, records_out)
+
+        return finish
 
 
 class UniquenessLowering(_DuplicateLowering[CheckedUniqueness]):
@@ -131,34 +199,36 @@ class UniquenessLowering(_DuplicateLowering[CheckedUniqueness]):
         if target is None:
             counted: Relation = grouped_counts(read, tuple(keys))
         else:
-            counted = self._against_target(read, keys, target)
+            # distinct source values, each with how often the target holds it (NULL: never)
+            joined = _counted_in(self, Distinct(Project(read, tuple(keys))), keys, target)
+            counted = Project(
+                joined,
+                (*(Named(Field(k.name, k.expr.dtype), k.name) for k in keys), Named(Field(COUNT, INTEGER), COUNT)),
+            )
         return self.finisher(read, counted, keys, names, (self.name_of("unique"), _unique))
 
-    def _against_target(self, read: Read, keys: list[Named], target: str) -> Relation:
-        """Distinct source values, each with how often the target holds it (NULL: never)."""
-        target_read = self.read(target)
-        prefix = free_prefix("__tkey", read.schema)
-        target_values = self.checked.target_keys
-        as_text = [compared_as_text(k.expr, t) for k, t in zip(keys, target_values, strict=True)]
-        # group the target by what the comparison sees, so each source value meets one group
-        target_keys = [
-            Named(comparison_key(t, text), f"{prefix}{i}")
-            for i, (t, text) in enumerate(zip(target_values, as_text, strict=True))
+
+def _counted_in(lowering: _DuplicateLowering, values: Relation, keys: list[Named], target: str) -> Relation:
+    """``values`` (holding the ``keys`` columns) joined with how many rows of ``target`` hold each
+    (``__count``, NULL when none), values compared as accuracy compares them."""
+    target_read = lowering.read(target)
+    prefix = free_prefix("__tkey", values.schema)
+    target_values = lowering.checked.target_keys
+    as_text = [compared_as_text(k.expr, t) for k, t in zip(keys, target_values, strict=True)]
+    # group the target by what the comparison sees, so each source value meets one group
+    target_keys = [
+        Named(comparison_key(t, text), f"{prefix}{i}")
+        for i, (t, text) in enumerate(zip(target_values, as_text, strict=True))
+    ]
+    target_counts = grouped_counts(target_read, tuple(target_keys))
+    on = and_all(
+        [
+            Call(
+                Fn.EQ_NULL_SAFE,
+                (comparison_key(Field(k.name, k.expr.dtype), text), Field(t.name, t.expr.dtype)),
+                BOOLEAN,
+            )
+            for k, t, text in zip(keys, target_keys, as_text, strict=True)
         ]
-        source_values = Distinct(Project(read, tuple(keys)))
-        target_counts = grouped_counts(target_read, tuple(target_keys))
-        on = and_all(
-            [
-                Call(
-                    Fn.EQ_NULL_SAFE,
-                    (comparison_key(Field(k.name, k.expr.dtype), text), Field(t.name, t.expr.dtype)),
-                    BOOLEAN,
-                )
-                for k, t, text in zip(keys, target_keys, as_text, strict=True)
-            ]
-        )
-        joined = Join(JoinKind.LEFT, source_values, target_counts, on)
-        return Project(
-            joined,
-            (*tuple(Named(Field(k.name, k.expr.dtype), k.name) for k in keys), Named(Field(COUNT, INTEGER), COUNT)),
-        )
+    )
+    return Join(JoinKind.LEFT, values, target_counts, on)
