@@ -44,6 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gryph", description="Data-quality rules in the Griffin DSL, on DuckDB or Spark Connect."
     )
+    parser.add_argument("--version", action=_Version, help="print gryph's version and exit")
     commands = parser.add_subparsers(dest="command", required=True)
 
     def engine_options(command):
@@ -128,6 +129,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     report_options(report, "the newest run", ("-o", "--html"))
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed package's version, looked up only when asked (importlib.metadata
+    costs a run's startup some 50 ms)."""
+
+    def __init__(self, option_strings, dest, help=None):
+        super().__init__(option_strings, dest, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from importlib.metadata import version
+
+        print(f"gryph {version('gryph')}")
+        parser.exit()
 
 
 def _positive(text: str) -> int:

@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import tomllib
+
 from tests.support.gryph_cli import ROOT, gryph
 
 
@@ -93,6 +95,13 @@ def test_explain_prints_the_plan():
 def test_unknown_engine_is_rejected_by_the_parser():
     done = gryph("run", "examples/users.dq", "--engine", "oracle")
     assert done.returncode == 2 and "invalid choice" in done.stderr
+
+
+def test_version_is_the_packages_own():
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    done = gryph("--version")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"gryph {declared}\n"
 
 
 def test_a_suite_file_with_another_extension_is_read_as_a_file(tmp_path):
