@@ -51,7 +51,7 @@ fi
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-.venv/bin/python -m pip install -q -e ".[spark,postgres,mysql,test]"
+.venv/bin/python -m pip install -q -e ".[spark,postgres,mysql,kafka,test]"
 
 # The jars from Maven Central, cached outside the checkout (~/.cache/gryph): the connectors the
 # local Spark server loads (spark-avro, Kafka) and the Kafka broker the tests start

@@ -171,6 +171,10 @@ CODES: dict[str, ErrorCode] = {
         STREAM_LOCKED="the stream state <path> is in use by another process",
         STREAM_STATE="the stream state <path> <problem>",
         DATA_LOST="source <name>: <topic>/<partition> lost offsets <from> to <to> before they were read",
+        KAFKA_UNREACHABLE="source <name>: no Kafka broker answered at <address> within <n> s",
+        KAFKA_FAILED="source <name>: the Kafka broker at <address> failed <what>: <reason>",
+        STREAM_UNKNOWN_TOPIC="source <name>: the broker at <address> has no topic <topic>",
+        STREAM_MALFORMED="source <name>: the message at <topic>/<partition>/<offset> is not <format> of the schema",
     ),
     **_declare(
         HISTORY_NOT_STORED,

@@ -1,0 +1,35 @@
+"""Where each partition of a Kafka source stands on the broker: its low and high watermarks.
+
+A stream plans each batch from them (``min(high, start + cap)``, a start below ``low`` is lost
+data); asked of the broker in bounded time, with the errors of the DuckDB reader.
+"""
+
+from __future__ import annotations
+
+from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.sources.stream_sources import topics
+from gryph.local_backend.sources.kafka_consumer import METADATA_TIMEOUT_S, open_consumer, unreachable
+
+
+def watermarks(spec: SourceSpec) -> dict[tuple[str, int], tuple[int, int]]:
+    """Per (topic, partition) of every topic of ``spec``: (low, high), the first offset the broker
+    still holds and the one its next message will get (under ``read_committed``, the last
+    stable one). ``STREAM_UNKNOWN_TOPIC`` for a topic the broker lacks, ``KAFKA_UNREACHABLE``
+    when it does not answer."""
+    from confluent_kafka import KafkaException, TopicPartition
+
+    wanted = topics(spec)
+    consumer, metadata = open_consumer(spec, wanted)
+    marks: dict[tuple[str, int], tuple[int, int]] = {}
+    try:
+        for topic in wanted:
+            for partition in sorted(metadata.topics[topic].partitions):
+                part = TopicPartition(topic, partition)
+                try:
+                    low, high = consumer.get_watermark_offsets(part, timeout=METADATA_TIMEOUT_S, cached=False)
+                except KafkaException:
+                    raise unreachable(spec, METADATA_TIMEOUT_S, f" for {topic}/{partition}'s offsets") from None
+                marks[(topic, partition)] = (low, high)
+    finally:
+        consumer.close()
+    return marks

@@ -1,0 +1,156 @@
+"""Kafka message values parsed in DuckDB, as Spark's ``from_json`` / ``from_csv`` parse them
+(PERMISSIVE, with a corrupt-record column), so both engines give the same rows.
+
+A message is malformed (``__malformed``, its value columns NULL) when it has no value, when a
+json value is not one JSON object, when a csv value has another number of fields than the schema,
+or when a field present and not null does not convert to its column's type:
+
+- json: an integer column takes JSON integers in 64 bits; a double column JSON numbers and the
+  strings NaN, Infinity, +Infinity, +INF, -Infinity, -INF; a boolean column true and false; a
+  timestamp column a string (ISO 8601; a zone-less time is UTC) or integer seconds since 1970; a
+  date column a string; a string column anything (an object or array as its compact JSON).
+- csv (fields separated by ``,``, quoted with ``"``, ``\\`` escaping a quote): an empty field
+  is NULL; integers are digits with an optional sign; doubles decimal or scientific numbers
+  (spaces around allowed) and NaN, Inf, -Inf, Infinity, +Infinity, -Infinity; booleans true or
+  false in any case; timestamps and dates as for json.
+
+A text value is one string column ``value``, never malformed.
+"""
+
+from __future__ import annotations
+
+import csv
+from typing import TYPE_CHECKING
+
+from gryph.compiler.errors import InvalidInput, Location
+from gryph.compiler.plan.data_types import Column, Kind
+from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.sources.stream_sources import MALFORMED, value_format, value_schema
+
+from ..sql.quoting import ident, string
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+RAW_VALUE = "__value"  # the message's value as text, before parsing
+_FIELDS = "__fields"  # a csv value split into its fields
+_BROKER = 'key, topic, "partition", "offset", "timestamp"'
+_DOUBLE_WORDS = {
+    "json": {"NaN": "nan", "Infinity": "inf", "+Infinity": "inf", "+INF": "inf", "-Infinity": "-inf", "-INF": "-inf"},
+    "csv": {"NaN": "nan", "Inf": "inf", "Infinity": "inf", "+Infinity": "inf", "-Inf": "-inf", "-Infinity": "-inf"},
+}
+_INTEGER_TEXT = string("[+-]?[0-9]+")
+_DOUBLE_TEXT = string(r"\s*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?\s*")
+_PARSED_KINDS = (Kind.STRING, Kind.INTEGER, Kind.DOUBLE, Kind.BOOLEAN, Kind.TIMESTAMP, Kind.DATE)
+
+
+def with_csv_fields(spec: SourceSpec, raw: pa.Table) -> pa.Table:
+    """``raw`` with each csv value split into its fields (NULL for a value that is no csv line)."""
+    import pyarrow as pa
+
+    if value_format(spec) != "csv":
+        return raw
+    fields = [None if value is None else _csv_line(value) for value in raw.column(RAW_VALUE).to_pylist()]
+    return raw.append_column(_FIELDS, pa.array(fields, pa.list_(pa.string())))
+
+
+def _csv_line(value: str) -> list[str] | None:
+    try:
+        return next(csv.reader([value], delimiter=",", quotechar='"', escapechar="\\", strict=False), [])
+    except csv.Error:  # a line break outside quotes: not one csv line
+        return None
+
+
+def parsed_messages(spec: SourceSpec, raw: str) -> str:
+    """A relation over ``raw`` (the raw messages) with the columns ``stream_schema`` lists,
+    ``__tmst`` aside (the source's view adds it)."""
+    kind = value_format(spec)
+    if kind == "text":
+        return f"(SELECT {ident(RAW_VALUE)} AS value, {_BROKER}, false AS {ident(MALFORMED)} FROM {raw})"
+    columns = value_schema(spec).columns
+    for column in columns:
+        if column.dtype.kind not in _PARSED_KINDS:
+            raise InvalidInput(
+                "BAD_SOURCE",
+                f"source {spec.name!r}: a kafka {kind} value's column {column.name!r} cannot be {column.dtype}",
+                location=spec.location or Location(),
+                text=column.name,
+                hint="declare it a string, bigint, double, boolean, timestamp or date",
+            )
+    if kind == "json":
+        shaped = f"(SELECT *, {_json_object()} AS __j FROM {raw})"
+        typed = [_json_field(column) for column in columns]
+        whole = "__j IS NULL"
+    else:
+        shaped = raw
+        typed = [_csv_field(column, i) for i, column in enumerate(columns)]
+        whole = f"{_FIELDS} IS NULL OR len({_FIELDS}) <> {len(columns)}"
+    values = ", ".join(f"{value} AS __c{i}" for i, (value, _) in enumerate(typed))
+    bad = " OR ".join([whole, *(f"coalesce({wrong}, false)" for _, wrong in typed)])
+    outer = ", ".join(f"CASE WHEN NOT __m THEN __c{i} END AS {ident(c.name)}" for i, c in enumerate(columns))
+    return (
+        f"(SELECT {outer}, {_BROKER}, __m AS {ident(MALFORMED)} FROM "
+        f"(SELECT *, ({bad}) AS __m FROM (SELECT *, {values} FROM {shaped})))"
+    )
+
+
+def _json_object() -> str:
+    value = ident(RAW_VALUE)
+    return f"CASE WHEN json_valid({value}) AND json_type({value}) = 'OBJECT' THEN CAST({value} AS JSON) END"
+
+
+def _json_field(column: Column) -> tuple[str, str]:
+    """The column's value from the object ``__j``, and when it is present but unconvertible."""
+    pointer = string("/" + column.name.replace("~", "~0").replace("/", "~1"))
+    kind, text = f"json_type(__j, {pointer})", f"json_extract_string(__j, {pointer})"
+    integral = f"{kind} IN ('BIGINT', 'UBIGINT')"
+    if column.dtype.kind == Kind.STRING:
+        return text, "false"
+    if column.dtype.kind == Kind.INTEGER:
+        value = f"CASE WHEN {integral} THEN TRY_CAST({text} AS BIGINT) END"
+    elif column.dtype.kind == Kind.DOUBLE:
+        value = (
+            f"CASE WHEN {integral} OR {kind} = 'DOUBLE' THEN CAST({text} AS DOUBLE) "
+            f"WHEN {kind} = 'VARCHAR' THEN {_double_word(text, 'json')} END"
+        )
+    elif column.dtype.kind == Kind.BOOLEAN:
+        value = f"CASE WHEN {kind} = 'BOOLEAN' THEN {text} = 'true' END"
+    elif column.dtype.kind == Kind.TIMESTAMP:
+        seconds = f"TRY_CAST({text} AS BIGINT)"
+        value = (
+            f"CASE WHEN {kind} = 'VARCHAR' THEN {_timestamp(text)} "
+            f"WHEN {integral} AND abs({seconds}) < 100000000000 THEN CAST(to_timestamp({seconds}) AS TIMESTAMP) END"
+        )
+    else:
+        value = f"CASE WHEN {kind} = 'VARCHAR' THEN TRY_CAST({text} AS DATE) END"
+    return value, f"{kind} <> 'NULL' AND ({value}) IS NULL"
+
+
+def _csv_field(column: Column, index: int) -> tuple[str, str]:
+    text = f"NULLIF({_FIELDS}[{index + 1}], '')"
+    if column.dtype.kind == Kind.STRING:
+        return text, "false"
+    if column.dtype.kind == Kind.INTEGER:
+        value = f"CASE WHEN regexp_full_match({text}, {_INTEGER_TEXT}) THEN TRY_CAST({text} AS BIGINT) END"
+    elif column.dtype.kind == Kind.DOUBLE:
+        value = (
+            f"CASE WHEN regexp_full_match({text}, {_DOUBLE_TEXT}) THEN TRY_CAST(trim({text}) AS DOUBLE) "
+            f"ELSE {_double_word(text, 'csv')} END"
+        )
+    elif column.dtype.kind == Kind.BOOLEAN:
+        value = f"CASE lower({text}) WHEN 'true' THEN true WHEN 'false' THEN false END"
+    elif column.dtype.kind == Kind.TIMESTAMP:
+        value = _timestamp(text)
+    else:
+        value = f"TRY_CAST({text} AS DATE)"
+    return value, f"{text} IS NOT NULL AND ({value}) IS NULL"
+
+
+def _double_word(text: str, kind: str) -> str:
+    cases = " ".join(f"WHEN {string(word)} THEN CAST({string(v)} AS DOUBLE)" for word, v in _DOUBLE_WORDS[kind].items())
+    return f"CASE {text} {cases} END"
+
+
+def _timestamp(text: str) -> str:
+    # through TIMESTAMPTZ: an offset in the text counts; the session's zone (UTC) is the default
+    return f"TRY_CAST(TRY_CAST({text} AS TIMESTAMPTZ) AS TIMESTAMP)"

@@ -1,0 +1,217 @@
+"""Bounded Kafka batches read on DuckDB (confluent-kafka into Arrow, parsed in DuckDB) and on
+Spark (the cluster's Kafka batch read): the same rows, as written here by hand, on both."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import socket
+import time
+
+import pytest
+
+from gryph.compiler.errors import EngineError
+from gryph.compiler.sources.declared_schemas import parse_schema
+from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.sources.stream_sources import bounded_kafka, stream_schema
+from gryph.local_backend import DuckDBEngine
+from gryph.local_backend.sources.source_views import register_source
+
+from .kafka_topics import new_topic, produce, produce_in_transaction
+
+STAMP = 1_764_000_000_000
+BASE = dt.datetime(2023, 11, 14, 22, 13, 20)  # BASE_TIME_MS as a UTC time
+JSON_SCHEMA = "id bigint, ts timestamp, user string, score double, ok boolean"
+JSON_MESSAGES = [
+    (b"k1", b'{"id": 1, "ts": "2024-01-02T03:04:05", "user": "ann", "score": 1.5, "ok": true}'),
+    (None, '{"id": 2, "ts": null, "user": "Zoë 🚀", "score": null, "ok": false}'.encode()),  # no key; NULLs
+    ("ключ".encode(), b'{"id": 3, "user": "bob"'),  # not JSON
+    (b"k4", b'{"id": "four", "user": "carl"}'),  # a string where a bigint is declared
+    (b"k5", b"[1, 2]"),  # JSON, but not an object
+    (b"k6", '{"id": 6, "user": {"nested": [1, "é"]}, "extra": 1}'.encode()),  # an object as text; missing fields
+    (b"k7", b'{"id": 7, "ts": "2024-01-02T03:04:05+01:00", "user": "d", "score": 2, "ok": true}'),
+    (b"k8", None),  # a message without a value
+]
+MALFORMED_ROW = (None, None, None, None, None)
+# by hand: the value's columns, then key; topic, partition, offset, timestamp, __malformed, __tmst follow
+JSON_EXPECTED = [
+    ((1, dt.datetime(2024, 1, 2, 3, 4, 5), "ann", 1.5, True), "k1", False),
+    ((2, None, "Zoë 🚀", None, False), None, False),
+    (MALFORMED_ROW, "ключ", True),
+    (MALFORMED_ROW, "k4", True),
+    (MALFORMED_ROW, "k5", True),
+    ((6, None, '{"nested":[1,"é"]}', None, None), "k6", False),
+    ((7, dt.datetime(2024, 1, 2, 2, 4, 5), "d", 2.0, True), "k7", False),
+    (MALFORMED_ROW, "k8", True),
+]
+CSV_SCHEMA = "id bigint, name string, score double"
+CSV_MESSAGES = [
+    (b"a", b"1,ann,1.5"),
+    (b"b", b'2,"b, with comma",-Inf'),
+    (b"c", b"3,carl"),  # a field short
+    (b"d", b"x,dora,1"),  # not a bigint
+    (b"e", b"5,,"),  # empty fields are NULL
+    (b"f", "6,ünïcødé,2e3".encode()),
+]
+CSV_EXPECTED = [
+    ((1, "ann", 1.5), "a", False),
+    ((2, "b, with comma", -math.inf), "b", False),
+    ((None, None, None), "c", True),
+    ((None, None, None), "d", True),
+    ((5, None, None), "e", False),
+    ((6, "ünïcødé", 2000.0), "f", False),
+]
+
+
+def _spec(bootstrap: str, topic: str, kind: str, schema: str | None, **options: object) -> SourceSpec:
+    declared = parse_schema(schema) if schema else None
+    return SourceSpec(
+        "clicks",
+        "kafka",
+        (bootstrap,),
+        options=(("topic", topic), ("format", kind), *options.items()),
+        schema=declared,
+    )
+
+
+def _expected(topic: str, rows: list, offsets: range, partition: int = 0) -> list[tuple]:
+    return [
+        (*rows[o][0], rows[o][1], topic, partition, o, BASE + dt.timedelta(milliseconds=o), rows[o][2], STAMP)
+        for o in offsets
+    ]
+
+
+def duckdb_rows(spec: SourceSpec) -> list[tuple]:
+    engine = DuckDBEngine()
+    try:
+        loaded = register_source(engine.connection, spec, "clicks")
+        rows = engine.connection.execute('SELECT * FROM clicks ORDER BY "partition", "offset"').fetchall()
+        loaded.drop(engine.connection)
+        return rows
+    finally:
+        engine.close()
+
+
+def spark_rows(spec: SourceSpec, remote: str) -> list[tuple]:
+    from gryph.client.spark import SparkEngine
+    from gryph.client.spark.sources.source_loading import load_source
+
+    with SparkEngine(remote) as engine:
+        df, _ = load_source(engine.spark, spec)
+        return [tuple(row) for row in df.orderBy("partition", "offset").collect()]
+
+
+def _rows(engine: str, spec: SourceSpec, request) -> list[tuple]:
+    if engine == "duckdb":
+        return duckdb_rows(spec)
+    return spark_rows(spec, request.getfixturevalue("spark_remote"))
+
+
+@pytest.fixture(scope="module")
+def json_topic(kafka):
+    topic = new_topic(kafka.bootstrap)
+    produce(kafka.bootstrap, topic, JSON_MESSAGES)
+    return topic
+
+
+@pytest.fixture(scope="module")
+def csv_topic(kafka):
+    topic = new_topic(kafka.bootstrap)
+    produce(kafka.bootstrap, topic, CSV_MESSAGES)
+    return topic
+
+
+ENGINES = ["duckdb", "spark"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_json_messages_parse_into_the_schema_malformed_ones_counted(engine, kafka, json_topic, request):
+    spec = bounded_kafka(_spec(kafka.bootstrap, json_topic, "json", JSON_SCHEMA), {(json_topic, 0): (0, 8)}, STAMP)
+    assert _rows(engine, spec, request) == _expected(json_topic, JSON_EXPECTED, range(8))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_range_reads_exactly_its_offsets(engine, kafka, json_topic, request):
+    spec = bounded_kafka(_spec(kafka.bootstrap, json_topic, "json", JSON_SCHEMA), {(json_topic, 0): (2, 6)}, STAMP)
+    assert _rows(engine, spec, request) == _expected(json_topic, JSON_EXPECTED, range(2, 6))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_csv_messages_parse_into_the_schema(engine, kafka, csv_topic, request):
+    spec = bounded_kafka(_spec(kafka.bootstrap, csv_topic, "csv", CSV_SCHEMA), {(csv_topic, 0): (0, 6)}, STAMP)
+    assert _rows(engine, spec, request) == _expected(csv_topic, CSV_EXPECTED, range(6))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_text_messages_are_one_value_column(engine, kafka, request):
+    topic = new_topic(kafka.bootstrap)
+    produce(kafka.bootstrap, topic, [(None, b"hello"), (b"k", None), ("ü".encode(), 'ünï, "q"'.encode())])
+    spec = bounded_kafka(_spec(kafka.bootstrap, topic, "text", None), {(topic, 0): (0, 3)}, STAMP)
+    rows = [((value,), key, False) for value, key in (("hello", None), (None, "k"), ('ünï, "q"', "ü"))]
+    assert _rows(engine, spec, request) == _expected(topic, rows, range(3))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_two_partitions_each_read_to_its_own_end(engine, kafka, request):
+    topic = new_topic(kafka.bootstrap, partitions=2)
+    produce(kafka.bootstrap, topic, [(b"a", b"p0-0"), (b"b", b"p0-1"), (b"c", b"p0-2")], partition=0)
+    produce(kafka.bootstrap, topic, [(b"d", b"p1-0"), (b"e", b"p1-1")], partition=1)
+    ranges = {(topic, 0): (1, 3), (topic, 1): (0, 1)}
+    spec = bounded_kafka(_spec(kafka.bootstrap, topic, "text", None), ranges, STAMP)
+    got = [(r[0], r[1], r[3], r[4]) for r in _rows(engine, spec, request)]  # value, key, partition, offset
+    assert got == [("p0-1", "b", 0, 1), ("p0-2", "c", 0, 2), ("p1-0", "d", 1, 0)]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_range_ending_in_a_transaction_marker_ends(engine, kafka, request):
+    """Committed [a, b] at 0-1 and its marker at 2, aborted [c] at 3 and its marker at 4: a batch
+    to 5 reads a and b, and does not wait for offsets it will never be given."""
+    topic = new_topic(kafka.bootstrap)
+    produce_in_transaction(kafka.bootstrap, topic, [b"a", b"b"], commit=True)
+    produce_in_transaction(kafka.bootstrap, topic, [b"c"], commit=False)
+    spec = bounded_kafka(_spec(kafka.bootstrap, topic, "text", None), {(topic, 0): (0, 5)}, STAMP)
+    started = time.monotonic()
+    assert [(r[0], r[4]) for r in _rows(engine, spec, request)] == [("a", 0), ("b", 1)]
+    assert time.monotonic() - started < 10 if engine == "duckdb" else True
+
+
+def test_both_engines_give_the_same_rows(kafka, json_topic, csv_topic, request):
+    for topic, kind, schema, end in ((json_topic, "json", JSON_SCHEMA, 8), (csv_topic, "csv", CSV_SCHEMA, 6)):
+        spec = bounded_kafka(_spec(kafka.bootstrap, topic, kind, schema), {(topic, 0): (0, end)}, STAMP)
+        assert duckdb_rows(spec) == spark_rows(spec, request.getfixturevalue("spark_remote"))
+
+
+def test_an_empty_range_reads_no_rows_and_has_the_stream_columns(kafka, json_topic):
+    spec = bounded_kafka(_spec(kafka.bootstrap, json_topic, "json", JSON_SCHEMA), {(json_topic, 0): (3, 3)}, STAMP)
+    assert duckdb_rows(spec) == []
+    engine = DuckDBEngine()
+    try:
+        assert engine.schema_of(spec) == stream_schema(spec)
+    finally:
+        engine.close()
+
+
+def test_on_malformed_fail_names_the_first_malformed_message(kafka, json_topic):
+    spec = _spec(kafka.bootstrap, json_topic, "json", JSON_SCHEMA, on_malformed="fail")
+    with pytest.raises(EngineError) as info:
+        duckdb_rows(bounded_kafka(spec, {(json_topic, 0): (0, 8)}, STAMP))
+    assert info.value.code == "STREAM_MALFORMED"
+    assert f"{json_topic}/0/2" in info.value.message
+    assert duckdb_rows(bounded_kafka(spec, {(json_topic, 0): (0, 2)}, STAMP))  # the well-formed ones pass
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_a_broker_nobody_listens_on_is_an_error_in_bounded_time():
+    address = f"127.0.0.1:{free_port()}"
+    spec = bounded_kafka(_spec(address, "clicks", "text", None), {("clicks", 0): (0, 3)}, STAMP)
+    started = time.monotonic()
+    with pytest.raises(EngineError) as info:
+        duckdb_rows(spec)
+    assert time.monotonic() - started < 15
+    assert info.value.code == "KAFKA_UNREACHABLE" and address in info.value.message
+    assert info.value.exit_code == 3
