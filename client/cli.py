@@ -15,7 +15,7 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gryph.compiler.errors import EngineError, GryphError, InvalidInput, Location
+from gryph.compiler.errors import EngineError, GryphError, InvalidInput, Location, closest
 from gryph.compiler.griffin.known_keys import UnknownKeyWarning
 from gryph.compiler.redaction import redact
 
@@ -269,25 +269,36 @@ def _report(args) -> int:
             hint="gryph report SUITE -o report.html",
         )
     _check_report_outputs(args)
-    store = HistoryStore(args.history)
-    documents = store.documents(args.suite, args.runs)
-    if not documents:
-        stored = store.suites()
-        raise InvalidInput(
-            "NO_STORED_RUNS",
-            f"no stored runs of suite {args.suite!r} in {args.history}",
-            location=Location(file=args.history),
-            text=args.suite,
-            hint=f"suites stored there: {', '.join(stored)}"
-            if stored
-            else "gryph run SUITE --history PATH stores runs",
-        )
-    _write_report(documents, args)
+    store = _stored_suite(args.history, args.suite)
+    _write_report(store.documents(args.suite, args.runs), args)
     return EXIT_OK
 
 
+def _stored_suite(history: str, suite: str) -> HistoryStore:
+    """The history, which holds runs of ``suite``; else NO_STORED_RUNS (exit 2) naming the closest
+    suite it holds, the same error for every command that reads a suite's runs."""
+    store = HistoryStore(history)
+    stored = store.suites()
+    if suite in stored:
+        return store
+    nearest = closest(suite, stored)
+    if nearest is not None:
+        hint = f"did you mean {nearest!r}?"
+    elif stored:
+        hint = f"suites stored there: {', '.join(stored[:12])}" + (", ..." if len(stored) > 12 else "")
+    else:
+        hint = "gryph run SUITE --history PATH stores runs"
+    raise InvalidInput(
+        "NO_STORED_RUNS",
+        f"no stored runs of suite {suite!r} in {history}",
+        location=Location(file=history),
+        text=suite,
+        hint=hint,
+    )
+
+
 def _history(args) -> int:
-    runs = HistoryStore(args.history).runs(args.suite, max(args.limit, 0))
+    runs = _stored_suite(args.history, args.suite).runs(args.suite, max(args.limit, 0))
     if args.measure is not None:
         runs = [
             {"run_id": r["run_id"], "started": r["started"], "pass": r["pass"], "value": r["measure"][args.measure]}

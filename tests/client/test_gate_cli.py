@@ -114,7 +114,27 @@ def test_history_command_lists_past_values(workdir):
     assert [r["value"] for r in runs] == [1, 1] and all(r["pass"] is True for r in runs)
     text = gryph("history", "s", "--history", history)
     assert text.returncode == 0 and text.stdout.count('"nulls": 1') == 2
-    assert "no runs" in gryph("history", "other", "--history", history).stdout
+
+
+def test_an_unknown_suite_is_one_error_for_history_and_report(workdir):
+    history = str(workdir / "h.duckdb")
+    for name in ("s", "orders_daily"):
+        (workdir / f"{name}.dq").write_text(SUITE.format(policy="pass when always"))
+        assert gryph("run", str(workdir / f"{name}.dq"), "--history", history).returncode == 0
+    report = ("-o", str(workdir / "r.html"))
+    for command, extra in (("history", ()), ("report", report)):
+        done = gryph(command, "orders_dialy", "--history", history, *extra)
+        assert (done.returncode, done.stdout) == (2, ""), done.stderr
+        assert done.stderr.startswith(f"{history}: error NO_STORED_RUNS: no stored runs of suite 'orders_dialy'")
+        assert "hint: did you mean 'orders_daily'?" in done.stderr
+        done = gryph(command, "other", "--history", history, *extra)
+        assert done.returncode == 2 and "hint: suites stored there: orders_daily, s" in done.stderr
+        done = gryph(command, "s", "--history", str(workdir / "none.duckdb"), *extra)
+        assert done.returncode == 2 and "hint: gryph run SUITE --history PATH stores runs" in done.stderr
+    assert not (workdir / "r.html").exists() and not (workdir / "none.duckdb").exists()
+    # a stored suite whose runs the options leave out is no error
+    done = gryph("history", "s", "--history", history, "--limit", "0")
+    assert done.returncode == 0 and done.stdout.startswith("no runs of 's'")
 
 
 def test_default_history_file(workdir):
