@@ -51,8 +51,14 @@ _SCHEMA = (
     # each anomaly check's finding; a run missing here had no such check (or too little history)
     """create table if not exists check_anomalies (
         run_id varchar, suite varchar, check_name varchar, anomaly boolean)""",
+    # each source's columns (name -> logical type, JSON) as the run found them: schema_changes reads them
+    """create table if not exists source_schemas (
+        run_id varchar, seq bigint, suite varchar, source varchar, started timestamp, columns varchar)""",
 )
-_TABLES = ("runs", "measure_values", "metric_values", "check_anomalies")
+_TABLES = ("runs", "measure_values", "metric_values", "check_anomalies", "source_schemas")
+_TABLES_PRESENT = (
+    f"select table_name from information_schema.tables where table_name in ({', '.join('?' * len(_TABLES))})"
+)
 
 
 def _utc(moment: dt.datetime) -> dt.datetime:
@@ -209,9 +215,7 @@ class HistoryStore:
             return None
         try:
             with self._waiting(lambda: self._connect(read_only=True)) as con:
-                tables = con.execute(
-                    "select table_name from information_schema.tables where table_name in (?, ?, ?, ?)", list(_TABLES)
-                ).fetchall()
+                tables = con.execute(_TABLES_PRESENT, list(_TABLES)).fetchall()
                 for (table,) in tables:  # one of the names above, never the user's text
                     con.execute(f"select max(hash(row)) from {table} as row").fetchall()
         except EngineError as error:
@@ -245,6 +249,7 @@ class HistoryStore:
                     self._write_run(con, run_id, seq, document, _utc(started))
                     self._write_measures(con, run_id, seq, document["name"], _utc(started), measures)
                     self._write_metrics(con, run_id, seq, document, _utc(started))
+                    self._write_schemas(con, run_id, seq, document, _utc(started))
                     con.execute("commit")
                 except BaseException:
                     con.execute("rollback")
@@ -313,6 +318,18 @@ class HistoryStore:
                 [[run_id, suite, c["name"], bool(c["anomaly"])] for c in findings],
             )
 
+    @staticmethod
+    def _write_schemas(con, run_id: str, seq: int, document: dict, started: dt.datetime) -> None:
+        schemas = document.get("schemas") or {}
+        if schemas:
+            con.executemany(
+                "insert into source_schemas values (?, ?, ?, ?, ?, ?)",
+                [
+                    [run_id, seq, document["name"], source, started, json.dumps(columns, ensure_ascii=False)]
+                    for source, columns in schemas.items()
+                ],
+            )
+
     def _exists(self) -> bool:
         """Whether the history file is there; a folder, or a path the system cannot look up (a name
         too long, a loop of links), is no history."""
@@ -337,13 +354,7 @@ class HistoryStore:
             return []
         with self._open(read_only=True) as con:
             try:
-                tables = {
-                    name
-                    for (name,) in con.execute(
-                        "select table_name from information_schema.tables where table_name in (?, ?, ?, ?)",
-                        list(_TABLES),
-                    ).fetchall()
-                }
+                tables = {name for (name,) in con.execute(_TABLES_PRESENT, list(_TABLES)).fetchall()}
                 query = build(tables)
                 return con.execute(*query).fetchall() if query is not None else []
             except duckdb.Error as error:  # a runs table of another tool's making, a file cut short
@@ -411,6 +422,14 @@ class HistoryStore:
         return [
             Point(_decode(value), started.replace(tzinfo=dt.timezone.utc)) for value, started in self._query_with(build)
         ]
+
+    def schema(self, suite: str, source: str) -> dict[str, str] | None:
+        """The columns of ``source`` stored with the newest run of ``suite`` that read it, or None."""
+        sql = (
+            "select columns from source_schemas where suite = ? and source = ? order by started desc, seq desc limit 1"
+        )
+        rows = self._query_with(lambda tables: (sql, [suite, source]) if "source_schemas" in tables else None)
+        return json.loads(rows[0][0]) if rows else None
 
     def runs(self, suite: str, limit: int = 50) -> list[dict]:
         """The newest runs of ``suite``: run id, start time, engine, verdict and measures."""

@@ -36,6 +36,8 @@ class RunResult:
     malformed: dict[str, int] = field(default_factory=dict)  # a stream batch's messages that did not parse
     # a stream's batch: its number, time (__tmst) and what each stream source read (gryph stream)
     stream: dict | None = None
+    # each source's columns and their logical types, as the engine reported them (no scan)
+    schemas: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def warnings_failed(self) -> bool:
         # an anomaly check without enough history yet is a WARN that --strict does not fail on
@@ -72,6 +74,8 @@ class RunResult:
             document["failed"] = self.failed
         if self.stream is not None:
             document["stream"] = self.stream
+        if self.schemas:
+            document["schemas"] = self.schemas
         # the one form of a run that JSON output, history and the HTML report are made from
         return redact_document(document)
 

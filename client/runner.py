@@ -13,6 +13,7 @@ from typing import cast
 from gryph.compiler.analysis import CheckedSuite, check_suite
 from gryph.compiler.analysis.sql_reads import check_suite_sql
 from gryph.compiler.checks.check_functions import Clock, NoHistory
+from gryph.compiler.checks.schema_checks import columns_of
 from gryph.compiler.checks.verdict import judge
 from gryph.compiler.compile import CompiledSuite, compile_suite, view_plan
 from gryph.compiler.engine import Engine
@@ -167,10 +168,10 @@ def check_for(suite: Suite, engine: Engine) -> CheckedSuite:
 
 def _schemas_for(suite: Suite, engine: Engine) -> dict[str, Schema]:
     """The schemas of a suite's sources, for a suite that has something to check."""
-    if not suite.rules and not suite.measures:
+    if not suite.rules and not suite.measures and not suite.schemas:
         raise InvalidInput(
             "EMPTY_SUITE",
-            f"suite {suite.name!r} has no rules and no measures",
+            f"suite {suite.name!r} has no rules, no measures and no schema statements",
             location=Location(suite.file, 1, 1),
             hint="add a rule or a measure",
         )
@@ -233,7 +234,9 @@ def run_loaded(
     ``settle`` may change the metrics before the checks read them (a stream's accuracy retries)."""
     clock = time.perf_counter()
     phase("learning the sources' schemas and compiling the rules")
-    compiled = compile_for(suite, active, options)
+    schemas = _schemas_for(suite, active)
+    compiled = compile_suite(suite, schemas, options)
+    columns = {name: columns_of(schemas[name]) for name in suite.sources}  # stored: schema_changes reads them
     refuse_plan(compiled, active.capabilities, lambda: check_for(suite, active))
     try:
         rows = execute(compiled, active, suite.sources, phase)
@@ -251,7 +254,7 @@ def run_loaded(
         suite.policy,
         {m.name: m.value for m in measures},
         metrics,
-        Clock(suite.name, started, store or NoHistory()),
+        Clock(suite.name, started, store or NoHistory(), columns),
     )
     failed = {r.rule: r.error for r in results if r.error is not None}
     failed.update((m.name, m.value.error) for m in measures if isinstance(m.value, Failed))
@@ -271,6 +274,7 @@ def run_loaded(
         rows_read=compiled.rows_read(rows),
         malformed=compiled.malformed_read(rows),
         rule_kinds={rule.name: {"kind": rule.kind, "details": _scalar_details(rule)} for rule in suite.rules},
+        schemas=columns,
     )
 
 

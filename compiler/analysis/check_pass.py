@@ -84,7 +84,7 @@ def check_suite(suite: Suite, schemas: Mapping[str, Schema], now_ms: int = 0) ->
         rules = tuple(check_rule(rule, schemas, now_ms) for rule in suite.rules)
         measures = tuple(check_rule(measure, schemas, now_ms) for measure in suite.measures)
         measure_types = _measure_types(measures)
-        checks = tuple(compile_checks(suite, measure_types))
+        checks = tuple(compile_checks(suite, measure_types, schemas))
         check_reads(suite, measure_types)
         return CheckedSuite(suite, rules, measures, checks)
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..language.time_literals import duration_ms
 from ..results import Row
+from .schema_checks import Columns, schema_changes
 from .statistics import median, median_absolute_deviation, quantile, sample_stddev, sample_variance
 
 HISTORY_LIMIT = 10_000  # values read from history per call, newest first
@@ -64,6 +65,9 @@ class HistoryReader(Protocol):
     def baseline(self, suite: str, query: BaselineQuery, limit: int) -> list[Point]:
         """The earlier runs an anomaly check learns from, newest first."""
 
+    def schema(self, suite: str, source: str) -> Columns | None:
+        """The columns of ``source`` stored with the newest earlier run of ``suite`` that read it."""
+
 
 class NoHistory:
     """No history store: every history function sees no earlier runs."""
@@ -84,6 +88,9 @@ class NoHistory:
     def baseline(self, suite: str, query: BaselineQuery, limit: int) -> list[Point]:
         return []
 
+    def schema(self, suite: str, source: str) -> Columns | None:
+        return None
+
 
 @dataclass(frozen=True)
 class Clock:
@@ -92,6 +99,7 @@ class Clock:
     suite: str
     started: dt.datetime  # timezone-aware, UTC
     history: HistoryReader
+    schemas: Mapping[str, Columns] = field(default_factory=dict)  # each source's columns now
 
 
 def is_number(value: object) -> bool:
@@ -363,6 +371,14 @@ def _value_ago(clock: Clock, name: object, ago: object) -> object:
     return values[0] if values else None
 
 
+def _schema_changes(clock: Clock, source: object) -> dict[str, object]:
+    """Columns added, removed and changed type since the previous run (``schema_changes("users")``)."""
+    name = _text(source, "schema_changes")
+    if name not in clock.schemas:
+        raise CheckError(f"schema_changes() needs a source of this suite, got {name!r}")
+    return schema_changes(clock.history.schema(clock.suite, name), dict(clock.schemas[name]))
+
+
 @dataclass(frozen=True)
 class Function:
     """A check-language function: how many arguments it takes and which one names a measure."""
@@ -372,6 +388,7 @@ class Function:
     max_args: int | None  # None: any number
     measure_arg: int | None = None  # the argument naming a measure of this suite (checked when literal)
     rule_arg: int | None = None  # the argument naming a rule of this suite (checked when literal)
+    source_arg: int | None = None  # the argument naming a source of this suite (checked when literal)
 
     def arity(self) -> str:
         if self.max_args == self.min_args:
@@ -402,4 +419,5 @@ FUNCTIONS: dict[str, Function] = {
     "metric_history": Function(_metric_history, 3, 3, rule_arg=0),
     "previous_metric": Function(_previous_metric, 2, 2, rule_arg=0),
     "value_ago": Function(_value_ago, 2, 2, measure_arg=0),
+    "schema_changes": Function(_schema_changes, 1, 1, source_arg=0),
 }

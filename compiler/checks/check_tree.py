@@ -9,6 +9,7 @@ An ``anomaly(...)`` is a whole check (``anomaly_syntax``).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,9 +17,11 @@ from ..errors import InvalidInput, did_you_mean
 from ..language.number_literals import number_from_text
 from ..language.ruletree import check_nodes as c
 from ..language.ruletree.nodes import Node, located
-from ..suites.suite import CheckSpec, PassSpec, Suite
+from ..plan.data_types import Schema
+from ..suites.suite import CheckSpec, PassSpec, SchemaSpec, Suite
 from .anomaly_syntax import STRATEGY_PARAMETERS, MeasureTypes, build_anomaly
 from .check_functions import FUNCTIONS
+from .schema_checks import SchemaCheck, columns_of
 from .tree_nodes import Binary, Call, Const, Index, ListOf, MeasureRef, MetricRef, Traced, Unary
 
 MAX_DEPTH = 64  # nesting of a check expression; deeper is an error, not a stack overflow
@@ -26,7 +29,7 @@ MAX_DEPTH = 64  # nesting of a check expression; deeper is an error, not a stack
 
 @dataclass(frozen=True)
 class CompiledCheck:
-    spec: CheckSpec
+    spec: CheckSpec | SchemaSpec
     expr: object
 
 
@@ -168,6 +171,16 @@ class _Builder:
                     node.args[function.measure_arg],
                     did_you_mean(str(named.value), self.measures),
                 )
+        if function.source_arg is not None:
+            named = args[function.source_arg]
+            sources = list(self.suite.sources)
+            if isinstance(named, Const) and named.value not in sources:
+                raise self.error(
+                    "UNKNOWN_SOURCE",
+                    f"unknown source {named.value!r}",
+                    node.args[function.source_arg],
+                    did_you_mean(str(named.value), sources) or "name a source of this suite",
+                )
         if function.rule_arg is not None:
             named = args[function.rule_arg]
             if isinstance(named, Const) and named.value not in self.rules:
@@ -180,12 +193,18 @@ class _Builder:
         return Traced(node.text, Call(name, args))
 
 
-def compile_checks(suite: Suite, measure_types: MeasureTypes | None = None) -> list[CompiledCheck]:
-    """Every check of the suite as a syntax tree, and the pass policy checked against them;
-    ``measure_types``: the columns of the measures whose types the check pass knows."""
+def compile_checks(
+    suite: Suite, measure_types: MeasureTypes | None = None, schemas: Mapping[str, Schema] | None = None
+) -> list[CompiledCheck]:
+    """Every check of the suite as a syntax tree, then its schema statements bound to the sources'
+    ``schemas``, and the pass policy checked against them; ``measure_types``: the columns of the
+    measures whose types the check pass knows."""
     builder = _Builder(suite, measure_types or {})
     compiled = [builder.check(check) for check in suite.checks]
-    _check_policy(suite.policy, suite.checks)
+    compiled += [
+        CompiledCheck(spec, SchemaCheck(spec, columns_of((schemas or {})[spec.source]))) for spec in suite.schemas
+    ]
+    _check_policy(suite.policy, [*suite.checks, *suite.schemas])
     return compiled
 
 
@@ -204,7 +223,7 @@ def _too_deep(expr: object) -> bool:
     return False
 
 
-def _check_policy(policy: PassSpec, checks: list[CheckSpec]) -> None:
+def _check_policy(policy: PassSpec, checks: list[CheckSpec | SchemaSpec]) -> None:
     by_name = {check.name: check for check in checks}
     for name in policy.names:
         if name not in by_name:

@@ -10,11 +10,12 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass, field
 
-from ..suites.suite import CheckSpec, PassSpec
+from ..suites.suite import CheckSpec, PassSpec, SchemaSpec
 from .anomaly import Anomaly, judge_anomaly
 from .check_functions import CheckError, Clock
 from .check_tree import CompiledCheck
 from .interpreter import Env, evaluate
+from .schema_checks import SchemaCheck, judge_schema
 
 _COMPARE = {
     "==": operator.eq,
@@ -64,6 +65,10 @@ def judge(
 def _run(check: CompiledCheck, measures: dict[str, object], metrics: dict[str, object], clock: Clock) -> CheckOutcome:
     env = Env(measures, metrics, clock)
     spec = check.spec
+    if isinstance(check.expr, SchemaCheck):
+        passed, differences = judge_schema(check.expr)
+        return CheckOutcome(spec.name, _text(spec), passed, spec.warn, differences)
+    assert isinstance(spec, CheckSpec)  # a schema statement is a SchemaCheck
     if isinstance(check.expr, Anomaly):
         return _anomaly(check.expr, spec, env)
     try:
@@ -89,8 +94,8 @@ def _anomaly(check: Anomaly, spec: CheckSpec, env: Env) -> CheckOutcome:
     return CheckOutcome(spec.name, _text(spec), not finding.anomaly, spec.warn, values, anomaly=finding.anomaly)
 
 
-def _text(spec: CheckSpec) -> str:
-    return spec.expr.text
+def _text(spec: CheckSpec | SchemaSpec) -> str:
+    return spec.text if isinstance(spec, SchemaSpec) else spec.expr.text
 
 
 def holds(policy: PassSpec, outcomes: list[CheckOutcome]) -> bool:

@@ -14,11 +14,13 @@ from ..language.ruletree.statements import (
     CheckDecl,
     MeasureDecl,
     NativeText,
+    NotifyDecl,
     PassAlways,
     PassChecks,
     PassCount,
     PassDecl,
     RuleDecl,
+    SchemaDecl,
     SourceDecl,
     Statement,
     StreamDecl,
@@ -26,10 +28,11 @@ from ..language.ruletree.statements import (
 from ..language.text_files import read_utf8
 from ..rule_kinds import RuleKind, spec_of
 from ..sources.databases import CONNECTION_OPTIONS, check_database_source, is_database
-from ..sources.declared_schemas import parse_schema
+from ..sources.declared_schemas import parse_schema, parse_schema_columns
 from ..sources.source_specs import DATABASE_FORMATS, STREAM_FORMATS, SourceSpec
 from ..sources.stream_sources import check_stream_source
-from .suite import CheckSpec, MeasureSpec, NativeSql, PassSpec, RuleBody, RuleSpec, Suite
+from .notify_targets import notify_target
+from .suite import CheckSpec, MeasureSpec, NativeSql, NotifySpec, PassSpec, RuleBody, RuleSpec, SchemaSpec, Suite
 
 
 @without_cyclic_gc
@@ -58,6 +61,8 @@ def parse_suite(
     checks: list[CheckSpec] = []
     policy: PassSpec | None = None
     stream_every_ms: int | None = None
+    schemas: list[SchemaSpec] = []
+    notify: list[NotifySpec] = []
     seen: dict[str, set[str]] = {"check": set(), "measure": set(), "rule": set()}
     for statement in tree.statements:
         location = statement.location
@@ -98,6 +103,14 @@ def parse_suite(
                     hint="keep one 'stream every 30s'",
                 )
             stream_every_ms = statement.interval_ms
+            continue
+        if isinstance(statement, SchemaDecl):
+            expected = _schema(statement, sources, known_sources)
+            _unique(expected.name, seen, "check", statement, location)
+            schemas.append(expected)
+            continue
+        if isinstance(statement, NotifyDecl):
+            notify.append(notify_target(statement.url, location, {d.key: d.value for d in statement.details}))
             continue
         rule: RuleSpec
         if isinstance(statement, MeasureDecl):
@@ -143,7 +156,37 @@ def parse_suite(
         checks=checks,
         policy=policy or PassSpec(),
         stream_every_ms=stream_every_ms,
+        schemas=schemas,
+        notify=tuple(notify),
     )
+
+
+def _schema(statement: SchemaDecl, sources: dict[str, SourceSpec], known_sources: tuple[str, ...]) -> SchemaSpec:
+    """A schema statement of a declared source, its types read (a column without one: any type)."""
+    if statement.source not in sources and statement.source not in known_sources:
+        raise InvalidInput(
+            "UNKNOWN_SOURCE",
+            f"schema of unknown source {statement.source!r}",
+            location=statement.location,
+            text=statement.source,
+            hint=did_you_mean(statement.source, list(sources) + list(known_sources)),
+        )
+    columns = []
+    for column in statement.columns:
+        dtype = None
+        if column.type is not None:
+            dtype = parse_schema_columns([(column.name, column.type)], column.location).columns[0].dtype
+        columns.append((column.name, dtype))
+    names = [name for name, _ in columns]
+    twice = next((name for name in names if names.count(name) > 1), None)
+    if twice is not None:
+        raise InvalidInput(
+            "BAD_SCHEMA",
+            f"schema of {statement.source!r} names column {twice!r} twice",
+            location=statement.location,
+            text=twice,
+        )
+    return SchemaSpec(statement.source, statement.mode == "exact", tuple(columns), statement.location, statement.text)
 
 
 def _unique(name: str, seen: dict[str, set[str]], what: str, statement: Statement, location: Location) -> None:

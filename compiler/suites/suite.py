@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from ..errors import Location
 from ..language.ruletree.check_nodes import CheckExpr
 from ..language.ruletree.nodes import AccuracyBody, SelectList, SelectQuery
+from ..plan.data_types import DataType
 from ..sources.source_specs import STREAM_FORMATS, SourceSpec
 from .griffin_measure_specs import MeasureConfig
 
@@ -81,6 +82,35 @@ class CheckSpec:
 
 
 @dataclass(frozen=True)
+class SchemaSpec:
+    """A schema statement: the columns source ``source`` must have (``exact``: and no others), each
+    of its type (None: any type). It is a check named ``schema <source>``, never a warning."""
+
+    source: str
+    exact: bool
+    columns: tuple[tuple[str, DataType | None], ...]
+    location: Location
+    text: str
+    warn: bool = False
+
+    @property
+    def name(self) -> str:
+        return f"schema {self.source}"
+
+
+@dataclass(frozen=True)
+class NotifySpec:
+    """Where an alert goes when the run's verdict changes: ``kind`` is webhook (a generic JSON
+    document), slack, teams or smtp; ``secret_env`` names the environment variable holding its
+    secret (a webhook's bearer token, the SMTP password), read at run time, never stored."""
+
+    kind: str
+    url: str  # without the slack:/teams: prefix
+    secret_env: str | None = None
+    location: Location | None = None
+
+
+@dataclass(frozen=True)
 class PassSpec:
     """When the run passes: ``always``, ``all``, ``any``, ``checks`` (the named ones) or ``passed``
     (the number of passing checks compared with ``count`` by ``op``)."""
@@ -133,6 +163,8 @@ class Suite:
     timestamp_ms: int | None = None  # Griffin: the job's time (its __tmst)
     # ``stream every 30s`` (Griffin: ``batch.interval``): the trigger of ``gryph stream``
     stream_every_ms: int | None = None
+    schemas: list[SchemaSpec] = field(default_factory=list)  # ``schema users: required(...)`` checks
+    notify: tuple[NotifySpec, ...] = ()  # ``notify "URL"``: alerts when the verdict changes
 
     @property
     def streams(self) -> tuple[str, ...]:

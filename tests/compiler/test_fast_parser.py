@@ -134,6 +134,9 @@ SUITES = [
     "# nothing but a comment\n",
     "",
     "suite only_a_name",
+    # schema statements (a column's type is optional) and alert targets
+    "schema users: required(user_id bigint, email string)\nSCHEMA `odd t`: EXACT(`a b` decimal(10, 2), c, `é` timestamp)\n",
+    "notify 'https://hooks.example/x' with token_env = \"HOOK_TOKEN\"\nnotify \"slack:https://h/1\"\n",
 ]
 
 
@@ -164,6 +167,9 @@ LEFT_TO_TEXTX = [
     ("suite", "completeness c on t: a\nbogus"),
     ("suite", "measure m: sql + 1"),
     ("suite", "source t = csv('a.csv'"),
+    ("suite", "schema t: loose(a)"),
+    ("suite", "schema t: required()"),
+    ("suite", "notify x"),
 ]
 
 

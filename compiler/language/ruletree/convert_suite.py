@@ -94,6 +94,17 @@ class SuiteConverter(Converter):
             **self.at(model),
         )
 
+    def schema(self, model: Any) -> s.SchemaDecl:
+        columns = tuple(
+            s.SchemaColumn(unquote_name(column.name), column.type or None, **self.at(column))
+            for column in model.columns
+        )
+        return s.SchemaDecl(unquote_name(model.source), model.mode.lower(), columns, **self.at(model))
+
+    def notify(self, model: Any) -> s.NotifyDecl:
+        details = () if model.details is None else tuple(self._detail(entry) for entry in model.details.entries)
+        return s.NotifyDecl(unquote_string(model.url.value), details, **self.at(model))
+
     def policy(self, model: Any) -> s.PassChecks | s.PassCount | s.PassAlways:
         kind = type(model).__name__
         if kind == "PassChecks":
@@ -143,6 +154,8 @@ _STATEMENTS: dict[str, Callable[[SuiteConverter, Any], s.Statement]] = {
     "CheckDecl": lambda v, m: s.CheckDecl(unquote_label(m.name), bool(m.warn), v.check(m.expr), **v.at(m)),
     "PassDecl": lambda v, m: s.PassDecl(v.policy(m.policy), **v.at(m)),
     "StreamDecl": lambda v, m: s.StreamDecl(int(time_literal_ms(m.interval.value)), **v.at(m)),
+    "SchemaDecl": SuiteConverter.schema,
+    "NotifyDecl": SuiteConverter.notify,
 }
 
 _CHECKS: dict[str, Callable[[SuiteConverter, Any], c.CheckExpr | c.CheckNamedArgument]] = {

@@ -16,7 +16,7 @@ from ..time_literals import time_literal_ms
 from . import check_nodes as c
 from . import nodes as n
 from . import statements as s
-from .fast_expressions import KEYWORDS, ExpressionParser
+from .fast_expressions import KEYWORDS, TYPE_NAME, ExpressionParser
 from .fast_scanner import DIGITS, FLAGS, NUMBER, SKIP, STRING, TIME, Unhandled
 
 SOURCE_FORMAT = re.compile(r"(?ai:csv|tsv|parquet|json|avro|orc|table|postgres|mysql|sqlite|kafka|folder)\b", FLAGS)
@@ -66,7 +66,35 @@ class SuiteParser(ExpressionParser):
             self.expect_keyword("every")
             interval = time_literal_ms(self.expect(TIME))
             return s.StreamDecl(int(interval), **self.span(start, self.last_end))
+        if word == "schema":
+            return self.schema(start)
+        if word == "notify":
+            self.take_word()
+            if self.char() not in ("'", '"'):
+                raise Unhandled("a URL")
+            url = unquote_string(self.expect(STRING))
+            return s.NotifyDecl(url, self.details(), **self.span(start, self.last_end))
         raise Unhandled("a statement")
+
+    def schema(self, start: int) -> s.SchemaDecl:
+        self.take_word()
+        source = unquote_name(self.name())
+        self.expect_punct(":")
+        mode = self.word()
+        if mode not in ("required", "exact"):
+            raise Unhandled("required or exact")
+        self.take_word()
+        self.expect_punct("(")
+        columns = []
+        while True:
+            column_start = self.pos
+            name = unquote_name(self.name())
+            type_name = self.take(TYPE_NAME) if self.char() not in (",", ")") else None
+            columns.append(s.SchemaColumn(name, type_name, **self.span(column_start, self.last_end)))
+            if not self.punct(","):
+                break
+        self.expect_punct(")")
+        return s.SchemaDecl(source, mode, tuple(columns), **self.span(start, self.last_end))
 
     def source(self, start: int) -> s.SourceDecl:
         self.take_word()

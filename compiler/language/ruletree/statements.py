@@ -88,7 +88,32 @@ class StreamDecl(Node):
     interval_ms: int  # ``stream every 30s``: the micro-batch trigger of ``gryph stream``
 
 
-Statement = SourceDecl | RuleDecl | MeasureDecl | CheckDecl | PassDecl | StreamDecl
+@dataclass(frozen=True, slots=True)
+class SchemaColumn(Node):
+    """A column a schema statement expects, with its type as written (None: any type)."""
+
+    name: str
+    type: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaDecl(Node):
+    """``schema users: required(user_id bigint, email)``, or ``exact(...)``."""
+
+    source: str
+    mode: str  # required | exact
+    columns: tuple[SchemaColumn, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NotifyDecl(Node):
+    """``notify "URL" with token_env = "NAME"``: where an alert goes when the verdict changes."""
+
+    url: str
+    details: tuple[Detail, ...]
+
+
+Statement = SourceDecl | RuleDecl | MeasureDecl | CheckDecl | PassDecl | StreamDecl | SchemaDecl | NotifyDecl
 
 
 @dataclass(frozen=True, slots=True)
