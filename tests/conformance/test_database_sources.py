@@ -1,10 +1,12 @@
-"""The conformance cases whose tables are flat, with the tables in PostgreSQL and in SQLite, on
-both engines: the same hand-derived metrics as from in-memory frames.
+"""The conformance cases whose tables are flat, with the tables in PostgreSQL, MariaDB and
+SQLite, on both engines: the same hand-derived metrics as from in-memory frames.
 
 PostgreSQL gets the tables through ADBC's bulk ingest (bigint, double precision, text, boolean,
-timestamp, date). SQLite gets them with declared types (INTEGER, REAL, TEXT, BOOLEAN, TIMESTAMP,
-DATE) that both engines read the same way. A declared gap: SQLite has no NaN (it stores NULL),
-so a case with NaN in its tables runs on PostgreSQL only; test_sqlite_has_no_nan shows the gap.
+timestamp, date). SQLite and MariaDB get them with declared types that both engines read the same
+way (SQLite: INTEGER, REAL, TEXT, BOOLEAN, TIMESTAMP, DATE; MariaDB: BIGINT, INT, DOUBLE, LONGTEXT
+in a binary collation, BOOLEAN, DATETIME(6), DATE). A declared gap: SQLite and MariaDB have no
+NaN or infinity (SQLite stores NULL, MariaDB has no such value), so a case with NaN in its tables
+runs on PostgreSQL only; test_sqlite_has_no_nan and test_mariadb_has_no_nan show the gap.
 """
 
 from __future__ import annotations
@@ -27,6 +29,15 @@ _SQLITE_TYPES = {
     "string": "TEXT",
     "bool": "BOOLEAN",
     "timestamp": "TIMESTAMP",
+    "date": "DATE",
+}
+_MARIADB_TYPES = {
+    "int64": "BIGINT",
+    "int32": "INT",
+    "float64": "DOUBLE",
+    "string": "LONGTEXT",
+    "bool": "BOOLEAN",
+    "timestamp": "DATETIME(6)",
     "date": "DATE",
 }
 
@@ -87,7 +98,8 @@ def postgres_cases(postgres):
     return suites
 
 
-def _sqlite_value(value, type_name: str):
+def _stored_value(value, type_name: str):
+    """A value as SQLite and MariaDB take it: booleans as 0 and 1, timestamps with a space."""
     if value is None:
         return None
     if type_name == "bool":
@@ -108,20 +120,61 @@ def sqlite_cases(tmp_path_factory):
         with sqlite3.connect(path) as con:
             declarations = []
             for name, spec in case["tables"].items():
-                columns = ", ".join(f"{_ident(c)} {_SQLITE_TYPES[t]}" for c, t in spec["columns"])
-                con.execute(f"CREATE TABLE {_ident(name)} ({columns})")
+                con.execute(_create_table(_ident(name), spec, _SQLITE_TYPES, _ident))
                 marks = ", ".join("?" for _ in spec["columns"])
-                con.executemany(
-                    f"INSERT INTO {_ident(name)} VALUES ({marks})",
-                    [
-                        [_sqlite_value(v, t) for v, (_, t) in zip(row, spec["columns"], strict=True)]
-                        for row in spec["rows"]
-                    ],
-                )
+                con.executemany(f"INSERT INTO {_ident(name)} VALUES ({marks})", _stored_rows(spec))
                 declarations.append(
                     f"source {_name(name)} = sqlite({_string(str(path))}, table = {_string(_ident(name))})"
                 )
         suites[case_id] = _with_sources(case, declarations)
+    return suites
+
+
+def _create_table(table: str, spec: dict, types: dict[str, str], quote) -> str:
+    columns = ", ".join(f"{quote(c)} {types[t]}" for c, t in spec["columns"])
+    return f"CREATE TABLE {table} ({columns})"
+
+
+def _stored_rows(spec: dict) -> list[list]:
+    return [[_stored_value(v, t) for v, (_, t) in zip(row, spec["columns"], strict=True)] for row in spec["rows"]]
+
+
+def _backticked(name: str) -> str:
+    """A name quoted for MariaDB's SQL."""
+    return "`" + name.replace("`", "``") + "`"
+
+
+def _mariadb_literal(value) -> str:
+    """A value as MariaDB SQL text: text as a hex literal of its UTF-8 bytes (nothing to escape)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, str):
+        return f"_utf8mb4 X'{value.encode().hex()}'"
+    return repr(value)
+
+
+@pytest.fixture(scope="module")
+def mariadb_cases(mariadb):
+    """Each case's tables in a database of its own (a binary collation: text compares as on the
+    engines); the suite text reading them."""
+    suites, statements = {}, []
+    for index, (case_id, case) in enumerate(CASES):
+        if _has_nan(case):
+            continue
+        database = f"case{index}"
+        statements.append(f"CREATE DATABASE {database} CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;")
+        declarations = []
+        for name, spec in case["tables"].items():
+            table = f"{database}.{_backticked(name)}"
+            statements.append(_create_table(table, spec, _MARIADB_TYPES, _backticked) + ";")
+            for row in _stored_rows(spec):
+                statements.append(f"INSERT INTO {table} VALUES ({', '.join(map(_mariadb_literal, row))});")
+            declarations.append(
+                f"source {_name(name)} = mysql({_string(mariadb.url(database=database))}, "
+                f"table = {_string(_ident(name))})"  # gryph's table names quote with double quotes
+            )
+        suites[case_id] = _with_sources(case, declarations)
+    mariadb.execute("\n".join(statements))
     return suites
 
 
@@ -147,8 +200,15 @@ def test_case_from_sqlite(case_id, case, sqlite_cases, dq_engine):
     _check(case, sqlite_cases[case_id], dq_engine)
 
 
+# MariaDB stores what SQLite stores: every flat case but those holding NaN or infinity
+@pytest.mark.parametrize("case_id,case", SQLITE_CASES, ids=[c for c, _ in SQLITE_CASES])
+def test_case_from_mariadb(case_id, case, mariadb_cases, dq_engine):
+    _check(case, mariadb_cases[case_id], dq_engine)
+
+
 def test_most_cases_run_on_databases():
-    """The flat cases are most of the suite, and SQLite misses only those holding NaN or infinity."""
+    """The flat cases are most of the suite, and SQLite and MariaDB miss only those holding NaN or
+    infinity."""
     assert len(CASES) >= 40
     assert {c for c, _ in CASES} - {c for c, _ in SQLITE_CASES} == {c for c, case in CASES if _has_nan(case)}
 
@@ -160,4 +220,14 @@ def test_sqlite_has_no_nan(tmp_path, dq_engine):
         con.execute("CREATE TABLE t (x REAL)")
         con.executemany("INSERT INTO t VALUES (?)", [(float("nan"),), (1.0,)])
     suite = f'source t = sqlite({_string(str(path))}, table = "t")\ncompleteness c on t: x'
+    assert run(suite, dq_engine).metrics["c"] == {"total": 2, "incomplete": 1, "complete": 1}
+
+
+def test_mariadb_has_no_nan(mariadb, dq_engine):
+    """The declared gap: MariaDB has no NaN (no literal, no stored value; what makes one elsewhere,
+    the square root of -1, is NULL there), so NaN cannot be tested there. 2 rows, one NULL."""
+    suite = (
+        f'source t = mysql({_string(mariadb.url())}, query = "select sqrt(-1) as x union all select 1.0e0")\n'
+        "completeness c on t: x"
+    )
     assert run(suite, dq_engine).metrics["c"] == {"total": 2, "incomplete": 1, "complete": 1}
