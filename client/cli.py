@@ -2,7 +2,8 @@
 
 Exit codes: 0 success, 1 the pass policy does not hold (or, with --strict, a warning failed),
 2 invalid input (syntax, names, types, config), 3 engine or data error, 4 the run passed and its
-outputs are written but it could not be stored in the history.
+outputs are written but it could not be stored in the history, 5 the run passed, its outputs are
+written and stored, but an alert (``notify``, --notify) could not be delivered.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from gryph.compiler.griffin.known_keys import UnknownKeyWarning
 from gryph.compiler.redaction import redact
 
 from . import runner
+from .alerts.run_alerts import alert_targets, send_alerts
 from .engines import ENGINES, open_engine
 from .gate import gate_passes, to_junit, to_markdown
 from .griffin_sinks import resolve_sinks, write_sinks
@@ -105,6 +107,14 @@ def _parser() -> argparse.ArgumentParser:
         help="a failed warning check fails the run (exit 1); a Griffin config key Griffin does not know is an error",
     )
     report_options(run, "the run", ("--html",))
+    run.add_argument(
+        "--notify",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="alert here when the verdict changes: http(s)://..., slack:https://..., teams:https://..., "
+        "smtp://host:port/?from=...&to=... (repeatable; beside the suite's notify statements)",
+    )
     run.add_argument("--quiet", action="store_true", help="no progress display on the terminal")
     stream = commands.add_parser("stream", help="run a suite's kafka and folder sources a micro-batch at a time")
     engine_options(stream)
@@ -208,6 +218,7 @@ def _run(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv | None)
     _check_outputs(args, engine)
     suite = runner.load_suite(args.file)
     sinks = resolve_sinks(suite, env)  # before the run: a sink that cannot be written fails first
+    alerts = alert_targets(suite, args.notify)  # and a bad alert target, or its secret not set
     history = None if args.no_history else args.history
     not_stored: HistoryWriteError | None = None
     with terminal_progress(shows_progress(args.quiet, args.format == "json")) as phase:
@@ -237,9 +248,15 @@ def _run(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv | None)
     if args.markdown:
         _write(to_markdown(result, args.strict), args.markdown)
     passes = gate_passes(result, args.strict)
+    report = str(Path(args.html).absolute()) if args.html is not None else None
+    not_sent = send_alerts(alerts, result, history, report)
+    for error in not_sent:  # a warning: the data verdict stands
+        print(for_terminal_lines(f"warning: {error}\n    the run {'passed' if passes else 'failed'}"), file=sys.stderr)
     if not_stored is not None:  # said last, after the report, where it is seen
         print(for_terminal_lines(f"{not_stored}\n    the run {'passed' if passes else 'failed'}"), file=sys.stderr)
         return not_stored.exit_code if passes else EXIT_FAILED  # a failed run's exit 1 still fails CI
+    if not_sent and passes:
+        return not_sent[0].exit_code
     return EXIT_OK if passes else EXIT_FAILED
 
 

@@ -174,6 +174,7 @@ CODES: dict[str, ErrorCode] = {
         DATA_LOST="source <name>: <topic>/<partition> lost offsets <from> to <to> before they were read",
         KAFKA_UNREACHABLE="source <name>: no Kafka broker answered at <address> within <n> s",
         KAFKA_FAILED="source <name>: the Kafka broker at <address> failed <what>: <reason>",
+        KAFKA_NOT_ENABLED="<what>: this Spark server has no Kafka connector",
         STREAM_UNKNOWN_TOPIC="source <name>: the broker at <address> has no topic <topic>",
         STREAM_MALFORMED="source <name>: the message at <topic>/<partition>/<offset> is not <format> of the schema",
     ),

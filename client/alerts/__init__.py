@@ -1,0 +1,10 @@
+"""Alerts: a message to webhooks, Slack, Teams or e-mail when a run's verdict changes.
+
+A delivery that fails never changes the data verdict: it is reported as an ``AlertDeliveryError``
+(exit 5 from the CLI when the run itself passed).
+"""
+
+from .delivery import AlertDeliveryError, resolve_secrets, send
+from .events import alert_event, alert_message, previous_tone
+
+__all__ = ["AlertDeliveryError", "alert_event", "alert_message", "previous_tone", "resolve_secrets", "send"]

@@ -1,0 +1,67 @@
+"""When a run alerts and what the alert says.
+
+A run's verdict for alerts is its headline's tone: ``fail``, ``warn`` (it passed, but a check
+failed) or ``pass``. An alert goes out when the tone differs from the previous run's of the same
+suite (``recovery`` when it turns to pass); with no previous run, on failure and warning only.
+"""
+
+from __future__ import annotations
+
+from ..headline import document_headline
+from ..history import HistoryStore
+
+EVENTS = {"fail": "failure", "warn": "warning", "pass": "recovery"}
+
+
+def previous_tone(history: str | None, suite: str, run_id: str | None) -> str | None:
+    """The tone of the newest stored run of ``suite`` other than this one (``run_id``), or None
+    when there is no history, no such run, or the history cannot be read (then alerts go out as
+    for a first run)."""
+    from gryph.compiler.errors import GryphError
+
+    if history is None:
+        return None
+    try:
+        documents = HistoryStore(history).documents(suite, 2)
+    except GryphError:
+        return None
+    earlier = [d for d in documents if d.get("run_id") != run_id]
+    return document_headline(earlier[-1]).tone if earlier else None
+
+
+def alert_event(tone: str, previous: str | None) -> str | None:
+    """``failure``, ``warning`` or ``recovery`` when this run alerts, else None."""
+    if tone == previous or (previous is None and tone == "pass"):
+        return None
+    return EVENTS[tone]
+
+
+def alert_message(document: dict, event: str, report: str | None) -> dict:
+    """The one message of a run: verdict, suite, data time, failed and warning checks with the
+    values and bounds they read, rules that could not finish, and the report's path."""
+    headline = document_headline(document)
+    checks = document.get("check_details") or []
+    message = {
+        "event": event,
+        "verdict": headline.tone,
+        "headline": headline.text,
+        "suite": document["name"],
+        "started": document.get("started"),
+        "engine": document.get("engine"),
+        "failed": [_check(c) for c in checks if c.get("status") == "FAIL"],
+        "warnings": [_check(c) for c in checks if c.get("status") == "WARN"],
+    }
+    if document.get("data_time") is not None:
+        message["data_time"] = document["data_time"]
+    if document.get("failed"):
+        message["unfinished"] = {name: error.get("message") for name, error in document["failed"].items()}
+    if report is not None:
+        message["report"] = report
+    return message
+
+
+def _check(check: dict) -> dict:
+    shown = {"name": check["name"], "expression": check.get("expression"), "values": check.get("values") or {}}
+    if check.get("error"):
+        shown["error"] = check["error"]
+    return shown

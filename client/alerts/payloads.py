@@ -1,0 +1,55 @@
+"""An alert message as each target takes it: gryph's JSON document, a Slack or Teams incoming
+webhook's payload, or an e-mail's subject and text."""
+
+from __future__ import annotations
+
+from ..report import cell
+
+_TITLES = {"failure": "failed", "warning": "has warnings", "recovery": "recovered"}
+
+
+def subject(message: dict) -> str:
+    return f"gryph: suite {message['suite']} {_TITLES[message['event']]}"
+
+
+def text(message: dict) -> str:
+    """The message as plain lines: headline, data time, each failed or warning check with its
+    values and bounds, what could not finish, the report."""
+    lines = [f"{subject(message)}: {message['headline']}"]
+    if "data_time" in message:
+        lines.append(f"data time: {message['data_time']}")
+    for status, key in (("FAIL", "failed"), ("WARN", "warnings")):
+        for check in message[key]:
+            values = ", ".join(f"{name} = {cell(value)}" for name, value in check["values"].items())
+            error = f" (error: {check['error']})" if "error" in check else ""
+            lines.append(f"{status} {check['name']}: {check['expression']}{error}" + (f" — {values}" if values else ""))
+    for name, error in (message.get("unfinished") or {}).items():
+        lines.append(f"could not finish: {name}: {error}")
+    if "report" in message:
+        lines.append(f"report: {message['report']}")
+    return "\n".join(lines)
+
+
+def slack(message: dict) -> dict:
+    """Slack's incoming-webhook payload: ``text`` (the notification's fallback) and one mrkdwn section."""
+    body = text(message)
+    return {"text": subject(message), "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": body}}]}
+
+
+def teams(message: dict) -> dict:
+    """A Teams incoming webhook's payload: a message with one Adaptive Card attachment."""
+    lines = text(message).split("\n")
+    body = [{"type": "TextBlock", "text": lines[0], "weight": "Bolder", "size": "Medium", "wrap": True}]
+    body += [{"type": "TextBlock", "text": line, "wrap": True} for line in lines[1:]]
+    card = {
+        "$schema": "http://adaptivecards.io/schemas/adaptive-card.json",
+        "type": "AdaptiveCard",
+        "version": "1.2",
+        "body": body,
+    }
+    return {
+        "type": "message",
+        "attachments": [
+            {"contentType": "application/vnd.microsoft.card.adaptive", "contentUrl": None, "content": card}
+        ],
+    }

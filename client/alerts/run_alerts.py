@@ -1,0 +1,55 @@
+"""A run's alerts from start to end: its targets checked before the run, its one message sent
+after it when the verdict changed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gryph.compiler.errors import Location
+from gryph.compiler.suites.notify_targets import notify_target
+from gryph.compiler.suites.suite import NotifySpec, Suite
+
+from ..headline import document_headline
+from ..run_result import RunResult
+from .delivery import AlertDeliveryError, resolve_secrets, send
+from .events import alert_event, alert_message, previous_tone
+
+
+@dataclass(frozen=True)
+class AlertTargets:
+    """Where a run's alerts go, each with its secret (read from the environment before the run)."""
+
+    targets: tuple[NotifySpec, ...] = ()
+    secrets: dict[NotifySpec, str] = field(default_factory=dict)
+
+
+def alert_targets(suite: Suite, urls: list[str]) -> AlertTargets:
+    """The suite's ``notify`` targets and those of ``--notify``; a bad URL or an unset secret is
+    refused here, before the run (exit 2)."""
+    targets = suite.notify + tuple(notify_target(url, Location("--notify")) for url in urls)
+    # a target named twice (in the suite and on the command line) gets one message
+    unique: dict[tuple[str, str], NotifySpec] = {}
+    for target in targets:
+        unique.setdefault((target.kind, target.url), target)
+    return AlertTargets(tuple(unique.values()), resolve_secrets(tuple(unique.values())))
+
+
+def send_alerts(
+    alerts: AlertTargets, result: RunResult, history: str | None, report: str | None
+) -> list[AlertDeliveryError]:
+    """Send the run's message to every target when its verdict differs from the previous run's;
+    the deliveries that failed (the others are still tried)."""
+    if not alerts.targets:
+        return []
+    document = result.to_dict()
+    event = alert_event(document_headline(document).tone, previous_tone(history, result.name, result.run_id))
+    if event is None:
+        return []
+    message = alert_message(document, event, report)
+    failures = []
+    for target in alerts.targets:
+        try:
+            send(target, message, alerts.secrets.get(target))
+        except AlertDeliveryError as error:
+            failures.append(error)
+    return failures

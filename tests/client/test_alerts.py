@@ -1,0 +1,233 @@
+"""Alerts on a real HTTP server and a real SMTP server (aiosmtpd), both started and stopped here:
+one message per run when the verdict changes (failure, warning, recovery), its payload for
+webhooks, Slack, Teams and e-mail, secrets from the environment never shown or stored, and
+delivery failures as a warning with exit 5 that never changes the data verdict."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from email import message_from_bytes
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from aiosmtpd.controller import Controller
+
+from gryph.client.alerts import delivery
+from gryph.client.cli import main
+from gryph.client.history import HistoryStore
+
+TOKEN = "s3cr3t-hook-token"
+
+# t.csv's email column: "ok" data has no NULL, "bad" data one (measure nulls = 1)
+GOOD, BAD = "id,email\n1,a@x\n2,b@x\n", "id,email\n1,a@x\n2,\n"
+
+
+class Hook:
+    """An HTTP server on a free loopback port that records each POST; ``status`` is its answer,
+    ``delay`` how long it waits before answering."""
+
+    def __init__(self) -> None:
+        self.received: list[dict] = []
+        self.status = 200
+        self.delay = 0.0
+        hook = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                hook.received.append({"path": self.path, "headers": dict(self.headers), "body": json.loads(body)})
+                time.sleep(hook.delay)
+                self.send_response(hook.status)
+                self.end_headers()
+                self.wfile.write(b"{}")
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook/x"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def hook():
+    server = Hook()
+    yield server
+    server.close()
+
+
+class Mailbox:
+    """aiosmtpd's handler: keeps each message, or refuses every recipient with ``refuse``."""
+
+    def __init__(self) -> None:
+        self.messages: list = []
+        self.refuse = False
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if self.refuse:
+            return "550 5.1.1 mailbox unavailable"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append((envelope.mail_from, envelope.rcpt_tos, message_from_bytes(envelope.content)))
+        return "250 OK"
+
+
+@pytest.fixture
+def smtp():
+    mailbox = Mailbox()
+    controller = Controller(mailbox, hostname="127.0.0.1", port=_free_port())
+    controller.start()
+    mailbox.port = controller.port
+    yield mailbox
+    controller.stop()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def suite(tmp_path: Path, notify: str = "", warn: bool = False) -> str:
+    check = 'warn check "no nulls"' if warn else 'check "no nulls"'
+    (tmp_path / "s.dq").write_text(
+        "suite orders\n"
+        'source t = csv("t.csv", schema = "id bigint, email string")\n'
+        "measure nulls: select count(*) from t where email is null\n"
+        f'{check}: measures["nulls"] == 0\n'
+        f"{notify}"
+        "pass when all\n"
+    )
+    return str(tmp_path / "s.dq")
+
+
+def gryph_run(tmp_path: Path, data: str, *args: str) -> int:
+    (tmp_path / "t.csv").write_text(data)
+    return main(["run", str(tmp_path / "s.dq"), "--history", str(tmp_path / "h.duckdb"), "--quiet", *args])
+
+
+def test_one_message_when_the_verdict_changes(tmp_path, hook, monkeypatch, capsys):
+    monkeypatch.setenv("HOOK_TOKEN", TOKEN)
+    suite(tmp_path, f'notify "{hook.url}" with token_env = "HOOK_TOKEN"\n')
+    assert gryph_run(tmp_path, GOOD) == 0 and hook.received == []  # first run passed: nothing to say
+    assert gryph_run(tmp_path, BAD) == 1
+    [failure] = hook.received
+    assert failure["path"] == "/hook/x" and failure["headers"]["Authorization"] == f"Bearer {TOKEN}"
+    body = failure["body"]
+    assert (body["event"], body["verdict"], body["suite"]) == ("failure", "fail", "orders")
+    assert body["failed"] == [
+        {"name": "no nulls", "expression": 'measures["nulls"] == 0', "values": {'measures["nulls"]': 1}}
+    ]
+    assert body["warnings"] == [] and "report" not in body
+    assert gryph_run(tmp_path, BAD) == 1 and len(hook.received) == 1  # still failing: no second message
+    assert gryph_run(tmp_path, GOOD, "--html", str(tmp_path / "r.html")) == 0
+    recovery = hook.received[1]["body"]
+    assert (recovery["event"], recovery["verdict"], recovery["failed"]) == ("recovery", "pass", [])
+    assert recovery["report"] == str((tmp_path / "r.html").absolute())
+    # the token is never shown nor stored
+    out = capsys.readouterr()
+    assert TOKEN not in out.out + out.err
+    assert TOKEN not in (tmp_path / "h.duckdb").read_bytes().decode("latin-1")
+
+
+def test_without_history_every_failure_alerts(tmp_path, hook):
+    suite(tmp_path)
+    for _ in range(2):
+        (tmp_path / "t.csv").write_text(BAD)
+        assert main(["run", str(tmp_path / "s.dq"), "--no-history", "--quiet", "--notify", hook.url]) == 1
+    assert [r["body"]["event"] for r in hook.received] == ["failure", "failure"]
+
+
+def test_slack_and_teams_payloads(tmp_path, hook):
+    suite(tmp_path, warn=True)
+    assert gryph_run(tmp_path, BAD, "--notify", f"slack:{hook.url}", "--notify", f"teams:{hook.url}") == 0
+    slack, teams = (r["body"] for r in hook.received)
+    lines = [
+        "gryph: suite orders has warnings: passed (policy: all) — 1 of 1 check failed (a warning)",
+        'WARN no nulls: measures["nulls"] == 0 — measures["nulls"] = 1',
+    ]
+    assert slack == {
+        "text": "gryph: suite orders has warnings",
+        "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": "\n".join(lines)}}],
+    }
+    [attachment] = teams["attachments"]
+    assert teams["type"] == "message" and attachment["contentType"] == "application/vnd.microsoft.card.adaptive"
+    card = attachment["content"]
+    assert card["type"] == "AdaptiveCard" and [block["text"] for block in card["body"]] == lines
+
+
+def test_email_over_smtp(tmp_path, smtp):
+    suite(tmp_path)
+    target = f"smtp://127.0.0.1:{smtp.port}/?from=gryph@example.org&to=a@example.org,b@example.org"
+    assert gryph_run(tmp_path, BAD, "--notify", target) == 1
+    [(sender, recipients, mail)] = smtp.messages
+    assert sender == "gryph@example.org" and recipients == ["a@example.org", "b@example.org"]
+    assert mail["Subject"] == "gryph: suite orders failed"
+    assert 'FAIL no nulls: measures["nulls"] == 0 — measures["nulls"] = 1' in mail.get_payload(decode=True).decode()
+
+
+def test_a_refusing_smtp_server_is_a_warning_with_exit_5(tmp_path, smtp, capsys):
+    smtp.refuse = True
+    suite(tmp_path, warn=True)
+    target = f"smtp://127.0.0.1:{smtp.port}/?from=gryph@example.org&to=a@example.org"
+    assert gryph_run(tmp_path, BAD, "--notify", target) == 5
+    err = capsys.readouterr().err
+    assert "ALERT_NOT_SENT" in err and "SMTP 550" in err and "the run passed" in err
+    assert len(HistoryStore(tmp_path / "h.duckdb").runs("orders")) == 1  # stored all the same
+
+
+def test_a_500_is_a_warning_and_the_verdict_stands(tmp_path, hook, capsys):
+    hook.status = 500
+    suite(tmp_path, warn=True)
+    assert gryph_run(tmp_path, BAD, "--notify", hook.url) == 5
+    err = capsys.readouterr().err
+    assert "the alert to webhook 127.0.0.1:" in err and "HTTP 500" in err
+    assert "/hook/x" not in err  # a webhook's path may be its secret: never shown
+    suite(tmp_path)  # the same on a failed run: exit 1, the data verdict
+    assert gryph_run(tmp_path, BAD, "--notify", hook.url) == 1
+    assert "HTTP 500" in capsys.readouterr().err
+
+
+def test_an_unreachable_or_slow_webhook_is_bounded(tmp_path, hook, monkeypatch, capsys):
+    suite(tmp_path, warn=True)
+    closed = f"http://127.0.0.1:{_free_port()}/x"
+    assert gryph_run(tmp_path, BAD, "--no-history", "--notify", closed) == 5
+    assert "refused" in capsys.readouterr().err.lower()
+    monkeypatch.setattr(delivery, "TIMEOUT_SECONDS", 0.5)
+    hook.delay = 3.0
+    started = time.monotonic()
+    assert gryph_run(tmp_path, BAD, "--no-history", "--notify", hook.url) == 5
+    assert time.monotonic() - started < 2.5
+    assert "timed out" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("notify", "option", "code", "line"),
+    [
+        ('notify "ftp://files.example/x"\n', None, "BAD_NOTIFY", 5),
+        ("", "gopher://x", "BAD_NOTIFY", None),
+        ('notify "smtp://mail.example:25/?from=a@x"\n', None, "BAD_NOTIFY", 5),
+        ('notify "https://hooks.example/x" with token = "T"\n', None, "BAD_NOTIFY", 5),
+        ('notify "https://hooks.example/x" with token_env = "GRYPH_TEST_UNSET"\n', None, "MISSING_CREDENTIAL", 5),
+    ],
+)
+def test_bad_targets_are_refused_before_the_run(tmp_path, capsys, notify, option, code, line):
+    suite(tmp_path, notify)
+    args = ["--notify", option] if option else []
+    assert gryph_run(tmp_path, BAD, *args) == 2
+    err = capsys.readouterr().err
+    assert f"error {code}" in err
+    if line is not None:
+        assert f"s.dq:{line}:1:" in err
+    assert not (tmp_path / "h.duckdb").exists()  # refused before anything ran
