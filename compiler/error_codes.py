@@ -2,7 +2,8 @@
 shape of its message (what the message says; the offending text and a hint come separately).
 
 Exit 2: what the user wrote is wrong. Exit 3: the engine or the data failed the run. Exit 4: the
-run finished and its outputs are written, but it could not be stored in the history.
+run finished and its outputs are written, but it could not be stored in the history. Exit 5: the
+run finished, stored and written, but an alert could not be delivered.
 tests/compiler/test_error_codes.py checks that every code the sources raise is declared here.
 """
 
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 BAD_INPUT = 2
 RUN_FAILED = 3
 HISTORY_NOT_STORED = 4
+ALERT_NOT_SENT = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +75,11 @@ CODES: dict[str, ErrorCode] = {
         BAD_SOURCE="source <name>: <problem>",
         BAD_SCHEMA="<schema text> is not a schema",
         BAD_OPTION="<option> <problem>",
+        BAD_VAR="--var <name>=<value> or ${<name>}: <problem>",
+        UNDEFINED_VAR="${<name>} has no value",
+        UNUSED_VAR="--var <name> is not used by the suite",
+        BAD_DATA_TIME="<data time> is no date or time",
+        BAD_RANGE="<backfill range> <problem>",
         BAD_FRAME="cannot read the <type> given for source <name> as a table",
         # streams (gryph stream)
         STREAM_SUITE="suite <name> reads the stream <source>: it runs a micro-batch at a time",
@@ -98,11 +105,11 @@ CODES: dict[str, ErrorCode] = {
         # rules and their expressions
         TYPE_MISMATCH="<operation> wants <type>, got <type>",
         WRONG_ARITY="<function> takes <n> arguments, got <m>",
-        NOT_CONSTANT="<argument> of <function> must be a constant",
         NAMED_ARGUMENT="<function> takes no named argument <name>",
         BAD_ANOMALY_CHECK="anomaly check: <problem>",
         BAD_NOTIFY="notify <target>: <problem>",
         ANOMALY_NOT_NUMERIC="an anomaly check watches <value>, which is not a number",
+        NOT_CONSTANT="<argument> of <function> must be a constant",
         ARGUMENT_OUT_OF_RANGE="<argument> of <function> must be in <range>",
         BAD_FRACTION="<fraction> is not in [0, 1]",
         BAD_ACCURACY="<argument> is not an accuracy",
@@ -181,6 +188,10 @@ CODES: dict[str, ErrorCode] = {
     **_declare(
         HISTORY_NOT_STORED,
         HISTORY_NOT_WRITTEN="the run was not stored in the history <path>: <reason>",
+    ),
+    **_declare(
+        ALERT_NOT_SENT,
+        ALERT_NOT_SENT="the alert to <target> was not delivered: <reason>",
     ),
 }
 
