@@ -122,7 +122,8 @@ def _read_error(spec: SourceSpec, error, key: tuple[str, int], span: tuple[int, 
     if error.code() in (KafkaError._AUTO_OFFSET_RESET, KafkaError.OFFSET_OUT_OF_RANGE) and span is not None:
         return EngineError(
             "DATA_LOST",
-            f"source {spec.name!r}: {key[0]}/{key[1]} lost offsets from {span[0]} before they were read",
+            f"source {spec.name!r}: {key[0]}/{key[1]} lost offsets from {span[0]} before they were read "
+            f"({error.str()})",
             location=spec.location or Location(),
             text=f"{key[0]}/{key[1]}",
             hint="the broker's retention deleted them; accept_data_loss = true reads on from what is left",

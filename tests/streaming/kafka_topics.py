@@ -14,7 +14,9 @@ BASE_TIME_MS = 1_700_000_000_000  # the broker timestamp of a topic's first mess
 def new_topic(bootstrap: str, partitions: int = 1, prefix: str = "t") -> str:
     name = f"{prefix}-{uuid.uuid4().hex[:12]}"
     admin = AdminClient({"bootstrap.servers": bootstrap})
-    for future in admin.create_topics([NewTopic(name, partitions, 1)]).values():
+    # kept forever: the messages' timestamps lie in 2023, which the default retention (7 days) would delete
+    topic = NewTopic(name, partitions, 1, config={"retention.ms": "-1"})
+    for future in admin.create_topics([topic]).values():
         future.result(timeout=30)
     deadline = time.monotonic() + 30  # created is not yet known to the broker's metadata: wait for that
     while time.monotonic() < deadline:

@@ -175,10 +175,10 @@ def test_a_range_ending_in_a_transaction_marker_ends(engine, kafka, request):
     assert time.monotonic() - started < 10 if engine == "duckdb" else True
 
 
-def test_both_engines_give_the_same_rows(kafka, json_topic, csv_topic, request):
+def test_both_engines_give_the_same_rows(kafka, json_topic, csv_topic, spark_remote):
     for topic, kind, schema, end in ((json_topic, "json", JSON_SCHEMA, 8), (csv_topic, "csv", CSV_SCHEMA, 6)):
         spec = bounded_kafka(_spec(kafka.bootstrap, topic, kind, schema), {(topic, 0): (0, end)}, STAMP)
-        assert duckdb_rows(spec) == spark_rows(spec, request.getfixturevalue("spark_remote"))
+        assert duckdb_rows(spec) == spark_rows(spec, spark_remote)
 
 
 def test_an_empty_range_reads_no_rows_and_has_the_stream_columns(kafka, json_topic):
@@ -215,3 +215,17 @@ def test_a_broker_nobody_listens_on_is_an_error_in_bounded_time():
     assert time.monotonic() - started < 15
     assert info.value.code == "KAFKA_UNREACHABLE" and address in info.value.message
     assert info.value.exit_code == 3
+
+
+@pytest.mark.spark
+def test_a_spark_server_without_the_kafka_connector_names_the_package_to_add():
+    from gryph.client.spark import SparkEngine
+    from gryph.client.spark.session.local_server import start_local_server
+    from gryph.client.spark.sources.source_loading import load_source
+
+    spec = bounded_kafka(_spec("127.0.0.1:9", "clicks", "text", None), {("clicks", 0): (0, 1)}, STAMP)
+    with start_local_server(connectors=False) as server, SparkEngine(server.url) as engine:
+        with pytest.raises(EngineError) as info:
+            load_source(engine.spark, spec)
+    assert info.value.code == "KAFKA_NOT_ENABLED" and info.value.exit_code == 3
+    assert "spark-sql-kafka-0-10_2.13" in info.value.hint and "--remote local" in info.value.hint

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 from pyspark.errors import PySparkException
 
-from gryph.compiler.errors import EngineError
+from gryph.compiler.errors import EngineError, Location
 
 from .connect import grpc_status
 from .connector_jars import FETCH_COMMAND
@@ -17,6 +17,24 @@ _MISSING = {"PATH_NOT_FOUND", "TABLE_OR_VIEW_NOT_FOUND"}
 _NO_AVRO = {"AVRO_DATA_SOURCE_NOT_ENABLED", "DATA_SOURCE_NOT_FOUND"}
 # Spark 4.2 says so under a legacy, unnamed condition: its text is what tells
 _NO_AVRO_TEXT = "failed to find data source: avro"
+
+
+def kafka_missing(exc: PySparkException) -> bool:
+    """Whether ``exc`` says the server has no Kafka connector (its condition, or its text where
+    Spark names none: "Failed to find data source: kafka")."""
+    text = first_line(exc).lower()
+    return _condition(exc) == "KAFKA_DATA_SOURCE_NOT_ENABLED" or ("data source" in text and "kafka" in text)
+
+
+def no_kafka(what: str, location: Location | None = None) -> EngineError:
+    return EngineError(
+        "KAFKA_NOT_ENABLED",
+        f"{what}: this Spark server has no Kafka connector (spark-sql-kafka-0-10 is not deployed)",
+        location=location,
+        hint="start your server with --packages org.apache.spark:spark-sql-kafka-0-10_2.13:<its Spark version>; "
+        "a local server (--remote local) loads it from gryph's cache: "
+        f"`{FETCH_COMMAND}` fetches it (with Maven)",
+    )
 
 
 def _condition(exc: PySparkException) -> str:
@@ -57,6 +75,8 @@ def spark_errors(what: str, source: str | None = None) -> Iterator[None]:
                 f"source {source} does not exist: {first_line(exc)}",
                 hint="check the path or table name (paths are resolved on the Spark server)",
             ) from exc
+        if kafka_missing(exc):
+            raise no_kafka(what) from exc
         if condition in _NO_AVRO or _NO_AVRO_TEXT in first_line(exc).lower():
             raise EngineError(
                 "SPARK_AVRO",

@@ -26,6 +26,7 @@ from ..compile.scalars import column
 from ..compile.type_mapping import needs_widening, schema_of, to_logical, to_spark, to_spark_schema
 from ..session.failures import spark_errors
 from .database_sources import read_database
+from .kafka_source import read_kafka
 from .local_schemas import known_schema
 
 
@@ -41,6 +42,8 @@ def load_source(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schem
 
 
 def _load(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schema]:
+    if spec.format == "kafka":
+        return read_kafka(spark, spec)
     if is_database(spec):
         df = read_database(spark, spec)
         return _widen(df, df.schema)
