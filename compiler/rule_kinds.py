@@ -88,8 +88,9 @@ _SPECS = (
         ("accuracy",),
         "required",
         metrics=("total", "miss", "matched", "matchedFraction"),
-        # in a stream: how long an unmatched source row is matched again in later batches
-        options=("retry",),
+        # in a stream: how long an unmatched source row is matched again in later batches, and how
+        # far back a streaming target's rows are matched
+        options=("retry", "lookback"),
     ),
     KindSpec(RuleKind.PROFILING, "rule", "profiling", ("profiling",)),
     KindSpec(

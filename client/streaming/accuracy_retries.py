@@ -22,10 +22,10 @@ from gryph.compiler.plan.data_types import INTEGER
 from gryph.compiler.rule_kinds import RuleKind
 from gryph.compiler.safe_names import path_inside
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.compiler.sources.stream_sources import TMST, stream_schema
+from gryph.compiler.sources.stream_sources import TMST
 from gryph.compiler.suites.suite import RuleSpec, Suite, ViewSpec
 
-from .kept_rows import batch_and_rows_since
+from .kept_rows import batch_and_rows_since, changed_rule
 
 MISS_OUTPUT = "missRecords"
 PENDING_PREFIX = "__pending_"
@@ -50,7 +50,7 @@ def retrying_rules(suite: Suite) -> list[Retrying]:
     found = []
     for rule in suite.rules:
         window = duration_ms(rule.details.get("retry")) if rule.kind == RuleKind.ACCURACY else None
-        if window and rule.source in suite.streams:
+        if window and rule.source in suite.streamed:
             found.append(Retrying(rule, window))
     return found
 
@@ -71,10 +71,10 @@ def with_retries(suite: Suite, retries: list[Retrying], pending: dict[str, str],
         assert rule.source is not None  # retrying_rules took only rules that read a stream
         pending_name, retry_name = PENDING_PREFIX + rule.name, RETRY_PREFIX + rule.name
         sources[pending_name] = SourceSpec(pending_name, "parquet", (pending[rule.name],))
-        columns = stream_schema(suite.sources[rule.source]).names
-        sql = batch_and_rows_since(columns, rule.source, pending_name, cutoff[rule.name])
+        sql = batch_and_rows_since(rule.source, pending_name, cutoff[rule.name])
         views.append(ViewSpec(retry_name, sql, rule.location))
-        rules[rules.index(rule)] = replace(rule, reads=retry_name)
+        reads = next(r.reads for r in rules if r.name == rule.name)
+        changed_rule(rules, rule.name, reads={**reads, rule.source: retry_name})
     return replace(suite, sources=sources, views=views, rules=rules)
 
 

@@ -33,18 +33,20 @@ class TwoSidedChecker(RuleChecker):
     """What both accuracy forms share: a source and a target, whose columns are renamed."""
 
     def two_sides(self) -> tuple[str, str, str, Resolver]:
-        """What the rule reads as its source, the target, the prefix of target columns and a
+        """What the rule reads as its source and target, the prefix of target columns and a
         resolver over both."""
         source, target = self.rule.source, self.rule.target
-        read = self.rule.reads or source  # the source's columns are named by the source either way
-        source_schema, target_schema = self.schema(read), self.schema(target)
-        assert source is not None and read is not None and target is not None  # the schema of None is an error
+        # the columns are named by the source and target either way
+        read = self.rule.reads.get(source, source) if source is not None else None
+        target_read = self.rule.reads.get(target, target) if target is not None else None
+        source_schema, target_schema = self.schema(read), self.schema(target_read)
+        assert source is not None and read is not None and target is not None and target_read is not None
         prefix = free_prefix("__target_", source_schema)
         target_key = target if target != source else f"{target} (target)"
         sides = [Side(source, source_schema), Side(target_key, target_schema, lambda n: prefix + n)]
         resolver = Resolver(self.scope_for(sides, {"source": source, "target": target_key}))
         resolver.strings_compare_as_text = True
-        return read, target, prefix, resolver
+        return read, target_read, prefix, resolver
 
 
 class AccuracyChecker(TwoSidedChecker):
@@ -83,7 +85,8 @@ class AccuracyChecker(TwoSidedChecker):
             restrict = conjuncts(resolver.condition(body.condition))
             judged = [t for t in restrict if not any(n.startswith(prefix) for n in field_names(t))]
             joined = [t for t in restrict if t not in judged]
-        self.duration("retry")  # read by a stream (client/streaming/accuracy_retries.py): checked here, located
+        for key in ("retry", "lookback"):  # read by a stream (client/streaming/): checked here, located
+            self.duration(key)
         return CheckedAccuracy(rule, source, target, prefix, tuple(terms), tuple(judged), tuple(joined), source_fields)
 
     def keys_first(self, terms: list[Scalar], hint: IndexHint, prefix: str) -> list[Scalar]:

@@ -54,9 +54,9 @@ class RuleSpec:
     record_name: str | None = None
     # per detail option: where its key and where its value stand
     detail_locations: dict[str, tuple[Location, Location]] = field(default_factory=dict)
-    # what an accuracy rule reads in place of its source, under the source's name (a stream's
-    # batch together with the misses it matches again: client/streaming/accuracy_retries.py)
-    reads: str | None = None
+    # what an accuracy rule reads in place of its source or target, under their names (in a stream:
+    # the batch and the misses it matches again, a target's earlier rows; client/streaming/)
+    reads: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -166,7 +166,15 @@ class Suite:
     schemas: list[SchemaSpec] = field(default_factory=list)  # ``schema users: required(...)`` checks
     notify: tuple[NotifySpec, ...] = ()  # ``notify "URL"``: alerts when the verdict changes
 
+    # Griffin: the data sources (views) over a kafka connector, whose rows are a stream's
+    stream_views: tuple[str, ...] = ()
+
     @property
     def streams(self) -> tuple[str, ...]:
         """The sources read a micro-batch at a time (kafka, folder): such a suite runs as a stream."""
         return tuple(name for name, spec in self.sources.items() if spec.format in STREAM_FORMATS)
+
+    @property
+    def streamed(self) -> tuple[str, ...]:
+        """What holds a batch's rows: the stream sources and the views made of them alone."""
+        return self.streams + self.stream_views
