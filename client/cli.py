@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import sys
 import traceback
 import warnings
@@ -28,7 +29,7 @@ from .griffin_sinks import resolve_sinks, write_sinks
 from .history import DEFAULT_PATH, HistoryStore, HistoryWriteError
 from .output_files import check_writable_path, write_whole
 from .progress import shows_progress, terminal_progress
-from .report import cell, table, to_text
+from .report import cell, metrics_summary, table, to_text
 from .run_result import to_json
 from .stream_cli import add_stream_options, run_stream_command
 from .visible_text import for_terminal, for_terminal_lines
@@ -315,7 +316,11 @@ def _stored_suite(history: str, suite: str) -> HistoryStore:
 
 
 def _history(args) -> int:
-    runs = _stored_suite(args.history, args.suite).runs(args.suite, max(args.limit, 0))
+    store = _stored_suite(args.history, args.suite)
+    runs = store.runs(args.suite, max(args.limit, 0))
+    if args.measure is None:
+        metrics = store.run_metrics([r["run_id"] for r in runs])
+        runs = [{**r, "metrics": metrics.get(r["run_id"], {})} for r in runs]
     if args.measure is not None:
         runs = [
             {"run_id": r["run_id"], "started": r["started"], "pass": r["pass"], "value": r["measure"][args.measure]}
@@ -335,13 +340,20 @@ def _history(args) -> int:
     elif args.measure is not None:
         print(table(["started", "pass", args.measure], [[r["started"], r["pass"], r["value"]] for r in runs]))
     else:
-        print(
-            table(
-                ["started", "engine", "pass", "measures"],
-                [[r["started"], r["engine"], r["pass"], cell(r["measure"])] for r in runs],
-            )
-        )
+        rows = [row for r in runs for row in _value_rows([r["started"], r["engine"], r["pass"]], r)]
+        print(table(["started", "engine", "pass", "measure or rule", "value"], rows))
     return EXIT_OK
+
+
+def _value_rows(run_cells: list[object], run: dict) -> list[list[object]]:
+    """A run's lines in the history's table: one per measure and rule, named as checks read them
+    (``measures["rows"]``, ``metrics["ids"]``), the run's own cells on its first line only."""
+    values = [(f"measures[{json.dumps(name, ensure_ascii=False)}]", cell(v)) for name, v in run["measure"].items()]
+    values += [
+        (f"metrics[{json.dumps(rule, ensure_ascii=False)}]", metrics_summary(v)) for rule, v in run["metrics"].items()
+    ]
+    blank = [""] * len(run_cells)
+    return [[*(run_cells if i == 0 else blank), name, v] for i, (name, v) in enumerate(values or [("", "")])]
 
 
 def _engine(args: argparse.Namespace, env: GriffinEnv | None) -> Engine | str:

@@ -388,6 +388,20 @@ class HistoryStore:
         )
         return [_decode(value) for (value,) in rows]
 
+    def run_metrics(self, run_ids: list[str]) -> dict[str, dict[str, object]]:
+        """Each of these runs' rule metrics (rule -> its map, or its rows), in the order the run
+        wrote them; a run stored before the history kept rule metrics has none."""
+        if not run_ids:
+            return {}
+        sql = f"select run_id, rule, value from metric_values where run_id in ({', '.join('?' * len(run_ids))}) "
+        sql += "order by rowid"
+        metrics: dict[str, dict[str, object]] = {}
+        for run_id, rule, value in self._query_with(
+            lambda tables: (sql, list(run_ids)) if "metric_values" in tables else None
+        ):
+            metrics.setdefault(run_id, {})[rule] = _decode(value)
+        return metrics
+
     def metric_values(self, suite: str, rule: str, limit: int) -> list[object]:
         """A rule's metrics (its map, or its rows) in the runs of ``suite``, newest first."""
         sql = "select value from metric_values where suite = ? and rule = ? order by started desc, seq desc limit ?"

@@ -58,9 +58,22 @@ def _metric_rows(name: str, metrics: object, below: list[tuple[str, list[dict]]]
     for key, value in metrics.items():
         if _is_rows(value):
             below.append((f"{name} {key}", value))
-            value = f"{len(value)} row{'s' if len(value) != 1 else ''}, below"
+            value = f"{_row_count(value)}, below"
         lines.append([name, key, value])
     return lines
+
+
+def metrics_summary(metrics: object) -> str:
+    """A rule's metrics on one line: ``total 50, incomplete 1``; a list of rows as its count."""
+    if isinstance(metrics, list):  # profiling rows
+        return _row_count(metrics)
+    if not isinstance(metrics, dict):
+        return cell(metrics)
+    return ", ".join(f"{key} {_row_count(v) if isinstance(v, list) else cell(v)}" for key, v in metrics.items())
+
+
+def _row_count(rows: list) -> str:
+    return f"{len(rows)} row{'s' if len(rows) != 1 else ''}"
 
 
 def check_details(check: CheckOutcome) -> str:
