@@ -20,6 +20,9 @@ from typing import TYPE_CHECKING
 from gryph.compiler.errors import EngineError, GryphError, InvalidInput, Location, closest
 from gryph.compiler.griffin.known_keys import UnknownKeyWarning
 from gryph.compiler.redaction import redact
+from gryph.compiler.suites.data_times import data_time_range
+from gryph.compiler.suites.data_times import shown as shown_data_time
+from gryph.compiler.suites.suite_variables import parse_assignment
 
 from . import runner
 from .alerts.run_alerts import alert_targets, send_alerts
@@ -117,6 +120,21 @@ def _parser() -> argparse.ArgumentParser:
         "smtp://host:port/?from=...&to=... (repeatable; beside the suite's notify statements)",
     )
     run.add_argument("--quiet", action="store_true", help="no progress display on the terminal")
+    data_time_options(run)
+    backfill = commands.add_parser("backfill", help="run a suite once per data time of a range, oldest first")
+    engine_options(backfill)
+    history_option(backfill)
+    backfill.add_argument("--from", dest="start", required=True, metavar="TIME", help="the first data time")
+    backfill.add_argument("--to", dest="end", required=True, metavar="TIME", help="the last data time (included)")
+    backfill.add_argument("--step", default="1d", help="between data times: 1d (default), 6h, 30m ...")
+    backfill.add_argument(
+        "--var",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a value for ${NAME} in the suite; {data_time} in VALUE is each run's data time (repeatable)",
+    )
+    backfill.add_argument("--format", choices=("text", "json"), default="text")
     stream = commands.add_parser("stream", help="run a suite's kafka and folder sources a micro-batch at a time")
     engine_options(stream)
     add_stream_options(stream)
@@ -132,6 +150,7 @@ def _parser() -> argparse.ArgumentParser:
     history_option(history)
     history.add_argument("--limit", type=int, default=50, help="newest runs shown (default 50)")
     history.add_argument("--format", choices=("text", "json"), default="text")
+    history.add_argument("--all", action="store_true", help="also the runs a rerun of their data time replaced")
     report = commands.add_parser("report", help="an HTML report of a suite's stored runs (no data scan)")
     report.add_argument("suite", help="the suite's name")
     history_option(report)
@@ -160,6 +179,25 @@ def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number of runs, at least 1, got {text!r}")
     return int(text)
+
+
+def data_time_options(command) -> None:
+    command.add_argument(
+        "--var", action="append", default=[], metavar="NAME=VALUE", help="a value for ${NAME} in the suite (repeatable)"
+    )
+    command.add_argument(
+        "--data-time",
+        metavar="TIME",
+        help="the moment the data is about (2026-11-24): keys the run in the history; a rerun replaces it",
+    )
+
+
+def _variables(assignments: list[str]) -> dict[str, str]:
+    values: dict[str, str] = {}
+    for text in assignments:
+        name, value = parse_assignment(text)
+        values[name] = value
+    return values
 
 
 def report_options(command, what: str, names: tuple[str, ...]) -> None:
@@ -217,7 +255,9 @@ def _check_report_outputs(args) -> None:
 
 def _run(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv | None) -> int:
     _check_outputs(args, engine)
-    suite = runner.load_suite(args.file)
+    variables = _variables(args.var)
+    suite = runner.load_suite(args.file, variables=variables)
+    runner.run_data_time(suite, args.data_time)  # a bad --data-time is refused before the scan
     sinks = resolve_sinks(suite, env)  # before the run: a sink that cannot be written fails first
     alerts = alert_targets(suite, args.notify)  # and a bad alert target, or its secret not set
     history = None if args.no_history else args.history
@@ -232,6 +272,7 @@ def _run(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv | None)
                 records_to=args.records_to,
                 history=history,
                 phase=phase,
+                data_time=args.data_time,  # the suite's ${name} took their values as it loaded
             )
         except HistoryWriteError as error:  # the run is done: its outputs are written all the same
             assert error.result is not None
@@ -317,13 +358,20 @@ def _stored_suite(history: str, suite: str) -> HistoryStore:
 
 def _history(args) -> int:
     store = _stored_suite(args.history, args.suite)
-    runs = store.runs(args.suite, max(args.limit, 0))
+    runs = store.runs(args.suite, max(args.limit, 0), superseded=args.all)
     if args.measure is None:
         metrics = store.run_metrics([r["run_id"] for r in runs])
         runs = [{**r, "metrics": metrics.get(r["run_id"], {})} for r in runs]
     if args.measure is not None:
         runs = [
-            {"run_id": r["run_id"], "started": r["started"], "pass": r["pass"], "value": r["measure"][args.measure]}
+            {
+                "run_id": r["run_id"],
+                "started": r["started"],
+                "data_time": r["data_time"],
+                "pass": r["pass"],
+                "value": r["measure"][args.measure],
+                **({"superseded_by": r["superseded_by"]} if args.all else {}),
+            }
             for r in runs
             if args.measure in r["measure"]
         ]
@@ -338,10 +386,15 @@ def _history(args) -> int:
             )
         )
     elif args.measure is not None:
-        print(table(["started", "pass", args.measure], [[r["started"], r["pass"], r["value"]] for r in runs]))
+        print(
+            table(
+                ["started", "data time", "pass", args.measure],
+                [[r["started"], _data_time_cell(r), r["pass"], r["value"]] for r in runs],
+            )
+        )
     else:
-        rows = [row for r in runs for row in _value_rows([r["started"], r["engine"], r["pass"]], r)]
-        print(table(["started", "engine", "pass", "measure or rule", "value"], rows))
+        rows = [row for r in runs for row in _value_rows([r["started"], _data_time_cell(r), r["engine"], r["pass"]], r)]
+        print(table(["started", "data time", "engine", "pass", "measure or rule", "value"], rows))
     return EXIT_OK
 
 
@@ -354,6 +407,32 @@ def _value_rows(run_cells: list[object], run: dict) -> list[list[object]]:
     ]
     blank = [""] * len(run_cells)
     return [[*(run_cells if i == 0 else blank), name, v] for i, (name, v) in enumerate(values or [("", "")])]
+
+
+def _data_time_cell(run: dict) -> str:
+    shown = run["data_time"] or ""
+    return f"{shown} (superseded)" if run.get("superseded_by") else shown
+
+
+def _backfill(args, engine: Engine | str) -> int:
+    """The suite run once per data time of the range, oldest first, each stored in the history
+    (a data time run before is replaced); exit 1 when any run fails, after running them all."""
+    moments = data_time_range(args.start, args.end, args.step)
+    for text in args.var:  # every --var checked before the first run
+        parse_assignment(text)
+    outcomes = []
+    for moment in moments:
+        data_time = shown_data_time(moment)
+        variables = _variables([text.replace("{data_time}", data_time) for text in args.var])
+        result = runner.run(
+            args.file, engine, remote=args.remote, history=args.history, variables=variables, data_time=data_time
+        )
+        outcomes.append({"data_time": data_time, "run_id": result.run_id, "pass": result.passed})
+        if args.format == "text":
+            print(for_terminal(f"{data_time}: {'passed' if result.passed else 'FAILED'}"))
+    if args.format == "json":
+        sys.stdout.write(to_json({"runs": outcomes}))
+    return EXIT_OK if all(o["pass"] for o in outcomes) else EXIT_FAILED
 
 
 def _engine(args: argparse.Namespace, env: GriffinEnv | None) -> Engine | str:
@@ -464,6 +543,8 @@ def _command(args: argparse.Namespace) -> int:
             return _run(args, engine, env)
         if args.command == "stream":
             return run_stream_command(args, engine)
+        if args.command == "backfill":
+            return _backfill(args, engine)
         if args.command == "validate":
             suite = runner.validate(args.file, engine, remote=args.remote).suite
             print(

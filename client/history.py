@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from gryph.compiler.checks.check_functions import BaselineQuery, Point
 from gryph.compiler.error_codes import HISTORY_NOT_STORED
 from gryph.compiler.errors import EngineError, GryphError, InvalidInput, Location
+from gryph.compiler.suites.data_times import shown as shown_data_time
 
 from .output_files import check_writable_path
 from .run_result import RunResult, json_safe
@@ -51,11 +52,15 @@ _SCHEMA = (
     # each anomaly check's finding; a run missing here had no such check (or too little history)
     """create table if not exists check_anomalies (
         run_id varchar, suite varchar, check_name varchar, anomaly boolean)""",
+    # each run's data time (--data-time), when it has one; a rerun of the same suite and data
+    # time supersedes the earlier run (kept, never deleted), which history functions then skip
+    """create table if not exists data_times (
+        run_id varchar, suite varchar, data_time timestamp, superseded_by varchar)""",
     # each source's columns (name -> logical type, JSON) as the run found them: schema_changes reads them
     """create table if not exists source_schemas (
         run_id varchar, seq bigint, suite varchar, source varchar, started timestamp, columns varchar)""",
 )
-_TABLES = ("runs", "measure_values", "metric_values", "check_anomalies", "source_schemas")
+_TABLES = ("runs", "measure_values", "metric_values", "check_anomalies", "source_schemas", "data_times")
 _TABLES_PRESENT = (
     f"select table_name from information_schema.tables where table_name in ({', '.join('?' * len(_TABLES))})"
 )
@@ -81,8 +86,15 @@ class _Busy(Exception):
 class HistoryStore:
     """The history file at ``path`` (created on the first write)."""
 
-    def __init__(self, path: str | Path = DEFAULT_PATH) -> None:
+    def __init__(self, path: str | Path = DEFAULT_PATH, before: dt.datetime | None = None) -> None:
         self.path = Path(path)
+        self._before = before  # history functions' reads: only runs earlier than this (see ``before``)
+
+    def before(self, moment: dt.datetime) -> HistoryStore:
+        """This history as a run at ``moment`` (its data time, else its start) reads it: the current
+        runs whose time (data time, else start) is earlier, so a backfilled day reads the days
+        before it and a rerun does not read the run it replaces."""
+        return HistoryStore(self.path, before=moment)
 
     @contextlib.contextmanager
     def _open(self, read_only: bool = False):
@@ -227,11 +239,17 @@ class HistoryStore:
         return None
 
     def record(
-        self, document: dict, started: dt.datetime, measures: dict[str, object], run_id: str | None = None
+        self,
+        document: dict,
+        started: dt.datetime,
+        measures: dict[str, object],
+        run_id: str | None = None,
+        data_time: dt.datetime | None = None,
     ) -> str:
         """Store one run (its document and each measure's value) in one transaction; its run id.
         A ``run_id`` given and already stored is not stored again (a stream's batch published
-        twice after a crash is one run). Any failure is a ``HistoryWriteError``: the history is
+        twice after a crash is one run). A run with a ``data_time`` supersedes the current run of
+        the suite with the same one. Any failure is a ``HistoryWriteError``: the history is
         as it was."""
         import duckdb
 
@@ -250,6 +268,8 @@ class HistoryStore:
                     self._write_measures(con, run_id, seq, document["name"], _utc(started), measures)
                     self._write_metrics(con, run_id, seq, document, _utc(started))
                     self._write_schemas(con, run_id, seq, document, _utc(started))
+                    if data_time is not None:
+                        self._write_data_time(con, run_id, document["name"], _utc(data_time))
                     con.execute("commit")
                 except BaseException:
                     con.execute("rollback")
@@ -330,6 +350,31 @@ class HistoryStore:
                 ],
             )
 
+    @staticmethod
+    def _write_data_time(con, run_id: str, suite: str, data_time: dt.datetime) -> None:
+        con.execute(
+            "update data_times set superseded_by = ? where suite = ? and data_time = ? and superseded_by is null",
+            [run_id, suite, data_time],
+        )
+        con.execute("insert into data_times values (?, ?, ?, null)", [run_id, suite, data_time])
+
+    def _current(self, table: str, tables: set[str], params: list[object]) -> str:
+        """``table``'s rows of the current runs (not superseded) as a subquery, each with ``run_time``: its
+        run's data time, else its start; with ``before``, only those earlier than it (its value
+        appended to ``params``). ``table`` is one of gryph's own, never the user's text."""
+        at = "coalesce(d.data_time, v.started)" if "data_times" in tables else "v.started"
+        if "data_times" in tables:
+            rows = (
+                f"select v.*, {at} as run_time from {table} v "
+                "left join data_times d on d.run_id = v.run_id where d.superseded_by is null"
+            )
+        else:
+            rows = f"select v.*, {at} as run_time from {table} v where true"
+        if self._before is not None:
+            rows += f" and {at} < ?"
+            params.append(_utc(self._before))
+        return f"({rows})"
+
     def _exists(self) -> bool:
         """Whether the history file is there; a folder, or a path the system cannot look up (a name
         too long, a loop of links), is no history."""
@@ -379,14 +424,18 @@ class HistoryStore:
     ) -> list[object]:
         """A measure's values in the runs of ``suite`` (started at or after ``since``, at or before
         ``until``), newest first."""
-        window = "".join(f"and started {op} ? " for op, moment in ((">=", since), ("<=", until)) if moment is not None)
-        params = [suite, measure] + [_utc(m) for m in (since, until) if m is not None] + [limit]
-        rows = self._query(
-            f"select value from measure_values where suite = ? and measure = ? {window}"
-            "order by started desc, seq desc limit ?",
-            params,
-        )
-        return [_decode(value) for (value,) in rows]
+        window = "".join(f"and run_time {op} ? " for op, moment in ((">=", since), ("<=", until)) if moment is not None)
+
+        def build(tables: set[str]) -> tuple[str, list] | None:
+            if "measure_values" not in tables:
+                return None
+            params: list[object] = []
+            rows = self._current("measure_values", tables, params)
+            params += [suite, measure] + [_utc(m) for m in (since, until) if m is not None] + [limit]
+            sql = f"select value from {rows} where suite = ? and measure = ? {window}order by run_time desc, seq desc limit ?"
+            return sql, params
+
+        return [_decode(value) for (value,) in self._query_with(build)]
 
     def run_metrics(self, run_ids: list[str]) -> dict[str, dict[str, object]]:
         """Each of these runs' rule metrics (rule -> its map, or its rows), in the order the run
@@ -404,9 +453,16 @@ class HistoryStore:
 
     def metric_values(self, suite: str, rule: str, limit: int) -> list[object]:
         """A rule's metrics (its map, or its rows) in the runs of ``suite``, newest first."""
-        sql = "select value from metric_values where suite = ? and rule = ? order by started desc, seq desc limit ?"
-        rows = self._query_with(lambda tables: (sql, [suite, rule, limit]) if "metric_values" in tables else None)
-        return [_decode(value) for (value,) in rows]
+
+        def build(tables: set[str]) -> tuple[str, list] | None:
+            if "metric_values" not in tables:
+                return None
+            params: list[object] = []
+            rows = self._current("metric_values", tables, params)
+            sql = f"select value from {rows} where suite = ? and rule = ? order by run_time desc, seq desc limit ?"
+            return sql, [*params, suite, rule, limit]
+
+        return [_decode(value) for (value,) in self._query_with(build)]
 
     def baseline(self, suite: str, query: BaselineQuery, limit: int) -> list[Point]:
         """The values an anomaly check learns from (a measure's, or a rule's metrics), newest first:
@@ -417,9 +473,10 @@ class HistoryStore:
             if table not in tables:
                 return None
             # table and column are one of the two pairs above, never the user's text
-            sql = f"select v.value, v.started from {table} v join runs r on r.run_id = v.run_id "
+            params: list[object] = []
+            sql = f"select v.value, v.run_time from {self._current(table, tables, params)} v join runs r on r.run_id = v.run_id "
             sql += f"where v.suite = ? and v.{column} = ? "
-            params: list[object] = [suite, query.name]
+            params += [suite, query.name]
             if not query.include_failed:
                 sql += "and r.passed "
             if not query.include_anomalies and "check_anomalies" in tables:
@@ -429,53 +486,82 @@ class HistoryStore:
                 )
                 params.append(query.check)
             if query.until is not None:
-                sql += "and v.started <= ? "
+                sql += "and v.run_time <= ? "
                 params.append(_utc(query.until))
-            return sql + "order by v.started desc, v.seq desc limit ?", [*params, limit]
+            return sql + "order by v.run_time desc, v.seq desc limit ?", [*params, limit]
 
         return [
             Point(_decode(value), started.replace(tzinfo=dt.timezone.utc)) for value, started in self._query_with(build)
         ]
 
     def schema(self, suite: str, source: str) -> dict[str, str] | None:
-        """The columns of ``source`` stored with the newest run of ``suite`` that read it, or None."""
-        sql = (
-            "select columns from source_schemas where suite = ? and source = ? order by started desc, seq desc limit 1"
-        )
-        rows = self._query_with(lambda tables: (sql, [suite, source]) if "source_schemas" in tables else None)
+        """The columns of ``source`` stored with the newest current run of ``suite`` that read it, or None."""
+
+        def build(tables: set[str]) -> tuple[str, list] | None:
+            if "source_schemas" not in tables:
+                return None
+            params: list[object] = []
+            rows = self._current("source_schemas", tables, params)
+            sql = f"select columns from {rows} where suite = ? and source = ? order by run_time desc, seq desc limit 1"
+            return sql, [*params, suite, source]
+
+        rows = self._query_with(build)
         return json.loads(rows[0][0]) if rows else None
 
-    def runs(self, suite: str, limit: int = 50) -> list[dict]:
-        """The newest runs of ``suite``: run id, start time, engine, verdict and measures."""
-        rows = self._query(
-            "select run_id, started, engine, passed, document from runs where suite = ? "
-            "order by started desc, seq desc limit ?",
-            [suite, limit],
+    def runs(self, suite: str, limit: int = 50, superseded: bool = False) -> list[dict]:
+        """The newest current runs of ``suite`` (newest data time, else start, first): run id, start
+        time, data time (None without), engine, verdict and measures; ``superseded`` adds the runs
+        a rerun of their data time replaced, each with ``superseded_by``."""
+        rows = self._query_with(
+            lambda tables: self._runs_sql(
+                "run_id, started, engine, passed, document", tables, superseded, [suite, limit]
+            )
         )
-        return [
-            {
+        runs = []
+        for run_id, started, engine, passed, document, data_time, superseded_by in rows:
+            run = {
                 "run_id": run_id,
                 "started": started.isoformat(sep=" ", timespec="seconds") + "Z",
+                "data_time": None if data_time is None else shown_data_time(data_time.replace(tzinfo=dt.timezone.utc)),
                 "engine": engine,
                 "pass": passed,
                 "measure": json.loads(document).get("measure", {}),
             }
-            for run_id, started, engine, passed, document in rows
-        ]
+            if superseded:
+                run["superseded_by"] = superseded_by
+            runs.append(run)
+        return runs
+
+    @staticmethod
+    def _runs_sql(columns: str, tables: set[str], superseded: bool, params: list) -> tuple[str, list] | None:
+        """A query of ``columns`` of a suite's runs and their data time and superseding run, newest
+        first (``params``: the suite, the limit); without ``superseded``, the current runs only."""
+        if "runs" not in tables:
+            return None
+        if "data_times" not in tables:
+            sql = f"select {columns}, null, null from runs where suite = ? order by started desc, seq desc limit ?"
+            return sql, params
+        keep = "" if superseded else "and d.superseded_by is null "
+        picked = ", ".join(f"r.{column.strip()}" for column in columns.split(","))
+        return (
+            f"select {picked}, d.data_time, d.superseded_by from runs r left join data_times d "
+            f"on d.run_id = r.run_id where r.suite = ? {keep}"
+            "order by coalesce(d.data_time, r.started) desc, r.seq desc limit ?",
+            params,
+        )
 
     def suites(self) -> list[str]:
         """The names of the suites with stored runs."""
         return [name for (name,) in self._query("select distinct suite from runs order by suite", [])]
 
     def documents(self, suite: str, limit: int) -> list[dict]:
-        """The result documents of the newest ``limit`` runs of ``suite``, oldest first, each with its
-        run id and its start time (UTC, ISO 8601)."""
-        rows = self._query(
-            "select run_id, started, document from runs where suite = ? order by started desc, seq desc limit ?",
-            [suite, limit],
+        """The result documents of the newest ``limit`` current runs of ``suite`` (by data time, else
+        start), oldest first, each with its run id and its start time (UTC, ISO 8601)."""
+        rows = self._query_with(
+            lambda tables: self._runs_sql("run_id, started, document", tables, False, [suite, limit])
         )
         documents = []
-        for run_id, started, text in reversed(rows):
+        for run_id, started, text, _, _ in reversed(rows):
             try:
                 document = json.loads(text)
             except (TypeError, ValueError) as error:

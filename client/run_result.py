@@ -31,6 +31,7 @@ class RunResult:
     # each rule's kind and one-value details, for the HTML report to pick and read its charts
     rule_kinds: dict[str, dict] = field(default_factory=dict)
     run_id: str | None = None  # set when the run is stored in a history
+    data_time: str | None = None  # the moment the run's data is about (--data-time), as shown
     # rules and measures whose result broke its contract (too many rows, not one row): their errors
     failed: dict[str, dict] = field(default_factory=dict)
     malformed: dict[str, int] = field(default_factory=dict)  # a stream batch's messages that did not parse
@@ -48,6 +49,7 @@ class RunResult:
             "name": self.name,
             "engine": self.engine,
             "started": self.started,
+            **({"data_time": self.data_time} if self.data_time is not None else {}),
             "duration_seconds": round(self.duration_seconds, 3),
             "metrics": self.metrics,
             "records": self.records,
@@ -66,6 +68,7 @@ class RunResult:
                     "error": check.error,
                     # an anomaly check's finding: the history leaves anomalies out of later baselines
                     **({"anomaly": check.anomaly} if check.anomaly is not None else {}),
+                    **({"watches": check.watches} if check.watches is not None else {}),
                 }
                 for check in self.checks
             ],

@@ -19,6 +19,7 @@ from gryph.compiler.compile import CompiledSuite, compile_suite, view_plan
 from gryph.compiler.engine import Engine
 from gryph.compiler.errors import GryphError, InvalidInput, Location
 from gryph.compiler.griffin.json_frames import json_documents_plan, json_view_schema
+from gryph.compiler.language.text_files import read_utf8
 from gryph.compiler.lowering import Options
 from gryph.compiler.plan import format_plan
 from gryph.compiler.plan.data_types import INTEGER, Column, Schema
@@ -26,8 +27,11 @@ from gryph.compiler.results import Failed, ResultRow, RuleResult, merge_writes
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import TMST, is_stream, stream_schema
-from gryph.compiler.suites.native_suites import parse_suite, parse_suite_file
+from gryph.compiler.suites.data_times import parse_data_time
+from gryph.compiler.suites.data_times import shown as shown_data_time
+from gryph.compiler.suites.native_suites import parse_suite
 from gryph.compiler.suites.suite import RuleSpec, Suite
+from gryph.compiler.suites.suite_variables import check_all_used, substitute, take_data_time
 
 from .engines import OnDemandEngine, open_engine
 from .history import HistoryStore, HistoryWriteError
@@ -36,31 +40,52 @@ from .refusals import refuse_plan, refuse_rules
 from .run_result import RunResult
 
 
-def load_suite(source: str | Path | Suite, frames: Mapping[str, object] | None = None) -> Suite:
+def load_suite(
+    source: str | Path | Suite,
+    frames: Mapping[str, object] | None = None,
+    variables: Mapping[str, str] | None = None,
+) -> Suite:
     """A suite from a ``.dq`` file, a Griffin job config (``.json``), suite text, or as is.
 
     ``frames`` are in-memory tables (Polars, Arrow, pandas) that rules may read by name;
-    they replace declared sources of the same name.
+    they replace declared sources of the same name. ``variables`` give a native suite's
+    ``${name}`` their values (``suite_variables``); each must be used.
     """
     names = tuple(frames or ())
+    values = dict(variables or {})
     if isinstance(source, Suite):
         suite = source
+        check_all_used(values, frozenset(), suite.file)
     elif _is_path(source):
         path = Path(source)
         if path.suffix == ".json":
             from gryph.compiler.griffin import load_griffin_job
 
             suite = load_griffin_job(path)
+            check_all_used(values, frozenset(), str(path))
         else:
-            suite = parse_suite_file(path, names)
+            suite = _parse_native(read_utf8(path), str(path), path.parent, names, values)
     else:
-        suite = parse_suite(str(source), known_sources=names)
+        suite = _parse_native(str(source), None, None, names, values)
     if frames:
         sources = dict(suite.sources)
         for name, frame in frames.items():
             sources[name] = SourceSpec(name, "frame", frame=_arrow(name, frame))
         suite = replace(suite, sources=sources)
     return suite
+
+
+def _parse_native(
+    text: str, file: str | None, base: Path | None, names: tuple[str, ...], values: dict[str, str]
+) -> Suite:
+    """A native suite's text with its ``${name}`` given values and its ``data_time`` read, parsed."""
+    substituted = substitute(text, values, file)
+    check_all_used(values, substituted.used, file)
+    text, data_time, where = take_data_time(substituted.text, file)
+    suite = parse_suite(text, file, base, known_sources=names)
+    if data_time is not None:
+        parse_data_time(data_time, "data_time", where)  # refused here, at its line, when it is no time
+    return replace(suite, data_time=data_time)
 
 
 def _arrow(name: str, frame: object):
@@ -189,6 +214,8 @@ def run(
     records_to: str | None = None,
     history: str | Path | None = None,
     phase: Phase = no_progress,
+    variables: Mapping[str, str] | None = None,
+    data_time: str | None = None,
 ) -> RunResult:
     """Run a suite and return its metrics. ``engine`` is an Engine or a name (duckdb, spark).
 
@@ -197,9 +224,12 @@ def run(
     history file: checks read earlier runs from it and the run is stored in it (one that can never
     be is refused before the scan; a write that fails after it raises ``HistoryWriteError``, whose
     ``result`` is the run). ``phase`` hears
-    each step as it starts (a progress display).
+    each step as it starts (a progress display). ``variables`` give the suite's ``${name}`` their
+    values; ``data_time`` (else the suite's ``data_time`` statement) is the moment the data is
+    about: history functions read the runs before it, and a run of the same data time replaces it.
     """
-    suite = load_suite(source, frames)
+    suite = load_suite(source, frames, variables)
+    keyed = run_data_time(suite, data_time)
     refuse_streams(suite)
     store = HistoryStore(history) if history is not None else None
     if store is not None:
@@ -207,13 +237,17 @@ def run(
     with opened_engine(engine, remote) as active:
         started = dt.datetime.now(dt.timezone.utc)
         options = Options(
-            record_sample=record_sample, now_ms=int(started.timestamp() * 1000), records_to=records_to, count_rows=True
+            record_sample=record_sample,
+            now_ms=int(started.timestamp() * 1000),
+            records_to=records_to,
+            count_rows=True,
+            data_time_ms=None if keyed is None else int(keyed.timestamp() * 1000),
         )
-        result = run_loaded(suite, active, started, options, store, phase)
+        result = run_loaded(suite, active, started, options, store, phase, data_time=keyed)
         if store is not None:
             phase("storing the run in the history")
             try:
-                result.run_id = store.record(result.to_dict(), started, result.measures)
+                result.run_id = store.record(result.to_dict(), started, result.measures, data_time=keyed)
             except HistoryWriteError as error:
                 error.result = result  # the run is done: its caller still writes its outputs
                 raise
@@ -228,9 +262,11 @@ def run_loaded(
     store: HistoryStore | None,
     phase: Phase = no_progress,
     settle: Callable[[dict], None] | None = None,
+    data_time: dt.datetime | None = None,
 ) -> RunResult:
     """Compile and run a loaded suite on an open engine, judge its checks (reading earlier runs
-    from ``store``), and return the run (not stored: the caller stores it where it belongs).
+    from ``store``: those before ``data_time``, else before ``started``), and return the run (not
+    stored: the caller stores it where it belongs).
     ``settle`` may change the metrics before the checks read them (a stream's accuracy retries)."""
     clock = time.perf_counter()
     phase("learning the sources' schemas and compiling the rules")
@@ -254,7 +290,7 @@ def run_loaded(
         suite.policy,
         {m.name: m.value for m in measures},
         metrics,
-        Clock(suite.name, started, store or NoHistory(), columns),
+        Clock(suite.name, data_time or started, store.before(data_time or started) if store else NoHistory(), columns),
     )
     failed = {r.rule: r.error for r in results if r.error is not None}
     failed.update((m.name, m.value.error) for m in measures if isinstance(m.value, Failed))
@@ -262,6 +298,7 @@ def run_loaded(
         name=suite.name,
         engine=active.name,
         started=started.isoformat(timespec="seconds"),
+        data_time=None if data_time is None else shown_data_time(data_time),
         duration_seconds=time.perf_counter() - clock,
         metrics=metrics,
         records=_records(results),
@@ -276,6 +313,15 @@ def run_loaded(
         rule_kinds={rule.name: {"kind": rule.kind, "details": _scalar_details(rule)} for rule in suite.rules},
         schemas=columns,
     )
+
+
+def run_data_time(suite: Suite, given: str | None) -> dt.datetime | None:
+    """The run's data time: ``given`` (``--data-time``), else the suite's ``data_time``; None without."""
+    if given is not None:
+        return parse_data_time(given)
+    if suite.data_time is not None:
+        return parse_data_time(suite.data_time, "data_time", Location(suite.file))
+    return None
 
 
 def refuse_streams(suite: Suite) -> None:

@@ -25,6 +25,7 @@ class Options:
 
     record_sample: int = 20  # rows of each record output brought back (0: none)
     now_ms: int = 0  # the run's time, for timeliness rules without an end column
+    data_time_ms: int | None = None  # the moment the run's data is about (--data-time): freshness's reference
     # where full record outputs are written on the engine's side: a folder, or "table:PREFIX"
     records_to: str | None = None
     count_rows: bool = False  # count the rows of every source read (the run's task metrics)

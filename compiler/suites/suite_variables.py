@@ -1,0 +1,308 @@
+"""``${name}`` in a native suite's text, given values by ``--var name=value`` before it is parsed.
+
+A value never becomes code. Where a ``${name}`` may stand, and what it becomes there:
+
+- where a value stands in a rule, measure, check or ``data_time`` statement (outside any quotes):
+  a string literal of the DSL holding the value (``where day = ${day}`` compares with the text
+  ``2026-11-24``; cast it for another type);
+- inside a source's path (``csv("data/${day}/orders.csv")``): the value as one path part, so it
+  may hold no ``/`` or ``\\`` and may not be ``.`` or ``..``;
+- inside SQL text (``sql "..."``, ``native "..."``, a source's ``query = "..."``), outside the
+  SQL's own quotes: a single-quoted SQL literal. Every dialect reads ``'...'`` alike only when it
+  holds no quote, backslash or control character, so such a value is refused there.
+
+Anywhere else (another option, a quoted SQL string; comments are ignored) a ``${name}`` is an
+error, and so is one with no value; ``$${`` stands for the text ``${``. The older Griffin
+design's ``${source}``, ``${target}`` and a statement-form rule's own variables (``SLA = 24h;
+... ${SLA}``) are its syntax and stay as written. Columns after a
+substitution on the same line shift by the difference in length; lines never do.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ..errors import InvalidInput, Location, did_you_mean
+
+RESERVED = ("source", "target")  # the older Griffin design's heads: ${source}['uid']
+_REFERENCE = re.compile(r"\$\{([^}\n]*)\}")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_SOURCE_CALL = re.compile(r"\bsource\s+(?:\w+|`(?:[^`]|``)*`)\s*=\s*\w+\s*\Z", re.IGNORECASE)
+_SQL_KEYWORD = re.compile(r"\b(?:sql|native)\s*\Z", re.IGNORECASE)
+_OPTION_KEY = re.compile(r"\b([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*\Z")
+_SQL_UNSAFE = re.compile(r"['\\\x00-\x1f\x7f]")
+
+
+@dataclass(frozen=True)
+class Substituted:
+    """A suite's text with its ``${name}`` replaced, and the names it used."""
+
+    text: str
+    used: frozenset[str]
+
+
+def parse_assignment(text: str) -> tuple[str, str]:
+    """``name=value`` of a ``--var`` as a pair; anything else is refused."""
+    name, equals, value = text.partition("=")
+    if not equals or not _NAME.match(name) or name in RESERVED:
+        raise InvalidInput(
+            "BAD_VAR",
+            f"--var {text!r} is not name=value"
+            if name not in RESERVED
+            else f"--var {name} is a rule's own ${{{name}}}",
+            text=text,
+            hint="write --var day=2026-11-24 (a name of letters, digits and _; not source or target)",
+        )
+    return name, value
+
+
+def substitute(text: str, values: Mapping[str, str], file: str | None) -> Substituted:
+    """``text`` with every ``${name}`` replaced as the module says; errors are located."""
+    return _Substitution(text, values, file).run()
+
+
+def check_all_used(values: Mapping[str, str], used: frozenset[str], file: str | None) -> None:
+    """A ``--var`` the suite never reads is an error (a misspelt name would be silently ignored)."""
+    for name in values:
+        if name not in used:
+            raise InvalidInput(
+                "UNUSED_VAR",
+                f"--var {name} is not used by the suite: it has no ${{{name}}}",
+                location=Location(file),
+                text=name,
+                hint=did_you_mean(name, sorted(used)) or "drop the --var, or write ${" + name + "} in the suite",
+            )
+
+
+class _Substitution:
+    def __init__(self, text: str, values: Mapping[str, str], file: str | None) -> None:
+        self.text, self.values, self.file = text, values, file
+        self.out: list[str] = []
+        self.used: set[str] = set()
+        self.pos = 0
+        self.source_depth = 0  # inside a source's ( ... ): its strings without a key are paths
+
+    def run(self) -> Substituted:
+        text, depth = self.text, 0
+        while self.pos < len(text):
+            char = text[self.pos]
+            if char == "#":
+                end = text.find("\n", self.pos)
+                self._copy(len(text) if end < 0 else end)
+            elif char in "'\"":
+                self._string(char)
+            elif char == "`":
+                self._copy(_quoted_end(text, self.pos, "`"))
+            elif text.startswith("$${", self.pos):
+                self.out.append("${")
+                self.pos += 3
+            elif text.startswith("${", self.pos):
+                name, end = self._reference(self.pos)
+                if self._griffin_head(name):
+                    self._copy(end)
+                else:
+                    self.out.append(_dsl_string(self._value(name, self.pos)))
+                    self.pos = end
+            else:
+                if char == "(":
+                    depth += 1
+                    if self.source_depth == 0 and _SOURCE_CALL.search(text, max(0, self.pos - 300), self.pos):
+                        self.source_depth = depth
+                elif char == ")":
+                    if depth == self.source_depth:
+                        self.source_depth = 0
+                    depth -= 1
+                self._copy(self.pos + 1)
+        return Substituted("".join(self.out), frozenset(self.used))
+
+    def _griffin_head(self, name: str) -> bool:
+        """Whether ``${name}`` is the older Griffin design's own: a rule's ``${source}`` or
+        ``${target}``, or a variable a statement-form rule assigns (``SLA = 24h; ... ${SLA}``)."""
+        if name in RESERVED:
+            return True
+        return re.search(r"[:;]\s*" + name + r"\s*=(?!=)", self.text) is not None
+
+    def _copy(self, end: int) -> None:
+        self.out.append(self.text[self.pos : end])
+        self.pos = end
+
+    def _string(self, quote: str) -> None:
+        """A DSL string literal: its ``${name}`` replaced by what its place allows."""
+        start, end = self.pos, _quoted_end(self.text, self.pos, quote)
+        body = self.text[start + 1 : end - 1]
+        if "${" not in body:
+            self._copy(end)
+            return
+        before = self.text[:start].rstrip()
+        key = _OPTION_KEY.search(before)
+        if _SQL_KEYWORD.search(before) or (key is not None and key.group(1).lower() == "query"):
+            replaced = self._sql(body, quote, start + 1)
+        elif self.source_depth and key is None and before.endswith(("(", ",")):
+            replaced = self._path(body, start + 1)
+        else:
+            replaced = self._each_reference(body, start + 1, self._misplaced, lambda _: None)
+        self.out.append(quote + replaced + quote)
+        self.pos = end
+
+    def _misplaced(self, name: str, at: int) -> str:
+        raise self._error(
+            "BAD_VAR",
+            "a ${...} may stand in a source's path, in SQL text, or where a value stands; not in this string",
+            at,
+            hint="write it outside the quotes, e.g. where day = ${day}",
+        )
+
+    def _path(self, body: str, offset: int) -> str:
+        def part(name: str, at: int) -> str:
+            value = self._value(name, at)
+            if value in ("", ".", "..") or any(c in value for c in "/\\\0"):
+                raise self._error(
+                    "BAD_VAR",
+                    f"--var {name}={value!r} stands in a path: it must be one path part",
+                    at,
+                    hint="a value in a path holds no / or \\ and is not empty, . or ..",
+                )
+            return value
+
+        return self._each_reference(body, offset, part, lambda _: None)
+
+    def _sql(self, body: str, quote: str, offset: int) -> str:
+        """SQL text: each ``${name}`` outside the SQL's quotes becomes a quoted SQL literal."""
+        state: list[str | None] = [None]  # the SQL quote character the scan is inside, if any
+
+        def track(chunk: str) -> None:
+            index = 0
+            while index < len(chunk):
+                char = chunk[index]
+                if char == "\\" and index + 1 < len(chunk):  # a DSL escape: the character it stands for
+                    index += 1
+                    char = chunk[index]
+                if state[0] is None and char in "'\"`":
+                    state[0] = char
+                elif state[0] == char:
+                    state[0] = None
+                index += 1
+
+        def literal(name: str, at: int) -> str:
+            if state[0] is not None:
+                quoted = "string" if state[0] == "'" else "name"
+                raise self._error(
+                    "BAD_VAR",
+                    f"${{{name}}} stands inside a quoted SQL {quoted}",
+                    at,
+                    hint=f"write ${{{name}}} without quotes: it becomes a quoted SQL literal",
+                )
+            value = self._value(name, at)
+            if _SQL_UNSAFE.search(value):
+                raise self._error(
+                    "BAD_VAR",
+                    f"--var {name}={value!r} stands in SQL text and holds a quote, backslash or control character",
+                    at,
+                    hint="such a value is quoted alike in no two SQL dialects: use it in a rule's expression instead",
+                )
+            sql_quote = "\\'" if quote == "'" else "'"
+            return sql_quote + (value.replace('"', '\\"') if quote == '"' else value) + sql_quote
+
+        return self._each_reference(body, offset, literal, track)
+
+    def _each_reference(self, body: str, offset: int, replace, passed) -> str:
+        """``body`` with each ``${name}`` replaced by ``replace(name, where)``; ``passed`` sees the
+        text between them, in order."""
+        out, index = [], 0
+        while True:
+            found = body.find("${", index)
+            escaped = found > 0 and body[found - 1] == "$"
+            if found < 0:
+                passed(body[index:])
+                out.append(body[index:])
+                return "".join(out)
+            if escaped:
+                passed(body[index : found - 1] + "${")
+                out.append(body[index : found - 1] + "${")
+                index = found + 2
+                continue
+            passed(body[index:found])
+            out.append(body[index:found])
+            name, end = self._reference(offset + found)
+            out.append(replace(name, offset + found))
+            index = end - offset
+
+    def _reference(self, at: int) -> tuple[str, int]:
+        match = _REFERENCE.match(self.text, at)
+        if match is None or not _NAME.match(match.group(1)):
+            raise self._error(
+                "BAD_VAR",
+                "${ starts no variable: write ${name} (letters, digits and _), or $${ for the text ${",
+                at,
+            )
+        return match.group(1), match.end()
+
+    def _value(self, name: str, at: int) -> str:
+        if name not in self.values:
+            raise self._error(
+                "UNDEFINED_VAR",
+                f"${{{name}}} has no value",
+                at,
+                hint=f"run with --var {name}=VALUE"
+                + (f" ({did_you_mean(name, list(self.values))})" if did_you_mean(name, list(self.values)) else ""),
+            )
+        self.used.add(name)
+        return self.values[name]
+
+    def _error(self, code: str, message: str, at: int, hint: str | None = None) -> InvalidInput:
+        line = self.text.count("\n", 0, at) + 1
+        column = at - (self.text.rfind("\n", 0, at) + 1) + 1
+        end = self.text.find("}", at)
+        shown = self.text[at : end + 1] if 0 <= end < at + 60 else self.text[at : at + 20]
+        return InvalidInput(code, message, location=Location(self.file, line, column), text=shown, hint=hint)
+
+
+def _quoted_end(text: str, start: int, quote: str) -> int:
+    """Where the quoted text starting at ``start`` ends (just past its closing quote; the text's
+    end when it has none: the parser reports that)."""
+    index = start + 1
+    while index < len(text):
+        char = text[index]
+        if char == "\\" and quote != "`":
+            index += 2
+            continue
+        if char == quote:
+            return index + 1
+        index += 1
+    return len(text)
+
+
+def _dsl_string(value: str) -> str:
+    """A DSL string literal holding ``value`` exactly (its escapes undone by the parser)."""
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
+    return '"' + escaped.replace("\t", "\\t").replace("\0", "\\0") + '"'
+
+
+_DATA_TIME = re.compile(
+    r"""^[ \t]*data_time[ \t]*=[ \t]*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')[ \t]*(?:#[^\n]*)?$""", re.M
+)
+
+
+def take_data_time(text: str, file: str | None) -> tuple[str, str | None, Location | None]:
+    """The suite's ``data_time = "..."`` statement (on a line of its own, after substitution: so
+    ``data_time = ${day}`` works) taken out of ``text``, which keeps its lines; its value and where."""
+    found = list(_DATA_TIME.finditer(text))
+    if not found:
+        return text, None, None
+    match = found[0]
+    line = text.count("\n", 0, match.start()) + 1
+    location = Location(file, line, match.start(1) - (text.rfind("\n", 0, match.start()) + 1) + 1)
+    if len(found) > 1:
+        twice = found[1]
+        raise InvalidInput(
+            "BAD_DATA_TIME",
+            "the suite states its data_time twice",
+            location=Location(file, text.count("\n", 0, twice.start()) + 1, 1),
+            text=twice.group(0).strip(),
+            hint="keep one data_time = ... line",
+        )
+    body = match.group(1)[1:-1]
+    value = re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+    return text[: match.start()] + " " * (match.end() - match.start()) + text[match.end() :], value, location
