@@ -106,7 +106,10 @@ class Database:
         if self.kind == "mysql":  # the MariaDB driver's timeouts are in milliseconds
             properties = {"connectTimeout": str(self.connect_timeout_ms), "sessionInitStatement": _MYSQL_READ_ONLY}
             if self.statement_timeout_ms is not None:
-                properties["sessionVariables"] = f"max_statement_time={self.statement_timeout_ms / 1000}"
+                # Spark runs one statement: MariaDB's read-only flag and statement timeout in one SET
+                properties["sessionInitStatement"] = (
+                    f"SET SESSION tx_read_only = 1, SESSION max_statement_time = {self.statement_timeout_ms / 1000}"
+                )
                 properties["socketTimeout"] = str(self.statement_timeout_ms + self.connect_timeout_ms)
             return properties
         seconds = str(self.connect_timeout_s())

@@ -282,3 +282,61 @@ def test_another_jdbc_database_is_refused_naming_the_ones_read(tmp_path):
     )
     done = gryph("validate", str(job))
     assert done.returncode == 2 and "UNSUPPORTED" in done.stderr and "jdbc:mysql://" in done.stderr, done.stderr
+
+
+@pytest.fixture(scope="module")
+def notes(mariadb):
+    """MariaDB's default collation (utf8mb4_general_ci), which finds 'x' = 'X' = 'x '."""
+    mariadb.execute(
+        "CREATE DATABASE ci CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;"
+        "CREATE TABLE ci.notes (id INT, note VARCHAR(10));"
+        "INSERT INTO ci.notes VALUES (1, 'x'), (2, 'X'), (3, 'x '), (4, NULL);"
+    )
+    return mariadb
+
+
+def test_a_case_insensitive_collation_changes_no_metric(notes, engine):
+    """DuckDB and Spark tell 'x', 'X' and 'x ' apart, so nothing that compares text may run in the
+    database. Counted by hand: one note equals 'x', two differ from it, three are distinct."""
+    suite = f'''source n = mysql("{notes.url(database="ci")}", table = "notes")
+profiling eq on n: select note, count(*) as c from n where note = 'x' group by note
+profiling ne on n: select count(*) as c from n where note <> 'x'
+profiling d on n: select count(distinct note) as c from n
+'''
+    metrics = run(suite, **engine).metrics
+    assert metrics["eq"] == [{"note": "x", "c": 1}]
+    assert metrics["ne"] == [{"c": 2}]
+    assert metrics["d"] == [{"c": 3}]
+
+
+def test_a_query_sources_decimal_and_boolean_are_the_declared_gap(shop, engine):
+    """What a query computes has no declared column type to read: connectorx sends every DECIMAL
+    as decimal(38,10) and BOOLEAN as a TINYINT, where Spark's JDBC reader keeps decimal(10,2) and
+    a boolean. The largest price, 2.50, as text; ok is true (1) on orders 1 and 4."""
+    suite = f'''source q = mysql("{shop.url()}", query = "select price, ok from shop.orders")
+profiling p on q: select max(cast(price as string)) as text, max(ok) as ok
+'''
+    [row] = run(suite, **engine).metrics["p"]
+    if engine["engine"] == "duckdb":
+        assert row == {"text": "2.5000000000", "ok": 1}
+    else:
+        assert row == {"text": "2.50", "ok": True}
+
+
+def test_sessions_are_read_only_with_the_statement_timeout_set(shop, engine):
+    """Every session gryph opens is read-only (tx_read_only = 1), and statement_timeout = "15s"
+    is MariaDB's max_statement_time of 15 seconds, on both engines."""
+    suite = f'''source o = mysql("{shop.url()}", table = "shop.orders", statement_timeout = "15s")
+measure "read only" on o: native "select @@session.tx_read_only as r"
+measure "timeout" on o: native "select cast(@@session.max_statement_time as double) as t"
+'''
+    measures = run(suite, **engine).measures
+    assert measures["read only"] == 1 and measures["timeout"] == 15.0
+
+
+def test_partitioned_read_gives_the_same_metrics(shop, engine):
+    """Read in 3 ranges of id (1..4) on Spark, at once on DuckDB: 4 rows, amounts 10.5 + 1.0 + 2.5."""
+    suite = f'''source o = mysql("{shop.url()}", table = "shop.orders", partition_column = "id", num_partitions = 3)
+profiling p on o: select count(*) as n, sum(amount) as s
+'''
+    assert run(suite, **engine).metrics["p"] == [{"n": 4, "s": 14.0}]
