@@ -151,3 +151,11 @@ def test_bad_input_exits_2_with_a_located_error(suite_dir: Path, args, code, mes
     error = capsys.readouterr().err
     assert f"error {code}" in error and message in error
     assert not (suite_dir / "h").exists()  # nothing ran, nothing stored
+
+
+def test_values_in_a_path_a_filter_and_sql_read_the_same_on_spark(suite_dir: Path, spark_remote):
+    # the substitution happens before compilation: both engines see the same suite
+    for engine, remote in (("duckdb", None), ("spark", spark_remote)):
+        result = runner.run(suite_dir / "daily.dq", engine, remote=remote, variables={"day": "2026-11-03"})
+        assert result.measures == {"rows": 4, "same_day": 4, "sql_day": 4}, engine
+        assert result.metrics["amounts"] == {"total": 4, "incomplete": 1, "complete": 3}, engine
