@@ -14,6 +14,7 @@ class Report:
 
     def __init__(self, documents: list[dict]) -> None:
         self.document = documents[-1]
+        self.previous = documents[-2] if len(documents) > 1 else None
         self.runs = len(documents)
         rules = self.document.get("rules") or {}
         metrics = self.document.get("metrics") or {}
@@ -29,7 +30,7 @@ class Report:
         return list(self.rule_charts.values()) + self.trends
 
     def html(self) -> str:
-        return html_page(self.document, self.rule_charts, self.trends, self.runs)
+        return html_page(self.document, self.rule_charts, self.trends, self.runs, self.previous)
 
     def write_images(self, folder: str, kind: str) -> list[str]:
         return write_images(self.charts(), folder, kind)

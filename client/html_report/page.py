@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from html import escape
 
+from gryph.compiler.checks.schema_checks import schema_changes
+
 from ..headline import document_headline
 from ..report import cell, json_safe
 from .chart import Chart
@@ -20,7 +22,7 @@ body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px au
 color:#1b1b1b;padding:0 16px}
 h1{margin:0 0 4px}h2{margin:28px 0 8px;border-bottom:1px solid #ddd}
 .verdict{display:inline-block;padding:2px 10px;border-radius:4px;color:#fff;font-weight:600}
-.pass{background:#2e7d32}.fail{background:#c62828}.warn{background:#ef6c00}
+.pass{background:#2e7d32}.fail{background:#c62828}.warn{background:#ef6c00}.anomaly{background:#6a1b9a}
 table{border-collapse:collapse;margin:6px 0 12px}td,th{border:1px solid #ddd;padding:3px 8px;
 text-align:left;vertical-align:top}th{background:#f5f5f5}td.num{text-align:right}
 details{border:1px solid #e0e0e0;border-radius:4px;margin:6px 0;padding:4px 10px}
@@ -29,14 +31,18 @@ summary{cursor:pointer;font-weight:600}figure{margin:8px 0}code{font-size:13px}
 """
 
 
-def html_page(document: dict, rule_charts: dict[str, Chart], trends: list[Chart], runs: int) -> str:
-    """The page of one run (``document``) with its rules' charts and the trends of ``runs`` runs."""
+def html_page(
+    document: dict, rule_charts: dict[str, Chart], trends: list[Chart], runs: int, previous: dict | None = None
+) -> str:
+    """The page of one run (``document``) with its rules' charts and the trends of ``runs`` runs;
+    its sources' schemas are compared with the ``previous`` run's."""
     name = str(document.get("name", ""))
     parts = [
         f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>gryph report: {escape(name)}</title><style>{STYLE}</style></head><body>",
         _header(document),
         _checks(document.get("check_details") or []),
+        _schemas(document.get("schemas") or {}, (previous or {}).get("schemas")),
         _rules(document, rule_charts),
         _trends(trends, runs),
         "</body></html>\n",
@@ -73,14 +79,42 @@ def _checks(checks: list[dict]) -> str:
         if check.get("error"):
             values = f"error: {check['error']}" + (f"; {values}" if values else "")
         badge = {"PASS": "pass", "WARN": "warn"}.get(status, "fail")
+        anomaly = ' <span class="verdict anomaly">anomaly</span>' if check.get("anomaly") is True else ""
         rows.append(
-            f'<tr><td><span class="verdict {badge}">{escape(status)}</span></td>'
+            f'<tr><td><span class="verdict {badge}">{escape(status)}</span>{anomaly}</td>'
             f"<td>{escape(str(check.get('name', '')))}</td><td><code>{escape(str(check.get('expression', '')))}"
             f"</code></td><td>{escape(values)}</td></tr>"
         )
     return (
         '<section id="checks"><h2>Checks</h2><table><tr><th>result</th><th>check</th><th>expression</th>'
         f"<th>values read</th></tr>{''.join(rows)}</table></section>"
+    )
+
+
+def _schemas(schemas: dict, before: dict | None) -> str:
+    """Each source's columns, and what changed since the previous run (columns added, removed,
+    changed type); nothing to compare with before a run that stored its schemas."""
+    if not schemas:
+        return ""
+    rows = []
+    for source, columns in schemas.items():
+        if not isinstance(columns, dict):
+            continue
+        earlier = before.get(source) if isinstance(before, dict) else None
+        if earlier is None:
+            changed = '<td colspan="3" class="muted">no earlier run to compare with</td>'
+        else:
+            found = schema_changes(earlier, columns)
+            retyped = [f"{c['column']}: {c['was']} → {c['now']}" for c in found["changed"]]
+            changed = "".join(
+                f"<td>{escape(', '.join(map(str, names))) or '—'}</td>"
+                for names in (found["added"], found["removed"], retyped)
+            )
+        shown = ", ".join(f"{name} {kind}" for name, kind in columns.items())
+        rows.append(f"<tr><td>{escape(str(source))}</td><td>{escape(shown)}</td>{changed}</tr>")
+    return (
+        '<section id="schemas"><h2>Schemas</h2><table><tr><th>source</th><th>columns</th><th>added</th>'
+        f"<th>removed</th><th>changed type</th></tr>{''.join(rows)}</table></section>"
     )
 
 

@@ -1,5 +1,7 @@
 """Trend lines over the stored runs of a suite: every numeric measure, rule metric and task metric,
-one chart per measure or rule (a line per metric), failed runs marked so a drop shows at a glance."""
+one chart per measure or rule (a line per metric), failed runs marked so a drop shows at a glance.
+Where an anomaly check watches a line, the bounds it used in each run are drawn as the expected
+band (ticks for a one-sided bound) and the runs where it found an anomaly are ringed."""
 
 from __future__ import annotations
 
@@ -16,15 +18,58 @@ def trend_charts(documents: list[dict]) -> list[Chart]:
     if len(documents) < MIN_RUNS:
         return []
     groups: dict[tuple[str, str], list[dict]] = {}
+    bands: dict[tuple[str, str], list[dict]] = {}
     for number, document in enumerate(documents, start=1):
         point = {"run": number, "passed": bool(document.get("pass", True))}
+        found = _anomaly_bands(document, number)
+        for group, band in found.items():
+            bands.setdefault(group, []).extend(band)
         for group, series, value in _numbers(document):
-            groups.setdefault(group, []).append({**point, "series": series, "value": value})
+            row = {**point, "series": series, "value": value}
+            if group in found:
+                row["anomaly"] = any(b["anomaly"] for b in found[group] if b["series"] == series)
+            groups.setdefault(group, []).append(row)
     return [
-        _chart(section, name, rows)
+        _chart(section, name, rows, bands.get((section, name), []))
         for (section, name), rows in groups.items()
         if len({row["run"] for row in rows}) >= MIN_RUNS
     ]
+
+
+def _anomaly_bands(document: dict, run: int) -> dict[tuple[str, str], list[dict]]:
+    """Per trend group, the bounds and finding of each anomaly check of one run that watches a line
+    of it (a check without enough history yet has no bounds, and finds nothing)."""
+    bands: dict[tuple[str, str], list[dict]] = {}
+    for check in document.get("check_details") or []:
+        line = _watched(check.get("watches"))
+        if line is None:
+            continue
+        group, series = line
+        shown = check.get("values") or {}
+        bounds = {side: shown.get(f"{side} bound") for side in ("lower", "upper")}
+        band = {side: value if is_number(value) else None for side, value in bounds.items()}
+        bands.setdefault(group, []).append(
+            {"run": run, "series": series, **band, "anomaly": check.get("anomaly") is True, "check": check["name"]}
+        )
+    return bands
+
+
+def _watched(watches: object) -> tuple[tuple[str, str], str] | None:
+    """The trend group and line of what an anomaly check watches (``measures["m"]``, ``metrics["r"]["k"]``)."""
+    if not isinstance(watches, dict):
+        return None
+    name, path = str(watches.get("name")), list(watches.get("path") or [])
+    if watches.get("source") == "measure":
+        return ("measure", name), name + "".join(_step(p) for p in path)
+    if path[:1] == [0] and len(path) > 1:  # a profiling rule's single row: its columns are the lines
+        path = path[1:]
+    if not path or not isinstance(path[0], str):
+        return None
+    return ("rule", name), path[0] + "".join(_step(p) for p in path[1:])
+
+
+def _step(key: object) -> str:
+    return f"[{key}]" if isinstance(key, int) else f".{key}"
 
 
 def _numbers(document: dict):
@@ -61,7 +106,7 @@ def _flat(name: str, value: object):
         yield from ((f"{name}.{k}", v) for k, v in value.items() if is_number(v))
 
 
-def _chart(section: str, name: str, rows: list[dict]) -> Chart:
+def _chart(section: str, name: str, rows: list[dict], bands: list[dict]) -> Chart:
     title = f"{section} {short_label(name)}: last {len({row['run'] for row in rows})} runs"
     series = ShortLabels()
     data = alt.Data(values=[{**row, "series": series(row["series"])} for row in rows])
@@ -83,6 +128,39 @@ def _chart(section: str, name: str, rows: list[dict]) -> Chart:
         .mark_point(shape="cross", color="#c62828", size=60, filled=True, aria=False)
         .encode(x=x, y="value:Q")
     )
+    layers = [line, failed]
+    if bands:
+        layers = [*_band_layers(bands, x, series), *layers, _anomalies(data, x)]
     return Chart(
-        chart_id("trend", f"{section} {name}"), title, alt.layer(line, failed, title=title, width=WIDTH, height=140)
+        chart_id("trend", f"{section} {name}"), title, alt.layer(*layers, title=title, width=WIDTH, height=140)
+    )
+
+
+def _band_layers(bands: list[dict], x: alt.X, series: ShortLabels) -> list[alt.Chart]:
+    """The expected band of each anomaly check (shaded between two bounds) and its bounds as ticks."""
+    data = alt.Data(values=[{**band, "series": series(band["series"])} for band in bands])
+    tooltip = ["run:Q", "check:N", "lower:Q", "upper:Q"]
+    area = (
+        alt.Chart(data)
+        .transform_filter("isValid(datum.lower) && isValid(datum.upper)")
+        .mark_area(opacity=0.18, color="#1565c0", aria=False)
+        .encode(x=x, y=alt.Y("lower:Q", title=None), y2="upper:Q", detail="check:N", tooltip=tooltip)
+    )
+    ticks = (
+        alt.Chart(data)
+        .transform_fold(["lower", "upper"], as_=["bound", "limit"])
+        .transform_filter("isValid(datum.limit)")
+        .mark_tick(color="#1565c0", thickness=2, aria=False)
+        .encode(x=x, y="limit:Q", tooltip=tooltip)
+    )
+    return [area, ticks]
+
+
+def _anomalies(data: alt.Data, x: alt.X) -> alt.Chart:
+    """A ring around each run where an anomaly check found an anomaly on the line."""
+    return (
+        alt.Chart(data)
+        .transform_filter("datum.anomaly")
+        .mark_point(shape="circle", size=160, filled=False, color="#ef6c00", strokeWidth=2, aria=False)
+        .encode(x=x, y="value:Q", tooltip=["run:Q", "series:N", "value:Q"])
     )

@@ -371,7 +371,7 @@ def _value_ago(clock: Clock, name: object, ago: object) -> object:
     return values[0] if values else None
 
 
-def _schema_changes(clock: Clock, source: object) -> dict[str, object]:
+def _schema_changes(clock: Clock, source: object) -> dict[str, list[Any]]:
     """Columns added, removed and changed type since the previous run (``schema_changes("users")``)."""
     name = _text(source, "schema_changes")
     if name not in clock.schemas:

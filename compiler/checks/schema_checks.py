@@ -9,6 +9,7 @@ result. Schemas come from the engine without a scan.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..plan.data_types import Schema
 from ..suites.suite import SchemaSpec
@@ -46,7 +47,7 @@ def judge_schema(check: SchemaCheck) -> tuple[bool, dict[str, object]]:
     return not shown, shown
 
 
-def schema_changes(previous: Columns | None, current: Columns) -> dict[str, object]:
+def schema_changes(previous: Columns | None, current: Columns) -> dict[str, list[Any]]:
     """What changed since ``previous`` (None: nothing stored yet, so nothing changed): columns
     added, removed, and changed type (``{"column", "was", "now"}``), each in column order."""
     if previous is None:

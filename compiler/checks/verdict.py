@@ -39,6 +39,8 @@ class CheckOutcome:
     error: str | None = None
     anomaly: bool | None = None  # an anomaly check's finding (None: not one, or not enough history)
     not_enough_history: bool = False  # an anomaly check that could not judge yet: a WARN
+    # what an anomaly check watches: {"source": "measure" | "metric", "name", "path"} (its trend)
+    watches: dict[str, object] | None = None
 
     @property
     def status(self) -> str:
@@ -84,14 +86,16 @@ def _run(check: CompiledCheck, measures: dict[str, object], metrics: dict[str, o
 
 def _anomaly(check: Anomaly, spec: CheckSpec, env: Env) -> CheckOutcome:
     """An anomaly check: passed when the value is inside the bounds, with the bounds shown beside it."""
+    watches: dict[str, object] = {"source": check.query.source, "name": check.query.name, "path": list(check.path)}
     try:
         finding = judge_anomaly(check, evaluate(check.subject, env), env.clock)
     except CheckError as error:
-        return CheckOutcome(spec.name, _text(spec), False, spec.warn, env.trace, str(error))
+        return CheckOutcome(spec.name, _text(spec), False, spec.warn, env.trace, str(error), watches=watches)
     values = {**env.trace, **finding.shown}
     if finding.anomaly is None:
-        return CheckOutcome(spec.name, _text(spec), False, spec.warn, values, not_enough_history=True)
-    return CheckOutcome(spec.name, _text(spec), not finding.anomaly, spec.warn, values, anomaly=finding.anomaly)
+        return CheckOutcome(spec.name, _text(spec), False, spec.warn, values, not_enough_history=True, watches=watches)
+    passed = not finding.anomaly
+    return CheckOutcome(spec.name, _text(spec), passed, spec.warn, values, anomaly=finding.anomaly, watches=watches)
 
 
 def _text(spec: CheckSpec | SchemaSpec) -> str:

@@ -286,3 +286,52 @@ def test_a_megabyte_long_group_value_is_cut_in_its_chart(tmp_path):
     # ordered by count, then value: first (1), short (1), second (2)
     assert [row["group"] for row in values(chart(specs(html), "rule-groups"))] == [cut, "short", f"{cut} #2"]
     assert f"<td>{escape(first)}</td>" in html and f"<td>{escape(second)}</td>" in html
+
+
+ANOMALY_SUITE = """suite watched
+source t = csv("t.csv")
+measure rows: select count(*) from t
+check "rows steady": anomaly(measures["rows"], absolute_change(max_increase = 5, max_decrease = 5))
+pass when all
+"""
+
+
+def test_anomalies_bands_and_schema_changes_in_the_report(tmp_path):
+    """Rows 10, 12, 14, 30 (an id column, then a second column on the last day). Each run's bounds
+    are the previous run's rows ± 5: none on the first run (no history), [5, 15], [7, 17], [9, 19];
+    30 is outside the last, an anomaly."""
+    (tmp_path / "s.dq").write_text(ANOMALY_SUITE)
+    history, page = tmp_path / "h.duckdb", tmp_path / "r.html"
+    for rows in (10, 12, 14):
+        (tmp_path / "t.csv").write_text("id\n" + "".join(f"{i}\n" for i in range(rows)))
+        assert main(["run", str(tmp_path / "s.dq"), "--history", str(history), "--quiet"]) == 0
+    (tmp_path / "t.csv").write_text("id,extra\n" + "".join(f"{i},x\n" for i in range(30)))
+    assert main(["run", str(tmp_path / "s.dq"), "--history", str(history), "--quiet", "--html", str(page)]) == 1
+    html = page.read_text()
+    trend = chart(specs(html), "trend-measure-rows")
+    rows = values(trend)
+    line = [(r["run"], r["value"], r["anomaly"]) for r in rows if "value" in r]
+    assert line == [(1, 10, False), (2, 12, False), (3, 14, False), (4, 30, True)]
+    bands = [(r["run"], r["lower"], r["upper"]) for r in rows if "lower" in r]
+    assert bands == [(1, None, None), (2, 5.0, 15.0), (3, 7.0, 17.0), (4, 9.0, 19.0)]
+    assert [layer["mark"]["type"] for layer in trend["layer"]] == ["area", "tick", "line", "point", "point"]
+    assert '<span class="verdict anomaly">anomaly</span>' in html  # the check's row is marked
+    # the schema section: t gained a column since the previous run
+    schemas = html[html.index('<section id="schemas">') : html.index("</section>", html.index('id="schemas"'))]
+    assert "<td>t</td><td>id integer, extra string</td><td>extra</td><td>—</td><td>—</td>" in schemas
+    browser = Browser()
+    try:
+        browser.open(page.as_uri())
+        marks = browser.evaluate(
+            "(() => { const f = document.querySelector('figure[id^=\"trend-measure-rows\"]');"
+            " return [f.querySelectorAll('svg .mark-area path').length,"
+            " f.querySelectorAll('svg .mark-rect path').length,"
+            " f.querySelectorAll('svg .mark-symbol.layer_4_marks path').length]; })()"
+        )
+        # the band, a tick for each of the 3 x 2 bounds, one ring (layers: area, ticks, line, failed, anomalies)
+        assert marks == [1, 6, 1], marks
+        assert browser.console_errors() == []
+        browser.screenshot(ARTIFACTS / "html_report_anomalies.png")
+    finally:
+        browser.close()
+    assert (ARTIFACTS / "html_report_anomalies.png").read_bytes().startswith(b"\x89PNG")
