@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
-import math
+from typing import TypeGuard
 
 from gryph.compiler.checks.verdict import CheckOutcome
+from gryph.compiler.rule_kinds import RuleKind
 
 from .headline import run_headline
+from .readable_values import duration, number
 from .run_result import RunResult, json_safe
 from .visible_text import for_terminal
 
@@ -19,9 +21,7 @@ def cell(value: object) -> str:
     if value is None:
         return "NULL"
     if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        return f"{value:.6g}" if abs(value) < 1e15 else repr(value)
+        return number(value)
     if isinstance(value, (list, dict)):
         return json.dumps(json_safe(value), ensure_ascii=False)
     return str(value)
@@ -48,19 +48,56 @@ def _rows_table(rows: list[dict]) -> str:
     return table(headers, [[row.get(h) for h in headers] for row in rows])
 
 
-def _metric_rows(name: str, metrics: object, below: list[tuple[str, list[dict]]]) -> list[list[object]]:
-    """One line per metric; row lists go to ``below``, to be shown as tables of their own."""
+def _metric_rows(
+    name: str, metrics: object, below: list[tuple[str, list[dict]]], durations: frozenset[str] = frozenset()
+) -> list[list[object]]:
+    """One line per metric, ``durations`` (keys of milliseconds) with units; row lists, and a map of
+    maps (Griffin's profiling: one map of statistics per column), go to ``below``, to be shown as
+    tables of their own."""
     if isinstance(metrics, list):  # profiling rows
         metrics = {"rows": metrics}
     if not isinstance(metrics, dict):
         return [[name, "", metrics]]
+    if metrics and all(isinstance(v, dict) for v in metrics.values()):
+        below.append((name, [{"column": key, **value} for key, value in metrics.items()]))
+        return [[name, "", f"{_row_count(list(metrics))}, below"]]
     lines = []
     for key, value in metrics.items():
         if _is_rows(value):
             below.append((f"{name} {key}", value))
             value = f"{_row_count(value)}, below"
+        elif key in durations and _is_number(value):
+            value = duration(value)
         lines.append([name, key, value])
     return lines
+
+
+def _is_number(value: object) -> TypeGuard[float]:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _latency_names(result: RunResult, rule: str) -> tuple[str, str, str] | None:
+    """A timeliness rule's names for its average, its percentiles' prefix and its late records'
+    latency column, as its details rename them; None for a rule of another kind."""
+    declared = result.rule_kinds.get(rule) or {}
+    if declared.get("kind") != RuleKind.TIMELINESS:
+        return None
+    details = declared.get("details") or {}
+
+    def named(role: str) -> str:
+        value = details.get(role)
+        return value if isinstance(value, str) and value else role
+
+    return named("avg"), named("percentile") + "_", named("latency")
+
+
+def _durations(result: RunResult, rule: str, metrics: object) -> frozenset[str]:
+    """The keys of a rule's metrics that are milliseconds: a timeliness rule's average and percentiles."""
+    names = _latency_names(result, rule)
+    if names is None or not isinstance(metrics, dict):
+        return frozenset()
+    average, percentile, _ = names
+    return frozenset(key for key in metrics if key == average or key.startswith(percentile))
 
 
 def metrics_summary(metrics: object) -> str:
@@ -123,7 +160,8 @@ def _metrics_table(result: RunResult) -> str:
         and set(result.metrics) == {r.rule for r in result.rules}
     ):
         for rule in result.rules:
-            rows += _metric_rows(f"{rule.rule} ({rule.kind})", result.metrics[rule.rule], below)
+            metrics = result.metrics[rule.rule]
+            rows += _metric_rows(f"{rule.rule} ({rule.kind})", metrics, below, _durations(result, rule.rule, metrics))
     else:  # Griffin's merged metric map
         rows = _metric_rows(result.name, result.metrics, below)
     parts = [table(["rule", "metric", "value"], rows)]
@@ -131,16 +169,27 @@ def _metrics_table(result: RunResult) -> str:
     return "\n".join(parts)
 
 
+def _shown(value: object, is_duration: bool) -> object:
+    return duration(value) if is_duration and _is_number(value) else value
+
+
 def _records_text(result: RunResult) -> list[str]:
     lines = []
     for rule, record in result.records.items():
         if not record["count"]:
             continue
-        lines += ["", for_terminal(f"{rule}: {record['count']} {record['output']}")]
+        count, output = record["count"], record["output"]
+        named = f" ({output})" if output != rule else ""  # Griffin's name for the records, when it has its own
+        lines += ["", for_terminal(f"{rule}: {count} {'record' if count == 1 else 'records'}{named}")]
         sample = record["sample"][:SAMPLE_ROWS_SHOWN]
         if sample:
             headers = list(sample[0])
-            lines.append(table(headers, [[row.get(h) for h in headers] for row in sample]))
+            latency = _latency_names(result, rule)
+            # the late records' latency: the column timeliness adds last (its name prefixed with
+            # "_" when a source column starts with it)
+            timed = headers[-1] if latency is not None and headers[-1].lstrip("_") == latency[2] else None
+            shown = [[_shown(row.get(h), h == timed) for h in headers] for row in sample]
+            lines.append(table(headers, shown))
             if record["count"] > len(sample):
                 lines.append(f"... {record['count'] - len(sample)} more")
     return lines
