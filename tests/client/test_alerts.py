@@ -231,3 +231,33 @@ def test_bad_targets_are_refused_before_the_run(tmp_path, capsys, notify, option
     if line is not None:
         assert f"s.dq:{line}:1:" in err
     assert not (tmp_path / "h.duckdb").exists()  # refused before anything ran
+
+
+def test_smtp_login_with_password_env(tmp_path, monkeypatch, capsys):
+    """password_env logs in as the URL's user; the password reaches the server, not the output."""
+    from aiosmtpd.smtp import AuthResult
+
+    logins = []
+
+    def authenticator(server, session, envelope, mechanism, auth_data):
+        logins.append((auth_data.login.decode(), auth_data.password.decode()))
+        # handled=False: aiosmtpd answers a refusal with 535 itself
+        return AuthResult(success=auth_data.password == b"mail-pass-123", handled=False)
+
+    mailbox = Mailbox()
+    controller = Controller(
+        mailbox, hostname="127.0.0.1", port=_free_port(), authenticator=authenticator, auth_require_tls=False
+    )
+    controller.start()
+    try:
+        monkeypatch.setenv("SMTP_PASSWORD", "mail-pass-123")
+        target = f"smtp://dq@127.0.0.1:{controller.port}/?from=gryph@example.org&to=a@example.org"
+        suite(tmp_path, f'notify "{target}" with password_env = "SMTP_PASSWORD"\n')
+        assert gryph_run(tmp_path, BAD) == 1
+        assert logins == [("dq", "mail-pass-123")] and len(mailbox.messages) == 1
+        monkeypatch.setenv("SMTP_PASSWORD", "wrong-pass-456")
+        assert gryph_run(tmp_path, BAD, "--no-history") == 1  # refused login: a warning, the verdict stands
+        err = capsys.readouterr().err
+        assert "ALERT_NOT_SENT" in err and "SMTP 535" in err and "pass-" not in err
+    finally:
+        controller.stop()
