@@ -14,7 +14,7 @@ from .suite import NotifySpec
 
 PREFIXES = ("slack:", "teams:")  # before an http(s) URL: that service's incoming-webhook payload
 SECRET_OPTIONS = {"webhook": "token_env", "slack": "token_env", "teams": "token_env", "smtp": "password_env"}
-_FORMS = 'notify "https://...", "slack:https://...", "teams:https://..." or "smtp://host:25/?from=a@x&to=b@y"'
+_FORMS = 'notify "https://...", "slack:https://...", "teams:https://..." or "smtp://host:25/?from=...&to=..."'
 
 
 def notify_target(
