@@ -19,8 +19,9 @@ $(STAMP)-tests:
 	.ci/bootstrap.sh tests
 	touch $@ $(STAMP)-base
 
+# mypy reads the engines' client libraries (PySpark, the database and Kafka drivers): every extra
 $(STAMP)-dev: | $(STAMP)-base
-	.venv/bin/pip install -q -e ".[dev]"
+	.venv/bin/pip install -q -e ".[all,dev]"
 	touch $@
 
 # Two worker processes (pytest-xdist), one a core. Every Spark test goes to one worker
@@ -61,6 +62,7 @@ typecheck-tree: $(STAMP)-dev
 	mkdir -p build/typecheck/gryph
 	for d in compiler client local_backend; do ln -sfn ../../../$$d build/typecheck/gryph/$$d; done
 
+# the base package alone: DuckDB suites need no extra
 example: setup
 	.venv/bin/gryph run examples/users.dq
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Prepare a fresh machine: the venv and gryph with its extras (all `make example` needs); with the
-# argument `tests`, first the Debian packages the tests' real servers need.
+# Prepare a fresh machine: the venv and gryph's base package (all `make example` needs: DuckDB
+# suites); with the argument `tests`, first the Debian packages the tests' real servers need, then
+# every extra (gryph[all,test]).
 # Idempotent: each step runs only when its result is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,22 +26,21 @@ install_test_packages() {
     ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing="$missing postgresql"
     [ -f /usr/share/java/postgresql.jar ] || missing="$missing libpostgresql-jdbc-java"
     [ -f /usr/share/java/sqlite-jdbc.jar ] || missing="$missing libxerial-sqlite-jdbc-java"
-    # MariaDB without its recommends (no mail server, no Perl DBI tools: the tests need the server)
-    local lean=""
-    command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || lean="$lean mariadb-server"
-    [ -f /usr/share/java/mariadb-java-client.jar ] || lean="$lean libmariadb-java"
+    command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || missing="$missing mariadb-server"
+    [ -f /usr/share/java/mariadb-java-client.jar ] || missing="$missing libmariadb-java"
     command -v mvn >/dev/null 2>&1 || missing="$missing maven"
     # the history's concurrency test delays DuckDB's lock calls under strace to widen the race it guards
     command -v strace >/dev/null 2>&1 || missing="$missing strace"
-    if [ -n "$missing$lean" ]; then
-        echo "bootstrap: installing$missing$lean"
+    if [ -n "$missing" ]; then
+        echo "bootstrap: installing$missing"
         SUDO=""
         if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
         $SUDO apt-get update
+        # without recommends: the tests need the servers and drivers, not the mail server, Perl
+        # DBI tools, systemd and samba libraries recommends bring; fonts come with Chromium's own
+        # dependencies
         # shellcheck disable=SC2086
-        [ -z "$missing" ] || $SUDO apt-get install -y $missing
-        # shellcheck disable=SC2086
-        [ -z "$lean" ] || $SUDO apt-get install -y --no-install-recommends $lean
+        $SUDO apt-get install -y --no-install-recommends $missing
     fi
 }
 
@@ -51,7 +51,11 @@ fi
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-.venv/bin/python -m pip install -q -e ".[spark,postgres,mysql,kafka,test]"
+if [ "${1:-}" = "tests" ]; then
+    .venv/bin/python -m pip install -q -e ".[all,test]"
+else
+    .venv/bin/python -m pip install -q -e .
+fi
 
 # The jars from Maven Central, cached outside the checkout (~/.cache/gryph): the connectors the
 # local Spark server loads (spark-avro, Kafka) and the Kafka broker the tests start

@@ -464,7 +464,7 @@ def _engine(args: argparse.Namespace, env: GriffinEnv | None) -> Engine | str:
     if settings and name != "spark":
         print(for_terminal(f"note: {args.env}: spark.config does not apply to the duckdb engine"), file=sys.stderr)
     if name == "spark" and (settings or args.read_per_scan):
-        from .spark.engine import SparkEngine  # imports pyspark: only when a Spark run asks for it
+        from .spark import SparkEngine  # imports pyspark: only when a Spark run asks for it (else SPARK_MISSING)
 
         spark = SparkEngine(args.remote, read_once=not args.read_per_scan)
         try:

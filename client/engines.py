@@ -28,7 +28,7 @@ def open_engine(
 
         return DuckDBEngine(database, memory_limit=memory_limit, temp_directory=temp_directory, read_only=read_only)
     if name == "spark":
-        from gryph.client.spark.engine import SparkEngine  # imports pyspark: only when asked for
+        from gryph.client.spark import SparkEngine  # imports pyspark: only when asked for (else SPARK_MISSING)
 
         return SparkEngine(remote, read_once=read_once)
     raise InvalidInput(
