@@ -10,6 +10,15 @@ for batch in stream("clicks.dq", available_now=True):  # a suite of kafka/folder
 
 from .run_result import RunResult
 from .runner import explain, load_suite, run, validate
-from .streaming.stream_runner import stream
+
+
+def stream(*args, **kwargs):
+    """A suite's kafka and folder sources a micro-batch at a time: each committed batch's result
+    (see ``gryph.client.streaming.stream_runner.stream``). Its state file is DuckDB's: imported
+    here, so that a Spark run's client never loads DuckDB."""
+    from .streaming.stream_runner import stream as batches
+
+    return batches(*args, **kwargs)
+
 
 __all__ = ["RunResult", "explain", "load_suite", "run", "stream", "validate"]

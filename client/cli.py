@@ -542,7 +542,7 @@ def _command(args: argparse.Namespace) -> int:
         if args.command == "run":
             return _run(args, engine, env)
         if args.command == "stream":
-            return run_stream_command(args, engine)
+            return run_stream_command(args, engine, env)
         if args.command == "backfill":
             return _backfill(args, engine)
         if args.command == "validate":

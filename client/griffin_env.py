@@ -12,14 +12,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gryph.compiler.griffin.document import Node, load_document
+from gryph.compiler.language.time_literals import duration_ms
 
 
 @dataclass
 class GriffinEnv:
-    """What an env.json holds for a batch run."""
+    """What an env.json holds for a run, and for a stream its ``batch.interval`` (the trigger)
+    and the streaming settings gryph has no use for (its own state replaces them)."""
 
     spark_config: dict[str, str] = field(default_factory=dict)
     sinks: list[Node] = field(default_factory=list)  # each sink definition, located
+    batch_interval_ms: int | None = None
+    not_applied: list[str] = field(default_factory=list)
 
 
 def load_env(path: str | Path) -> GriffinEnv:
@@ -48,7 +52,23 @@ def load_env(path: str | Path) -> GriffinEnv:
     for sink in sinks:
         if not isinstance(sink.value, dict):
             raise sink.error("BAD_CONFIG", f"{sink.where} must be a sink object with a name and a type")
-    return GriffinEnv(settings, sinks)
+    return GriffinEnv(settings, sinks, _batch_interval(root), _streaming_not_applied(root))
+
+
+def _batch_interval(root: Node) -> int | None:
+    node = root.obj("spark").child("batch.interval")
+    try:
+        return duration_ms(node.value)
+    except ValueError as error:
+        raise node.error("BAD_CONFIG", f"{node.where} {error}", '"batch.interval": "30s"') from None
+
+
+def _streaming_not_applied(root: Node) -> list[str]:
+    """The streaming settings of an env.json that gryph's streams do without: ZooKeeper holds
+    Griffin's times (gryph's state file holds offsets), Spark checkpoints and a second timer."""
+    spark = root.obj("spark")
+    found = [spark.child(key).where for key in ("checkpoint.dir", "process.interval", "init.clear") if spark.has(key)]
+    return found + [root.child(key).where for key in ("griffin.checkpoint", "info.cache") if root.has(key)]
 
 
 def load_spark_config(path: str | Path) -> dict[str, str]:

@@ -121,7 +121,8 @@ def source_schemas(suite: Suite, engine: Engine) -> dict:
             if is_stream(spec):  # whole or a batch of it: the columns it declares, and those gryph adds
                 schemas[name] = stream_schema(spec)
             elif spec.stamp is not None:  # a batch of a folder: its files, with the batch time
-                schemas[name] = Schema((*_declared_or_read(spec, engine).columns, Column(TMST, INTEGER)))
+                read = _declared_or_read(spec, engine)  # an engine's reading has the time already
+                schemas[name] = read if TMST in read else Schema((*read.columns, Column(TMST, INTEGER)))
             else:
                 schemas[name] = _declared_or_read(spec, engine)
     views: tuple = ()
@@ -346,6 +347,10 @@ def validate(
     without building a plan: the check pass only), and the rules against what the engine declares
     it refuses. An engine given by name opens only if a schema must be asked of it."""
     suite = load_suite(source, frames)
+    if suite.streams:  # a stream is checked against a batch of it (no batch is run)
+        from .streaming.batch_inputs import validation_batch
+
+        suite = validation_batch(suite)
     with opened_engine(engine, remote, on_demand=True) as active:
         checked = check_for(suite, active)
         refuse_rules(checked, active.capabilities)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.language.time_literals import duration_ms
@@ -16,9 +17,10 @@ from gryph.compiler.language.time_literals import duration_ms
 from .gate import gate_passes
 from .report import to_text
 from .run_result import to_json
-from .streaming.stream_control import reset_stream, stream_status
-from .streaming.stream_runner import stream
 from .visible_text import for_terminal, for_terminal_lines
+
+if TYPE_CHECKING:
+    from .griffin_env import GriffinEnv
 
 ACTIONS = ("status", "reset")
 
@@ -41,7 +43,10 @@ def add_stream_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--yes", action="store_true", help="reset: yes, forget where the stream stands")
 
 
-def run_stream_command(args: argparse.Namespace, engine) -> int:
+def run_stream_command(args: argparse.Namespace, engine, env: GriffinEnv | None = None) -> int:
+    """A stream of ``args.file``; a Griffin env.json's ``batch.interval`` is its default trigger."""
+    from .streaming.stream_runner import stream  # DuckDB (the stream's state) loads for streams only
+
     if args.file in ACTIONS and args.suite is not None:
         return _status(args) if args.file == "status" else _reset(args)
     if args.suite is not None:
@@ -51,7 +56,15 @@ def run_stream_command(args: argparse.Namespace, engine) -> int:
             text=args.suite,
             hint="gryph stream SUITE, gryph stream status SUITE or gryph stream reset SUITE --to earliest --yes",
         )
-    trigger = _trigger(args.trigger)
+    trigger = _trigger(args.trigger) or (env.batch_interval_ms if env is not None else None)
+    if env is not None and env.not_applied:
+        # gryph's state file holds the offsets; ZooKeeper, Spark checkpoints and a second timer have no part
+        print(
+            for_terminal(
+                f"note: {args.env}: not applied here (a stream keeps its own state): {', '.join(env.not_applied)}"
+            ),
+            file=sys.stderr,
+        )
     passed = True
     for result in stream(
         args.file,
@@ -98,11 +111,15 @@ def _trigger(text: str | None) -> int | None:
 
 
 def _status(args: argparse.Namespace) -> int:
+    from .streaming.stream_control import stream_status
+
     print(for_terminal_lines(stream_status(args.suite, args.state)))
     return 0
 
 
 def _reset(args: argparse.Namespace) -> int:
+    from .streaming.stream_control import reset_stream
+
     if not args.yes:
         print("reset forgets where the stream stands: add --yes to do it", file=sys.stderr)
         return 2

@@ -23,7 +23,7 @@ from .plan.data_types import Schema
 from .plan.sharing import costly_parts
 from .plan.spark_names import quoted
 from .results import Failed, MeasureResult, ResultRow, RuleResult
-from .sources.stream_sources import MALFORMED
+from .sources.stream_sources import MALFORMED, TMST
 from .suites.suite import RuleSpec, Suite, ViewSpec
 
 Spec = TypeVar("Spec", bound=RuleSpec)
@@ -239,6 +239,13 @@ def view_plan(suite: Suite, view: ViewSpec, schemas: dict[str, Schema]) -> View:
             view.name, json_frame(source, schemas[source], json_column(view, schemas[source]), schemas[view.name])
         )
     text = view.sql
+    if view.stamp_of is not None:
+        stamped = quoted(view.stamp_of)
+        text = (
+            f"SELECT * FROM {stamped}"
+            if TMST in schemas.get(view.stamp_of, Schema(()))
+            else f"SELECT *, CAST({int(suite.timestamp_ms or 0)} AS BIGINT) AS {quoted(TMST)} FROM {stamped}"
+        )
     if view.union_of:
         missing = [name for name in view.union_of if name not in schemas]
         if missing:

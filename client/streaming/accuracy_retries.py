@@ -19,7 +19,7 @@ from gryph.compiler.engine import Engine
 from gryph.compiler.language.time_literals import duration_ms
 from gryph.compiler.plan import Aggregate, Field, Named, Plan, Query, Read, count_all
 from gryph.compiler.plan.data_types import INTEGER
-from gryph.compiler.rule_kinds import RuleKind
+from gryph.compiler.rule_kinds import RuleKind, metric_name
 from gryph.compiler.safe_names import path_inside
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import TMST
@@ -93,7 +93,7 @@ def accuracy_row(rule: RuleSpec, total: int, miss: int) -> dict[str, object]:
     """An accuracy rule's metrics from its counts, under the names its details give them."""
     matched = total - miss
     values = {"total": total, "miss": miss, "matched": matched, "matchedFraction": matched / total if total else 1.0}
-    return {str(rule.details.get(key) or key): value for key, value in values.items()}
+    return {metric_name(key, rule.details): value for key, value in values.items()}
 
 
 @dataclass

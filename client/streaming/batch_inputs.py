@@ -71,8 +71,9 @@ def _kafka_ranges(spec: SourceSpec, state: StreamState) -> tuple[list[tuple[str,
 
 
 def bounded_suite(suite: Suite, batch_input: BatchInput, tmst: int) -> Suite:
-    """``suite`` with each stream source bounded to the batch's input, every row stamped ``tmst``;
-    static sources as they are (read again for every batch)."""
+    """``suite`` with each stream source bounded to the batch's input, every row stamped ``tmst``
+    (a Griffin job's too: its time is the batch's); static sources as they are (read again for
+    every batch)."""
     sources = dict(suite.sources)
     for name, ranges in batch_input.kafka.items():
         parts = {(topic, part): (start, end) for topic, part, start, end in ranges}
@@ -81,4 +82,28 @@ def bounded_suite(suite: Suite, batch_input: BatchInput, tmst: int) -> Suite:
         spec = suite.sources[name]
         paths = tuple(path for path, _, _ in files)
         sources[name] = bounded_files(spec, paths, tmst) if paths else empty_frame(spec, tmst)
-    return replace(suite, sources=sources)
+    return replace(suite, sources=sources, timestamp_ms=tmst)
+
+
+SAMPLE_MESSAGES = 100  # per partition: the newest messages a stream's checks are validated against
+
+
+def validation_batch(suite: Suite) -> Suite:
+    """``suite`` with every stream bounded to a batch that validation can read: no rows, or, when
+    a view learns its columns from the data (Griffin's ``from_json``), the newest messages of each
+    partition and the newest files (there is no schema without documents to read it from)."""
+    sampled = any(view.json_of is not None for view in suite.views)
+    batch_input, tmst = BatchInput(), int(time.time() * 1000)
+    for name in suite.streams:
+        spec = suite.sources[name]
+        if spec.format == "kafka":
+            from .kafka_offsets import watermarks  # confluent-kafka loads for Kafka sources only
+
+            marks = watermarks(spec) if sampled else {}
+            batch_input.kafka[name] = [
+                (topic, part, max(low, high - SAMPLE_MESSAGES), high) for (topic, part), (low, high) in marks.items()
+            ]
+        else:
+            files = arrived_files(spec, (), time.time_ns(), capped=False)[0] if sampled else []
+            batch_input.files[name] = files[-10:]
+    return bounded_suite(suite, batch_input, tmst)

@@ -15,5 +15,5 @@ def empty_frame(spec: SourceSpec, tmst: int) -> SourceSpec:
     """An in-memory source of ``spec``'s declared columns and no rows, stamped ``tmst``."""
     columns = ", ".join(f"CAST(NULL AS {to_duckdb(c.dtype)}) AS {ident(c.name)}" for c in value_schema(spec).columns)
     with duckdb.connect() as con:
-        frame = con.sql(f"SELECT {columns} LIMIT 0").fetch_arrow_table()
+        frame = con.sql(f"SELECT {columns} LIMIT 0").to_arrow_table()
     return SourceSpec(spec.name, "frame", frame=frame, location=spec.location, stamp=tmst)

@@ -17,6 +17,7 @@ from pathlib import Path
 from gryph.compiler.engine import Engine
 from gryph.compiler.errors import GryphError, InvalidInput, Location
 from gryph.compiler.lowering import Options
+from gryph.compiler.rule_kinds import metric_name
 from gryph.compiler.safe_names import safe_file_name
 from gryph.compiler.suites.suite import Suite
 
@@ -188,10 +189,11 @@ class _BatchRunner:
                 earlier = self.state.accuracy_times(name, cutoff) if fed else {}
                 earlier.pop(batch.tmst, None)
                 misses = misses_by_time(self.active, misses_file(self._folder(batch.number), retrying))
-                judged = int(metrics[name][str(retrying.rule.details.get("total") or "total")])
+                # a Griffin job's metrics are one map (its metric wrapper), a suite's one per rule
+                written = metrics if self.suite.griffin else metrics[name]
+                judged = int(written[metric_name("total", retrying.rule.details)])
                 settled[name] = settle(retrying, judged, earlier, misses, batch.tmst)
-                total, miss = settled[name].times[batch.tmst]
-                metrics[name] = accuracy_row(retrying.rule, total, miss)
+                written.update(accuracy_row(retrying.rule, *settled[name].times[batch.tmst]))
 
         try:
             result = run_loaded(bounded, self.active, started, options, self.store, settle=settle_accuracy)

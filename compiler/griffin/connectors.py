@@ -28,6 +28,7 @@ from .df_ops import from_json_view, is_df_ops
 from .document import Node
 from .known_keys import KNOWN_KEYS, check_keys
 from .sql_text import check_condition, with_frames
+from .streaming import Checkpoint, NotApplied, kafka_source, read_checkpoint
 from .time_patterns import fill_time_patterns
 
 # Griffin's file formats (FileBasedDataConnector.SupportedFormats), as gryph reads them
@@ -43,7 +44,7 @@ FILE_FORMATS = {
 }
 # connectors that exist in Griffin but read from services this tool does not reach
 ELSEWHERE = {
-    "kafka": "a streaming source",
+    "kafka": 'a stream (in a job of "process.type": "streaming", run with gryph stream)',
     "elasticsearch": "an Elasticsearch index",
     "custom": "a connector class of Griffin's JVM",
     "mongo": "a MongoDB collection",
@@ -53,20 +54,36 @@ ELSEWHERE = {
 
 @dataclass
 class DataSources:
-    """What ``data.sources`` becomes: sources, views in order, and names with the baseline first."""
+    """What ``data.sources`` becomes: sources, views in order, and names with the baseline first.
+    In a streaming job also each data source's checkpoint, the data sources whose rows are a
+    stream's, and per such data source the stream it reads (its connectors' brokers and topics)."""
 
     sources: dict[str, SourceSpec] = field(default_factory=dict)
     views: list[ViewSpec] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     locations: dict[str, Node] = field(default_factory=dict)  # data source name -> its node
+    checkpoints: dict[str, Checkpoint] = field(default_factory=dict)
+    stream_views: list[str] = field(default_factory=list)
+    stream_of: dict[str, tuple[tuple[tuple[str, ...], object], ...]] = field(default_factory=dict)
+    not_applied: NotApplied = field(default_factory=NotApplied)
+
+    def same_stream(self, one: str | None, other: str | None) -> bool:
+        return (
+            one is not None
+            and other is not None
+            and one in self.stream_of
+            and self.stream_of[one] == (self.stream_of.get(other))
+        )
 
 
-def read_data_sources(root: Node, base: Path, timestamp_ms: int, stamp: bool) -> DataSources:
-    """Every data source of a job config; ``stamp`` adds Griffin's ``__tmst`` column."""
+def read_data_sources(root: Node, base: Path, timestamp_ms: int, stamp: bool, streaming: bool = False) -> DataSources:
+    """Every data source of a job config; ``stamp`` adds Griffin's ``__tmst`` column; a
+    ``streaming`` job reads Kafka connectors (streaming.py)."""
     entries = root.items("data.sources", required=True)
     if not entries:
         raise root.child("data.sources").error("BAD_CONFIG", "data.sources must list at least one data source")
     out = DataSources()
+    aliases: list[tuple[Node, str]] = []
     # Griffin keeps the first data source of a name and puts the baseline first
     for entry in sorted(entries, key=lambda e: not (isinstance(e.value, dict) and e.flag("baseline", False))):
         if not isinstance(entry.value, dict):
@@ -79,26 +96,64 @@ def read_data_sources(root: Node, base: Path, timestamp_ms: int, stamp: bool) ->
             continue
         out.locations[name] = entry
         out.names.append(name)
-        _data_source(entry, name, base, timestamp_ms, stamp, out)
+        if streaming:
+            checkpoint = read_checkpoint(entry, out.not_applied)
+            if checkpoint is not None:
+                out.checkpoints[name] = checkpoint
+            if not entry.has("connector") and not entry.has("connectors"):
+                aliases.append((entry, name))  # Griffin's "new": another data source's cache
+                continue
+        _data_source(entry, name, base, timestamp_ms, stamp, out, streaming)
+    for entry, name in aliases:
+        _alias(entry, name, out)
+    out.not_applied.report()
     return out
 
 
-def _data_source(entry: Node, name: str, base: Path, timestamp_ms: int, stamp: bool, out: DataSources) -> None:
+def _alias(entry: Node, name: str, out: DataSources) -> None:
+    """A streaming data source without a connector: the batch of the one whose cache it shares."""
+    cache = out.checkpoints[name].cache if name in out.checkpoints else None
+    other = next((n for n, c in out.checkpoints.items() if n != name and cache and c.cache == cache), None)
+    if other is None or other not in out.stream_of:
+        raise entry.error(
+            "BAD_CONFIG",
+            f"data source {name!r} has no connector and shares no checkpoint file.path with a streaming data source",
+            "give it a connector, or the file.path of the data source whose batches it reads",
+        )
+    out.views.append(ViewSpec(name, f"SELECT * FROM {quoted(other)}", entry.location))
+    out.stream_views.append(name)
+    out.stream_of[name] = out.stream_of[other]
+
+
+def _data_source(
+    entry: Node, name: str, base: Path, timestamp_ms: int, stamp: bool, out: DataSources, streaming: bool
+) -> None:
     if entry.has("connector") or not entry.has("connectors"):
         connectors = [entry.obj("connector", required=True)]
     else:
         connectors = [c for c in entry.items("connectors")]
         if not connectors:
             raise entry.child("connectors").error("BAD_CONFIG", f"data source {name!r} lists no connector")
+    kafka = streaming and all(_kind(c) == "kafka" for c in connectors)
+    # a stream's rows keep their batch time: Griffin stamps them after its pre.proc steps
+    stamp = stamp or (kafka and _prepares(connectors[0]))
     plain = len(connectors) == 1 and not _prepares(connectors[0]) and not stamp
-    frames = []
+    frames, raws = [], []
     for index, connector in enumerate(connectors):
         if not isinstance(connector.value, dict):
             raise connector.error("BAD_CONFIG", f"{connector.where} must be an object")
         check_keys(connector, "connector")
         raw = name if plain else f"{name}__raw{index if len(connectors) > 1 else ''}"
-        out.sources[raw] = replace(_connector(connector, raw, name, base), location=connector.location)
+        if kafka:
+            out.sources[raw] = kafka_source(connector, raw, name, out.not_applied)
+        else:
+            out.sources[raw] = replace(_connector(connector, raw, name, base), location=connector.location)
+        raws.append(out.sources[raw])
         frames.append(_prepared(connector, raw, timestamp_ms, out.views))
+    if kafka:  # the stream it reads: its brokers and topics
+        out.stream_of[name] = tuple((spec.paths, spec.option("topics")) for spec in raws)
+        if not plain:
+            out.stream_views.append(name)
     if plain:
         return
     current = frames[0]
@@ -107,11 +162,7 @@ def _data_source(entry: Node, name: str, base: Path, timestamp_ms: int, stamp: b
         out.views.append(ViewSpec(current, "", entry.location, union_of=tuple(frames)))
     if stamp:
         stamped = f"{name}__tmst"
-        out.views.append(
-            ViewSpec(
-                stamped, f"SELECT *, CAST({timestamp_ms} AS BIGINT) AS `__tmst` FROM {quoted(current)}", entry.location
-            )
-        )
+        out.views.append(ViewSpec(stamped, "", entry.location, stamp_of=current))
         current = stamped
     out.views.append(ViewSpec(name, f"SELECT * FROM {quoted(current)}", entry.location))
 
@@ -121,6 +172,10 @@ def _prepares(connector: Node) -> bool:
 
 
 # --- one connector ----------------------------------------------------------------------------
+
+
+def _kind(connector: Node) -> str:
+    return (connector.text("type", "") or "").strip().lower() if isinstance(connector.value, dict) else ""
 
 
 def _connector(connector: Node, raw: str, name: str, base: Path) -> SourceSpec:
@@ -314,8 +369,8 @@ def _prepared(connector: Node, raw: str, timestamp_ms: int, views: list[ViewSpec
             frames[this] = output
             continue
         if not isinstance(step.value, dict):
-        check_keys(step, "pre.proc")
             raise step.error("BAD_CONFIG", f"{step.where} must be Spark SQL text or a rule object")
+        check_keys(step, "pre.proc")
         dsl = (step.text("dsl.type", "spark-sql") or "").lower().replace("-", "")
         if is_df_ops(dsl):
             # the operation reads a frame by name: the ones this connector's steps have made so far

@@ -22,9 +22,10 @@ DQ_TYPES = griffin_names("rule")
 DSL_TYPES = {"griffindsl": "griffin-dsl", "sparksql": "spark-sql"}
 
 
-def read_rules(evaluate: Node, names: list[str]) -> tuple[list[RuleSpec], list[ViewSpec]]:
+def read_rules(evaluate: Node, names: list[str], streaming: bool = False) -> tuple[list[RuleSpec], list[ViewSpec]]:
     """The rules of ``evaluate.rule`` and the tables its data-frame operations make; ``names`` are
-    the data sources, baseline first."""
+    the data sources, baseline first. In a ``streaming`` job a distinctness rule keeps its target:
+    the stream's earlier rows it is counted against (streaming.py)."""
     rules, views = [], []
     for index, entry in enumerate(evaluate.items("rules")):
         if not isinstance(entry.value, dict):
@@ -34,7 +35,7 @@ def read_rules(evaluate: Node, names: list[str]) -> tuple[list[RuleSpec], list[V
             output = entry.text("out.dataframe.name") or entry.text("name") or f"rule{index + 1}"
             views.append(from_json_view(entry, output, names[0]))
             continue
-        rules.append(_rule(entry, index, names))
+        rules.append(_rule(entry, index, names, streaming))
     if not rules:
         raise evaluate.error(
             "BAD_CONFIG", "evaluate.rule.rules has no rule", '"rules": [{"dq.type": ..., "rule": ...}]'
@@ -42,7 +43,7 @@ def read_rules(evaluate: Node, names: list[str]) -> tuple[list[RuleSpec], list[V
     return rules, views
 
 
-def _rule(entry: Node, index: int, names: list[str]) -> RuleSpec:
+def _rule(entry: Node, index: int, names: list[str], streaming: bool) -> RuleSpec:
     dsl_node = entry.child("dsl.type")
     dsl_text = (entry.text("dsl.type", "griffin-dsl") or "").lower()
     dsl = DSL_TYPES.get(dsl_text.replace("-", ""))
@@ -88,7 +89,7 @@ def _rule(entry: Node, index: int, names: list[str]) -> RuleSpec:
         kind.value,
         name,
         source,
-        target if spec.target != "none" else None,
+        target if spec.target != "none" or (streaming and kind == RuleKind.DISTINCTNESS) else None,
         body,
         details,
         location,

@@ -134,7 +134,8 @@ class ViewSpec:
     """A pre-processing step: Spark SQL whose result is registered under ``name``.
 
     With ``union_of``, the view is instead the rows of those sources or views over the columns
-    they all have (Griffin's union of several connectors), in the first one's column order. With
+    they all have (Griffin's union of several connectors), in the first one's column order; with
+    ``stamp_of``, the rows of that one with Griffin's ``__tmst``. With
     ``json_of`` (a source or view, and its column or None for the first), it is the table of the
     JSON documents in that column (Griffin's ``from_json``, see json_frames.py).
     """
@@ -144,6 +145,9 @@ class ViewSpec:
     location: Location
     union_of: tuple[str, ...] = ()
     json_of: tuple[str, str | None] | None = None
+    # Griffin's __tmst: the rows of this source or view with the suite's time (``timestamp_ms``,
+    # a stream's batch time) as the column ``__tmst``, unless they have one
+    stamp_of: str | None = None
 
 
 @dataclass

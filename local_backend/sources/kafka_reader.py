@@ -11,13 +11,14 @@ answering mid-batch is an error after ``IDLE_TIMEOUT_S``, never a wait without e
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 import duckdb
 
 from gryph.compiler.errors import EngineError, Location
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.compiler.sources.stream_sources import MALFORMED, kafka_ranges, value_format
+from gryph.compiler.sources.stream_sources import CONSUMER_PREFIX, MALFORMED, OFFSETS, kafka_ranges, value_format
 
 from ..sql.quoting import ident
 from .kafka_consumer import kafka_failed, open_consumer, unreachable
@@ -55,7 +56,28 @@ def kafka_relation(con: duckdb.DuckDBPyConnection, spec: SourceSpec, arrow_name:
 
 
 def read_messages(spec: SourceSpec) -> pa.Table:
-    """The raw messages of the batch: value and key as text, topic, partition, offset, timestamp."""
+    """The raw messages of the batch: value and key as text, topic, partition, offset, timestamp.
+
+    A batch's offsets name the same messages every time, and a run registers its sources more
+    than once (to learn views' schemas, then to run): the last batches read are kept, so the
+    broker is asked once per batch."""
+    # what decides a batch's messages: the brokers, the offsets and the consumer's settings
+    key = (spec.paths, tuple((k, v) for k, v in spec.options if k == OFFSETS or k.startswith(CONSUMER_PREFIX)))
+    if key in _LAST_READ:
+        _LAST_READ.move_to_end(key)
+        return _LAST_READ[key]
+    table = _read_messages(spec)
+    _LAST_READ[key] = table
+    while len(_LAST_READ) > _KEPT_BATCHES:
+        _LAST_READ.popitem(last=False)
+    return table
+
+
+_KEPT_BATCHES = 4
+_LAST_READ: OrderedDict[tuple, pa.Table] = OrderedDict()
+
+
+def _read_messages(spec: SourceSpec) -> pa.Table:
     ranges = {tp: span for tp, span in kafka_ranges(spec).items() if span[1] > span[0]}
     columns: dict[str, list] = {name: [] for name in (RAW_VALUE, "key", "topic", "partition", "offset", "timestamp")}
     if ranges:

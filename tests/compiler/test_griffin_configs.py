@@ -130,9 +130,11 @@ def test_connectors_griffin_does_not_reach_here_are_named(tmp_path):
     assert error.code == "UNSUPPORTED" and "kafka" in error.message and "'k'" in error.message
 
 
-def test_streaming_jobs_are_refused_by_name(tmp_path):
+def test_a_streaming_job_without_a_stream_is_refused_by_name(tmp_path):
     error = error_of(tmp_path, job(**{"process.type": "streaming"}))
-    assert error.code == "UNSUPPORTED" and "streaming" in error.message
+    assert error.code == "BAD_CONFIG" and "no data source reads a kafka connector" in error.message
+    other = error_of(tmp_path, job(**{"process.type": "micro-batch"}))
+    assert other.code == "BAD_CONFIG" and "streaming" in str(other)
 
 
 def test_neither_measures_nor_rules(tmp_path):

@@ -133,7 +133,7 @@ def _cli(*args: str, cwd: Path, crash_at: str | None = None) -> subprocess.Compl
 def test_a_client_killed_mid_batch_resumes_with_the_same_batch(tmp_path, crash_at):
     suite = _suite(tmp_path, cap=1)
     for number in range(3):
-        _arrive(tmp_path, f"f{number}.json", [{"id": number, "user": "u", "amount": 10 ** number}], 50 - number)
+        _arrive(tmp_path, f"f{number}.json", [{"id": number, "user": "u", "amount": 10**number}], 50 - number)
     args = ("stream", str(suite), "--available-now", "--format", "json", "--state", "s.duckdb", "--history", "h.duckdb")
     killed = _cli(*args, cwd=tmp_path, crash_at=crash_at)
     assert killed.returncode == -9  # SIGKILL: nothing after the point ran
