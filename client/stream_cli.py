@@ -15,6 +15,7 @@ from gryph.compiler.errors import InvalidInput
 from gryph.compiler.language.time_literals import duration_ms
 
 from .gate import gate_passes
+from .output_files import write_whole
 from .report import to_text
 from .run_result import to_json
 from .visible_text import for_terminal, for_terminal_lines
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from .griffin_env import GriffinEnv
 
 ACTIONS = ("status", "reset")
+REPORT_BATCHES = 200  # the newest batches a stream's report shows
 
 
 def add_stream_options(command: argparse.ArgumentParser) -> None:
@@ -37,6 +39,9 @@ def add_stream_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--max-batches", type=int, metavar="N", help="stop after N batches")
     command.add_argument("--state", metavar="PATH", help="the stream's state (default .gryph/streams/SUITE.duckdb)")
     command.add_argument("--history", metavar="PATH", help="store each batch as a run in this history")
+    command.add_argument(
+        "--html", metavar="PATH", help="write the stream's HTML report after each batch (from --history when given)"
+    )
     command.add_argument("--format", choices=("text", "json"), default="text")
     command.add_argument("--sample", type=int, default=20, help="rows kept per record output (0: none)")
     command.add_argument("--to", choices=("earliest", "latest"), help="reset: where Kafka sources start again")
@@ -65,7 +70,7 @@ def run_stream_command(args: argparse.Namespace, engine, env: GriffinEnv | None 
             ),
             file=sys.stderr,
         )
-    passed = True
+    passed, documents = True, []
     for result in stream(
         args.file,
         engine,
@@ -79,6 +84,9 @@ def run_stream_command(args: argparse.Namespace, engine, env: GriffinEnv | None 
         record_sample=max(args.sample, 0),
     ):
         passed = passed and gate_passes(result, False)
+        if args.html is not None:
+            documents = [*documents, result.to_dict()][-REPORT_BATCHES:]
+            _write_report(args, result.name, documents)
         if args.format == "json":
             sys.stdout.write(to_json(result.to_dict(), one_line=True))
             sys.stdout.flush()
@@ -87,6 +95,16 @@ def run_stream_command(args: argparse.Namespace, engine, env: GriffinEnv | None 
             print(for_terminal(f"batch {part.get('batch')} (__tmst {part.get('tmst')}): {_read(part)}"))
             print(for_terminal_lines(to_text(result)), flush=True)
     return 0 if passed else 1
+
+
+def _write_report(args: argparse.Namespace, suite: str, documents: list[dict]) -> None:
+    """The report of the batches so far: the history's when the stream stores one (earlier starts
+    too), else this start's."""
+    from .history import HistoryStore
+    from .html_report import Report  # altair loads only for a stream with a report
+
+    stored = HistoryStore(args.history).documents(suite, REPORT_BATCHES) if args.history else []
+    write_whole(Report(stored or documents).html(), args.html)
 
 
 def _read(part: dict) -> str:

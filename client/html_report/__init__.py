@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from .chart import Chart
-from .page import html_page
+from .page import figure, html_page
 from .render import write_images
 from .rule_charts import rule_chart
+from .stream_batches import stream_chart, stream_section
 from .trends import trend_charts
 
 
@@ -25,12 +26,15 @@ class Report:
                 if chart is not None:
                     self.rule_charts[rule] = chart
         self.trends = trend_charts(documents)
+        self.stream_chart = stream_chart(documents)
+        self.stream = stream_section(documents, self.stream_chart, figure)
 
     def charts(self) -> list[Chart]:
-        return list(self.rule_charts.values()) + self.trends
+        stream = [self.stream_chart] if self.stream_chart is not None else []
+        return list(self.rule_charts.values()) + stream + self.trends
 
     def html(self) -> str:
-        return html_page(self.document, self.rule_charts, self.trends, self.runs, self.previous)
+        return html_page(self.document, self.rule_charts, self.trends, self.runs, self.previous, self.stream)
 
     def write_images(self, folder: str, kind: str) -> list[str]:
         return write_images(self.charts(), folder, kind)

@@ -32,10 +32,16 @@ summary{cursor:pointer;font-weight:600}figure{margin:8px 0}code{font-size:13px}
 
 
 def html_page(
-    document: dict, rule_charts: dict[str, Chart], trends: list[Chart], runs: int, previous: dict | None = None
+    document: dict,
+    rule_charts: dict[str, Chart],
+    trends: list[Chart],
+    runs: int,
+    previous: dict | None = None,
+    stream: str = "",
 ) -> str:
     """The page of one run (``document``) with its rules' charts and the trends of ``runs`` runs;
-    its sources' schemas are compared with the ``previous`` run's."""
+    its sources' schemas are compared with the ``previous`` run's; ``stream``: the section of a
+    stream's batches (stream_batches.py), when the runs are a stream's."""
     name = str(document.get("name", ""))
     parts = [
         f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -43,6 +49,7 @@ def html_page(
         _header(document),
         _checks(document.get("check_details") or []),
         _schemas(document.get("schemas") or {}, (previous or {}).get("schemas")),
+        stream,
         _rules(document, rule_charts),
         _trends(trends, runs),
         "</body></html>\n",

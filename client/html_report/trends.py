@@ -8,6 +8,7 @@ from __future__ import annotations
 import altair as alt
 
 from .chart import Chart, ShortLabels, chart_id, is_number, short_label
+from .stream_batches import batch_time_axis
 
 WIDTH = 420
 MIN_RUNS = 2  # one run is a point, not a trend
@@ -19,18 +20,27 @@ def trend_charts(documents: list[dict]) -> list[Chart]:
         return []
     groups: dict[tuple[str, str], list[dict]] = {}
     bands: dict[tuple[str, str], list[dict]] = {}
+    # a stream's batches are placed at their batch time (__tmst), other runs in their order
+    timed = all(isinstance((d.get("stream") or {}).get("tmst"), int) for d in documents)
     for number, document in enumerate(documents, start=1):
         point = {"run": number, "passed": bool(document.get("pass", True))}
+        if timed:
+            point["when"] = document["stream"]["tmst"]
         found = _anomaly_bands(document, number)
         for group, band in found.items():
-            bands.setdefault(group, []).extend(band)
+            bands.setdefault(group, []).extend({**b, **point} for b in band)
         for group, series, value in _numbers(document):
             row = {**point, "series": series, "value": value}
             if group in found:
                 row["anomaly"] = any(b["anomaly"] for b in found[group] if b["series"] == series)
             groups.setdefault(group, []).append(row)
+    x = (
+        batch_time_axis()
+        if timed
+        else alt.X("run:Q", title="run (oldest to newest)", axis=alt.Axis(format="d", tickMinStep=1))
+    )
     return [
-        _chart(section, name, rows, bands.get((section, name), []))
+        _chart(section, name, rows, bands.get((section, name), []), x)
         for (section, name), rows in groups.items()
         if len({row["run"] for row in rows}) >= MIN_RUNS
     ]
@@ -106,11 +116,10 @@ def _flat(name: str, value: object):
         yield from ((f"{name}.{k}", v) for k, v in value.items() if is_number(v))
 
 
-def _chart(section: str, name: str, rows: list[dict], bands: list[dict]) -> Chart:
+def _chart(section: str, name: str, rows: list[dict], bands: list[dict], x: alt.X) -> Chart:
     title = f"{section} {short_label(name)}: last {len({row['run'] for row in rows})} runs"
     series = ShortLabels()
     data = alt.Data(values=[{**row, "series": series(row["series"])} for row in rows])
-    x = alt.X("run:Q", title="run (oldest to newest)", axis=alt.Axis(format="d", tickMinStep=1))
     # aria=False: no text label per mark in the SVG (1,000 runs must stay a few megabytes)
     line = (
         alt.Chart(data)

@@ -202,6 +202,8 @@ class _BatchRunner:
             raise
         for name in settled:  # the misses' file is the stream's own state, not a user output
             result.records.get(name, {}).pop("written_to", None)
+        # the rows a stream reads again (misses, earlier batches) are its own, not the user's sources
+        result.schemas = {name: columns for name, columns in result.schemas.items() if name in self.suite.sources}
         result.stream = _stream_part(batch, result, lag)
         updates = {name: done.updates for name, done in settled.items() if done.updates}
         if updates:

@@ -1,0 +1,140 @@
+"""The report of a stream (``gryph stream``): per batch what each source read (rows, lag,
+malformed messages, offsets lost), a chart of them against the batch time (``__tmst``), and for
+accuracy rules that match misses again, each batch time's first reported result beside its
+current one (Griffin's rule: a later result with a lower miss replaces it)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from html import escape
+
+import altair as alt
+
+from ..report import cell
+from .chart import Chart, ShortLabels, chart_id
+
+WIDTH = 420
+SHOWN_BATCHES = 50  # the newest batches listed in the tables (the chart shows every one stored)
+_READ = ("rows", "lag", "malformed", "lost")
+
+
+FULL_TIME = "%Y-%m-%d %H:%M:%S.%L"
+
+
+def batch_time_axis() -> alt.X:
+    """Batch times on an x axis, in UTC: clock times (a stream's batches are seconds apart)."""
+    return alt.X(
+        "when:T", title="batch time (__tmst, UTC)", scale=alt.Scale(type="utc"), axis=alt.Axis(format="%H:%M:%S")
+    )
+
+
+def batch_time(tmst: object) -> str:
+    """A batch time (epoch ms) as the report shows it: UTC, to the millisecond."""
+    if not isinstance(tmst, int):
+        return ""
+    return dt.datetime.fromtimestamp(tmst / 1000, dt.timezone.utc).isoformat(timespec="milliseconds")
+
+
+def stream_documents(documents: list[dict]) -> list[dict]:
+    """The documents that are a stream's batches, oldest first."""
+    return [d for d in documents if isinstance(d.get("stream"), dict)]
+
+
+def stream_chart(documents: list[dict]) -> Chart | None:
+    """Rows, lag and malformed messages of each source per batch, against the batch time."""
+    batches = stream_documents(documents)
+    if not batches:
+        return None
+    labels = ShortLabels()
+    values = [
+        {"when": part["tmst"], "batch": part["batch"], "series": labels(f"{source} {what}"), "value": read[what]}
+        for part in (d["stream"] for d in batches)
+        for source, read in (part.get("sources") or {}).items()
+        for what in _READ
+        if isinstance(read.get(what), int)
+    ]
+    title = f"stream: rows, lag and malformed messages per batch ({len(batches)} batches)"
+    spec = (
+        alt.Chart(alt.Data(values=values))
+        .mark_line(point=True, aria=False)
+        .encode(
+            x=batch_time_axis(),
+            y=alt.Y("value:Q", title=None),
+            color=alt.Color("series:N", title=None),
+            tooltip=["batch:Q", alt.Tooltip("when:T", format=FULL_TIME), "series:N", "value:Q"],
+        )
+        .properties(title=title, width=WIDTH, height=140)
+    )
+    return Chart(chart_id("stream", "batches"), title, spec)
+
+
+def stream_section(documents: list[dict], chart: Chart | None, figure) -> str:
+    """The page's stream section (nothing for a report of runs that are not a stream's)."""
+    batches = stream_documents(documents)
+    if not batches:
+        return ""
+    shown = batches[-SHOWN_BATCHES:]
+    sources = sorted({s for d in shown for s in (d["stream"].get("sources") or {})})
+    head = "".join(f"<th>{escape(s)} {what}</th>" for s in sources for what in _READ)
+    rows = []
+    for document in reversed(shown):
+        part = document["stream"]
+        reads = part.get("sources") or {}
+        cells = "".join(
+            f'<td class="num">{escape(cell((reads.get(s) or {}).get(what, "")))}</td>'
+            for s in sources
+            for what in _READ
+        )
+        verdict = "pass" if document.get("pass", True) else "fail"
+        rows.append(
+            f"<tr><td>{part.get('batch')}</td><td>{escape(batch_time(part.get('tmst')))}</td>"
+            f'<td><span class="verdict {verdict}">{verdict.upper()}</span></td>{cells}</tr>'
+        )
+    table = f"<table><tr><th>batch</th><th>time (__tmst)</th><th>pass</th>{head}</tr>{''.join(rows)}</table>"
+    parts = [
+        '<section id="stream"><h2>Stream batches</h2>',
+        f'<p class="muted">{len(batches)} batches stored; the newest {len(shown)} listed, newest first.</p>',
+        figure(chart) if chart is not None else "",
+        table,
+        _accuracy_updates(batches),
+        "</section>",
+    ]
+    return "\n".join(parts)
+
+
+def _accuracy_updates(batches: list[dict]) -> str:
+    """Per accuracy rule whose results later batches improved: each batch time's first result
+    (its own batch's) and its current one (the last update of it)."""
+    current: dict[str, dict[int, dict]] = {}
+    for document in batches:
+        for rule, updates in (document["stream"].get("updates") or {}).items():
+            for tmst, metrics in updates.items():
+                current.setdefault(rule, {})[int(tmst)] = metrics
+    if not current:
+        return ""
+    first = {d["stream"]["tmst"]: d for d in batches}
+    sections = []
+    for rule, improved in current.items():
+        rows = []
+        for tmst in sorted(improved, reverse=True)[:SHOWN_BATCHES]:
+            reported = _rule_metrics(first.get(tmst), rule)
+            rows.append(
+                f"<tr><td>{escape(batch_time(tmst))}</td><td>{escape(_metrics_text(reported))}</td>"
+                f"<td>{escape(_metrics_text(improved[tmst]))}</td></tr>"
+            )
+        sections.append(
+            f"<h3>{escape(rule)}: results matched again</h3><table><tr><th>batch time</th>"
+            f"<th>first reported</th><th>current</th></tr>{''.join(rows)}</table>"
+        )
+    return "".join(sections)
+
+
+def _rule_metrics(document: dict | None, rule: str) -> dict:
+    """A rule's metrics in a document: under its name, or Griffin's one merged map."""
+    metrics = (document or {}).get("metrics") or {}
+    found = metrics.get(rule) if isinstance(metrics.get(rule), dict) else metrics
+    return found if isinstance(found, dict) else {}
+
+
+def _metrics_text(metrics: dict) -> str:
+    return ", ".join(f"{key} {cell(value)}" for key, value in metrics.items()) if metrics else "(not stored)"
