@@ -35,6 +35,7 @@ from .progress import shows_progress, terminal_progress
 from .report import cell, metrics_summary, table, to_text
 from .run_result import to_json
 from .stream_cli import add_stream_options, run_stream_command
+from .suggest_cli import add_suggest_options, run_suggest_command
 from .visible_text import for_terminal, for_terminal_lines
 
 if TYPE_CHECKING:  # Griffin's env.json reader loads only when --env names one
@@ -144,6 +145,7 @@ def _parser() -> argparse.ArgumentParser:
         "--strict", action="store_true", help="a Griffin config key Griffin does not know is an error"
     )
     engine_options(commands.add_parser("explain", help="print the plan as an indented tree"))
+    add_suggest_options(commands.add_parser("suggest", help="propose a commented suite from a profile of the data"))
     history = commands.add_parser("history", help="list the stored runs of a suite")
     history.add_argument("suite", help="the suite's name")
     history.add_argument("--measure", help="list this measure's values only")
@@ -539,6 +541,8 @@ def _command(args: argparse.Namespace) -> int:
             return _report(args)
         env = _load_env(args.env) if getattr(args, "env", None) is not None else None
         engine = _engine(args, env)
+        if args.command == "suggest":
+            return run_suggest_command(args, engine)
         if args.command == "run":
             return _run(args, engine, env)
         if args.command == "stream":

@@ -1,0 +1,46 @@
+"""``gryph suggest SOURCE... [-o suite.dq]``: a suite proposed from a profile of each source."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .engines import ENGINES
+from .output_files import check_writable_path, write_whole
+from .visible_text import for_terminal
+
+
+def add_suggest_options(command: argparse.ArgumentParser) -> None:
+    """The options of ``gryph suggest``; the engine's are named as ``run`` names them."""
+    command.add_argument(
+        "sources",
+        nargs="+",
+        metavar="SOURCE",
+        help="a data file, a folder of them, a Griffin job config, or a source as a suite declares it: "
+        'postgres("postgresql://...", table = "public.t")',
+    )
+    command.add_argument("-o", "--output", metavar="PATH", help="write the suite here (default: stdout)")
+    command.add_argument(
+        "--engine", choices=ENGINES, default=None, help="where the profile runs (default: duckdb, spark with --remote)"
+    )
+    command.add_argument("--remote", help="Spark Connect URL sc://host:port or 'local' (default: $SPARK_REMOTE)")
+    command.add_argument(
+        "--database", metavar="PATH", help='a DuckDB database file whose tables table("...") sources read'
+    )
+    command.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    command.set_defaults(memory_limit=None, temp_directory=None, env=None, read_per_scan=False)
+
+
+def run_suggest_command(args: argparse.Namespace, engine) -> int:
+    """Profile the sources on ``engine`` and write the suggested suite."""
+    from .suggestions import suggest
+
+    if args.output is not None:
+        check_writable_path("--output", args.output)  # before the scan
+    text = suggest(args.sources, engine, remote=args.remote, output=args.output)
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    write_whole(text, args.output)
+    print(for_terminal(f"wrote {args.output}: run it with gryph run {args.output}"), file=sys.stderr)
+    return 0

@@ -1,0 +1,65 @@
+"""Names, strings and numbers written as the native suite language reads them back."""
+
+from __future__ import annotations
+
+import math
+import re
+from decimal import Decimal
+
+from gryph.compiler.language.ruletree.fast_expressions import KEYWORDS
+from gryph.compiler.plan.spark_names import quoted
+
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0"}
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def dsl_name(name: str) -> str:
+    """A column name as an identifier: plain when it is one, else back-quoted (spaces, unicode,
+    keywords, backquotes)."""
+    if _PLAIN.match(name) and name.lower() not in KEYWORDS:
+        return name
+    return quoted(name)  # the suite's variables leave back-quoted text alone
+
+
+def dsl_string(text: str) -> str:
+    """A double-quoted string literal holding ``text`` exactly."""
+    body = "".join(_ESCAPES.get(char, char) for char in text).replace('"', '\\"')
+    return '"' + _no_variables(body) + '"'
+
+
+def dsl_number(value: int | float | Decimal) -> str | None:
+    """A number literal (negative ones with a leading minus), None for NaN and infinities."""
+    if isinstance(value, bool):
+        raise TypeError("a boolean is no number literal")
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            return None
+        text = format(value, "f")
+    else:
+        text = repr(value)
+    return text
+
+
+def identifier(text: str, taken: set[str]) -> str:
+    """A plain identifier made of ``text`` (a source's or rule's name), not in ``taken``; added to it."""
+    base = re.sub(r"\W+", "_", text.encode("ascii", "ignore").decode()).strip("_").lower() or "data"
+    if base[0].isdigit() or base in KEYWORDS:
+        base = f"t_{base}"
+    name, number = base, 2
+    while name in taken:
+        name, number = f"{base}_{number}", number + 1
+    taken.add(name)
+    return name
+
+
+def comment_text(text: str) -> str:
+    """Text that stays inside one comment line: control characters shown as ``\\xNN``."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def _no_variables(text: str) -> str:
+    """``${`` kept as text: the suite's variables (``--var``) would read it as one."""
+    return text.replace("${", "$${")

@@ -1,0 +1,243 @@
+"""From a source's profile to the statements of a suggested suite, each block with a comment
+saying what the data showed (or why a column got no rule).
+
+Every check is written so that it passes on the profiled data: fractions are rounded down,
+observed ranges and lengths are the bounds, freshness allows a day more than the data's age.
+Observed ranges and lengths are ``warn check``s: new data may move them without being wrong.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Iterator
+from fractions import Fraction
+
+from gryph.compiler.plan.data_types import Kind
+
+from .dsl_text import comment_text, dsl_name, dsl_number, dsl_string, identifier
+from .profiles import LISTED, NUMBERS, ColumnProfile, SourceProfile
+
+KEY_FRACTION = Fraction(95, 100)  # distinct values per filled row from which a column is a key
+KEY_ROWS = 3  # fewer filled rows tell nothing of a key
+DAY = 86400
+_SCHEMA_TYPES = {Kind.BOOLEAN, Kind.INTEGER, Kind.DOUBLE, Kind.STRING, Kind.DATE, Kind.TIMESTAMP, Kind.BINARY}
+_PER_LINE = 8  # names per line in a long list
+
+
+def source_statements(profile: SourceProfile, now: dt.datetime, taken: set[str]) -> list[str]:
+    """The suite's lines about one source (its declaration excluded); ``taken`` holds the names
+    of sources and rules so far (a rule name is added to it)."""
+    source, rows = profile.spec.name, profile.rows
+    lines = _schema(profile)
+    lines += ["", f"# rows: {rows} when profiled; a change beyond half fewer or twice as many is an anomaly"]
+    rows_measure = f"{source} rows"
+    lines.append(f"measure {dsl_string(rows_measure)}: select count(*) from {source}")
+    if rows:
+        lines.append(f"check {dsl_string(f'{source} has rows')}: {_measure(rows_measure)} > 0")
+    else:
+        lines.append("# no 'has rows' check: the source was empty")
+    lines.append(
+        f"check {dsl_string(f'{source} row count steady')}: anomaly({_measure(rows_measure)}, "
+        "relative_change(max_increase = 1, max_decrease = 0.5))   # WARN until a run is in the history"
+    )
+    complete = [c for c in profile.columns if rows and c.filled == rows]
+    if complete:
+        rule = identifier(f"{source}_complete", taken)
+        lines += ["", f"# no NULL in any of the {rows} rows: {len(complete)} of {len(profile.columns)} columns"]
+        lines += _listed(f"completeness {rule} on {source}: ", [dsl_name(c.name) for c in complete])
+        lines.append(f'check {dsl_string(f"{source} complete")}: metrics[{dsl_string(rule)}]["incomplete"] == 0')
+    for column in profile.columns:
+        lines += ["", *_column_block(source, rows, column, now)]
+    return lines
+
+
+def _schema(profile: SourceProfile) -> list[str]:
+    """The columns as profiled: a schema check (nested and decimal types by name only: their
+    exact types differ between engines)."""
+    items = [
+        dsl_name(c.name) + (f" {c.dtype.kind.value}" if c.dtype.kind in _SCHEMA_TYPES else "") for c in profile.columns
+    ]
+    if not items:
+        return ["# no columns: no schema check"]
+    return _listed(f"schema {profile.spec.name}: required(", items, ")")
+
+
+def _column_block(source: str, rows: int, column: ColumnProfile, now: dt.datetime) -> list[str]:
+    label = f"{source}.{column.name}"
+    lines = [f"# {comment_text(dsl_name(column.name))} ({column.dtype}): {_summary(rows, column)}"]
+    statements = list(_column_rules(source, rows, label, column, now))
+    if not statements:
+        return [*lines, f"# no rule: {_why_none(rows, column)}"]
+    return lines + statements
+
+
+def _column_rules(source: str, rows: int, label: str, column: ColumnProfile, now: dt.datetime) -> Iterator[str]:
+    name, kind = dsl_name(column.name), column.dtype.kind
+    if rows == 0 or column.filled == 0:
+        return
+    if column.filled < rows:
+        least = _floor_hundredths(Fraction(column.filled, rows))
+        if least > 0:
+            yield from _measured(
+                f"{label} filled",
+                f"select count({name}) / count(*) from {source}",
+                f"{label} filled in at least {_percent(least)} of rows",
+                f">= {_decimal(least)}",
+            )
+    if kind in LISTED and column.filled >= KEY_ROWS and column.distinct is not None:
+        distinct = Fraction(column.distinct, column.filled)
+        if distinct >= KEY_FRACTION:
+            unique = distinct == 1
+            yield from _measured(
+                f"{label} distinct per filled row",
+                f"select count(distinct {name}) / count({name}) from {source}",
+                f"{label} unique" if unique else f"{label} nearly unique",
+                "== 1" if unique else f">= {_decimal(_floor_hundredths(distinct))}",
+            )
+    if column.values:  # says more than a range or a length would
+        literals = ", ".join(_value(v) for v in column.values)
+        only = len(column.values) == 1
+        yield from _counted(
+            f"{label} other values",
+            f"select count(*) from {source} where {name} not in ({literals})",
+            f"{label} is always {literals}" if only else f"{label} is one of its {len(column.values)} values",
+        )
+        return
+    if kind in NUMBERS:
+        yield from _number_rules(source, label, name, column)
+    if kind is Kind.STRING and column.shortest is not None and column.longest is not None:
+        yield from _length_rules(source, label, name, column.shortest, column.longest)
+    if kind in (Kind.DATE, Kind.TIMESTAMP) and column.newest is not None:
+        yield from _freshness(source, label, name, column.newest, now)
+
+
+def _number_rules(source: str, label: str, name: str, column: ColumnProfile) -> Iterator[str]:
+    double = column.dtype.kind is Kind.DOUBLE
+    if double and column.nans == 0:
+        yield from _counted(f"{label} NaN", f"select count(*) from {source} where {name} is nan", f"{label} has no NaN")
+    low, high = column.low, column.high
+    if low is None or high is None:
+        return
+    if low >= 0:
+        yield from _counted(
+            f"{label} negative", f"select count(*) from {source} where {name} < 0", f"{label} not negative"
+        )
+    low_text, high_text = dsl_number(low), dsl_number(high)
+    if low_text is None or high_text is None:
+        yield f"# no range check: the values reach {low} .. {high}"
+        return
+    outside = f"{name} < {low_text} or {name} > {high_text}"
+    where = f"({outside}) and {name} is not nan" if double else outside
+    yield from _counted(
+        f"{label} outside {low_text} .. {high_text}",
+        f"select count(*) from {source} where {where}",
+        f"{label} within {low_text} .. {high_text} (as profiled)",
+        warn=True,
+    )
+
+
+def _length_rules(source: str, label: str, name: str, shortest: int, longest: int) -> Iterator[str]:
+    if shortest == longest:
+        yield from _counted(
+            f"{label} length not {shortest}",
+            f"select count(*) from {source} where length({name}) != {shortest}",
+            f"{label} is {shortest} characters long",
+        )
+        return
+    yield from _counted(
+        f"{label} length outside {shortest} .. {longest}",
+        f"select count(*) from {source} where length({name}) < {shortest} or length({name}) > {longest}",
+        f"{label} {shortest} to {longest} characters long (as profiled)",
+        warn=True,
+    )
+
+
+def _freshness(source: str, label: str, name: str, newest: int, now: dt.datetime) -> Iterator[str]:
+    """The newest value's age at the run against a day more than it had when profiled."""
+    age = int(now.timestamp()) - newest
+    days = max(1, math.ceil(age / DAY) + 1)
+    shown = dt.datetime.fromtimestamp(newest, dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+    yield f"# newest {shown} UTC, {_age(age)}; a day older than that is stale"
+    yield from _measured(
+        f"{label} age in seconds",
+        f"select unix_timestamp() - unix_timestamp(max({name})) from {source}",
+        f"{label} newest at most {days} day{'s' if days != 1 else ''} old",
+        f"<= {days} * {DAY}",
+    )
+
+
+def _measured(measure: str, query: str, check: str, condition: str, warn: bool = False) -> Iterator[str]:
+    yield f"measure {dsl_string(measure)}: {query}"
+    yield f"{'warn ' if warn else ''}check {dsl_string(check)}: {_measure(measure)} {condition}"
+
+
+def _counted(measure: str, query: str, check: str, warn: bool = False) -> Iterator[str]:
+    """A count of the rows breaking a rule, and a check that there are none."""
+    return _measured(measure, query, check, "== 0", warn)
+
+
+def _measure(name: str) -> str:
+    return f"measures[{dsl_string(name)}]"
+
+
+def _value(value: object) -> str:
+    return dsl_string(value) if isinstance(value, str) else str(value)
+
+
+def _listed(head: str, items: list[str], tail: str = "") -> list[str]:
+    """``head`` and items separated by commas, a few per line (a rule may span lines)."""
+    groups = [", ".join(items[i : i + _PER_LINE]) for i in range(0, len(items), _PER_LINE)]
+    return [head + ",\n    ".join(groups) + tail]
+
+
+def _summary(rows: int, column: ColumnProfile) -> str:
+    parts = [f"{column.filled} of {rows} filled"]
+    if column.distinct is not None:
+        parts.append(f"{column.distinct} distinct")
+    if column.nans:
+        parts.append(f"{column.nans} NaN")
+    if column.low is not None:
+        parts.append(f"{column.low} .. {column.high}")
+    if column.shortest is not None:
+        lengths = f"{column.shortest} to {column.longest}" if column.shortest != column.longest else column.shortest
+        parts.append(f"{lengths} characters")
+    if column.values:
+        parts.append("values " + ", ".join(comment_text(_value(v)) for v in column.values))
+    return ", ".join(parts)
+
+
+def _why_none(rows: int, column: ColumnProfile) -> str:
+    if rows == 0:
+        return "the source was empty: nothing to learn from"
+    if column.filled == 0:
+        return "every value is NULL"
+    if column.dtype.kind is Kind.DOUBLE and column.low is None:
+        return "every value is NaN or NULL"
+    return f"nothing to check in a column of type {column.dtype} beyond its completeness"
+
+
+def _floor_hundredths(value: Fraction) -> Fraction:
+    return Fraction(math.floor(value * 100), 100)
+
+
+def _decimal(value: Fraction) -> str:
+    """A fraction of hundredths as a decimal literal: 0.96, 1."""
+    hundredths = int(value * 100)
+    whole, rest = divmod(hundredths, 100)
+    return str(whole) if rest == 0 else f"{whole}.{rest:02d}".rstrip("0")
+
+
+def _percent(value: Fraction) -> str:
+    return f"{int(value * 100)}%"
+
+
+def _age(seconds: int) -> str:
+    """How long before the suggestion (or after it, for a time in the future)."""
+    when = "before" if seconds >= 0 else "after"
+    seconds = abs(seconds)
+    if seconds < 2 * 3600:
+        return f"{seconds // 60} min {when} the suggestion"
+    if seconds < 2 * DAY:
+        return f"{seconds // 3600} h {when} the suggestion"
+    return f"{seconds // DAY} days {when} the suggestion"

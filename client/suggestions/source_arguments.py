@@ -1,0 +1,131 @@
+"""What ``gryph suggest`` reads: each SOURCE argument as named sources.
+
+An argument is a data file or a folder of them (the format told by the files' extension), a
+source as a native suite declares it (``postgres("postgresql://...", table = "public.orders")``,
+``csv("x.txt", delimiter = ";")``, ``table("main.t")``), or a Griffin job config (``.json``),
+whose data sources' connectors are read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from gryph.compiler.errors import EngineError, InvalidInput
+from gryph.compiler.sources.source_specs import STREAM_FORMATS, SourceSpec
+from gryph.compiler.suites.native_suites import parse_suite
+
+from .dsl_text import identifier
+
+EXTENSIONS = {
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".parquet": "parquet",
+    ".json": "json",
+    ".jsonl": "json",
+    ".ndjson": "json",
+    ".avro": "avro",
+    ".orc": "orc",
+}
+_DECLARATION = re.compile(r"\s*[A-Za-z]+\s*\(")
+_GRIFFIN_KEYS = ("data.sources", "evaluate.rule", "measures")
+
+
+def read_source_arguments(arguments: list[str], cwd: Path) -> list[SourceSpec]:
+    """The sources the arguments name, each under a name of its own (a plain identifier)."""
+    taken: set[str] = set()
+    sources = []
+    for argument in arguments:
+        for name, spec in _sources_of(argument, cwd):
+            if spec.format in STREAM_FORMATS:
+                raise InvalidInput(
+                    "BAD_SOURCE",
+                    f"source {spec.describe()}: a stream has no whole table to profile",
+                    text=argument,
+                    hint="suggest from files or a table holding a sample of its messages",
+                )
+            sources.append(replace(spec, name=identifier(name, taken)))
+    return sources
+
+
+def _sources_of(argument: str, cwd: Path) -> list[tuple[str, SourceSpec]]:
+    if _DECLARATION.match(argument) and not os.path.exists(argument):
+        spec = parse_suite(f"source s =\n{argument}", "SOURCE", cwd).sources["s"]
+        return [(_declared_name(spec), spec)]
+    path = Path(argument)
+    if not path.exists():
+        raise EngineError(
+            "SOURCE_NOT_FOUND",
+            f"no file or folder {argument}",
+            text=argument,
+            hint="give a data file, a folder of them, a Griffin job config, or a source as a suite declares it: "
+            'postgres("postgresql://...", table = "public.t")',
+        )
+    if path.suffix.lower() == ".json" and path.is_file() and _is_griffin_job(path):
+        return _griffin_sources(path)
+    fmt = _file_format(path)
+    return [(path.stem if path.is_file() else path.name, SourceSpec("s", fmt, paths=(str(path.resolve()),)))]
+
+
+def _declared_name(spec: SourceSpec) -> str:
+    """A name for a declared source: its table's, else its file's."""
+    table = spec.table or spec.option("table")
+    if table:
+        return str(table).rsplit(".", 1)[-1]
+    return Path(spec.paths[0]).stem if spec.paths else spec.format
+
+
+def _file_format(path: Path) -> str:
+    """The format of a file, or of a folder's data files, by their extension."""
+    files = [path] if path.is_file() else _data_files(path)
+    formats = {EXTENSIONS.get(f.suffix.lower()) for f in files}
+    if len(formats) == 1 and None not in formats:
+        return formats.pop()  # type: ignore[return-value]
+    seen = ", ".join(sorted({f.suffix or "(none)" for f in files})) or "no data files"
+    raise InvalidInput(
+        "BAD_SOURCE",
+        f"source {path}: cannot tell its format from its file names ({seen})",
+        text=str(path),
+        hint=f'name its format as a suite declares a source, e.g. csv("{path}"); known extensions: '
+        + ", ".join(EXTENSIONS),
+    )
+
+
+def _data_files(folder: Path) -> list[Path]:
+    """A folder's data files, partition folders included; Spark's markers and hidden files left out."""
+    files = []
+    for root, folders, names in os.walk(folder):
+        folders[:] = [f for f in folders if not f.startswith((".", "_"))]
+        files += [Path(root, n) for n in names if not n.startswith((".", "_")) and not n.endswith(".crc")]
+    return files
+
+
+def _is_griffin_job(path: Path) -> bool:
+    """A JSON document that is a Griffin job config (not a JSON data file)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+    except (ValueError, OSError):
+        return False
+    return isinstance(document, dict) and any(key in document for key in _GRIFFIN_KEYS)
+
+
+def _griffin_sources(path: Path) -> list[tuple[str, SourceSpec]]:
+    """A Griffin job's data sources, each read through its connector."""
+    from gryph.compiler.griffin import load_griffin_job
+
+    suite = load_griffin_job(path)
+    if suite.views:
+        view = suite.views[0]
+        raise InvalidInput(
+            "BAD_SOURCE",
+            f"source {view.name}: its connector prepares its rows (pre.proc, where or several connectors), "
+            "which a native suite's source cannot say",
+            location=view.location,
+            text=view.name,
+            hint="suggest from the connector's files or table directly",
+        )
+    return [(name, spec) for name, spec in suite.sources.items()]
