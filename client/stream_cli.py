@@ -38,6 +38,12 @@ def add_stream_options(command: argparse.ArgumentParser) -> None:
     )
     command.add_argument("--max-batches", type=int, metavar="N", help="stop after N batches")
     command.add_argument("--state", metavar="PATH", help="the stream's state (default .gryph/streams/SUITE.duckdb)")
+    command.add_argument(
+        "--cluster-state",
+        metavar="PATH",
+        help="where the engine keeps the rows a stream reads again (accuracy's misses, windows): a folder the "
+        "Spark cluster reaches (default: beside --state)",
+    )
     command.add_argument("--history", metavar="PATH", help="store each batch as a run in this history")
     command.add_argument(
         "--html", metavar="PATH", help="write the stream's HTML report after each batch (from --history when given)"
@@ -80,6 +86,7 @@ def run_stream_command(args: argparse.Namespace, engine, env: GriffinEnv | None 
         available_now=args.available_now,
         max_batches=args.max_batches,
         state=args.state,
+        cluster_state=args.cluster_state,
         history=args.history,
         record_sample=max(args.sample, 0),
     ):

@@ -54,3 +54,18 @@ def arrived_files(
     cap = spec.option("max_files_per_batch")
     chosen = ready if cap is None or not capped else ready[: int(str(cap))]
     return [(path, mtime, size) for mtime, path, size in chosen], len(ready) - len(chosen)
+
+
+def gone_and_changed(files: list[tuple[str, int, int]]) -> tuple[list[str], list[str]]:
+    """Of a batch's files ``(path, mtime_ns, size)`` as listed: those no longer there, and those
+    whose time or size is no longer what was listed (a writer went on after the settle time)."""
+    gone, changed = [], []
+    for path, mtime, size in files:
+        try:
+            info = os.stat(path)
+        except FileNotFoundError:
+            gone.append(path)
+            continue
+        if (info.st_mtime_ns, info.st_size) != (mtime, size):
+            changed.append(path)
+    return gone, changed

@@ -12,6 +12,7 @@ import datetime as dt
 import shutil
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from gryph.compiler.engine import Engine
@@ -34,6 +35,7 @@ from .accuracy_retries import (
     settle,
     with_retries,
 )
+from .arrived_files import gone_and_changed
 from .batch_inputs import bounded_suite, next_input
 from .failpoints import reached
 from .key_windows import kept_windows, rows_file, windowed_rules, with_windows
@@ -176,7 +178,13 @@ class _BatchRunner:
             export_only=frozenset(retrying.export for retrying in self.retries),
             keep_rows=tuple((source, rows_file(self.kept, source, batch.number)) for source in self.kept_windows),
         )
-        bounded = bounded_suite(self.suite, batch.input, batch.tmst)
+        # a file deleted since it was listed is left out (and named); it counts as taken
+        gone = {name: gone_and_changed(files)[0] for name, files in batch.input.files.items()}
+        present = replace(
+            batch.input,
+            files={name: [f for f in files if f[0] not in gone[name]] for name, files in batch.input.files.items()},
+        )
+        bounded = bounded_suite(self.suite, present, batch.tmst)
         bounded = with_retries(bounded, self.retries, batch.input.pending, batch.input.cutoff)
         bounded = with_windows(bounded, self.windowed, batch.input.history, batch.tmst)
         settled: dict[str, Settled] = {}
@@ -205,6 +213,11 @@ class _BatchRunner:
         # the rows a stream reads again (misses, earlier batches) are its own, not the user's sources
         result.schemas = {name: columns for name, columns in result.schemas.items() if name in self.suite.sources}
         result.stream = _stream_part(batch, result, lag)
+        for name, files in batch.input.files.items():
+            changed = gone_and_changed([f for f in files if f[0] not in gone[name]])[1]
+            for key, paths in (("gone", gone[name]), ("changed", changed)):
+                if paths:  # named in the batch's result: what was read is not what was listed
+                    result.stream["sources"][name][key] = paths
         updates = {name: done.updates for name, done in settled.items() if done.updates}
         if updates:
             result.stream["updates"] = updates

@@ -201,3 +201,51 @@ def test_a_folder_that_does_not_exist_is_a_clear_error(tmp_path, capsys):
     assert main(["stream", str(suite), "--once", "--state", str(tmp_path / "s.duckdb")]) == 3
     err = capsys.readouterr().err
     assert "SOURCE_UNREADABLE" in err and "does not exist" in err
+
+
+def _intent_only(tmp_path: Path) -> None:
+    """A stream killed right after it wrote batch 1's intent (its files listed, none read)."""
+    killed = _cli("stream", "landed.dq", "--once", "--state", "s.duckdb", cwd=tmp_path, crash_at="intent")
+    assert killed.returncode == -9
+
+
+def test_a_file_deleted_after_it_was_listed_is_named_and_left_out(tmp_path):
+    _suite(tmp_path)
+    _arrive(tmp_path, "a.json", [{"id": 1, "user": "u", "amount": 1}], 60)
+    doomed = _arrive(tmp_path, "b.json", [{"id": 2, "user": "u", "amount": 2}], 50)
+    _intent_only(tmp_path)
+    doomed.unlink()
+    resumed = _cli("stream", "landed.dq", "--available-now", "--format", "json", "--state", "s.duckdb", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    (batch,) = [json.loads(line) for line in resumed.stdout.splitlines()]
+    assert batch["stream"]["sources"]["landed"]["gone"] == [str(doomed)]
+    assert batch["stream"]["sources"]["landed"]["rows"] == 1  # a.json only
+
+
+def test_a_file_changed_after_it_was_listed_is_named(tmp_path):
+    _suite(tmp_path)
+    grown = _arrive(tmp_path, "a.json", [{"id": 1, "user": "u", "amount": 1}], 60)
+    _intent_only(tmp_path)
+    with grown.open("a", encoding="utf-8") as more:  # a writer that went on after the settle time
+        more.write(json.dumps({"id": 2, "user": "u", "amount": 2}) + "\n")
+    resumed = _cli("stream", "landed.dq", "--once", "--format", "json", "--state", "s.duckdb", cwd=tmp_path)
+    batch = json.loads(resumed.stdout)
+    assert batch["stream"]["sources"]["landed"]["changed"] == [str(grown)]
+
+
+def test_a_corrupt_file_fails_its_batch_until_it_is_moved_away(tmp_path):
+    _suite(tmp_path)
+    _arrive(tmp_path, "a.json", [{"id": 1, "user": "u", "amount": 1}], 60)
+    corrupt = tmp_path / "incoming" / "b.json"
+    corrupt.write_text('{"id": 2, "user": \n', encoding="utf-8")
+    os.utime(corrupt, (time.time() - 50,) * 2)
+    failed = _cli("stream", "landed.dq", "--once", "--state", "s.duckdb", cwd=tmp_path)
+    assert failed.returncode == 3
+    assert "b.json" in failed.stderr and "nothing was committed" in failed.stderr
+    again = _cli("stream", "landed.dq", "--once", "--state", "s.duckdb", cwd=tmp_path)
+    assert again.returncode == 3  # the same batch, the same file: never skipped silently
+    corrupt.rename(tmp_path / "b.json.bad")
+    moved = _cli("stream", "landed.dq", "--once", "--format", "json", "--state", "s.duckdb", cwd=tmp_path)
+    batch = json.loads(moved.stdout)
+    assert batch["stream"]["sources"]["landed"]["gone"] == [str(corrupt)]
+    assert batch["stream"]["sources"]["landed"]["rows"] == 1
