@@ -249,3 +249,16 @@ def test_a_corrupt_file_fails_its_batch_until_it_is_moved_away(tmp_path):
     batch = json.loads(moved.stdout)
     assert batch["stream"]["sources"]["landed"]["gone"] == [str(corrupt)]
     assert batch["stream"]["sources"]["landed"]["rows"] == 1
+
+
+def test_reset_to_latest_skips_the_files_there_now_and_to_earliest_reads_them_again(tmp_path, capsys):
+    suite = _suite(tmp_path)
+    _arrive(tmp_path, "a.json", [{"id": 1, "user": "u", "amount": 1}], 60)
+    state = str(tmp_path / "s.duckdb")
+    assert main(["stream", "reset", str(suite), "--state", state, "--to", "latest", "--yes"]) == 0
+    assert [r.to_dict() for r in stream(suite, state=state, available_now=True)] == []
+    assert main(["stream", "status", str(suite), "--state", state]) == 0
+    assert "landed: 1 files read, 0 settled files pending" in capsys.readouterr().out
+    assert main(["stream", "reset", str(suite), "--state", state, "--to", "earliest", "--yes"]) == 0
+    (batch,) = [r.to_dict() for r in stream(suite, state=state, available_now=True)]
+    assert batch["stream"]["sources"]["landed"]["rows"] == 1

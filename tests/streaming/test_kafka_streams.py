@@ -168,3 +168,28 @@ def test_a_broker_that_does_not_answer_fails_the_batch_and_commits_nothing(tmp_p
         assert state.last_batch() is None
     finally:
         state.close()
+
+
+def test_status_shows_where_each_partition_stands_and_reset_moves_it(kafka, tmp_path, capsys):
+    from gryph.client.cli import main
+
+    topic = new_topic(kafka.bootstrap)
+    produce(kafka.bootstrap, topic, _messages(*({"id": i, "user": "u", "amount": i} for i in range(5))))
+    suite = _suite(tmp_path, kafka.bootstrap, topic, max_records_per_batch=3)
+    state = str(tmp_path / "s.duckdb")
+    assert main(["stream", "status", str(suite), "--state", state]) == 0
+    assert f"clicks: {topic}/0 not read yet (log 0..5)" in capsys.readouterr().out
+    assert main(["stream", str(suite), "--once", "--state", state]) == 0
+    capsys.readouterr()
+    assert main(["stream", "status", str(suite), "--state", state]) == 0
+    status = capsys.readouterr().out
+    assert "last batch 1 at " in status and ": published" in status
+    assert f"clicks: {topic}/0 at offset 3, lag 2 (log 0..5)" in status
+    assert main(["stream", "reset", str(suite), "--state", state, "--to", "earliest"]) == 2  # no --yes
+    capsys.readouterr()
+    assert main(["stream", "reset", str(suite), "--state", state, "--to", "earliest", "--yes"]) == 0
+    (again,) = [r.to_dict() for r in stream(suite, state=state, once=True)]
+    assert again["stream"]["sources"]["clicks"]["from"] == {f"{topic}/0": 0}  # read again from the start
+    assert again["stream"]["batch"] == 2  # batch numbers go on: history keeps both
+    assert main(["stream", "reset", str(suite), "--state", state, "--to", "latest", "--yes"]) == 0
+    assert [r.to_dict() for r in stream(suite, state=state, available_now=True)] == []
