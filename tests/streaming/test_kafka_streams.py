@@ -193,3 +193,30 @@ def test_status_shows_where_each_partition_stands_and_reset_moves_it(kafka, tmp_
     assert again["stream"]["batch"] == 2  # batch numbers go on: history keeps both
     assert main(["stream", "reset", str(suite), "--state", state, "--to", "latest", "--yes"]) == 0
     assert [r.to_dict() for r in stream(suite, state=state, available_now=True)] == []
+
+
+def test_a_broker_gone_mid_batch_fails_it_in_bounded_time_and_commits_nothing(tmp_path):
+    """The batch's offsets are fixed (its intent is written), then the broker goes away before the
+    batch has read them: exit 3 naming the broker, the intent left to run again."""
+    from tests.kafka_server import KafkaServer
+
+    broker = KafkaServer()  # its own broker: this test stops it
+    try:
+        topic = new_topic(broker.bootstrap)
+        produce(broker.bootstrap, topic, _messages({"id": 1, "user": "u", "amount": 1}))
+        suite = _suite(tmp_path, broker.bootstrap, topic)
+        args = ("stream", str(suite), "--once", "--state", "s.duckdb")
+        assert _cli(*args, cwd=tmp_path, crash_at="intent").returncode == -9
+    finally:
+        broker.stop()
+    started = time.monotonic()
+    failed = _cli(*args, cwd=tmp_path)
+    assert failed.returncode == 3, failed.stderr
+    assert "KAFKA_UNREACHABLE" in failed.stderr and broker.bootstrap in failed.stderr
+    assert time.monotonic() - started < 60
+    state = StreamState(tmp_path / "s.duckdb", "clicks")
+    try:
+        last = state.last_batch()
+    finally:
+        state.close()
+    assert last is not None and last.status == "intent"  # nothing committed: the next start runs it
