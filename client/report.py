@@ -92,7 +92,12 @@ def _latency_names(result: RunResult, rule: str) -> tuple[str, str, str] | None:
 
 
 def _durations(result: RunResult, rule: str, metrics: object) -> frozenset[str]:
-    """The keys of a rule's metrics that are milliseconds: a timeliness rule's average and percentiles."""
+    """The keys of a rule's metrics that are milliseconds: a timeliness rule's average and
+    percentiles, a freshness rule's age."""
+    declared = result.rule_kinds.get(rule) or {}
+    if declared.get("kind") == RuleKind.FRESHNESS:
+        renamed = (declared.get("details") or {}).get("age_ms")
+        return frozenset({renamed if isinstance(renamed, str) and renamed else "age_ms"})
     names = _latency_names(result, rule)
     if names is None or not isinstance(metrics, dict):
         return frozenset()

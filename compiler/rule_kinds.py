@@ -27,6 +27,7 @@ class RuleKind(str, Enum):
     DISTINCTNESS = "distinctness"
     TIMELINESS = "timeliness"
     COMPLETENESS = "completeness"
+    FRESHNESS = "freshness"
     # the older design's statement form (``@Key a === b; ...``): an accuracy rule whose body is
     # statements, checked and lowered on its own; never a ``RuleSpec.kind`` itself
     KEYED_ACCURACY = "keyed accuracy"
@@ -65,6 +66,8 @@ class KindSpec:
     metrics: tuple[str, ...] = ()
     options: tuple[str, ...] = ()
     form_of: RuleKind | None = None  # the kind whose rules are written in this form
+    # ``on SOURCE`` may be left out of a native suite's rule: it reads the source of its own name
+    named_source: bool = False
     # metric keys that name the columns of its row lists (the duplication array, the step
     # histogram) or its numbered metrics' prefix (``percentile_95``), never a metric of their own
     nested: tuple[str, ...] = ()
@@ -129,6 +132,16 @@ _SPECS = (
         ("completeness",),
         metrics=("total", "incomplete", "complete"),
         options=("error.confs",),
+    ),
+    # a native kind (Griffin has none): the newest time of one column and its age at the run's data
+    # time; its warn and error durations become checks of that age (compiler/analysis/freshness.py)
+    KindSpec(
+        RuleKind.FRESHNESS,
+        "rule",
+        "selections",
+        metrics=("total", "newest", "age_ms"),
+        options=("warn", "error"),
+        named_source=True,
     ),
     KindSpec(
         RuleKind.KEYED_ACCURACY,

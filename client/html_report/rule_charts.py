@@ -1,6 +1,7 @@
 """One chart per rule of a run, fitting its type: good/bad bars for accuracy and completeness, the
 step histogram with its percentiles for timeliness, the duplication histogram for uniqueness and
-distinctness, bars for a profiling result grouped with one numeric column."""
+distinctness, a freshness rule's age against its warn and error ages, bars for a profiling result
+grouped with one numeric column."""
 
 from __future__ import annotations
 
@@ -137,6 +138,52 @@ def _duplication_histogram(rule: str, details: dict, metrics: dict) -> Chart | N
     return Chart(chart_id("rule", rule), title, spec)
 
 
+HOUR_MS = 3_600_000
+WARN = "#ef6c00"
+
+
+def _freshness_bar(rule: str, details: dict, metrics: dict) -> Chart | None:
+    """The newest row's age in hours, against the rule's warn and error ages (dashed marks)."""
+    age = metrics.get(_name(details, "age_ms"))
+    if not isinstance(age, (int, float)) or not is_number(age):
+        return None  # no row has a time (the checks say so), or no number
+    hours = float(age) / HOUR_MS
+    limits: list[tuple[str, float, str]] = []  # (threshold, hours, colour), the warning first
+    for key, color in (("warn", WARN), ("error", BAD)):
+        try:
+            limit = duration_ms(details.get(key))
+        except ValueError:
+            limit = None
+        if limit is not None:
+            limits.append((key, limit / HOUR_MS, color))
+    passed = [color for _, limit_hours, color in limits if hours > limit_hours]
+    title = f"{short_label(rule)}: newest row {hours:,.1f} h old"
+    bar = (
+        alt.Chart(alt.Data(values=[{"rule": short_label(rule), "hours": hours}]))
+        .mark_bar(color=passed[-1] if passed else GOOD)
+        .encode(
+            x=alt.X("hours:Q", title="age of the newest row (hours)"),
+            y=alt.Y("rule:N", title=None),
+            tooltip=["hours:Q"],
+        )
+    )
+    layers = [bar]
+    if limits:
+        rows = [{"threshold": key, "hours": limit_hours, "color": color} for key, limit_hours, color in limits]
+        marks = (
+            alt.Chart(alt.Data(values=rows))
+            .mark_rule(strokeDash=[4, 3], size=2)
+            .encode(
+                x="hours:Q", color=alt.Color("color:N", scale=None, legend=None), tooltip=["threshold:N", "hours:Q"]
+            )
+        )
+        labels = marks.mark_text(align="left", dx=3, dy=-4, baseline="bottom").encode(
+            text=alt.Text("threshold:N"), y=alt.value(0)
+        )
+        layers += [marks, labels]
+    return Chart(chart_id("rule", rule), title, alt.layer(*layers, title=title, width=WIDTH, height=60))
+
+
 def _profile_bars(rule: str, rows: list) -> Chart | None:
     """Bars when the rows are groups: one text (or other) column and exactly one numeric one."""
     if len(rows) < 2 or not all(isinstance(row, dict) for row in rows):
@@ -174,6 +221,7 @@ CHARTS: dict[RuleKind, tuple[type, Draw]] = {
     RuleKind.TIMELINESS: (dict, lambda rule, _, details, metrics: _step_histogram(rule, details, metrics)),
     RuleKind.UNIQUENESS: (dict, lambda rule, _, details, metrics: _duplication_histogram(rule, details, metrics)),
     RuleKind.DISTINCTNESS: (dict, lambda rule, _, details, metrics: _duplication_histogram(rule, details, metrics)),
+    RuleKind.FRESHNESS: (dict, lambda rule, _, details, metrics: _freshness_bar(rule, details, metrics)),
     RuleKind.PROFILING: (list, lambda rule, _, details, rows: _profile_bars(rule, rows)),
     RuleKind.SQL: (list, lambda rule, _, details, rows: _profile_bars(rule, rows)),
 }

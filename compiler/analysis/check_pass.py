@@ -8,11 +8,12 @@ lowering reads only what it returns.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..checks.anomaly_syntax import MeasureTypes
 from ..checks.check_reads import check_reads
 from ..checks.check_tree import CompiledCheck, compile_checks
+from ..errors import InvalidInput
 from ..language.gc_pause import without_cyclic_gc
 from ..language.recursion_room import recursion_room
 from ..language.ruletree.nodes import StatementRule
@@ -21,6 +22,7 @@ from ..rule_kinds import RuleKind
 from ..suites.suite import RuleSpec, Suite
 from .accuracy import AccuracyChecker, KeyedAccuracyChecker
 from .checked_rules import CheckedQuery, CheckedRule
+from .freshness import FreshnessChecker
 from .griffin_measures import (
     AccuracyMeasureChecker,
     CompletenessMeasureChecker,
@@ -53,6 +55,7 @@ CHECKERS: dict[RuleKind, type[RuleChecker]] = {
         DistinctnessChecker,
         UniquenessChecker,
         TimelinessChecker,
+        FreshnessChecker,
         QueryChecker,
         MeasureChecker,
         SqlChecker,
@@ -82,11 +85,31 @@ def check_suite(suite: Suite, schemas: Mapping[str, Schema], now_ms: int = 0) ->
     name, ``now_ms`` is the run's time (current_date() and the like are this constant)."""
     with recursion_room():
         rules = tuple(check_rule(rule, schemas, now_ms) for rule in suite.rules)
+        suite = with_implied_checks(suite, rules)
         measures = tuple(check_rule(measure, schemas, now_ms) for measure in suite.measures)
         measure_types = _measure_types(measures)
         checks = tuple(compile_checks(suite, measure_types, schemas))
         check_reads(suite, measure_types)
         return CheckedSuite(suite, rules, measures, checks)
+
+
+def with_implied_checks(suite: Suite, rules: tuple[CheckedRule, ...]) -> Suite:
+    """The suite with the checks its rules imply after its own (a freshness rule's ages)."""
+    implied = [check for rule in rules for check in rule.implied_checks()]
+    if not implied:
+        return suite
+    names = {check.name for check in suite.checks} | {schema.name for schema in suite.schemas}
+    for check in implied:
+        if check.name in names:
+            raise InvalidInput(
+                "DUPLICATE_CHECK",
+                f"two checks are named {check.name!r}: a check of the suite and one its rule states",
+                location=check.location,
+                text=check.expr.text,
+                hint="rename the suite's check",
+            )
+        names.add(check.name)
+    return replace(suite, checks=[*suite.checks, *implied])
 
 
 def _measure_types(measures: tuple[CheckedRule, ...]) -> MeasureTypes:

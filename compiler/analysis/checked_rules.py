@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..plan import Field, Named, Scalar
 from ..rule_kinds import RuleKind
-from ..suites.suite import RuleSpec
+from ..suites.suite import CheckSpec, RuleSpec
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,10 @@ class CheckedRule:
     def kind(self) -> RuleKind:
         """The kind whose lowering reads it."""
         return RuleKind(self.spec.kind)
+
+    def implied_checks(self) -> tuple[CheckSpec, ...]:
+        """Checks the rule states besides its metrics (a freshness rule's warn and error ages)."""
+        return ()
 
 
 @dataclass(frozen=True)

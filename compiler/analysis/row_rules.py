@@ -128,8 +128,12 @@ class TimelinessChecker(RuleChecker):
                 "timeliness takes a begin time and an optional end time",
                 hint="e.g. created_ts, shipped_ts",
             )
-        begin = _millis(*selections[0])
-        end = _millis(*selections[1]) if len(selections) == 2 else Literal(self.now_ms, INTEGER)
+        begin = epoch_millis(selections[0][0], selections[0][2], self.kind)
+        end = (
+            epoch_millis(selections[1][0], selections[1][2], self.kind)
+            if len(selections) == 2
+            else Literal(self.now_ms, INTEGER)
+        )
         # a time in milliseconds is NULL exactly when the time is: test the columns, not the conversions
         valid = and_all([not_(IsNull(expr)) for expr, _, _ in selections])
         threshold = self.duration("threshold")
@@ -151,17 +155,18 @@ class TimelinessChecker(RuleChecker):
         return tuple(out)
 
 
-def _millis(expr: Scalar, _name: str, node: SelectItem) -> Scalar:
-    """A timeliness time in epoch milliseconds."""
-    kind = expr.dtype.kind
-    if kind is Kind.INTEGER:
+def epoch_millis(expr: Scalar, node: SelectItem, kind: RuleKind) -> Scalar:
+    """A selected time of a ``kind`` rule in epoch milliseconds: a timestamp's or a date's (at
+    midnight UTC), or an integer taken as epoch milliseconds already."""
+    found = expr.dtype.kind
+    if found is Kind.INTEGER:
         return expr
-    if kind in (Kind.TIMESTAMP, Kind.DATE):
-        value = expr if kind is Kind.TIMESTAMP else Cast(expr, TIMESTAMP)
+    if found in (Kind.TIMESTAMP, Kind.DATE):
+        value = expr if found is Kind.TIMESTAMP else Cast(expr, TIMESTAMP)
         return Call(Fn.EPOCH_MILLIS, (value,), INTEGER)
     raise located(
         "TYPE_MISMATCH",
-        f"a timeliness time must be a timestamp or epoch milliseconds, got {expr.dtype}",
+        f"a {kind} time must be a timestamp, a date or epoch milliseconds, got {expr.dtype}",
         node,
         "cast it: cast(x as timestamp)",
     )

@@ -24,6 +24,14 @@ def time_literal_ms(text: str) -> int | float:
     return number_from_text(number) * unit_ms
 
 
+def duration_literal(ms: int) -> str:
+    """Milliseconds as a time literal in the largest unit that holds them whole: 21600000 -> ``6h``."""
+    for unit, unit_ms in sorted(TIME_UNITS_MS.items(), key=lambda item: -item[1]):
+        if ms % unit_ms == 0:
+            return f"{ms // unit_ms}{unit}"
+    raise AssertionError("every whole number of milliseconds is a literal in ms")
+
+
 # a duration beyond this is a mistake, and would overflow 64-bit milliseconds with the times it meets
 MAX_DURATION_MS = 1000 * 365 * 86_400_000
 

@@ -8,6 +8,7 @@ from .accuracy import AccuracyLowering
 from .common import Finisher, Options, RuleLowering
 from .completeness import CompletenessLowering
 from .duplicates import DistinctnessLowering, UniquenessLowering
+from .freshness import FreshnessLowering
 from .griffin_matching import AccuracyMeasureLowering, DuplicationMeasureLowering
 from .griffin_measure import RowConditionLowering
 from .griffin_profiling import ProfilingMeasureLowering
@@ -35,6 +36,7 @@ LOWERINGS: dict[RuleKind, Callable[..., Lowering]] = {
         ProfilingLowering,
         SqlLowering,
         TimelinessLowering,
+        FreshnessLowering,
         AccuracyMeasureLowering,
         DuplicationMeasureLowering,
         ProfilingMeasureLowering,

@@ -246,9 +246,12 @@ def _resolved(paths: tuple[str, ...], base: Path) -> tuple[str, ...]:
 
 
 def _name_location(statement: Statement, name: str, file: str | None) -> Location:
-    """Where ``name`` stands after ``on`` in a rule statement (names carry no position of their own)."""
+    """Where ``name`` stands after ``on`` in a rule statement, else as the rule's name (a freshness
+    rule without ``on`` reads the source of its name); names carry no position of their own."""
     start, text = statement.location, statement.text
-    match = re.search(r"\bon\s+(?:[^:]*?\b)?(" + re.escape(name) + r")\b", text)
+    match = re.search(r"\bon\s+(?:[^:]*?\b)?(" + re.escape(name) + r")\b", text) or re.match(
+        r"\s*\w+\s+(" + re.escape(name) + r")\b", text
+    )
     if match is None or start.line is None:
         return start
     before = text[: match.start(1)]
@@ -258,10 +261,13 @@ def _name_location(statement: Statement, name: str, file: str | None) -> Locatio
 
 
 def _rule(statement: RuleDecl) -> RuleSpec:
+    source = statement.source
+    if source is None and spec_of(statement.kind).named_source:
+        source = statement.name  # `freshness orders: created_ts` reads orders
     return RuleSpec(
         kind=statement.kind,
         name=statement.name,
-        source=statement.source,
+        source=source,
         target=statement.target,
         body=statement.body,
         details={entry.key: entry.value for entry in statement.details},

@@ -16,6 +16,7 @@ uniqueness uniqueness on a: name with duplication.array = "dups"
 distinctness distinctness on a: name with duplication.array = "dups"
 timeliness timeliness on a: t0, t1 with step.size = 1s, percentile.values = (0.5)
 profiling profiling on a: select name, count(*) as n from a group by name order by name
+freshness freshness on a: t1 with warn = 1h, error = 1d
 """
 
 
@@ -45,3 +46,23 @@ def test_each_dsl_kind_draws_its_chart_from_a_run(tmp_path):
         assert chart is not None, rule
     assert rule_chart("m", "griffin.completeness", {}, {"total": 1}) is None  # declared without one
     assert rule_chart("m", "no such kind", {}, {"total": 1}) is None
+
+
+def test_a_freshness_chart_colours_the_age_by_the_thresholds_it_passed():
+    """The age in hours against dashed marks at the warn and error ages; the bar takes the colour
+    of the worst threshold passed (none: good)."""
+    from gryph.client.html_report.rule_charts import BAD, GOOD, WARN
+
+    details = {"warn": 6 * 3_600_000, "error": "24h"}  # a time literal's milliseconds, or its text
+
+    def drawn(age_ms):
+        chart = rule_chart("orders", "freshness", details, {"total": 1, "newest": 0, "age_ms": age_ms})
+        return None if chart is None else chart.spec.to_dict()
+
+    for age_hours, color in ((1.5, GOOD), (6, GOOD), (7.5, WARN), (25.5, BAD)):
+        spec = drawn(age_hours * 3_600_000)
+        bar, marks, _labels = spec["layer"]
+        assert bar["mark"]["color"] == color, age_hours
+        assert spec["title"] == f"orders: newest row {age_hours:,.1f} h old"
+        assert [(row["threshold"], row["hours"]) for row in marks["data"]["values"]] == [("warn", 6), ("error", 24)]
+    assert drawn(None) is None  # no row has a time: nothing to draw

@@ -137,6 +137,9 @@ SUITES = [
     # schema statements (a column's type is optional) and alert targets
     "schema users: required(user_id bigint, email string)\nSCHEMA `odd t`: EXACT(`a b` decimal(10, 2), c, `é` timestamp)\n",
     "notify 'https://hooks.example/x' with token_env = \"HOOK_TOKEN\"\nnotify \"slack:https://h/1\"\n",
+    # freshness: `on` may be left out; durations in checks
+    "freshness orders: created_ts with warn = 6h, error = 24h\nFRESHNESS f ON `my t`, t: ts\n",
+    "check c: metrics['orders']['age_ms'] < 24h and 7D > 2m * 3 or -500ms + 1s == 0.5 or 1e3 > 2ms\n",
 ]
 
 
@@ -153,6 +156,19 @@ def test_check_shapes():
     assert isinstance(negated, CheckUnary) and negated.ops == ("not",)
     assert isinstance(negated.operand, CheckChain) and negated.operand.ops == ("<",)
     assert isinstance(compare.operands[0], CheckUnary) and compare.operands[0].ops == ("-",)
+
+
+def test_a_duration_in_a_check_is_its_milliseconds():
+    """``24h`` is the number 86400000 (the language reference's units), written as ``24h``."""
+    tree = fast_suite_tree("check c: x < 24h or x > 7d or x == 2m or x == 2ms or x == 1.5\n")
+    numbers = [chain.operands[1] for chain in tree.statements[0].expr.operands]
+    assert [(number.token, number.text) for number in numbers] == [
+        ("86400000", "24h"),
+        ("604800000", "7d"),
+        ("120000", "2m"),
+        ("2", "2ms"),
+        ("1.5", "1.5"),
+    ]
 
 
 LEFT_TO_TEXTX = [

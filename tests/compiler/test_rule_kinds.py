@@ -45,7 +45,37 @@ def test_the_grammars_rule_keywords_are_the_registrys_kinds():
         written = kind.group(1)
         keywords |= {written.strip("'")} if written.startswith("'") else set(re.findall(r"'(\w+)'", rules[written]))
     assert keywords == set(dsl_keywords())
-    assert keywords == {"accuracy", "profiling", "completeness", "uniqueness", "distinctness", "timeliness"}
+    assert keywords == {
+        "accuracy",
+        "profiling",
+        "completeness",
+        "uniqueness",
+        "distinctness",
+        "timeliness",
+        "freshness",
+    }
+
+
+@pytest.mark.parametrize("parser", ["fast", "textx"])
+def test_a_named_source_kind_may_leave_out_on(parser, monkeypatch, tmp_path):
+    """``named_source`` in the registry: without ``on``, both parsers give no source and the suite
+    reads the source of the rule's name; other kinds still need ``on``."""
+    named = [spec.keyword for spec in RULE_KINDS.values() if spec.named_source]
+    assert named == ["freshness"]
+    text = "freshness orders: created_ts with warn = 6h"
+    if parser == "textx":
+        monkeypatch.setenv("GRYPH_PARSER", "textx")
+        (rule,) = parse_suite_tree(text, "s.dq").statements
+    else:
+        (rule,) = fast_suite_tree(text, "s.dq").statements
+    assert (rule.kind, rule.name, rule.source, rule.target) == ("freshness", "orders", None, None)
+    (tmp_path / "orders.csv").write_text("created_ts\n2024-01-01T00:00:00\n")
+    suite = tmp_path / "s.dq"
+    suite.write_text(f'source orders = csv("{tmp_path / "orders.csv"}")\n{text}\n')
+    assert run(suite).rules[0].rule == "orders"
+    with pytest.raises(InvalidInput) as caught:
+        parse_suite_tree("completeness orders: created_ts", "s.dq")
+    assert caught.value.code == "SYNTAX_ERROR"
 
 
 @pytest.mark.parametrize("keyword", dsl_keywords())
@@ -95,7 +125,9 @@ def test_every_griffin_dq_type_loads_as_its_kind(tmp_path):
     source = {"name": "a", "connector": {"type": "file", "config": _csv("a.csv")}}
     target = dict(source, name="b")
     aliases = griffin_names("rule")
-    assert set(aliases.values()) == {RuleKind(k) for k in dsl_keywords()}
+    native_only = {RuleKind(k) for k in dsl_keywords() if not spec_of(k).griffin_names}
+    assert native_only == {RuleKind.FRESHNESS}  # Griffin has no freshness rule
+    assert set(aliases.values()) == {RuleKind(k) for k in dsl_keywords()} - native_only
     rules = [
         {"dq.type": name.title(), "out.dataframe.name": f"r{i}", "rule": BODIES[spec_of(kind).grammar or ""]}
         for i, (name, kind) in enumerate(aliases.items())
@@ -137,6 +169,7 @@ uniqueness uniq on a: name with duplication.array = "dups"
 distinctness dist on a: name with duplication.array = "dups"
 timeliness late on a: t0, t1 with threshold = 1ms, step.size = 1s, percentile.values = (0.5)
 profiling prof on a: select count(*) as n from a
+freshness fresh on a: t1 with warn = 1s, error = 1d
 """
 # the kind of each rule of SUITE (``keyed`` is accuracy's statement form)
 SUITE_KINDS = {
@@ -147,6 +180,7 @@ SUITE_KINDS = {
     "dist": RuleKind.DISTINCTNESS,
     "late": RuleKind.TIMELINESS,
     "prof": RuleKind.PROFILING,
+    "fresh": RuleKind.FRESHNESS,
 }
 # Griffin generation B: a measure of each type
 MEASURES = {

@@ -2,8 +2,8 @@
 
 Case tables are held as data: ``{"columns": [[name, type], ...], "rows": [[...], ...]}``.
 Values are JSON values read through their column's type: in a ``float64`` column the strings
-``"NaN"``, ``"inf"`` and ``"-inf"`` are those floats; ``timestamp`` and ``date`` columns hold ISO
-text. Everything else is taken as written (``null`` is NULL).
+``"NaN"``, ``"inf"`` and ``"-inf"`` are those floats; ``timestamp``, ``timestamptz`` and ``date`` columns
+hold ISO text. Everything else is taken as written (``null`` is NULL).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ ARROW_TYPES: dict[str, pa.DataType] = {
     "string": pa.string(),
     "bool": pa.bool_(),
     "timestamp": pa.timestamp("us"),
+    "timestamptz": pa.timestamp("us", tz="UTC"),  # ISO text with an offset: the instant it names
     "date": pa.date32(),
 }
 
@@ -76,7 +77,7 @@ def _value(value, type_name: str):
         return None
     if type_name == "float64":
         return _FLOATS[value] if isinstance(value, str) else float(value)
-    if type_name == "timestamp":
+    if type_name in ("timestamp", "timestamptz"):
         return dt.datetime.fromisoformat(value)
     if type_name == "date":
         return dt.date.fromisoformat(value)

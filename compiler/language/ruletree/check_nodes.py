@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..time_literals import time_literal_ms
 from .nodes import Node
 
 
@@ -34,7 +35,14 @@ class CheckGroup(Node):
 
 @dataclass(frozen=True, slots=True)
 class CheckNumber(Node):
+    """A number; a duration literal (``24h``) is the number of its milliseconds, its text as written."""
+
     token: str
+
+
+def duration_token(literal: str) -> str:
+    """The token of a duration literal's number: its milliseconds (``24h`` -> ``86400000``)."""
+    return str(int(time_literal_ms(literal)))
 
 
 @dataclass(frozen=True, slots=True)

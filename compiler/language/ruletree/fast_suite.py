@@ -137,7 +137,7 @@ class SuiteParser(ExpressionParser):
         source = target = None
         if grammar == "profiling":  # the query's FROM may name the source
             source = unquote_name(self.name()) if self.keyword("on") else None
-        else:
+        elif not (spec.named_source and self.char() == ":"):  # without `on`: the source of its name
             self.expect_keyword("on")
             source = unquote_name(self.name())
             if two_sources:
@@ -327,7 +327,9 @@ class SuiteParser(ExpressionParser):
     def _check_atom(self) -> c.CheckExpr:
         start, char = self.pos, self.char()
         if char.isdigit() or char == ".":
-            return c.CheckNumber(self.expect(NUMBER), **self.span(start, self.last_end))
+            duration = self.take(TIME)
+            token = c.duration_token(duration) if duration is not None else self.expect(NUMBER)
+            return c.CheckNumber(token, **self.span(start, self.last_end))
         if char in ("'", '"'):
             return c.CheckString(unquote_string(self.expect(STRING)), **self.span(start, self.last_end))
         keyword = CHECK_KEYWORD.match(self.text, start)
