@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
 IDLE_TIMEOUT_S = 15.0
 _BATCH = 10_000  # messages per consume() call
+# consume() returns after its timeout unless it filled the _BATCH: a short one, so the end of a
+# batch (all of a small one) is not held up; the loop asks again at once
+_WAIT_S = 0.02
 
 
 def kafka_relation(con: duckdb.DuckDBPyConnection, spec: SourceSpec, arrow_name: str) -> str:
@@ -103,7 +106,7 @@ def _consume(spec: SourceSpec, consumer, ranges: dict[tuple[str, int], tuple[int
     last_progress = time.monotonic()
     while pending:
         try:
-            messages = consumer.consume(num_messages=_BATCH, timeout=0.5)
+            messages = consumer.consume(num_messages=_BATCH, timeout=_WAIT_S)
         except KafkaException as exc:
             raise kafka_failed(spec, "a read", exc) from None
         for message in messages:

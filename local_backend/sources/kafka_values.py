@@ -78,15 +78,20 @@ def parsed_messages(spec: SourceSpec, raw: str) -> str:
                 hint="declare it a string, bigint, double, boolean, timestamp or date",
             )
     if kind == "json":
-        shaped = f"(SELECT *, {_json_object()} AS __j FROM {raw})"
-        typed = [_json_field(column) for column in columns]
+        # the value is parsed once, into each column's JSON (NULL: absent), then each small piece apart
+        pieces = ", ".join(f"__j[{i + 1}] AS __f{i}" for i in range(len(columns)))
+        shaped = f"(SELECT *, {pieces} FROM (SELECT *, {_json_pieces(columns)} AS __j FROM {raw}))"
+        typed = [_json_field(column, f"__f{i}") for i, column in enumerate(columns)]
         whole = "__j IS NULL"
     else:
         shaped = raw
         typed = [_csv_field(column, i) for i, column in enumerate(columns)]
         whole = f"{_FIELDS} IS NULL OR len({_FIELDS}) <> {len(columns)}"
     values = ", ".join(f"{value} AS __c{i}" for i, (value, _) in enumerate(typed))
-    bad = " OR ".join([whole, *(f"coalesce({wrong}, false)" for _, wrong in typed)])
+    # a field present (not absent, not null) whose converted value is NULL did not convert
+    bad = " OR ".join(
+        [whole, *(f"coalesce({present} AND __c{i} IS NULL, false)" for i, (_, present) in enumerate(typed))]
+    )
     outer = ", ".join(f"CASE WHEN NOT __m THEN __c{i} END AS {ident(c.name)}" for i, c in enumerate(columns))
     return (
         f"(SELECT {outer}, {_BROKER}, __m AS {ident(MALFORMED)} FROM "
@@ -94,15 +99,19 @@ def parsed_messages(spec: SourceSpec, raw: str) -> str:
     )
 
 
-def _json_object() -> str:
+def _json_pieces(columns: tuple[Column, ...]) -> str:
+    """Per column, its member of the value's object as JSON (NULL where absent); NULL for a
+    value that is not one JSON object."""
     value = ident(RAW_VALUE)
-    return f"CASE WHEN json_valid({value}) AND json_type({value}) = 'OBJECT' THEN CAST({value} AS JSON) END"
+    pointers = ", ".join(string("/" + c.name.replace("~", "~0").replace("/", "~1")) for c in columns)
+    return (
+        f"CASE WHEN json_valid({value}) AND json_type({value}) = 'OBJECT' THEN json_extract({value}, [{pointers}]) END"
+    )
 
 
-def _json_field(column: Column) -> tuple[str, str]:
-    """The column's value from the object ``__j``, and when it is present but unconvertible."""
-    pointer = string("/" + column.name.replace("~", "~0").replace("/", "~1"))
-    kind, text = f"json_type(__j, {pointer})", f"json_extract_string(__j, {pointer})"
+def _json_field(column: Column, piece: str) -> tuple[str, str]:
+    """The column's value from its JSON ``piece``, and when the piece holds a value to convert."""
+    kind, text = f"json_type({piece})", f"json_extract_string({piece}, '$')"
     integral = f"{kind} IN ('BIGINT', 'UBIGINT')"
     if column.dtype.kind == Kind.STRING:
         return text, "false"
@@ -123,7 +132,7 @@ def _json_field(column: Column) -> tuple[str, str]:
         )
     else:
         value = f"CASE WHEN {kind} = 'VARCHAR' THEN TRY_CAST({text} AS DATE) END"
-    return value, f"{kind} <> 'NULL' AND ({value}) IS NULL"
+    return value, f"{kind} <> 'NULL'"
 
 
 def _csv_field(column: Column, index: int) -> tuple[str, str]:
@@ -143,7 +152,7 @@ def _csv_field(column: Column, index: int) -> tuple[str, str]:
         value = _timestamp(text)
     else:
         value = f"TRY_CAST({text} AS DATE)"
-    return value, f"{text} IS NOT NULL AND ({value}) IS NULL"
+    return value, f"{text} IS NOT NULL"
 
 
 def _double_word(text: str, kind: str) -> str:

@@ -191,6 +191,22 @@ def test_an_empty_range_reads_no_rows_and_has_the_stream_columns(kafka, json_top
         engine.close()
 
 
+def test_a_batch_is_parsed_once_into_a_table_that_goes_with_the_source(kafka, json_topic):
+    # a view would parse every message again for each query that reads the source
+    spec = bounded_kafka(_spec(kafka.bootstrap, json_topic, "json", JSON_SCHEMA), {(json_topic, 0): (0, 8)}, STAMP)
+    engine = DuckDBEngine()
+    con = engine.connection
+    try:
+        loaded = register_source(con, spec, "clicks")
+        assert con.execute("SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall() == [("clicks",)]
+        assert con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall() == []  # no Arrow kept
+        assert con.execute("SELECT count(*), count_if(__malformed) FROM clicks").fetchone() == (8, 4)
+        loaded.drop(con)
+        assert con.execute("SELECT count(*) FROM duckdb_tables() WHERE temporary").fetchone() == (0,)
+    finally:
+        engine.close()
+
+
 def test_on_malformed_fail_names_the_first_malformed_message(kafka, json_topic):
     spec = _spec(kafka.bootstrap, json_topic, "json", JSON_SCHEMA, on_malformed="fail")
     with pytest.raises(EngineError) as info:
