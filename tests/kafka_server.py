@@ -28,6 +28,15 @@ def broker_jars() -> Path:
     return fetch_jars(POM, jar_cache() / "kafka" / VERSION, f"Kafka {VERSION}", {"kafka.version": VERSION})
 
 
+def _cluster_id() -> str:
+    """16 random bytes in URL-safe base64 without padding, as Kafka's; like Kafka's own
+    (Uuid.randomUuid), never starting with '-', which the storage tool would take for an option."""
+    while True:
+        cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+        if not cluster_id.startswith("-"):
+            return cluster_id
+
+
 class KafkaServer:
     """One broker; ``bootstrap`` is its ``host:port``."""
 
@@ -61,8 +70,7 @@ class KafkaServer:
         )
         java = str(Path(java_home()) / "bin" / "java")
         classpath = f"{broker_jars()}/*"
-        # Kafka's cluster ids are 16 random bytes in URL-safe base64 without padding
-        cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+        cluster_id = _cluster_id()
         self._java = [java, "-Xmx512m", "-cp", classpath]
         self._run("kafka.tools.StorageTool", "format", "--standalone", "-t", cluster_id, "-c", str(properties))
         self.log = self.root / "broker.log"
