@@ -1,4 +1,4 @@
-.PHONY: setup setup-tests test test-fast lint typecheck typecheck-tree example bench bench-startup bench-warm-spark fuzz
+.PHONY: setup setup-tests test test-fast lint typecheck typecheck-tree example bench bench-startup bench-warm-spark bench-stream fuzz
 
 # Installs run only when what they install from changed: a stamp in .venv named after the hash of
 # pyproject.toml and the bootstrap script says this environment already has it (a new venv has
@@ -83,6 +83,11 @@ bench: setup-tests
 # server, gryph's CLI and API against the same metrics hand-written in PySpark
 bench-warm-spark: setup-tests
 	.venv/bin/python -m benchmarks.warm_spark --repeats $(REPEATS)
+
+# Streams (benchmarks/streaming.py): gryph stream against hand-written Kafka consumers, on a broker
+# and a local Spark Connect server the run starts; `make bench-stream REPEATS=5`, NO_SPARK=1 for DuckDB only
+bench-stream: setup-tests
+	.venv/bin/python -m benchmarks.streaming --repeats $(REPEATS) $(if $(NO_SPARK),--no-spark)
 
 # Small runs and cold validation (benchmarks/startup.py): fresh processes side by side, medians.
 bench-startup: setup
