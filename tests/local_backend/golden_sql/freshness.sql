@@ -1,0 +1,3 @@
+-- query agg0
+SELECT "m0" AS "v0", "m1" AS "v1", "m2" AS "v2", "m3" AS "v3", "m4" AS "v4", "m5" AS "v5" FROM (SELECT CAST(coalesce(count_if((NOT ("ts" IS NULL))), 0) AS BIGINT) AS "m0", max(CASE WHEN (NOT ("ts" IS NULL)) THEN (epoch_us(date_trunc('millisecond', CAST("ts" AS TIMESTAMP))) // 1000) END) AS "m1", CAST(coalesce(count_if((NOT ("day" IS NULL))), 0) AS BIGINT) AS "m2", max(CASE WHEN (NOT ("day" IS NULL)) THEN (epoch_us(date_trunc('millisecond', CAST(CAST("day" AS TIMESTAMP) AS TIMESTAMP))) // 1000) END) AS "m3", CAST(coalesce(count_if((NOT ("ms" IS NULL))), 0) AS BIGINT) AS "m4", max(CASE WHEN (NOT ("ms" IS NULL)) THEN "ms" END) AS "m5" FROM (SELECT "ts", "day", "ms" FROM "ev") AS "t1") AS "t2";
+
