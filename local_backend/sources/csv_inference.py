@@ -10,6 +10,8 @@ text), and each column is then read from its text as Spark reads it (text_casts.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import TypeVar
 
 import duckdb
 
@@ -54,22 +56,29 @@ def _fits(sql: str) -> dict[str, str]:
 
 
 # One pass tells a file's types; a run registers a source more than once (for its schema, then
-# for each plan), so the answer is kept while the files stay as they were (path, size, mtime).
-_KNOWN: dict[tuple, tuple[list[str], list[str | None]]] = {}
+# for each plan), and a stream for every batch, so what is learnt from files is kept while they
+# stay as they were (path, size, mtime).
+_KNOWN: dict[tuple, object] = {}
 _KNOWN_LIMIT = 64
+_T = TypeVar("_T")
+
+
+def while_unchanged(what: str, files: list[str], learn: Callable[[], _T]) -> _T:
+    """``learn()``, kept under ``what`` while ``files`` are unchanged; asked every time when a
+    file is a URL (whether it changed cannot be told)."""
+    key = _state(what, files)
+    if key is None:
+        return learn()
+    if key not in _KNOWN:
+        if len(_KNOWN) >= _KNOWN_LIMIT:
+            _KNOWN.pop(next(iter(_KNOWN)))
+        _KNOWN[key] = learn()
+    return _KNOWN[key]  # type: ignore[return-value]  # stored by the call with this key
 
 
 def spark_typed(con: duckdb.DuckDBPyConnection, text_relation: str, files: list[str]) -> str:
     """A projection of ``text_relation`` (every column text, read from ``files``) with Spark's types."""
-    key = _state(text_relation, files)
-    if key is None:  # files behind URLs: whether they changed cannot be told, so ask every time
-        names, kinds = _inferred(con, text_relation)
-    else:
-        if key not in _KNOWN:
-            if len(_KNOWN) >= _KNOWN_LIMIT:
-                _KNOWN.pop(next(iter(_KNOWN)))
-            _KNOWN[key] = _inferred(con, text_relation)
-        names, kinds = _KNOWN[key]
+    names, kinds = while_unchanged(text_relation, files, lambda: _inferred(con, text_relation))
     columns = [
         f"{_READERS[kind](ident(name)) if kind else ident(name)} AS {ident(name)}"
         for name, kind in zip(names, kinds, strict=True)

@@ -20,7 +20,7 @@ from gryph.compiler.sources.stream_sources import TMST
 from gryph.compiler.sources.table_names import split_qualified
 
 from ..sql.quoting import ident, string
-from .csv_inference import spark_typed
+from .csv_inference import spark_typed, while_unchanged
 from .duck_types import to_duckdb
 
 if TYPE_CHECKING:  # pyarrow loads only for the sources read into Arrow
@@ -185,11 +185,16 @@ def _header_columns(con: duckdb.DuckDBPyConnection, spec: SourceSpec, args: list
     would add columns for them (or, without padding, take the longest row for the header)."""
     headless = [arg for arg in args if not arg.startswith("header")] + ["header = false"]
     relation = f"read_csv({', '.join(args)})"
-    try:
-        columns = con.sql(f"SELECT * FROM {relation}").columns
-        first = (con.execute(f"SELECT * FROM read_csv({', '.join(headless)}) LIMIT 1").fetchall() or [()])[0]
-    except duckdb.Error as exc:
-        raise _unreadable(spec, exc) from None
+
+    def header() -> tuple[list[str], tuple]:  # two sniffs of the file: kept while it is unchanged
+        try:
+            columns = con.sql(f"SELECT * FROM {relation}").columns
+            first = (con.execute(f"SELECT * FROM read_csv({', '.join(headless)}) LIMIT 1").fetchall() or [()])[0]
+        except duckdb.Error as exc:
+            raise _unreadable(spec, exc) from None
+        return columns, first
+
+    columns, first = while_unchanged(f"header of {relation}", expand_paths(spec), header)
     width = max((i + 1 for i, name in enumerate(first) if name is not None), default=len(columns))
     if width >= len(columns):
         return relation

@@ -88,6 +88,18 @@ def test_inferred_csv_types_follow_the_file_as_it_changes(engine, tmp_path):
     assert load(engine, spec) == [{"name": "Joey", "age": "fourteen"}]
 
 
+def test_the_header_follows_the_file_as_it_changes(engine, tmp_path):
+    """The header's columns are remembered between reads (a stream reads a static csv for every
+    batch), and read again once the file changes: a column added, a short header."""
+    path = write(tmp_path / "p.csv", "name,age\nJoey,14\n")
+    spec = SourceSpec("people", "csv", paths=(path,))
+    assert load(engine, spec) == [{"name": "Joey", "age": 14}]
+    write(tmp_path / "p.csv", "name,age,city\nJoey,14,Köln\n")
+    assert load(engine, spec) == [{"name": "Joey", "age": 14, "city": "Köln"}]
+    write(tmp_path / "p.csv", "name\nJoey,14\n")  # Spark drops the fields beyond the header's
+    assert load(engine, spec) == [{"name": "Joey"}]
+
+
 def test_headerless_csv_takes_names_and_types_from_the_declared_schema(engine, tmp_path):
     path = write(tmp_path / "p.csv", "Joey,014\nIvan,32\n")
     declared = schema(("name", STRING), ("code", STRING))
