@@ -105,7 +105,7 @@ def run_duckdb(bootstrap: str, topic: str, ranges: dict[int, tuple[int, int]], u
 
 def run_spark(spark, bootstrap: str, topic: str, ranges: dict[int, tuple[int, int]], users_csv: str) -> dict:
     """The batch of ``ranges`` read by the cluster, the same metrics computed there."""
-    from pyspark.sql import functions as F
+    from pyspark.sql.connect import functions as F
 
     raw = (
         spark.read.format("kafka")
