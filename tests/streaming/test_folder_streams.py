@@ -262,3 +262,26 @@ def test_reset_to_latest_skips_the_files_there_now_and_to_earliest_reads_them_ag
     assert main(["stream", "reset", str(suite), "--state", state, "--to", "earliest", "--yes"]) == 0
     (batch,) = [r.to_dict() for r in stream(suite, state=state, available_now=True)]
     assert batch["stream"]["sources"]["landed"]["rows"] == 1
+
+
+def test_a_triggered_stream_waits_for_what_arrives_and_stops_after_max_batches(tmp_path):
+    import threading
+
+    suite = _suite(tmp_path)
+    _arrive(tmp_path, "a.json", [{"id": 1, "user": "u", "amount": 1}], 60)
+
+    arrived: list[float] = []
+
+    def later() -> None:  # lands while the stream waits between triggers
+        time.sleep(0.6)
+        _arrive(tmp_path, "b.json", [{"id": 2, "user": "u", "amount": 2}], 5)
+        arrived.append(time.time() * 1000)
+
+    arrival = threading.Thread(target=later)
+    arrival.start()
+    started = time.monotonic()
+    batches = _batches(suite, trigger_ms=200, max_batches=2)
+    arrival.join()
+    assert [b["metrics"]["totals"][0]["total"] for b in batches] == [1.0, 2.0]
+    assert time.monotonic() - started >= 0.6  # the second batch waited for its file
+    assert batches[1]["stream"]["tmst"] >= arrived[0] - 1  # a batch that started after the file came
