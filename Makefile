@@ -47,6 +47,7 @@ lint: typecheck-tree
 	.venv/bin/ruff format --check .
 	.venv/bin/lint-imports
 	for d in $(TYPED); do $(MYPY) -p gryph.$$d || exit 1; done
+	NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet
 
 # every folder's count, clean or not; fails if any folder has errors
 typecheck: typecheck-tree
