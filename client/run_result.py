@@ -69,6 +69,8 @@ class RunResult:
                     # an anomaly check's finding: the history leaves anomalies out of later baselines
                     **({"anomaly": check.anomaly} if check.anomaly is not None else {}),
                     **({"watches": check.watches} if check.watches is not None else {}),
+                    **({"reads": check.reads} if check.reads else {}),
+                    **({"bounds": check.bounds} if check.bounds else {}),
                 }
                 for check in self.checks
             ],

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from ..suites.suite import CheckSpec, PassSpec, SchemaSpec
 from .anomaly import Anomaly, judge_anomaly
+from .check_bounds import bounds, reads
 from .check_functions import CheckError, Clock
 from .check_tree import CompiledCheck
 from .interpreter import Env, evaluate
@@ -41,6 +42,9 @@ class CheckOutcome:
     not_enough_history: bool = False  # an anomaly check that could not judge yet: a WARN
     # what an anomaly check watches: {"source": "measure" | "metric", "name", "path"} (its trend)
     watches: dict[str, object] | None = None
+    # what a check reads and the bounds it sets on them (check_bounds.py), for reports to place it
+    reads: list[dict[str, object]] = field(default_factory=list)
+    bounds: list[dict[str, object]] = field(default_factory=list)
 
     @property
     def status(self) -> str:
@@ -60,8 +64,18 @@ class Verdict:
 def judge(
     checks: list[CompiledCheck], policy: PassSpec, measures: dict[str, object], metrics: dict[str, object], clock: Clock
 ) -> Verdict:
-    outcomes = [_run(check, measures, metrics, clock) for check in checks]
+    outcomes = [_placed(check, _run(check, measures, metrics, clock)) for check in checks]
     return Verdict(outcomes, holds(policy, outcomes), policy)
+
+
+def _placed(check: CompiledCheck, outcome: CheckOutcome) -> CheckOutcome:
+    """``outcome`` with what its check reads and the bounds it sets (an anomaly check reads what
+    it watches; its bounds are its own, shown in its values)."""
+    if isinstance(check.expr, Anomaly):
+        outcome.reads = [outcome.watches] if outcome.watches is not None else []
+    elif not isinstance(check.expr, SchemaCheck):
+        outcome.reads, outcome.bounds = reads(check.expr), bounds(check.expr)
+    return outcome
 
 
 def _run(check: CompiledCheck, measures: dict[str, object], metrics: dict[str, object], clock: Clock) -> CheckOutcome:
