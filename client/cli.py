@@ -285,6 +285,10 @@ def _run(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv | None)
             documents = (
                 HistoryStore(history).documents(result.name, REPORT_RUNS) if history and not_stored is None else []
             )
+            # the report is this run's: the runs up to it in data-time order (a backfilled day comes
+            # before later days' runs), this one last
+            ids = [document.get("run_id") for document in documents]
+            documents = documents[: ids.index(result.run_id) + 1] if result.run_id in ids else []
             _write_report(documents or [result.to_dict()], args)
     _write(to_json(result.to_dict()) if args.format == "json" else to_text(result, args.strict), args.output)
     if args.junit:

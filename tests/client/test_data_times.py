@@ -159,3 +159,21 @@ def test_values_in_a_path_a_filter_and_sql_read_the_same_on_spark(suite_dir: Pat
         result = runner.run(suite_dir / "daily.dq", engine, remote=remote, variables={"day": "2026-11-03"})
         assert result.measures == {"rows": 4, "same_day": 4, "sql_day": 4}, engine
         assert result.metrics["amounts"] == {"total": 4, "incomplete": 1, "complete": 3}, engine
+
+
+def test_the_report_of_a_backfilled_day_is_that_days_run(tmp_path):
+    """A run for an earlier data time than the history's newest: its report shows it, with the
+    days before it as the trend, not the later day's run."""
+    from gryph.client.cli import main
+
+    for day, rows in (("2026-11-24", 2), ("2026-11-25", 5)):
+        (tmp_path / f"{day}.csv").write_text("id\n" + "".join(f"{i}\n" for i in range(rows)), encoding="utf-8")
+    (tmp_path / "s.dq").write_text('source t = csv("${day}.csv")\nmeasure "rows": select count(*) from t\n')
+    history = str(tmp_path / "h.duckdb")
+    base = ["run", str(tmp_path / "s.dq"), "--history", history, "--quiet"]
+    assert main([*base, "--var", "day=2026-11-25", "--data-time", "2026-11-25"]) == 0
+    page = tmp_path / "r.html"
+    assert main([*base, "--var", "day=2026-11-24", "--data-time", "2026-11-24", "--html", str(page)]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert "rows read: t: 2</p>" in html  # the 24th's 2 rows, not the 25th's 5
+    assert "Trends appear once two runs" in html  # no run comes before the 24th: the 25th is later
