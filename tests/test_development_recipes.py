@@ -1,4 +1,4 @@
-"""README's Development section, followed as a newcomer would: every file it names is there, and
+"""The docs' Development page (its "Tests, lint and recipes" section), followed as a newcomer would: every file it names is there, and
 every name a recipe (a rule type, a plan node, a function, an engine, a source kind) gives is
 defined in a file that recipe names."""
 
@@ -14,7 +14,8 @@ from gryph.compiler.language.ruletree.fast_suite import SOURCE_FORMAT
 from gryph.compiler.sources.source_specs import FORMATS
 
 ROOT = Path(__file__).resolve().parents[1]
-SECTION = (ROOT / "README.md").read_text(encoding="utf-8").split("\n## Development\n", 1)[1].split("\n## ", 1)[0]
+PAGE = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
+SECTION = PAGE.split("\n## Tests, lint and recipes\n", 1)[1].split("\n## ", 1)[0]
 RECIPES = dict(re.findall(r"^- \*\*([^*]+)\*\*:?(.*?)(?=^- \*\*|\Z)", SECTION, re.MULTILINE | re.DOTALL))
 PATH = re.compile(r"`((?:compiler|client|local_backend|tests)/[\w/.*]*)`")
 # `name`, `name()`, `name(args)` or `Class.name`; not a file (`x.py`) nor a config key (`dq.type`)

@@ -1,5 +1,5 @@
-"""The README's Monitoring example, run over 30 generated days and a day that drops: the suite
-block is the README's own, the numbers it quotes are the ones the run prints."""
+"""The anomaly-check example of docs/monitoring.md, run over 30 generated days and a day that drops: the suite
+block is the page's own, the numbers it quotes are the ones the run prints."""
 
 from __future__ import annotations
 
@@ -9,18 +9,19 @@ from gryph.client import run
 from gryph.client.report import to_text
 from tests.support.gryph_cli import ROOT
 
-SECTION = "### Monitoring: anomaly checks"
+PAGE = ROOT / "docs" / "monitoring.md"
+SECTION = "## Monitoring: anomaly checks"
 
 
-def readme_suite() -> str:
-    text = ROOT.joinpath("README.md").read_text(encoding="utf-8")
+def page_suite() -> str:
+    text = PAGE.read_text(encoding="utf-8")
     section = text[text.index(SECTION) :]
     return re.search(r"^```\n(.*?)^```", section, re.MULTILINE | re.DOTALL).group(1)
 
 
-def test_the_readme_monitoring_example(tmp_path):
+def test_the_docs_monitoring_example(tmp_path):
     suite = tmp_path / "orders.dq"
-    suite.write_text(readme_suite(), encoding="utf-8")
+    suite.write_text(page_suite(), encoding="utf-8")
     history = tmp_path / "history.duckdb"
 
     def day(rows: int):
@@ -36,4 +37,4 @@ def test_the_readme_monitoring_example(tmp_path):
     # the last 14 days alternate 98 and 102: mean 100, sample variance 14 * 4 / 13
     assert dropped.checks[0].values["lower bound"] == 100 - 3 * (56 / 13) ** 0.5
     shown = 'measures["rows"] = 30, lower bound = 93.7735, baseline runs = 14, baseline mean = 100'
-    assert shown in to_text(dropped) and shown in ROOT.joinpath("README.md").read_text(encoding="utf-8")
+    assert shown in to_text(dropped) and shown in PAGE.read_text(encoding="utf-8")

@@ -1,5 +1,5 @@
 """The rule kinds' registry (compiler/rule_kinds.py) is the one list of rule kinds: each place that
-reads a kind (the grammar, both parsers, Griffin's loader, the check pass, lowering, the README)
+reads a kind (the grammar, both parsers, Griffin's loader, the check pass, lowering, the docs)
 is held to it here, kind by kind; the report's charts in tests/client/test_html_report.py."""
 
 from __future__ import annotations
@@ -268,16 +268,16 @@ def _checked_completeness():
     return check_suite(suite, SCHEMAS).rules[0]
 
 
-# -- the README -----------------------------------------------------------------------------------
+# -- the docs -------------------------------------------------------------------------------------
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCS = {page.name: page.read_text(encoding="utf-8") for page in (ROOT / "docs").glob("*.md")}
 # words in the table that are values, not keys: error.confs' kinds, a placeholder
 TABLE_VALUES = {"hive_none", "name"}
 
 
 def _metrics_table() -> dict[str, tuple[str, str]]:
-    """README's "Metrics per rule type" table: each type's metrics and details cells."""
-    section = README.split("### Metrics per rule type", 1)[1].split("\n\n", 2)[1]
+    """The "Metrics per rule type" table (docs/rules.md): each type's metrics and details cells."""
+    section = DOCS["rules.md"].split("# Metrics per rule type", 1)[1].split("\n\n", 2)[1]
     rows = [line.strip("|").split("|") for line in section.splitlines()[2:]]
     return {cells[0].strip(): (cells[1], cells[2]) for cells in rows}
 
@@ -296,18 +296,18 @@ def test_readme_metrics_table_is_the_registrys():
         forms = [s for s in RULE_KINDS.values() if s.form_of is spec.kind]
         assert set(spec.metrics) <= _code_words(metrics) <= set(spec.details), keyword
         assert set(spec.options) <= _code_words(details) <= set(spec.details), keyword
-        assert not forms or all(f"`{key}`" in README for form in forms for key in form.metrics)
+        assert not forms or all(f"`{key}`" in "".join(DOCS.values()) for form in forms for key in form.metrics)
 
 
 def test_readme_dq_type_spellings_are_the_registrys():
     """The Griffin section lists the ``dq.type`` spellings the loader accepts, no more."""
-    paragraph = README.split("`dq.type` as Griffin names them", 1)[1].split("; `rule`", 1)[0]
+    paragraph = DOCS["griffin.md"].split("`dq.type` as Griffin names them", 1)[1].split("; `rule`", 1)[0]
     assert set(re.findall(r"`(\w+)`", paragraph)) == set(griffin_names("rule"))
 
 
 def test_the_recipe_for_a_rule_type_names_files_that_exist():
-    """README's "A rule type" recipe: every file it names is there."""
-    recipe = README.split("- **A rule type**", 1)[1].split("\n- **", 1)[0]
+    """The "A rule type" recipe (docs/development.md): every file it names is there."""
+    recipe = DOCS["development.md"].split("- **A rule type**", 1)[1].split("\n- **", 1)[0]
     paths = re.findall(r"`((?:compiler|client|tests|local_backend)/[\w/.*]+)`", recipe)
     assert "compiler/rule_kinds.py" in paths
     for path in paths:

@@ -1,4 +1,4 @@
-"""The README's streaming suite is a suite gryph reads: it validates, and ``gryph run`` refuses it
+"""The streaming suite of docs/streams.md is a suite gryph reads: it validates, and ``gryph run`` refuses it
 with the hint to stream it (no broker needed: a stream's schemas are declared)."""
 
 from __future__ import annotations
@@ -7,15 +7,14 @@ from pathlib import Path
 
 from gryph.client.cli import main
 
-README = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+PAGE = (Path(__file__).parents[2] / "docs" / "streams.md").read_text(encoding="utf-8")
 
 
 def _suite_block() -> str:
-    section = README.split("## Streams (`gryph stream`)", 1)[1]
-    return section.split("```\n", 2)[1].split("```", 1)[0]
+    return PAGE.split("```\n", 2)[1].split("```", 1)[0]
 
 
-def test_the_readme_stream_suite_validates_and_run_points_at_stream(tmp_path, capsys):
+def test_the_docs_stream_suite_validates_and_run_points_at_stream(tmp_path, capsys):
     (tmp_path / "users.csv").write_text("name\nann\n", encoding="utf-8")
     (tmp_path / "incoming").mkdir()
     suite = tmp_path / "clicks.dq"
