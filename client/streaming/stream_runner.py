@@ -78,7 +78,7 @@ def stream(
 ) -> Iterator[RunResult]:
     """Run ``source``'s batches and yield each committed batch's result, in order.
 
-    ``once``: at most one batch. ``available_now``: what is there now, in as many batches as the
+    ``once``: at most one batch (a batch a crash left half-done is that one). ``available_now``: what is there now, in as many batches as the
     caps need, then stop. Otherwise a batch every ``trigger_ms`` (the suite's ``stream every``),
     batches never overlapping, until ``max_batches`` or the caller stops iterating. A batch with
     nothing new is not run. A batch left half-done by a crash runs first, with its time and input.
@@ -95,11 +95,12 @@ def stream(
     try:
         with opened_engine(engine, remote) as active:
             runner = _BatchRunner(suite, active, stream_state, store, record_sample, kept)
+            limit = 1 if once else max_batches
             done = 0
             for result in runner.recover():
                 done += 1
                 yield result
-            while max_batches is None or done < max_batches:
+            while limit is None or done < limit:
                 tick = time.monotonic()
                 result = runner.next_batch()
                 if result is not None:

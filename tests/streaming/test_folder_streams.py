@@ -285,3 +285,12 @@ def test_a_triggered_stream_waits_for_what_arrives_and_stops_after_max_batches(t
     assert [b["metrics"]["totals"][0]["total"] for b in batches] == [1.0, 2.0]
     assert time.monotonic() - started >= 0.6  # the second batch waited for its file
     assert batches[1]["stream"]["tmst"] >= arrived[0] - 1  # a batch that started after the file came
+
+
+def test_once_after_a_crash_runs_only_the_batch_the_crash_left(tmp_path):
+    _suite(tmp_path, cap=1)
+    _arrive(tmp_path, "a.json", [{"id": 1, "user": "u", "amount": 1}], 60)
+    _arrive(tmp_path, "b.json", [{"id": 2, "user": "u", "amount": 2}], 50)
+    _intent_only(tmp_path)
+    resumed = _cli("stream", "landed.dq", "--once", "--format", "json", "--state", "s.duckdb", cwd=tmp_path)
+    assert [json.loads(line)["stream"]["batch"] for line in resumed.stdout.splitlines()] == [1]
