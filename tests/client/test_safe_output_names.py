@@ -23,11 +23,11 @@ LONG = "x" * 300
 
 
 def _cut(name: str) -> str:
-    """The README's rule for a name over 200 bytes: its first 183 bytes, ``~``, 16 hex digits of its sha256."""
+    """The rule for a name (docs/reliability.md) over 200 bytes: its first 183 bytes, ``~``, 16 hex digits of its sha256."""
     return name[:183] + "~" + hashlib.sha256(name.encode()).hexdigest()[:16]
 
 
-# (name, how the README says it is spelled in a file name); each is read as a rule's or a job's name
+# (name, how docs/reliability.md says it is spelled in a file name); each is read as a rule's or a job's name
 HOSTILE = [
     ("users_complete", "users_complete"),
     ("..", "%2E%2E"),

@@ -43,7 +43,7 @@ def test_griffin_config_rule_text_takes_the_same_forms():
     assert type(parse("accuracy", "@Key $source.uid === $target.uid;").body).__name__ == "StatementRule"
 
 
-# What each selection compares with the target, from the README's rules: indexes are 0-based, a
+# What each selection compares with the target, from the rules of docs/language.md: indexes are 0-based, a
 # selection that yields several values stands for the first of them.
 @pytest.mark.parametrize(
     "selection,compared",

@@ -2,7 +2,7 @@
 
 Both engines read the avro files themselves (the test Spark server loads spark-avro).
 
-Derivations (from the README's list of differences and the rows themselves):
+Derivations (from the list of differences in docs/griffin.md and the rows themselves):
 - src and target have 50 rows each; they differ in 10039 (address), 10044 (first_name), and src's
   last two rows (10050,'Tom049',...,'249 DisneyCity') and (10050,'Tom0',...) against target's
   (10049,'Tom049',...) and (10050,'Tom050',...): 4 source rows without an identical target row.

@@ -94,7 +94,7 @@ def test_a_profiling_rule_over_the_row_limit_fails_alone(dq_engine):
 
 
 def test_seed_example(dq_engine):
-    """The README's example: the proposal's measures and checks, a Spark SQL measure and a warning over a rule."""
+    """The example of docs/checks.md: the proposal's measures and checks, a Spark SQL measure and a warning over a rule."""
     result = run(ROOT / "examples" / "seed.dq", dq_engine)
     document = json.loads(json.dumps(result.to_dict()))
     assert {"measure", "check", "pass", "metrics", "records", "name", "engine", "started", "duration_seconds"} <= set(

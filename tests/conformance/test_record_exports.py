@@ -92,7 +92,7 @@ def test_samples_over_a_grouping_or_a_join_come_with_the_metrics(dq_engine):
 def test_a_hostile_rule_name_writes_inside_records_to(dq_engine, tmp_path):
     suite = "completeness `../../x\ny` on orders: email\n"
     result = run(suite, dq_engine, frames={"orders": ORDERS}, records_to=str(tmp_path / "out"))
-    # the README's spelling: dots at the start, `/` and the newline percent-encoded
+    # the spelling of docs/reliability.md: dots at the start, `/` and the newline percent-encoded
     written = f"{tmp_path}/out/%2E%2E%2F..%2Fx%0Ay__incompleteRecords.parquet"
     assert result.records["../../x\ny"]["written_to"] == written
     # DuckDB writes that one file, Spark a folder of that name: nothing anywhere else
