@@ -100,6 +100,8 @@ CODES: dict[str, ErrorCode] = {
         NO_OUTPUT="gryph report needs somewhere to write",
         NO_STORED_RUNS="no stored runs of suite <name> in <history>",
         TABLE_NOT_FOUND="source <name>: the database has no table <table>",
+        LAKE_TABLE_NOT_FOUND="source <name>: <path or name> is not a Delta or Iceberg table",
+        LAKE_VERSION_NOT_FOUND="source <name>: the table has no version, timestamp or snapshot <asked>",
         SQL_UNTRANSLATABLE="the Spark SQL <text> has no DuckDB form: <reason>",
         SQL_NOT_ALLOWED="<rule> reads <table or function>: SQL reads the suite's declared sources only",
         # rules and their expressions
@@ -182,6 +184,8 @@ CODES: dict[str, ErrorCode] = {
         KAFKA_UNREACHABLE="source <name>: no Kafka broker answered at <address> within <n> s",
         KAFKA_FAILED="source <name>: the Kafka broker at <address> failed <what>: <reason>",
         KAFKA_NOT_ENABLED="<what>: this Spark server has no Kafka connector",
+        CATALOG_UNREADABLE="source <name>: the Iceberg catalog <catalog> cannot be opened: <reason>",
+        LAKE_NOT_ENABLED="source <name>: this Spark server has no <Delta or Iceberg> package or settings",
         STREAM_UNKNOWN_TOPIC="source <name>: the broker at <address> has no topic <topic>",
         STREAM_MALFORMED="source <name>: the message at <topic>/<partition>/<offset> is not <format> of the schema",
     ),

@@ -17,6 +17,7 @@ from gryph.compiler.plan.data_types import Schema
 from gryph.compiler.plan.printer import table_label
 from gryph.compiler.plan.result_values import normalize
 from gryph.compiler.sources.databases import is_database
+from gryph.compiler.sources.lake_tables import is_lake_table
 from gryph.compiler.sources.source_specs import SourceSpec
 
 from .capabilities import CAPABILITIES
@@ -87,6 +88,10 @@ class DuckDBEngine:
             from .sources.database_sources import database_schema  # loads pyarrow: only suites with a database pay it
 
             return database_schema(self._con, source)
+        if is_lake_table(source):
+            from .sources.lake_tables import lake_schema  # loads pyarrow: only suites with such a table pay it
+
+            return lake_schema(self._con, source)
         loaded = register_source(self._con, source, f"__gryph_schema_{next(self._scratch)}")
         try:
             return schema_of_relation(self._con.sql(f"SELECT * FROM {ident(loaded.view)}"))
@@ -194,7 +199,7 @@ class DuckDBEngine:
         """Sources the relations read and the views, registered for the block, dropped after."""
         everything = [v.relation for v in views] + list(relations)
         wanted = _read_by(everything, sources)
-        registered: list = []  # Loaded and DatabaseRead: each drops what it made
+        registered: list = []  # Loaded, DatabaseRead and LakeRead: each drops what it made
         try:
             for name in wanted:
                 spec = sources[name]
@@ -202,6 +207,10 @@ class DuckDBEngine:
                     from .sources.database_sources import database_view
 
                     registered.append(database_view(self._con, spec, everything))
+                elif is_lake_table(spec):
+                    from .sources.lake_tables import lake_view
+
+                    registered.append(lake_view(self._con, spec, everything))
                 else:
                     registered.append(register_source(self._con, spec, name))
             for view in views:

@@ -11,7 +11,8 @@ from ..redaction import redact
 FILE_FORMATS = ("csv", "tsv", "parquet", "json", "avro", "orc", "text")
 DATABASE_FORMATS = ("postgres", "mysql", "sqlite")
 STREAM_FORMATS = ("kafka", "folder")  # read a micro-batch at a time: stream_sources.py
-FORMATS = FILE_FORMATS + DATABASE_FORMATS + STREAM_FORMATS + ("table", "frame")
+LAKE_FORMATS = ("delta", "iceberg")  # open table formats, a version of a table: lake_tables.py
+FORMATS = FILE_FORMATS + DATABASE_FORMATS + STREAM_FORMATS + LAKE_FORMATS + ("table", "frame")
 
 
 @dataclass(frozen=True)
@@ -21,7 +22,8 @@ class SourceSpec:
     ``schema`` (optional) is the user's declared schema: columns are read with these names and
     types. ``options`` are reader options (``header``, ``delimiter``, ...), values as given.
     A database source (``postgres``, ``mysql``, ``sqlite``: see databases.py) holds its URL or file in
-    ``paths`` and its ``table`` or ``query`` among the options. ``frame`` holds an in-memory Polars, Arrow or pandas table for ``format == "frame"``.
+    ``paths`` and its ``table`` or ``query`` among the options; a Delta or Iceberg table (lake_tables.py)
+    its folder or catalog name in ``paths`` and the version to read among the options. ``frame`` holds an in-memory Polars, Arrow or pandas table for ``format == "frame"``.
     """
 
     name: str
@@ -40,7 +42,7 @@ class SourceSpec:
         if self.format not in FORMATS:
             raise ValueError(f"unknown source format {self.format!r}")
         # what every engine needs to read it, decided here once rather than by each engine
-        if (self.format in FILE_FORMATS or self.format in STREAM_FORMATS) and not self.paths:
+        if self.format in FILE_FORMATS + STREAM_FORMATS + LAKE_FORMATS and not self.paths:
             raise InvalidInput(
                 "SOURCE_NO_PATH", f"source {self.name!r} ({self.format}) names no file", location=self.location
             )
@@ -81,4 +83,9 @@ class SourceSpec:
         if self.format in DATABASE_FORMATS:
             what = ", ".join(f'{key} = "{value}"' for key, value in self.options if key in ("table", "query"))
             return f'{self.format}("{self.paths[0]}", {what})'
+        if self.format in LAKE_FORMATS:
+            at = "".join(
+                f", {key} = {value!r}" for key, value in self.options if key in ("version", "timestamp", "snapshot")
+            )
+            return f'{self.format}("{self.paths[0]}"{at})'.replace("'", '"')
         return f"{self.format}(" + ", ".join(f'"{p}"' for p in self.paths) + ")"

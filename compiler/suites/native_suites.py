@@ -29,7 +29,8 @@ from ..language.text_files import read_utf8
 from ..rule_kinds import RuleKind, spec_of
 from ..sources.databases import CONNECTION_OPTIONS, check_database_source, is_database
 from ..sources.declared_schemas import parse_schema, parse_schema_columns
-from ..sources.source_specs import DATABASE_FORMATS, STREAM_FORMATS, SourceSpec
+from ..sources.lake_tables import check_lake_source, iceberg_is_path
+from ..sources.source_specs import DATABASE_FORMATS, LAKE_FORMATS, STREAM_FORMATS, SourceSpec
 from ..sources.stream_sources import check_stream_source
 from .notify_targets import notify_target
 from .suite import CheckSpec, MeasureSpec, NativeSql, NotifySpec, PassSpec, RuleBody, RuleSpec, SchemaSpec, Suite
@@ -230,6 +231,20 @@ def _source(statement: SourceDecl, base: Path) -> SourceSpec:
         located = paths if fmt == "kafka" else _resolved(paths, base)
         source = SourceSpec(name, fmt, paths=located, options=options, schema=schema, location=location)
         check_stream_source(source)
+        return source
+    if fmt in LAKE_FORMATS:
+        if len(paths) != 1 or schema is not None:
+            raise InvalidInput(
+                "BAD_SOURCE",
+                f"{fmt}(...) takes one table (its folder{' or catalog name' if fmt == 'iceberg' else ''}), "
+                "and reads the schema the table holds",
+                location=location,
+                text=statement.text,
+            )
+        source = SourceSpec(name, fmt, paths=paths, options=options, location=location)
+        check_lake_source(source)  # an Iceberg name in a catalog is no path: resolved only when it is one
+        if fmt == "delta" or iceberg_is_path(source):
+            source = SourceSpec(name, fmt, paths=_resolved(paths, base), options=options, location=location)
         return source
     if fmt == "table":
         if len(paths) != 1:

@@ -19,7 +19,9 @@ from . import statements as s
 from .fast_expressions import KEYWORDS, TYPE_NAME, ExpressionParser
 from .fast_scanner import DIGITS, FLAGS, NUMBER, SKIP, STRING, TIME, Unhandled
 
-SOURCE_FORMAT = re.compile(r"(?ai:csv|tsv|parquet|json|avro|orc|table|postgres|mysql|sqlite|kafka|folder)\b", FLAGS)
+SOURCE_FORMAT = re.compile(
+    r"(?ai:csv|tsv|parquet|json|avro|orc|table|postgres|mysql|sqlite|kafka|folder|delta|iceberg)\b", FLAGS
+)
 OPTION_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*", FLAGS)
 LABEL = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`]|``)*`|[A-Za-z_][A-Za-z0-9_]*""", FLAGS)
 CHECK_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", FLAGS)
