@@ -1,4 +1,4 @@
-"""The Spark-side connectors (spark-avro, the Kafka connector) for a local Spark Connect server.
+"""The Spark-side connectors (spark-avro, the Kafka connector, Delta) for a local Spark Connect server.
 
 PySpark's distribution ships Spark without its external modules. A local server loads them from
 ``spark.jars``: the jars of ``connectors/pom.xml`` at the server's exact Spark version, fetched
@@ -13,6 +13,8 @@ compression codecs) are left out, so the server's own versions are the only ones
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 import re
 import shutil
@@ -28,7 +30,10 @@ POM = Path(__file__).with_name("connectors") / "pom.xml"
 # what a user runs to fetch the connectors by hand (a test checks the module is there)
 FETCH_COMMAND = "python -m gryph.client.spark.session.connector_jars"
 FETCH_TIMEOUT = 600.0
-_COMPLETE = ".complete"  # written last: a folder without it is a fetch that did not finish
+_COMPLETE = ".complete"  # written last, naming what was fetched: a folder without it did not finish
+# the Delta release built for each Spark minor version (io.delta:delta-spark_<spark>_2.13 on Maven
+# Central); Iceberg publishes no Spark runtime for Spark 4.2 (its newest, 1.12.0, is for 4.1)
+DELTA_FOR_SPARK = {"4.2": "4.4.0"}
 _VERSION_SUFFIX = re.compile(r"-\d[^-]*\.jar$")
 
 
@@ -40,6 +45,15 @@ def jar_cache() -> Path:
 def connectors_folder(spark_version: str) -> Path:
     """Where the connectors of ``spark_version`` are cached."""
     return jar_cache() / "spark-connectors" / spark_version
+
+
+def connector_properties(spark_version: str) -> dict[str, str]:
+    """The pom's properties for ``spark_version``: its version, and Delta's release where one is built for it."""
+    minor = ".".join(spark_version.split(".")[:2])
+    properties = {"spark.version": spark_version, "spark.binary.version": minor}
+    if minor in DELTA_FOR_SPARK:
+        properties["delta.version"] = DELTA_FOR_SPARK[minor]
+    return properties
 
 
 def cached_connector_jars(spark_version: str, spark_jars: Path) -> list[Path]:
@@ -60,14 +74,19 @@ def _artifact(file_name: str) -> str:
 def fetch_connectors(spark_version: str) -> Path:
     """Fetch the connectors of ``spark_version`` into the cache (once) and return the folder."""
     return fetch_jars(
-        POM, connectors_folder(spark_version), f"Spark {spark_version}'s connectors", {"spark.version": spark_version}
+        POM,
+        connectors_folder(spark_version),
+        f"Spark {spark_version}'s connectors",
+        connector_properties(spark_version),
     )
 
 
 def fetch_jars(pom: Path, folder: Path, what: str, properties: dict[str, str]) -> Path:
     """The jars ``pom`` depends on (its ``properties`` set), copied once into ``folder`` by Maven;
-    ``what`` names them in errors."""
-    if (folder / _COMPLETE).exists():
+    ``what`` names them in errors. A folder fetched for another pom or properties is fetched anew."""
+    fetched = hashlib.sha256((pom.read_text() + repr(sorted(properties.items()))).encode()).hexdigest()
+    marker = folder / _COMPLETE
+    if marker.exists() and marker.read_text() == fetched:
         return folder
     mvn = shutil.which("mvn")
     if mvn is None:
@@ -89,11 +108,16 @@ def fetch_jars(pom: Path, folder: Path, what: str, properties: dict[str, str]) -
             raise _fetch_failed(what, f"Maven did not finish within {FETCH_TIMEOUT:.0f} s", "") from None
         if done.returncode != 0:
             raise _fetch_failed(what, f"Maven exited with {done.returncode}", done.stdout + done.stderr)
-        (staging / _COMPLETE).touch()
+        (staging / _COMPLETE).write_text(fetched)
+        if folder.exists():  # an older fetch: moved aside first (a rename does not replace a folder)
+            old = Path(tempfile.mkdtemp(prefix=f".{folder.name}.old.", dir=folder.parent))
+            with contextlib.suppress(OSError):
+                folder.rename(old / folder.name)
+            shutil.rmtree(old, ignore_errors=True)
         try:
             staging.rename(folder)
         except OSError:  # another process fetched them meanwhile
-            if not (folder / _COMPLETE).exists():
+            if not marker.exists():
                 raise
         return folder
     finally:

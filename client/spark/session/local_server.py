@@ -245,7 +245,8 @@ class LocalSpark:
     def _jars(self) -> dict[str, str]:
         """``spark.jars``: the JDBC drivers Debian installed, and the connectors fetched for this
         Spark (fetched on the first start where Maven is installed; a server starts without them
-        otherwise, and a source that needs one fails with a hint saying how to get it)."""
+        otherwise, and a source that needs one fails with a hint saying how to get it); with
+        Delta among them, the session settings it needs."""
         from pyspark import __version__ as spark_version
 
         from .connector_jars import cached_connector_jars, fetch_connectors
@@ -256,7 +257,10 @@ class LocalSpark:
         jars = [jar for jar in JDBC_JARS if Path(jar).is_file()]
         if self.connectors:
             jars += [str(jar) for jar in cached_connector_jars(spark_version, self._home / "jars")]
-        return {"spark.jars": ",".join(jars)} if jars else {}
+        settings = {"spark.jars": ",".join(jars)} if jars else {}
+        if any(Path(jar).name.startswith("delta-spark_") for jar in jars):
+            settings.update(DELTA_SETTINGS)  # Delta reads only in a session configured for it
+        return settings
 
     def _kill_all(self, graceful: bool = True) -> None:
         while self._processes:  # newest first: the Connect server before the cluster under it
@@ -283,6 +287,13 @@ JDBC_JARS = (
     "/usr/share/java/mariadb-java-client.jar",
     "/usr/share/java/sqlite-jdbc.jar",
 )
+
+
+# what Delta needs of a session (its SQL extension, and its catalog in front of Spark's own)
+DELTA_SETTINGS = {
+    "spark.sql.extensions": "io.delta.sql.DeltaSparkSessionExtension",
+    "spark.sql.catalog.spark_catalog": "org.apache.spark.sql.delta.catalog.DeltaCatalog",
+}
 
 
 def _workdir() -> Path:

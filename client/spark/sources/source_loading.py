@@ -18,6 +18,7 @@ from pyspark.sql.pandas.types import from_arrow_schema
 from gryph.compiler.plan.data_types import INTEGER, Column, Schema
 from gryph.compiler.sources.databases import is_database
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
+from gryph.compiler.sources.lake_tables import is_lake_table
 from gryph.compiler.sources.local_files import check_local_files
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import TMST
@@ -27,6 +28,7 @@ from ..compile.type_mapping import needs_widening, schema_of, to_logical, to_spa
 from ..session.failures import spark_errors
 from .database_sources import read_database
 from .kafka_source import read_kafka
+from .lake_sources import read_lake_table
 from .local_schemas import known_schema
 
 
@@ -46,6 +48,9 @@ def _load(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schema]:
         return read_kafka(spark, spec)
     if is_database(spec):
         df = read_database(spark, spec)
+        return _widen(df, df.schema)
+    if is_lake_table(spec):
+        df = read_lake_table(spark, spec)
         return _widen(df, df.schema)
     with spark_errors(f"reading source {spec.name!r}", source=f"{spec.name!r} ({spec.describe()})"):
         if spec.format == "table":

@@ -1,0 +1,228 @@
+"""Delta Lake and Iceberg sources on both engines: tables written by the same libraries users
+write them with (deltalake's write_deltalake, pyiceberg with a SQL catalog in a temporary folder),
+read at a version, a timestamp or a snapshot; the columns and filters DuckDB's readers are asked
+for; and every way they go wrong, located at the source's line."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from datetime import datetime, timezone
+
+import pyarrow as pa
+import pytest
+from deltalake import DeltaTable, write_deltalake
+from pyiceberg.catalog.sql import SqlCatalog
+
+from gryph.client import run
+from gryph.client.spark import SparkEngine
+from gryph.client.spark.session.local_server import start_local_server
+from gryph.compiler.errors import EngineError, InvalidInput
+from gryph.compiler.sources.source_specs import SourceSpec
+
+# two commits: (1, 'a', 1.5), (2, NULL, NaN); then (NULL, 'c', NULL), (4, 'é', 3.0)
+FIRST = pa.table({"id": pa.array([1, 2], pa.int64()), "name": ["a", None], "x": [1.5, float("nan")]})
+SECOND = pa.table({"id": pa.array([None, 4], pa.int64()), "name": ["c", "é"], "x": [None, 3.0]})
+
+
+@pytest.fixture(scope="module")
+def delta_table(tmp_path_factory):
+    path = tmp_path_factory.mktemp("lake") / "orders"
+    write_deltalake(str(path), FIRST)
+    write_deltalake(str(path), SECOND, mode="append")
+    return path
+
+
+@pytest.fixture(scope="module")
+def iceberg_catalog(tmp_path_factory):
+    """The table lake.shop.orders in a SQLite catalog; its two snapshots, first one first."""
+    folder = tmp_path_factory.mktemp("iceberg")
+    uri = f"sqlite:///{folder}/catalog.db"
+    catalog = SqlCatalog("lake", uri=uri, warehouse=f"file://{folder}")
+    catalog.create_namespace("shop")
+    table = catalog.create_table("shop.orders", schema=FIRST.schema)
+    table.append(FIRST)
+    table.append(SECOND)
+    snapshots = [s.snapshot_id for s in table.snapshots()]
+    return {"uri": uri, "folder": folder, "location": table.location().removeprefix("file://"), "snapshots": snapshots}
+
+
+def _iceberg(catalog, extra: str = "") -> str:
+    return f'iceberg("lake.shop.orders", catalog.uri = "{catalog["uri"]}"{extra})'
+
+
+@pytest.fixture(params=("duckdb", "spark"))
+def engine(request):
+    if request.param == "duckdb":
+        return {"engine": "duckdb"}
+    return {"engine": "spark", "remote": request.getfixturevalue("spark_remote")}
+
+
+def test_delta_at_its_last_version_a_version_and_a_timestamp(delta_table, engine):
+    """Last version: 4 rows, id NULL once. Version 0 and the moment of its commit: the first 2
+    rows, none NULL."""
+    first_commit = min(entry["timestamp"] for entry in DeltaTable(str(delta_table)).history())
+    moment = datetime.fromtimestamp(first_commit / 1000, timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")
+    suite = f'''source last = delta("{delta_table}")
+source v0 = delta("{delta_table}", version = 0)
+source then = delta("{delta_table}", timestamp = "{moment}")
+completeness c on last: id
+completeness c0 on v0: id
+completeness ct on then: id
+'''
+    metrics = run(suite, **engine).metrics
+    assert metrics["c"] == {"total": 4, "incomplete": 1, "complete": 3}
+    assert metrics["c0"] == metrics["ct"] == {"total": 2, "incomplete": 0, "complete": 2}
+
+
+def test_delta_filters_keep_nan_as_the_largest_number(delta_table, engine):
+    """x > 2 keeps NaN (id 2) and 3.0 (id 4) on both engines, though DuckDB pushes the filter
+    into the Delta dataset; id > 1 keeps ids 2 and 4, 'é' once."""
+    suite = f'''source o = delta("{delta_table}")
+profiling big: select count(*) as n, min(id) as low from o where x > 2
+profiling late: select count(*) as n, max(name) as top from o where id > 1
+'''
+    metrics = run(suite, **engine).metrics
+    assert metrics["big"] == [{"n": 2, "low": 2}]
+    assert metrics["late"] == [{"n": 2, "top": "é"}]
+
+
+def test_iceberg_through_its_catalog_and_its_folder_at_a_snapshot(iceberg_catalog):
+    """The catalog's table: 4 rows, id NULL once; its folder at the first snapshot: 2 rows."""
+    first = iceberg_catalog["snapshots"][0]
+    suite = f'''source o = {_iceberg(iceberg_catalog)}
+source f = iceberg("{iceberg_catalog["location"]}", snapshot = {first})
+completeness c on o: id
+completeness cf on f: id
+profiling big on o: select count(*) as n, min(id) as low from o where x > 2
+profiling named on o: select count(*) as n from o where id > 1 and name = 'é'
+'''
+    metrics = run(suite, "duckdb").metrics
+    assert metrics["c"] == {"total": 4, "incomplete": 1, "complete": 3}
+    assert metrics["cf"] == {"total": 2, "incomplete": 0, "complete": 2}
+    assert metrics["big"] == [{"n": 2, "low": 2}]  # NaN > 2: doubles are not pushed to Iceberg
+    assert metrics["named"] == [{"n": 1}]
+
+
+def test_iceberg_scans_only_the_plans_columns_and_filters(iceberg_catalog, monkeypatch):
+    """The scan DuckDB asks pyiceberg for: the one column the rule reads, and its filter."""
+    from pyiceberg.table import Table
+
+    asked = []
+    scan = Table.scan
+
+    def recorded(self, *args, **kwargs):
+        asked.append(kwargs)
+        return scan(self, *args, **kwargs)
+
+    monkeypatch.setattr(Table, "scan", recorded)
+    suite = f"""source o = {_iceberg(iceberg_catalog)}
+profiling p on o: select name, count(*) as n from o where id >= 2 group by name order by name
+"""
+    # ids 2 (name NULL) and 4 ('é')
+    assert run(suite, "duckdb").metrics["p"] == [{"name": None, "n": 1}, {"name": "é", "n": 1}]
+    [kwargs] = asked
+    assert kwargs["selected_fields"] == ("id", "name")
+    assert str(kwargs["row_filter"]) == "GreaterThanOrEqual(term=Reference(name='id'), literal=LongLiteral(2))"
+
+
+def test_iceberg_on_spark_names_the_runtime_it_lacks(iceberg_catalog, spark_remote):
+    """No Iceberg runtime is built for Spark 4.2: a located error, naming the package and settings."""
+    with pytest.raises(EngineError) as info:
+        run(f"\n\nsource o = {_iceberg(iceberg_catalog)}\ncompleteness c on o: id\n", "spark", remote=spark_remote)
+    error = info.value
+    assert error.code == "LAKE_NOT_ENABLED" and error.location.line == 3
+    assert "iceberg-spark-runtime-4.2_2.13" in error.hint and "IcebergSparkSessionExtensions" in error.hint
+    assert "--engine duckdb" in str(error)
+
+
+def _located(suite: str, engine: dict, code: str, line: int) -> InvalidInput | EngineError:
+    with pytest.raises((InvalidInput, EngineError)) as info:
+        run(suite, **engine)
+    assert info.value.code == code and info.value.location.line == line, info.value
+    return info.value
+
+
+def test_a_folder_that_is_no_delta_table(tmp_path, engine):
+    _located(f'source o = delta("{tmp_path}")\ncompleteness c on o: id\n', engine, "LAKE_TABLE_NOT_FOUND", 1)
+
+
+def test_a_delta_version_or_time_the_table_does_not_have(delta_table, engine):
+    """Version 9 of a table of versions 0 and 1; a time before its first commit and after its last."""
+    for asked in ("version = 9", 'timestamp = "2001-01-01"', 'timestamp = "2999-01-01 00:00:00"'):
+        suite = f'suite s\nsource o = delta("{delta_table}", {asked})\ncompleteness c on o: id\n'
+        _located(suite, engine, "LAKE_VERSION_NOT_FOUND", 2)
+
+
+def test_an_iceberg_snapshot_or_table_that_does_not_exist(iceberg_catalog):
+    error = _located(
+        f"source o = {_iceberg(iceberg_catalog, ', snapshot = 5')}\ncompleteness c on o: id\n",
+        {"engine": "duckdb"},
+        "LAKE_VERSION_NOT_FOUND",
+        1,
+    )
+    assert str(iceberg_catalog["snapshots"][0]) in str(error)  # the snapshots it has
+    missing = (
+        f'source o = iceberg("lake.shop.nope", catalog.uri = "{iceberg_catalog["uri"]}")\ncompleteness c on o: id\n'
+    )
+    _located(missing, {"engine": "duckdb"}, "LAKE_TABLE_NOT_FOUND", 1)
+
+
+def test_bad_options_are_refused_before_anything_is_read(tmp_path):
+    for source, text in (
+        ('delta("t", versio = 1)', "versio"),
+        ('delta("t", version = 1, timestamp = "2024-01-01")', "not both"),
+        ('delta("t", version = 1.5)', "whole number"),
+        ('delta("t", timestamp = "yesterday")', "yesterday"),
+        ('iceberg("orders")', "catalog.namespace.table"),
+        ('iceberg("a.b.c", snapshot = "x")', "whole number"),
+    ):
+        with pytest.raises(InvalidInput, match=text) as info:
+            run(f"source o = {source}\ncompleteness c on o: id\n", "duckdb")
+        assert info.value.code == "BAD_SOURCE" and info.value.location.line == 1
+
+
+def _cli(tmp_path, suite: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    path = tmp_path / "suite.dq"
+    path.write_text(suite, encoding="utf-8")
+    command = [sys.executable, "-m", "gryph.client.cli", "validate", str(path)]
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_a_catalog_that_cannot_be_opened_fails_the_run(tmp_path):
+    """A SQLite catalog in a folder that does not exist: exit 3, naming the catalog at the line."""
+    suite = 'source o = iceberg("lake.shop.orders", catalog.uri = "sqlite:////no/such/folder/c.db")\ncompleteness c on o: id\n'
+    done = _cli(tmp_path, suite)
+    assert done.returncode == 3, done.stderr
+    assert "CATALOG_UNREADABLE" in done.stderr and "suite.dq:1:" in done.stderr and "'lake'" in done.stderr
+
+
+@pytest.mark.parametrize("module", ["deltalake", "pyiceberg"])
+def test_a_missing_reader_names_the_extra_to_install(tmp_path, delta_table, iceberg_catalog, module):
+    """A Python without the reader (a module of that name that fails to import, first on the path)."""
+    blocked = tmp_path / "blocked"
+    (blocked / module).mkdir(parents=True)
+    (blocked / module / "__init__.py").write_text("raise ImportError('not installed')\n")
+    env = dict(os.environ, PYTHONPATH=str(blocked))
+    source = f'delta("{delta_table}")' if module == "deltalake" else _iceberg(iceberg_catalog)
+    done = _cli(tmp_path, f"source o = {source}\ncompleteness c on o: id\n", env)
+    extra = "delta" if module == "deltalake" else "iceberg"
+    assert done.returncode == 3, done.stderr
+    assert "DRIVER_MISSING" in done.stderr and f"gryph[{extra}]" in done.stderr and "suite.dq:1:" in done.stderr
+
+
+def test_a_spark_server_without_delta_names_the_package_and_settings(delta_table):
+    with start_local_server(connectors=False) as server, SparkEngine(server.url) as engine:
+        with pytest.raises(EngineError) as info:
+            engine.schema_of(SourceSpec("o", "delta", paths=(str(delta_table),)))
+    assert info.value.code == "LAKE_NOT_ENABLED"
+    assert "io.delta:delta-spark_4.2_2.13:4.4.0" in info.value.hint
+    assert "spark.sql.extensions=io.delta.sql.DeltaSparkSessionExtension" in info.value.hint
+
+
+def test_validate_reports_the_table_schema_without_a_scan(delta_table, tmp_path):
+    """validate reads the schema from the log: a rule naming a column the table lacks is exit 2."""
+    done = _cli(tmp_path, f'source o = delta("{delta_table}")\ncompleteness c on o: idd\n')
+    assert done.returncode == 2
+    assert "idd" in done.stderr and "'id'" in done.stderr
