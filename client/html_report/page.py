@@ -1,5 +1,6 @@
-"""The report as one self-contained HTML page: the verdict, the checks, a collapsible section per
-rule (chart, metrics, record sample) and the trends. Charts are inline SVG, each beside its
+"""The report as one self-contained HTML page: the verdict, the checks, the measures (each beside
+the checks that read it), a collapsible section per rule (chart, metrics, record sample) and the
+trends. Charts are inline SVG, each beside its
 Vega-Lite spec (JSON, for tools); the page loads nothing, runs no script, and escapes every text."""
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ table{border-collapse:collapse;margin:6px 0 12px}td,th{border:1px solid #ddd;pad
 text-align:left;vertical-align:top}th{background:#f5f5f5}td.num{text-align:right}
 details{border:1px solid #e0e0e0;border-radius:4px;margin:6px 0;padding:4px 10px}
 summary{cursor:pointer;font-weight:600}figure{margin:8px 0}code{font-size:13px}
+figure svg{max-width:100%;height:auto}
 .muted{color:#666}
 """
 
@@ -48,6 +50,7 @@ def html_page(
         f"<title>gryph report: {escape(name)}</title><style>{STYLE}</style></head><body>",
         _header(document),
         _checks(document.get("check_details") or []),
+        _measures(document.get("measure") or {}, document.get("check_details") or []),
         _schemas(document.get("schemas") or {}, (previous or {}).get("schemas")),
         stream,
         _rules(document, rule_charts),
@@ -85,16 +88,40 @@ def _checks(checks: list[dict]) -> str:
         values = ", ".join(f"{text} = {cell(value)}" for text, value in (check.get("values") or {}).items())
         if check.get("error"):
             values = f"error: {check['error']}" + (f"; {values}" if values else "")
-        badge = {"PASS": "pass", "WARN": "warn"}.get(status, "fail")
         anomaly = ' <span class="verdict anomaly">anomaly</span>' if check.get("anomaly") is True else ""
         rows.append(
-            f'<tr><td><span class="verdict {badge}">{escape(status)}</span>{anomaly}</td>'
+            f"<tr><td>{_badge(status)}{anomaly}</td>"
             f"<td>{escape(str(check.get('name', '')))}</td><td><code>{escape(str(check.get('expression', '')))}"
             f"</code></td><td>{escape(values)}</td></tr>"
         )
     return (
         '<section id="checks"><h2>Checks</h2><table><tr><th>result</th><th>check</th><th>expression</th>'
         f"<th>values read</th></tr>{''.join(rows)}</table></section>"
+    )
+
+
+def _badge(status: str) -> str:
+    tone = {"PASS": "pass", "WARN": "warn"}.get(status, "fail")
+    return f'<span class="verdict {tone}">{escape(status)}</span>'
+
+
+def _measures(measures: dict, checks: list[dict]) -> str:
+    """Each measure's value, beside the checks that read it (their result and expression)."""
+    if not isinstance(measures, dict) or not measures:
+        return ""
+    rows = []
+    for name, value in measures.items():
+        reading = [
+            f"<div>{_badge(str(check.get('status', '')))} {escape(str(check.get('name', '')))}: "
+            f"<code>{escape(str(check.get('expression', '')))}</code></div>"
+            for check in checks
+            if any(ref.get("source") == "measure" and ref.get("name") == name for ref in check.get("reads") or [])
+        ]
+        shown = "".join(reading) or '<span class="muted">no check reads it</span>'
+        rows.append(f'<tr><td>{escape(str(name))}</td><td class="num">{escape(cell(value))}</td><td>{shown}</td></tr>')
+    return (
+        '<section id="measures"><h2>Measures</h2><table><tr><th>measure</th><th>value</th><th>checks</th></tr>'
+        f"{''.join(rows)}</table></section>"
     )
 
 
@@ -131,8 +158,10 @@ def _rules(document: dict, charts: dict[str, Chart]) -> str:
     records = document.get("records") or {}
     if rules and isinstance(metrics, dict) and set(metrics) <= set(rules):
         sections = [(rule, rules[rule].get("kind", ""), metrics.get(rule)) for rule in rules]
-    else:  # Griffin's merged metric map: one section of every metric
+    elif metrics:  # Griffin's merged metric map: one section of every metric
         sections = [("metrics", "griffin", metrics)]
+    else:  # a suite of measures only
+        return ""
     opened = " open" if len(sections) <= OPEN_UP_TO else ""
     parts = ['<section id="rules"><h2>Rules</h2>']
     for rule, kind, values in sections:

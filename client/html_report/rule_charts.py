@@ -14,10 +14,12 @@ import altair as alt
 from gryph.compiler.language.time_literals import duration_ms
 from gryph.compiler.rule_kinds import RuleKind
 
+from .axes import WIDTH, count_axis, duration_unit, percent_text
 from .chart import Chart, ShortLabels, chart_id, is_number, short_label
 
 GOOD, BAD, NEUTRAL = "#2e7d32", "#c62828", "#9e9e9e"
-WIDTH, HEIGHT = 420, 160
+HEIGHT = 160
+BAR_HEIGHT = 24  # a bar of a horizontal bar chart, its gap included
 
 # the outcomes of each rule kind, good first, by the metric keys its details may rename
 OUTCOMES = {
@@ -33,6 +35,11 @@ def rule_chart(rule: str, kind: str, details: dict, metrics: object) -> Chart | 
         return None
     shape, draw = chart
     return draw(rule, RuleKind(kind), details, metrics) if isinstance(metrics, shape) else None
+
+
+def _number(value: object) -> float:
+    """``value`` where it is a number, else 0 (a count the chart cannot place)."""
+    return float(value) if is_number(value) else 0  # type: ignore[arg-type]
 
 
 def _name(details: dict, role: str) -> str:
@@ -52,22 +59,18 @@ def _outcome_bars(rule: str, kind: RuleKind, details: dict, metrics: dict) -> Ch
     counted = sum(row["rows"] for row in rows)
     good = rows[0]["rows"] if rows[0]["outcome"] == OUTCOMES[kind][0][0] else 0
     fraction = good / counted if counted else math.nan
-    title = f"{short_label(rule)}: {_percent(fraction)} {OUTCOMES[kind][0][0]} of {counted:,} rows"
+    title = f"{short_label(rule)}: {percent_text(fraction)} {OUTCOMES[kind][0][0]} of {counted:,} rows"
     spec = (
         alt.Chart(alt.Data(values=rows), title=title, width=WIDTH)
         .mark_bar()
         .encode(
             y=alt.Y("outcome:N", sort=None, title=None),
-            x=alt.X("rows:Q", title="rows"),
+            x=alt.X("rows:Q", axis=count_axis("rows", max(row["rows"] for row in rows))),
             color=alt.Color("color:N", scale=None, legend=None),
             tooltip=["outcome:N", "rows:Q"],
         )
     )
     return Chart(chart_id("rule", rule), title, spec)
-
-
-def _percent(fraction: float) -> str:
-    return "n/a" if math.isnan(fraction) else f"{fraction:.1%}"
 
 
 def _step_histogram(rule: str, details: dict, metrics: dict) -> Chart | None:
@@ -85,20 +88,25 @@ def _step_histogram(rule: str, details: dict, metrics: dict) -> Chart | None:
         for row in steps
         if is_number(row.get("step"))
     ]
-    axis = "latency (ms)" if step_ms else "step"
     prefix = _name(details, "percentile") + "_"
     marks = [
         {"percentile": f"p{key[len(prefix) :]}", "latency_ms": value}
         for key, value in metrics.items()
         if key.startswith(prefix) and is_number(value)
     ]
+    # the axis in the unit the longest latency reads best in (hours, not 1,600,000,000 ms)
+    unit, size = duration_unit(max((row["to_ms"] for row in rows), default=0)) if step_ms else ("step", 1)
+    for row in rows:
+        row.update(start=row["from_ms"] / size, end=row["to_ms"] / size)
+    for mark in marks:
+        mark["latency"] = mark["latency_ms"] / size
     bars = (
         alt.Chart(alt.Data(values=rows))
         .mark_bar(color="#1565c0", stroke="white")
         .encode(
-            x=alt.X("from_ms:Q", title=axis),
-            x2="to_ms:Q",
-            y=alt.Y("rows:Q", title="rows"),
+            x=alt.X("start:Q", title=f"latency ({unit})" if step_ms else "step"),
+            x2="end:Q",
+            y=alt.Y("rows:Q", axis=count_axis("rows", max((_number(row["rows"]) for row in rows), default=1))),
             y2=alt.datum(0),
             tooltip=["from_ms:Q", "to_ms:Q", "rows:Q"],
         )
@@ -110,7 +118,7 @@ def _step_histogram(rule: str, details: dict, metrics: dict) -> Chart | None:
         rule_marks = (
             alt.Chart(alt.Data(values=marks))
             .mark_rule(color=BAD, strokeDash=[4, 3])
-            .encode(x="latency_ms:Q", tooltip=["percentile:N", "latency_ms:Q"])
+            .encode(x="latency:Q", tooltip=["percentile:N", "latency_ms:Q"])
         )
         labels = rule_marks.mark_text(align="left", dx=3, dy=-4, color=BAD, baseline="bottom").encode(
             text=alt.Text("percentile:N"), y=alt.value(0)
@@ -125,17 +133,30 @@ def _duplication_histogram(rule: str, details: dict, metrics: dict) -> Chart | N
     if not isinstance(array, list) or not array:
         return None
     rows = [{"extra copies": row.get(dup), "values": row.get(num)} for row in array]
-    title = f"{short_label(rule)}: how many values occur more than once"
-    spec = (
-        alt.Chart(alt.Data(values=rows), title=title, width=WIDTH, height=HEIGHT)
-        .mark_bar(color=BAD)
+    counted = [
+        (r["extra copies"], r["values"]) for r in rows if is_number(r["extra copies"]) and is_number(r["values"])
+    ]
+    values = sum(n for _, n in counted)
+    most = max((n for _, n in counted), default=1)
+    extra = sum(d * n for d, n in counted)
+    title = (
+        f"{short_label(rule)}: {values:,} value{'s' * (values != 1)} occur{'s' * (values == 1)} more than once, "
+        f"{extra:,} extra row{'s' * (extra != 1)}"
+    )
+    # one bar per number of extra copies, labelled with its count: a single bucket is one bar,
+    # not a block filling the chart
+    bars = (
+        alt.Chart(alt.Data(values=rows))
+        .mark_bar(color=BAD, height={"band": 0.7})
         .encode(
-            x=alt.X("extra copies:O", title="extra copies of a value (dup)"),
-            y=alt.Y("values:Q", title="values (num)"),
+            y=alt.Y("extra copies:O", title=f"extra copies ({dup})", sort="ascending"),
+            x=alt.X("values:Q", axis=count_axis(f"values with that many extra copies ({num})", most)),
             tooltip=["extra copies:O", "values:Q"],
         )
     )
-    return Chart(chart_id("rule", rule), title, spec)
+    labels = bars.mark_text(align="left", dx=4, color="#1b1b1b").encode(text=alt.Text("values:Q", format=",d"))
+    height = min(BAR_HEIGHT * len(rows), 24 * BAR_HEIGHT)
+    return Chart(chart_id("rule", rule), title, alt.layer(bars, labels, title=title, width=WIDTH, height=height))
 
 
 HOUR_MS = 3_600_000
@@ -201,12 +222,14 @@ def _profile_bars(rule: str, rows: list) -> Chart | None:
     ]
     label_title, value_title = short_label(label), short_label(value)
     title = f"{short_label(rule)}: {value_title} by {label_title}"
+    whole = all(row["value"] is None or float(row["value"]).is_integer() for row in data)
+    largest = max((abs(row["value"]) for row in data if row["value"] is not None), default=1)
     spec = (
         alt.Chart(alt.Data(values=data), title=title, width=WIDTH)
         .mark_bar(color="#1565c0")
         .encode(
             y=alt.Y("group:N", sort=None, title=label_title),
-            x=alt.X("value:Q", title=value_title),
+            x=alt.X("value:Q", axis=count_axis(value_title, largest) if whole else alt.Axis(title=value_title)),
             tooltip=["group:N", "value:Q"],
         )
     )

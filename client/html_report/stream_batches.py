@@ -11,9 +11,9 @@ from html import escape
 import altair as alt
 
 from ..report import cell
+from .axes import WIDTH, count_axis
 from .chart import Chart, ShortLabels, chart_id
 
-WIDTH = 420
 SHOWN_BATCHES = 50  # the newest batches listed in the tables (the chart shows every one stored)
 _READ = ("rows", "lag", "malformed", "lost")
 
@@ -59,8 +59,8 @@ def stream_chart(documents: list[dict]) -> Chart | None:
         .mark_line(point=True, aria=False)
         .encode(
             x=batch_time_axis(),
-            y=alt.Y("value:Q", title=None),
-            color=alt.Color("series:N", title=None),
+            y=alt.Y("value:Q", axis=count_axis(None, max((v["value"] for v in values), default=1))),
+            color=alt.Color("series:N", title=None, legend=alt.Legend(orient="bottom", columns=4)),
             tooltip=["batch:Q", alt.Tooltip("when:T", format=FULL_TIME), "series:N", "value:Q"],
         )
         .properties(title=title, width=WIDTH, height=140)

@@ -1,17 +1,25 @@
 """Trend lines over the stored runs of a suite: every numeric measure, rule metric and task metric,
-one chart per measure or rule (a line per metric), failed runs marked so a drop shows at a glance.
-Where an anomaly check watches a line, the bounds it used in each run are drawn as the expected
-band (ticks for a one-sided bound) and the runs where it found an anomaly are ringed."""
+one chart per measure or rule and scale (a line per metric: counts apart from fractions and
+durations), placed at each run's time, failed runs marked so a drop shows at a glance. The bounds
+the newest run's checks set on a line are drawn as rules across it; where an anomaly check watches
+a line, the bounds it used in each run are drawn as the expected band (ticks for a one-sided
+bound) and the runs where it found an anomaly are ringed."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import altair as alt
 
+from ..readable_values import duration
+from .axes import PERCENT_TOOLTIP, WIDTH, time_axis
 from .chart import Chart, ShortLabels, chart_id, is_number, short_label
 from .stream_batches import batch_time_axis
+from .trend_scales import Scale, by_values, metric_scale, scale_of
 
-WIDTH = 420
 MIN_RUNS = 2  # one run is a point, not a trend
+POINTS_UP_TO = 60  # runs drawn with a dot each; more are a line (1,000 runs stay a few megabytes)
+SYMBOLS = {"<": "<", ">": ">", "<=": "≤", ">=": "≥", "==": "=", "!=": "≠"}
 
 
 def trend_charts(documents: list[dict]) -> list[Chart]:
@@ -20,30 +28,94 @@ def trend_charts(documents: list[dict]) -> list[Chart]:
         return []
     groups: dict[tuple[str, str], list[dict]] = {}
     bands: dict[tuple[str, str], list[dict]] = {}
-    # a stream's batches are placed at their batch time (__tmst), other runs in their order
-    timed = all(isinstance((d.get("stream") or {}).get("tmst"), int) for d in documents)
-    for number, document in enumerate(documents, start=1):
+    scales: dict[tuple[tuple[str, str], str], str] = {}  # a line's scale, as its newest run says
+    times, x = _run_times(documents)
+    for number, (document, when) in enumerate(zip(documents, times, strict=True), start=1):
         point = {"run": number, "passed": bool(document.get("pass", True))}
-        if timed:
-            point["when"] = document["stream"]["tmst"]
+        if when is not None:
+            point["when"] = when
         found = _anomaly_bands(document, number)
         for group, band in found.items():
             bands.setdefault(group, []).extend({**b, **point} for b in band)
-        for group, series, value in _numbers(document):
+        for group, series, value, scale in _numbers(document):
             row = {**point, "series": series, "value": value}
             if group in found:
                 row["anomaly"] = any(b["anomaly"] for b in found[group] if b["series"] == series)
             groups.setdefault(group, []).append(row)
-    x = (
-        batch_time_axis()
-        if timed
-        else alt.X("run:Q", title="run (oldest to newest)", axis=alt.Axis(format="d", tickMinStep=1))
-    )
-    return [
-        _chart(section, name, rows, bands.get((section, name), []), x)
-        for (section, name), rows in groups.items()
-        if len({row["run"] for row in rows}) >= MIN_RUNS
-    ]
+            if scale is not None:
+                scales[group, series] = scale
+    limits = _bounds(documents[-1])
+    charts = []
+    for group, rows in groups.items():
+        values: dict[str, list[float]] = {}
+        for row in rows:
+            values.setdefault(row["series"], []).append(row["value"])
+        kinds = {series: scales.get((group, series)) or by_values(line) for series, line in values.items()}
+        parts: dict[str, list[dict]] = {}
+        for row in rows:
+            parts.setdefault(kinds[row["series"]], []).append(row)
+        for kind, part in parts.items():
+            if len({row["run"] for row in part}) < MIN_RUNS:
+                continue
+            lines = {row["series"] for row in part}
+            chart_bands = [b for b in bands.get(group, []) if b["series"] in lines]
+            chart_limits = [b for b in limits.get(group, []) if b["series"] in lines]
+            shown = kind if len(parts) > 1 else None  # named in the title when a group has two scales
+            charts.append(
+                _chart(group, shown, part, chart_bands, chart_limits, x, scale_of(kind, _all(part, chart_limits)))
+            )
+    return charts
+
+
+def _run_times(documents: list[dict]) -> tuple[list[int | None], alt.X]:
+    """Each run's place on the x axis (epoch ms) and the axis: a stream's batches at their batch
+    time (__tmst), other runs at their data time, else their start; in their order (no time) when
+    a run has neither."""
+    if all(isinstance((d.get("stream") or {}).get("tmst"), int) for d in documents):
+        return [d["stream"]["tmst"] for d in documents], batch_time_axis()
+    times = [_epoch_ms(d.get("data_time") or d.get("started")) for d in documents]
+    if any(t is None for t in times):
+        axis = alt.Axis(format="d", tickMinStep=1)
+        return [None] * len(documents), alt.X("run:Q", title="run (oldest to newest)", axis=axis)
+    title = "data time, else start (UTC)" if any(d.get("data_time") for d in documents) else "run start (UTC)"
+    known = [t for t in times if t is not None]
+    return times, time_axis("when", title, min(known), max(known))
+
+
+def _epoch_ms(text: object) -> int | None:
+    """An ISO date or time (UTC unless it says otherwise) in epoch milliseconds; None for no time."""
+    try:
+        moment = dt.datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.timezone.utc)
+    return round(moment.timestamp() * 1000)
+
+
+def _bounds(document: dict) -> dict[tuple[str, str], list[dict]]:
+    """Per trend group, the bounds the run's checks set on its lines (``>= 40``), each with its
+    check's name and status."""
+    found: dict[tuple[str, str], list[dict]] = {}
+    for check in document.get("check_details") or []:
+        for bound in check.get("bounds") or []:
+            line = _watched(bound)
+            if line is None or not is_number(bound.get("value")):
+                continue
+            group, series = line
+            found.setdefault(group, []).append(
+                {
+                    "series": series,
+                    "limit": bound["value"],
+                    "check": f"{short_label(str(check.get('name')))} {SYMBOLS.get(str(bound.get('op')), '?')}",
+                    "status": check.get("status"),
+                }
+            )
+    return found
+
+
+def _all(rows: list[dict], limits: list[dict]) -> list[float]:
+    return [row["value"] for row in rows] + [limit["limit"] for limit in limits]
 
 
 def _anomaly_bands(document: dict, run: int) -> dict[tuple[str, str], list[dict]]:
@@ -83,28 +155,32 @@ def _step(key: object) -> str:
 
 
 def _numbers(document: dict):
-    """(group, series, value) for every finite number of a document's measures, metrics and task
-    metrics; a list or map is followed one level down (``name[0]``, ``name.c``)."""
+    """(group, series, value, scale) for every finite number of a document's measures, metrics and
+    task metrics; a list or map is followed one level down (``name[0]``, ``name.c``); the scale
+    where the rule's kind says it (else None: the values say)."""
     for name, value in (document.get("measure") or {}).items():
         for series, number in _flat(name, value):
-            yield ("measure", name), series, number
+            yield ("measure", name), series, number, None
     metrics = document.get("metrics") or {}
-    if document.get("rules") and isinstance(metrics, dict) and set(metrics) <= set(document["rules"]):
+    rules = document.get("rules") or {}
+    if rules and isinstance(metrics, dict) and set(metrics) <= set(rules):
         for rule, values in metrics.items():
             if isinstance(values, list) and len(values) == 1 and isinstance(values[0], dict):
                 values = values[0]  # a profiling rule's single row: its columns trend
             if isinstance(values, dict):
+                info = rules[rule] if isinstance(rules[rule], dict) else {}
                 for key, value in values.items():
-                    yield from ((("rule", rule), series, number) for series, number in _flat(key, value))
+                    scale = metric_scale(info.get("kind"), info.get("details") or {}, str(key))
+                    yield from ((("rule", rule), series, number, scale) for series, number in _flat(key, value))
     elif isinstance(metrics, dict):  # Griffin's merged metric map
         for key, value in metrics.items():
-            yield from ((("metrics", key), series, number) for series, number in _flat(key, value))
+            yield from ((("metrics", key), series, number, None) for series, number in _flat(key, value))
     task = document.get("metric") or {}
     if is_number(task.get("timeElapsed")):
-        yield ("task", "time elapsed (ms)"), "timeElapsed", task["timeElapsed"]
+        yield ("task", "time elapsed"), "timeElapsed", task["timeElapsed"], "duration"
     for source, rows in (task.get("rowsCounter") or {}).items():
         if is_number(rows):
-            yield ("task", "rows read per source"), source, rows
+            yield ("task", "rows read per source"), source, rows, "count"
 
 
 def _flat(name: str, value: object):
@@ -116,60 +192,122 @@ def _flat(name: str, value: object):
         yield from ((f"{name}.{k}", v) for k, v in value.items() if is_number(v))
 
 
-def _chart(section: str, name: str, rows: list[dict], bands: list[dict], x: alt.X) -> Chart:
-    title = f"{section} {short_label(name)}: last {len({row['run'] for row in rows})} runs"
+def _chart(
+    group: tuple[str, str],
+    shown: str | None,
+    rows: list[dict],
+    bands: list[dict],
+    limits: list[dict],
+    x: alt.X,
+    scale: Scale,
+) -> Chart:
+    section, name = group
+    runs = len({row["run"] for row in rows})
+    what = f" ({_SCALE_TITLES[shown]})" if shown else ""
+    title = f"{section} {short_label(name)}{what}: last {runs} runs"
     series = ShortLabels()
-    data = alt.Data(values=[{**row, "series": series(row["series"])} for row in rows])
+    data = alt.Data(values=[_placed({**row, "series": series(row["series"])}, scale, "value", "y") for row in rows])
+    value = alt.Tooltip("value:Q", format=PERCENT_TOOLTIP) if scale.kind == "fraction" else "value:Q"
     # aria=False: no text label per mark in the SVG (1,000 runs must stay a few megabytes)
     line = (
         alt.Chart(data)
-        .mark_line(point=False, aria=False)
+        .mark_line(point=runs <= POINTS_UP_TO, aria=False)
         .encode(
             x=x,
-            y=alt.Y("value:Q", title=None),
-            color=alt.Color("series:N", title=None),
-            tooltip=["run:Q", "series:N", "value:Q", "passed:N"],
+            y=scale.y,
+            color=alt.Color("series:N", title=None, legend=alt.Legend(orient="bottom", columns=4, labelLimit=400)),
+            tooltip=["run:Q", "series:N", value, "passed:N"],
         )
     )
     failed = (
         alt.Chart(data)
         .transform_filter("!datum.passed")
         .mark_point(shape="cross", color="#c62828", size=60, filled=True, aria=False)
-        .encode(x=x, y="value:Q")
+        .encode(x=x, y=_y(scale))
     )
     layers = [line, failed]
-    if bands:
-        layers = [*_band_layers(bands, x, series), *layers, _anomalies(data, x)]
-    return Chart(
-        chart_id("trend", f"{section} {name}"), title, alt.layer(*layers, title=title, width=WIDTH, height=140)
+    if limits and scale.kind != "time":
+        layers += _limit_layers(limits, scale)
+    if bands and scale.kind != "time":
+        layers = [*_band_layers(bands, x, series, scale), *layers, _anomalies(data, x, scale)]
+    chart = alt.layer(*layers, title=title, width=WIDTH, height=160)
+    return Chart(chart_id("trend", f"{section} {name}" + (f" ({shown})" if shown else "")), title, chart)
+
+
+_SCALE_TITLES = {
+    "count": "counts",
+    "whole": "whole numbers",
+    "fraction": "fractions",
+    "duration": "durations",
+    "time": "times",
+    "number": "numbers",
+}
+
+
+def _placed(row: dict, scale: Scale, raw: str, placed: str) -> dict:
+    """``row`` with its ``raw`` value in the axis's unit as ``placed`` (a duration; else as it is)."""
+    if scale.size != 1 and is_number(row.get(raw)):
+        return {**row, placed: row[raw] / scale.size}
+    return row
+
+
+def _y(scale: Scale, field: str | None = None) -> str:
+    """The y field of a layer: the line's, or ``field`` as placed on the chart's scale."""
+    name = scale.field if field is None else (f"y_{field}" if scale.size != 1 else field)
+    return f"{name}:{'T' if scale.kind == 'time' else 'Q'}"
+
+
+def _limit_layers(limits: list[dict], scale: Scale) -> list[alt.Chart]:
+    """Each bound a check sets on a line, as a dashed rule across the chart labelled with the check:
+    red when the check failed in the newest run."""
+    # each labelled with its check, its comparison and its bound as the axis reads it (4 min, not 240000)
+    shown = [{**limit, "check": f"{limit['check']} {_bound_text(limit['limit'], scale)}"} for limit in limits]
+    data = alt.Data(values=[_placed(limit, scale, "limit", "y_limit") for limit in shown])
+    color = alt.condition("datum.status == 'PASS'", alt.value("#455a64"), alt.value("#c62828"))
+    rules = (
+        alt.Chart(data)
+        .mark_rule(strokeDash=[6, 4], strokeWidth=1.5, aria=False)
+        .encode(y=_y(scale, "limit"), color=color, tooltip=["check:N", "limit:Q"])
     )
+    labels = (
+        alt.Chart(data)
+        .mark_text(align="right", baseline="bottom", dy=-2, aria=False)
+        .encode(y=_y(scale, "limit"), x=alt.value(WIDTH), text="check:N", color=color)
+    )
+    return [rules, labels]
 
 
-def _band_layers(bands: list[dict], x: alt.X, series: ShortLabels) -> list[alt.Chart]:
+def _bound_text(value: float, scale: Scale) -> str:
+    return duration(value) if scale.kind == "duration" else f"{value:,}"
+
+
+def _band_layers(bands: list[dict], x: alt.X, series: ShortLabels, scale: Scale) -> list[alt.Chart]:
     """The expected band of each anomaly check (shaded between two bounds) and its bounds as ticks."""
-    data = alt.Data(values=[{**band, "series": series(band["series"])} for band in bands])
+    placed = [_placed(_placed(band, scale, "lower", "y_lower"), scale, "upper", "y_upper") for band in bands]
+    data = alt.Data(values=[{**band, "series": series(band["series"])} for band in placed])
     tooltip = ["run:Q", "check:N", "lower:Q", "upper:Q"]
+    lower, upper = _y(scale, "lower").split(":")[0], _y(scale, "upper").split(":")[0]
     area = (
         alt.Chart(data)
         .transform_filter("isValid(datum.lower) && isValid(datum.upper)")
         .mark_area(opacity=0.18, color="#1565c0", aria=False)
-        .encode(x=x, y=alt.Y("lower:Q", title=None), y2="upper:Q", detail="check:N", tooltip=tooltip)
+        .encode(x=x, y=alt.Y(f"{lower}:Q", title=None), y2=f"{upper}:Q", detail="check:N", tooltip=tooltip)
     )
     ticks = (
         alt.Chart(data)
-        .transform_fold(["lower", "upper"], as_=["bound", "limit"])
-        .transform_filter("isValid(datum.limit)")
+        .transform_fold([lower, upper], as_=["bound", "band_limit"])
+        .transform_filter("isValid(datum.band_limit)")
         .mark_tick(color="#1565c0", thickness=2, aria=False)
-        .encode(x=x, y="limit:Q", tooltip=tooltip)
+        .encode(x=x, y="band_limit:Q", tooltip=tooltip)
     )
     return [area, ticks]
 
 
-def _anomalies(data: alt.Data, x: alt.X) -> alt.Chart:
+def _anomalies(data: alt.Data, x: alt.X, scale: Scale) -> alt.Chart:
     """A ring around each run where an anomaly check found an anomaly on the line."""
     return (
         alt.Chart(data)
         .transform_filter("datum.anomaly")
         .mark_point(shape="circle", size=160, filled=False, color="#ef6c00", strokeWidth=2, aria=False)
-        .encode(x=x, y="value:Q", tooltip=["run:Q", "series:N", "value:Q"])
+        .encode(x=x, y=_y(scale), tooltip=["run:Q", "series:N", "value:Q"])
     )

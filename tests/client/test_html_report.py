@@ -3,6 +3,7 @@ input refused whole, and the page opened in a real headless Chromium."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from html import escape
@@ -100,19 +101,33 @@ def test_report_specs_carry_the_runs_numbers(suite, tmp_path):
     found = specs(html)
     accuracy = {row["outcome"]: row["rows"] for row in values(chart(found, "rule-same-"))}
     assert accuracy == {"matched": 4, "miss": 1}
-    assert "80.0% matched of 5 rows" in chart(found, "rule-same-")["title"]
+    assert chart(found, "rule-same-")["title"] == "same: 80% matched of 5 rows"
     assert {row["outcome"]: row["rows"] for row in values(chart(found, "rule-contact-"))} == {
         "complete": 4,
         "incomplete": 1,
     }
-    assert values(chart(found, "rule-ids-")) == [{"extra copies": 1, "values": 1}]
+    ids = chart(found, "rule-ids-")
+    assert values(ids) == [{"extra copies": 1, "values": 1}]
+    # id 3 twice: one value with one extra copy, one extra row; a bar labelled with its count
+    assert ids["title"] == "ids: 1 value occurs more than once, 1 extra row"
+    assert [layer["mark"]["type"] for layer in ids["layer"]] == ["bar", "text"]
     delivery = values(chart(found, "rule-delivery-"))
-    assert {(r["from_ms"], r["to_ms"], r["rows"]) for r in delivery if "rows" in r} == {
-        (0, 120000, 2),
-        (120000, 240000, 1),
-        (360000, 480000, 1),
+    # the longest latency bucket ends at 8 min (>= 2 min, < 2 h): the axis is in minutes
+    assert {(r["from_ms"], r["to_ms"], r["rows"], r["start"], r["end"]) for r in delivery if "rows" in r} == {
+        (0, 120000, 2, 0, 2),
+        (120000, 240000, 1, 2, 4),
+        (360000, 480000, 1, 6, 8),
     }
-    assert [r for r in delivery if "percentile" in r] == [{"percentile": "p50", "latency_ms": 60000}]
+    assert [r for r in delivery if "percentile" in r] == [{"percentile": "p50", "latency_ms": 60000, "latency": 1}]
+    assert chart(found, "rule-delivery-")["layer"][0]["encoding"]["x"]["title"] == "latency (min)"
+    # counts on whole-number axes, no more ticks than whole numbers: 4 matched rows, 2 rows of a
+    # latency step, 1 duplicated value
+    axes = [
+        chart(found, "rule-same-")["encoding"]["x"]["axis"],
+        chart(found, "rule-delivery-")["layer"][0]["encoding"]["y"]["axis"],
+        ids["layer"][0]["encoding"]["x"]["axis"],
+    ]
+    assert [(axis["format"], axis["tickCount"]) for axis in axes] == [(",d", 4), (",d", 2), (",d", 1)]
     assert values(chart(found, "rule-by-email-domain-")) == [{"group": "NULL", "value": 1}, {"group": "x", "value": 4}]
     # verdict, policy, the failed check with its expression and value, all escaped
     assert "FAIL" in html and "failed (policy: all)" in html and "no missing email" in html
@@ -123,30 +138,71 @@ def test_report_specs_carry_the_runs_numbers(suite, tmp_path):
     assert "Trends appear once two runs" in html
 
 
+def _epoch_ms(*moment: int) -> int:
+    return round(dt.datetime(*moment, tzinfo=dt.timezone.utc).timestamp() * 1000)
+
+
 def test_trends_follow_the_stored_runs_and_mark_failed_ones(suite, tmp_path):
     history = tmp_path / "h.duckdb"
     users = tmp_path / "users.csv"
-    main(["run", str(suite), "--history", str(history)])  # 1 NULL email: fails
+    main(["run", str(suite), "--history", str(history), "--data-time", "2026-11-20"])  # 1 NULL email: fails
     users.write_text("id,email\n1,a@x\n2,b@x\n")  # no NULL email: passes
-    main(["run", str(suite), "--history", str(history)])
+    main(["run", str(suite), "--history", str(history), "--data-time", "2026-11-21T06:00"])
     page = tmp_path / "r.html"
     assert main(["report", "shop", "--history", str(history), "-o", str(page)]) == 0
     found = specs(page.read_text())
-    rows = values(chart(found, "trend-task-rows-read"))
-    assert [(r["series"], r["value"], r["passed"]) for r in rows if r["series"] == "users"] == [
-        ("users", 5, False),
-        ("users", 2, True),
+    # each run at its data time, not its number
+    day_one, day_two = _epoch_ms(2026, 11, 20), _epoch_ms(2026, 11, 21, 6)
+    rows_chart = chart(found, "trend-task-rows-read")
+    rows = values(rows_chart)
+    assert [(r["series"], r["value"], r["passed"], r["when"]) for r in rows if r["series"] == "users"] == [
+        ("users", 5, False, day_one),
+        ("users", 2, True, day_two),
     ]
+    x = rows_chart["layer"][0]["encoding"]["x"]
+    assert (x["field"], x["type"], x["title"]) == ("when", "temporal", "data time, else start (UTC)")
+    assert rows_chart["layer"][0]["encoding"]["y"]["axis"]["format"] == ",d"  # rows: whole numbers
     measure = values(chart(found, "trend-measure-"))
-    assert [r["value"] for r in measure] == [1, 0]
-    assert {r["series"] for r in values(chart(found, "trend-rule-same-"))} == {
-        "total",
-        "missing",
-        "matched",
-        "matchedFraction",
+    assert [r["value"] for r in measure if "value" in r] == [1, 0]
+    # the check `measures[...] <= 0` draws a rule at 0, as the newest run judged it (passed)
+    assert [r for r in measure if "limit" in r] == [
+        {"series": "</script><b>odd</b> ünï", "limit": 0, "check": "no missing email ≤ 0", "status": "PASS"}
+    ]
+    # accuracy's counts and its fraction on two charts: 0.8 and 1.0 are not flattened against 5
+    counts, fraction = chart(found, "trend-rule-same-count"), chart(found, "trend-rule-same-fraction")
+    assert {r["series"] for r in values(counts)} == {"total", "missing", "matched"}
+    assert [(r["series"], r["value"]) for r in values(fraction)] == [("matchedFraction", 0.8), ("matchedFraction", 1)]
+    assert fraction["layer"][0]["encoding"]["y"]["axis"]["format"] == ".3~%"
+    assert fraction["title"] == "rule same (fractions): last 2 runs"
+    # timeliness: total counts rows; avg and p50 are durations, (1+1+3+7)/4 = 3 min and 1 min:
+    # over 2 min, so in minutes
+    durations = chart(found, "trend-rule-delivery-duration")
+    assert {(r["series"], r["value"], r["y"]) for r in values(durations)} == {
+        ("avg", 180000, 3),
+        ("percentile_50", 60000, 1),
     }
+    assert durations["layer"][0]["encoding"]["y"]["title"] == "min"
     assert main(["report", "shop", "--history", str(history), "--runs", "1", "-o", str(page)]) == 0
     assert not [key for key in specs(page.read_text()) if key.startswith("trend-")]
+
+
+def test_runs_without_a_data_time_are_placed_at_their_start():
+    documents = [
+        {"name": "s", "pass": True, "started": "2026-11-24T10:00:00+00:00", "measure": {"m": 1}},
+        {"name": "s", "pass": True, "started": "2026-11-25T09:30:00Z", "measure": {"m": 2}},
+        {"name": "s", "pass": True, "started": "2026-11-25T12:00:00Z", "data_time": "2026-11-26", "measure": {"m": 3}},
+    ]
+    [trend] = [c for c in Report(documents).trends if c.id.startswith("trend-measure-m-")]
+    spec = trend.vega_lite
+    assert [(r["when"], r["value"]) for r in values(spec)] == [
+        (_epoch_ms(2026, 11, 24, 10), 1),
+        (_epoch_ms(2026, 11, 25, 9, 30), 2),
+        (_epoch_ms(2026, 11, 26), 3),
+    ]
+    assert Report(documents[:2]).trends[0].vega_lite["layer"][0]["encoding"]["x"]["title"] == "run start (UTC)"
+    # a run with no time at all (a document from another tool): the runs in their order
+    [untimed] = Report([{**documents[0], "started": ""}, documents[1]]).trends
+    assert untimed.vega_lite["layer"][0]["encoding"]["x"]["field"] == "run"
 
 
 def test_a_thousand_runs_stay_under_five_megabytes(suite, tmp_path):
@@ -206,22 +262,59 @@ def test_report_of_another_tools_duckdb_file(tmp_path, capsys):
     assert "is not a gryph run history" in capsys.readouterr().err and not (tmp_path / "r.html").exists()
 
 
+# checks whose bounds are drawn on the trends: unique is 3 (fails), matchedFraction 0.8 (fails),
+# the average latency 3 min (passes)
+BOUNDED_CHECKS = """check "enough ids": metrics["ids"]["unique"] >= 40
+check "matched": 0.99 <= metrics["same"]["matchedFraction"]
+check "fast delivery": metrics["delivery"]["avg"] <= 4m
+"""
+
+
 def test_report_in_headless_chromium(suite, tmp_path):
+    suite.write_text(suite.read_text().replace("pass when all", BOUNDED_CHECKS + "pass when all"))
     history = tmp_path / "h.duckdb"
-    for _ in range(3):
-        main(["run", str(suite), "--history", str(history)])
+    for day in ("2026-11-20", "2026-11-21", "2026-11-23"):
+        main(["run", str(suite), "--history", str(history), "--data-time", day, "--quiet"])
     page = tmp_path / "r.html"
     assert main(["report", "shop", "--history", str(history), "-o", str(page)]) == 0
+    found = specs(page.read_text())
+    limits = {
+        prefix: [
+            (r["series"], r["limit"], r["check"], r["status"]) for r in values(chart(found, prefix)) if "limit" in r
+        ]
+        for prefix in ("trend-rule-ids-", "trend-rule-same-fraction", "trend-rule-delivery-duration")
+    }
+    assert limits == {
+        "trend-rule-ids-": [("unique", 40, "enough ids ≥ 40", "FAIL")],
+        "trend-rule-same-fraction": [("matchedFraction", 0.99, "matched ≥ 0.99", "FAIL")],
+        # 4m is 240,000 ms, drawn at 4 on an axis in minutes
+        "trend-rule-delivery-duration": [("avg", 240000, "fast delivery ≤ 4 min", "PASS")],
+    }
+    assert [r["y_limit"] for r in values(chart(found, "trend-rule-delivery-duration")) if "limit" in r] == [4]
     browser = Browser()
     try:
         browser.open(page.as_uri())
         figures = browser.evaluate(
             "[...document.querySelectorAll('figure.chart')].map(f => [f.id, "
             "f.querySelectorAll('svg .mark-rect path, svg .mark-line path, svg .mark-rule line, "
-            "svg .mark-symbol path').length])"
+            "svg .mark-symbol path').length, f.querySelector('svg').getBoundingClientRect().width])"
         )
-        assert len(figures) == len(specs(page.read_text())) >= 5 + 6
-        assert all(marks > 0 for _, marks in figures), figures
+        assert len(figures) == len(found) >= 5 + 6
+        assert all(marks > 0 for _, marks, _ in figures), figures
+        # every chart spans the page's column (1,068 px at this window), none the old 400 px
+        column = browser.evaluate("document.querySelector('#rules').getBoundingClientRect().width")
+        assert all(width >= 0.85 * column for _, _, width in figures), (column, figures)
+        # the bound's rule and its label on the trend of ids
+        labels = browser.evaluate(
+            "[...document.querySelector('figure[id^=\"trend-rule-ids-\"]').querySelectorAll('svg .mark-text.role-mark text')]"
+            ".map(t => t.textContent)"
+        )
+        assert labels == ["enough ids ≥ 40"]
+        measures = browser.evaluate("document.querySelector('#measures').innerText")
+        assert measures.split("\n")[2:] == [
+            "</script><b>odd</b> ünï\t1\t",
+            'FAIL no missing email: measures["</script><b>odd</b> ünï"] <= 0',
+        ], measures
         assert browser.console_errors() == []
         assert browser.requested_urls() == [page.as_uri()]  # the page itself, nothing else
         browser.screenshot(ARTIFACTS / "html_report.png")
