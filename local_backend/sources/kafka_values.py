@@ -78,10 +78,14 @@ def parsed_messages(spec: SourceSpec, raw: str) -> str:
                 hint="declare it a string, bigint, double, boolean, timestamp or date",
             )
     if kind == "json":
-        # the value is parsed once, into each column's JSON (NULL: absent), then each small piece apart
-        pieces = ", ".join(f"__j[{i + 1}] AS __f{i}" for i in range(len(columns)))
+        # the value is parsed once, into each column's JSON (NULL: absent); each small piece then
+        # once more, for its JSON type and its text, which the conversions below only read
+        pieces = ", ".join(
+            f"json_type(__j[{i + 1}]) AS __t{i}, json_extract_string(__j[{i + 1}], '$') AS __s{i}"
+            for i in range(len(columns))
+        )
         shaped = f"(SELECT *, {pieces} FROM (SELECT *, {_json_pieces(columns)} AS __j FROM {raw}))"
-        typed = [_json_field(column, f"__f{i}") for i, column in enumerate(columns)]
+        typed = [_json_field(column, f"__t{i}", f"__s{i}") for i, column in enumerate(columns)]
         whole = "__j IS NULL"
     else:
         shaped = raw
@@ -109,9 +113,9 @@ def _json_pieces(columns: tuple[Column, ...]) -> str:
     )
 
 
-def _json_field(column: Column, piece: str) -> tuple[str, str]:
-    """The column's value from its JSON ``piece``, and when the piece holds a value to convert."""
-    kind, text = f"json_type({piece})", f"json_extract_string({piece}, '$')"
+def _json_field(column: Column, kind: str, text: str) -> tuple[str, str]:
+    """The column's value from its member's JSON type and text, and when the member holds a
+    value to convert."""
     integral = f"{kind} IN ('BIGINT', 'UBIGINT')"
     if column.dtype.kind == Kind.STRING:
         return text, "false"
