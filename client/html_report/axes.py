@@ -21,7 +21,7 @@ PERCENT_TOOLTIP = ".6~%"
 _UNITS = (("d", 86_400_000), ("h", 3_600_000), ("min", 60_000), ("s", 1_000))
 
 
-MOST_TICKS = 10
+MOST_TICKS = 8
 # (step in ms, label format), finest first: a time axis ticks at the finest step that needs no
 # more than MOST_TICKS ticks over its runs; steps past a week are calendar months (_MONTHS)
 _TIME_STEPS = (

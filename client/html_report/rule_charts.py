@@ -59,7 +59,9 @@ def _outcome_bars(rule: str, kind: RuleKind, details: dict, metrics: dict) -> Ch
     counted = sum(row["rows"] for row in rows)
     good = rows[0]["rows"] if rows[0]["outcome"] == OUTCOMES[kind][0][0] else 0
     fraction = good / counted if counted else math.nan
-    title = f"{short_label(rule)}: {percent_text(fraction)} {OUTCOMES[kind][0][0]} of {counted:,} rows"
+    title = (
+        f"{short_label(rule)}: {percent_text(fraction)} {OUTCOMES[kind][0][0]} of {counted:,} row{'s' * (counted != 1)}"
+    )
     spec = (
         alt.Chart(alt.Data(values=rows), title=title, width=WIDTH)
         .mark_bar()

@@ -395,11 +395,12 @@ def test_anomalies_bands_and_schema_changes_in_the_report(tmp_path):
     30 is outside the last, an anomaly."""
     (tmp_path / "s.dq").write_text(ANOMALY_SUITE)
     history, page = tmp_path / "h.duckdb", tmp_path / "r.html"
-    for rows in (10, 12, 14):
+    run = ["run", str(tmp_path / "s.dq"), "--history", str(history), "--quiet", "--data-time"]
+    for day, rows in ((20, 10), (21, 12), (22, 14)):  # a day apart: the runs spread along the time axis
         (tmp_path / "t.csv").write_text("id\n" + "".join(f"{i}\n" for i in range(rows)))
-        assert main(["run", str(tmp_path / "s.dq"), "--history", str(history), "--quiet"]) == 0
+        assert main([*run, f"2026-11-{day}"]) == 0
     (tmp_path / "t.csv").write_text("id,extra\n" + "".join(f"{i},x\n" for i in range(30)))
-    assert main(["run", str(tmp_path / "s.dq"), "--history", str(history), "--quiet", "--html", str(page)]) == 1
+    assert main([*run, "2026-11-23", "--html", str(page)]) == 1
     html = page.read_text()
     trend = chart(specs(html), "trend-measure-rows")
     rows = values(trend)
