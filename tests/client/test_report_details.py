@@ -4,6 +4,7 @@ from its boundary, latency axes in units, a suite of measures only; and every fi
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import stat
 import subprocess
@@ -12,7 +13,7 @@ import sys
 import pytest
 
 from gryph.client.cli import main
-from gryph.client.html_report.axes import duration_unit, percent_text
+from gryph.client.html_report.axes import duration_unit, percent_text, time_axis
 from tests.client.test_html_report import chart, specs, values
 from tests.support.gryph_cli import GRYPH
 
@@ -113,3 +114,35 @@ def test_every_output_file_takes_the_users_umask(tmp_path, umask, mode):
     files = ["r.html", "j.xml", "m.md", "o.json", *(f"png/{p.name}" for p in (tmp_path / "png").iterdir())]
     assert len(files) == 5  # one chart: the uniqueness rule's
     assert {name: stat.S_IMODE((tmp_path / name).stat().st_mode) for name in files} == dict.fromkeys(files, mode)
+
+
+def _ms(*moment: int) -> int:
+    return round(dt.datetime(*moment, tzinfo=dt.timezone.utc).timestamp() * 1000)
+
+
+@pytest.mark.parametrize(
+    "first,last,ticks,label",
+    [
+        # 54 h: 6 h steps would need 9 ticks (more than 8), 12 h steps need 5
+        (
+            _ms(2026, 11, 20),
+            _ms(2026, 11, 22, 6),
+            [_ms(2026, 11, 20, h) for h in (0, 12)] + [_ms(2026, 11, 21, h) for h in (0, 12)] + [_ms(2026, 11, 22)],
+            "%b %d %H:%M",
+        ),
+        # 39 s from 10:00:01: every 5 s from 10:00:05
+        (
+            _ms(2026, 1, 1, 10, 0, 1),
+            _ms(2026, 1, 1, 10, 0, 40),
+            [_ms(2026, 1, 1, 10, 0, s) for s in range(5, 41, 5)],
+            "%H:%M:%S",
+        ),
+        # ten months: quarters (months would be 10 ticks)
+        (_ms(2026, 1, 5), _ms(2026, 11, 20), [_ms(2026, m, 1) for m in (4, 7, 10)], "%b %Y"),
+        # nearly three years: Januaries
+        (_ms(2024, 1, 5), _ms(2026, 11, 20), [_ms(2025, 1, 1), _ms(2026, 1, 1)], "%Y"),
+    ],
+)
+def test_time_axis_ticks_at_round_steps(first, last, ticks, label):
+    axis = time_axis("when", "t", first, last).to_dict()
+    assert (axis["axis"]["values"], axis["axis"]["format"], axis["scale"]) == (ticks, label, {"type": "utc"})
