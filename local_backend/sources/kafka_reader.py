@@ -1,6 +1,6 @@
 """One bounded Kafka batch into DuckDB: per partition the offsets [start, end) of the spec's
 ``offsets`` option, read with confluent-kafka into an Arrow table of raw messages, then parsed in
-DuckDB (kafka_values.py) into the columns ``stream_schema`` declares.
+DuckDB (kafka_values.py) into an Arrow table of the columns ``stream_schema`` declares.
 
 Transactions leave gaps (their markers and aborted records are never delivered under
 ``read_committed``): a partition is done at its first offset at or past ``end - 1``, or when the
@@ -18,7 +18,14 @@ import duckdb
 
 from gryph.compiler.errors import EngineError, Location
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.compiler.sources.stream_sources import CONSUMER_PREFIX, MALFORMED, OFFSETS, kafka_ranges, value_format
+from gryph.compiler.sources.stream_sources import (
+    CONSUMER_PREFIX,
+    MALFORMED,
+    OFFSETS,
+    kafka_ranges,
+    value_format,
+    value_schema,
+)
 
 from ..sql.quoting import ident
 from .kafka_consumer import kafka_failed, open_consumer, unreachable
@@ -35,10 +42,10 @@ _WAIT_S = 0.02
 
 
 def kafka_relation(con: duckdb.DuckDBPyConnection, spec: SourceSpec, arrow_name: str) -> str:
-    """The batch's rows as a relation over the Arrow table registered as ``arrow_name``;
+    """The batch's parsed rows as a relation over the Arrow table registered as ``arrow_name``;
     with ``on_malformed = "fail"``, ``STREAM_MALFORMED`` at the first message that does not parse."""
-    con.register(arrow_name, with_csv_fields(spec, read_messages(spec)))
-    relation = parsed_messages(spec, ident(arrow_name))
+    con.register(arrow_name, parsed_batch(con, spec))
+    relation = ident(arrow_name)
     if spec.option("on_malformed", "count") == "fail":
         first = con.execute(
             f'SELECT topic, partition, "offset" FROM {relation} WHERE {ident(MALFORMED)} '
@@ -58,18 +65,24 @@ def kafka_relation(con: duckdb.DuckDBPyConnection, spec: SourceSpec, arrow_name:
     return relation
 
 
-def read_messages(spec: SourceSpec) -> pa.Table:
-    """The raw messages of the batch: value and key as text, topic, partition, offset, timestamp.
+def parsed_batch(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> pa.Table:
+    """The batch's messages parsed into the source's columns (``__tmst`` aside), as Arrow.
 
     A batch's offsets name the same messages every time, and a run registers its sources more
-    than once (to learn views' schemas, then to run): the last batches read are kept, so the
-    broker is asked once per batch."""
-    # what decides a batch's messages: the brokers, the offsets and the consumer's settings
-    key = (spec.paths, tuple((k, v) for k, v in spec.options if k == OFFSETS or k.startswith(CONSUMER_PREFIX)))
+    than once (to learn views' schemas, then to run, then for record samples): the last batches
+    are kept parsed, so the broker is asked and the values are parsed once per batch."""
+    # what decides a batch's rows: the brokers, the offsets, the consumer's settings, the parsing
+    options = tuple((k, v) for k, v in spec.options if k == OFFSETS or k.startswith(CONSUMER_PREFIX))
+    key = (spec.paths, options, value_format(spec), value_schema(spec))
     if key in _LAST_READ:
         _LAST_READ.move_to_end(key)
         return _LAST_READ[key]
-    table = _read_messages(spec)
+    raw = "__gryph_kafka_raw"
+    con.register(raw, with_csv_fields(spec, _read_messages(spec)))
+    try:
+        table = con.sql(f"SELECT * FROM {parsed_messages(spec, ident(raw))}").to_arrow_table()
+    finally:
+        con.unregister(raw)
     _LAST_READ[key] = table
     while len(_LAST_READ) > _KEPT_BATCHES:
         _LAST_READ.popitem(last=False)

@@ -33,13 +33,12 @@ _FALSE = {"false", "0", "no", "n", "off"}
 class Loaded:
     """What registering a source left in the connection, so it can be removed again."""
 
-    def __init__(self, view: str, arrow_names: tuple[str, ...] = (), table: bool = False) -> None:
+    def __init__(self, view: str, arrow_names: tuple[str, ...] = ()) -> None:
         self.view = view
         self.arrow_names = arrow_names
-        self.table = table  # the source's rows were copied into a temporary table of that name
 
     def drop(self, con: duckdb.DuckDBPyConnection) -> None:
-        con.execute(f"DROP {'TABLE' if self.table else 'VIEW'} IF EXISTS {ident(self.view)}")
+        con.execute(f"DROP VIEW IF EXISTS {ident(self.view)}")
         for name in self.arrow_names:
             con.unregister(name)
 
@@ -66,22 +65,12 @@ def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str)
         con.register(arrow_name, _ARROW[spec.format](spec))
         arrow_names = (arrow_name,)
         relation = _declared(spec, ident(arrow_name))
-    # a Kafka batch's values are parsed once into a table: a view would parse them again for
-    # every query of the run that reads the source
-    copied = spec.format == "kafka"
     try:
-        con.execute(
-            f"CREATE OR REPLACE TEMP {'TABLE' if copied else 'VIEW'} {ident(view)} "
-            f"AS SELECT *{stamp_item(spec)} FROM {relation}"
-        )
+        con.execute(f"CREATE OR REPLACE TEMP VIEW {ident(view)} AS SELECT *{stamp_item(spec)} FROM {relation}")
     except duckdb.Error as exc:
         for name in arrow_names:
             con.unregister(name)
         raise _unreadable(spec, exc) from None
-    if copied:
-        for name in arrow_names:
-            con.unregister(name)
-        return Loaded(view, table=True)
     return Loaded(view, arrow_names)
 
 

@@ -191,20 +191,29 @@ def test_an_empty_range_reads_no_rows_and_has_the_stream_columns(kafka, json_top
         engine.close()
 
 
-def test_a_batch_is_parsed_once_into_a_table_that_goes_with_the_source(kafka, json_topic):
-    # a view would parse every message again for each query that reads the source
-    spec = bounded_kafka(_spec(kafka.bootstrap, json_topic, "json", JSON_SCHEMA), {(json_topic, 0): (0, 8)}, STAMP)
-    engine = DuckDBEngine()
-    con = engine.connection
-    try:
-        loaded = register_source(con, spec, "clicks")
-        assert con.execute("SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall() == [("clicks",)]
-        assert con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall() == []  # no Arrow kept
-        assert con.execute("SELECT count(*), count_if(__malformed) FROM clicks").fetchone() == (8, 4)
-        loaded.drop(con)
-        assert con.execute("SELECT count(*) FROM duckdb_tables() WHERE temporary").fetchone() == (0,)
-    finally:
-        engine.close()
+def test_a_batch_is_read_and_parsed_once_however_often_it_is_registered(kafka, json_topic, monkeypatch):
+    """A run registers a source for a view's schema, its metrics and its record samples: the
+    broker is asked and the values parsed once per batch; another schema parses them again."""
+    from gryph.local_backend.sources import kafka_reader
+
+    calls = {"read": 0, "parse": 0}
+
+    def counted(name, function):
+        def wrapper(*args):
+            calls[name] += 1
+            return function(*args)
+
+        return wrapper
+
+    monkeypatch.setattr(kafka_reader, "_read_messages", counted("read", kafka_reader._read_messages))
+    monkeypatch.setattr(kafka_reader, "parsed_messages", counted("parse", kafka_reader.parsed_messages))
+    spec = bounded_kafka(_spec(kafka.bootstrap, json_topic, "json", JSON_SCHEMA), {(json_topic, 0): (1, 7)}, STAMP)
+    first = duckdb_rows(spec)
+    assert duckdb_rows(spec) == first == _expected(json_topic, JSON_EXPECTED, range(1, 7))
+    assert calls == {"read": 1, "parse": 1}
+    narrower = bounded_kafka(_spec(kafka.bootstrap, json_topic, "json", "id bigint"), {(json_topic, 0): (1, 7)}, STAMP)
+    assert [row[0] for row in duckdb_rows(narrower)] == [2, None, None, None, 6, 7]  # 3 of them malformed
+    assert calls == {"read": 2, "parse": 2}
 
 
 def test_on_malformed_fail_names_the_first_malformed_message(kafka, json_topic):
