@@ -20,6 +20,9 @@ from .profiles import LISTED, NUMBERS, ColumnProfile, SourceProfile
 
 KEY_FRACTION = Fraction(95, 100)  # distinct values per filled row from which a column is a key
 KEY_ROWS = 3  # fewer filled rows tell nothing of a key
+# key checks per source: each is a distinct count, and DuckDB's time for the distinct counts of one
+# scan grows with their square (a table of 2,000 unique columns would take hours)
+MAX_KEYS = 10
 DAY = 86400
 _SCHEMA_TYPES = {Kind.BOOLEAN, Kind.INTEGER, Kind.DOUBLE, Kind.STRING, Kind.DATE, Kind.TIMESTAMP, Kind.BINARY}
 _PER_LINE = 8  # names per line in a long list
@@ -30,25 +33,27 @@ def source_statements(profile: SourceProfile, now: dt.datetime, taken: set[str])
     of sources and rules so far (a rule name is added to it)."""
     source, rows = profile.spec.name, profile.rows
     lines = _schema(profile)
-    lines += ["", f"# rows: {rows} when profiled; a change beyond half fewer or twice as many is an anomaly"]
+    steady = "; a change beyond half fewer or twice as many is an anomaly" if rows else ""
+    lines += ["", f"# rows: {rows} when profiled{steady}"]
     rows_measure = f"{source} rows"
     lines.append(f"measure {dsl_string(rows_measure)}: select count(*) from {source}")
     if rows:
         lines.append(f"check {dsl_string(f'{source} has rows')}: {_measure(rows_measure)} > 0")
-    else:
-        lines.append("# no 'has rows' check: the source was empty")
-    lines.append(
-        f"check {dsl_string(f'{source} row count steady')}: anomaly({_measure(rows_measure)}, "
-        "relative_change(max_increase = 1, max_decrease = 0.5))   # WARN until a run is in the history"
-    )
+        lines.append(
+            f"check {dsl_string(f'{source} row count steady')}: anomaly({_measure(rows_measure)}, "
+            "relative_change(max_increase = 1, max_decrease = 0.5))   # WARN until a run is in the history"
+        )
+    else:  # from nothing, any rows at all would be an anomaly
+        lines.append("# no row-count checks: the source was empty")
     complete = [c for c in profile.columns if rows and c.filled == rows]
     if complete:
         rule = identifier(f"{source}_complete", taken)
         lines += ["", f"# no NULL in any of the {rows} rows: {len(complete)} of {len(profile.columns)} columns"]
         lines += _listed(f"completeness {rule} on {source}: ", [dsl_name(c.name) for c in complete])
         lines.append(f'check {dsl_string(f"{source} complete")}: metrics[{dsl_string(rule)}]["incomplete"] == 0')
+    keys = [c.name for c in profile.columns if _is_key(c)][:MAX_KEYS]
     for column in profile.columns:
-        lines += ["", *_column_block(source, rows, column, now)]
+        lines += ["", *_column_block(source, rows, column, now, column.name in keys)]
     return lines
 
 
@@ -63,16 +68,20 @@ def _schema(profile: SourceProfile) -> list[str]:
     return _listed(f"schema {profile.spec.name}: required(", items, ")")
 
 
-def _column_block(source: str, rows: int, column: ColumnProfile, now: dt.datetime) -> list[str]:
+def _column_block(source: str, rows: int, column: ColumnProfile, now: dt.datetime, key: bool) -> list[str]:
     label = f"{source}.{column.name}"
     lines = [f"# {comment_text(dsl_name(column.name))} ({column.dtype}): {_summary(rows, column)}"]
-    statements = list(_column_rules(source, rows, label, column, now))
+    if _is_key(column) and not key:
+        lines.append(f"# no key check: the first {MAX_KEYS} key columns of the source have one")
+    statements = list(_column_rules(source, rows, label, column, now, key))
     if not statements:
         return [*lines, f"# no rule: {_why_none(rows, column)}"]
     return lines + statements
 
 
-def _column_rules(source: str, rows: int, label: str, column: ColumnProfile, now: dt.datetime) -> Iterator[str]:
+def _column_rules(
+    source: str, rows: int, label: str, column: ColumnProfile, now: dt.datetime, key: bool
+) -> Iterator[str]:
     name, kind = dsl_name(column.name), column.dtype.kind
     if rows == 0 or column.filled == 0:
         return
@@ -85,16 +94,15 @@ def _column_rules(source: str, rows: int, label: str, column: ColumnProfile, now
                 f"{label} filled in at least {_percent(least)} of rows",
                 f">= {_decimal(least)}",
             )
-    if kind in LISTED and column.filled >= KEY_ROWS and column.distinct is not None:
+    if key and column.distinct is not None:
         distinct = Fraction(column.distinct, column.filled)
-        if distinct >= KEY_FRACTION:
-            unique = distinct == 1
-            yield from _measured(
-                f"{label} distinct per filled row",
-                f"select count(distinct {name}) / count({name}) from {source}",
-                f"{label} unique" if unique else f"{label} nearly unique",
-                "== 1" if unique else f">= {_decimal(_floor_hundredths(distinct))}",
-            )
+        unique = distinct == 1
+        yield from _measured(
+            f"{label} distinct per filled row",
+            f"select count(distinct {name}) / count({name}) from {source}",
+            f"{label} unique" if unique else f"{label} nearly unique",
+            "== 1" if unique else f">= {_decimal(_floor_hundredths(distinct))}",
+        )
     if column.values:  # says more than a range or a length would
         literals = ", ".join(_value(v) for v in column.values)
         only = len(column.values) == 1
@@ -110,6 +118,16 @@ def _column_rules(source: str, rows: int, label: str, column: ColumnProfile, now
         yield from _length_rules(source, label, name, column.shortest, column.longest)
     if kind in (Kind.DATE, Kind.TIMESTAMP) and column.newest is not None:
         yield from _freshness(source, label, name, column.newest, now)
+
+
+def _is_key(column: ColumnProfile) -> bool:
+    """Nearly every filled value distinct, in a column of codes or names (not measurements)."""
+    return (
+        column.dtype.kind in LISTED
+        and column.filled >= KEY_ROWS
+        and column.distinct is not None
+        and Fraction(column.distinct, column.filled) >= KEY_FRACTION
+    )
 
 
 def _number_rules(source: str, label: str, name: str, column: ColumnProfile) -> Iterator[str]:
@@ -142,7 +160,7 @@ def _length_rules(source: str, label: str, name: str, shortest: int, longest: in
         yield from _counted(
             f"{label} length not {shortest}",
             f"select count(*) from {source} where length({name}) != {shortest}",
-            f"{label} is {shortest} characters long",
+            f"{label} is {shortest} character{'' if shortest == 1 else 's'} long",
         )
         return
     yield from _counted(
@@ -201,7 +219,7 @@ def _summary(rows: int, column: ColumnProfile) -> str:
         parts.append(f"{column.low} .. {column.high}")
     if column.shortest is not None:
         lengths = f"{column.shortest} to {column.longest}" if column.shortest != column.longest else column.shortest
-        parts.append(f"{lengths} characters")
+        parts.append(f"{lengths} character{'' if column.longest == 1 else 's'}")
     if column.values:
         parts.append("values " + ", ".join(comment_text(_value(v)) for v in column.values))
     return ", ".join(parts)
