@@ -64,7 +64,9 @@ def _suite_text(
     what = comment_text(redact(", ".join(arguments)))
     lines = [HEADER.format(what=what, file=output or "suite.dq"), f"suite {name}"]
     for profile in profiles:
-        lines += ["", "", f"# ---- {profile.spec.name}: {profile.rows} rows, {len(profile.columns)} columns"]
+        rows, columns = profile.rows, len(profile.columns)
+        counts = f"{rows} row{'' if rows == 1 else 's'}, {columns} column{'' if columns == 1 else 's'}"
+        lines += ["", "", f"# ---- {profile.spec.name}: {counts}"]
         lines += declaration(profile.spec, base)
         lines += source_statements(profile, now, taken)
     lines += ["", "pass when all", ""]
