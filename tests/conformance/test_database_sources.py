@@ -1,5 +1,6 @@
 """The conformance cases whose tables are flat, with the tables in PostgreSQL, MariaDB and
-SQLite, on both engines: the same hand-derived metrics as from in-memory frames.
+SQLite, and as Delta and Iceberg tables, on both engines: the same hand-derived metrics as from
+in-memory frames.
 
 PostgreSQL gets the tables through ADBC's bulk ingest (bigint, double precision, text, boolean,
 timestamp, date). SQLite and MariaDB get them with declared types that both engines read the same
@@ -7,6 +8,9 @@ way (SQLite: INTEGER, REAL, TEXT, BOOLEAN, TIMESTAMP, DATE; MariaDB: BIGINT, INT
 in a binary collation, BOOLEAN, DATETIME(6), DATE). A declared gap: SQLite and MariaDB have no
 NaN or infinity (SQLite stores NULL, MariaDB has no such value), so a case with NaN in its tables
 runs on PostgreSQL only; test_sqlite_has_no_nan and test_mariadb_has_no_nan show the gap.
+Delta and Iceberg tables are written from the cases' Arrow tables by deltalake and pyiceberg (a
+SQL catalog in a temporary folder), every flat case. A declared gap: Iceberg runs on DuckDB only,
+no Iceberg runtime being built for the Spark gryph runs (test_iceberg_on_spark_is_refused).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from gryph.client import load_suite, run
+from gryph.compiler.errors import EngineError
 from tests.conformance.conformance_support import arrow_table, decode_expected, load_cases, with_extra_details
 from tests.support.comparison import same
 
@@ -178,6 +183,46 @@ def mariadb_cases(mariadb):
     return suites
 
 
+@pytest.fixture(scope="module")
+def delta_cases(tmp_path_factory):
+    """Each case's tables as Delta tables (folders named by position: a case's names may hold
+    any character); the suite text reading them."""
+    from deltalake import write_deltalake
+
+    folder = tmp_path_factory.mktemp("delta_cases")
+    suites = {}
+    for index, (case_id, case) in enumerate(CASES):
+        declarations = []
+        for number, (name, spec) in enumerate(case["tables"].items()):
+            path = folder / f"case{index}" / f"t{number}"
+            write_deltalake(str(path), arrow_table(spec))
+            declarations.append(f"source {_name(name)} = delta({_string(str(path))})")
+        suites[case_id] = _with_sources(case, declarations)
+    return suites
+
+
+@pytest.fixture(scope="module")
+def iceberg_cases(tmp_path_factory):
+    """Each case's tables in a namespace of its own of one SQLite-backed Iceberg catalog."""
+    from pyiceberg.catalog.sql import SqlCatalog
+
+    folder = tmp_path_factory.mktemp("iceberg_cases")
+    uri = f"sqlite:///{folder}/catalog.db"
+    catalog = SqlCatalog("lake", uri=uri, warehouse=f"file://{folder}")
+    suites = {}
+    for index, (case_id, case) in enumerate(CASES):
+        catalog.create_namespace(f"case{index}")
+        declarations = []
+        for number, (name, spec) in enumerate(case["tables"].items()):
+            table = arrow_table(spec)
+            catalog.create_table(f"case{index}.t{number}", schema=table.schema).append(table)
+            declarations.append(
+                f"source {_name(name)} = iceberg({_string(f'lake.case{index}.t{number}')}, catalog.uri = {_string(uri)})"
+            )
+        suites[case_id] = _with_sources(case, declarations)
+    return suites
+
+
 def _check(case: dict, suite_text: str, engine) -> None:
     result = run(with_extra_details(load_suite(suite_text), case), engine)
     expected = decode_expected(case["expected"])
@@ -204,6 +249,24 @@ def test_case_from_sqlite(case_id, case, sqlite_cases, dq_engine):
 @pytest.mark.parametrize("case_id,case", SQLITE_CASES, ids=[c for c, _ in SQLITE_CASES])
 def test_case_from_mariadb(case_id, case, mariadb_cases, dq_engine):
     _check(case, mariadb_cases[case_id], dq_engine)
+
+
+@pytest.mark.parametrize("case_id,case", CASES, ids=[c for c, _ in CASES])
+def test_case_from_delta(case_id, case, delta_cases, dq_engine):
+    _check(case, delta_cases[case_id], dq_engine)
+
+
+@pytest.mark.parametrize("case_id,case", CASES, ids=[c for c, _ in CASES])
+def test_case_from_iceberg(case_id, case, iceberg_cases, duckdb_engine):
+    _check(case, iceberg_cases[case_id], duckdb_engine)
+
+
+def test_iceberg_on_spark_is_refused(iceberg_cases, spark_conformance_engine):
+    """The declared gap: the first case's Iceberg tables on Spark are LAKE_NOT_ENABLED, located."""
+    case_id, case = CASES[0]
+    with pytest.raises(EngineError) as info:
+        _check(case, iceberg_cases[case_id], spark_conformance_engine)
+    assert info.value.code == "LAKE_NOT_ENABLED" and info.value.location is not None
 
 
 def test_most_cases_run_on_databases():
