@@ -61,4 +61,4 @@ def test_the_all_extra_is_every_engine_and_source_extra():
     wanted = sorted(set(extras) - {"all", "test", "dev", "bench"})
     (listed,) = extras["all"]
     assert listed.startswith("gryph[") and sorted(listed[len("gryph[") : -1].split(",")) == wanted
-    assert wanted == ["kafka", "mysql", "postgres", "spark"]
+    assert wanted == ["delta", "iceberg", "kafka", "mysql", "postgres", "spark"]
