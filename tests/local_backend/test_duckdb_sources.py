@@ -173,6 +173,35 @@ def test_parquet_and_declared_types(engine, tmp_path):
     assert load(engine, declared) == [{"age": "14"}]
 
 
+# DuckDB's plain forms over the file, each of which it got wrong before the scan said can_have_nan
+NAN_FORMS = {
+    "SELECT count(*) FROM {r} WHERE isnan(x)": 1,
+    "SELECT count(*) FROM {r} WHERE x > 2.0": 1,
+    "SELECT count(*) FROM {r} WHERE x = 'NaN'::DOUBLE": 1,
+    "SELECT sum(CASE WHEN isnan(x) THEN 1 ELSE 0 END) FROM {r}": 1,
+    "SELECT isnan(max(x)) FROM {r}": True,
+}
+
+
+def test_nan_outside_a_parquet_footers_min_max_is_read(tmp_path):
+    """pyarrow's footer says min 1.0, max 2.0 for [1.0, NaN, 2.0] (the spec leaves NaN out):
+    DuckDB must neither prune the NaN row nor answer max(x) from the footer (duckdb/duckdb#25521)."""
+    from gryph.local_backend.sources.source_views import located_parquet, register_source
+
+    path = tmp_path / "nan.parquet"
+    pq.write_table(pa.table({"x": pa.array([1.0, float("nan"), 2.0], pa.float64())}), path)
+    footer = pq.ParquetFile(path).metadata.row_group(0).column(0).statistics
+    assert (footer.min, footer.max) == (1.0, 2.0)  # the case this test is about
+    spec = SourceSpec("t", "parquet", paths=(str(path),))
+    con = duckdb.connect()
+    register_source(con, spec, "t")
+    located = located_parquet(con, spec, "f", "row")
+    assert located is not None
+    for relation in ("t", located):
+        for query, expected in NAN_FORMS.items():
+            assert con.execute(query.format(r=relation)).fetchone()[0] == expected, (relation, query)
+
+
 def test_json_lines_and_json_array(engine, tmp_path):
     lines = write(tmp_path / "p.jsonl", "\n".join(json.dumps(p) for p in PEOPLE) + "\n")
     whole = write(tmp_path / "p.json", json.dumps(PEOPLE))
