@@ -4,7 +4,7 @@ The strategies are Deequ's: ``normal`` is BatchNormal (mean ± k·σ of a traini
 earlier anomalies out of it, the default, is what OnlineNormal's ``ignoreAnomalies`` does),
 ``absolute_change`` and ``relative_change`` are AbsoluteChange and RelativeRateOfChange (with
 their ``order``), and ``seasonal`` compares with the run one period back (the same weekday last
-week for ``"7d"``). Every strategy is turned into bounds on the value itself, so a report shows the
+week for ``"7d"``); ``holt_winters`` forecasts with additive Holt-Winters (holt_winters.py). Every strategy is turned into bounds on the value itself, so a report shows the
 range the value had to fall in. Too few earlier runs is a warning ("not enough history"), never a
 failure or an error.
 """
@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass
 
 from .check_functions import BaselineQuery, CheckError, Clock, Point, is_number, period_end, type_name
+from .holt_winters import HoltWinters, holt_winters_bounds
 from .statistics import sample_stddev
 
 DIRECTIONS = ("up", "down", "both")
@@ -60,13 +61,15 @@ class Seasonal:
     max_decrease: float | None
 
 
-Strategy = Normal | AbsoluteChange | RelativeChange | Seasonal
+Strategy = Normal | AbsoluteChange | RelativeChange | Seasonal | HoltWinters
 
 
 def runs_needed(strategy: Strategy) -> int:
     """The fewest baseline runs the strategy can compute bounds from."""
     if isinstance(strategy, Normal):
         return 2  # a sample standard deviation needs two values
+    if isinstance(strategy, HoltWinters):
+        return 2 * strategy.seasonal_periods  # two seasons to start the level, trend and season from
     if isinstance(strategy, Seasonal):
         return 1
     return strategy.order
@@ -107,7 +110,12 @@ def judge_anomaly(check: Anomaly, value: object, clock: Clock) -> Finding:
             None,
             {"baseline runs": len(history), "not enough history": f"{len(history)} earlier runs, {needed} needed"},
         )
-    lower, upper, shown = _bounds(strategy, history)
+    lower: float | None
+    upper: float | None
+    if isinstance(strategy, HoltWinters):
+        lower, upper, shown = holt_winters_bounds(strategy, history, clock.started)
+    else:
+        lower, upper, shown = _bounds(strategy, [_number(point) for point in history])
     if check.direction == "up":
         lower = None
     elif check.direction == "down":
@@ -122,19 +130,25 @@ def judge_anomaly(check: Anomaly, value: object, clock: Clock) -> Finding:
     )
 
 
-def _history(check: Anomaly, clock: Clock) -> list[float]:
-    """The baseline's numbers, newest first: runs whose value is null, NaN or not a number are skipped."""
+def _history(check: Anomaly, clock: Clock) -> list[Point]:
+    """The baseline's runs, newest first, each with the subject's value: runs whose value is null,
+    NaN or not a number are skipped."""
     strategy = check.strategy
     query, limit = check.query, runs_needed(strategy)
-    if isinstance(strategy, Normal):
+    if isinstance(strategy, (Normal, HoltWinters)):
         limit = strategy.window
     elif isinstance(strategy, Seasonal):
         query = dataclasses.replace(
             query, until=period_end(clock.started, dt.timedelta(milliseconds=strategy.period_ms))
         )
-    points = clock.history.baseline(clock.suite, query, limit)
-    values = [_at(point, check.path) for point in points]
-    return [float(v) for v in values if is_number(v) and math.isfinite(v)]  # type: ignore[arg-type]
+    points = [
+        Point(_at(point, check.path), point.started) for point in clock.history.baseline(clock.suite, query, limit)
+    ]
+    return [point for point in points if is_number(point.value) and math.isfinite(point.value)]  # type: ignore[arg-type]
+
+
+def _number(point: Point) -> float:
+    return float(point.value)  # type: ignore[arg-type]
 
 
 def _at(point: Point, path: tuple[str | int, ...]) -> object:
@@ -155,7 +169,9 @@ def _nth(items: list[object], index: int) -> object:
     return items[index] if -len(items) <= index < len(items) else None
 
 
-def _bounds(strategy: Strategy, history: list[float]) -> tuple[float | None, float | None, dict[str, object]]:
+def _bounds(
+    strategy: Normal | AbsoluteChange | RelativeChange | Seasonal, history: list[float]
+) -> tuple[float | None, float | None, dict[str, object]]:
     """The lower and upper bound on today's value, and what they were computed from."""
     if isinstance(strategy, Normal):
         mean = math.fsum(history) / len(history)

@@ -9,7 +9,7 @@ then named options. Strategies take named parameters only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from ..errors import InvalidInput, did_you_mean
@@ -19,6 +19,7 @@ from ..language.time_literals import duration_ms
 from ..plan.data_types import DataType
 from .anomaly import DIRECTIONS, AbsoluteChange, Anomaly, Normal, RelativeChange, Seasonal, Strategy
 from .check_functions import BaselineQuery, is_number
+from .holt_winters import HoltWinters, MissingExtra, exponential_smoothing
 from .tree_nodes import Const, Index, MeasureRef, MetricRef, Traced, Unary
 
 DEFAULT_WINDOW = 30  # baseline runs of ``normal`` when the check does not say
@@ -30,6 +31,8 @@ STRATEGY_PARAMETERS: dict[str, dict[str, object]] = {
     "absolute_change": {"max_increase": None, "max_decrease": None, "order": 1},
     "relative_change": {"max_increase": None, "max_decrease": None, "order": 1},
     "seasonal": {"period": None, "max_increase": None, "max_decrease": None},
+    # a week of daily runs, fitted on the newest eight weeks
+    "holt_winters": {"seasonal_periods": 7, "k": DEFAULT_K, "window": 56},
 }
 OPTIONS: dict[str, object] = {
     "direction": "both",
@@ -75,13 +78,13 @@ def build_anomaly(builder: Builder, node: c.CheckCall, check: str, measure_types
         if not isinstance(options[flag], bool):
             raise bad(f"{flag} must be true or false, got {options[flag]!r}", _arg(named, flag, node))
     strategy = _strategy(builder, strategy_node)
-    if isinstance(strategy, Normal) and strategy.window < min_history:
+    if isinstance(strategy, (Normal, HoltWinters)) and strategy.window < min_history:
         raise bad(
             f"a window of {strategy.window} runs can never hold min_history = {min_history}",
             strategy_node,
             "make the window at least min_history",
         )
-    if not isinstance(strategy, Normal) and _unbounded(strategy, str(direction)):
+    if not isinstance(strategy, (Normal, HoltWinters)) and _unbounded(strategy, str(direction)):
         raise bad(
             f"{_strategy_name(strategy)}() bounds no change in direction {direction}",
             strategy_node,
@@ -145,7 +148,7 @@ def _strategy(builder: Builder, node: c.CheckExpr) -> Strategy:
             f"unknown anomaly strategy {name!r}" if name else "anomaly()'s second argument is a strategy",
             node,
             (did_you_mean(name, STRATEGY_PARAMETERS) if name else None)
-            or "normal(...), absolute_change(...), relative_change(...) or seasonal(...)",
+            or "normal(...), absolute_change(...), relative_change(...), seasonal(...) or holt_winters(...)",
         )
     positional = [arg for arg in call.args if not isinstance(arg, c.CheckNamedArgument)]
     if positional:
@@ -162,16 +165,41 @@ def _strategy(builder: Builder, node: c.CheckExpr) -> Strategy:
         return _arg(named, name, call)
 
     if call.name == "normal":
-        k = values["k"]
-        if not is_number(k) or not k > 0:  # type: ignore[operator]
-            raise builder.error("BAD_ANOMALY_CHECK", f"k must be a number > 0, got {k!r}", at("k"))
-        return Normal(float(k), _count(builder, values["window"], "window", 1, at("window")))  # type: ignore[arg-type]
+        return Normal(_k(builder, values["k"], at("k")), _count(builder, values["window"], "window", 1, at("window")))
+    if call.name == "holt_winters":
+        return _holt_winters(builder, values, call, at)
     increase = _limit(builder, values["max_increase"], "max_increase", at("max_increase"))
     decrease = _limit(builder, values["max_decrease"], "max_decrease", at("max_decrease"))
     if call.name == "seasonal":
         return Seasonal(_period(builder, values["period"], at("period")), increase, decrease)
     order = _count(builder, values["order"], "order", 1, at("order"))
     return (AbsoluteChange if call.name == "absolute_change" else RelativeChange)(increase, decrease, order)
+
+
+def _k(builder: Builder, k: object, at: Node) -> float:
+    if not is_number(k) or not k > 0:  # type: ignore[operator]
+        raise builder.error("BAD_ANOMALY_CHECK", f"k must be a number > 0, got {k!r}", at)
+    return float(k)  # type: ignore[arg-type]
+
+
+def _holt_winters(
+    builder: Builder, values: dict[str, object], call: c.CheckCall, at: Callable[[str], Node]
+) -> HoltWinters:
+    season = _count(builder, values["seasonal_periods"], "seasonal_periods", 2, at("seasonal_periods"))
+    k = _k(builder, values["k"], at("k"))
+    window = _count(builder, values["window"], "window", 1, at("window"))
+    if window < 2 * season:
+        raise builder.error(
+            "BAD_ANOMALY_CHECK",
+            f"a window of {window} runs is less than two seasons of {season} runs",
+            at("window"),
+            f"make the window at least {2 * season}",
+        )
+    try:
+        exponential_smoothing()
+    except MissingExtra as missing:
+        raise builder.error("ANOMALY_EXTRA_MISSING", str(missing), call, 'pip install "gryph[anomaly]"') from None
+    return HoltWinters(season, k, window)
 
 
 def _named(builder: Builder, args: list[c.CheckNamedArgument], known: dict[str, object], fn: str) -> dict[str, object]:
