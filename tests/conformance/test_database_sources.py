@@ -271,8 +271,17 @@ def test_case_from_mariadb(case_id, case, mariadb_cases, dq_engine):
 
 
 @pytest.mark.parametrize("case_id,case", CASES, ids=[c for c, _ in CASES])
-def test_case_from_delta(case_id, case, delta_cases, dq_engine):
+def test_case_from_delta(case_id, case, delta_cases, dq_engine, request):
+    if case_id in DELTA_ON_SPARK_GAPS and "spark" in request.node.callspec.id:
+        request.applymarker(pytest.mark.xfail(strict=True, reason=DELTA_ON_SPARK_GAPS[case_id]))
     _check(case, delta_cases[case_id], dq_engine)
+
+
+# Known, not yet fixed: Spark's Delta reader answers a lone max(x) from the table log's statistics,
+# which deltalake writes without NaN (as parquet footers), so it says 2.0 where the column holds NaN
+DELTA_ON_SPARK_GAPS = {
+    "profiling/nan_beyond_a_parquet_footers_min_max_extremes": "Delta on Spark takes max(x) from NaN-less log stats"
+}
 
 
 @pytest.mark.parametrize("case_id,case", CASES, ids=[c for c, _ in CASES])
