@@ -39,6 +39,8 @@ class RunResult:
     stream: dict | None = None
     # each source's columns and their logical types, as the engine reported them (no scan)
     schemas: dict[str, dict[str, str]] = field(default_factory=dict)
+    # each Delta or Iceberg source's version, rows and commit time, from its table's log (no scan)
+    table_logs: dict[str, dict] = field(default_factory=dict)
 
     def warnings_failed(self) -> bool:
         # an anomaly check without enough history yet is a WARN that --strict does not fail on
@@ -81,6 +83,8 @@ class RunResult:
             document["stream"] = self.stream
         if self.schemas:
             document["schemas"] = self.schemas
+        if self.table_logs:
+            document["table_logs"] = self.table_logs
         # the one form of a run that JSON output, history and the HTML report are made from
         return redact_document(document)
 

@@ -25,6 +25,7 @@ from gryph.compiler.plan import format_plan
 from gryph.compiler.plan.data_types import INTEGER, Column, Schema
 from gryph.compiler.results import Failed, ResultRow, RuleResult, merge_writes
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
+from gryph.compiler.sources.lake_tables import TableLog, is_lake_table
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import TMST, is_stream, stream_schema
 from gryph.compiler.suites.data_times import parse_data_time
@@ -281,6 +282,7 @@ def run_loaded(
         if error.location.file is None:  # a failure of the run belongs to the suite that ran
             error.location = Location(suite.file)
         raise
+    logs = _table_logs(suite, active)
     results = compiled.finish(rows)
     measures = compiled.finish_measures(rows)
     metrics = _metrics(suite, results)
@@ -309,11 +311,25 @@ def run_loaded(
         passed=verdict.passed and not failed,
         policy=str(suite.policy),
         failed=failed,
-        rows_read=compiled.rows_read(rows),
+        # a source the plan does not count (read only through a join) counted by its table's log
+        rows_read={**{n: log.rows for n, log in logs.items() if log.rows is not None}, **compiled.rows_read(rows)},
         malformed=compiled.malformed_read(rows),
         rule_kinds={rule.name: {"kind": rule.kind, "details": _scalar_details(rule)} for rule in suite.rules},
         schemas=columns,
+        table_logs={name: log.report() for name, log in logs.items()},
     )
+
+
+def _table_logs(suite: Suite, active: Engine) -> dict[str, TableLog]:
+    """What the logs of the suite's Delta and Iceberg tables say, where the engine reads them."""
+    logs = {}
+    for name, spec in suite.sources.items():
+        if is_lake_table(spec):
+            with _located(spec.location):
+                log = active.table_log(spec)
+            if log is not None:
+                logs[name] = log
+    return logs
 
 
 def run_data_time(suite: Suite, given: str | None) -> dt.datetime | None:

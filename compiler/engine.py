@@ -11,6 +11,7 @@ from .errors import UnsupportedError
 from .plan import Plan, View
 from .plan.data_types import Schema
 from .plan.node import Node, walk_nodes
+from .sources.lake_tables import TableLog
 from .sources.source_specs import SourceSpec
 
 Rows = list[dict[str, object]]
@@ -84,6 +85,10 @@ class Engine(Protocol):
 
     def schema_of_view(self, views: tuple[View, ...], sources: Mapping[str, SourceSpec]) -> Schema:
         """The schema of the last of ``views`` (registered in order), without scanning data."""
+
+    def table_log(self, source: SourceSpec) -> TableLog | None:
+        """What a Delta or Iceberg source's log says of the version it reads (no data scanned);
+        None where the engine does not read that table's log."""
 
     def run(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> dict[str, Rows]:
         """Register ``plan.views``, run every query and return its rows by query name."""

@@ -17,7 +17,7 @@ from gryph.compiler.plan.data_types import Schema
 from gryph.compiler.plan.printer import table_label
 from gryph.compiler.plan.result_values import normalize
 from gryph.compiler.sources.databases import is_database
-from gryph.compiler.sources.lake_tables import is_lake_table
+from gryph.compiler.sources.lake_tables import TableLog, is_lake_table
 from gryph.compiler.sources.source_specs import SourceSpec
 
 from .capabilities import CAPABILITIES
@@ -97,6 +97,12 @@ class DuckDBEngine:
             return schema_of_relation(self._con.sql(f"SELECT * FROM {ident(loaded.view)}"))
         finally:
             loaded.drop(self._con)
+
+    def table_log(self, source: SourceSpec) -> TableLog:
+        """What a Delta or Iceberg source's log says, read on the client by its Python reader."""
+        from .sources.lake_tables import lake_log
+
+        return lake_log(source)
 
     def schema_of_view(self, views: tuple[View, ...], sources: Mapping[str, SourceSpec]) -> Schema:
         """The schema of the last view, with the views before it registered; no data is scanned."""

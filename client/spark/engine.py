@@ -13,6 +13,7 @@ from gryph.compiler.errors import EngineError
 from gryph.compiler.plan import Export, Plan, Query, View, reads
 from gryph.compiler.plan.data_types import Schema
 from gryph.compiler.plan.printer import table_label
+from gryph.compiler.sources.lake_tables import TableLog
 from gryph.compiler.sources.source_specs import SourceSpec
 
 from .capabilities import CAPABILITIES
@@ -26,6 +27,7 @@ from .rewrites.read_once import Copies, keep_all
 from .rewrites.small_sources import reads_only_small, restore, set_for_small_run
 from .session.connect import Connection, connect
 from .session.failures import spark_errors
+from .sources.lake_sources import delta_log
 from .sources.source_loading import load_source
 
 
@@ -75,6 +77,11 @@ class SparkEngine:
             self._loaded[key] = load_source(self.spark, spec)
             weakref.finalize(spec, self._loaded.pop, key, None)  # an id is unique while its object lives
         return self._loaded[key]
+
+    def table_log(self, source: SourceSpec) -> TableLog | None:
+        """A Delta source's log as Delta on the server reads it; None for Iceberg (its metadata
+        tables are not read here: no Iceberg runtime serves this Spark)."""
+        return delta_log(self.spark, source) if source.format == "delta" else None
 
     def schema_of_view(self, views: tuple[View, ...], sources: Mapping[str, SourceSpec]) -> Schema:
         """The schema of the last view (Spark analyses it without running it)."""

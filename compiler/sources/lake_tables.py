@@ -10,6 +10,7 @@ through their Spark packages on the cluster: both from this one description.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from ..errors import InvalidInput, did_you_mean
@@ -20,6 +21,24 @@ ICEBERG_OPTIONS = ("snapshot",)
 CATALOG_PREFIX = "catalog."  # an Iceberg catalog's properties: catalog.uri, catalog.warehouse, ...
 # the time forms a timestamp option takes: a date, or a date and time (ISO 8601, "T" or a space)
 _TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)?(?:Z|[+-]\d{2}:\d{2})?")
+
+
+@dataclass(frozen=True)
+class TableLog:
+    """What a Delta or Iceberg table's log says of the version a source reads, no data file read:
+    that version (an Iceberg snapshot's id), its rows and the time of its commit (epoch ms, UTC)."""
+
+    version: int | None
+    rows: int | None
+    committed_ms: int | None
+
+    def report(self) -> dict[str, object]:
+        """As the result document shows it: the commit time in ISO 8601, UTC."""
+        committed = None
+        if self.committed_ms is not None:
+            moment = datetime.fromtimestamp(self.committed_ms / 1000, timezone.utc)
+            committed = moment.isoformat(timespec="milliseconds")
+        return {"version": self.version, "rows": self.rows, "committed": committed}
 
 
 def is_lake_table(spec: SourceSpec) -> bool:

@@ -16,12 +16,14 @@ from pathlib import Path
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from gryph.compiler.errors import EngineError, InvalidInput
 from gryph.compiler.plan import reads
 from gryph.compiler.plan.data_types import Schema
 from gryph.compiler.plan.pruning import columns_read, prune_columns
 from gryph.compiler.sources.lake_tables import (
+    TableLog,
     catalog_properties,
     delta_timestamp,
     iceberg_identifier,
@@ -103,6 +105,32 @@ def lake_schema(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> Schema:
         table = _iceberg_table(spec)
         empty = _iceberg_schema(spec, table).empty_table()
     return schema_of_relation(con.from_arrow(empty).select(f"*{stamp_item(spec)}" if spec.stamp is not None else "*"))
+
+
+def lake_log(spec: SourceSpec) -> TableLog:
+    """What the table's log says of the version the source reads: Delta's add actions' record
+    counts (a file without them: its Parquet footer's) and commit; Iceberg's snapshot summary."""
+    if spec.format == "delta":
+        table = _delta_table(spec)
+        version = table.version()
+        counts = pa.table(table.get_add_actions(flatten=True)).column("num_records")
+        rows = pc.sum(counts).as_py() or 0
+        if counts.null_count:  # a writer that kept no statistics: the footers of the files have the count
+            rows = table.to_pyarrow_dataset().count_rows()
+        # the history of the table at its last version: deltalake 1.6 numbers the history of a
+        # table loaded at an earlier version one too low
+        latest = _reader(spec).DeltaTable(spec.paths[0])
+        history = latest.history(latest.version() - version + 1)
+        committed = next(entry.get("timestamp") for entry in history if entry["version"] == version)
+        return TableLog(version, rows, committed)
+    table = _iceberg_table(spec)
+    _iceberg_schema(spec, table)  # a snapshot that does not exist is refused as when the table is read
+    snapshot = table.snapshot_by_id(spec.option("snapshot")) if spec.option("snapshot") is not None else None
+    snapshot = snapshot or table.current_snapshot()
+    if snapshot is None:  # a table created and never written: no rows, no commit of data
+        return TableLog(None, 0, None)
+    total = (snapshot.summary or {}).get("total-records")  # optional in the spec; every writer we know keeps it
+    return TableLog(snapshot.snapshot_id, None if total is None else int(total), snapshot.timestamp_ms)
 
 
 def _columns(schema: pa.Schema, fetched: set[str]) -> str:

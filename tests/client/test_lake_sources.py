@@ -5,7 +5,9 @@ for; and every way they go wrong, located at the source's line."""
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -226,3 +228,72 @@ def test_validate_reports_the_table_schema_without_a_scan(delta_table, tmp_path)
     done = _cli(tmp_path, f'source o = delta("{delta_table}")\ncompleteness c on o: idd\n')
     assert done.returncode == 2
     assert "idd" in done.stderr and "'id'" in done.stderr
+
+
+def _commit_ms(table_path, version: int) -> int:
+    """The commit's own time, read from its log file (not through deltalake)."""
+    log = (table_path / "_delta_log" / f"{version:020d}.json").read_text(encoding="utf-8")
+    return next(json.loads(line)["commitInfo"]["timestamp"] for line in log.splitlines() if "commitInfo" in line)
+
+
+def _shown(millis: int) -> str:
+    return datetime.fromtimestamp(millis / 1000, timezone.utc).isoformat(timespec="milliseconds")
+
+
+def test_delta_rows_and_commit_time_come_from_the_log(delta_table, engine):
+    """The accuracy target v0 is read only through the join, so the plan counts only 'last' (4
+    rows); v0's 2 rows come from version 0's add actions. Each version's commit time is its
+    commitInfo's, on both engines."""
+    suite = f'''source last = delta("{delta_table}")
+source v0 = delta("{delta_table}", version = 0)
+accuracy a on last, v0: last.id = v0.id
+'''
+    document = run(suite, **engine).to_dict()
+    assert document["metric"]["rowsCounter"] == {"last": 4, "v0": 2}
+    assert document["table_logs"] == {
+        "last": {"version": 1, "rows": 4, "committed": _shown(_commit_ms(delta_table, 1))},
+        "v0": {"version": 0, "rows": 2, "committed": _shown(_commit_ms(delta_table, 0))},
+    }
+
+
+def test_delta_files_without_statistics_are_counted_by_their_footers(delta_table, tmp_path):
+    """A writer that keeps no numRecords: the log's stats removed by hand, the 4 rows still known."""
+    copy = tmp_path / "orders"
+    shutil.copytree(delta_table, copy)
+    for log in (copy / "_delta_log").glob("*.json"):
+        lines = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+        for line in lines:
+            line.get("add", {}).pop("stats", None)
+        log.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    suite = f'source s = delta("{copy}")\nsource t = delta("{copy}", version = 0)\naccuracy a on s, t: s.id = t.id\n'
+    assert run(suite).to_dict()["metric"]["rowsCounter"] == {"s": 4, "t": 2}
+
+
+def test_iceberg_rows_and_commit_time_come_from_the_snapshot_summary(iceberg_catalog):
+    """The first snapshot holds FIRST's 2 rows, the last both appends' 4; commit times are the
+    snapshots' own."""
+    first, last = iceberg_catalog["snapshots"]
+    table = SqlCatalog("lake", uri=iceberg_catalog["uri"]).load_table("shop.orders")
+    times = {s.snapshot_id: s.timestamp_ms for s in table.snapshots()}
+    suite = f"""source now = {_iceberg(iceberg_catalog)}
+source then = {_iceberg(iceberg_catalog, f", snapshot = {first}")}
+accuracy a on now, then: now.id = then.id
+"""
+    document = run(suite).to_dict()
+    assert document["metric"]["rowsCounter"] == {"now": 4, "then": 2}
+    assert document["table_logs"] == {
+        "now": {"version": last, "rows": 4, "committed": _shown(times[last])},
+        "then": {"version": first, "rows": 2, "committed": _shown(times[first])},
+    }
+
+
+def test_an_iceberg_table_never_written_has_no_rows_and_no_commit(tmp_path):
+    catalog = SqlCatalog("lake", uri=f"sqlite:///{tmp_path}/c.db", warehouse=f"file://{tmp_path}")
+    catalog.create_namespace("shop")
+    catalog.create_table("shop.empty", schema=FIRST.schema)
+    suite = (
+        f'source e = iceberg("lake.shop.empty", catalog.uri = "sqlite:///{tmp_path}/c.db")\ncompleteness c on e: id\n'
+    )
+    document = run(suite).to_dict()
+    assert document["metric"]["rowsCounter"] == {"e": 0}
+    assert document["table_logs"] == {"e": {"version": None, "rows": 0, "committed": None}}

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from pyspark.errors import PySparkException
 from pyspark.sql import DataFrame
+from pyspark.sql.connect import functions as F
 from pyspark.sql.connect.session import SparkSession
 
 from gryph.compiler.errors import EngineError, InvalidInput
-from gryph.compiler.sources.lake_tables import delta_timestamp, iceberg_is_path, spark_timestamp
+from gryph.compiler.plan.spark_names import quoted
+from gryph.compiler.sources.lake_tables import TableLog, delta_timestamp, iceberg_is_path, spark_timestamp
 from gryph.compiler.sources.source_specs import SourceSpec
 
 from ..session.connector_jars import DELTA_FOR_SPARK
@@ -63,6 +65,26 @@ def read_lake_table(spark: SparkSession, spec: SourceSpec) -> DataFrame:
                 raise  # spark_errors says what failed
             raise known from None
     return df
+
+
+def delta_log(spark: SparkSession, spec: SourceSpec) -> TableLog:
+    """What a Delta table's log says of the version the source reads, as DuckDB's reader says it:
+    the version Spark reads (its history's), the rows (Delta answers a bare count from its add
+    actions' statistics, no data file read) and the commit's own time (its commitInfo; the
+    history's timestamp is the log file's modification time)."""
+    path = spec.paths[0]
+    with spark_errors(f"reading the log of source {spec.name!r}"):
+        rows = read_lake_table(spark, spec).count()
+        version = spec.option("version")
+        if version is None:
+            history = spark.sql(f"DESCRIBE HISTORY delta.{quoted(path)}")
+            moment = delta_timestamp(spec)
+            if moment is not None:  # Spark's version at the moment: the last committed by then
+                history = history.where(F.col("timestamp") <= F.lit(spark_timestamp(moment)).cast("timestamp"))
+            version = history.agg(F.max("version")).first()[0]
+        commit = spark.read.json(f"{path.rstrip('/')}/_delta_log/{int(version):020d}.json")
+        committed = commit.where(F.col("commitInfo").isNotNull()).select("commitInfo.timestamp").first()
+    return TableLog(int(version), rows, None if committed is None else int(committed[0]))
 
 
 def _lake_error(spec: SourceSpec, exc: PySparkException, spark: SparkSession) -> EngineError | InvalidInput | None:
