@@ -25,7 +25,7 @@ from gryph.compiler.suites.data_times import shown as shown_data_time
 from gryph.compiler.suites.suite_variables import parse_assignment
 
 from . import runner
-from .alerts.run_alerts import alert_targets, send_alerts
+from .alerts.run_alerts import add_notify_option, alert_targets, send_alerts, warn_not_sent
 from .engines import ENGINES, open_engine
 from .gate import gate_passes, to_junit, to_markdown
 from .griffin_sinks import resolve_sinks, write_sinks
@@ -112,14 +112,7 @@ def _parser() -> argparse.ArgumentParser:
         help="a failed warning check fails the run (exit 1); a Griffin config key Griffin does not know is an error",
     )
     report_options(run, "the run", ("--html",))
-    run.add_argument(
-        "--notify",
-        action="append",
-        default=[],
-        metavar="URL",
-        help="alert here when the verdict changes: http(s)://..., slack:https://..., teams:https://..., "
-        "smtp://host:port/?from=...&to=... (repeatable; beside the suite's notify statements)",
-    )
+    add_notify_option(run)
     run.add_argument("--quiet", action="store_true", help="no progress display on the terminal")
     data_time_options(run)
     backfill = commands.add_parser("backfill", help="run a suite once per data time of a range, oldest first")
@@ -136,6 +129,7 @@ def _parser() -> argparse.ArgumentParser:
         help="a value for ${NAME} in the suite; {data_time} in VALUE is each run's data time (repeatable)",
     )
     backfill.add_argument("--format", choices=("text", "json"), default="text")
+    add_notify_option(backfill)
     stream = commands.add_parser("stream", help="run a suite's kafka and folder sources a micro-batch at a time")
     engine_options(stream)
     add_stream_options(stream)
@@ -298,8 +292,7 @@ def _run(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv | None)
     passes = gate_passes(result, args.strict)
     report = str(Path(args.html).absolute()) if args.html is not None else None
     not_sent = send_alerts(alerts, result, history, report)
-    for error in not_sent:  # a warning: the data verdict stands
-        print(for_terminal_lines(f"warning: {error}\n    the run {'passed' if passes else 'failed'}"), file=sys.stderr)
+    warn_not_sent(not_sent, passes)
     if not_stored is not None:  # said last, after the report, where it is seen
         print(for_terminal_lines(f"{not_stored}\n    the run {'passed' if passes else 'failed'}"), file=sys.stderr)
         return not_stored.exit_code if passes else EXIT_FAILED  # a failed run's exit 1 still fails CI
@@ -422,23 +415,29 @@ def _data_time_cell(run: dict) -> str:
 
 def _backfill(args, engine: Engine | str) -> int:
     """The suite run once per data time of the range, oldest first, each stored in the history
-    (a data time run before is replaced); exit 1 when any run fails, after running them all."""
+    (a data time run before is replaced) and alerting as a run does; exit 1 when any run fails,
+    after running them all (else 5 when an alert could not be delivered)."""
     moments = data_time_range(args.start, args.end, args.step)
     for text in args.var:  # every --var checked before the first run
         parse_assignment(text)
-    outcomes = []
+    outcomes, not_sent = [], []
     for moment in moments:
         data_time = shown_data_time(moment)
         variables = _variables([text.replace("{data_time}", data_time) for text in args.var])
-        result = runner.run(
-            args.file, engine, remote=args.remote, history=args.history, variables=variables, data_time=data_time
-        )
+        suite = runner.load_suite(args.file, variables=variables)
+        alerts = alert_targets(suite, args.notify)  # a bad target is refused before the first run
+        result = runner.run(suite, engine, remote=args.remote, history=args.history, data_time=data_time)
         outcomes.append({"data_time": data_time, "run_id": result.run_id, "pass": result.passed})
         if args.format == "text":
             print(for_terminal(f"{data_time}: {'passed' if result.passed else 'FAILED'}"))
+        failures = send_alerts(alerts, result, args.history, None)  # each run alerts as a gryph run does
+        warn_not_sent(failures, result.passed)
+        not_sent += failures
     if args.format == "json":
         sys.stdout.write(to_json({"runs": outcomes}))
-    return EXIT_OK if all(o["pass"] for o in outcomes) else EXIT_FAILED
+    if not all(o["pass"] for o in outcomes):
+        return EXIT_FAILED
+    return not_sent[0].exit_code if not_sent else EXIT_OK
 
 
 def _engine(args: argparse.Namespace, env: GriffinEnv | None) -> Engine | str:

@@ -2,19 +2,25 @@
 
 A stream prints each committed batch as it is done: with ``--format json`` one result document
 per line (the batch's ``stream`` part in it), else a heading line and the batch's report.
-It exits 1 when a batch did not pass its policy, as ``gryph run`` does for a run.
+It exits 1 when a batch did not pass its policy, as ``gryph run`` does for a run. A batch alerts
+(``notify``, --notify) when its verdict differs from the batch before (the history's newest run with
+--history, else this process's previous batch).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.language.time_literals import duration_ms
 
+from .alerts.delivery import AlertDeliveryError
+from .alerts.run_alerts import add_notify_option, alert_targets, send_alerts, send_on_change, warn_not_sent
 from .gate import gate_passes
+from .headline import document_headline
 from .output_files import write_whole
 from .report import to_text
 from .run_result import to_json
@@ -48,6 +54,7 @@ def add_stream_options(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--html", metavar="PATH", help="write the stream's HTML report after each batch (from --history when given)"
     )
+    add_notify_option(command)
     command.add_argument("--format", choices=("text", "json"), default="text")
     command.add_argument("--sample", type=int, default=20, help="rows kept per record output (0: none)")
     command.add_argument("--to", choices=("earliest", "latest"), help="reset: where Kafka sources start again")
@@ -56,7 +63,7 @@ def add_stream_options(command: argparse.ArgumentParser) -> None:
 
 def run_stream_command(args: argparse.Namespace, engine, env: GriffinEnv | None = None) -> int:
     """A stream of ``args.file``; a Griffin env.json's ``batch.interval`` is its default trigger."""
-    from .streaming.stream_runner import stream  # DuckDB (the stream's state) loads for streams only
+    from .streaming.stream_runner import stream, stream_suite  # DuckDB (the stream's state) loads for streams only
 
     if args.file in ACTIONS and args.suite is not None:
         return _status(args) if args.file == "status" else _reset(args)
@@ -76,9 +83,15 @@ def run_stream_command(args: argparse.Namespace, engine, env: GriffinEnv | None 
             ),
             file=sys.stderr,
         )
-    passed, documents = True, []
+    suite = stream_suite(args.file)
+    alerts = alert_targets(suite, args.notify)  # a bad target, or its secret not set, before the first batch
+    report = str(Path(args.html).absolute()) if args.html is not None else None
+    passed = True
+    documents: list[dict] = []
+    previous: str | None = None  # the previous batch's verdict, where no history keeps it
+    not_sent: list[AlertDeliveryError] = []
     for result in stream(
-        args.file,
+        suite,
         engine,
         remote=args.remote,
         trigger_ms=trigger,
@@ -101,7 +114,16 @@ def run_stream_command(args: argparse.Namespace, engine, env: GriffinEnv | None 
             part = result.stream or {}
             print(for_terminal(f"batch {part.get('batch')} (__tmst {part.get('tmst')}): {_read(part)}"))
             print(for_terminal_lines(to_text(result)), flush=True)
-    return 0 if passed else 1
+        if args.history is not None:
+            failures = send_alerts(alerts, result, args.history, report)
+        else:
+            failures = send_on_change(alerts, result, previous, report)
+            previous = document_headline(result.to_dict()).tone
+        warn_not_sent(failures, gate_passes(result, False))
+        not_sent += failures
+    if not passed:
+        return 1
+    return not_sent[0].exit_code if not_sent else 0
 
 
 def _write_report(args: argparse.Namespace, suite: str, documents: list[dict]) -> None:

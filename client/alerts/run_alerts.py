@@ -3,6 +3,8 @@ after it when the verdict changed."""
 
 from __future__ import annotations
 
+import argparse
+import sys
 from dataclasses import dataclass, field
 
 from gryph.compiler.errors import Location
@@ -11,6 +13,7 @@ from gryph.compiler.suites.suite import NotifySpec, Suite
 
 from ..headline import document_headline
 from ..run_result import RunResult
+from ..visible_text import for_terminal_lines
 from .delivery import AlertDeliveryError, resolve_secrets, send
 from .events import alert_event, alert_message, previous_tone
 
@@ -21,6 +24,18 @@ class AlertTargets:
 
     targets: tuple[NotifySpec, ...] = ()
     secrets: dict[NotifySpec, str] = field(default_factory=dict)
+
+
+def add_notify_option(command: argparse.ArgumentParser) -> None:
+    """``--notify URL`` (repeatable), on every command that runs a suite."""
+    command.add_argument(
+        "--notify",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="alert here when the verdict changes: http(s)://..., slack:https://..., teams:https://..., "
+        "smtp://host:port/?from=...&to=... (repeatable; beside the suite's notify statements)",
+    )
 
 
 def alert_targets(suite: Suite, urls: list[str]) -> AlertTargets:
@@ -37,12 +52,22 @@ def alert_targets(suite: Suite, urls: list[str]) -> AlertTargets:
 def send_alerts(
     alerts: AlertTargets, result: RunResult, history: str | None, report: str | None
 ) -> list[AlertDeliveryError]:
-    """Send the run's message to every target when its verdict differs from the previous run's;
-    the deliveries that failed (the others are still tried)."""
+    """Send the run's message to every target when its verdict differs from the previous stored
+    run's; the deliveries that failed (the others are still tried)."""
+    if not alerts.targets:
+        return []
+    return send_on_change(alerts, result, previous_tone(history, result.name, result.run_id), report)
+
+
+def send_on_change(
+    alerts: AlertTargets, result: RunResult, previous: str | None, report: str | None
+) -> list[AlertDeliveryError]:
+    """As ``send_alerts``, against a previous verdict the caller knows (``previous``: the tone of
+    the run before, None for none), as a stream without history knows its last batch's."""
     if not alerts.targets:
         return []
     document = result.to_dict()
-    event = alert_event(document_headline(document).tone, previous_tone(history, result.name, result.run_id))
+    event = alert_event(document_headline(document).tone, previous)
     if event is None:
         return []
     message = alert_message(document, event, report)
@@ -53,3 +78,9 @@ def send_alerts(
         except AlertDeliveryError as error:
             failures.append(error)
     return failures
+
+
+def warn_not_sent(failures: list[AlertDeliveryError], passed: bool) -> None:
+    """Each delivery that failed, as a warning on stderr: the data verdict stands."""
+    for error in failures:
+        print(for_terminal_lines(f"warning: {error}\n    the run {'passed' if passed else 'failed'}"), file=sys.stderr)
