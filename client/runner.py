@@ -84,8 +84,8 @@ def _parse_native(
     check_all_used(values, substituted.used, file)
     text, data_time, where = take_data_time(substituted.text, file)
     suite = parse_suite(text, file, base, known_sources=names)
-    if data_time is not None:
-        parse_data_time(data_time, "data_time", where)  # refused here, at its line, when it is no time
+    if data_time is not None:  # refused here, at its line, when it is no time
+        parse_data_time(data_time, "data_time", where or Location(file))
     return replace(suite, data_time=data_time)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, replace
-from pathlib import Path
+from typing import cast
 
 from gryph.compiler.engine import Engine
 from gryph.compiler.language.time_literals import duration_ms
@@ -55,9 +55,9 @@ def retrying_rules(suite: Suite) -> list[Retrying]:
     return found
 
 
-def misses_file(folder: Path, retrying: Retrying) -> str:
+def misses_file(folder: str, retrying: Retrying) -> str:
     """Where a batch's misses of the rule are written (``Options.records_to`` is ``folder``)."""
-    return path_inside(str(folder), retrying.export, ".parquet")
+    return path_inside(folder, retrying.export, ".parquet")
 
 
 def with_retries(suite: Suite, retries: list[Retrying], pending: dict[str, str], cutoff: dict[str, int]) -> Suite:
@@ -86,7 +86,7 @@ def misses_by_time(active: Engine, path: str) -> dict[int, int]:
     read = Read("__misses", active.schema_of(spec))
     grouped = Aggregate(read, (Named(Field(TMST, INTEGER), TMST),), (Named(count_all(), "miss"),))
     rows = active.run(Plan((), (Query("misses", grouped),)), {"__misses": spec})["misses"]
-    return {int(row[TMST]): int(row["miss"]) for row in rows}
+    return {cast(int, row[TMST]): cast(int, row["miss"]) for row in rows}
 
 
 def accuracy_row(rule: RuleSpec, total: int, miss: int) -> dict[str, object]:

@@ -97,9 +97,9 @@ def stream(
             runner = _BatchRunner(suite, active, stream_state, store, record_sample, kept)
             limit = 1 if once else max_batches
             done = 0
-            for result in runner.recover():
+            for recovered in runner.recover():
                 done += 1
-                yield result
+                yield recovered
             while limit is None or done < limit:
                 tick = time.monotonic()
                 result = runner.next_batch()

@@ -317,7 +317,7 @@ def _zscore(clock: Clock, value: object, values: object) -> float | None:
         return None
     number = _number(value, "zscore")
     spread = sample_stddev(numbers)
-    mean = _mean(numbers, "zscore")  # type: ignore[arg-type]
+    mean = _mean(list(numbers), "zscore")
     if spread is None or spread == 0 or mean is None:
         return None
     return (number - mean) / spread

@@ -10,7 +10,7 @@ accuracy compares them). ``duplication.array`` lists, per duplicate count ``dup`
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..analysis.checked_rules import CheckedDistinctness, CheckedDuplicates, CheckedUniqueness
 from ..analysis.equality import compared_as_text, comparison_key
@@ -208,7 +208,7 @@ class UniquenessLowering(_DuplicateLowering[CheckedUniqueness]):
         return self.finisher(read, counted, keys, names, (self.name_of("unique"), _unique))
 
 
-def _counted_in(lowering: _DuplicateLowering, values: Relation, keys: list[Named], target: str) -> Relation:
+def _counted_in(lowering: _DuplicateLowering[Any], values: Relation, keys: list[Named], target: str) -> Relation:
     """``values`` (holding the ``keys`` columns) joined with how many rows of ``target`` hold each
     (``__count``, NULL when none), values compared as accuracy compares them."""
     target_read = lowering.read(target)

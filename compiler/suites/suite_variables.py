@@ -21,7 +21,7 @@ substitution on the same line shift by the difference in length; lines never do.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..errors import InvalidInput, Location, did_you_mean
@@ -207,7 +207,9 @@ class _Substitution:
 
         return self._each_reference(body, offset, literal, track)
 
-    def _each_reference(self, body: str, offset: int, replace, passed) -> str:
+    def _each_reference(
+        self, body: str, offset: int, replace: Callable[[str, int], str], passed: Callable[[str], object]
+    ) -> str:
         """``body`` with each ``${name}`` replaced by ``replace(name, where)``; ``passed`` sees the
         text between them, in order."""
         out, index = [], 0

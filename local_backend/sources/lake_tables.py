@@ -297,9 +297,9 @@ def _iceberg_filter(pushed: tuple[tuple[Pushed, ...], ...] | None):
 
     def one(part: Pushed):
         if part.op == "IS NULL":
-            return E.IsNull(part.column)
+            return E.IsNull(term=E.Reference(part.column))
         if part.op == "IS NOT NULL":
-            return E.NotNull(part.column)
+            return E.NotNull(term=E.Reference(part.column))
         return kinds[part.op](part.column, part.value)
 
     alternatives = [E.And(*map(one, parts)) if len(parts) > 1 else one(parts[0]) for parts in pushed]

@@ -10,6 +10,8 @@ package and the settings to add.
 
 from __future__ import annotations
 
+from typing import cast
+
 from pyspark.errors import PySparkException
 from pyspark.sql import DataFrame
 from pyspark.sql.connect import functions as F
@@ -75,16 +77,18 @@ def delta_log(spark: SparkSession, spec: SourceSpec) -> TableLog:
     path = spec.paths[0]
     with spark_errors(f"reading the log of source {spec.name!r}"):
         rows = read_lake_table(spark, spec).count()
-        version = spec.option("version")
+        version = cast("int | None", spec.option("version"))  # an int: checked when the suite was read
         if version is None:
             history = spark.sql(f"DESCRIBE HISTORY delta.{quoted(path)}")
             moment = delta_timestamp(spec)
             if moment is not None:  # Spark's version at the moment: the last committed by then
                 history = history.where(F.col("timestamp") <= F.lit(spark_timestamp(moment)).cast("timestamp"))
-            version = history.agg(F.max("version")).first()[0]
-        commit = spark.read.json(f"{path.rstrip('/')}/_delta_log/{int(version):020d}.json")
+            latest = history.agg(F.max("version")).first()
+            assert latest is not None  # an aggregate of no groups has one row
+            version = cast(int, latest[0])
+        commit = spark.read.json(f"{path.rstrip('/')}/_delta_log/{version:020d}.json")
         committed = commit.where(F.col("commitInfo").isNotNull()).select("commitInfo.timestamp").first()
-    return TableLog(int(version), rows, None if committed is None else int(committed[0]))
+    return TableLog(version, rows, None if committed is None else cast(int, committed[0]))
 
 
 def _lake_error(spec: SourceSpec, exc: PySparkException, spark: SparkSession) -> EngineError | InvalidInput | None:

@@ -119,26 +119,27 @@ class SuiteConverter(Converter):
 
     def _check_chain(self, model: Any) -> c.CheckExpr:
         if len(model.operands) == 1:
-            return self.check(model.operands[0])
+            only: c.CheckExpr = self.check(model.operands[0])
+            return only
         ops = tuple(_LOGIC.get(op.lower(), op) for op in model.ops)
         return c.CheckChain(tuple(self.check(o) for o in model.operands), ops, **self.at(model))
 
     def _check_not(self, model: Any) -> c.CheckExpr:
-        operand = self.check(model.operand)
+        operand: c.CheckExpr = self.check(model.operand)
         return c.CheckUnary(("not",) * len(model.nots), operand, **self.at(model)) if model.nots else operand
 
     def _check_comparison(self, model: Any) -> c.CheckExpr:
-        left = self.check(model.left)
+        left: c.CheckExpr = self.check(model.left)
         if not model.op:
             return left
         return c.CheckChain((left, self.check(model.right)), (model.op,), **self.at(model))
 
     def _check_unary(self, model: Any) -> c.CheckExpr:
-        operand = self.check(model.operand)
+        operand: c.CheckExpr = self.check(model.operand)
         return c.CheckUnary(tuple(reversed(model.signs)), operand, **self.at(model)) if model.signs else operand
 
     def _check_access(self, model: Any) -> c.CheckExpr:
-        base = self.check(model.base)
+        base: c.CheckExpr = self.check(model.base)
         if not model.subscripts:
             return base
         subscripts = tuple(c.CheckSubscript(self.check(sub.index), **self.at(sub)) for sub in model.subscripts)
