@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import topics
-from gryph.local_backend.sources.kafka_consumer import METADATA_TIMEOUT_S, open_consumer, unreachable
+from gryph.local_backend.sources.kafka_consumer import METADATA_TIMEOUT_S, consumer_for, unreachable
 
 
 def watermarks(spec: SourceSpec) -> dict[tuple[str, int], tuple[int, int]]:
@@ -19,9 +19,8 @@ def watermarks(spec: SourceSpec) -> dict[tuple[str, int], tuple[int, int]]:
     from confluent_kafka import KafkaException, TopicPartition
 
     wanted = topics(spec)
-    consumer, metadata = open_consumer(spec, wanted)
     marks: dict[tuple[str, int], tuple[int, int]] = {}
-    try:
+    with consumer_for(spec, wanted) as (consumer, metadata):
         for topic in wanted:
             for partition in sorted(metadata.topics[topic].partitions):
                 part = TopicPartition(topic, partition)
@@ -30,6 +29,4 @@ def watermarks(spec: SourceSpec) -> dict[tuple[str, int], tuple[int, int]]:
                 except KafkaException:
                     raise unreachable(spec, METADATA_TIMEOUT_S, f" for {topic}/{partition}'s offsets") from None
                 marks[(topic, partition)] = (low, high)
-    finally:
-        consumer.close()
     return marks

@@ -21,6 +21,7 @@ from gryph.compiler.lowering import Options
 from gryph.compiler.rule_kinds import metric_name
 from gryph.compiler.safe_names import safe_file_name
 from gryph.compiler.suites.suite import Suite
+from gryph.local_backend.sources.kafka_consumer import shared_consumers
 
 from ..history import HistoryStore
 from ..run_result import RunResult
@@ -143,21 +144,23 @@ class _BatchRunner:
             yield self._run(last, lag)
 
     def next_batch(self) -> RunResult | None:
-        batch_input, lag = next_input(self.suite, self.state)
-        if batch_input.empty:
-            return None
-        tmst = max(int(time.time() * 1000), self._after_last())
-        last = self.state.last_batch()
-        for retrying in self.retries:  # the misses the last batch left, still inside the retry window
-            if last is not None:
-                batch_input.pending[retrying.rule.name] = misses_file(self._folder(last.number), retrying)
-            batch_input.cutoff[retrying.rule.name] = tmst - retrying.window_ms
-        for source, window in self.kept_windows.items():  # earlier batches' rows the windows read
-            numbers = self.state.batches_since(tmst - window)
-            batch_input.history[source] = [rows_file(self.kept, source, number) for number in numbers]
-        batch = self.state.write_intent(tmst, batch_input)
-        reached("intent")
-        return self._run(batch, lag)
+        # the partitions' offsets and the batch's read share one Kafka connection (DuckDB reads here)
+        with shared_consumers():
+            batch_input, lag = next_input(self.suite, self.state)
+            if batch_input.empty:
+                return None
+            tmst = max(int(time.time() * 1000), self._after_last())
+            last = self.state.last_batch()
+            for retrying in self.retries:  # the misses the last batch left, still inside the retry window
+                if last is not None:
+                    batch_input.pending[retrying.rule.name] = misses_file(self._folder(last.number), retrying)
+                batch_input.cutoff[retrying.rule.name] = tmst - retrying.window_ms
+            for source, window in self.kept_windows.items():  # earlier batches' rows the windows read
+                numbers = self.state.batches_since(tmst - window)
+                batch_input.history[source] = [rows_file(self.kept, source, number) for number in numbers]
+            batch = self.state.write_intent(tmst, batch_input)
+            reached("intent")
+            return self._run(batch, lag)
 
     def _after_last(self) -> int:
         """Batch times only grow, even when the clock steps back: one ``__tmst`` per batch."""

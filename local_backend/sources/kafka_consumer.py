@@ -9,7 +9,9 @@ a stream stands is the stream's state, committed with its batch.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from gryph.compiler.errors import EngineError, Location, did_you_mean
@@ -43,9 +45,54 @@ def consumer_config(spec: SourceSpec) -> dict[str, Any]:
     return config
 
 
-def open_consumer(spec: SourceSpec, topics: Iterable[str]) -> tuple[Consumer, Any]:
+@contextmanager
+def shared_consumers() -> Iterator[None]:
+    """Within: one consumer per configuration, opened (connected, its metadata asked) once and
+    closed on leaving. A stream's batch asks the partitions' offsets and reads the messages
+    through it: each connection and metadata request cost a batch of one message about 60 ms."""
+    opened: dict[tuple, tuple[Consumer, Any]] = {}
+    token = _SHARED.set(opened)
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+        for consumer, _ in opened.values():
+            consumer.close()
+
+
+@contextmanager
+def consumer_for(spec: SourceSpec, topics: Iterable[str]) -> Iterator[tuple[Consumer, Any]]:
     """A consumer for ``spec`` and the broker's metadata, once the broker answered and has every
-    topic of ``topics``; the caller closes the consumer."""
+    topic of ``topics``: inside ``shared_consumers`` the one already open for the same
+    configuration (with the metadata it was opened with), else one of its own, closed afterwards."""
+    shared = _SHARED.get()
+    config = consumer_config(spec)
+    key = tuple(sorted(config.items(), key=lambda item: item[0]))
+    if shared is not None and key in shared:
+        consumer, metadata = shared[key]
+        _check_topics(spec, topics, metadata)
+        yield consumer, metadata
+        return
+    consumer, metadata = _open(spec, config)
+    try:
+        _check_topics(spec, topics, metadata)
+    except EngineError:
+        consumer.close()
+        raise
+    if shared is not None:
+        shared[key] = (consumer, metadata)
+        yield consumer, metadata
+        return
+    try:
+        yield consumer, metadata
+    finally:
+        consumer.close()
+
+
+_SHARED: ContextVar[dict[tuple, tuple[Consumer, Any]] | None] = ContextVar("gryph_kafka_consumers", default=None)
+
+
+def _open(spec: SourceSpec, config: dict[str, Any]) -> tuple[Consumer, Any]:
     try:
         from confluent_kafka import Consumer, KafkaException
     except ImportError:
@@ -56,7 +103,7 @@ def open_consumer(spec: SourceSpec, topics: Iterable[str]) -> tuple[Consumer, An
             hint="pip install 'gryph[kafka]'",
         ) from None
     try:
-        consumer = Consumer(consumer_config(spec))
+        consumer = Consumer(config)
     except KafkaException as exc:  # a consumer option librdkafka does not know or accept
         raise kafka_failed(spec, "to take the consumer options", exc) from None
     try:
@@ -64,10 +111,13 @@ def open_consumer(spec: SourceSpec, topics: Iterable[str]) -> tuple[Consumer, An
     except KafkaException:
         consumer.close()
         raise unreachable(spec, METADATA_TIMEOUT_S) from None
+    return consumer, metadata
+
+
+def _check_topics(spec: SourceSpec, topics: Iterable[str], metadata: Any) -> None:
     for topic in topics:
         found = metadata.topics.get(topic)
         if found is None or found.error is not None:
-            consumer.close()
             raise EngineError(
                 "STREAM_UNKNOWN_TOPIC",
                 f"source {spec.name!r}: the broker at {spec.paths[0]} has no topic {topic!r}",
@@ -75,7 +125,6 @@ def open_consumer(spec: SourceSpec, topics: Iterable[str]) -> tuple[Consumer, An
                 text=topic,
                 hint=did_you_mean(topic, (t for t in metadata.topics if not t.startswith("__"))),
             )
-    return consumer, metadata
 
 
 def unreachable(spec: SourceSpec, seconds: float, waiting: str = "") -> EngineError:

@@ -11,7 +11,10 @@ answering mid-batch is an error after ``IDLE_TIMEOUT_S``, never a wait without e
 from __future__ import annotations
 
 import time
+from array import array
+from bisect import bisect_left
 from collections import OrderedDict
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 import duckdb
@@ -28,7 +31,7 @@ from gryph.compiler.sources.stream_sources import (
 )
 
 from ..sql.quoting import ident
-from .kafka_consumer import kafka_failed, open_consumer, unreachable
+from .kafka_consumer import consumer_for, kafka_failed, unreachable
 from .kafka_values import RAW_VALUE, parsed_messages, with_csv_fields
 
 if TYPE_CHECKING:
@@ -95,21 +98,21 @@ _LAST_READ: OrderedDict[tuple, pa.Table] = OrderedDict()
 
 def _read_messages(spec: SourceSpec) -> pa.Table:
     ranges = {tp: span for tp, span in kafka_ranges(spec).items() if span[1] > span[0]}
-    columns: dict[str, list] = {name: [] for name in (RAW_VALUE, "key", "topic", "partition", "offset", "timestamp")}
+    kept: list = []
     if ranges:
-        consumer, _ = open_consumer(spec, sorted({topic for topic, _ in ranges}))
-        try:
-            _consume(spec, consumer, ranges, columns)
-        finally:
-            consumer.close()
-    return _arrow(columns)
+        with consumer_for(spec, sorted({topic for topic, _ in ranges})) as (consumer, _):
+            _consume(spec, consumer, ranges, kept)
+    return _arrow(kept)
 
 
-def _consume(spec: SourceSpec, consumer, ranges: dict[tuple[str, int], tuple[int, int]], columns) -> None:
+def _consume(spec: SourceSpec, consumer, ranges: dict[tuple[str, int], tuple[int, int]], kept: list) -> None:
+    """Appends to ``kept`` the messages of ``ranges``, in the order the broker gives them."""
     from confluent_kafka import KafkaError, KafkaException, TopicPartition
 
     transient = (KafkaError._TRANSPORT, KafkaError._ALL_BROKERS_DOWN)
-    consumer.assign([TopicPartition(topic, partition, start) for (topic, partition), (start, _) in ranges.items()])
+    assigned = [TopicPartition(topic, partition, start) for (topic, partition), (start, _) in ranges.items()]
+    consumer.assign(assigned)
+    consumer.resume(assigned)  # a shared consumer (kafka_consumer.shared_consumers) may have paused them before
     pending = dict(ranges)
 
     def done(key: tuple[str, int]) -> None:
@@ -122,6 +125,9 @@ def _consume(spec: SourceSpec, consumer, ranges: dict[tuple[str, int], tuple[int
             messages = consumer.consume(num_messages=_BATCH, timeout=_WAIT_S)
         except KafkaException as exc:
             raise kafka_failed(spec, "a read", exc) from None
+        if _take_run(messages, pending, kept, done):
+            last_progress = time.monotonic()
+            messages = []
         for message in messages:
             key = (message.topic(), message.partition())
             error = message.error()
@@ -140,7 +146,7 @@ def _consume(spec: SourceSpec, consumer, ranges: dict[tuple[str, int], tuple[int
             if offset >= end:
                 done(key)
                 continue
-            _append(columns, message)
+            kept.append(message)
             if offset >= end - 1:
                 done(key)
         if pending:
@@ -152,6 +158,29 @@ def _consume(spec: SourceSpec, consumer, ranges: dict[tuple[str, int], tuple[int
         if pending and time.monotonic() - last_progress > IDLE_TIMEOUT_S:
             waiting = ", ".join(f"{t}/{p} (to offset {end})" for (t, p), (_, end) in sorted(pending.items()))
             raise unreachable(spec, IDLE_TIMEOUT_S, f" while reading {waiting}")
+
+
+def _take_run(messages: list, pending: dict[tuple[str, int], tuple[int, int]], kept: list, done) -> bool:
+    """The common chunk, taken without a Python step per message: records only (no error
+    events), all of one pending partition, whose offsets rise, so the range's records are a
+    prefix. False (nothing taken) for any other chunk, which the caller takes message by message."""
+    from confluent_kafka import Message
+
+    if not messages or any(map(Message.error, messages)):
+        return False
+    topics, partitions = set(map(Message.topic, messages)), set(map(Message.partition, messages))
+    if len(topics) != 1 or len(partitions) != 1:
+        return False
+    key = (topics.pop(), partitions.pop())
+    if key not in pending:
+        return False
+    offsets = list(map(Message.offset, messages))
+    end = pending[key][1]
+    taken = bisect_left(offsets, end)
+    kept.extend(messages[:taken])
+    if taken < len(offsets) or offsets[-1] >= end - 1:
+        done(key)
+    return True
 
 
 def _read_error(spec: SourceSpec, error, key: tuple[str, int], span: tuple[int, int] | None) -> EngineError:
@@ -169,26 +198,24 @@ def _read_error(spec: SourceSpec, error, key: tuple[str, int], span: tuple[int, 
     return kafka_failed(spec, f"reading {key[0]}/{key[1]}", error.str())
 
 
-def _append(columns: dict[str, list], message) -> None:
-    columns[RAW_VALUE].append(message.value())
-    columns["key"].append(message.key())
-    columns["topic"].append(message.topic())
-    columns["partition"].append(message.partition())
-    columns["offset"].append(message.offset())
-    columns["timestamp"].append(message.timestamp()[1])
-
-
-def _arrow(columns: dict[str, list]) -> pa.Table:
+def _arrow(messages: list) -> pa.Table:
+    """The messages' columns, each taken by one ``map`` of the message's accessor over the
+    messages (a loop appending six values per message was a third of a batch's reading time)."""
     import pyarrow as pa
+    from confluent_kafka import Message
 
+    def field(accessor) -> list:
+        return list(map(accessor, messages))
+
+    timestamps = pa.array([ms for _, ms in map(Message.timestamp, messages)], pa.int64())
     return pa.table(
         {
-            RAW_VALUE: _text(columns[RAW_VALUE]),
-            "key": _text(columns["key"]),
-            "topic": pa.array(columns["topic"], pa.string()),
-            "partition": pa.array(columns["partition"], pa.int64()),
-            "offset": pa.array(columns["offset"], pa.int64()),
-            "timestamp": pa.array(columns["timestamp"], pa.int64()).cast(pa.timestamp("ms")),
+            RAW_VALUE: _text(field(Message.value)),
+            "key": _text(field(Message.key)),
+            "topic": pa.array(field(Message.topic), pa.string()),
+            "partition": pa.array(field(Message.partition), pa.int64()),
+            "offset": pa.array(field(Message.offset), pa.int64()),
+            "timestamp": timestamps.cast(pa.timestamp("ms")),
         }
     )
 
@@ -197,8 +224,20 @@ def _text(values: list) -> pa.Array:
     """Bytes as UTF-8 text; bytes that are not UTF-8 become U+FFFD, as when Spark casts them."""
     import pyarrow as pa
 
-    raw = pa.array(values, pa.binary())
     try:
-        return raw.cast(pa.string())  # checked in C: the common case pays no Python per value
+        return _binary(values).cast(pa.string())  # checked in C: the common case pays no Python per value
     except pa.ArrowInvalid:
         return pa.array([None if v is None else v.decode("utf-8", "replace") for v in values], pa.string())
+
+
+def _binary(values: list) -> pa.Array:
+    """``values`` (bytes or None) as an Arrow binary array; without NULLs built from one joined
+    buffer and its offsets, about five times faster than converting value by value."""
+    import pyarrow as pa
+
+    data = b"".join(values) if None not in values else None
+    if data is None or len(data) >= 2**31:  # Arrow's binary offsets are 32-bit
+        return pa.array(values, pa.binary())
+    offsets = array("i", [0])
+    offsets.extend(accumulate(map(len, values)))
+    return pa.Array.from_buffers(pa.binary(), len(values), [None, pa.py_buffer(offsets), pa.py_buffer(data)])

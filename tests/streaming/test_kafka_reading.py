@@ -254,3 +254,39 @@ def test_a_spark_server_without_the_kafka_connector_names_the_package_to_add():
             load_source(engine.spark, spec)
     assert info.value.code == "KAFKA_NOT_ENABLED" and info.value.exit_code == 3
     assert "spark-sql-kafka-0-10_2.13" in info.value.hint and "--remote local" in info.value.hint
+
+
+def test_values_and_keys_that_are_not_utf8_read_with_replacement_characters(kafka):
+    """As Spark's cast of binary to string: each invalid byte becomes U+FFFD; a value without
+    NULLs (read from one joined buffer) and one with NULLs (read value by value) alike."""
+    topic = new_topic(kafka.bootstrap)
+    produce(kafka.bootstrap, topic, [(b"\xff", b"a\xfeb"), (b"ok", "é".encode()), (b"k", b"")])
+    spec = bounded_kafka(_spec(kafka.bootstrap, topic, "text", None), {(topic, 0): (0, 3)}, STAMP)
+    assert [(row[0], row[1]) for row in duckdb_rows(spec)] == [("a\ufffdb", "\ufffd"), ("é", "ok"), ("", "k")]
+    produce(kafka.bootstrap, topic, [(None, None), (b"\xc3", "ü".encode())])
+    spec = bounded_kafka(_spec(kafka.bootstrap, topic, "text", None), {(topic, 0): (3, 5)}, STAMP)
+    assert [(row[0], row[1]) for row in duckdb_rows(spec)] == [(None, None), ("ü", "\ufffd")]
+
+
+def test_a_batch_asks_the_offsets_and_reads_through_one_consumer(kafka, monkeypatch):
+    """Inside ``shared_consumers`` the offsets lookup and the reads share one consumer (one
+    connection, one metadata request); a range read after another on it starts where asked,
+    though the first read paused the partition at its end."""
+    from gryph.client.streaming.kafka_offsets import watermarks
+    from gryph.local_backend.sources import kafka_consumer
+
+    opened = []
+    real_open = kafka_consumer._open
+    monkeypatch.setattr(kafka_consumer, "_open", lambda *args: opened.append(1) or real_open(*args))
+    topic = new_topic(kafka.bootstrap)
+    produce(kafka.bootstrap, topic, [(f"k{i}".encode(), b"v") for i in range(5)])
+    source = _spec(kafka.bootstrap, topic, "text", None)
+    with kafka_consumer.shared_consumers():
+        assert watermarks(source) == {(topic, 0): (0, 5)}
+        first = duckdb_rows(bounded_kafka(source, {(topic, 0): (0, 2)}, STAMP))
+        second = duckdb_rows(bounded_kafka(source, {(topic, 0): (1, 5)}, STAMP))
+    assert [row[1] for row in first] == ["k0", "k1"]
+    assert [row[1] for row in second] == ["k1", "k2", "k3", "k4"]
+    assert len(opened) == 1
+    assert watermarks(source) == {(topic, 0): (0, 5)}  # outside: a consumer of its own, closed after
+    assert len(opened) == 2
