@@ -15,7 +15,7 @@ from array import array
 from bisect import bisect_left
 from collections import OrderedDict
 from itertools import accumulate
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import duckdb
 
@@ -174,7 +174,7 @@ def _take_run(messages: list, pending: dict[tuple[str, int], tuple[int, int]], k
     key = (topics.pop(), partitions.pop())
     if key not in pending:
         return False
-    offsets = list(map(Message.offset, messages))
+    offsets = cast(list[int], list(map(Message.offset, messages)))  # a delivered message has its offset
     end = pending[key][1]
     taken = bisect_left(offsets, end)
     kept.extend(messages[:taken])
