@@ -18,12 +18,13 @@ from gryph.compiler.plan.printer import table_label
 from gryph.compiler.plan.result_values import normalize
 from gryph.compiler.sources.databases import is_database
 from gryph.compiler.sources.lake_tables import TableLog, is_lake_table
-from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.sources.source_specs import FILE_FORMATS, SourceSpec
 
 from .capabilities import CAPABILITIES
 from .sandbox import guard, holds_user_sql
+from .sources.csv_inference import while_unchanged
 from .sources.duck_types import schema_of_relation
-from .sources.source_views import Loaded, register_source
+from .sources.source_views import Loaded, expand_paths, register_source
 from .sql.quoting import ident, string
 from .sql.relations import Aliases, query_sql, relation_sql
 from .tuning.located_rows import Locate, Locations
@@ -92,6 +93,12 @@ class DuckDBEngine:
             from .sources.lake_tables import lake_schema  # loads pyarrow: only suites with such a table pay it
 
             return lake_schema(self._con, source)
+        if source.format in FILE_FORMATS and source.stamp is None:
+            # a stream binds its static files for every batch (about 25 ms a csv): learnt once while unchanged
+            return while_unchanged(f"schema of {source!r}", expand_paths(source), lambda: self._read_schema(source))
+        return self._read_schema(source)
+
+    def _read_schema(self, source: SourceSpec) -> Schema:
         loaded = register_source(self._con, source, f"__gryph_schema_{next(self._scratch)}")
         try:
             return schema_of_relation(self._con.sql(f"SELECT * FROM {ident(loaded.view)}"))

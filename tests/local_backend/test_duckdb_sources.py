@@ -452,6 +452,29 @@ def test_csv_types_behind_a_url_are_inferred_without_looking_at_the_file_system(
     assert con.sql(f"SELECT * FROM {typed}").fetchall() == [("Joey", 14)]
 
 
+def test_a_files_schema_is_learnt_once_while_the_file_is_unchanged(engine, tmp_path, monkeypatch):
+    """A stream asks a static file's schema every batch: DuckDB binds the file once while its size
+    and modification time stay, and again once it changed (or is gone: the usual error)."""
+    calls = []
+    real = engine._read_schema
+    monkeypatch.setattr(engine, "_read_schema", lambda source: calls.append(source.name) or real(source))
+    path = write(tmp_path / "ref.csv", "id,name\n1,ann\n")
+    spec = SourceSpec("ref", "csv", paths=(path,))
+    assert engine.schema_of(spec) == engine.schema_of(spec) == schema(("id", INTEGER), ("name", STRING))
+    assert calls == ["ref"]
+    assert engine.schema_of(SourceSpec("ref", "csv", paths=(path,), options=(("header", "false"),))) == schema(
+        ("_c0", STRING), ("_c1", STRING)
+    )  # other options: another schema, learnt apart
+    assert calls == ["ref", "ref"]
+    write(tmp_path / "ref.csv", "id,name,score\n1,ann,2.5\n")
+    assert engine.schema_of(spec) == schema(("id", INTEGER), ("name", STRING), ("score", DOUBLE))
+    assert calls == ["ref", "ref", "ref"]
+    Path(path).unlink()
+    with pytest.raises(EngineError) as err:
+        engine.schema_of(spec)
+    assert err.value.code == "SOURCE_NOT_FOUND"
+
+
 def test_a_wide_csv_infers_every_column(engine, tmp_path):
     """3,000 columns: inference takes one query whatever the width, and each column its own type."""
     patterns = [
