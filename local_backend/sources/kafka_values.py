@@ -41,6 +41,7 @@ _DOUBLE_WORDS = {
 }
 _INTEGER_TEXT = string("[+-]?[0-9]+")
 _DOUBLE_TEXT = string(r"\s*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?\s*")
+_JSON_BLANKS = string(" \t\n\r")  # the characters JSON allows around a value
 _PARSED_KINDS = (Kind.STRING, Kind.INTEGER, Kind.DOUBLE, Kind.BOOLEAN, Kind.TIMESTAMP, Kind.DATE)
 
 
@@ -108,9 +109,10 @@ def _json_pieces(columns: tuple[Column, ...]) -> str:
     value that is not one JSON object."""
     value = ident(RAW_VALUE)
     pointers = ", ".join(string("/" + c.name.replace("~", "~0").replace("/", "~1")) for c in columns)
-    return (
-        f"CASE WHEN json_valid({value}) AND json_type({value}) = 'OBJECT' THEN json_extract({value}, [{pointers}]) END"
-    )
+    # a valid JSON text is an object when its first character past JSON's blanks is '{': the same
+    # answer as json_type(...) = 'OBJECT' without parsing the value once more (a fifth of the time)
+    is_object = f"starts_with(ltrim({value}, {_JSON_BLANKS}), '{{')"
+    return f"CASE WHEN json_valid({value}) AND {is_object} THEN json_extract({value}, [{pointers}]) END"
 
 
 def _json_field(column: Column, kind: str, text: str) -> tuple[str, str]:

@@ -290,3 +290,13 @@ def test_a_batch_asks_the_offsets_and_reads_through_one_consumer(kafka, monkeypa
     assert len(opened) == 1
     assert watermarks(source) == {(topic, 0): (0, 5)}  # outside: a consumer of its own, closed after
     assert len(opened) == 2
+
+
+def test_a_json_object_is_told_by_its_first_character_past_blanks(kafka):
+    """Blanks JSON allows (space, tab, line breaks) may lead an object; an array, a bare word
+    DuckDB's parser takes (nan) and a form feed before an object are no object: malformed."""
+    topic = new_topic(kafka.bootstrap)
+    values = [b' \t\r\n{"id": 9}\n', b" [1]", b"nan", b'\x0c{"id": 4}', b'"{"']
+    produce(kafka.bootstrap, topic, [(b"k", value) for value in values])
+    spec = bounded_kafka(_spec(kafka.bootstrap, topic, "json", "id bigint"), {(topic, 0): (0, 5)}, STAMP)
+    assert [(row[0], row[-2]) for row in duckdb_rows(spec)] == [(9, False), *[(None, True)] * 4]
