@@ -88,3 +88,22 @@ def test_griffin_master_all_measures_config_unchanged(dq_engine):
     assert metrics["schema_conformance_measure"] == {"total": 4617, "complete": 4459, "incomplete": 158}
     assert metrics["spark_sql_measure"] == {"total": 4617, "complete": 1983, "incomplete": 2634}
     assert metrics["profiling_measure"]["zipcode"]["null_count"] == 158
+
+
+def test_griffin_tool_docs_mysql_config(mariadb, dq_engine, tmp_path):
+    """The jdbc:mysql demo of Griffin's tool docs, unchanged but for its server's address."""
+    mariadb.execute(
+        "CREATE DATABASE IF NOT EXISTS test;"
+        "CREATE OR REPLACE TABLE test.stu (id INT, name VARCHAR(20));"
+        "CREATE OR REPLACE TABLE test.stu2 (id INT, name VARCHAR(20));"
+        "INSERT INTO test.stu VALUES (1, 'ann'), (2, 'Bob'), (3, 'cy'), (4, 'dee');"
+        "INSERT INTO test.stu2 VALUES (1, 'ANN'), (2, 'bobby'), (3, 'cy');"
+        "CREATE USER IF NOT EXISTS 'xxx'@'%' IDENTIFIED BY 'xxx';"
+        "GRANT SELECT ON test.* TO 'xxx'@'%';"
+    )
+    text = (CONFIGS / "accuracy-batch-jdbc-mysql.json").read_text(encoding="utf-8")
+    job = tmp_path / "job.json"
+    job.write_text(text.replace("localhost:3306", f"127.0.0.1:{mariadb.port}"), encoding="utf-8")
+    metrics = run(job, dq_engine).metrics
+    # where id < 3 on both sides: ann = ANN matches (upper on both sides), Bob does not meet bobby
+    same(metrics, {"total_count": 2, "miss_count": 1, "matched_count": 1, "matchedFraction": 0.5})
