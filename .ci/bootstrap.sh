@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepare a fresh machine: the venv and gryph's base package (all `make example` needs: DuckDB
 # suites); with the argument `tests`, first the Debian packages the tests' real servers need, then
-# every extra (gryph[all,test]).
+# every extra (gryph[all,anomaly,test]).
 # Idempotent: each step runs only when its result is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
