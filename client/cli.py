@@ -9,13 +9,13 @@ written and stored, but an alert (``notify``, --notify) could not be delivered.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
+import os
 import sys
 import traceback
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from gryph.compiler.errors import EngineError, GryphError, InvalidInput, Location, closest
 from gryph.compiler.griffin.known_keys import UnknownKeyWarning
@@ -513,20 +513,20 @@ def main(argv: list[str] | None = None) -> int:
         return _command(args)
 
 
-def entry() -> int:
-    """The ``gryph`` command: ``main``, then an exit that does not collect the process's objects.
+def entry() -> NoReturn:
+    """The ``gryph`` command: ``main``, then the process ends at once with its exit code.
 
-    At exit Python runs its cyclic collector over everything the process made: a tenth of a
-    second after a Spark run (PySpark's client loads pandas, numpy and pyarrow), for memory the
-    OS takes back anyway. Everything the run opened is closed by now, so the objects are frozen
-    (out of the collector's reach) first. Not when DuckDB is loaded: its bindings report each of
-    their objects still alive at exit as a leak, and its runs load none of those libraries.
-    Tests and callers call ``main``, which leaves the collector alone.
+    Everything the command opened is closed and its output written by the time ``main``
+    returns. Python's own exit would then run libraries' exit handlers and join their threads:
+    PySpark's send cleanup requests to the server, which have no deadline, so a server that
+    crashed mid-run (or a port something else took since) could hold a gate's exit code back
+    for good; it would also collect every object the process made, for memory the OS takes
+    back anyway. Tests and callers call ``main``, which leaves the process alone.
     """
     code = main()
-    if "duckdb" not in sys.modules:
-        gc.freeze()
-    return code
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def _load_env(path: str) -> GriffinEnv:
@@ -584,4 +584,4 @@ def _command(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(entry())
+    entry()

@@ -31,6 +31,7 @@ FIRST_RPC_TIMEOUT = 15.0  # seconds for the first request (handshake, auth, vers
 DEFAULT_PORT = 15002
 RETRY_SECONDS_VARIABLE = "GRYPH_SPARK_RETRY_SECONDS"
 DEFAULT_RETRY_SECONDS = 30.0
+CLOSE_SECONDS = 15.0  # longest wait for a server to release the session when a run ends
 _PIP_HINT = 'pip install "gryph[spark]"'
 
 
@@ -61,19 +62,30 @@ class Connection:
         )
 
     def close(self) -> None:
-        """Stop the session, then the local server if this connection started it."""
+        """Stop the session, then the local server if this connection started it.
+
+        Stopping waits on requests to the server, which have no deadline: it runs in a thread
+        whose wait is bounded, so a server that hangs (or a port another program took since)
+        does not hold the caller. Nothing is released on a server that is gone, but PySpark
+        would still wait up to 10 s for its pending release requests: that stop is not waited for.
+        """
         try:
-            if self.reachable():
-                self.session.stop()
-            else:
-                # Nothing to release on a server that is gone, but PySpark would still wait up
-                # to 10 s for its pending release requests: close the channel in the background.
+            reachable = self.reachable()
+            if not reachable:
                 self.session.release_session_on_close = False
-                threading.Thread(target=self.session.stop, daemon=True, name="gryph-spark-close").start()
+            stopping = threading.Thread(target=self._stop_session, daemon=True, name="gryph-spark-close")
+            stopping.start()
+            stopping.join(CLOSE_SECONDS if reachable else 0)
         finally:
             if self.server is not None:
                 self.server.stop()
                 self.server = None
+
+    def _stop_session(self) -> None:
+        try:
+            self.session.stop()
+        except Exception:  # the run is over and its results are out: a failed release changes nothing
+            pass
 
 
 def _import_pyspark() -> tuple[str, type[SparkSession]]:
