@@ -106,3 +106,21 @@ def test_local_starts_and_stops_its_own_server():
         connection.close()
     host, port = connect_module.endpoint(server.url)
     assert not local_server.port_open(host, port)
+
+
+def test_a_stopped_sessions_finalizer_leaves_the_shared_release_pool_alone(spark_remote):
+    """PySpark 4.1 finalizes a stopped session by closing its client again, which shut down the
+    release pool every session of the process shares (and, run by the garbage collector inside
+    that pool's submit, hung the process): a closed client's close now does nothing."""
+    from pyspark.sql.connect.client.reattach import ExecutePlanResponseReattachableIterator as Releases
+
+    stopped, live = connect(spark_remote), connect(spark_remote)
+    try:
+        stopped.close()
+        assert live.session.range(3).count() == 3
+        pool = Releases._get_or_create_release_thread_pool()  # as each query of the live session does
+        stopped.session.client.close()  # what the stopped session's finalizer does
+        assert Releases._release_thread_pool_instance is pool
+        assert live.session.range(2).count() == 2
+    finally:
+        live.close()

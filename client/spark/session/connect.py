@@ -98,6 +98,9 @@ def _import_pyspark() -> tuple[str, type[SparkSession]]:
             f"the Spark engine needs pyspark with Spark Connect support, which is not installed ({exc})",
             hint=_PIP_HINT,
         ) from exc
+    from .close_once import close_clients_once
+
+    close_clients_once()
     return pyspark.__version__, SparkSession
 
 
