@@ -20,7 +20,7 @@ from pyiceberg.catalog.sql import SqlCatalog
 from gryph.client import run
 from gryph.client.spark import SparkEngine
 from gryph.client.spark.session.local_server import start_local_server
-from gryph.client.spark.sources.lake_sources import not_enabled
+from gryph.client.spark.sources.lake_sources import _spark_catalog_properties, not_enabled
 from gryph.compiler.errors import EngineError, InvalidInput
 from gryph.compiler.sources.source_specs import SourceSpec
 
@@ -321,3 +321,27 @@ def test_an_iceberg_table_never_written_has_no_rows_and_no_commit(tmp_path, engi
     document = run(suite, **engine).to_dict()
     assert document["metric"]["rowsCounter"] == {"e": 0}
     assert document["table_logs"] == {"e": {"version": None, "rows": 0, "committed": None}}
+
+
+def test_pyicebergs_catalog_properties_as_icebergs_spark_catalog_takes_them():
+    """SQLAlchemy URIs of a SQL catalog become JDBC ones (user and password apart, decoded), an HTTP URI a
+    REST catalog's, PyIceberg's type sql Iceberg's jdbc; other properties pass as they are."""
+    assert _spark_catalog_properties({"uri": "sqlite:////data/c.db", "warehouse": "file:///w"}) == {
+        "uri": "jdbc:sqlite:/data/c.db",
+        "type": "jdbc",
+        "warehouse": "file:///w",
+    }
+    assert _spark_catalog_properties({"uri": "postgresql+psycopg2://ann:s3%40cret@db:5432/lake"}) == {
+        "uri": "jdbc:postgresql://db:5432/lake",
+        "type": "jdbc",
+        "jdbc.user": "ann",
+        "jdbc.password": "s3@cret",  # %40 decoded
+    }
+    assert _spark_catalog_properties({"uri": "https://cat.example/api"}) == {
+        "uri": "https://cat.example/api",
+        "type": "rest",
+    }
+    assert _spark_catalog_properties({"type": "sql", "uri": "jdbc:sqlite:/c.db"}) == {
+        "type": "jdbc",
+        "uri": "jdbc:sqlite:/c.db",
+    }

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from typing import cast
+from urllib.parse import unquote
 
 from pyspark.errors import PySparkException
 from pyspark.sql import DataFrame
@@ -176,10 +177,10 @@ def _spark_catalog_properties(properties: dict[str, str]) -> dict[str, str]:
         out.update(type="jdbc", uri=f"jdbc:sqlite:{sqlite['path']}")
     elif postgres is not None:
         out.update(type="jdbc", uri=f"jdbc:postgresql://{postgres['where']}/{postgres['db']}")
-        if postgres["user"]:
-            out["jdbc.user"] = postgres["user"]
+        if postgres["user"]:  # a URL's user and password are percent-encoded, a JDBC property's not
+            out["jdbc.user"] = unquote(postgres["user"])
         if postgres["password"]:
-            out["jdbc.password"] = postgres["password"]
+            out["jdbc.password"] = unquote(postgres["password"])
     elif uri.startswith(("http://", "https://")):
         out.setdefault("type", "rest")
     if out.get("type") == "sql":
