@@ -59,7 +59,7 @@ else
 fi
 
 # The jars from Maven Central, cached outside the checkout (~/.cache/gryph): the connectors the
-# local Spark server loads (spark-avro, Kafka) and the Kafka broker the tests start
+# local Spark server loads (spark-avro, Kafka, Delta, Iceberg) and the Kafka broker the tests start
 if [ "${1:-}" = "tests" ]; then
     .venv/bin/python -m gryph.client.spark.session.connector_jars >/dev/null
     (cd tests && ../.venv/bin/python -c "from kafka_server import broker_jars; broker_jars()")

@@ -27,7 +27,7 @@ from .rewrites.read_once import Copies, keep_all
 from .rewrites.small_sources import reads_only_small, restore, set_for_small_run
 from .session.connect import Connection, connect
 from .session.failures import spark_errors
-from .sources.lake_sources import delta_log
+from .sources.lake_sources import delta_log, iceberg_log
 from .sources.source_loading import load_source
 
 
@@ -79,9 +79,8 @@ class SparkEngine:
         return self._loaded[key]
 
     def table_log(self, source: SourceSpec) -> TableLog | None:
-        """A Delta source's log as Delta on the server reads it; None for Iceberg (its metadata
-        tables are not read here: no Iceberg runtime serves this Spark)."""
-        return delta_log(self.spark, source) if source.format == "delta" else None
+        """A Delta source's log, or an Iceberg source's snapshot, as its package on the server reads it."""
+        return delta_log(self.spark, source) if source.format == "delta" else iceberg_log(self.spark, source)
 
     def schema_of_view(self, views: tuple[View, ...], sources: Mapping[str, SourceSpec]) -> Schema:
         """The schema of the last view (Spark analyses it without running it)."""

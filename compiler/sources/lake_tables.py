@@ -10,6 +10,7 @@ through their Spark packages on the cluster: both from this one description.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
@@ -104,6 +105,20 @@ def iceberg_is_path(spec: SourceSpec) -> bool:
     """Whether an Iceberg source names its table's folder (or metadata file) rather than a catalog's table."""
     where = spec.paths[0]
     return "/" in where or "\\" in where or where.endswith(".json")
+
+
+def newest_metadata_file(names: Iterable[str], version_hint: str | None) -> str | None:
+    """Of the file names in an Iceberg table's ``metadata/`` folder, the one its readers start
+    from: the version hint's (``v<hint>.metadata.json``), else the highest-numbered
+    ``*.metadata.json``; None where there is none."""
+    if version_hint is not None:
+        return f"v{version_hint.strip()}.metadata.json"
+    found = [
+        (int(m.group(1)), name)
+        for name in names
+        if name.endswith(".metadata.json") and (m := re.match(r"v?(\d+)", name))
+    ]
+    return max(found)[1] if found else None
 
 
 def iceberg_identifier(spec: SourceSpec) -> tuple[str, ...]:

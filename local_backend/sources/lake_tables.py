@@ -10,7 +10,6 @@ streamed into a DuckDB temporary table. Both readers load only for suites that r
 from __future__ import annotations
 
 import importlib
-import re
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from gryph.compiler.sources.lake_tables import (
     delta_timestamp,
     iceberg_identifier,
     iceberg_is_path,
+    newest_metadata_file,
 )
 from gryph.compiler.sources.source_specs import SourceSpec
 
@@ -250,12 +250,11 @@ def _metadata_file(spec: SourceSpec) -> str:
         return str(path)
     folder = path / "metadata"
     hint = folder / "version-hint.text"
-    if hint.is_file():
-        return str(folder / f"v{hint.read_text().strip()}.metadata.json")
-    found = [(int(m.group(1)), f) for f in folder.glob("*.metadata.json") if (m := re.match(r"v?(\d+)", f.name))]
-    if not found:
+    names = [f.name for f in folder.glob("*.metadata.json")]
+    newest = newest_metadata_file(names, hint.read_text() if hint.is_file() else None)
+    if newest is None:
         raise _not_found(spec, f"{path} is not an Iceberg table (no metadata/*.metadata.json)")
-    return str(max(found)[1])
+    return str(folder / newest)
 
 
 def _iceberg_schema(spec: SourceSpec, table) -> pa.Schema:

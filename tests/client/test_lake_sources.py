@@ -20,6 +20,7 @@ from pyiceberg.catalog.sql import SqlCatalog
 from gryph.client import run
 from gryph.client.spark import SparkEngine
 from gryph.client.spark.session.local_server import start_local_server
+from gryph.client.spark.sources.lake_sources import _spark_catalog_properties, not_enabled
 from gryph.compiler.errors import EngineError, InvalidInput
 from gryph.compiler.sources.source_specs import SourceSpec
 
@@ -90,18 +91,21 @@ profiling late: select count(*) as n, max(name) as top from o where id > 1
     assert metrics["late"] == [{"n": 2, "top": "é"}]
 
 
-def test_iceberg_through_its_catalog_and_its_folder_at_a_snapshot(iceberg_catalog):
-    """The catalog's table: 4 rows, id NULL once; its folder at the first snapshot: 2 rows."""
+def test_iceberg_through_its_catalog_and_its_folder_at_a_snapshot(iceberg_catalog, engine):
+    """The catalog's table: 4 rows, id NULL once; its folder (its newest metadata file: the
+    second append's) and the folder at the first snapshot: 4 and 2 rows."""
     first = iceberg_catalog["snapshots"][0]
     suite = f'''source o = {_iceberg(iceberg_catalog)}
 source f = iceberg("{iceberg_catalog["location"]}", snapshot = {first})
+source folder = iceberg("{iceberg_catalog["location"]}")
 completeness c on o: id
 completeness cf on f: id
+completeness cfolder on folder: id
 profiling big on o: select count(*) as n, min(id) as low from o where x > 2
 profiling named on o: select count(*) as n from o where id > 1 and name = 'é'
 '''
-    metrics = run(suite, "duckdb").metrics
-    assert metrics["c"] == {"total": 4, "incomplete": 1, "complete": 3}
+    metrics = run(suite, **engine).metrics
+    assert metrics["c"] == metrics["cfolder"] == {"total": 4, "incomplete": 1, "complete": 3}
     assert metrics["cf"] == {"total": 2, "incomplete": 0, "complete": 2}
     assert metrics["big"] == [{"n": 2, "low": 2}]  # NaN > 2: doubles are not pushed to Iceberg
     assert metrics["named"] == [{"n": 1}]
@@ -129,14 +133,12 @@ profiling p on o: select name, count(*) as n from o where id >= 2 group by name 
     assert str(kwargs["row_filter"]) == "GreaterThanOrEqual(term=Reference(name='id'), literal=LongLiteral(2))"
 
 
-def test_iceberg_on_spark_names_the_runtime_it_lacks(iceberg_catalog, spark_remote):
-    """No Iceberg runtime is built for Spark 4.2: a located error, naming the package and settings."""
-    with pytest.raises(EngineError) as info:
-        run(f"\n\nsource o = {_iceberg(iceberg_catalog)}\ncompleteness c on o: id\n", "spark", remote=spark_remote)
-    error = info.value
-    assert error.code == "LAKE_NOT_ENABLED" and error.location.line == 3
-    assert "iceberg-spark-runtime-4.2_2.13" in error.hint and "IcebergSparkSessionExtensions" in error.hint
-    assert "--engine duckdb" in str(error)
+def test_a_spark_server_of_no_iceberg_runtime_says_where_to_read(iceberg_catalog):
+    """A Spark whose minor version Iceberg publishes no runtime for (4.2): the error says so."""
+    spec = SourceSpec("o", "iceberg", paths=(str(iceberg_catalog["location"]),))
+    error = not_enabled(spec, "4.2.0")
+    assert error.code == "LAKE_NOT_ENABLED" and "--engine duckdb" in str(error)
+    assert "iceberg-spark-runtime-4.2_2.13" in error.hint
 
 
 def _located(suite: str, engine: dict, code: str, line: int) -> InvalidInput | EngineError:
@@ -157,18 +159,23 @@ def test_a_delta_version_or_time_the_table_does_not_have(delta_table, engine):
         _located(suite, engine, "LAKE_VERSION_NOT_FOUND", 2)
 
 
-def test_an_iceberg_snapshot_or_table_that_does_not_exist(iceberg_catalog):
-    error = _located(
-        f"source o = {_iceberg(iceberg_catalog, ', snapshot = 5')}\ncompleteness c on o: id\n",
-        {"engine": "duckdb"},
-        "LAKE_VERSION_NOT_FOUND",
-        1,
-    )
-    assert str(iceberg_catalog["snapshots"][0]) in str(error)  # the snapshots it has
+def test_an_iceberg_snapshot_or_table_that_does_not_exist(iceberg_catalog, engine, tmp_path):
+    """Snapshot 5 of the catalog's table and of its folder; a table the catalog lacks; a folder
+    that holds no Iceberg table."""
+    for source in (
+        _iceberg(iceberg_catalog, ", snapshot = 5"),
+        f'iceberg("{iceberg_catalog["location"]}", snapshot = 5)',
+    ):
+        error = _located(f"source o = {source}\ncompleteness c on o: id\n", engine, "LAKE_VERSION_NOT_FOUND", 1)
+        assert "snapshot" in str(error) and "5" in str(error)
+        if engine["engine"] == "duckdb":
+            assert str(iceberg_catalog["snapshots"][0]) in str(error)  # the snapshots it has
     missing = (
         f'source o = iceberg("lake.shop.nope", catalog.uri = "{iceberg_catalog["uri"]}")\ncompleteness c on o: id\n'
     )
-    _located(missing, {"engine": "duckdb"}, "LAKE_TABLE_NOT_FOUND", 1)
+    _located(missing, engine, "LAKE_TABLE_NOT_FOUND", 1)
+    (tmp_path / "metadata").mkdir()
+    _located(f'source o = iceberg("{tmp_path}")\ncompleteness c on o: id\n', engine, "LAKE_TABLE_NOT_FOUND", 1)
 
 
 def test_bad_options_are_refused_before_anything_is_read(tmp_path):
@@ -214,13 +221,27 @@ def test_a_missing_reader_names_the_extra_to_install(tmp_path, delta_table, iceb
     assert "DRIVER_MISSING" in done.stderr and f"gryph[{extra}]" in done.stderr and "suite.dq:1:" in done.stderr
 
 
-def test_a_spark_server_without_delta_names_the_package_and_settings(delta_table):
+def test_a_spark_server_without_delta_or_iceberg_names_the_package_and_settings(delta_table, iceberg_catalog):
+    """A server started without the connectors: Delta, an Iceberg catalog's table and an Iceberg
+    folder each name the package built for the server's Spark (4.1) and the settings."""
+    catalog = (("catalog.uri", iceberg_catalog["uri"]),)
+    specs = (
+        SourceSpec("d", "delta", paths=(str(delta_table),)),
+        SourceSpec("c", "iceberg", paths=("lake.shop.orders",), options=catalog),
+        SourceSpec("f", "iceberg", paths=(str(iceberg_catalog["location"]),)),
+    )
     with start_local_server(connectors=False) as server, SparkEngine(server.url) as engine:
-        with pytest.raises(EngineError) as info:
-            engine.schema_of(SourceSpec("o", "delta", paths=(str(delta_table),)))
-    assert info.value.code == "LAKE_NOT_ENABLED"
-    assert "io.delta:delta-spark_4.2_2.13:4.4.0" in info.value.hint
-    assert "spark.sql.extensions=io.delta.sql.DeltaSparkSessionExtension" in info.value.hint
+        errors = []
+        for spec in specs:
+            with pytest.raises(EngineError) as info:
+                engine.schema_of(spec)
+            errors.append(info.value)
+    assert [error.code for error in errors] == ["LAKE_NOT_ENABLED"] * 3, [str(e) for e in errors]
+    assert "io.delta:delta-spark_4.1_2.13:4.4.0" in errors[0].hint
+    assert "spark.sql.extensions=io.delta.sql.DeltaSparkSessionExtension" in errors[0].hint
+    for error in errors[1:]:
+        assert "org.apache.iceberg:iceberg-spark-runtime-4.1_2.13:1.12.0" in error.hint
+        assert "spark.sql.catalog.<catalog>=org.apache.iceberg.spark.SparkCatalog" in error.hint
 
 
 def test_validate_reports_the_table_schema_without_a_scan(delta_table, tmp_path):
@@ -269,31 +290,58 @@ def test_delta_files_without_statistics_are_counted_by_their_footers(delta_table
     assert run(suite).to_dict()["metric"]["rowsCounter"] == {"s": 4, "t": 2}
 
 
-def test_iceberg_rows_and_commit_time_come_from_the_snapshot_summary(iceberg_catalog):
+def test_iceberg_rows_and_commit_time_come_from_the_snapshot_summary(iceberg_catalog, engine):
     """The first snapshot holds FIRST's 2 rows, the last both appends' 4; commit times are the
-    snapshots' own."""
+    snapshots' own (the folder's newest metadata file: the catalog's table as it is now)."""
     first, last = iceberg_catalog["snapshots"]
     table = SqlCatalog("lake", uri=iceberg_catalog["uri"]).load_table("shop.orders")
     times = {s.snapshot_id: s.timestamp_ms for s in table.snapshots()}
     suite = f"""source now = {_iceberg(iceberg_catalog)}
 source then = {_iceberg(iceberg_catalog, f", snapshot = {first}")}
+source folder = iceberg("{iceberg_catalog["location"]}")
 accuracy a on now, then: now.id = then.id
+accuracy b on now, folder: now.id = folder.id
 """
-    document = run(suite).to_dict()
-    assert document["metric"]["rowsCounter"] == {"now": 4, "then": 2}
+    document = run(suite, **engine).to_dict()
+    assert document["metric"]["rowsCounter"] == {"now": 4, "then": 2, "folder": 4}
     assert document["table_logs"] == {
         "now": {"version": last, "rows": 4, "committed": _shown(times[last])},
         "then": {"version": first, "rows": 2, "committed": _shown(times[first])},
+        "folder": {"version": last, "rows": 4, "committed": _shown(times[last])},
     }
 
 
-def test_an_iceberg_table_never_written_has_no_rows_and_no_commit(tmp_path):
+def test_an_iceberg_table_never_written_has_no_rows_and_no_commit(tmp_path, engine):
     catalog = SqlCatalog("lake", uri=f"sqlite:///{tmp_path}/c.db", warehouse=f"file://{tmp_path}")
     catalog.create_namespace("shop")
     catalog.create_table("shop.empty", schema=FIRST.schema)
     suite = (
         f'source e = iceberg("lake.shop.empty", catalog.uri = "sqlite:///{tmp_path}/c.db")\ncompleteness c on e: id\n'
     )
-    document = run(suite).to_dict()
+    document = run(suite, **engine).to_dict()
     assert document["metric"]["rowsCounter"] == {"e": 0}
     assert document["table_logs"] == {"e": {"version": None, "rows": 0, "committed": None}}
+
+
+def test_pyicebergs_catalog_properties_as_icebergs_spark_catalog_takes_them():
+    """SQLAlchemy URIs of a SQL catalog become JDBC ones (user and password apart, decoded), an HTTP URI a
+    REST catalog's, PyIceberg's type sql Iceberg's jdbc; other properties pass as they are."""
+    assert _spark_catalog_properties({"uri": "sqlite:////data/c.db", "warehouse": "file:///w"}) == {
+        "uri": "jdbc:sqlite:/data/c.db",
+        "type": "jdbc",
+        "warehouse": "file:///w",
+    }
+    assert _spark_catalog_properties({"uri": "postgresql+psycopg2://ann:s3%40cret@db:5432/lake"}) == {
+        "uri": "jdbc:postgresql://db:5432/lake",
+        "type": "jdbc",
+        "jdbc.user": "ann",
+        "jdbc.password": "s3@cret",  # %40 decoded
+    }
+    assert _spark_catalog_properties({"uri": "https://cat.example/api"}) == {
+        "uri": "https://cat.example/api",
+        "type": "rest",
+    }
+    assert _spark_catalog_properties({"type": "sql", "uri": "jdbc:sqlite:/c.db"}) == {
+        "type": "jdbc",
+        "uri": "jdbc:sqlite:/c.db",
+    }

@@ -9,8 +9,7 @@ in a binary collation, BOOLEAN, DATETIME(6), DATE). A declared gap: SQLite and M
 NaN or infinity (SQLite stores NULL, MariaDB has no such value), so a case with NaN in its tables
 runs on PostgreSQL only; test_sqlite_has_no_nan and test_mariadb_has_no_nan show the gap.
 Delta and Iceberg tables are written from the cases' Arrow tables by deltalake and pyiceberg (a
-SQL catalog in a temporary folder), every flat case. A declared gap: Iceberg runs on DuckDB only,
-no Iceberg runtime being built for the Spark gryph runs (test_iceberg_on_spark_is_refused).
+SQL catalog in a temporary folder), every flat case, read on both engines.
 Parquet files are written by pyarrow with its default statistics, every flat case: their min/max
 leave NaN out, which DuckDB must not take as the range of a column that holds NaN.
 """
@@ -24,7 +23,6 @@ from pathlib import Path
 import pytest
 
 from gryph.client import load_suite, run
-from gryph.compiler.errors import EngineError
 from tests.conformance.conformance_support import arrow_table, decode_expected, load_cases, with_extra_details
 from tests.support.comparison import same
 
@@ -270,18 +268,11 @@ def test_case_from_mariadb(case_id, case, mariadb_cases, dq_engine):
     _check(case, mariadb_cases[case_id], dq_engine)
 
 
+# nan_beyond_a_parquet_footers_min_max_extremes holds on Spark too: Delta would answer its lone
+# max(x) from the log's NaN-less statistics, and gryph turns that off in the session
 @pytest.mark.parametrize("case_id,case", CASES, ids=[c for c, _ in CASES])
-def test_case_from_delta(case_id, case, delta_cases, dq_engine, request):
-    if case_id in DELTA_ON_SPARK_GAPS and "spark" in request.node.callspec.id:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=DELTA_ON_SPARK_GAPS[case_id]))
+def test_case_from_delta(case_id, case, delta_cases, dq_engine):
     _check(case, delta_cases[case_id], dq_engine)
-
-
-# Known, not yet fixed: Spark's Delta reader answers a lone max(x) from the table log's statistics,
-# which deltalake writes without NaN (as parquet footers), so it says 2.0 where the column holds NaN
-DELTA_ON_SPARK_GAPS = {
-    "profiling/nan_beyond_a_parquet_footers_min_max_extremes": "Delta on Spark takes max(x) from NaN-less log stats"
-}
 
 
 @pytest.mark.parametrize("case_id,case", CASES, ids=[c for c, _ in CASES])
@@ -290,16 +281,8 @@ def test_case_from_parquet(case_id, case, parquet_cases, dq_engine):
 
 
 @pytest.mark.parametrize("case_id,case", CASES, ids=[c for c, _ in CASES])
-def test_case_from_iceberg(case_id, case, iceberg_cases, duckdb_engine):
-    _check(case, iceberg_cases[case_id], duckdb_engine)
-
-
-def test_iceberg_on_spark_is_refused(iceberg_cases, spark_conformance_engine):
-    """The declared gap: the first case's Iceberg tables on Spark are LAKE_NOT_ENABLED, located."""
-    case_id, case = CASES[0]
-    with pytest.raises(EngineError) as info:
-        _check(case, iceberg_cases[case_id], spark_conformance_engine)
-    assert info.value.code == "LAKE_NOT_ENABLED" and info.value.location is not None
+def test_case_from_iceberg(case_id, case, iceberg_cases, dq_engine):
+    _check(case, iceberg_cases[case_id], dq_engine)
 
 
 def test_most_cases_run_on_databases():

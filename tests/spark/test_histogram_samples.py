@@ -1,5 +1,6 @@
 """Samples of duplicated values taken by the aggregate of the histogram that counts them, so
-that Spark groups the rows once for both (histogram_samples.py)."""
+that Spark groups the rows once for both (histogram_samples.py; Spark 4.2+), or, on an older
+server, kept as queries ordered by their columns: the same smallest rows either way."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from gryph.client.runner import load_suite
 from gryph.client.runner import run as run_on
 from gryph.client.spark.rewrites import histogram_samples
 from gryph.client.spark.rewrites.histogram_samples import SampledHistogram, TakenSample, take_samples
+from gryph.client.spark.session.connect import major_minor
 from gryph.compiler.plan import (
     Call,
     Field,
@@ -24,6 +26,8 @@ from gryph.compiler.plan import (
     Project,
     Query,
     Read,
+    Sort,
+    SortKey,
     format_relation,
     grouped_counts,
     key_histogram,
@@ -76,13 +80,14 @@ def spark_run(request, spark_engine, tmp_path, monkeypatch):
         return out
 
     monkeypatch.setattr(passes, "take_samples", spy)
-    return lambda sample: (_run(spark_engine, tmp_path, sample), taken)
+    return lambda sample: (_run(spark_engine, tmp_path, sample), taken, spark_engine.connection.server_version)
 
 
 def test_the_histogram_takes_the_smallest_duplicated_values(spark_run):
-    result, taken = spark_run(3)
-    # each of the four rules' histograms took its rule's sample in its aggregate
-    assert [len(h.samples) for h in taken] == [1, 1, 1, 1]
+    result, taken, version = spark_run(3)
+    # each of the four rules' histograms took its rule's sample in its aggregate (Spark 4.2+;
+    # the pinned 4.1 server orders each sample instead, and shows the same rows)
+    assert [len(h.samples) for h in taken] == ([1, 1, 1, 1] if major_minor(version) >= (4, 2) else [])
     names = result.records["names"]
     # by hand: z a b c é are duplicated; the three smallest are a (3 rows), b and c (2 each):
     # two groups of counts meet in the sample
@@ -103,7 +108,7 @@ def test_the_histogram_takes_the_smallest_duplicated_values(spark_run):
 def test_a_sample_as_large_as_the_duplicates_holds_them_all(spark_run, tmp_path):
     from gryph.local_backend import DuckDBEngine
 
-    result, _ = spark_run(20)
+    result, _, _ = spark_run(20)
     expected = [{NAME: v, "dup": d} for v, d in (("z", 3), ("a", 2), ("b", 1), ("c", 1), ("é", 1))]
     assert sorted(map(_key, result.records["names"]["sample"])) == sorted(map(_key, expected))
     # the same rows and metrics as DuckDB's, which runs the sample as a query of its own
@@ -152,7 +157,6 @@ def test_filters_and_projections_are_read_through_to_the_counted_rows():
 @pytest.mark.parametrize(
     "queries, version",
     [
-        ([HISTOGRAM, _sample("s", 20)], "4.1.1"),  # the server has no min_by with a k
         ([HISTOGRAM, _sample("s", histogram_samples.MOST_ROWS + 1)], "4.3.0"),  # more than min_by takes
         ([HISTOGRAM, _sample("s", 0)], "4.3.0"),
         ([_sample("s", 20)], "4.3.0"),  # no histogram of the same counted rows
@@ -162,3 +166,14 @@ def test_filters_and_projections_are_read_through_to_the_counted_rows():
 )
 def test_a_sample_the_histogram_cannot_take_stays_a_query(queries, version):
     assert take_samples(queries, version) == queries
+    assert take_samples(queries, "4.1.1") == queries  # nor is it ordered on an older server
+
+
+def test_an_older_server_orders_the_sample_by_its_columns():
+    """Spark 4.1 has no min_by with a k: the sample stays a query, its rows ordered by k then
+    dup (ascending, NULL first), so its limit keeps the rows the histogram would take."""
+    other = Query("total", Limit(T, 5))
+    out = take_samples([HISTOGRAM, _sample("s", 20), other], "4.1.1")
+    inner = Project(Filter(COUNTED, DUPLICATED), ROWS)
+    keys = (SortKey(Field("k", STRING)), SortKey(Field("dup", INTEGER)))
+    assert out == [HISTOGRAM, Query("s", Limit(Sort(inner, keys), 20)), other]

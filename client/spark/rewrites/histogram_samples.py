@@ -12,7 +12,8 @@ each sample, the smallest ``limit`` of the rows the sample selects (``min_by`` w
 Spark 4.2 and later), and one more aggregate of the histogram's few rows keeps the smallest
 ``limit`` of all of those. One row comes back, split into the histogram's rows and each
 sample's. Which rows a sample shows is unspecified on every engine; this one shows the
-smallest, so it shows the same ones every run.
+smallest, so it shows the same ones every run. A server older than 4.2 keeps such a sample a
+query of its own (a second grouping), ordered by its columns, so it shows the same rows.
 """
 
 from __future__ import annotations
@@ -24,7 +25,20 @@ from pyspark.sql import Column, DataFrame, Row
 from pyspark.sql.connect import functions as F
 
 from gryph.compiler.engine import Rows
-from gryph.compiler.plan import Field, Filter, Limit, Literal, Named, Project, Query, Relation, Scalar, and_all
+from gryph.compiler.plan import (
+    Field,
+    Filter,
+    Limit,
+    Literal,
+    Named,
+    Project,
+    Query,
+    Relation,
+    Scalar,
+    Sort,
+    SortKey,
+    and_all,
+)
 from gryph.compiler.plan.data_types import BOOLEAN, DataType, Kind
 from gryph.compiler.plan.histograms import COUNT, VALUES, is_key_histogram
 from gryph.compiler.plan.node import Part
@@ -84,12 +98,13 @@ def _array(i: int) -> str:
 
 def take_samples(queries: Iterable[Query], server_version: str) -> list[Query]:
     """``queries`` with each sample of a histogram's counted rows answered by that histogram's
-    query (``SampledHistogram``), where the server has ``min_by`` with a ``k`` (Spark 4.2+).
+    query (``SampledHistogram``), where the server has ``min_by`` with a ``k`` (Spark 4.2+);
+    on an older server, such a sample ordered by its columns (the same smallest rows).
     ``queries`` are not pruned yet: a histogram and its samples read equal relations."""
     queries = list(queries)
-    if major_minor(server_version) < (4, 2):
-        return queries
     histograms = {q.relation.input: q for q in queries if q.limit is None and is_key_histogram(q.relation)}
+    if major_minor(server_version) < (4, 2):
+        return [_smallest_first(q) if q.limit is None and _sample_of(q, histograms) else q for q in queries]
     taken: dict[str, list[TakenSample]] = {}
     absorbed = set()
     for query in queries:
@@ -108,6 +123,15 @@ def take_samples(queries: Iterable[Query], server_version: str) -> list[Query]:
         elif query.name not in absorbed:
             out.append(query)
     return out
+
+
+def _smallest_first(query: Query) -> Query:
+    """A sample (a ``LIMIT``) of its smallest rows, as ``min_by`` orders them: column by column,
+    NULL first, NaN last."""
+    rel = query.relation
+    assert isinstance(rel, Limit)
+    keys = tuple(SortKey(Field(c.name, c.dtype)) for c in rel.input.schema.columns)
+    return replace(query, relation=Limit(Sort(rel.input, keys), rel.count))
 
 
 def _sample_of(query: Query, histograms: dict[Relation, Query]) -> tuple[Query, TakenSample] | None:

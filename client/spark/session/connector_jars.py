@@ -1,4 +1,4 @@
-"""The Spark-side connectors (spark-avro, the Kafka connector, Delta) for a local Spark Connect server.
+"""The Spark-side connectors (spark-avro, the Kafka connector, Delta, Iceberg) for a local Spark Connect server.
 
 PySpark's distribution ships Spark without its external modules. A local server loads them from
 ``spark.jars``: the jars of ``connectors/pom.xml`` at the server's exact Spark version, fetched
@@ -32,8 +32,10 @@ FETCH_COMMAND = "python -m gryph.client.spark.session.connector_jars"
 FETCH_TIMEOUT = 600.0
 _COMPLETE = ".complete"  # written last, naming what was fetched: a folder without it did not finish
 # the Delta release built for each Spark minor version (io.delta:delta-spark_<spark>_2.13 on Maven
-# Central); Iceberg publishes no Spark runtime for Spark 4.2 (its newest, 1.12.0, is for 4.1)
-DELTA_FOR_SPARK = {"4.2": "4.4.0"}
+# Central), and Iceberg's (org.apache.iceberg:iceberg-spark-runtime-<spark>_2.13): Iceberg
+# publishes none for Spark 4.2, which is why gryph pins PySpark 4.1
+DELTA_FOR_SPARK = {"4.1": "4.4.0", "4.2": "4.4.0"}
+ICEBERG_FOR_SPARK = {"4.1": "1.12.0"}
 _VERSION_SUFFIX = re.compile(r"-\d[^-]*\.jar$")
 
 
@@ -48,11 +50,14 @@ def connectors_folder(spark_version: str) -> Path:
 
 
 def connector_properties(spark_version: str) -> dict[str, str]:
-    """The pom's properties for ``spark_version``: its version, and Delta's release where one is built for it."""
+    """The pom's properties for ``spark_version``: its version, and Delta's and Iceberg's releases
+    where one is built for it."""
     minor = ".".join(spark_version.split(".")[:2])
     properties = {"spark.version": spark_version, "spark.binary.version": minor}
     if minor in DELTA_FOR_SPARK:
         properties["delta.version"] = DELTA_FOR_SPARK[minor]
+    if minor in ICEBERG_FOR_SPARK:
+        properties["iceberg.version"] = ICEBERG_FOR_SPARK[minor]
     return properties
 
 
