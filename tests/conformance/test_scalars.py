@@ -283,6 +283,10 @@ CASES = {
     "between": (Between(i, L(-7), L(0)), [False, True, N, True]),
     "like": (Like(s, L("%b%", STR)), [True, False, N, False]),
     "like_one_char": (Like(s, L("_😀_", STR)), [False, True, N, False]),
+    # a character beyond 16 bits in the pattern (Spark 4.1 matches such a pattern as a regex)
+    "like_any_around_wide_char": (Like(s, L("%😀%", STR)), [False, True, N, False]),
+    "like_wide_char_escape": (Like(s, L("é😀\\x", STR)), [False, True, N, False]),
+    "like_wide_char_dot_is_literal": (Like(s, L("é😀.", STR)), [False, False, N, False]),
     "like_escape": (Like(L("a_c", STR), L("a\\_c", STR)), [True] * 4),
     "like_escape_literal": (Like(L("abc", STR), L("a\\_c", STR)), [False] * 4),
     "rlike_anywhere": (RLike(s, L("A", STR)), [True, False, N, False]),

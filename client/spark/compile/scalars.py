@@ -157,7 +157,34 @@ def _between(node: Between) -> Column:
 
 @compile_scalar.register
 def _like(node: Like) -> Column:
-    return F.like(compile_scalar(node.operand), compile_scalar(node.pattern), F.lit("\\"))
+    pattern = node.pattern
+    if isinstance(pattern, Literal) and isinstance(pattern.value, str) and _beyond_utf16_unit(pattern.value):
+        # Spark 4.1's LIKE quotes a pattern a UTF-16 unit at a time, splitting a character such as
+        # 😀 in two, which then matches nothing: such a pattern is matched as the regex it means
+        return F.regexp_like(compile_scalar(node.operand), F.lit(like_regex(pattern.value)))
+    return F.like(compile_scalar(node.operand), compile_scalar(pattern), F.lit("\\"))
+
+
+def _beyond_utf16_unit(text: str) -> bool:
+    return any(ord(ch) > 0xFFFF for ch in text)
+
+
+def like_regex(pattern: str) -> str:
+    """A LIKE pattern (``%`` any text, ``_`` one character, ``\\`` escaping the next) as a Java
+    regex over the whole text: ``(?s)`` so both also match line breaks, ``\\z`` its very end."""
+    parts = ["(?s)\\A"]
+    escaped = False
+    for ch in pattern:
+        if escaped or (ch not in "%_\\"):
+            parts.append(ch if ch.isalnum() else "\\" + ch if ord(ch) < 128 else ch)
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        else:
+            parts.append(".*" if ch == "%" else ".")
+    if escaped:  # a trailing escape stands for itself
+        parts.append("\\\\")
+    return "".join([*parts, "\\z"])
 
 
 @compile_scalar.register
