@@ -12,6 +12,8 @@ from __future__ import annotations
 import importlib
 from datetime import datetime, timezone
 from pathlib import Path
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
 
 import duckdb
 import pyarrow as pa
@@ -243,7 +245,7 @@ def _iceberg_table(spec: SourceSpec):
 
 def _metadata_file(spec: SourceSpec) -> str:
     """The metadata file a table folder's readers start from: its version hint's, else the newest."""
-    path = Path(spec.paths[0])
+    path = _local_path(spec.paths[0])
     if path.suffix == ".json":
         if not path.is_file():
             raise _not_found(spec, f"{path} is not an Iceberg metadata file")
@@ -255,6 +257,12 @@ def _metadata_file(spec: SourceSpec) -> str:
     if newest is None:
         raise _not_found(spec, f"{path} is not an Iceberg table (no metadata/*.metadata.json)")
     return str(folder / newest)
+
+
+def _local_path(location: str) -> Path:
+    """A folder given as a path or as a ``file:`` URL (as Iceberg writes its tables' locations)."""
+    parts = urlsplit(location)
+    return Path(url2pathname(parts.path)) if parts.scheme == "file" else Path(location)
 
 
 def _iceberg_schema(spec: SourceSpec, table) -> pa.Schema:

@@ -93,19 +93,22 @@ profiling late: select count(*) as n, max(name) as top from o where id > 1
 
 def test_iceberg_through_its_catalog_and_its_folder_at_a_snapshot(iceberg_catalog, engine):
     """The catalog's table: 4 rows, id NULL once; its folder (its newest metadata file: the
-    second append's) and the folder at the first snapshot: 4 and 2 rows."""
+    second append's; also as the file: URL Iceberg gives as its location) and the folder at the
+    first snapshot: 4 and 2 rows."""
     first = iceberg_catalog["snapshots"][0]
     suite = f'''source o = {_iceberg(iceberg_catalog)}
 source f = iceberg("{iceberg_catalog["location"]}", snapshot = {first})
 source folder = iceberg("{iceberg_catalog["location"]}")
+source url = iceberg("file://{iceberg_catalog["location"]}")
 completeness c on o: id
 completeness cf on f: id
 completeness cfolder on folder: id
+completeness curl on url: id
 profiling big on o: select count(*) as n, min(id) as low from o where x > 2
 profiling named on o: select count(*) as n from o where id > 1 and name = 'é'
 '''
     metrics = run(suite, **engine).metrics
-    assert metrics["c"] == metrics["cfolder"] == {"total": 4, "incomplete": 1, "complete": 3}
+    assert metrics["c"] == metrics["cfolder"] == metrics["curl"] == {"total": 4, "incomplete": 1, "complete": 3}
     assert metrics["cf"] == {"total": 2, "incomplete": 0, "complete": 2}
     assert metrics["big"] == [{"n": 2, "low": 2}]  # NaN > 2: doubles are not pushed to Iceberg
     assert metrics["named"] == [{"n": 1}]
