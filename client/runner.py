@@ -326,9 +326,7 @@ def _table_logs(suite: Suite, active: Engine) -> dict[str, TableLog]:
     for name, spec in suite.sources.items():
         if is_lake_table(spec):
             with _located(spec.location):
-                log = active.table_log(spec)
-            if log is not None:
-                logs[name] = log
+                logs[name] = active.table_log(spec)
     return logs
 
 

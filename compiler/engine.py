@@ -86,9 +86,8 @@ class Engine(Protocol):
     def schema_of_view(self, views: tuple[View, ...], sources: Mapping[str, SourceSpec]) -> Schema:
         """The schema of the last of ``views`` (registered in order), without scanning data."""
 
-    def table_log(self, source: SourceSpec) -> TableLog | None:
-        """What a Delta or Iceberg source's log says of the version it reads (no data scanned);
-        None where the engine does not read that table's log."""
+    def table_log(self, source: SourceSpec) -> TableLog:
+        """What a Delta or Iceberg source's log says of the version it reads (no data scanned)."""
 
     def run(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> dict[str, Rows]:
         """Register ``plan.views``, run every query and return its rows by query name."""

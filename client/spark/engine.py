@@ -78,7 +78,7 @@ class SparkEngine:
             weakref.finalize(spec, self._loaded.pop, key, None)  # an id is unique while its object lives
         return self._loaded[key]
 
-    def table_log(self, source: SourceSpec) -> TableLog | None:
+    def table_log(self, source: SourceSpec) -> TableLog:
         """A Delta source's log, or an Iceberg source's snapshot, as its package on the server reads it."""
         return delta_log(self.spark, source) if source.format == "delta" else iceberg_log(self.spark, source)
 
