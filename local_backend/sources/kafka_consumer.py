@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from confluent_kafka import Consumer
 
 METADATA_TIMEOUT_S = 10.0
+RECONNECT_BACKOFF_MS = 10
 _QUIET = logging.getLogger("gryph.kafka")  # librdkafka's own log (retries, refused connections) stays off the terminal
 _QUIET.addHandler(logging.NullHandler())
 _QUIET.propagate = False
@@ -37,6 +38,11 @@ def consumer_config(spec: SourceSpec) -> dict[str, Any]:
         "enable.partition.eof": True,  # tells when a partition's committed end is reached
         "auto.offset.reset": "error",  # an offset the broker no longer holds is lost data, not a jump
         "socket.connection.setup.timeout.ms": int(METADATA_TIMEOUT_S * 1000),
+        # librdkafka opens no new connection within half this backoff of the last: the broker a
+        # bootstrap address names is a second connection, so its default (100 ms) held every
+        # consumer's first metadata request back 50 ms; failed connections still back off
+        # exponentially, up to reconnect.backoff.max.ms
+        "reconnect.backoff.ms": RECONNECT_BACKOFF_MS,
         **consumer_options(spec),
         "enable.auto.commit": False,
         "enable.auto.offset.store": False,

@@ -1,6 +1,7 @@
 """One bounded Kafka batch into DuckDB: per partition the offsets [start, end) of the spec's
-``offsets`` option, read with confluent-kafka into an Arrow table of raw messages, then parsed in
-DuckDB (kafka_values.py) into an Arrow table of the columns ``stream_schema`` declares.
+``offsets`` option, read with confluent-kafka into an Arrow table of raw messages, then parsed
+into an Arrow table of the columns ``stream_schema`` declares: by Arrow's JSON reader where it
+reads them exactly as the SQL would (kafka_arrow_json.py), else in DuckDB (kafka_values.py).
 
 Transactions leave gaps (their markers and aborted records are never delivered under
 ``read_committed``): a partition is done at its first offset at or past ``end - 1``, or when the
@@ -11,10 +12,9 @@ answering mid-batch is an error after ``IDLE_TIMEOUT_S``, never a wait without e
 from __future__ import annotations
 
 import time
-from array import array
 from bisect import bisect_left
 from collections import OrderedDict
-from itertools import accumulate
+from operator import itemgetter
 from typing import TYPE_CHECKING, cast
 
 import duckdb
@@ -31,6 +31,7 @@ from gryph.compiler.sources.stream_sources import (
 )
 
 from ..sql.quoting import ident
+from .kafka_arrow_json import arrow_parsed
 from .kafka_consumer import consumer_for, kafka_failed, unreachable
 from .kafka_values import RAW_VALUE, parsed_messages, with_csv_fields
 
@@ -81,9 +82,12 @@ def parsed_batch(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> pa.Table:
         _LAST_READ.move_to_end(key)
         return _LAST_READ[key]
     raw = "__gryph_kafka_raw"
-    con.register(raw, with_csv_fields(spec, _read_messages(spec)))
+    messages = _read_messages(spec)
+    members = arrow_parsed(spec, messages, RAW_VALUE)
+    con.register(raw, with_csv_fields(spec, messages) if members is None else members)
     try:
-        table = con.sql(f"SELECT * FROM {parsed_messages(spec, ident(raw))}").to_arrow_table()
+        relation = parsed_messages(spec, ident(raw), members_read=members is not None)
+        table = con.sql(f"SELECT * FROM {relation}").to_arrow_table()
     finally:
         con.unregister(raw)
     _LAST_READ[key] = table
@@ -98,15 +102,73 @@ _LAST_READ: OrderedDict[tuple, pa.Table] = OrderedDict()
 
 def _read_messages(spec: SourceSpec) -> pa.Table:
     ranges = {tp: span for tp, span in kafka_ranges(spec).items() if span[1] > span[0]}
-    kept: list = []
+    kept = _Kept()
     if ranges:
         with consumer_for(spec, sorted({topic for topic, _ in ranges})) as (consumer, _):
             _consume(spec, consumer, ranges, kept)
-    return _arrow(kept)
+    return kept.table()
 
 
-def _consume(spec: SourceSpec, consumer, ranges: dict[tuple[str, int], tuple[int, int]], kept: list) -> None:
-    """Appends to ``kept`` the messages of ``ranges``, in the order the broker gives them."""
+class _Kept:
+    """The messages of a batch as Arrow columns, added a chunk at a time: the chunk's message
+    objects are dropped once their columns are built (keeping 100,000 of them until the end of a
+    batch made reading it a third slower)."""
+
+    def __init__(self) -> None:
+        self._batches: list[pa.RecordBatch] = []
+
+    def add(self, messages: list, run: tuple[str, int, list[int]] | None = None) -> None:
+        """``messages`` in order; ``run``: the topic, partition and offsets they all share, when
+        the caller knows them."""
+        import pyarrow as pa
+        from confluent_kafka import Message
+
+        if not messages:
+            return
+        count = len(messages)
+        if run is None:
+            topics = pa.array(list(map(Message.topic, messages)), pa.string())
+            partitions = pa.array(list(map(Message.partition, messages)), pa.int64())
+            offsets = pa.array(list(map(Message.offset, messages)), pa.int64())
+        else:
+            topics = pa.repeat(pa.scalar(run[0], pa.string()), count)
+            partitions = pa.repeat(pa.scalar(run[1], pa.int64()), count)
+            offsets = pa.array(run[2], pa.int64())
+        times = pa.array(list(map(itemgetter(1), map(Message.timestamp, messages))), pa.int64())
+        columns = [
+            _text(list(map(Message.value, messages))),
+            _text(list(map(Message.key, messages))),
+            topics,
+            partitions,
+            offsets,
+            times.cast(pa.timestamp("ms")),
+        ]
+        self._batches.append(pa.RecordBatch.from_arrays(columns, schema=_raw_schema()))
+
+    def table(self) -> pa.Table:
+        import pyarrow as pa
+
+        return pa.Table.from_batches(self._batches, schema=_raw_schema())
+
+
+def _raw_schema() -> pa.Schema:
+    """The raw messages' columns: the value's text and the broker's columns."""
+    import pyarrow as pa
+
+    return pa.schema(
+        [
+            (RAW_VALUE, pa.string()),
+            ("key", pa.string()),
+            ("topic", pa.string()),
+            ("partition", pa.int64()),
+            ("offset", pa.int64()),
+            ("timestamp", pa.timestamp("ms")),
+        ]
+    )
+
+
+def _consume(spec: SourceSpec, consumer, ranges: dict[tuple[str, int], tuple[int, int]], kept: _Kept) -> None:
+    """Adds to ``kept`` the messages of ``ranges``, in the order the broker gives them."""
     from confluent_kafka import KafkaError, KafkaException, TopicPartition
 
     transient = (KafkaError._TRANSPORT, KafkaError._ALL_BROKERS_DOWN)
@@ -128,6 +190,7 @@ def _consume(spec: SourceSpec, consumer, ranges: dict[tuple[str, int], tuple[int
         if _take_run(messages, pending, kept, done):
             last_progress = time.monotonic()
             messages = []
+        taken = []
         for message in messages:
             key = (message.topic(), message.partition())
             error = message.error()
@@ -146,9 +209,10 @@ def _consume(spec: SourceSpec, consumer, ranges: dict[tuple[str, int], tuple[int
             if offset >= end:
                 done(key)
                 continue
-            kept.append(message)
+            taken.append(message)
             if offset >= end - 1:
                 done(key)
+        kept.add(taken)
         if pending:
             # past a range's last record, only markers or aborted records: the position moves on
             for part in consumer.position([TopicPartition(*key) for key in pending]):
@@ -160,7 +224,7 @@ def _consume(spec: SourceSpec, consumer, ranges: dict[tuple[str, int], tuple[int
             raise unreachable(spec, IDLE_TIMEOUT_S, f" while reading {waiting}")
 
 
-def _take_run(messages: list, pending: dict[tuple[str, int], tuple[int, int]], kept: list, done) -> bool:
+def _take_run(messages: list, pending: dict[tuple[str, int], tuple[int, int]], kept: _Kept, done) -> bool:
     """The common chunk, taken without a Python step per message: records only (no error
     events), all of one pending partition, whose offsets rise, so the range's records are a
     prefix. False (nothing taken) for any other chunk, which the caller takes message by message."""
@@ -177,7 +241,7 @@ def _take_run(messages: list, pending: dict[tuple[str, int], tuple[int, int]], k
     offsets = cast(list[int], list(map(Message.offset, messages)))  # a delivered message has its offset
     end = pending[key][1]
     taken = bisect_left(offsets, end)
-    kept.extend(messages[:taken])
+    kept.add(messages[:taken], (*key, offsets[:taken]))
     if taken < len(offsets) or offsets[-1] >= end - 1:
         done(key)
     return True
@@ -198,46 +262,11 @@ def _read_error(spec: SourceSpec, error, key: tuple[str, int], span: tuple[int, 
     return kafka_failed(spec, f"reading {key[0]}/{key[1]}", error.str())
 
 
-def _arrow(messages: list) -> pa.Table:
-    """The messages' columns, each taken by one ``map`` of the message's accessor over the
-    messages (a loop appending six values per message was a third of a batch's reading time)."""
-    import pyarrow as pa
-    from confluent_kafka import Message
-
-    def field(accessor) -> list:
-        return list(map(accessor, messages))
-
-    timestamps = pa.array([ms for _, ms in map(Message.timestamp, messages)], pa.int64())
-    return pa.table(
-        {
-            RAW_VALUE: _text(field(Message.value)),
-            "key": _text(field(Message.key)),
-            "topic": pa.array(field(Message.topic), pa.string()),
-            "partition": pa.array(field(Message.partition), pa.int64()),
-            "offset": pa.array(field(Message.offset), pa.int64()),
-            "timestamp": timestamps.cast(pa.timestamp("ms")),
-        }
-    )
-
-
 def _text(values: list) -> pa.Array:
     """Bytes as UTF-8 text; bytes that are not UTF-8 become U+FFFD, as when Spark casts them."""
     import pyarrow as pa
 
     try:
-        return _binary(values).cast(pa.string())  # checked in C: the common case pays no Python per value
+        return pa.array(values, pa.binary()).cast(pa.string())  # checked in C: the common case pays no Python per value
     except pa.ArrowInvalid:
         return pa.array([None if v is None else v.decode("utf-8", "replace") for v in values], pa.string())
-
-
-def _binary(values: list) -> pa.Array:
-    """``values`` (bytes or None) as an Arrow binary array; without NULLs built from one joined
-    buffer and its offsets, about five times faster than converting value by value."""
-    import pyarrow as pa
-
-    data = b"".join(values) if None not in values else None
-    if data is None or len(data) >= 2**31:  # Arrow's binary offsets are 32-bit
-        return pa.array(values, pa.binary())
-    offsets = array("i", [0])
-    offsets.extend(accumulate(map(len, values)))
-    return pa.Array.from_buffers(pa.binary(), len(values), [None, pa.py_buffer(offsets), pa.py_buffer(data)])

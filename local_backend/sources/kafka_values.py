@@ -28,6 +28,7 @@ from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import MALFORMED, value_format, value_schema
 
 from ..sql.quoting import ident, string
+from .kafka_arrow_json import MEMBER
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -62,9 +63,10 @@ def _csv_line(value: str) -> list[str] | None:
         return None
 
 
-def parsed_messages(spec: SourceSpec, raw: str) -> str:
+def parsed_messages(spec: SourceSpec, raw: str, *, members_read: bool = False) -> str:
     """A relation over ``raw`` (the raw messages) with the columns ``stream_schema`` lists,
-    ``__tmst`` aside (the source's view adds it)."""
+    ``__tmst`` aside (the source's view adds it). With ``members_read``, ``raw`` holds each
+    json value's members already read (kafka_arrow_json.arrow_parsed) instead of the value."""
     kind = value_format(spec)
     if kind == "text":
         return f"(SELECT {ident(RAW_VALUE)} AS value, {_BROKER}, false AS {ident(MALFORMED)} FROM {raw})"
@@ -78,7 +80,11 @@ def parsed_messages(spec: SourceSpec, raw: str) -> str:
                 text=column.name,
                 hint="declare it a string, bigint, double, boolean, timestamp or date",
             )
-    if kind == "json":
+    if members_read:  # each member already has its column's JSON type: times and dates remain
+        shaped = raw
+        typed = [_read_member(column, ident(MEMBER.format(i))) for i, column in enumerate(columns)]
+        whole = "false"
+    elif kind == "json":
         # the value is parsed once, into each column's JSON (NULL: absent); each small piece then
         # once more, for its JSON type and its text, which the conversions below only read
         pieces = ", ".join(
@@ -139,6 +145,15 @@ def _json_field(column: Column, kind: str, text: str) -> tuple[str, str]:
     else:
         value = f"CASE WHEN {kind} = 'VARCHAR' THEN TRY_CAST({text} AS DATE) END"
     return value, f"{kind} <> 'NULL'"
+
+
+def _read_member(column: Column, member: str) -> tuple[str, str]:
+    """The column's value from its member read by Arrow (a time or a date as its text)."""
+    if column.dtype.kind == Kind.TIMESTAMP:
+        return _timestamp(member), f"{member} IS NOT NULL"
+    if column.dtype.kind == Kind.DATE:
+        return f"TRY_CAST({member} AS DATE)", f"{member} IS NOT NULL"
+    return member, "false"
 
 
 def _csv_field(column: Column, index: int) -> tuple[str, str]:

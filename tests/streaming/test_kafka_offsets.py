@@ -52,3 +52,16 @@ def test_a_broker_nobody_listens_on_is_an_error_in_bounded_time():
         watermarks(_spec(address, "clicks"))
     assert time.monotonic() - started < 15
     assert info.value.code == "KAFKA_UNREACHABLE" and address in info.value.message
+
+
+def test_a_consumer_reconnects_after_10_ms_unless_the_suite_says_otherwise():
+    # librdkafka's default backoff (100 ms) held back the connection to the broker a bootstrap
+    # address names by 50 ms, in every batch's first metadata request
+    from gryph.local_backend.sources.kafka_consumer import consumer_config
+
+    spec = _spec("127.0.0.1:9092", "clicks")
+    assert consumer_config(spec)["reconnect.backoff.ms"] == 10
+    chosen = SourceSpec(
+        "clicks", "kafka", ("127.0.0.1:9092",), options=(*spec.options, ("kafka.reconnect.backoff.ms", 250))
+    )
+    assert consumer_config(chosen)["reconnect.backoff.ms"] == "250"

@@ -199,9 +199,9 @@ def test_a_batch_is_read_and_parsed_once_however_often_it_is_registered(kafka, j
     calls = {"read": 0, "parse": 0}
 
     def counted(name, function):
-        def wrapper(*args):
+        def wrapper(*args, **kwargs):
             calls[name] += 1
-            return function(*args)
+            return function(*args, **kwargs)
 
         return wrapper
 
