@@ -22,12 +22,15 @@ from typing import TYPE_CHECKING
 
 from gryph.compiler.plan.data_types import Kind
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.compiler.sources.stream_sources import value_format, value_schema
+from gryph.compiler.sources.stream_sources import MALFORMED, value_format, value_schema
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
 MEMBER = "__p{}"  # the name of the i-th declared column's member in the table arrow_parsed returns
+# Arrow reads a time without a zone as DuckDB does, but for one shape DuckDB refuses: a date
+# and an hour alone (2024-01-02T03), the one shape Arrow takes of this length
+_HOUR_ALONE_LENGTH = 13
 _JSON_BLANKS = " \t\n\r"  # the characters JSON allows around a value
 # the Arrow type each column's member is read as; times and dates as text, converted after
 _ARROW_TYPES = {
@@ -71,3 +74,30 @@ def arrow_parsed(spec: SourceSpec, raw: pa.Table, value: str) -> pa.Table | None
     rest = raw.drop_columns([value])
     names = [MEMBER.format(i) for i in range(len(columns))] + rest.column_names
     return pa.Table.from_arrays([*members.columns, *rest.columns], names=names)
+
+
+def arrow_rows(spec: SourceSpec, members: pa.Table) -> pa.Table | None:
+    """The source's rows from ``members`` (arrow_parsed's) when Arrow converts every time and
+    date member to the value the SQL gives it, so no message is malformed; None otherwise (the
+    SQL then converts them). Arrow takes ISO 8601 texts without a zone (``2024-01-02``,
+    ``2024-01-02T03:04``, ``2024-01-02 03:04:05.123``), which DuckDB reads alike; any other text
+    fails its conversion."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    columns = value_schema(spec).columns
+    arrays = []
+    for i, column in enumerate(columns):
+        member = members.column(MEMBER.format(i))
+        if column.dtype.kind in (Kind.TIMESTAMP, Kind.DATE):
+            if pc.any(pc.equal(pc.binary_length(member), _HOUR_ALONE_LENGTH)).as_py():
+                return None
+            try:
+                member = member.cast(pa.timestamp("us") if column.dtype.kind == Kind.TIMESTAMP else pa.date32())
+            except pa.ArrowInvalid:
+                return None
+        arrays.append(member)
+    broker = members.drop_columns([MEMBER.format(i) for i in range(len(columns))])
+    well_formed = pa.repeat(pa.scalar(False), members.num_rows)
+    names = [*(c.name for c in columns), *broker.column_names, MALFORMED]
+    return pa.Table.from_arrays([*arrays, *broker.columns, well_formed], names=names)

@@ -31,7 +31,7 @@ from gryph.compiler.sources.stream_sources import (
 )
 
 from ..sql.quoting import ident
-from .kafka_arrow_json import arrow_parsed
+from .kafka_arrow_json import arrow_parsed, arrow_rows
 from .kafka_consumer import consumer_for, kafka_failed, unreachable
 from .kafka_values import RAW_VALUE, parsed_messages, with_csv_fields
 
@@ -81,19 +81,29 @@ def parsed_batch(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> pa.Table:
     if key in _LAST_READ:
         _LAST_READ.move_to_end(key)
         return _LAST_READ[key]
-    raw = "__gryph_kafka_raw"
     messages = _read_messages(spec)
     members = arrow_parsed(spec, messages, RAW_VALUE)
-    con.register(raw, with_csv_fields(spec, messages) if members is None else members)
-    try:
-        relation = parsed_messages(spec, ident(raw), members_read=members is not None)
-        table = con.sql(f"SELECT * FROM {relation}").to_arrow_table()
-    finally:
-        con.unregister(raw)
+    table = None if members is None else arrow_rows(spec, members)
+    if table is None:
+        table = _sql_parsed(con, spec, messages, members)
     _LAST_READ[key] = table
     while len(_LAST_READ) > _KEPT_BATCHES:
         _LAST_READ.popitem(last=False)
     return table
+
+
+def _sql_parsed(
+    con: duckdb.DuckDBPyConnection, spec: SourceSpec, messages: pa.Table, members: pa.Table | None
+) -> pa.Table:
+    """The messages parsed in DuckDB: from their values, or from their members when Arrow read
+    them (``members``) and only times and dates remain to convert."""
+    raw = "__gryph_kafka_raw"
+    con.register(raw, with_csv_fields(spec, messages) if members is None else members)
+    try:
+        relation = parsed_messages(spec, ident(raw), members_read=members is not None)
+        return con.sql(f"SELECT * FROM {relation}").to_arrow_table()
+    finally:
+        con.unregister(raw)
 
 
 _KEPT_BATCHES = 4
