@@ -20,7 +20,7 @@ from gryph.compiler.sources.stream_sources import TMST
 from gryph.compiler.sources.table_names import split_qualified
 
 from ..sql.quoting import ident, string
-from .csv_inference import spark_typed, while_unchanged
+from .csv_inference import spark_typed, while_unchanged, with_dialect
 from .duck_types import to_duckdb
 
 if TYPE_CHECKING:  # pyarrow loads only for the sources read into Arrow
@@ -155,10 +155,10 @@ def _csv_relation(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> str:
         args.append("parallel = false")  # DuckDB's parallel reader cannot pad rows and cross lines at once
     if spec.schema is not None:
         args.append(f"columns = {_columns_arg(spec.schema)}")
-        return f"read_csv({', '.join(args)})"
+        return f"read_csv({', '.join(with_dialect(con, expand_paths(spec), args))})"
     # read as text: Spark's types are inferred from it (or every column stays a string, as in
     # Spark, when told not to infer); a row with fewer fields than the header is padded with NULLs
-    args += ["all_varchar = true", "null_padding = true"]
+    args = with_dialect(con, expand_paths(spec), [*args, "all_varchar = true", "null_padding = true"])
     relation = f"read_csv({', '.join(args)})"
     relation = _spark_column_names(con, spec, relation) if not header else _header_columns(con, spec, args)
     if not _flag(spec, "inferSchema", True):
