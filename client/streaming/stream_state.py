@@ -111,9 +111,10 @@ class StreamState:
         except duckdb.Error as error:
             raise self._broken(str(error).splitlines()[0]) from None
         try:
-            for statement in _SCHEMA:
-                self._con.execute(statement)
-            self._claim(suite)
+            with self._transaction():  # one commit, not one per table: each writes the file
+                for statement in _SCHEMA:
+                    self._con.execute(statement)
+                self._claim(suite)
         except duckdb.Error as error:
             self._con.close()
             raise self._broken(str(error).splitlines()[0]) from None

@@ -55,8 +55,7 @@ def arrow_parsed(spec: SourceSpec, raw: pa.Table, value: str) -> pa.Table | None
     values = raw.column(value)
     if not columns or any(c.dtype.kind not in _ARROW_TYPES for c in columns) or not len(values) or values.null_count:
         return None  # a message without a value is malformed, which the SQL says
-    trimmed = pc.utf8_trim(values, _JSON_BLANKS)
-    if not (pc.all(pc.starts_with(trimmed, "{")).as_py() and pc.all(pc.ends_with(trimmed, "}")).as_py()):
+    if not _each_braced(values):
         return None
     schema = pa.schema([(c.name, getattr(pa, _ARROW_TYPES[c.dtype.kind])()) for c in columns])
     try:
@@ -74,6 +73,17 @@ def arrow_parsed(spec: SourceSpec, raw: pa.Table, value: str) -> pa.Table | None
     rest = raw.drop_columns([value])
     names = [MEMBER.format(i) for i in range(len(columns))] + rest.column_names
     return pa.Table.from_arrays([*members.columns, *rest.columns], names=names)
+
+
+def _each_braced(values: pa.ChunkedArray) -> bool:
+    """Whether every value, past JSON's blanks, starts with ``{`` and ends with ``}``."""
+    import pyarrow.compute as pc
+
+    def braced(texts: pa.ChunkedArray) -> bool:
+        return bool(pc.all(pc.starts_with(texts, "{")).as_py() and pc.all(pc.ends_with(texts, "}")).as_py())
+
+    # the values as they are first: trimming copies them all, and blanks around an object are rare
+    return braced(values) or braced(pc.utf8_trim(values, _JSON_BLANKS))
 
 
 def arrow_rows(spec: SourceSpec, members: pa.Table) -> pa.Table | None:
