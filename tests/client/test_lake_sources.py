@@ -152,7 +152,8 @@ def _located(suite: str, engine: dict, code: str, line: int) -> InvalidInput | E
 
 
 def test_a_folder_that_is_no_delta_table(tmp_path, engine):
-    _located(f'source o = delta("{tmp_path}")\ncompleteness c on o: id\n', engine, "LAKE_TABLE_NOT_FOUND", 1)
+    error = _located(f'source o = delta("{tmp_path}")\ncompleteness c on o: id\n', engine, "LAKE_TABLE_NOT_FOUND", 1)
+    assert f"{tmp_path} is not a Delta table" in error.message
 
 
 def test_a_delta_version_or_time_the_table_does_not_have(delta_table, engine):

@@ -238,12 +238,15 @@ def _lake_error(spec: SourceSpec, exc: PySparkException, spark: SparkSession) ->
     if condition in _NOT_ENABLED or f"data source: {spec.format}" in lowered or _NO_CATALOG_CLASS in lowered:
         return not_enabled(spec, spark.version)
     if condition.startswith(_NOT_A_TABLE) or "is not a delta table" in lowered:
-        return _not_a_table(spec, f"{spec.paths[0]} is not a {spec.format.title()} table: {text}")
+        return _not_a_table(spec, f"{spec.paths[0]} is not {_A_TABLE[spec.format]}: {text}")
     if condition.startswith(_NO_VERSION) or _NO_SNAPSHOT in lowered:
         return InvalidInput(
             "LAKE_VERSION_NOT_FOUND", f"{described}: {text}", location=spec.location, text=spec.describe()
         )
     return None
+
+
+_A_TABLE = {"delta": "a Delta table", "iceberg": "an Iceberg table"}
 
 
 def _not_a_table(spec: SourceSpec, problem: str) -> InvalidInput:
