@@ -111,6 +111,10 @@ class StreamState:
         except duckdb.Error as error:
             raise self._broken(str(error).splitlines()[0]) from None
         try:
+            foreign = self._foreign_tables()
+            if foreign:
+                self._con.close()
+                raise self._broken(f"it is a DuckDB database of other tables ({', '.join(foreign)}), not a stream's")
             with self._transaction():  # one commit, not one per table: each writes the file
                 for statement in _SCHEMA:
                     self._con.execute(statement)
@@ -118,6 +122,12 @@ class StreamState:
         except duckdb.Error as error:
             self._con.close()
             raise self._broken(str(error).splitlines()[0]) from None
+
+    def _foreign_tables(self) -> list[str]:
+        """The tables of a database that is no stream state (a new file has none; a state has its
+        ``meta``): adopting it would write a stream's tables into the user's database."""
+        names = sorted(name for (name,) in self._con.execute("select table_name from duckdb_tables()").fetchall())
+        return [] if not names or "meta" in names else names[:5]
 
     def _broken(self, problem: str) -> EngineError:
         return EngineError(

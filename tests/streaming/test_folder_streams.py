@@ -180,6 +180,21 @@ def test_a_state_that_is_not_one_is_a_clear_error(tmp_path):
     assert "state of suite 'another_suite'" in mixed.stderr
 
 
+def test_a_database_of_the_users_is_not_taken_for_a_state(tmp_path):
+    """A DuckDB file with tables of its own (a history, say) is refused, and left as it was."""
+    import duckdb
+
+    suite = _suite(tmp_path)
+    _arrive(tmp_path, "f.json", [{"id": 1, "user": "u", "amount": 1}])
+    with duckdb.connect(str(tmp_path / "mine.duckdb")) as con:
+        con.execute("CREATE TABLE orders AS SELECT 1 AS id")
+    refused = _cli("stream", str(suite), "--once", "--state", "mine.duckdb", cwd=tmp_path)
+    assert refused.returncode == 3
+    assert "STREAM_STATE" in refused.stderr and "other tables (orders)" in refused.stderr
+    with duckdb.connect(str(tmp_path / "mine.duckdb")) as con:
+        assert con.execute("SELECT table_name FROM duckdb_tables()").fetchall() == [("orders",)]
+
+
 def test_run_refuses_a_streaming_suite_and_names_stream(tmp_path, capsys):
     suite = _suite(tmp_path)
     assert main(["run", str(suite)]) == 2
