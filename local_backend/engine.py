@@ -24,7 +24,7 @@ from .capabilities import CAPABILITIES
 from .sandbox import guard, holds_user_sql
 from .sources.csv_inference import while_unchanged
 from .sources.duck_types import schema_of_relation
-from .sources.source_views import Loaded, expand_paths, register_source
+from .sources.source_views import Loaded, expand_paths, register_source, unreadable_file
 from .sql.quoting import ident, string
 from .sql.relations import Aliases, query_sql, relation_sql
 from .tuning.located_rows import Locate, Locations
@@ -133,13 +133,13 @@ class DuckDBEngine:
                 batched = in_batches(
                     together,
                     lambda queries: self._together(queries, budget, locations),
-                    lambda query: self._alone(query, budget),
+                    lambda query: self._alone(query, budget, sources),
                     duckdb.Error,
                 )
                 rows = dict(zip((q.name for q in together), batched, strict=True))
             finally:
                 locations.drop()
-            return {q.name: rows[q.name] if q.name in rows else self._alone(q, budget) for q in plan.queries}
+            return {q.name: rows[q.name] if q.name in rows else self._alone(q, budget, sources) for q in plan.queries}
 
     def one_step(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> bool:
         """Never: a second statement costs DuckDB no round trip, and a sample of clean data would
@@ -157,12 +157,13 @@ class DuckDBEngine:
         # a duckdb.Error other than a cancel: each query runs alone, to say which failed (in_batches)
         return split_rows(names, rows, len(queries))
 
-    def _alone(self, query: Query, budget: GroupingBudget) -> Rows:
+    def _alone(self, query: Query, budget: GroupingBudget, sources: Mapping[str, SourceSpec]) -> Rows:
         sql = query_sql(query)
         try:
             names, rows = self._fetch(sql, [query.relation], budget)
         except duckdb.Error as exc:
-            raise _failed(f"query {query.name!r}", exc, sql) from None
+            unreadable = unreadable_file(exc, sources.values())
+            raise (_failed(f"query {query.name!r}", exc, sql) if unreadable is None else unreadable) from None
         # column order kept: dicts preserve insertion order
         return [{name: normalize(value) for name, value in zip(names, row, strict=True)} for row in rows]
 

@@ -7,6 +7,7 @@ are read with pyarrow and polars into Arrow tables that DuckDB then scans in pla
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import duckdb
@@ -15,7 +16,7 @@ from gryph.compiler.errors import EngineError, InvalidInput, did_you_mean
 from gryph.compiler.plan.data_types import Schema
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.local_files import check_local_files, local_files
-from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.sources.source_specs import FILE_FORMATS, SourceSpec
 from gryph.compiler.sources.stream_sources import TMST
 from gryph.compiler.sources.table_names import split_qualified
 
@@ -72,6 +73,23 @@ def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str)
             con.unregister(name)
         raise _unreadable(spec, exc) from None
     return Loaded(view, arrow_names)
+
+
+def unreadable_file(exc: duckdb.Error, specs: Iterable[SourceSpec]) -> EngineError | None:
+    """``SOURCE_UNREADABLE`` when ``exc``, raised by a query, names a file of one of ``specs``:
+    DuckDB opens a list of files as a query reaches them, so a corrupt file among them fails
+    that query, not the source's registration. None when it names none of them."""
+    text = str(exc)
+    for spec in specs:
+        if spec.format not in FILE_FORMATS:
+            continue
+        try:
+            files = expand_paths(spec)
+        except EngineError:  # gone since: the query's own error stands
+            continue
+        if any(path in text for path in files):
+            return _unreadable(spec, exc)
+    return None
 
 
 def stamp_item(spec: SourceSpec) -> str:
