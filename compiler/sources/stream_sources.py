@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from ..errors import InvalidInput, Location, did_you_mean
+from ..errors import EngineError, InvalidInput, Location, did_you_mean
 from ..language.time_literals import duration_ms
 from ..plan.data_types import BOOLEAN, INTEGER, STRING, TIMESTAMP, Column, Schema
 from .source_specs import STREAM_FORMATS, SourceSpec
@@ -147,6 +147,23 @@ def stream_schema(spec: SourceSpec) -> Schema:
 
 
 _ADDED_NAMES = frozenset({c.name for c in KAFKA_COLUMNS} | {MALFORMED, TMST})
+
+
+def fails_on_malformed(spec: SourceSpec) -> bool:
+    """Whether a malformed message fails the batch (``on_malformed = "fail"``) instead of counting."""
+    return spec.option("on_malformed", "count") == "fail"
+
+
+def malformed_message(spec: SourceSpec, topic: str, partition: int, offset: int) -> EngineError:
+    """``STREAM_MALFORMED``: the first message of a batch that does not parse, on either engine."""
+    return EngineError(
+        "STREAM_MALFORMED",
+        f"source {spec.name!r}: the message at {topic}/{partition}/{offset} is not "
+        f"{value_format(spec)} of the source's schema",
+        location=spec.location or Location(),
+        text=f"{topic}/{partition}/{offset}",
+        hint='on_malformed = "count" counts such messages (their columns NULL) instead of failing',
+    )
 
 
 def bounded_kafka(spec: SourceSpec, ranges: Mapping[tuple[str, int], tuple[int, int]], tmst: int) -> SourceSpec:

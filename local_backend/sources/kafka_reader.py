@@ -25,7 +25,9 @@ from gryph.compiler.sources.stream_sources import (
     CONSUMER_PREFIX,
     MALFORMED,
     OFFSETS,
+    fails_on_malformed,
     kafka_ranges,
+    malformed_message,
     value_format,
     value_schema,
 )
@@ -50,22 +52,14 @@ def kafka_relation(con: duckdb.DuckDBPyConnection, spec: SourceSpec, arrow_name:
     with ``on_malformed = "fail"``, ``STREAM_MALFORMED`` at the first message that does not parse."""
     con.register(arrow_name, parsed_batch(con, spec))
     relation = ident(arrow_name)
-    if spec.option("on_malformed", "count") == "fail":
+    if fails_on_malformed(spec):
         first = con.execute(
             f'SELECT topic, partition, "offset" FROM {relation} WHERE {ident(MALFORMED)} '
             'ORDER BY topic, partition, "offset" LIMIT 1'
         ).fetchall()
         if first:
             con.unregister(arrow_name)
-            topic, partition, offset = first[0]
-            raise EngineError(
-                "STREAM_MALFORMED",
-                f"source {spec.name!r}: the message at {topic}/{partition}/{offset} is not "
-                f"{value_format(spec)} of the source's schema",
-                location=spec.location or Location(),
-                text=f"{topic}/{partition}/{offset}",
-                hint='on_malformed = "count" counts such messages (their columns NULL) instead of failing',
-            )
+            raise malformed_message(spec, *first[0])
     return relation
 
 

@@ -216,13 +216,15 @@ def test_a_batch_is_read_and_parsed_once_however_often_it_is_registered(kafka, j
     assert calls == {"read": 2, "parse": 2}
 
 
-def test_on_malformed_fail_names_the_first_malformed_message(kafka, json_topic):
+@pytest.mark.parametrize("engine", ENGINES)
+def test_on_malformed_fail_names_the_first_malformed_message(engine, kafka, json_topic, request):
     spec = _spec(kafka.bootstrap, json_topic, "json", JSON_SCHEMA, on_malformed="fail")
     with pytest.raises(EngineError) as info:
-        duckdb_rows(bounded_kafka(spec, {(json_topic, 0): (0, 8)}, STAMP))
+        _rows(engine, bounded_kafka(spec, {(json_topic, 0): (0, 8)}, STAMP), request)
     assert info.value.code == "STREAM_MALFORMED"
     assert f"{json_topic}/0/2" in info.value.message
-    assert duckdb_rows(bounded_kafka(spec, {(json_topic, 0): (0, 2)}, STAMP))  # the well-formed ones pass
+    well_formed = _rows(engine, bounded_kafka(spec, {(json_topic, 0): (0, 2)}, STAMP), request)
+    assert well_formed == _expected(json_topic, JSON_EXPECTED, range(2))
 
 
 def free_port() -> int:
