@@ -6,6 +6,8 @@ import datetime as dt
 import time
 from pathlib import Path
 
+from gryph.compiler.sources.source_specs import SourceSpec
+
 from .arrived_files import arrived_files
 from .stream_runner import default_state, stream_suite
 from .stream_state import StreamState
@@ -36,6 +38,8 @@ def stream_status(source: str | Path, state: str | Path | None = None) -> str:
                     at = positions.get((topic, part))
                     where = "not read yet" if at is None else f"at offset {at}, lag {high - at}"
                     lines.append(f"{name}: {topic}/{part} {where} (log {low}..{high})")
+                    if at is not None and at < low:
+                        lines.append(f"  offsets {at} to {low - 1} were deleted before they were read: {_loss(spec)}")
             else:
                 taken = stream_state.taken_files(name)
                 ready, more = arrived_files(spec, taken, time.time_ns())
@@ -43,6 +47,13 @@ def stream_status(source: str | Path, state: str | Path | None = None) -> str:
         return "\n".join(lines)
     finally:
         stream_state.close()
+
+
+def _loss(spec: SourceSpec) -> str:
+    """What the next batch does about offsets the broker deleted before they were read."""
+    if spec.option("accept_data_loss", False):
+        return "the next batch counts them as lost"
+    return "the next batch fails (DATA_LOST) unless the source says accept_data_loss = true"
 
 
 def reset_stream(source: str | Path, state: str | Path | None, to: str) -> str:

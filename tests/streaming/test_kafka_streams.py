@@ -117,6 +117,10 @@ def test_offsets_lost_to_retention_stop_the_stream_unless_it_accepts_loss(kafka,
     assert main(["stream", str(suite), "--once", "--state", state]) == 0  # offsets 0, 1
     capsys.readouterr()
     _delete_before(kafka.bootstrap, topic, 4)  # 2 and 3 are gone before they were read
+    assert main(["stream", "status", str(suite), "--state", state]) == 0
+    assert "offsets 2 to 3 were deleted before they were read: the next batch fails (DATA_LOST)" in (
+        capsys.readouterr().out
+    )
     assert main(["stream", str(suite), "--once", "--state", state]) == 3
     err = capsys.readouterr().err
     assert "DATA_LOST" in err and f"{topic}/0 lost offsets 2 to 3" in err and "accept_data_loss" in err
