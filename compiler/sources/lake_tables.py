@@ -131,5 +131,18 @@ def catalog_properties(spec: SourceSpec) -> dict[str, str]:
     return {key[len(CATALOG_PREFIX) :]: str(value) for key, value in spec.options if key.startswith(CATALOG_PREFIX)}
 
 
+def missing_snapshot(spec: SourceSpec, known: Iterable[int]) -> InvalidInput:
+    """``LAKE_VERSION_NOT_FOUND`` for the Iceberg snapshot the source asks for, naming the ones
+    the table has (the same words on both engines)."""
+    listed = ", ".join(map(str, known)) or "none"
+    return InvalidInput(
+        "LAKE_VERSION_NOT_FOUND",
+        f"source {spec.name!r} ({spec.describe()}): snapshot {spec.option('snapshot')} does not exist: "
+        f"the table's snapshots are {listed}",
+        location=spec.location,
+        text=spec.describe(),
+    )
+
+
 def _bad(spec: SourceSpec, problem: str, text: str, hint: str | None = None) -> InvalidInput:
     return InvalidInput("BAD_SOURCE", f"source {spec.name!r}: {problem}", location=spec.location, text=text, hint=hint)

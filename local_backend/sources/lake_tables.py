@@ -29,6 +29,7 @@ from gryph.compiler.sources.lake_tables import (
     delta_timestamp,
     iceberg_identifier,
     iceberg_is_path,
+    missing_snapshot,
     newest_metadata_file,
 )
 from gryph.compiler.sources.source_specs import SourceSpec
@@ -272,11 +273,7 @@ def _iceberg_schema(spec: SourceSpec, table) -> pa.Schema:
         return table.schema().as_arrow()
     found = table.snapshot_by_id(snapshot)
     if found is None:
-        known = [s.snapshot_id for s in table.snapshots()]
-        raise _no_version(
-            spec,
-            f"snapshot {snapshot} does not exist: the table's snapshots are {', '.join(map(str, known)) or 'none'}",
-        )
+        raise missing_snapshot(spec, (s.snapshot_id for s in table.snapshots()))
     schemas = {s.schema_id: s for s in table.schemas().values()} if found.schema_id is not None else {}
     return schemas.get(found.schema_id, table.schema()).as_arrow()
 

@@ -28,6 +28,7 @@ from gryph.compiler.sources.lake_tables import (
     delta_timestamp,
     iceberg_identifier,
     iceberg_is_path,
+    missing_snapshot,
     newest_metadata_file,
     spark_timestamp,
 )
@@ -239,6 +240,12 @@ def _lake_error(spec: SourceSpec, exc: PySparkException, spark: SparkSession) ->
         return not_enabled(spec, spark.version)
     if condition.startswith(_NOT_A_TABLE) or "is not a delta table" in lowered:
         return _not_a_table(spec, f"{spec.paths[0]} is not {_A_TABLE[spec.format]}: {text}")
+    if spec.format == "iceberg" and _NO_SNAPSHOT in lowered:
+        try:  # the snapshots the table has, as DuckDB names them
+            snapshots = _iceberg_read(spark, spec, "snapshots").orderBy("committed_at").select("snapshot_id")
+            return missing_snapshot(spec, (row[0] for row in snapshots.collect()))
+        except PySparkException:
+            pass  # then Iceberg's own words below
     if condition.startswith(_NO_VERSION) or _NO_SNAPSHOT in lowered:
         return InvalidInput(
             "LAKE_VERSION_NOT_FOUND", f"{described}: {text}", location=spec.location, text=spec.describe()
