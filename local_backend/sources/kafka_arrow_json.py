@@ -6,8 +6,8 @@ Arrow's reader is strict where the SQL marks a message malformed: a member whose
 not its column's (a string where a number is declared, a real where an integer is, an integer
 beyond 64 bits, a duplicated member) fails the whole read, and so does invalid JSON. Failing is
 the answer "not here": the batch is then parsed by the SQL, message by message. Timestamp and
-date members are read as text and converted by the SQL's own expressions (kafka_values), since
-the two readers accept different time formats.
+date members are read as text, then converted by Arrow where it reads every one of them as
+DuckDB does (``arrow_rows``), else by the SQL's own expressions (kafka_values).
 
 It answers only when each value is one JSON object on its own: every value, past JSON's blanks,
 starts with ``{`` and ends with ``}``, and the reader finds one object per value. The values
