@@ -26,7 +26,7 @@ from .rewrites.passes import PASSES, RunState
 from .rewrites.read_once import Copies, keep_all
 from .rewrites.small_sources import reads_only_small, restore, set_for_small_run
 from .session.connect import Connection, connect
-from .session.failures import spark_errors
+from .session.failures import file_failures, spark_errors
 from .sources.lake_sources import delta_log, iceberg_log
 from .sources.source_loading import load_source
 
@@ -103,7 +103,7 @@ class SparkEngine:
                 for s, (df, _) in zip(shared, jobs, strict=True)
             ]
             parts += [Part(f"query {q.name!r}", self._dataframe(ctx, q)) for q in alone]
-            with wide_codegen(ctx):
+            with wide_codegen(ctx), file_failures(sources.values()):
                 results = collect_together(parts, one_task=state.small)
             rows: dict[str, Rows] = {}
             for (_, split), got in zip(jobs, results, strict=False):  # the rest of results: `alone`'s

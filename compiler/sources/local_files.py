@@ -10,6 +10,8 @@ from __future__ import annotations
 import glob
 import os
 import stat
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
 
 from ..errors import EngineError, Location
 from .source_specs import SourceSpec
@@ -17,6 +19,12 @@ from .source_specs import SourceSpec
 _GLOB_CHARS = set("*?[")
 _TEXT_FORMATS = ("csv", "tsv", "json")
 _PEEK_BYTES = 8192  # enough to tell text from binary, as file(1) and git do
+
+
+def local_path(location: str) -> str:
+    """A path given as itself or as a ``file:`` URL (as Iceberg writes locations and Spark names files)."""
+    parts = urlsplit(location)
+    return url2pathname(parts.path) if parts.scheme == "file" else location
 
 
 def check_local_files(spec: SourceSpec) -> None:

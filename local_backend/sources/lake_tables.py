@@ -12,8 +12,6 @@ from __future__ import annotations
 import importlib
 from datetime import datetime, timezone
 from pathlib import Path
-from urllib.parse import urlsplit
-from urllib.request import url2pathname
 
 import duckdb
 import pyarrow as pa
@@ -32,6 +30,7 @@ from gryph.compiler.sources.lake_tables import (
     missing_snapshot,
     newest_metadata_file,
 )
+from gryph.compiler.sources.local_files import local_path
 from gryph.compiler.sources.source_specs import SourceSpec
 
 from ..sql.quoting import ident
@@ -246,7 +245,7 @@ def _iceberg_table(spec: SourceSpec):
 
 def _metadata_file(spec: SourceSpec) -> str:
     """The metadata file a table folder's readers start from: its version hint's, else the newest."""
-    path = _local_path(spec.paths[0])
+    path = Path(local_path(spec.paths[0]))
     if path.suffix == ".json":
         if not path.is_file():
             raise _not_found(spec, f"{path} is not an Iceberg metadata file")
@@ -258,12 +257,6 @@ def _metadata_file(spec: SourceSpec) -> str:
     if newest is None:
         raise _not_found(spec, f"{path} is not an Iceberg table (no metadata/*.metadata.json)")
     return str(folder / newest)
-
-
-def _local_path(location: str) -> Path:
-    """A folder given as a path or as a ``file:`` URL (as Iceberg writes its tables' locations)."""
-    parts = urlsplit(location)
-    return Path(url2pathname(parts.path)) if parts.scheme == "file" else Path(location)
 
 
 def _iceberg_schema(spec: SourceSpec, table) -> pa.Schema:

@@ -7,6 +7,7 @@ are read with pyarrow and polars into Arrow tables that DuckDB then scans in pla
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -16,9 +17,10 @@ from gryph.compiler.errors import EngineError, InvalidInput, did_you_mean
 from gryph.compiler.plan.data_types import Schema
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.local_files import check_local_files, local_files
-from gryph.compiler.sources.source_specs import FILE_FORMATS, SourceSpec
+from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import TMST
 from gryph.compiler.sources.table_names import split_qualified
+from gryph.compiler.sources.unreadable_files import source_of_file, unreadable_source
 
 from ..sql.quoting import ident, string
 from .csv_inference import spark_typed, while_unchanged, with_dialect
@@ -76,20 +78,16 @@ def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str)
 
 
 def unreadable_file(exc: duckdb.Error, specs: Iterable[SourceSpec]) -> EngineError | None:
-    """``SOURCE_UNREADABLE`` when ``exc``, raised by a query, names a file of one of ``specs``:
-    DuckDB opens a list of files as a query reaches them, so a corrupt file among them fails
-    that query, not the source's registration. None when it names none of them."""
-    text = str(exc)
-    for spec in specs:
-        if spec.format not in FILE_FORMATS:
-            continue
-        try:
-            files = expand_paths(spec)
-        except EngineError:  # gone since: the query's own error stands
-            continue
-        if any(path in text for path in files):
+    """``SOURCE_UNREADABLE`` when ``exc``, raised by a query, names (quoted, as DuckDB does) a
+    file of one of ``specs``; None when it names none of them."""
+    for quoted in _QUOTED.findall(str(exc)):
+        spec = source_of_file(specs, quoted)
+        if spec is not None:
             return _unreadable(spec, exc)
     return None
+
+
+_QUOTED = re.compile(r"['\"]([^'\"]+)['\"]")
 
 
 def stamp_item(spec: SourceSpec) -> str:
@@ -108,9 +106,7 @@ def _unreadable(spec: SourceSpec, exc: Exception) -> EngineError:
     if "quoted new lines" in reason:
         reason = f"{lines[0]}: a quoted field holds a line break"
         hint = "add multiLine = true to the source: both engines then read records over several lines"
-    return EngineError(
-        "SOURCE_UNREADABLE", f"source {spec.name!r} ({spec.describe()}) cannot be read: {reason}", hint=hint
-    )
+    return unreadable_source(spec, reason, hint)
 
 
 # --- files ----------------------------------------------------------------------------------

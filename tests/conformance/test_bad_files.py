@@ -91,6 +91,18 @@ def test_a_folder_without_data_files_is_refused(dq_engine, tmp_path, markers):
     assert error.code == "SOURCE_EMPTY" and "folder without data files" in error.message
 
 
+def test_a_corrupt_file_among_good_ones_is_its_sources_error(dq_engine, tmp_path):
+    """Both engines open the second file of a glob only when a query reaches it: the error still
+    names the source and the file, not a query that failed."""
+    pq.write_table(pa.table({"id": [1, 2]}), tmp_path / "a.parquet")
+    (tmp_path / "b.parquet").write_text("this is not a data file")
+    with pytest.raises(EngineError) as caught:
+        rows_of(dq_engine, tmp_path / "*.parquet", "parquet")
+    assert caught.value.code == "SOURCE_UNREADABLE" and caught.value.exit_code == 3
+    assert f"source 't' (parquet(\"{tmp_path}/*.parquet\")) cannot be read" in caught.value.message
+    assert f"{tmp_path}/b.parquet" in caught.value.message
+
+
 def test_a_parquet_file_without_rows_is_an_empty_source(dq_engine, tmp_path):
     path = tmp_path / "zero.parquet"
     pq.write_table(pa.table({"id": pa.array([], pa.int64()), "s": pa.array([], pa.string())}), path)

@@ -427,18 +427,6 @@ def test_unreadable_file(engine, tmp_path, fmt):
     assert err.value.code == "SOURCE_UNREADABLE" and "broken" in err.value.message
 
 
-def test_a_corrupt_file_among_good_ones_is_its_sources_error_not_a_querys(engine, tmp_path):
-    """DuckDB opens the second file only when a query reaches it: the run's error still names
-    the source and the file, not a query's SQL."""
-    pq.write_table(pa.table({"id": [1, 2]}), tmp_path / "a.parquet")
-    bad = write(tmp_path / "b.parquet", "this is not a data file")
-    spec = SourceSpec("orders", "parquet", paths=(str(tmp_path / "*.parquet"),))
-    with pytest.raises(EngineError) as err:
-        load(engine, spec)
-    assert err.value.code == "SOURCE_UNREADABLE"
-    assert "source 'orders'" in err.value.message and bad in err.value.message
-
-
 def test_run_reports_a_missing_source_file(engine, tmp_path):
     path = str(tmp_path / "gone.csv")
     plan = Plan((), (Query("q", Read("s", schema(("a", STRING)))),))

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from pyspark.errors import PySparkException
 
 from gryph.compiler.errors import EngineError, Location
+from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.sources.unreadable_files import source_of_file, unreadable_source
 
 from .connect import grpc_status
 from .connector_jars import FETCH_COMMAND
@@ -17,6 +19,8 @@ _MISSING = {"PATH_NOT_FOUND", "TABLE_OR_VIEW_NOT_FOUND"}
 _NO_AVRO = {"AVRO_DATA_SOURCE_NOT_ENABLED", "DATA_SOURCE_NOT_FOUND"}
 # Spark 4.2 says so under a legacy, unnamed condition: its text is what tells
 _NO_AVRO_TEXT = "failed to find data source: avro"
+# Spark's words for a file it could not read (FAILED_READ_FILE), and the file, a URL
+_READ_FILE = re.compile(r"while reading file (\S+?)\.?(?:\s|$)")
 
 
 def kafka_missing(exc: PySparkException) -> bool:
@@ -90,3 +94,20 @@ def spark_errors(what: str, source: str | None = None) -> Iterator[None]:
             f"{what} failed on Spark: {first_line(exc)}",
             hint=f"Spark error class {condition}" if condition else None,
         ) from exc
+
+
+@contextmanager
+def file_failures(sources: Iterable[SourceSpec]) -> Iterator[None]:
+    """Within, a file Spark fails to read that one of ``sources`` names is that source's
+    ``SOURCE_UNREADABLE`` (as on DuckDB), not the failure of the query that reached it."""
+    try:
+        yield
+    except EngineError as error:
+        cause = error.__cause__
+        if not isinstance(cause, PySparkException) or _condition(cause) != "FAILED_READ_FILE":
+            raise
+        named = _READ_FILE.search(first_line(cause))
+        spec = None if named is None else source_of_file(sources, named.group(1))
+        if spec is None:
+            raise
+        raise unreadable_source(spec, first_line(cause)) from cause
