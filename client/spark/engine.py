@@ -26,7 +26,7 @@ from .rewrites.passes import PASSES, RunState
 from .rewrites.read_once import Copies, keep_all
 from .rewrites.small_sources import reads_only_small, restore, set_for_small_run
 from .session.connect import Connection, connect
-from .session.failures import file_failures, spark_errors
+from .session.failures import read_failures, spark_errors
 from .sources.lake_sources import delta_log, iceberg_log
 from .sources.source_loading import load_source
 
@@ -94,7 +94,11 @@ class SparkEngine:
         for name in self.capabilities.rewrites:
             state = PASSES[name](state)
         shared, alone = state.shared, state.queries
-        with self._small_run(state.small), self._registered(plan.views, state.relations, sources, state.copies) as ctx:
+        with (
+            read_failures(sources.values()),
+            self._small_run(state.small),
+            self._registered(plan.views, state.relations, sources, state.copies) as ctx,
+        ):
             for export in state.exports:
                 self._export(ctx, export)
             jobs = [s.dataframe(ctx) for s in shared]
@@ -103,7 +107,7 @@ class SparkEngine:
                 for s, (df, _) in zip(shared, jobs, strict=True)
             ]
             parts += [Part(f"query {q.name!r}", self._dataframe(ctx, q)) for q in alone]
-            with wide_codegen(ctx), file_failures(sources.values()):
+            with wide_codegen(ctx):
                 results = collect_together(parts, one_task=state.small)
             rows: dict[str, Rows] = {}
             for (_, split), got in zip(jobs, results, strict=False):  # the rest of results: `alone`'s

@@ -12,9 +12,8 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from gryph.compiler.errors import EngineError
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.compiler.sources.stream_sources import bounded_files, bounded_kafka
+from gryph.compiler.sources.stream_sources import bounded_files, bounded_kafka, offsets_lost
 from gryph.compiler.suites.suite import Suite
 
 from .arrived_files import arrived_files
@@ -53,15 +52,7 @@ def _kafka_ranges(spec: SourceSpec, state: StreamState) -> tuple[list[tuple[str,
         start = positions.get((topic, partition), low)  # a partition added while running: from its start
         if start < low:
             if not spec.option("accept_data_loss", False):
-                raise EngineError(
-                    "DATA_LOST",
-                    f"source {spec.name!r}: {topic}/{partition} lost offsets {start} to {low - 1} before they were "
-                    "read (the broker's retention removed them)",
-                    location=spec.location,
-                    text=f"{topic}/{partition}",
-                    hint="read the topic more often or keep it longer; to go on from the log start and count "
-                    "what was lost, add accept_data_loss = true to the source",
-                )
+                raise offsets_lost(spec, topic, partition, f"{start} to {low - 1}")
             lost += low - start
             start = low
         end = high if cap is None else min(high, start + int(str(cap)))

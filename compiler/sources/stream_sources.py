@@ -166,6 +166,20 @@ def malformed_message(spec: SourceSpec, topic: str, partition: int, offset: int)
     )
 
 
+def offsets_lost(spec: SourceSpec, topic: str, partition: int, offsets: str) -> EngineError:
+    """``DATA_LOST``: the broker deleted ``offsets`` of a partition before the stream read them
+    (found when a batch is planned, or by the reader when the broker deleted them since)."""
+    return EngineError(
+        "DATA_LOST",
+        f"source {spec.name!r}: {topic}/{partition} lost offsets {offsets} before they were read "
+        "(the broker no longer holds them: its retention removed them, or records were deleted)",
+        location=spec.location or Location(),
+        text=f"{topic}/{partition}",
+        hint="read the topic more often or keep it longer; to go on from the log start and count "
+        "what was lost, add accept_data_loss = true to the source",
+    )
+
+
 def bounded_kafka(spec: SourceSpec, ranges: Mapping[tuple[str, int], tuple[int, int]], tmst: int) -> SourceSpec:
     """``spec`` bounded to one batch: per (topic, partition) the offsets [start, end) to read."""
     shaped: dict[str, dict[str, list[int]]] = {}

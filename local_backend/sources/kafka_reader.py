@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, cast
 
 import duckdb
 
-from gryph.compiler.errors import EngineError, Location
+from gryph.compiler.errors import EngineError
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import (
     CONSUMER_PREFIX,
@@ -28,6 +28,7 @@ from gryph.compiler.sources.stream_sources import (
     fails_on_malformed,
     kafka_ranges,
     malformed_message,
+    offsets_lost,
     value_format,
     value_schema,
 )
@@ -255,14 +256,7 @@ def _read_error(spec: SourceSpec, error, key: tuple[str, int], span: tuple[int, 
     from confluent_kafka import KafkaError
 
     if error.code() in (KafkaError._AUTO_OFFSET_RESET, KafkaError.OFFSET_OUT_OF_RANGE) and span is not None:
-        return EngineError(
-            "DATA_LOST",
-            f"source {spec.name!r}: {key[0]}/{key[1]} lost offsets from {span[0]} before they were read "
-            f"({error.str()})",
-            location=spec.location or Location(),
-            text=f"{key[0]}/{key[1]}",
-            hint="the broker's retention deleted them; accept_data_loss = true reads on from what is left",
-        )
+        return offsets_lost(spec, *key, f"from {span[0]}")
     return kafka_failed(spec, f"reading {key[0]}/{key[1]}", error.str())
 
 

@@ -7,6 +7,7 @@ import datetime as dt
 import math
 import socket
 import time
+from contextlib import closing
 
 import pytest
 
@@ -16,6 +17,7 @@ from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import bounded_kafka, stream_schema
 from gryph.local_backend import DuckDBEngine
 from gryph.local_backend.sources.source_views import register_source
+from tests.support.plan_helpers import read, run_one
 
 from .kafka_topics import new_topic, produce, produce_in_transaction
 
@@ -302,3 +304,30 @@ def test_a_json_object_is_told_by_its_first_character_past_blanks(kafka):
     produce(kafka.bootstrap, topic, [(b"k", value) for value in values])
     spec = bounded_kafka(_spec(kafka.bootstrap, topic, "json", "id bigint"), {(topic, 0): (0, 5)}, STAMP)
     assert [(row[0], row[-2]) for row in duckdb_rows(spec)] == [(9, False), *[(None, True)] * 4]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_offsets_deleted_after_the_batch_was_planned_are_data_lost(engine, kafka, request):
+    """The broker deletes records between a batch's intent and its read: the read says which
+    offsets are gone (DATA_LOST), on both engines, never rows from elsewhere."""
+    from confluent_kafka import TopicPartition
+    from confluent_kafka.admin import AdminClient
+
+    topic = new_topic(kafka.bootstrap)
+    produce(kafka.bootstrap, topic, [(None, b"a"), (None, b"b"), (None, b"c"), (None, b"d")])
+    admin = AdminClient({"bootstrap.servers": kafka.bootstrap})
+    for future in admin.delete_records([TopicPartition(topic, 0, 2)]).values():
+        future.result(timeout=30)
+    spec = bounded_kafka(_spec(kafka.bootstrap, topic, "text", None), {(topic, 0): (0, 4)}, STAMP)
+    with closing(_engine(engine, request)) as runs, pytest.raises(EngineError) as info:
+        run_one(runs, read(runs, spec), {"clicks": spec})  # as a run reads it: the engine's errors
+    assert info.value.code == "DATA_LOST"
+    assert f"{topic}/0 lost offsets from 0 before they were read (the broker no longer holds them" in str(info.value)
+
+
+def _engine(engine: str, request):
+    if engine == "duckdb":
+        return DuckDBEngine()
+    from gryph.client.spark import SparkEngine
+
+    return SparkEngine(request.getfixturevalue("spark_remote"))

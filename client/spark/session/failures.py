@@ -10,6 +10,7 @@ from pyspark.errors import PySparkException
 
 from gryph.compiler.errors import EngineError, Location
 from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.sources.stream_sources import offsets_lost, topics
 from gryph.compiler.sources.unreadable_files import source_of_file, unreadable_source
 
 from .connect import grpc_status
@@ -21,6 +22,8 @@ _NO_AVRO = {"AVRO_DATA_SOURCE_NOT_ENABLED", "DATA_SOURCE_NOT_FOUND"}
 _NO_AVRO_TEXT = "failed to find data source: avro"
 # Spark's words for a file it could not read (FAILED_READ_FILE), and the file, a URL
 _READ_FILE = re.compile(r"while reading file (\S+?)\.?(?:\s|$)")
+# the Kafka connector's words for offsets the broker no longer holds (failOnDataLoss)
+_KAFKA_LOST = re.compile(r"Could not read records in offset \[(\d+), \d+\) for topic partition (\S+)-(\d+)")
 
 
 def kafka_missing(exc: PySparkException) -> bool:
@@ -97,17 +100,29 @@ def spark_errors(what: str, source: str | None = None) -> Iterator[None]:
 
 
 @contextmanager
-def file_failures(sources: Iterable[SourceSpec]) -> Iterator[None]:
-    """Within, a file Spark fails to read that one of ``sources`` names is that source's
-    ``SOURCE_UNREADABLE`` (as on DuckDB), not the failure of the query that reached it."""
+def read_failures(sources: Iterable[SourceSpec]) -> Iterator[None]:
+    """Within, a failure to read one of ``sources`` is that source's error, in DuckDB's words: a
+    file Spark could not read (``SOURCE_UNREADABLE``), Kafka offsets the broker deleted before
+    the batch read them (``DATA_LOST``); not the failure of the query that reached them."""
     try:
         yield
     except EngineError as error:
         cause = error.__cause__
-        if not isinstance(cause, PySparkException) or _condition(cause) != "FAILED_READ_FILE":
+        known = _read_failure(cause, list(sources)) if isinstance(cause, PySparkException) else None
+        if known is None:
             raise
-        named = _READ_FILE.search(first_line(cause))
+        raise known from cause
+
+
+def _read_failure(exc: PySparkException, sources: list[SourceSpec]) -> EngineError | None:
+    if _condition(exc) == "FAILED_READ_FILE":
+        named = _READ_FILE.search(first_line(exc))
         spec = None if named is None else source_of_file(sources, named.group(1))
-        if spec is None:
-            raise
-        raise unreadable_source(spec, first_line(cause)) from cause
+        return None if spec is None else unreadable_source(spec, first_line(exc))
+    lost = _KAFKA_LOST.search(str(exc))
+    if lost is None:
+        return None
+    start, topic, partition = lost.groups()
+    kafka = (s for s in sources if s.format == "kafka" and topic in topics(s))
+    spec = next(kafka, None)
+    return None if spec is None else offsets_lost(spec, topic, int(partition), f"from {start}")
