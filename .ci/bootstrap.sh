@@ -6,6 +6,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Debian packages, without their recommends, as root or through sudo
+apt_install() {
+    local sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    $sudo apt-get update
+    $sudo apt-get install -y --no-install-recommends "$@"
+}
+
 java_major() {
     local major
     major=$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n 1)
@@ -33,14 +41,11 @@ install_test_packages() {
     command -v strace >/dev/null 2>&1 || missing="$missing strace"
     if [ -n "$missing" ]; then
         echo "bootstrap: installing$missing"
-        SUDO=""
-        if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-        $SUDO apt-get update
         # without recommends: the tests need the servers and drivers, not the mail server, Perl
         # DBI tools, systemd and samba libraries recommends bring; fonts come with Chromium's own
         # dependencies
         # shellcheck disable=SC2086
-        $SUDO apt-get install -y --no-install-recommends $missing
+        apt_install $missing
     fi
 }
 
@@ -49,6 +54,11 @@ if [ "${1:-}" = "tests" ]; then
 fi
 
 if [ ! -x .venv/bin/python ]; then
+    # Debian ships Python's venv module (with the pip it installs) apart from python3
+    if ! python3 -c "import ensurepip, venv" >/dev/null 2>&1; then
+        echo "bootstrap: installing python3-venv"
+        apt_install python3-venv
+    fi
     python3 -m venv .venv
 fi
 if [ "${1:-}" = "tests" ]; then
