@@ -1,54 +1,68 @@
 """Alert targets (``notify "URL"`` statements, ``--notify URL``), checked before anything runs.
 
-A target's URL may itself be a secret (a Slack or Teams incoming webhook is one), so messages
-name a target by its kind and host only (``describe_target``).
+A target's URL may itself be a secret (the path of a Slack or Teams incoming webhook is one), so
+messages name a target by its kind and host only (``describe_target``) and a refused URL by its
+scheme only. Everything a delivery could trip on is refused here as ``BAD_NOTIFY``: an unknown
+scheme, a missing or malformed host, a port that is not a number from 1 to 65535, spaces, control
+or non-ASCII characters, and credentials written into the URL (``user:password@`` would otherwise
+travel as plain text in the suite; secrets come from ``token_env`` / ``password_env``).
 """
 
 from __future__ import annotations
 
+import ipaddress
+import re
 from collections.abc import Mapping
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import SplitResult, parse_qs, urlsplit
 
 from ..errors import InvalidInput, Location, did_you_mean
-from .suite import NotifySpec
+from .suite import DEFAULT_NOTIFY_TIMEOUT_SECONDS, NotifySpec
 
 PREFIXES = ("slack:", "teams:")  # before an http(s) URL: that service's incoming-webhook payload
 SECRET_OPTIONS = {"webhook": "token_env", "slack": "token_env", "teams": "token_env", "smtp": "password_env"}
-_FORMS = 'notify "https://...", "slack:https://...", "teams:https://..." or "smtp://host:25/?from=...&to=..."'
+# smtp: STARTTLS (required before a password); smtps: TLS from the first byte; smtp+insecure: a
+# local relay reached in clear, password included, only when the suite says so
+MAIL_SCHEMES = ("smtp", "smtps", "smtp+insecure")
+LONGEST_TIMEOUT_SECONDS = 3600
+_FORMS = (
+    'notify "https://...", "slack:https://...", "teams:https://...", "smtp://host:587/?from=...&to=...", '
+    '"smtps://host:465/?from=...&to=..." or "smtp+insecure://localhost:25/?from=...&to=..."'
+)
+_LABEL = r"[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?"
+_HOST_NAME = re.compile(rf"{_LABEL}(?:\.{_LABEL})*\.?")
+_DOTTED_NUMBERS = re.compile(r"[0-9.]+")
+_ADDRESS = re.compile(r"[^\s@<>,]+@[^\s@<>,]+")
 
 
 def notify_target(
     url: str, location: Location | None = None, options: Mapping[str, object] | None = None
 ) -> NotifySpec:
     """The target ``url`` names, with the variable holding its secret (``token_env`` for a
-    webhook's bearer token, ``password_env`` for an SMTP login); anything else is ``BAD_NOTIFY``."""
+    webhook's bearer token, ``password_env`` for an SMTP login) and its delivery's deadline
+    (``timeout``, seconds); anything else is ``BAD_NOTIFY``."""
     kind, address = _kind(url)
     if kind is None:
         raise _bad(url, f"{_scheme(url)!r} is no alert target", location, _FORMS)
-    parts = urlsplit(address)
-    if not parts.hostname:
-        raise _bad(url, "the URL names no host", location, _FORMS)
-    if kind == "smtp":
-        query = parse_qs(parts.query)
-        missing = [key for key in ("from", "to") if not query.get(key)]
-        if missing:
-            raise _bad(url, f"an e-mail needs {' and '.join(missing)}=", location, _FORMS)
-    secret_option = SECRET_OPTIONS[kind]
-    secret_env = None
-    for key, value in (options or {}).items():
-        if key != secret_option:
-            raise _bad(url, f"a {kind} target takes no option {key!r}", location, did_you_mean(key, [secret_option]))
-        if not isinstance(value, str) or not value:
-            raise _bad(url, f"{key} names an environment variable: a string", location, f'{key} = "NAME"')
-        secret_env = value
-    return NotifySpec(kind, address, secret_env, location)
+    problem = _character_problem(address)
+    if problem is None:
+        try:
+            parts = urlsplit(address)
+        except ValueError:  # a "[" without its "]"
+            problem = "the host in brackets is no IPv6 address"
+        else:
+            problem = _address_problem(kind, parts)
+    if problem is not None:
+        raise _bad(url, problem, location, None)
+    secret_env, timeout = _options(url, kind, options or {}, location)
+    return NotifySpec(kind, address, secret_env, location, timeout)
 
 
 def describe_target(target: NotifySpec) -> str:
     """A target as messages show it: its kind and host, never its path or query (a webhook's secret)."""
     parts = urlsplit(target.url)
+    host = f"[{parts.hostname}]" if ":" in (parts.hostname or "") else parts.hostname
     port = f":{parts.port}" if parts.port else ""
-    return f"{target.kind} {parts.hostname}{port}"
+    return f"{target.kind} {host}{port}"
 
 
 def _kind(url: str) -> tuple[str | None, str]:
@@ -59,13 +73,116 @@ def _kind(url: str) -> tuple[str | None, str]:
     scheme = _scheme(url)
     if scheme in ("http", "https"):
         return "webhook", url
-    return ("smtp" if scheme == "smtp" else None), url
+    return ("smtp" if scheme in MAIL_SCHEMES else None), url
+
+
+def _character_problem(url: str) -> str | None:
+    """A space, control or non-ASCII character, by position (never the text around it)."""
+    for position, char in enumerate(url, 1):
+        if char.isspace():
+            return f"the URL holds a space at character {position}; write it as %20"
+        if not char.isprintable() or not char.isascii():
+            return (
+                f"the URL holds the character U+{ord(char):04X} at character {position}: percent-encode it "
+                "(in a host name, write its xn-- form)"
+            )
+    return None
+
+
+def _address_problem(kind: str, parts: SplitResult) -> str | None:
+    """What is wrong with the URL's host, port, credentials or (for e-mail) addresses."""
+    if "@" in parts.netloc:
+        user, _, _ = parts.netloc.rpartition("@")
+        if kind != "smtp":
+            return 'the URL holds a user name or password: give a token with token_env = "NAME"'
+        if ":" in user:
+            return 'the URL holds a password: give it with password_env = "NAME"'
+    host_problem = _host_problem(parts)
+    if host_problem is not None:
+        return host_problem
+    port_problem = _port_problem(parts)
+    if port_problem is not None:
+        return port_problem
+    if kind == "smtp":
+        return _mail_problem(parts)
+    return None
+
+
+def _port_problem(parts: SplitResult) -> str | None:
+    host_and_port = parts.netloc.rpartition("@")[2]
+    after_host = host_and_port.rpartition("]")[2] if host_and_port.startswith("[") else host_and_port
+    _, colon, port = after_host.partition(":")
+    if colon and not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        return "the port is not a number from 1 to 65535"
+    return None
+
+
+def _host_problem(parts: SplitResult) -> str | None:
+    try:
+        host = parts.hostname
+    except ValueError:
+        host = None
+    if not host:
+        return "the URL names no host"
+    if parts.netloc.rpartition("@")[2].startswith("["):
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            return "the host in brackets is no IPv6 address"
+        return None
+    if _DOTTED_NUMBERS.fullmatch(host):
+        try:
+            ipaddress.IPv4Address(host.rstrip("."))
+        except ValueError:
+            return "the host is no IPv4 address"
+        return None
+    if not _HOST_NAME.fullmatch(host) or len(host) > 253:
+        return "the host is no host name (letters, digits, '-' and '.')"
+    return None
+
+
+def _mail_problem(parts: SplitResult) -> str | None:
+    if parts.path not in ("", "/"):
+        return "an e-mail target has no path: smtp://host:port/?from=...&to=..."
+    query = parse_qs(parts.query)
+    missing = [key for key in ("from", "to") if not query.get(key)]
+    if missing:
+        return f"an e-mail needs {' and '.join(missing)}="
+    for key in ("from", "to"):
+        for value in query[key]:
+            for address in value.split(","):
+                if not _ADDRESS.fullmatch(address.strip()) or not address.isprintable():
+                    return f"{key}= holds something that is no e-mail address (name@host)"
+    return None
+
+
+def _options(url: str, kind: str, options: Mapping[str, object], location: Location | None) -> tuple[str | None, float]:
+    secret_option = SECRET_OPTIONS[kind]
+    secret_env, timeout = None, DEFAULT_NOTIFY_TIMEOUT_SECONDS
+    for key, value in options.items():
+        if key == "timeout":
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise _bad(url, "timeout is a number of seconds", location, "timeout = 30")
+            if not 0 < value <= LONGEST_TIMEOUT_SECONDS:
+                raise _bad(url, f"timeout must be more than 0 and at most {LONGEST_TIMEOUT_SECONDS} seconds",
+                           location, "timeout = 30")  # fmt: skip
+            timeout = float(value)
+        elif key != secret_option:
+            raise _bad(
+                url, f"a {kind} target takes no option {key!r}", location, did_you_mean(key, [secret_option, "timeout"])
+            )
+        elif not isinstance(value, str) or not value:
+            raise _bad(url, f"{key} names an environment variable: a string", location, f'{key} = "NAME"')
+        else:
+            secret_env = value
+    return secret_env, timeout
 
 
 def _scheme(url: str) -> str:
-    return url.split(":", 1)[0].lower() if ":" in url else url[:20]
+    scheme = url.split(":", 1)[0].lower() if ":" in url else url[:20]
+    return "".join(c if c.isprintable() and not c.isspace() else "?" for c in scheme)
 
 
 def _bad(url: str, problem: str, location: Location | None, hint: str | None) -> InvalidInput:
-    shown = _scheme(url) + ":..." if ":" in url else url[:40]
+    shown = _scheme(url) + ":..." if ":" in url else _scheme(url)
     return InvalidInput("BAD_NOTIFY", f"notify {shown}: {problem}", location=location, text=shown, hint=hint)

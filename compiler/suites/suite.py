@@ -98,16 +98,21 @@ class SchemaSpec:
         return f"schema {self.source}"
 
 
+DEFAULT_NOTIFY_TIMEOUT_SECONDS = 10.0  # one delivery, start to end: a slow target never holds up the run
+
+
 @dataclass(frozen=True)
 class NotifySpec:
     """Where an alert goes when the run's verdict changes: ``kind`` is webhook (a generic JSON
     document), slack, teams or smtp; ``secret_env`` names the environment variable holding its
-    secret (a webhook's bearer token, the SMTP password), read at run time, never stored."""
+    secret (a webhook's bearer token, the SMTP password), read at run time, never stored;
+    ``timeout_seconds`` bounds one delivery from its first byte to its last."""
 
     kind: str
     url: str  # without the slack:/teams: prefix
     secret_env: str | None = None
     location: Location | None = None
+    timeout_seconds: float = DEFAULT_NOTIFY_TIMEOUT_SECONDS
 
 
 @dataclass(frozen=True)

@@ -261,3 +261,41 @@ def test_smtp_login_with_password_env(tmp_path, monkeypatch, capsys):
         assert "ALERT_NOT_SENT" in err and "SMTP 535" in err and "pass-" not in err
     finally:
         controller.stop()
+
+
+@pytest.mark.parametrize(
+    ("url", "problem"),
+    [
+        ("https://hooks.slack.com/services/T0/B0/Hook Secret58", "a space at character 44"),
+        ("slack:https://hooks.slack.com/services/T0/B0/Hook\tSecret58", "a space at character 44"),
+        ("https://h:abc/Secret58", "the port is not a number from 1 to 65535"),
+        ("https://h:99999/Secret58", "the port is not a number from 1 to 65535"),
+        ("https://h:0/Secret58", "the port is not a number from 1 to 65535"),
+        ("http://user:PwInUrl77@127.0.0.1:1/x", "holds a user name or password"),
+        ("smtp://dq:PwInUrl77@mail.example/?from=a@x.org&to=b@x.org", "holds a password"),
+        ("ftp://files.example/Secret58", "'ftp' is no alert target"),
+        ("https:///Secret58", "names no host"),
+        ("https://999.1.1.1/Secret58", "no IPv4 address"),
+        ("https://[::1/Secret58", "no IPv6 address"),
+        ("https://bad_host!/Secret58", "no host name"),
+        ("https://hooks.example/é/Secret58", "U+00E9 at character 23"),
+        ("smtp://mail.example/?from=a@x.org&to=b@x.org%0d%0aBcc:Secret58@evil.example", "to= holds something"),
+    ],
+)
+def test_bad_urls_are_refused_at_validate_without_their_secrets(tmp_path, capsys, url, problem):
+    """Each is BAD_NOTIFY at the notify line (exit 2), naming the URL by its scheme only: the path
+    of a Slack or Teams webhook is its secret, and credentials never reach a resolver."""
+    suite(tmp_path, f'notify "{url}"\n')
+    assert main(["validate", str(tmp_path / "s.dq")]) == 2
+    err = capsys.readouterr().err
+    assert f"s.dq:5:1: error BAD_NOTIFY: notify {url.split(':')[0]}:...: " in err and problem in err, err
+    assert "Secret58" not in err and "PwInUrl77" not in err
+
+
+def test_a_good_url_and_its_timeout_validate(tmp_path, capsys):
+    suite(tmp_path, 'notify "teams:https://x.webhook.office.com:8443/webhookb2/Secret58?a=1" with timeout = 2.5\n')
+    assert main(["validate", str(tmp_path / "s.dq")]) == 0
+    for timeout in ("0", "3601", '"10s"'):
+        suite(tmp_path, f'notify "https://hooks.example/x" with timeout = {timeout}\n')
+        assert main(["validate", str(tmp_path / "s.dq")]) == 2
+        assert "BAD_NOTIFY" in capsys.readouterr().err

@@ -1,5 +1,5 @@
-"""Generated inputs beside the mutated seeds (fuzz_support.py): database URLs, Griffin env files
-with their sinks, and whole command lines with odd output paths. The property is the same: each
+"""Generated inputs beside the mutated seeds (fuzz_support.py): database URLs, alert (notify) URLs,
+Griffin env files with their sinks, and whole command lines with odd output paths. The property is the same: each
 ends as a result or as gryph's own error (located where a file holds it), never an internal error.
 
 A case is a command line for ``gryph.client.cli.main``, run in the workspace (its files and
@@ -49,6 +49,42 @@ def database_url(rng: random.Random) -> str:
         return f"{scheme}:{rng.choice(['', '//', '///'])}{rng.choice(_PATHS)}{rng.choice(_PARAMS)}"
     port = rng.choice(_PORTS) if rng.random() < 0.8 else ":1"  # port 1: closed, refused at once
     return f"{scheme}://{login}{rng.choice(_HOSTS)}{port}/{rng.choice(['', 'db', 'd b', 'é'])}{rng.choice(_PARAMS)}"
+
+
+# in a notify URL, a webhook path and a password written into it are secrets: never shown
+NOTIFY_SECRETS = ("Secret58", "PwInUrl77")
+_NOTIFY_SCHEMES = ["http", "https", "HTTPS", "slack:https", "teams:http", "slack:ftp", "smtp", "smtps", "SMTP",
+                   "smtp+insecure", "smtp+tls", "ftp", "", "http:", "javascript"]  # fmt: skip
+_NOTIFY_LOGINS = ["", "", "user@", "user:PwInUrl77@", "@", ":@", "a b@", "%40@"]
+_NOTIFY_PATHS = ["", "/", "/hook", "/services/T0/B0/HookSecret58", "/services/T0/B0/Hook Secret58",
+                 "/services/Hook%20Secret58", "/é/Secret58", "/x\nSecret58", "/\tSecret58", "/%00Secret58"]  # fmt: skip
+_NOTIFY_QUERIES = ["", "?from=a@x&to=b@x", "?from=a@x&to=b@x,c@x", "?from=a@x", "?to=b@x", "?from=&to=",
+                   "?from=a@x%0d%0aBcc:e@x&to=b@x", "?from=a@x&to=b", "#Secret58", "?k=Secret58"]  # fmt: skip
+
+
+def notify_url(rng: random.Random) -> str:
+    """A notify URL from odd parts, each sound half of the time: every host is local and every
+    port closed or invalid."""
+
+    def part(sound: str, odd: list[str]) -> str:
+        return sound if rng.random() < 0.5 else rng.choice(odd)
+
+    scheme = rng.choice(_NOTIFY_SCHEMES[:7]) if rng.random() < 0.6 else rng.choice(_NOTIFY_SCHEMES)
+    login, host, port = part("", _NOTIFY_LOGINS), part("127.0.0.1", _HOSTS), part(":1", _PORTS)
+    path, query = rng.choice(_NOTIFY_PATHS), part("?from=a@x&to=b@x", _NOTIFY_QUERIES)
+    return f"{scheme}://{login}{host}{port}{path}{query}"
+
+
+def _notify_suite(rng: random.Random) -> CommandCase:
+    url = notify_url(rng)
+    options = rng.choice(["", ' with timeout = 2', ' with token_env = "HOME"', ' with password_env = "HOME"',
+                          " with timeout = 0", ' with timeout = "x"', " with timeout = 99999"])  # fmt: skip
+    command = rng.choice([["validate", "notify.dq"], ["run", "notify.dq", "--no-history"]])
+    statement = f"notify {_quoted(url)}{options}\n"
+    if command[0] == "run" and rng.random() < 0.4:  # the same URL on the command line instead
+        statement, command = "", [*command, "--notify", url]
+    text = f'source t = csv("notify.csv")\nmeasure n: select count(*) from t\nwarn check "n": measures["n"] == 0\n{statement}'
+    return CommandCase("notify URL", command, {"notify.dq": text, "notify.csv": "a\n1\n"})
 
 
 def _quoted(text: str) -> str:
@@ -125,7 +161,7 @@ def _command_line(rng: random.Random) -> CommandCase:
     return CommandCase("command line", argv, {})
 
 
-GENERATORS = (_database_suite, _griffin_with_env, _command_line)
+GENERATORS = (_database_suite, _griffin_with_env, _command_line, _notify_suite)
 
 
 def generated_cases(seed: int, count: int):
@@ -156,6 +192,9 @@ def command_outcome(case: CommandCase, root: Path) -> str | None:
     stderr = err.getvalue()
     if "internal error" in stderr or "Traceback" in stderr:
         return f"{case.kind} {case.argv!r}: {stderr.strip()[:300]}"
-    if code not in (0, 1, 2, 3, 4):
+    if code not in (0, 1, 2, 3, 4) and not (case.kind == "notify URL" and code == 5):  # 5: an alert not sent
         return f"{case.kind} {case.argv!r}: exit {code}"
+    shown = [secret for secret in NOTIFY_SECRETS if secret in out.getvalue() + stderr]
+    if case.kind == "notify URL" and shown:
+        return f"{case.kind} {case.argv!r}: shows {shown}: {stderr.strip()[:300]}"
     return None

@@ -15,7 +15,14 @@ from gryph.client import validate
 from gryph.client.runner import compile_source
 from gryph.compiler.errors import GryphError
 from gryph.local_backend.engine import DuckDBEngine
-from tests.fuzz.fuzz_generators import CommandCase, command_outcome, database_url, generated_cases
+from tests.fuzz.fuzz_generators import (
+    NOTIFY_SECRETS,
+    CommandCase,
+    command_outcome,
+    database_url,
+    generated_cases,
+    notify_url,
+)
 from tests.fuzz.fuzz_support import Workspace, cases, outcome, parsers_disagree, regression_case
 
 REGRESSIONS = Path(__file__).parent / "regressions"
@@ -67,6 +74,35 @@ def test_an_odd_database_url_is_a_located_error(number, fuzz_bench):
         validate(workspace.root / "db.dq", fuzz_bench[0])
     assert caught.value.location.file is not None and caught.value.location.line == 1, str(caught.value)
     assert command_outcome(CommandCase("url", ["validate", "db.dq"], {}), workspace.root) is None
+
+
+def test_an_odd_notify_url_is_bad_notify_or_a_whole_target():
+    """Each generated notify URL is refused as BAD_NOTIFY without showing its secrets, or is a
+    target whose every part a delivery reads (host, port, addresses) is sound."""
+    import random
+    from urllib.parse import urlsplit
+
+    from gryph.compiler.errors import InvalidInput, Location
+    from gryph.compiler.suites.notify_targets import describe_target, notify_target
+
+    rng, failures, accepted = random.Random(FIXED_SEED), [], 0
+    for _ in range(2000):
+        url = notify_url(rng)
+        try:
+            target = notify_target(url, Location("s.dq", 3, 1))
+        except InvalidInput as error:
+            shown = f"{error}"
+            if error.code != "BAD_NOTIFY" or any(secret in shown for secret in NOTIFY_SECRETS):
+                failures.append(f"{url!r}: {shown}")
+            continue
+        accepted += 1
+        parts = urlsplit(target.url)
+        if not parts.hostname or not (1 <= (parts.port or 1) <= 65535) or not target.url.isprintable():
+            failures.append(f"{url!r} accepted")
+        if any(secret in describe_target(target) for secret in NOTIFY_SECRETS) or "@" in describe_target(target):
+            failures.append(f"{url!r} described as {describe_target(target)}")
+    assert not failures, "\n".join(failures[:20])
+    assert 50 < accepted < 1900  # good URLs and bad ones
 
 
 def test_mutated_inputs_parse_the_same_with_both_parsers():
