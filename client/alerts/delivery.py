@@ -1,16 +1,18 @@
-"""Delivering an alert: an HTTP POST of JSON (webhooks, Slack, Teams) or an e-mail over SMTP,
-each bounded by a timeout. Secrets come from the environment variables the suite names, are
-registered for redaction as soon as they are read, and are never stored."""
+"""Delivering an alert: an HTTP POST of JSON (webhooks, Slack, Teams, ``webhook.py``) or an e-mail
+over SMTP (``mail.py``), each within one total deadline and 64 KiB of answer (``bounded_io.py``).
+Secrets come from the environment variables the suite names, are registered for redaction as
+soon as they are read, and are never stored; so is a webhook URL's path and query, which for
+Slack and Teams is the secret."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import smtplib
-import urllib.error
-import urllib.request
+import ssl
 from email.message import EmailMessage
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from gryph.compiler.error_codes import ALERT_NOT_SENT
 from gryph.compiler.errors import GryphError, InvalidInput
@@ -19,8 +21,9 @@ from gryph.compiler.suites.notify_targets import SECRET_OPTIONS, describe_target
 from gryph.compiler.suites.suite import NotifySpec
 
 from . import payloads
-
-TIMEOUT_SECONDS = 10.0  # per delivery: a target that does not answer never holds up the run's exit
+from .bounded_io import DeliveryLimits, LimitExceeded, run_within
+from .mail import ClearTextRefused, send_mail
+from .webhook import NotDelivered, post_json
 
 
 class AlertDeliveryError(GryphError):
@@ -30,9 +33,13 @@ class AlertDeliveryError(GryphError):
 
 
 def resolve_secrets(targets: tuple[NotifySpec, ...]) -> dict[NotifySpec, str]:
-    """Each target's secret, read now (before the run): a variable that is not set is refused."""
+    """Each target's secret, read now (before the run): a variable that is not set is refused.
+    A webhook's path and query are masked from now on too: for Slack and Teams they are the secret."""
     secrets = {}
     for target in targets:
+        if target.kind != "smtp":
+            parts = urlsplit(target.url)
+            register_secret(parts.path + (f"?{parts.query}" if parts.query else ""))
         if target.secret_env is None:
             continue
         value = os.environ.get(target.secret_env)
@@ -51,14 +58,19 @@ def resolve_secrets(targets: tuple[NotifySpec, ...]) -> dict[NotifySpec, str]:
 
 
 def send(target: NotifySpec, message: dict, secret: str | None) -> None:
-    """Deliver ``message`` to ``target``; any failure is an ``AlertDeliveryError`` naming the target by kind and host."""
+    """Deliver ``message`` to ``target`` within its deadline; any failure is an ``AlertDeliveryError``
+    naming the target by kind and host."""
     try:
-        if target.kind == "smtp":
-            _mail(target, message, secret)
-        else:
-            payload = {"slack": payloads.slack, "teams": payloads.teams}.get(target.kind, lambda m: m)(message)
-            _post(target.url, payload, secret)
-    except (OSError, smtplib.SMTPException, ValueError) as error:
+        run_within(DeliveryLimits(target.timeout_seconds), lambda: _deliver(target, message, secret))
+    except (
+        OSError,
+        smtplib.SMTPException,
+        http.client.HTTPException,
+        ValueError,
+        LimitExceeded,
+        NotDelivered,
+        ClearTextRefused,
+    ) as error:
         raise AlertDeliveryError(
             "ALERT_NOT_SENT",
             f"the alert to {describe_target(target)} was not delivered: {redact(_reason(error))}",
@@ -68,41 +80,31 @@ def send(target: NotifySpec, message: dict, secret: str | None) -> None:
         ) from None
 
 
-def _post(url: str, payload: dict, token: str | None) -> None:
-    headers = {"Content-Type": "application/json; charset=utf-8", "User-Agent": "gryph"}
-    if token is not None:
-        headers["Authorization"] = f"Bearer {token}"
-    body = json.dumps(payload, ensure_ascii=False).encode()
-    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
-    with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response:
-        response.read()
+def _deliver(target: NotifySpec, message: dict, secret: str | None) -> None:
+    if target.kind == "smtp":
+        send_mail(target.url, _mail(target, message), secret)
+        return
+    payload = {"slack": payloads.slack, "teams": payloads.teams}.get(target.kind, lambda m: m)(message)
+    post_json(target.url, json.dumps(payload, ensure_ascii=False).encode(), secret)
 
 
-def _mail(target: NotifySpec, message: dict, password: str | None) -> None:
-    parts = urlsplit(target.url)
-    query = parse_qs(parts.query)
+def _mail(target: NotifySpec, message: dict) -> EmailMessage:
+    query = parse_qs(urlsplit(target.url).query)
     mail = EmailMessage()
     mail["Subject"] = payloads.subject(message)
     mail["From"] = query["from"][0]
-    mail["To"] = ", ".join(address for value in query["to"] for address in value.split(","))
+    mail["To"] = ", ".join(address.strip() for value in query["to"] for address in value.split(","))
     mail.set_content(payloads.text(message))
-    with smtplib.SMTP(parts.hostname or "", parts.port or 25, timeout=TIMEOUT_SECONDS) as server:
-        if password is not None:
-            if server.has_extn("starttls"):
-                server.starttls()
-            server.login(unquote(parts.username or mail["From"]), password)
-        server.send_message(mail)
+    return mail
 
 
 def _reason(error: BaseException) -> str:
-    if isinstance(error, urllib.error.HTTPError):
-        return f"HTTP {error.code} {error.reason}"
-    if isinstance(error, urllib.error.URLError):
-        return str(error.reason)
     if isinstance(error, smtplib.SMTPRecipientsRefused):
         return "; ".join(f"SMTP {code} {_said(said)} ({to})" for to, (code, said) in error.recipients.items())
     if isinstance(error, smtplib.SMTPResponseException):
         return f"SMTP {error.smtp_code} {_said(error.smtp_error)}"
+    if isinstance(error, ssl.SSLCertVerificationError):
+        return f"the server's certificate is refused: {error.verify_message}"
     return str(error) or type(error).__name__
 
 
