@@ -1,5 +1,10 @@
 """An alert message as each target takes it: gryph's JSON document, a Slack or Teams incoming
-webhook's payload, or an e-mail's subject and text."""
+webhook's payload, or an e-mail's subject and text.
+
+Names and values come from the suite and the data, so neither service may read them as markup:
+Slack's mrkdwn gets ``&``, ``<`` and ``>`` escaped (``<!channel>`` or ``<https://x|label>`` stay
+text), and Teams' card holds each line as a ``TextRun``, which its renderer never reads as Markdown.
+"""
 
 from __future__ import annotations
 
@@ -32,15 +37,23 @@ def text(message: dict) -> str:
 
 def slack(message: dict) -> dict:
     """Slack's incoming-webhook payload: ``text`` (the notification's fallback) and one mrkdwn section."""
-    body = text(message)
-    return {"text": subject(message), "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": body}}]}
+    body = slack_escape(text(message))
+    return {
+        "text": slack_escape(subject(message)),
+        "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": body}}],
+    }
+
+
+def slack_escape(text: str) -> str:
+    """``text`` as Slack shows it literally: its three control characters as HTML entities."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def teams(message: dict) -> dict:
-    """A Teams incoming webhook's payload: a message with one Adaptive Card attachment."""
+    """A Teams incoming webhook's payload: a message with one Adaptive Card attachment, one
+    ``RichTextBlock`` of plain ``TextRun`` per line (a ``TextBlock`` would render Markdown links)."""
     lines = text(message).split("\n")
-    body = [{"type": "TextBlock", "text": lines[0], "weight": "Bolder", "size": "Medium", "wrap": True}]
-    body += [{"type": "TextBlock", "text": line, "wrap": True} for line in lines[1:]]
+    body = [_plain_line(lines[0], weight="Bolder", size="Medium")] + [_plain_line(line) for line in lines[1:]]
     card = {
         "$schema": "http://adaptivecards.io/schemas/adaptive-card.json",
         "type": "AdaptiveCard",
@@ -53,3 +66,7 @@ def teams(message: dict) -> dict:
             {"contentType": "application/vnd.microsoft.card.adaptive", "contentUrl": None, "content": card}
         ],
     }
+
+
+def _plain_line(line: str, **style: str) -> dict:
+    return {"type": "RichTextBlock", "inlines": [{"type": "TextRun", "text": line, **style}]}

@@ -367,3 +367,33 @@ def test_the_reader_takes_at_most_64_kib_from_the_socket():
     assert len(rest) == len(sent) - MAX_ANSWER_BYTES
     ours.close()
 
+
+# --- markup from the data in Slack and Teams
+
+HOSTILE = "<!channel> <https://evil.example/login|Open the gryph report> & co"
+
+
+def test_values_from_the_data_are_text_in_slack_and_teams(tmp_path, hook):
+    (tmp_path / "s.dq").write_text(
+        "suite orders\n"
+        'source t = csv("t.csv", schema = "id bigint, email string")\n'
+        "measure top: select max(email) from t\n"
+        'check "top is known": measures["top"] == "a@x"\n'
+        "pass when all\n"
+    )
+    (tmp_path / "t.csv").write_text(f'id,email\n1,"{HOSTILE}"\n')
+    args = ["run", str(tmp_path / "s.dq"), "--no-history", "--quiet"]
+    assert main([*args, "--notify", f"slack:{hook.url}", "--notify", f"teams:{hook.url}"]) == 1
+    slack, teams = (r["body"] for r in hook.received)
+    shown = slack["blocks"][0]["text"]["text"]
+    # by hand: & -> &amp; first, then < -> &lt; and > -> &gt;
+    escaped = "&lt;!channel&gt; &lt;https://evil.example/login|Open the gryph report&gt; &amp; co"
+    assert f'measures["top"] = {escaped}' in shown
+    assert "<" not in shown and ">" not in shown
+    [block] = [b for b in teams["attachments"][0]["content"]["body"] if "top is known" in json.dumps(b)]
+    assert block == {
+        "type": "RichTextBlock",
+        "inlines": [
+            {"type": "TextRun", "text": f'FAIL top is known: measures["top"] == "a@x" — measures["top"] = {HOSTILE}'}
+        ],
+    }

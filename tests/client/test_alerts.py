@@ -163,7 +163,10 @@ def test_slack_and_teams_payloads(tmp_path, hook):
     [attachment] = teams["attachments"]
     assert teams["type"] == "message" and attachment["contentType"] == "application/vnd.microsoft.card.adaptive"
     card = attachment["content"]
-    assert card["type"] == "AdaptiveCard" and [block["text"] for block in card["body"]] == lines
+    assert card["type"] == "AdaptiveCard" and card["version"] == "1.2"
+    # plain TextRuns (never read as Markdown), the first line bold
+    assert [run["text"] for block in card["body"] for run in block["inlines"]] == lines
+    assert card["body"][0]["inlines"][0]["weight"] == "Bolder"
 
 
 def test_email_over_smtp(tmp_path, smtp):
