@@ -34,7 +34,8 @@ def add_notify_option(command: argparse.ArgumentParser) -> None:
         default=[],
         metavar="URL",
         help="alert here when the verdict changes: http(s)://..., slack:https://..., teams:https://..., "
-        "smtp://host:port/?from=...&to=... (repeatable; beside the suite's notify statements)",
+        "smtp://host:port/?from=...&to=... (STARTTLS), smtps://... or smtp+insecure://... "
+        "(repeatable; beside the suite's notify statements)",
     )
 
 
