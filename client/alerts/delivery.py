@@ -105,6 +105,8 @@ def _reason(error: BaseException) -> str:
         return f"SMTP {error.smtp_code} {_said(error.smtp_error)}"
     if isinstance(error, ssl.SSLCertVerificationError):
         return f"the server's certificate is refused: {error.verify_message}"
+    if isinstance(error, ssl.SSLError):  # e.g. smtps:// or https:// to a port that speaks no TLS
+        return f"the TLS handshake failed ({error.reason or error})"
     return str(error) or type(error).__name__
 
 

@@ -179,11 +179,23 @@ def test_smtps_is_tls_from_the_first_byte(tmp_path, trusted_ca, mail_servers, mo
     assert "SMTP 535" in err and wrong not in err
 
 
-def test_smtps_to_a_plain_server_is_refused_without_sending(tmp_path, trusted_ca, mail_servers, capsys):
+@pytest.mark.parametrize(("name", "delivered"), [("loopback", True), ("other", False)])
+def test_an_https_webhook_verifies_the_certificate_and_its_name(tmp_path, trusted_ca, hook, capsys, name, delivered):
+    hook.server.socket = _server_context(trusted_ca, name).wrap_socket(hook.server.socket, server_side=True)
+    url = hook.url.replace("http://", "https://")
+    suite(tmp_path, f'notify "{url}"\n', warn=True)
+    assert gryph_run(tmp_path, BAD, "--no-history") == (0 if delivered else 5)
+    err = capsys.readouterr().err
+    assert len(hook.received) == (1 if delivered else 0)
+    if not delivered:
+        assert "certificate is refused: IP address mismatch" in err
+
+
+def test_smtps_to_a_port_without_tls_names_the_handshake(tmp_path, trusted_ca, mail_servers, capsys):
     server = mail_servers(auth_require_tls=False)
     _notify_mail(tmp_path, f"smtps://dq@127.0.0.1:{server.port}/?{MAIL}")
     assert gryph_run(tmp_path, BAD, "--no-history") == 1
-    assert "ALERT_NOT_SENT" in capsys.readouterr().err
+    assert "the TLS handshake failed" in capsys.readouterr().err
     assert server.logins == [] and server.mailbox.messages == []
 
 
