@@ -97,15 +97,7 @@ def _address_problem(kind: str, parts: SplitResult) -> str | None:
             return 'the URL holds a user name or password: give a token with token_env = "NAME"'
         if ":" in user:
             return 'the URL holds a password: give it with password_env = "NAME"'
-    host_problem = _host_problem(parts)
-    if host_problem is not None:
-        return host_problem
-    port_problem = _port_problem(parts)
-    if port_problem is not None:
-        return port_problem
-    if kind == "smtp":
-        return _mail_problem(parts)
-    return None
+    return _host_problem(parts) or _port_problem(parts) or (_mail_problem(parts) if kind == "smtp" else None)
 
 
 def _port_problem(parts: SplitResult) -> str | None:
@@ -118,10 +110,7 @@ def _port_problem(parts: SplitResult) -> str | None:
 
 
 def _host_problem(parts: SplitResult) -> str | None:
-    try:
-        host = parts.hostname
-    except ValueError:
-        host = None
+    host = parts.hostname
     if not host:
         return "the URL names no host"
     if parts.netloc.rpartition("@")[2].startswith("["):
