@@ -1,5 +1,5 @@
 """``make fuzz N=100000``: mutate the repository's suites and configs N times, then run N/10
-generated command lines (database URLs, Griffin env files and sinks, CLI arguments and output
+generated command lines (database URLs, notify URLs, Griffin env files and sinks, CLI arguments and output
 paths: fuzz_generators.py), and report every input that does not end in a result or a located
 gryph error (see fuzz_support.py). Failures are written to a folder as files, ready to become
 regression cases."""
