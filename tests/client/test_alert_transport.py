@@ -19,7 +19,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
 
-from gryph.client.alerts.bounded_io import MAX_ANSWER_BYTES, DeliveryLimits, LimitExceeded
+from gryph.client.alerts.bounded_io import MAX_ANSWER_BYTES, DeliveryLimits, LimitExceeded, run_within
 from gryph.client.cli import main
 from tests.client.test_alerts import BAD, Hook, Mailbox, _free_port, gryph_run, suite
 
@@ -311,6 +311,22 @@ def test_a_trickling_webhook_is_cut_at_the_deadline(tmp_path, raw_server, capsys
     code, took = _timed_run(tmp_path, f'notify "http://127.0.0.1:{server.port}/x" with timeout = 1.5\n')
     assert code == 5 and 1.5 <= took < 4, took
     assert "within the 1.5 s deadline" in capsys.readouterr().err
+
+
+def test_a_trickling_tls_handshake_is_cut_at_the_deadline(tmp_path, raw_server, capsys):
+    """A TLS record header, then its body a byte at a time: the handshake itself is bounded."""
+    server = raw_server(lambda conn: _trickle(conn, b"\x16\x03\x03\x00\x40", b"\x00", every=0.2))
+    code, took = _timed_run(tmp_path, f'notify "https://127.0.0.1:{server.port}/x" with timeout = 1.5\n')
+    assert code == 5 and 1.5 <= took < 4, took
+    assert "within the 1.5 s deadline" in capsys.readouterr().err
+
+
+def test_a_delivery_stuck_where_no_socket_can_wake_it_is_left_at_the_deadline():
+    """As in a host name lookup, which nothing interrupts: the caller goes on at the deadline."""
+    started = time.monotonic()
+    with pytest.raises(LimitExceeded, match="within the 0.5 s deadline"):
+        run_within(DeliveryLimits(0.5), lambda: time.sleep(5))
+    assert 0.5 <= time.monotonic() - started < 1.5
 
 
 def test_a_trickling_body_is_never_waited_for(tmp_path, raw_server, capsys):
