@@ -2,17 +2,21 @@
 
 Redirects are never followed (a 3xx is a failed delivery naming the status and the host it
 pointed to), so a bearer token never reaches another origin and a POST never turns into a GET.
-HTTPS is verified against the system's CA store with the host name checked. The connection and
-every read go through the delivery's limits (``bounded_io``): one deadline, 64 KiB of answer.
+HTTPS is verified against the system's CA store with the host name checked. A proxy the
+environment names is used (``proxies.py``): HTTPS through a CONNECT tunnel, TLS end to end. The
+connections and every read go through the delivery's limits (``bounded_io``): one deadline, 64 KiB
+of answer, the proxy's included.
 """
 
 from __future__ import annotations
 
 import http.client
+import socket
 import ssl
 from urllib.parse import SplitResult, urljoin, urlsplit
 
 from .bounded_io import current_limits
+from .proxies import Proxy, proxy_for
 
 
 class NotDelivered(Exception):
@@ -26,8 +30,14 @@ def post_json(url: str, body: bytes, token: str | None) -> None:
     if token is not None:
         headers["Authorization"] = f"Bearer {token}"
     connection = _Connection(parts)
+    if connection.proxy is not None and connection.tls is None:  # plain HTTP: the proxy forwards the request
+        target = url
+        if connection.proxy.authorization is not None:
+            headers["Proxy-Authorization"] = connection.proxy.authorization
+    else:
+        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     try:
-        connection.request("POST", _target(parts), body=body, headers=headers)
+        connection.request("POST", target, body=body, headers=headers)
         response = connection.getresponse()  # the status line and headers only: the body is never read
         status, reason, location = response.status, response.reason, response.getheader("Location")
     finally:
@@ -45,12 +55,36 @@ class _Connection(http.client.HTTPConnection):
         tls = parts.scheme.lower() == "https"
         super().__init__(parts.hostname or "", parts.port or (443 if tls else 80), timeout=current_limits().seconds)
         self.default_port = 443 if tls else 80  # the Host header names a port only when it is not the default
-        self._tls = ssl.create_default_context() if tls else None  # the system's CAs, host name checked
+        self.tls = ssl.create_default_context() if tls else None  # the system's CAs, host name checked
+        self.proxy = proxy_for(parts.scheme.lower(), self.host)
         self.response_class = _Response
 
     def connect(self) -> None:
-        sock = current_limits().connect((self.host, self.port))
-        self.sock = self._tls.wrap_socket(sock, server_hostname=self.host) if self._tls is not None else sock
+        limits = current_limits()
+        if self.proxy is None:
+            sock = limits.connect((self.host, self.port))
+        else:
+            sock = limits.connect((self.proxy.host, self.proxy.port))
+            if self.tls is not None:
+                _open_tunnel(sock, self.host, self.port, self.proxy)
+        self.sock = self.tls.wrap_socket(sock, server_hostname=self.host) if self.tls is not None else sock
+
+
+def _open_tunnel(sock: socket.socket, host: str, port: int, proxy: Proxy) -> None:
+    """Ask ``proxy`` (connected on ``sock``) for a tunnel to ``host``:``port``; ``NotDelivered`` if refused."""
+    target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    lines = [f"CONNECT {target} HTTP/1.1", f"Host: {target}"]
+    if proxy.authorization is not None:
+        lines.append(f"Proxy-Authorization: {proxy.authorization}")
+    sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("ascii"))
+    answer = _Response(sock, method="CONNECT")
+    try:
+        answer.begin()  # the status line and headers; the proxy says nothing more until TLS starts
+        status, reason = answer.status, answer.reason
+    finally:
+        answer.close()
+    if status != 200:
+        raise NotDelivered(f"the proxy {proxy} refused the tunnel: HTTP {status} {_short(reason)}")
 
 
 class _Response(http.client.HTTPResponse):
@@ -60,10 +94,6 @@ class _Response(http.client.HTTPResponse):
         super().__init__(sock, *args, **kwargs)
         self.fp.close()
         self.fp = current_limits().reader(sock)
-
-
-def _target(parts: SplitResult) -> str:
-    return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
 
 
 def _where(url: str, location: str | None) -> str:

@@ -6,6 +6,7 @@ a token never follows a redirect, a delivery never outlives its deadline nor rea
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import ssl
@@ -252,9 +253,8 @@ def _read_request(conn: socket.socket) -> bytes:
     while b"\r\n\r\n" not in data:
         data += conn.recv(65536)
     head, _, body = data.partition(b"\r\n\r\n")
-    length = int(
-        next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length"))
-    )
+    lengths = [line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")]
+    length = int(lengths[0]) if lengths else 0  # a CONNECT has no body
     while len(body) < length:
         body += conn.recv(65536)
     return data
@@ -324,7 +324,7 @@ def test_a_trickling_tls_handshake_is_cut_at_the_deadline(tmp_path, raw_server, 
 def test_a_delivery_stuck_where_no_socket_can_wake_it_is_left_at_the_deadline():
     """As in a host name lookup, which nothing interrupts: the caller goes on at the deadline."""
     started = time.monotonic()
-    with pytest.raises(LimitExceeded, match="within the 0.5 s deadline"):
+    with pytest.raises(LimitExceeded, match=r"within the 0\.5 s deadline"):
         run_within(DeliveryLimits(0.5), lambda: time.sleep(5))
     assert 0.5 <= time.monotonic() - started < 1.5
 
@@ -394,6 +394,95 @@ def test_the_reader_takes_at_most_64_kib_from_the_socket():
         rest += chunk
     assert len(rest) == len(sent) - MAX_ANSWER_BYTES
     ours.close()
+
+
+# --- a proxy the environment names
+
+
+class ConnectProxy:
+    """An HTTP proxy on a free port: CONNECT opens a tunnel to the target it names (or is
+    answered with ``refuse``); any other request is answered 200 itself. ``heads`` keeps each
+    request's head, ``carried`` every byte it carried through tunnels."""
+
+    def __init__(self, raw_server, refuse: bytes | None = None) -> None:
+        self.heads: list[bytes] = []
+        self.carried = bytearray()
+        self.refuse = refuse
+        self.server = raw_server(self._serve)
+        self.url = f"http://127.0.0.1:{self.server.port}"
+
+    def _serve(self, conn: socket.socket) -> None:
+        head = _read_request(conn)
+        self.heads.append(head)
+        if not head.startswith(b"CONNECT "):
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
+            return
+        if self.refuse is not None:
+            conn.sendall(self.refuse)
+            return
+        host, port = head.split(b" ")[1].decode().rsplit(":", 1)
+        with socket.create_connection((host, int(port))) as upstream:
+            conn.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
+            pump = threading.Thread(target=self._pump, args=(upstream, conn), daemon=True)
+            pump.start()
+            self._pump(conn, upstream)
+            pump.join(5)
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while chunk := source.recv(65536):
+                self.carried += chunk
+                sink.sendall(chunk)
+        except OSError:
+            pass
+        with contextlib.suppress(OSError):
+            sink.shutdown(socket.SHUT_WR)
+
+
+@pytest.fixture
+def no_proxy_variables(monkeypatch):
+    for name in ("http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+def test_https_through_a_proxy_is_a_tunnel_the_proxy_cannot_read(tmp_path, trusted_ca, hook, raw_server,
+                                                                  no_proxy_variables):  # fmt: skip
+    hook.server.socket = _server_context(trusted_ca, "loopback").wrap_socket(hook.server.socket, server_side=True)
+    proxy = ConnectProxy(raw_server)
+    no_proxy_variables.setenv("https_proxy", proxy.url.replace("http://", "http://pxuser:px%20pass@"))
+    no_proxy_variables.setenv("HOOK_TOKEN", TOKEN)
+    url = hook.url.replace("http://", "https://")
+    suite(tmp_path, f'notify "{url}" with token_env = "HOOK_TOKEN"\n', warn=True)
+    assert gryph_run(tmp_path, BAD, "--no-history") == 0
+    [received] = hook.received
+    assert received["headers"]["Authorization"] == f"Bearer {TOKEN}"
+    [head] = proxy.heads
+    target = url.split("/")[2].encode()
+    # by hand: base64 of "pxuser:px pass" is cHh1c2VyOnB4IHBhc3M=
+    assert head.startswith(b"CONNECT " + target + b" HTTP/1.1\r\n") and b"Basic cHh1c2VyOnB4IHBhc3M=" in head
+    assert TOKEN.encode() not in bytes(proxy.carried) and b"/hook/x" not in bytes(proxy.carried)
+
+
+def test_plain_http_through_a_proxy_and_no_proxy(tmp_path, hook, raw_server, no_proxy_variables):
+    proxy = ConnectProxy(raw_server)
+    no_proxy_variables.setenv("http_proxy", proxy.url)
+    suite(tmp_path, f'notify "{hook.url}"\n', warn=True)
+    assert gryph_run(tmp_path, BAD, "--no-history") == 0  # the proxy answers 200 itself
+    [head] = proxy.heads
+    assert head.startswith(f"POST {hook.url} HTTP/1.1\r\n".encode()) and hook.received == []
+    no_proxy_variables.setenv("no_proxy", "127.0.0.1")
+    assert gryph_run(tmp_path, BAD, "--no-history") == 0
+    assert len(proxy.heads) == 1 and len(hook.received) == 1  # straight to the target
+
+
+def test_a_proxy_that_refuses_the_tunnel_is_named(tmp_path, raw_server, no_proxy_variables, capsys):
+    proxy = ConnectProxy(raw_server, refuse=b"HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n")
+    no_proxy_variables.setenv("https_proxy", proxy.url)
+    suite(tmp_path, 'notify "https://hooks.example/x"\n', warn=True)
+    assert gryph_run(tmp_path, BAD, "--no-history") == 5
+    err = capsys.readouterr().err
+    assert f"the proxy 127.0.0.1:{proxy.server.port} refused the tunnel: HTTP 407" in err
 
 
 # --- markup from the data in Slack and Teams
