@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from ..errors import EngineError, InvalidInput, Location, did_you_mean
 from ..language.time_literals import duration_ms
 from ..plan.data_types import BOOLEAN, INTEGER, STRING, TIMESTAMP, Column, Schema
+from .consumer_settings import refused_setting
 from .source_specs import STREAM_FORMATS, SourceSpec
 
 TMST = "__tmst"  # Griffin's name for the batch time column
@@ -49,7 +50,7 @@ def check_stream_source(spec: SourceSpec) -> None:
     allowed = KAFKA_OPTIONS if spec.format == "kafka" else FOLDER_OPTIONS
     for key, _value in spec.options:
         if spec.format == "kafka" and key.startswith(CONSUMER_PREFIX):
-            continue
+            continue  # checked by consumer_options
         if key not in allowed:
             raise _bad(
                 spec,
@@ -62,6 +63,7 @@ def check_stream_source(spec: SourceSpec) -> None:
         raise _bad(spec, f"{spec.format}(...) reads format = one of {', '.join(formats)}", str(spec.option("format")))
     if spec.format == "kafka":
         _check_kafka(spec)
+        consumer_options(spec)
     else:
         _positive(spec, "max_files_per_batch")
         try:
@@ -116,8 +118,20 @@ def topics(spec: SourceSpec) -> tuple[str, ...]:
 
 
 def consumer_options(spec: SourceSpec) -> dict[str, str]:
-    """The user's ``kafka.*`` options, for the consumer without their prefix."""
-    return {k[len(CONSUMER_PREFIX) :]: str(v) for k, v in spec.options if k.startswith(CONSUMER_PREFIX)}
+    """The user's ``kafka.*`` options, for the consumer without their prefix; a setting that would
+    make the client load code or run a command is refused (consumer_settings.py), here where every
+    engine takes them, however the spec was built."""
+    options = {k[len(CONSUMER_PREFIX) :]: str(v) for k, v in spec.options if k.startswith(CONSUMER_PREFIX)}
+    for key, value in options.items():
+        why = refused_setting(key, value)
+        if why is not None:
+            raise _bad(
+                spec,
+                f"the consumer setting {CONSUMER_PREFIX}{key} is refused: {why}",
+                f"{CONSUMER_PREFIX}{key}",
+                "gryph never lets a suite load code or run commands; remove the setting",
+            )
+    return options
 
 
 def settle_ms(spec: SourceSpec) -> int:
