@@ -35,7 +35,7 @@ KAFKA_COLUMNS = (
     Column("timestamp", TIMESTAMP),
 )
 KAFKA_OPTIONS = ("topic", "topics", "format", "starting", "max_records_per_batch", "on_malformed", "accept_data_loss")
-FOLDER_OPTIONS = ("format", "settle", "max_files_per_batch", "header", "delimiter")
+FOLDER_OPTIONS = ("format", "settle", "max_files_per_batch", "follow_links", "header", "delimiter")
 CONSUMER_PREFIX = "kafka."  # options passed to the Kafka consumer as they are, as Spark's reader takes them
 DEFAULT_SETTLE_MS = 5_000
 OFFSETS = "offsets"  # the option of a bounded Kafka spec: {"topic": {"partition": [start, end]}}
@@ -66,6 +66,8 @@ def check_stream_source(spec: SourceSpec) -> None:
         consumer_options(spec)
     else:
         _positive(spec, "max_files_per_batch")
+        if not isinstance(spec.option("follow_links", False), bool):
+            raise _bad(spec, "follow_links is true or false", str(spec.option("follow_links")))
         try:
             duration_ms(spec.option("settle"))
         except ValueError as error:
@@ -132,6 +134,11 @@ def consumer_options(spec: SourceSpec) -> dict[str, str]:
                 "gryph never lets a suite load code or run commands; remove the setting",
             )
     return options
+
+
+def follows_links(spec: SourceSpec) -> bool:
+    """Whether a folder source reads the files its links lead to outside the folder (else skipped)."""
+    return spec.option("follow_links", False) is True
 
 
 def settle_ms(spec: SourceSpec) -> int:
