@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -16,6 +14,7 @@ import pytest
 
 from gryph.client.cli import main
 from gryph.client.streaming.stream_runner import stream
+from tests.support.gryph_cli import gryph
 
 SUITE = """suite linked
 source landed = folder("in/", format = "json", schema = "id bigint, who string", settle = "1ms"{extra})
@@ -96,15 +95,11 @@ def test_a_file_swapped_for_a_link_after_it_was_listed_is_not_read(tmp_path):
     kept = _write(tmp_path / "in" / "b.json", 2)
     secret = _write(tmp_path / "secret.json", 100)
     _settled(listed, kept, secret)
-    env = {**os.environ, "GRYPH_STREAM_CRASH_AT": "intent"}
-    args = [sys.executable, "-m", "gryph.client.cli", "stream", "linked.dq", "--once", "--state", "s.duckdb"]
-    assert subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, timeout=120).returncode == -9
+    args = ("stream", "linked.dq", "--once", "--state", "s.duckdb")
+    assert gryph(*args, cwd=tmp_path, env={"GRYPH_STREAM_CRASH_AT": "intent"}).returncode == -9
     listed.unlink()
     listed.symlink_to(secret)
-    env.pop("GRYPH_STREAM_CRASH_AT")
-    resumed = subprocess.run(
-        [*args, "--format", "json"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
-    )
+    resumed = gryph(*args, "--format", "json", cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
     batch = json.loads(resumed.stdout)
     assert batch["stream"]["sources"]["landed"]["linked_outside"] == [str(listed)]

@@ -8,13 +8,14 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
 import pytest
+
+from tests.support.gryph_cli import gryph
 
 from .kafka_topics import new_topic, produce
 
@@ -29,12 +30,7 @@ SECRET = "TOPSECRET-ROW"
 
 
 def _cli(*args: str, cwd: Path, crash_at: str | None = None) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "GRYPH_STREAM_CRASH_AT"}
-    if crash_at is not None:
-        env["GRYPH_STREAM_CRASH_AT"] = crash_at
-    return subprocess.run(
-        [sys.executable, "-m", "gryph.client.cli", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=180
-    )
+    return gryph(*args, cwd=cwd, env={"GRYPH_STREAM_CRASH_AT": crash_at} if crash_at else None)
 
 
 def _arrive(path: Path, *ids: int, who: str = "u") -> Path:

@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from gryph.client.streaming.stream_state import StreamState
+from tests.support.gryph_cli import gryph
 
 SUITE = """suite land
 source landed = folder("{folder}", format = "json", schema = "id bigint, who string", settle = "1ms")
@@ -36,12 +36,7 @@ def _arrive(folder: Path, name: str, who: str) -> None:
 
 
 def _cli(*args: str, cwd: Path, crash_at: str | None = None) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "GRYPH_STREAM_CRASH_AT"}
-    if crash_at is not None:
-        env["GRYPH_STREAM_CRASH_AT"] = crash_at
-    return subprocess.run(
-        [sys.executable, "-m", "gryph.client.cli", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
-    )
+    return gryph(*args, cwd=cwd, env={"GRYPH_STREAM_CRASH_AT": crash_at} if crash_at else None)
 
 
 def _whos(run: subprocess.CompletedProcess) -> list[str]:
