@@ -51,7 +51,7 @@ def check_replayed(
         if spec is None or spec.format != "kafka" or name not in suite.streams:
             raise refuse(f"the Kafka source {name!r}", "which the suite does not declare")
         declared = topics(spec)
-        held = _partitions(spec) if ranges else set()
+        held = _watermarks(spec) if ranges else {}
         for topic, partition, start, end in ranges:
             where = f"{topic}/{partition}"
             if topic not in declared:
@@ -60,6 +60,8 @@ def check_replayed(
                 raise refuse(where, f"a partition the broker at {spec.paths[0]} does not have")
             if not 0 <= start <= end:
                 raise refuse(f"{where} offsets {start} to {end}", "which are not a range of offsets")
+            if end > held[(topic, partition)][1]:  # planned below the high watermark, which never falls
+                raise refuse(f"{where} offsets {start} to {end}", "beyond the offsets the broker holds")
     for name, files in batch.input.files.items():
         spec = suite.sources.get(name)
         if spec is None or spec.format != "folder" or name not in suite.streams:
@@ -85,7 +87,7 @@ def check_replayed(
             raise refuse(f"the retry window of {name!r}", "which is no retrying rule of the suite")
 
 
-def _partitions(spec: SourceSpec) -> set[tuple[str, int]]:
+def _watermarks(spec: SourceSpec) -> dict[tuple[str, int], tuple[int, int]]:
     from .kafka_offsets import watermarks  # confluent-kafka loads for Kafka sources only
 
-    return set(watermarks(spec))
+    return watermarks(spec)

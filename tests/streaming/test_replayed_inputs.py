@@ -131,6 +131,7 @@ def test_a_replayed_kafka_batch_reads_only_partitions_of_its_topics(kafka, tmp_p
         ([[topic, 3, 0, 2]], "a partition the broker at"),
         ([[topic, 0, 2, 0]], "which are not a range of offsets"),
         ([[topic, 0, -5, 2]], "which are not a range of offsets"),
+        ([[topic, 0, 0, 10**15]], "beyond the offsets the broker holds"),
     ):
         _set_intent(state, {**original, "kafka": {"clicks": forged}})
         refused = _cli(*args, cwd=tmp_path)
