@@ -50,6 +50,12 @@ def add_stream_options(command: argparse.ArgumentParser) -> None:
         help="where the engine keeps the rows a stream reads again (accuracy's misses, windows): a folder the "
         "Spark cluster reaches (default: beside --state)",
     )
+    command.add_argument(
+        "--adopt-state",
+        action="store_true",
+        help="take over the state another suite file left (this suite, moved there before): a state belongs to "
+        "one suite file",
+    )
     command.add_argument("--history", metavar="PATH", help="store each batch as a run in this history")
     command.add_argument(
         "--html", metavar="PATH", help="write the stream's HTML report after each batch (from --history when given)"
@@ -102,6 +108,7 @@ def run_stream_command(args: argparse.Namespace, engine, env: GriffinEnv | None 
         cluster_state=args.cluster_state,
         history=args.history,
         record_sample=max(args.sample, 0),
+        adopt_state=args.adopt_state,
     ):
         passed = passed and gate_passes(result, False)
         if args.html is not None:
@@ -141,6 +148,11 @@ def _read(part: dict) -> str:
     return "; ".join(
         f"{name} {_counted(read.get('rows', 0), 'row')}"
         + (f", {read['malformed']} malformed" if read.get("malformed") else "")
+        + (
+            f", {_counted(len(read['linked_outside']), 'link')} out of its folder skipped"
+            if read.get("linked_outside")
+            else ""
+        )
         + f", lag {read.get('lag', 0)}"
         for name, read in part.get("sources", {}).items()
     )

@@ -1,7 +1,9 @@
 """Which files of a folder source the next batch takes: those not taken before, whose name does
 not start with ``.`` or ``_`` (temporary and marker files), that have not changed for the settle
 time (a writer may still be appending), oldest first by modification time then path, capped by
-``max_files_per_batch``. Each file is taken once: the state remembers every path it committed."""
+``max_files_per_batch``. Each file is taken once: the state remembers every path it committed.
+A link that leads out of the folder is taken but not read (``linked_outside``), unless the source
+says ``follow_links = true``."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from collections.abc import Iterable
 
 from gryph.compiler.errors import EngineError, Location
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.compiler.sources.stream_sources import settle_ms
+from gryph.compiler.sources.stream_sources import follows_links, settle_ms
 
 
 def arrived_files(
@@ -69,3 +71,13 @@ def gone_and_changed(files: list[tuple[str, int, int]]) -> tuple[list[str], list
         if (info.st_mtime_ns, info.st_size) != (mtime, size):
             changed.append(path)
     return gone, changed
+
+
+def linked_outside(spec: SourceSpec, files: list[tuple[str, int, int]]) -> list[str]:
+    """Of a batch's files, those that resolve outside the source's folder (a link, or a path
+    through one), asked right before they are read: they are skipped, and named, on every engine.
+    None with ``follow_links = true``."""
+    if follows_links(spec):
+        return []
+    folder = os.path.realpath(spec.paths[0])
+    return [path for path, _, _ in files if os.path.commonpath((folder, os.path.realpath(path))) != folder]

@@ -16,7 +16,7 @@ from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import bounded_files, bounded_kafka, offsets_lost
 from gryph.compiler.suites.suite import Suite
 
-from .arrived_files import arrived_files
+from .arrived_files import arrived_files, linked_outside
 from .empty_batches import empty_frame
 from .stream_state import BatchInput, StreamState
 
@@ -96,5 +96,6 @@ def validation_batch(suite: Suite) -> Suite:
             ]
         else:
             files = arrived_files(spec, (), time.time_ns(), capped=False)[0] if sampled else []
-            batch_input.files[name] = files[-10:]
+            outside = linked_outside(spec, files)
+            batch_input.files[name] = [f for f in files if f[0] not in outside][-10:]
     return bounded_suite(suite, batch_input, tmst)

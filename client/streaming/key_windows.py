@@ -9,6 +9,7 @@ Those rows stay where the engine runs: a parquet file per batch, written by the 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from gryph.compiler.language.time_literals import duration_ms
 from gryph.compiler.rule_kinds import RuleKind
@@ -60,6 +61,12 @@ def kept_windows(windowed: list[Windowed]) -> dict[str, int]:
 def rows_file(kept: str, name: str, number: int) -> str:
     """Where batch ``number`` leaves the rows of ``name`` (on the engine's side, under ``kept``)."""
     return f"{kept}/rows/{safe_file_name(name)}/batch-{number}.parquet"
+
+
+def batch_number(path: Path) -> int:
+    """The batch number in a kept file's or folder's name (``batch-12``, ``batch-12.parquet``); -1 for any other."""
+    digits = path.name.removeprefix("batch-").removesuffix(".parquet")
+    return int(digits) if digits.isdigit() else -1
 
 
 def with_windows(suite: Suite, windowed: list[Windowed], history: dict[str, list[str]], tmst: int) -> Suite:

@@ -9,15 +9,14 @@ from pathlib import Path
 from gryph.compiler.sources.source_specs import SourceSpec
 
 from .arrived_files import arrived_files
-from .stream_runner import default_state, stream_suite
-from .stream_state import StreamState
+from .stream_runner import open_state, stream_suite
 
 
 def stream_status(source: str | Path, state: str | Path | None = None) -> str:
     """A few lines: the last batch, and per source its position, what the broker or folder holds
     beyond it, and whether a batch waits to be run again."""
     suite = stream_suite(source)
-    stream_state = StreamState(state or default_state(suite), suite.name)
+    stream_state = open_state(suite, state)
     try:
         lines = [f"stream of suite {suite.name!r} ({stream_state.path})"]
         last = stream_state.last_batch()
@@ -59,7 +58,7 @@ def _loss(spec: SourceSpec) -> str:
 def reset_stream(source: str | Path, state: str | Path | None, to: str) -> str:
     """Set every stream source to its ``earliest`` or ``latest`` position; an unfinished batch is forgotten."""
     suite = stream_suite(source)
-    stream_state = StreamState(state or default_state(suite), suite.name)
+    stream_state = open_state(suite, state)
     try:
         positions, folders = {}, {}
         for name in suite.streams:

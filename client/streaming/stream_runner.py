@@ -36,11 +36,12 @@ from .accuracy_retries import (
     settle,
     with_retries,
 )
-from .arrived_files import gone_and_changed
+from .arrived_files import gone_and_changed, linked_outside
 from .batch_inputs import bounded_suite, next_input
 from .failpoints import reached
-from .key_windows import kept_windows, rows_file, windowed_rules, with_windows
-from .stream_state import COMMITTED, INTENT, Batch, StreamState
+from .key_windows import batch_number, kept_windows, rows_file, windowed_rules, with_windows
+from .replayed_inputs import check_replayed
+from .stream_state import COMMITTED, INTENT, Batch, Owner, StreamState
 
 DEFAULT_TRIGGER_MS = 30_000
 STATE_FOLDER = Path(".gryph") / "streams"
@@ -48,6 +49,16 @@ STATE_FOLDER = Path(".gryph") / "streams"
 
 def default_state(suite: Suite) -> Path:
     return STATE_FOLDER / f"{safe_file_name(suite.name)}.duckdb"
+
+
+def open_state(suite: Suite, state: str | Path | None, adopt: bool = False) -> StreamState:
+    """The stream state of ``suite`` (``state``, else the default), leased: the state of another
+    suite file is refused (STREAM_OTHER_SUITE) unless ``adopt`` (the suite file moved)."""
+    owner = None
+    if suite.file is not None and Path(suite.file).is_file():  # a suite given as text has no file
+        sources = "; ".join(f"{name} = {suite.sources[name].describe()}" for name in suite.streams)
+        owner = Owner(str(Path(suite.file).resolve()), sources)
+    return StreamState(state or default_state(suite), suite.name, owner, adopt)
 
 
 def stream_suite(source: str | Path | Suite) -> Suite:
@@ -76,6 +87,7 @@ def stream(
     cluster_state: str | None = None,
     history: str | Path | None = None,
     record_sample: int = 20,
+    adopt_state: bool = False,
 ) -> Iterator[RunResult]:
     """Run ``source``'s batches and yield each committed batch's result, in order.
 
@@ -85,13 +97,14 @@ def stream(
     nothing new is not run. A batch left half-done by a crash runs first, with its time and input.
     ``cluster_state``: where the engine keeps what a stream leaves there (the misses accuracy
     rules match again); a folder of the cluster for a remote Spark, by default beside ``state``.
+    ``adopt_state``: take over the state of another suite file (this one, moved).
     """
     suite = stream_suite(source)
     store = HistoryStore(history) if history is not None else None
     if store is not None:
         store.check_writable()
     trigger = trigger_ms or suite.stream_every_ms or DEFAULT_TRIGGER_MS
-    stream_state = StreamState(state or default_state(suite), suite.name)
+    stream_state = open_state(suite, state, adopt_state)
     kept = cluster_state or f"{stream_state.path}.pending"
     try:
         with opened_engine(engine, remote) as active:
@@ -140,8 +153,17 @@ class _BatchRunner:
             yield self._publish(batch, _StoredRun(batch.document or {}))
         last = self.state.last_batch()
         if last is not None and last.status == INTENT:
+            check_replayed(self.suite, last, self.state.path, self._misses_before(last), self._rows_file)
             _, lag = next_input(self.suite, self.state)
             yield self._run(last, lag)
+
+    def _misses_before(self, batch: Batch) -> dict[str, str | None]:
+        """Per retrying rule, the misses file the batch before ``batch`` left (None for the first)."""
+        before = self._folder(batch.number - 1) if batch.number > 1 else None
+        return {r.rule.name: None if before is None else misses_file(before, r) for r in self.retries}
+
+    def _rows_file(self, source: str, number: int) -> str:
+        return rows_file(self.kept, source, number)
 
     def next_batch(self) -> RunResult | None:
         # the partitions' offsets and the batch's read share one Kafka connection (DuckDB reads here)
@@ -182,11 +204,15 @@ class _BatchRunner:
             export_only=frozenset(retrying.export for retrying in self.retries),
             keep_rows=tuple((source, rows_file(self.kept, source, batch.number)) for source in self.kept_windows),
         )
-        # a file deleted since it was listed is left out (and named); it counts as taken
+        # a file deleted since it was listed, or a link out of its folder, is left out (and named); it counts as taken
         gone = {name: gone_and_changed(files)[0] for name, files in batch.input.files.items()}
+        outside = {name: linked_outside(self.suite.sources[name], files) for name, files in batch.input.files.items()}
         present = replace(
             batch.input,
-            files={name: [f for f in files if f[0] not in gone[name]] for name, files in batch.input.files.items()},
+            files={
+                name: [f for f in files if f[0] not in gone[name] and f[0] not in outside[name]]
+                for name, files in batch.input.files.items()
+            },
         )
         bounded = bounded_suite(self.suite, present, batch.tmst)
         bounded = with_retries(bounded, self.retries, batch.input.pending, batch.input.cutoff)
@@ -217,9 +243,9 @@ class _BatchRunner:
         # the rows a stream reads again (misses, earlier batches) are its own, not the user's sources
         result.schemas = {name: columns for name, columns in result.schemas.items() if name in self.suite.sources}
         result.stream = _stream_part(batch, result, lag)
-        for name, files in batch.input.files.items():
-            changed = gone_and_changed([f for f in files if f[0] not in gone[name]])[1]
-            for key, paths in (("gone", gone[name]), ("changed", changed)):
+        for name, files in present.files.items():
+            changed = gone_and_changed(files)[1]
+            for key, paths in (("gone", gone[name]), ("changed", changed), ("linked_outside", outside[name])):
                 if paths:  # named in the batch's result: what was read is not what was listed
                     result.stream["sources"][name][key] = paths
         updates = {name: done.updates for name, done in settled.items() if done.updates}
@@ -238,12 +264,12 @@ class _BatchRunner:
         if "://" in self.kept or not root.is_dir():
             return
         for folder in root.glob("batch-*"):
-            if _number(folder) < batch.number:
+            if batch_number(folder) < batch.number:
                 shutil.rmtree(folder, ignore_errors=True)
         for source, window in self.kept_windows.items():
             kept = set(self.state.batches_since(batch.tmst - window))
             for file in Path(rows_file(self.kept, source, 0)).parent.glob("batch-*.parquet"):
-                if _number(file) not in kept:
+                if batch_number(file) not in kept:
                     file.unlink(missing_ok=True)
 
     def _publish(self, batch: Batch, result: RunResult) -> RunResult:
@@ -254,12 +280,6 @@ class _BatchRunner:
             )
         self.state.published(batch)
         return result
-
-
-def _number(path: Path) -> int:
-    """The batch number in a kept file's or folder's name (``batch-12``, ``batch-12.parquet``)."""
-    digits = path.name.removeprefix("batch-").removesuffix(".parquet")
-    return int(digits) if digits.isdigit() else -1
 
 
 def _stream_part(batch: Batch, result: RunResult, lag: dict[str, int]) -> dict:

@@ -82,6 +82,15 @@ class BatchInput:
 
 
 @dataclass(frozen=True)
+class Owner:
+    """Which suite file a state belongs to (its resolved path), and what its stream sources read
+    (shown when another suite file is refused)."""
+
+    file: str
+    sources: str
+
+
+@dataclass(frozen=True)
 class Batch:
     number: int
     tmst: int  # epoch milliseconds: every row's __tmst
@@ -93,7 +102,7 @@ class Batch:
 class StreamState:
     """The state file of one suite's stream, open (and leased) until ``close``."""
 
-    def __init__(self, path: str | Path, suite: str) -> None:
+    def __init__(self, path: str | Path, suite: str, owner: Owner | None = None, adopt: bool = False) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -118,10 +127,13 @@ class StreamState:
             with self._transaction():  # one commit, not one per table: each writes the file
                 for statement in _SCHEMA:
                     self._con.execute(statement)
-                self._claim(suite)
+                self._claim(suite, owner, adopt)
         except duckdb.Error as error:
             self._con.close()
             raise self._broken(str(error).splitlines()[0]) from None
+        except InvalidInput:  # another suite's: its lease is not kept
+            self._con.close()
+            raise
 
     def _foreign_tables(self) -> list[str]:
         """The tables of a database that is no stream state (a new file has none; a state has its
@@ -139,8 +151,11 @@ class StreamState:
             "start the stream again",
         )
 
-    def _claim(self, suite: str) -> None:
-        """The file belongs to one suite's stream: another suite's state is refused, not mixed."""
+    def _claim(self, suite: str, owner: Owner | None, adopt: bool) -> None:
+        """The file belongs to one suite's stream: another suite's state is refused, not mixed.
+        Two suite files of the same name are two suites: the state records its file (a state
+        older than that record is claimed by the first to open it); ``adopt`` hands it to
+        ``owner`` (the suite file moved)."""
         meta = dict(self._con.execute("select key, value from meta").fetchall())
         if not meta:
             self._insert_many(
@@ -155,6 +170,21 @@ class StreamState:
                 location=Location(str(self.path)),
                 text=str(self.path),
                 hint="give each suite its own --state",
+            )
+        if owner is not None:
+            recorded = meta.get("suite_file")
+            if recorded not in (None, owner.file) and not adopt:
+                raise InvalidInput(
+                    "STREAM_OTHER_SUITE",
+                    f"the stream state {self.path} is the state of suite {suite!r} of {recorded} "
+                    f"(reading {meta.get('sources')}), not of {owner.file}",
+                    location=Location(str(self.path)),
+                    text=str(self.path),
+                    hint="give each suite its own --state (two suite files of one name are two streams); "
+                    "if the suite file moved here, --adopt-state hands its state to it",
+                )
+            self._insert_many(
+                "insert or replace into meta values (?, ?)", [["suite_file", owner.file], ["sources", owner.sources]]
             )
         self.stream_id = meta["stream_id"]
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from ..errors import InvalidInput
 from ..language.time_literals import duration_ms
 from ..rule_kinds import RuleKind
+from ..sources.consumer_settings import refused_setting
 from ..sources.source_specs import SourceSpec
 from ..suites.suite import RuleSpec
 from .document import Node
@@ -76,6 +77,14 @@ def kafka_source(connector: Node, raw: str, name: str, skipped: NotApplied) -> S
         if key in _OWN_SETTINGS:
             skipped.add(kafka.child(key), "gryph assigns partitions and keeps the offsets in its stream state")
             continue
+        why = refused_setting(key, kafka.text(key))
+        if why is not None:
+            raise kafka.child(key).error(
+                "BAD_CONFIG",
+                f"data source {name!r}: the consumer setting {key} is refused: {why}",
+                "gryph never lets a job load code or run commands; remove the setting",
+                at_key=True,
+            )
         options.append((f"kafka.{key}", kafka.text(key)))
     if connector.has("version"):
         skipped.add(connector.child("version"), "gryph reads Kafka with a current client")

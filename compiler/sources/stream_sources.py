@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from ..errors import EngineError, InvalidInput, Location, did_you_mean
 from ..language.time_literals import duration_ms
 from ..plan.data_types import BOOLEAN, INTEGER, STRING, TIMESTAMP, Column, Schema
+from .consumer_settings import refused_setting
 from .source_specs import STREAM_FORMATS, SourceSpec
 
 TMST = "__tmst"  # Griffin's name for the batch time column
@@ -34,7 +35,7 @@ KAFKA_COLUMNS = (
     Column("timestamp", TIMESTAMP),
 )
 KAFKA_OPTIONS = ("topic", "topics", "format", "starting", "max_records_per_batch", "on_malformed", "accept_data_loss")
-FOLDER_OPTIONS = ("format", "settle", "max_files_per_batch", "header", "delimiter")
+FOLDER_OPTIONS = ("format", "settle", "max_files_per_batch", "follow_links", "header", "delimiter")
 CONSUMER_PREFIX = "kafka."  # options passed to the Kafka consumer as they are, as Spark's reader takes them
 DEFAULT_SETTLE_MS = 5_000
 OFFSETS = "offsets"  # the option of a bounded Kafka spec: {"topic": {"partition": [start, end]}}
@@ -49,7 +50,7 @@ def check_stream_source(spec: SourceSpec) -> None:
     allowed = KAFKA_OPTIONS if spec.format == "kafka" else FOLDER_OPTIONS
     for key, _value in spec.options:
         if spec.format == "kafka" and key.startswith(CONSUMER_PREFIX):
-            continue
+            continue  # checked by consumer_options
         if key not in allowed:
             raise _bad(
                 spec,
@@ -62,8 +63,11 @@ def check_stream_source(spec: SourceSpec) -> None:
         raise _bad(spec, f"{spec.format}(...) reads format = one of {', '.join(formats)}", str(spec.option("format")))
     if spec.format == "kafka":
         _check_kafka(spec)
+        consumer_options(spec)
     else:
         _positive(spec, "max_files_per_batch")
+        if not isinstance(spec.option("follow_links", False), bool):
+            raise _bad(spec, "follow_links is true or false", str(spec.option("follow_links")))
         try:
             duration_ms(spec.option("settle"))
         except ValueError as error:
@@ -116,8 +120,25 @@ def topics(spec: SourceSpec) -> tuple[str, ...]:
 
 
 def consumer_options(spec: SourceSpec) -> dict[str, str]:
-    """The user's ``kafka.*`` options, for the consumer without their prefix."""
-    return {k[len(CONSUMER_PREFIX) :]: str(v) for k, v in spec.options if k.startswith(CONSUMER_PREFIX)}
+    """The user's ``kafka.*`` options, for the consumer without their prefix; a setting that would
+    make the client load code or run a command is refused (consumer_settings.py), here where every
+    engine takes them, however the spec was built."""
+    options = {k[len(CONSUMER_PREFIX) :]: str(v) for k, v in spec.options if k.startswith(CONSUMER_PREFIX)}
+    for key, value in options.items():
+        why = refused_setting(key, value)
+        if why is not None:
+            raise _bad(
+                spec,
+                f"the consumer setting {CONSUMER_PREFIX}{key} is refused: {why}",
+                f"{CONSUMER_PREFIX}{key}",
+                "gryph never lets a suite load code or run commands; remove the setting",
+            )
+    return options
+
+
+def follows_links(spec: SourceSpec) -> bool:
+    """Whether a folder source reads the files its links lead to outside the folder (else skipped)."""
+    return spec.option("follow_links", False) is True
 
 
 def settle_ms(spec: SourceSpec) -> int:

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 GRYPH = ROOT / ".venv" / "bin" / "gryph"
 
 
-def gryph(*args: str, cwd: Path = ROOT, timeout: float = 300) -> subprocess.CompletedProcess:
-    """Run ``gryph ARGS`` (the module when the venv has no script), capturing its text output."""
+def gryph(
+    *args: str, cwd: Path = ROOT, timeout: float = 300, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess:
+    """Run ``gryph ARGS`` (the module when the venv has no script), capturing its text output;
+    ``env``: variables set for it beside this process's."""
     command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli"]
-    return subprocess.run(command + list(args), cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    environment = {**os.environ, **env} if env else None
+    return subprocess.run(
+        command + list(args), cwd=cwd, capture_output=True, text=True, timeout=timeout, env=environment
+    )
