@@ -46,10 +46,14 @@ def _run(suite_dir: Path, day: str, history: Path):
 
 
 def test_a_value_is_a_dsl_string_a_path_part_and_a_sql_literal():
-    text = 'source s = csv("d/${p}/x.csv", query = "select ${v}")\nmeasure m: select 1 where a = ${v}\n'
+    text = (
+        'source s = csv("d/${p}/x.csv")\nsource t = postgres("postgresql://h/db", query = "select ${v}")\n'
+        "measure m: select 1 where a = ${v}\n"
+    )
     out = substitute(text, {"p": "2026", "v": 'it"s'}, "s.dq")
     assert out.text == (
-        'source s = csv("d/2026/x.csv", query = "select \'it\\"s\'")\nmeasure m: select 1 where a = "it\\"s"\n'
+        'source s = csv("d/2026/x.csv")\nsource t = postgres("postgresql://h/db", query = "select \'it\\"s\'")\n'
+        'measure m: select 1 where a = "it\\"s"\n'
     )
     assert out.used == {"p", "v"}
 
@@ -69,8 +73,10 @@ def test_a_comment_and_an_escaped_dollar_are_not_variables():
         ("measure m: select 1\ncheck c:  ${nope} == 1", {}, "UNDEFINED_VAR", (2, 11), "${nope} has no value"),
         ('source s = csv("a/${d}.csv")', {"d": "../etc"}, "BAD_VAR", (1, 19), "one path part"),
         ('source s = csv("a/${d}.csv")', {"d": ""}, "BAD_VAR", (1, 19), "one path part"),
-        ('measure m: sql "select ${d}"', {"d": "x'; drop"}, "BAD_VAR", (1, 24), "holds a quote"),
-        ("measure m: sql \"select '${d}'\"", {"d": "x"}, "BAD_VAR", (1, 25), "inside a quoted SQL string"),
+        ('measure m: sql "select ${d}"', {"d": "x\0"}, "BAD_VAR", (1, 24), "NUL character"),
+        ('measure m: sql "select `${d}`"', {"d": "x"}, "BAD_VAR", (1, 25), "inside a quoted SQL name"),
+        ('measure m: sql "select a${d}"', {"d": "x"}, "BAD_VAR", (1, 25), "next to other SQL text"),
+        ('measure m on s: native "select ${d}"', {"d": "x"}, "BAD_VAR", (1, 32), "cannot be told"),
         ('source s = csv("a.csv", delimiter = "${d}")', {"d": ";"}, "BAD_VAR", (1, 38), "not in this string"),
         ("check c: ${1x} == 1", {}, "BAD_VAR", (1, 10), "starts no variable"),
     ],
