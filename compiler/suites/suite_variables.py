@@ -36,6 +36,8 @@ _SOURCE_CALL = re.compile(r"\bsource\s+" + _SOURCE_NAME + r"\s*=\s*(\w+)\s*\Z", 
 _SQL_KEYWORD = re.compile(r"\b(sql|native)\s*\Z", re.IGNORECASE)
 _NATIVE_ON = re.compile(r"\bon\s+" + _SOURCE_NAME + r"\s*:\s*native\s*\Z", re.IGNORECASE)
 _DATABASE_DIALECTS = ("postgres", "mysql", "sqlite")
+# what one path part may not hold: separators, NUL, and what DuckDB, Python or Hadoop read as a glob
+_NOT_IN_A_PART = "/\\\0*?[]{}"
 _OPTION_KEY = re.compile(r"\b([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*\Z")
 
 
@@ -49,6 +51,7 @@ class Substituted:
 
 def parse_assignment(text: str) -> tuple[str, str]:
     """``name=value`` of a ``--var`` as a pair; anything else is refused."""
+    _check_utf8(text, None)
     name, equals, value = text.partition("=")
     if not equals or not _NAME.match(name) or name in RESERVED:
         raise InvalidInput(
@@ -64,7 +67,25 @@ def parse_assignment(text: str) -> tuple[str, str]:
 
 def substitute(text: str, values: Mapping[str, str], file: str | None) -> Substituted:
     """``text`` with every ``${name}`` replaced as the module says; errors are located."""
+    for name, value in values.items():
+        _check_utf8(f"{name}={value}", file)
     return _Substitution(text, values, file).run()
+
+
+def _check_utf8(assignment: str, file: str | None) -> None:
+    """A ``--var`` whose bytes are not UTF-8 (Python holds them as lone surrogates) is refused:
+    no reader of the suite's text could hold it."""
+    try:
+        assignment.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = assignment.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")
+        raise InvalidInput(
+            "BAD_VAR",
+            f"--var {shown} is not UTF-8 text",
+            location=Location(file),
+            text=shown,
+            hint="give the value as UTF-8 (iconv -t UTF-8 converts text of another encoding)",
+        ) from None
 
 
 def check_all_used(values: Mapping[str, str], used: frozenset[str], file: str | None) -> None:
@@ -175,12 +196,12 @@ class _Substitution:
     def _path(self, body: str, offset: int) -> str:
         def part(name: str, at: int) -> str:
             value = self._value(name, at)
-            if value in ("", ".", "..") or any(c in value for c in "/\\\0"):
+            if value in ("", ".", "..") or any(c in value for c in _NOT_IN_A_PART):
                 raise self._error(
                     "BAD_VAR",
-                    f"--var {name}={value!r} stands in a path: it must be one path part",
+                    f"--var {name}={value!r} stands in a path: it must be one path part, matching only itself",
                     at,
-                    hint="a value in a path holds no / or \\ and is not empty, . or ..",
+                    hint="a value in a path holds no / or \\, no glob character * ? [ ] { } and is not empty, . or ..",
                 )
             return value
 
