@@ -49,8 +49,9 @@ def place(pieces: Sequence[str], values: Sequence[str], dialect: str) -> Placed:
         raise Refused(0, f"the SQL cannot be read safely: {error}", _QUOTE_HINT) from None
     starts = _marker_starts(pieces, markers)
     replacements = [_replacement(i, v, cut, starts[i], len(markers[i]), dialect) for i, v in enumerate(values)]
-    final = _join(pieces, [markers[i] if r is None else r for i, r in enumerate(replacements)])
-    _same_structure(template, cut, final, dialect, starts, markers, replacements)
+    if any(replacement is not None for replacement in replacements):  # else every one is in a comment
+        final = _join(pieces, [markers[i] if r is None else r for i, r in enumerate(replacements)])
+        _same_structure(template, cut, final, dialect, starts, markers, replacements)
     return Placed(tuple(replacements))
 
 
@@ -185,11 +186,12 @@ def _same_structure(
     same = len(found) == len(expected) and all(
         e[0] == f[0] and (e[2] is None or (e[1], e[2]) == (f[1], f[2])) for e, f in zip(expected, found, strict=True)
     )
+    first = next(i for i, replacement in enumerate(replacements) if replacement is not None)
     if not same:
-        raise Refused(0, "would change the SQL around it, not only a literal's contents", _QUOTE_HINT)
+        raise Refused(first, "would change the SQL around it, not only a literal's contents", _QUOTE_HINT)
     if dialect == "mysql" and any(t.kind == "string" and "\\" in template[t.start : t.end] for t in cut):
         raise Refused(
-            0,
+            first,
             "stands in MySQL text whose strings hold a backslash, read as an escape or as itself depending on sql_mode",
             "write the string without a backslash (or use CHAR(92))",
         )

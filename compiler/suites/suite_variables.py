@@ -5,17 +5,18 @@ A value never becomes code. Where a ``${name}`` may stand, and what it becomes t
 - where a value stands in a rule, measure, check or ``data_time`` statement (outside any quotes):
   a string literal of the DSL holding the value (``where day = ${day}`` compares with the text
   ``2026-11-24``; cast it for another type);
-- inside a source's path (``csv("data/${day}/orders.csv")``): the value as one path part, so it
-  may hold no ``/`` or ``\\`` and may not be ``.`` or ``..``;
-- inside SQL text (``sql "..."``, ``native "..."``, a source's ``query = "..."``), outside the
-  SQL's own quotes: a single-quoted SQL literal. Every dialect reads ``'...'`` alike only when it
-  holds no quote, backslash or control character, so such a value is refused there.
+- inside a source's path (``csv("data/${day}/orders.csv")``): the value as one path part that
+  matches only itself, so it may hold no ``/``, ``\\`` or glob character and may not be ``.`` or ``..``;
+- inside SQL text (``sql "..."``, ``native "..."``, a source's ``query = "..."``): placed by the
+  lexical rules of the dialect that reads the text (``sql_values.py``): a quoted literal outside
+  the SQL's quotes, escaped inside a string literal, left as written in a comment, refused
+  wherever it could be anything but one literal.
 
-Anywhere else (another option, a quoted SQL string; comments are ignored) a ``${name}`` is an
-error, and so is one with no value; ``$${`` stands for the text ``${``. The older Griffin
-design's ``${source}``, ``${target}`` and a statement-form rule's own variables (``SLA = 24h;
-... ${SLA}``) are its syntax and stay as written. Columns after a
-substitution on the same line shift by the difference in length; lines never do.
+Anywhere else (another option; comments of the suite are ignored) a ``${name}`` is an error, and
+so is one with no value or a value that is not UTF-8; ``$${`` stands for the text ``${``. The
+older Griffin design's ``${source}``, ``${target}`` and a statement-form rule's own variables
+(``SLA = 24h; ... ${SLA}``) are its syntax and stay as written. Columns after a substitution on
+the same line shift by the difference in length; lines never do.
 """
 
 from __future__ import annotations

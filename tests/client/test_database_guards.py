@@ -185,7 +185,7 @@ measure "table read": select max(t) from q
 def test_a_sleeping_native_measure_is_a_located_statement_timeout(postgres, engine):
     suite = (
         f'source items = postgres("{postgres.url()}", query = "select 1 as one", statement_timeout = "1s")\n'
-        'measure "slow" on items: native "select count(*) from pg_sleep(30)"\n'
+        'measure "slow" on items: native "select count(*) from pg_sleep(300)"\n'
     )
     started = time.monotonic()
     with pytest.raises(EngineError) as raised:
@@ -193,4 +193,5 @@ def test_a_sleeping_native_measure_is_a_located_statement_timeout(postgres, engi
     error = raised.value
     assert error.code == "STATEMENT_TIMEOUT" and "measure 'slow'" in error.message and "after 1s" in error.message
     assert (error.location.line, error.location.column) == (2, 26)  # the native text
-    assert time.monotonic() - started < 29  # ended by the timeout, not by pg_sleep's 30 s
+    # ended by the timeout, not by pg_sleep(300) (a Spark server's first read alone takes 30 s)
+    assert time.monotonic() - started < 120

@@ -322,3 +322,30 @@ def test_generated_postgres_sql_depends_on_a_value_only_through_its_literals(sho
 def test_generated_mysql_sql_depends_on_a_value_only_through_its_literals(maria):
     ran = _generated_runs("mysql", f'source t = mysql("{maria.url()}", table = "var_orders")\n', 80)
     assert ran >= 20
+
+
+@pytest.fixture
+def sqlite_file(tmp_path: Path) -> Path:
+    import sqlite3
+
+    path = tmp_path / "shop.db"
+    with sqlite3.connect(path) as con:
+        con.execute("CREATE TABLE orders (id integer, day text)")
+        con.executemany("INSERT INTO orders VALUES (?, ?)", [(1, "2026-11-24"), (2, "2026-11-24"), (3, "it's")])
+    return path
+
+
+@pytest.mark.parametrize(
+    ("native", "value", "expected"),
+    [
+        ("select count(*) from orders /* don't */ where day = '${x}'", "' OR 1=1 OR '", {"n": 0}),
+        ("select count(*) from orders -- don't\\n where day = '${x}'", "2026-11-24", {"n": 2}),
+        ("select count(*) from orders where day = ${x}", "it's", {"n": 1}),
+        ("select count(*) from orders where day = [${x}]", "day", "BAD_VAR"),
+        ('select count(*) from orders where day = \\"${x}\\"', "day", "BAD_VAR"),  # a name, or a string
+    ],
+)
+def test_a_value_in_sqlite_sql_is_one_literal(sqlite_file, native, value, expected):
+    suite = f'source orders = sqlite("{sqlite_file}", table = "orders")\nmeasure "n" on orders: native "{native}"\n'
+    outcome = _outcome(suite, value)
+    assert (outcome[0] if isinstance(outcome, tuple) else outcome) == expected
