@@ -118,6 +118,9 @@ class Database:
                     f"SET SESSION tx_read_only = 1, SESSION max_statement_time = {self.statement_timeout_ms / 1000}"
                 )
                 properties["socketTimeout"] = str(self.statement_timeout_ms + self.connect_timeout_ms)
+                # Spark's own per-statement timeout too: under its reads the session's timeout let a
+                # SLEEP run its full length; this one, set on each statement Spark runs, ends it
+                properties["queryTimeout"] = str(math.ceil(self.statement_timeout_ms / 1000))
             return properties
         seconds = str(self.connect_timeout_s())
         properties = {"options": self.session_settings(), "connectTimeout": seconds, "loginTimeout": seconds}
