@@ -183,8 +183,13 @@ class _Substitution:
         if keyword is None:
             return self.source_format if self.source_format in _DATABASE_DIALECTS else None
         on = _NATIVE_ON.search(before)
-        declared = on and re.search(r"\bsource\s+" + re.escape(on.group(1)) + r"\s*=\s*(\w+)\s*\(", self.text, re.I)
-        return declared.group(1).lower() if declared and declared.group(1).lower() in _DATABASE_DIALECTS else None
+        if on is None:
+            return None
+        # the declarations of that source outside comments (a commented one must not decide the
+        # dialect); none, or two of different formats, and the text's dialect is unknown
+        declaration = re.compile(r"\bsource\s+" + re.escape(on.group(1)) + r"\s*=\s*(\w+)\s*\(", re.I)
+        formats = {m.group(1).lower() for m in declaration.finditer(re.sub(r"#[^\n]*", "", self.text))}
+        return formats.pop() if len(formats) == 1 and formats <= set(_DATABASE_DIALECTS) else None
 
     def _misplaced(self, name: str, at: int) -> str:
         raise self._error(

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from gryph.client import runner
 from gryph.compiler.errors import GryphError, InvalidInput
+from gryph.compiler.suites.suite_variables import substitute
 
 SECRET = "TopSecret-77"  # in a table no suite declares: it must show nowhere
 
@@ -349,3 +350,15 @@ def test_a_value_in_sqlite_sql_is_one_literal(sqlite_file, native, value, expect
     suite = f'source orders = sqlite("{sqlite_file}", table = "orders")\nmeasure "n" on orders: native "{native}"\n'
     outcome = _outcome(suite, value)
     assert (outcome[0] if isinstance(outcome, tuple) else outcome) == expected
+
+
+def test_a_commented_out_declaration_does_not_decide_the_dialect():
+    # read as SQLite's, 'it\'s ${x}' would end at the backslash and place the value outside it;
+    # the source is MySQL's, whose backslash reading depends on sql_mode: refused
+    text = (
+        '# source o = sqlite("x.db", table = "t")\nsource o = mysql("mysql://h/db", table = "t")\n'
+        'measure "n" on o: native "select 1 from t where d = \'it\\\\\'s ${x}\'"\n'
+    )
+    with pytest.raises(InvalidInput) as raised:
+        substitute(text, {"x": "' OR 1=1 -- "}, "s.dq")
+    assert raised.value.code == "BAD_VAR" and "MySQL" in raised.value.message
