@@ -279,8 +279,8 @@ def run_loaded(
     try:
         rows = execute(compiled, active, suite.sources, phase)
     except GryphError as error:
-        if error.location.file is None:  # a failure of the run belongs to the suite that ran
-            error.location = Location(suite.file)
+        if error.location.file is None:  # a failure of the run belongs to the suite that ran (its line kept)
+            error.location = replace(error.location, file=suite.file)
         raise
     logs = _table_logs(suite, active)
     results = compiled.finish(rows)

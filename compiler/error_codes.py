@@ -166,6 +166,7 @@ CODES: dict[str, ErrorCode] = {
         HISTORY_LOCKED="the history <path> stayed locked by another process",
         OUTPUT_NOT_WRITTEN="<path> could not be written",
         QUERY_FAILED="<what> failed on <engine>: <reason>",
+        STATEMENT_TIMEOUT="measure <name> / source <name>: the database ended its statement after <timeout>",
         UNSUPPORTED_ON_ENGINE="<plan node or function> is not supported on <engine>",
         DRIVER_MISSING="the <database> driver is not installed",
         SPARK_MISSING="PySpark is not installed",

@@ -94,8 +94,12 @@ class SparkEngine:
         for name in self.capabilities.rewrites:
             state = PASSES[name](state)
         shared, alone = state.shared, state.queries
+        relations = (
+            [q.relation for q in plan.queries] + [e.relation for e in plan.exports] + [v.relation for v in plan.views]
+        )
+        read = {name for relation in relations for name in reads(relation)}
         with (
-            read_failures(sources.values()),
+            read_failures(spec for name, spec in sources.items() if name in read),
             self._small_run(state.small),
             self._registered(plan.views, state.relations, sources, state.copies) as ctx,
         ):

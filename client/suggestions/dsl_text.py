@@ -11,7 +11,9 @@ from gryph.compiler.plan.spark_names import quoted
 
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _ESCAPES = {"\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0"}
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# what a terminal or an editor acts on instead of showing: C0 and C1 controls (ESC starts a
+# terminal's escape sequence) and the bidirectional marks that reorder the text shown around them
+_HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def dsl_name(name: str) -> str:
@@ -25,7 +27,7 @@ def dsl_name(name: str) -> str:
 def dsl_string(text: str) -> str:
     """A double-quoted string literal holding ``text`` exactly."""
     body = "".join(_ESCAPES.get(char, char) for char in text).replace('"', '\\"')
-    return '"' + _no_variables(body) + '"'
+    return '"' + _no_variables(_HIDDEN.sub(lambda m: f"\\u{ord(m.group()):04x}", body)) + '"'
 
 
 def dsl_number(value: int | float | Decimal) -> str | None:
@@ -56,8 +58,11 @@ def identifier(text: str, taken: set[str]) -> str:
 
 
 def comment_text(text: str) -> str:
-    """Text that stays inside one comment line: control characters shown as ``\\xNN``."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    """Text that stays inside one comment line and shows as itself: control characters as
+    ``\\xNN``, bidirectional marks as ``\\uNNNN``."""
+    return _HIDDEN.sub(
+        lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text
+    )
 
 
 def _no_variables(text: str) -> str:

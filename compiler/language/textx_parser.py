@@ -201,12 +201,18 @@ def _line_column(text: str, position: int) -> tuple[int, int]:
 
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0"}
+# \uXXXX: a character by its code point (how gryph suggest writes controls and bidi marks)
+_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)", re.S)
 
 
 def unquote_string(token: str) -> str:
     """The value of a string literal token: quotes removed, backslash escapes applied."""
-    body = token[1:-1]
-    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), body, flags=re.S)
+    return _ESCAPE.sub(_unescaped, token[1:-1])
+
+
+def _unescaped(match: re.Match[str]) -> str:
+    escape = match.group(1)
+    return chr(int(escape[1:], 16)) if len(escape) == 5 else _ESCAPES.get(escape, escape)
 
 
 def string_value(token: str) -> str:

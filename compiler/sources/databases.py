@@ -11,10 +11,11 @@ from __future__ import annotations
 import math
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
-from ..errors import InvalidInput
+from ..errors import EngineError, InvalidInput
 from ..language.time_literals import duration_ms
 from ..plan.data_types import BOOLEAN, DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, DataType, decimal
 from ..redaction import redact, register_secret
@@ -36,6 +37,11 @@ DATABASE_OPTIONS = (
 CONNECTION_OPTIONS = ("user_env", "password_env", "connect_timeout", "statement_timeout")
 # a server that accepts the connection and never answers fails the run after this long
 DEFAULT_CONNECT_TIMEOUT_MS = 10_000
+# a native measure's statement (the user's own SQL: a pg_sleep or SLEEP would hold the run) ends
+# after this long unless its source sets statement_timeout; a table's scan may take its time
+NATIVE_STATEMENT_TIMEOUT = "5m"
+# the option of a native measure's hidden source that names its measure (errors name it)
+NATIVE_MEASURE = "measure"
 # the URL schemes of each networked database, the first the one drivers get
 _SCHEMES = {"postgres": ("postgresql", "postgres"), "mysql": ("mysql",)}
 _MYSQL_READ_ONLY = "SET SESSION TRANSACTION READ ONLY"
@@ -59,9 +65,10 @@ class Database:
     statement_timeout_ms: int | None = None  # None: a statement may take as long as it takes
 
     def session_settings(self) -> str:
-        """PostgreSQL's ``options`` for every session gryph opens: nothing it runs can write, and
+        """PostgreSQL's ``options`` for every session gryph opens: nothing it runs can write, a
+        backslash in a '...' string is itself (the reading ``--var`` values are placed for), and
         a statement ends after the source's statement timeout."""
-        settings = "-c default_transaction_read_only=on"
+        settings = "-c default_transaction_read_only=on -c standard_conforming_strings=on"
         if self.statement_timeout_ms is not None:
             settings += f" -c statement_timeout={self.statement_timeout_ms}"
         return settings
@@ -111,6 +118,9 @@ class Database:
                     f"SET SESSION tx_read_only = 1, SESSION max_statement_time = {self.statement_timeout_ms / 1000}"
                 )
                 properties["socketTimeout"] = str(self.statement_timeout_ms + self.connect_timeout_ms)
+                # Spark's own per-statement timeout too: under its reads the session's timeout let a
+                # SLEEP run its full length; this one, set on each statement Spark runs, ends it
+                properties["queryTimeout"] = str(math.ceil(self.statement_timeout_ms / 1000))
             return properties
         seconds = str(self.connect_timeout_s())
         properties = {"options": self.session_settings(), "connectTimeout": seconds, "loginTimeout": seconds}
@@ -360,6 +370,41 @@ _REFUSED_WORDS = (
     "syntax error",
     "error in your sql syntax",
 )
+
+
+# the servers' and drivers' words for a statement ended by its timeout: PostgreSQL's
+# statement_timeout, MariaDB's max_statement_time, MySQL's max_execution_time
+_TIMED_OUT_WORDS = (
+    "canceling statement due to statement timeout",
+    "max_statement_time exceeded",
+    "maximum statement execution time exceeded",
+)
+
+
+def statement_timed_out(specs: Sequence[SourceSpec], message: str) -> EngineError | None:
+    """``STATEMENT_TIMEOUT`` naming the native measure (or the source) whose statement the
+    database ended after its statement timeout: the one of ``specs`` that has a timeout (Spark's
+    failure does not say which of several it was: each is named); None for any other failure."""
+    if not any(words in message.lower() for words in _TIMED_OUT_WORDS):
+        return None
+    timed = [spec for spec in specs if spec.option("statement_timeout") is not None]
+    if not timed:
+        return None
+    names = [
+        f"measure {spec.option(NATIVE_MEASURE)!r}"
+        if spec.option(NATIVE_MEASURE) is not None
+        else f"source {spec.name!r}"
+        for spec in timed
+    ]
+    first = timed[0]
+    after = ", ".join(dict.fromkeys(str(spec.option("statement_timeout")) for spec in timed))
+    return EngineError(
+        "STATEMENT_TIMEOUT",
+        f"{' or '.join(names)}: the database ended the statement after {after} (statement_timeout)",
+        location=first.location if len(timed) == 1 else None,
+        text=str(first.option("query") or first.describe()) if len(timed) == 1 else None,
+        hint='make the query faster, or give its source a longer statement_timeout (e.g. statement_timeout = "30m")',
+    )
 
 
 def refused_by_database(spec: SourceSpec, message: str, sqlstate: str = "") -> InvalidInput | None:

@@ -27,7 +27,13 @@ from ..language.ruletree.statements import (
 )
 from ..language.text_files import read_utf8
 from ..rule_kinds import RuleKind, spec_of
-from ..sources.databases import CONNECTION_OPTIONS, check_database_source, is_database
+from ..sources.databases import (
+    CONNECTION_OPTIONS,
+    NATIVE_MEASURE,
+    NATIVE_STATEMENT_TIMEOUT,
+    check_database_source,
+    is_database,
+)
 from ..sources.declared_schemas import parse_schema, parse_schema_columns
 from ..sources.lake_tables import check_lake_source, iceberg_is_path
 from ..sources.source_specs import DATABASE_FORMATS, LAKE_FORMATS, STREAM_FORMATS, SourceSpec
@@ -304,11 +310,13 @@ def _native_source(measure: MeasureDecl, sources: dict[str, SourceSpec], number:
             "orders = postgres(...), mysql(...) or sqlite(...)",
         )
     options = tuple((k, v) for k, v in database.options if k in CONNECTION_OPTIONS)
+    if database.format != "sqlite" and database.option("statement_timeout") is None:
+        options += (("statement_timeout", NATIVE_STATEMENT_TIMEOUT),)
     return SourceSpec(
         f"{database.name}__native_{number}",
         database.format,
         paths=database.paths,
-        options=(("query", native.sql), *options),
+        options=(("query", native.sql), (NATIVE_MEASURE, measure.name), *options),
         location=native.location,
     )
 

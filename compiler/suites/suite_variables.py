@@ -5,17 +5,18 @@ A value never becomes code. Where a ``${name}`` may stand, and what it becomes t
 - where a value stands in a rule, measure, check or ``data_time`` statement (outside any quotes):
   a string literal of the DSL holding the value (``where day = ${day}`` compares with the text
   ``2026-11-24``; cast it for another type);
-- inside a source's path (``csv("data/${day}/orders.csv")``): the value as one path part, so it
-  may hold no ``/`` or ``\\`` and may not be ``.`` or ``..``;
-- inside SQL text (``sql "..."``, ``native "..."``, a source's ``query = "..."``), outside the
-  SQL's own quotes: a single-quoted SQL literal. Every dialect reads ``'...'`` alike only when it
-  holds no quote, backslash or control character, so such a value is refused there.
+- inside a source's path (``csv("data/${day}/orders.csv")``): the value as one path part that
+  matches only itself, so it may hold no ``/``, ``\\`` or glob character and may not be ``.`` or ``..``;
+- inside SQL text (``sql "..."``, ``native "..."``, a source's ``query = "..."``): placed by the
+  lexical rules of the dialect that reads the text (``sql_values.py``): a quoted literal outside
+  the SQL's quotes, escaped inside a string literal, left as written in a comment, refused
+  wherever it could be anything but one literal.
 
-Anywhere else (another option, a quoted SQL string; comments are ignored) a ``${name}`` is an
-error, and so is one with no value; ``$${`` stands for the text ``${``. The older Griffin
-design's ``${source}``, ``${target}`` and a statement-form rule's own variables (``SLA = 24h;
-... ${SLA}``) are its syntax and stay as written. Columns after a
-substitution on the same line shift by the difference in length; lines never do.
+Anywhere else (another option; comments of the suite are ignored) a ``${name}`` is an error, and
+so is one with no value or a value that is not UTF-8; ``$${`` stands for the text ``${``. The
+older Griffin design's ``${source}``, ``${target}`` and a statement-form rule's own variables
+(``SLA = 24h; ... ${SLA}``) are its syntax and stay as written. Columns after a substitution on
+the same line shift by the difference in length; lines never do.
 """
 
 from __future__ import annotations
@@ -25,14 +26,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..errors import InvalidInput, Location, did_you_mean
+from ..language.textx_parser import unquote_string
+from .sql_values import Refused, place
 
 RESERVED = ("source", "target")  # the older Griffin design's heads: ${source}['uid']
 _REFERENCE = re.compile(r"\$\{([^}\n]*)\}")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_SOURCE_CALL = re.compile(r"\bsource\s+(?:\w+|`(?:[^`]|``)*`)\s*=\s*\w+\s*\Z", re.IGNORECASE)
-_SQL_KEYWORD = re.compile(r"\b(?:sql|native)\s*\Z", re.IGNORECASE)
+_SOURCE_NAME = r"(\w+|`(?:[^`]|``)*`)"
+_SOURCE_CALL = re.compile(r"\bsource\s+" + _SOURCE_NAME + r"\s*=\s*(\w+)\s*\Z", re.IGNORECASE)
+_SQL_KEYWORD = re.compile(r"\b(sql|native)\s*\Z", re.IGNORECASE)
+_NATIVE_ON = re.compile(r"\bon\s+" + _SOURCE_NAME + r"\s*:\s*native\s*\Z", re.IGNORECASE)
+_DATABASE_DIALECTS = ("postgres", "mysql", "sqlite")
+# what one path part may not hold: separators, NUL, and what DuckDB, Python or Hadoop read as a glob
+_NOT_IN_A_PART = "/\\\0*?[]{}"
 _OPTION_KEY = re.compile(r"\b([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*\Z")
-_SQL_UNSAFE = re.compile(r"['\\\x00-\x1f\x7f]")
 
 
 @dataclass(frozen=True)
@@ -45,6 +52,7 @@ class Substituted:
 
 def parse_assignment(text: str) -> tuple[str, str]:
     """``name=value`` of a ``--var`` as a pair; anything else is refused."""
+    _check_utf8(text, None)
     name, equals, value = text.partition("=")
     if not equals or not _NAME.match(name) or name in RESERVED:
         raise InvalidInput(
@@ -60,7 +68,25 @@ def parse_assignment(text: str) -> tuple[str, str]:
 
 def substitute(text: str, values: Mapping[str, str], file: str | None) -> Substituted:
     """``text`` with every ``${name}`` replaced as the module says; errors are located."""
+    for name, value in values.items():
+        _check_utf8(f"{name}={value}", file)
     return _Substitution(text, values, file).run()
+
+
+def _check_utf8(assignment: str, file: str | None) -> None:
+    """A ``--var`` whose bytes are not UTF-8 (Python holds them as lone surrogates) is refused:
+    no reader of the suite's text could hold it."""
+    try:
+        assignment.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = assignment.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")
+        raise InvalidInput(
+            "BAD_VAR",
+            f"--var {shown} is not UTF-8 text",
+            location=Location(file),
+            text=shown,
+            hint="give the value as UTF-8 (iconv -t UTF-8 converts text of another encoding)",
+        ) from None
 
 
 def check_all_used(values: Mapping[str, str], used: frozenset[str], file: str | None) -> None:
@@ -83,6 +109,7 @@ class _Substitution:
         self.used: set[str] = set()
         self.pos = 0
         self.source_depth = 0  # inside a source's ( ... ): its strings without a key are paths
+        self.source_format = ""  # and that source's format
 
     def run(self) -> Substituted:
         text, depth = self.text, 0
@@ -108,8 +135,9 @@ class _Substitution:
             else:
                 if char == "(":
                     depth += 1
-                    if self.source_depth == 0 and _SOURCE_CALL.search(text, max(0, self.pos - 300), self.pos):
-                        self.source_depth = depth
+                    call = _SOURCE_CALL.search(text, max(0, self.pos - 300), self.pos)
+                    if self.source_depth == 0 and call is not None:
+                        self.source_depth, self.source_format = depth, call.group(2).lower()
                 elif char == ")":
                     if depth == self.source_depth:
                         self.source_depth = 0
@@ -137,14 +165,31 @@ class _Substitution:
             return
         before = self.text[:start].rstrip()
         key = _OPTION_KEY.search(before)
-        if _SQL_KEYWORD.search(before) or (key is not None and key.group(1).lower() == "query"):
-            replaced = self._sql(body, quote, start + 1)
+        keyword = _SQL_KEYWORD.search(before)
+        if keyword is not None or (key is not None and key.group(1).lower() == "query"):
+            replaced = self._sql(body, quote, start + 1, self._dialect(before, keyword))
         elif self.source_depth and key is None and before.endswith(("(", ",")):
             replaced = self._path(body, start + 1)
         else:
-            replaced = self._each_reference(body, start + 1, self._misplaced, lambda _: None)
+            replaced = self._each_reference(body, start + 1, self._misplaced)
         self.out.append(quote + replaced + quote)
         self.pos = end
+
+    def _dialect(self, before: str, keyword: re.Match[str] | None) -> str | None:
+        """Whose SQL a string is: Spark's for ``sql "..."``; the database's for a ``native "..."``
+        measure (its ``on`` source's format) or a source's ``query`` (None when not a database)."""
+        if keyword is not None and keyword.group(1).lower() == "sql":
+            return "spark"
+        if keyword is None:
+            return self.source_format if self.source_format in _DATABASE_DIALECTS else None
+        on = _NATIVE_ON.search(before)
+        if on is None:
+            return None
+        # the declarations of that source outside comments (a commented one must not decide the
+        # dialect); none, or two of different formats, and the text's dialect is unknown
+        declaration = re.compile(r"\bsource\s+" + re.escape(on.group(1)) + r"\s*=\s*(\w+)\s*\(", re.I)
+        formats = {m.group(1).lower() for m in declaration.finditer(re.sub(r"#[^\n]*", "", self.text))}
+        return formats.pop() if len(formats) == 1 and formats <= set(_DATABASE_DIALECTS) else None
 
     def _misplaced(self, name: str, at: int) -> str:
         raise self._error(
@@ -157,79 +202,68 @@ class _Substitution:
     def _path(self, body: str, offset: int) -> str:
         def part(name: str, at: int) -> str:
             value = self._value(name, at)
-            if value in ("", ".", "..") or any(c in value for c in "/\\\0"):
+            if value in ("", ".", "..") or any(c in value for c in _NOT_IN_A_PART):
                 raise self._error(
                     "BAD_VAR",
-                    f"--var {name}={value!r} stands in a path: it must be one path part",
+                    f"--var {name}={value!r} stands in a path: it must be one path part, matching only itself",
                     at,
-                    hint="a value in a path holds no / or \\ and is not empty, . or ..",
+                    hint="a value in a path holds no / or \\, no glob character * ? [ ] { } and is not empty, . or ..",
                 )
             return value
 
-        return self._each_reference(body, offset, part, lambda _: None)
+        return self._each_reference(body, offset, part)
 
-    def _sql(self, body: str, quote: str, offset: int) -> str:
-        """SQL text: each ``${name}`` outside the SQL's quotes becomes a quoted SQL literal."""
-        state: list[str | None] = [None]  # the SQL quote character the scan is inside, if any
+    def _sql(self, body: str, quote: str, offset: int, dialect: str | None) -> str:
+        """SQL text: each ``${name}`` placed by ``sql_values`` as one literal of ``dialect``'s SQL."""
+        pieces, references = self._split(body, offset)
+        if not references:  # only $${
+            return pieces[0]
+        if dialect is None:
+            raise self._error(
+                "BAD_VAR",
+                f"${{{references[0][0]}}} stands in SQL whose database cannot be told from the suite",
+                references[0][1],
+                hint="declare the source as postgres(...), mysql(...) or sqlite(...) in this file",
+            )
+        values = [self.values.get(name, "") for name, _ in references]
+        try:
+            placed = place([unquote_string("'" + piece + "'") for piece in pieces], values, dialect)
+        except Refused as refused:
+            name, at = references[refused.index]
+            shown = f" ({name}={values[refused.index]!r})" if name in self.values else ""
+            raise self._error("BAD_VAR", f"${{{name}}}{shown} {refused}", at, hint=refused.hint) from None
+        out = []
+        for piece, (name, at), replacement in zip(pieces, references, placed.replacements, strict=False):
+            if replacement is None:  # inside a SQL comment: kept as written
+                out.append(piece + "${" + name + "}")
+            else:
+                self._value(name, at)
+                out.append(piece + _dsl_escaped(replacement, quote))
+        return "".join(out) + pieces[-1]
 
-        def track(chunk: str) -> None:
-            index = 0
-            while index < len(chunk):
-                char = chunk[index]
-                if char == "\\" and index + 1 < len(chunk):  # a DSL escape: the character it stands for
-                    index += 1
-                    char = chunk[index]
-                if state[0] is None and char in "'\"`":
-                    state[0] = char
-                elif state[0] == char:
-                    state[0] = None
-                index += 1
+    def _each_reference(self, body: str, offset: int, replace: Callable[[str, int], str]) -> str:
+        """``body`` with each ``${name}`` replaced by ``replace(name, where)``."""
+        pieces, references = self._split(body, offset)
+        return (
+            "".join(piece + replace(name, at) for piece, (name, at) in zip(pieces, references, strict=False))
+            + (pieces[-1])
+        )
 
-        def literal(name: str, at: int) -> str:
-            if state[0] is not None:
-                quoted = "string" if state[0] == "'" else "name"
-                raise self._error(
-                    "BAD_VAR",
-                    f"${{{name}}} stands inside a quoted SQL {quoted}",
-                    at,
-                    hint=f"write ${{{name}}} without quotes: it becomes a quoted SQL literal",
-                )
-            value = self._value(name, at)
-            if _SQL_UNSAFE.search(value):
-                raise self._error(
-                    "BAD_VAR",
-                    f"--var {name}={value!r} stands in SQL text and holds a quote, backslash or control character",
-                    at,
-                    hint="such a value is quoted alike in no two SQL dialects: use it in a rule's expression instead",
-                )
-            sql_quote = "\\'" if quote == "'" else "'"
-            return sql_quote + (value.replace('"', '\\"') if quote == '"' else value) + sql_quote
-
-        return self._each_reference(body, offset, literal, track)
-
-    def _each_reference(
-        self, body: str, offset: int, replace: Callable[[str, int], str], passed: Callable[[str], object]
-    ) -> str:
-        """``body`` with each ``${name}`` replaced by ``replace(name, where)``; ``passed`` sees the
-        text between them, in order."""
-        out, index = [], 0
-        while True:
-            found = body.find("${", index)
-            escaped = found > 0 and body[found - 1] == "$"
-            if found < 0:
-                passed(body[index:])
-                out.append(body[index:])
-                return "".join(out)
-            if escaped:
-                passed(body[index : found - 1] + "${")
-                out.append(body[index : found - 1] + "${")
+    def _split(self, body: str, offset: int) -> tuple[list[str], list[tuple[str, int]]]:
+        """``body``'s text between its ``${name}`` (one piece more than references, ``$${`` made
+        ``${``) and each reference's name and place in the suite."""
+        pieces, references, index, piece = [], [], 0, ""
+        while (found := body.find("${", index)) >= 0:
+            if found > 0 and body[found - 1] == "$":
+                piece += body[index : found - 1] + "${"
                 index = found + 2
                 continue
-            passed(body[index:found])
-            out.append(body[index:found])
+            pieces.append(piece + body[index:found])
             name, end = self._reference(offset + found)
-            out.append(replace(name, offset + found))
-            index = end - offset
+            references.append((name, offset + found))
+            piece, index = "", end - offset
+        pieces.append(piece + body[index:])
+        return pieces, references
 
     def _reference(self, at: int) -> tuple[str, int]:
         match = _REFERENCE.match(self.text, at)
@@ -278,8 +312,13 @@ def _quoted_end(text: str, start: int, quote: str) -> int:
 
 def _dsl_string(value: str) -> str:
     """A DSL string literal holding ``value`` exactly (its escapes undone by the parser)."""
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
-    return '"' + escaped.replace("\t", "\\t").replace("\0", "\\0") + '"'
+    return '"' + _dsl_escaped(value, '"') + '"'
+
+
+def _dsl_escaped(value: str, quote: str) -> str:
+    """``value`` as the inside of a DSL string literal quoted with ``quote``: on one line."""
+    escaped = value.replace("\\", "\\\\").replace(quote, "\\" + quote).replace("\n", "\\n").replace("\r", "\\r")
+    return escaped.replace("\t", "\\t").replace("\0", "\\0")
 
 
 _DATA_TIME = re.compile(
@@ -305,6 +344,5 @@ def take_data_time(text: str, file: str | None) -> tuple[str, str | None, Locati
             text=twice.group(0).strip(),
             hint="keep one data_time = ... line",
         )
-    body = match.group(1)[1:-1]
-    value = re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+    value = unquote_string(match.group(1))
     return text[: match.start()] + " " * (match.end() - match.start()) + text[match.end() :], value, location

@@ -11,6 +11,7 @@ into a DuckDB temporary table, which DuckDB spills to disk past its memory limit
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Iterable
 
 import duckdb
@@ -31,6 +32,7 @@ from gryph.compiler.sources.databases import (
     resolve,
     sqlite_columns_sql,
     sqlite_type,
+    statement_timed_out,
 )
 from gryph.compiler.sources.source_specs import SourceSpec
 
@@ -117,12 +119,28 @@ def _connect(spec: SourceSpec, database: Database):
 def source_error(spec: SourceSpec, exc: Exception) -> EngineError | InvalidInput:
     """A driver's error as gryph's, naming the source (gryph's errors never show a password)."""
     message = " ".join(str(exc).split())
-    return refused_by_database(spec, message, str(getattr(exc, "sqlstate", "") or "")) or EngineError(
-        "SOURCE_UNREADABLE",
-        f"source {spec.name!r} ({spec.describe()}) cannot be read: {message}",
-        location=spec.location,
-        text=spec.describe(),
+    refused = refused_by_database(spec, message, str(getattr(exc, "sqlstate", "") or ""))
+    return (
+        statement_timed_out([spec], message)
+        or refused
+        or EngineError(
+            "SOURCE_UNREADABLE",
+            f"source {spec.name!r} ({spec.describe()}) cannot be read: {message}",
+            location=spec.location,
+            text=spec.describe(),
+        )
     )
+
+
+_STREAM = re.compile(r"registered as '__gryph_db_(.+?)(?:_staged)?'")
+
+
+def failed_read(exc: duckdb.Error, specs: Iterable[SourceSpec]) -> EngineError | InvalidInput | None:
+    """The error of the database source whose stream failed a query (DuckDB reads the stream as
+    the query reaches it: a statement timeout surfaces here); None when ``exc`` names none."""
+    named = _STREAM.search(str(exc))
+    spec = next((s for s in specs if named and s.name == named.group(1) and s.format in _DRIVERS), None)
+    return None if spec is None else source_error(spec, exc)
 
 
 def _select(columns: Iterable[str] | None, spec: SourceSpec) -> str:

@@ -46,10 +46,14 @@ def _run(suite_dir: Path, day: str, history: Path):
 
 
 def test_a_value_is_a_dsl_string_a_path_part_and_a_sql_literal():
-    text = 'source s = csv("d/${p}/x.csv", query = "select ${v}")\nmeasure m: select 1 where a = ${v}\n'
+    text = (
+        'source s = csv("d/${p}/x.csv")\nsource t = postgres("postgresql://h/db", query = "select ${v}")\n'
+        "measure m: select 1 where a = ${v}\n"
+    )
     out = substitute(text, {"p": "2026", "v": 'it"s'}, "s.dq")
     assert out.text == (
-        'source s = csv("d/2026/x.csv", query = "select \'it\\"s\'")\nmeasure m: select 1 where a = "it\\"s"\n'
+        'source s = csv("d/2026/x.csv")\nsource t = postgres("postgresql://h/db", query = "select \'it\\"s\'")\n'
+        'measure m: select 1 where a = "it\\"s"\n'
     )
     assert out.used == {"p", "v"}
 
@@ -69,8 +73,14 @@ def test_a_comment_and_an_escaped_dollar_are_not_variables():
         ("measure m: select 1\ncheck c:  ${nope} == 1", {}, "UNDEFINED_VAR", (2, 11), "${nope} has no value"),
         ('source s = csv("a/${d}.csv")', {"d": "../etc"}, "BAD_VAR", (1, 19), "one path part"),
         ('source s = csv("a/${d}.csv")', {"d": ""}, "BAD_VAR", (1, 19), "one path part"),
-        ('measure m: sql "select ${d}"', {"d": "x'; drop"}, "BAD_VAR", (1, 24), "holds a quote"),
-        ("measure m: sql \"select '${d}'\"", {"d": "x"}, "BAD_VAR", (1, 25), "inside a quoted SQL string"),
+        ('source s = csv("a/${d}.csv")', {"d": "*"}, "BAD_VAR", (1, 19), "matching only itself"),
+        ('source s = csv("a/${d}/x.csv")', {"d": "2026-11-2?"}, "BAD_VAR", (1, 19), "matching only itself"),
+        ('source s = csv("a/${d}.csv")', {"d": "[ab]"}, "BAD_VAR", (1, 19), "matching only itself"),
+        ("check c: ${d} == 1", {"d": "caf\udce9"}, "BAD_VAR", None, "is not UTF-8 text"),
+        ('measure m: sql "select ${d}"', {"d": "x\0"}, "BAD_VAR", (1, 24), "NUL character"),
+        ('measure m: sql "select `${d}`"', {"d": "x"}, "BAD_VAR", (1, 25), "inside a quoted SQL name"),
+        ('measure m: sql "select a${d}"', {"d": "x"}, "BAD_VAR", (1, 25), "next to other SQL text"),
+        ('measure m on s: native "select ${d}"', {"d": "x"}, "BAD_VAR", (1, 32), "cannot be told"),
         ('source s = csv("a.csv", delimiter = "${d}")', {"d": ";"}, "BAD_VAR", (1, 38), "not in this string"),
         ("check c: ${1x} == 1", {}, "BAD_VAR", (1, 10), "starts no variable"),
     ],
@@ -79,7 +89,7 @@ def test_misplaced_or_missing_values_are_located_errors(text, values, code, wher
     with pytest.raises(InvalidInput) as raised:
         substitute(text, values, "s.dq")
     error = raised.value
-    assert (error.code, (error.location.line, error.location.column)) == (code, where)
+    assert (error.code, where and (error.location.line, error.location.column)) == (code, where)
     assert message in error.message
 
 
@@ -141,6 +151,8 @@ def test_backfill_runs_each_day_in_order(suite_dir: Path, tmp_path: Path, capsys
         (["run", "{suite}"], "UNDEFINED_VAR", "daily.dq:2:13"),
         (["run", "{suite}", "--var", "day=2026-11-01", "--data-time", "2026-11-31"], "BAD_DATA_TIME", "2026-11-31"),
         (["run", "{suite}", "--var", "day"], "BAD_VAR", "is not name=value"),
+        # bytes that are not UTF-8 (Latin-1's e-acute), as Python holds them from the command line
+        (["run", "{suite}", "--var", "day=caf\udce9"], "BAD_VAR", "--var day=caf\\xe9 is not UTF-8 text"),
         (["backfill", "{suite}", "--from", "2026-11-03", "--to", "2026-11-01"], "BAD_RANGE", "is after --to"),
         (["backfill", "{suite}", "--from", "2026-11-01", "--to", "2026-11-03", "--step", "0d"], "BAD_RANGE", "--step"),
     ],
@@ -151,6 +163,13 @@ def test_bad_input_exits_2_with_a_located_error(suite_dir: Path, args, code, mes
     error = capsys.readouterr().err
     assert f"error {code}" in error and message in error
     assert not (suite_dir / "h").exists()  # nothing ran, nothing stored
+
+
+def test_a_glob_character_in_a_value_never_reads_other_folders(suite_dir: Path):
+    # days/2026-11-0?/ would match all three days' folders: the value must name one folder
+    with pytest.raises(InvalidInput) as raised:
+        runner.run(suite_dir / "daily.dq", variables={"day": "2026-11-0?"})
+    assert raised.value.code == "BAD_VAR" and "matching only itself" in raised.value.message
 
 
 def test_values_in_a_path_a_filter_and_sql_read_the_same_on_spark(suite_dir: Path, spark_remote):

@@ -161,3 +161,37 @@ def test_a_bad_timeout_is_refused_where_it_is_written(source, named, tmp_path):
         run(f"source s = {source}\ncompleteness c on s: id\n", "duckdb")
     assert caught.value.code == "BAD_SOURCE" and named in caught.value.message
     assert caught.value.location.line == 1
+
+
+def test_a_native_measure_gets_a_5_minute_statement_timeout_by_default(postgres, engine):
+    """Native measures' sessions: a statement ends after 5 minutes unless the source says, and a
+    backslash in '...' is itself (the reading --var values are placed for). A table's read keeps
+    no timeout: a long scan is legitimate."""
+    suite = f'''source q = postgres("{postgres.url()}", query = "select current_setting('statement_timeout') as t")
+source longer = postgres("{postgres.url()}", query = "select 1 as one", statement_timeout = "20m")
+measure "native" on q: native "select current_setting('statement_timeout')"
+measure "set by the source" on longer: native "select current_setting('statement_timeout')"
+measure "strings" on q: native "select current_setting('standard_conforming_strings')"
+measure "table read": select max(t) from q
+'''
+    assert run(suite, engine["engine"], remote=engine.get("remote")).measures == {
+        "native": "5min",
+        "set by the source": "20min",
+        "strings": "on",
+        "table read": "0",
+    }
+
+
+def test_a_sleeping_native_measure_is_a_located_statement_timeout(postgres, engine):
+    suite = (
+        f'source items = postgres("{postgres.url()}", query = "select 1 as one", statement_timeout = "1s")\n'
+        'measure "slow" on items: native "select count(*) from pg_sleep(300)"\n'
+    )
+    started = time.monotonic()
+    with pytest.raises(EngineError) as raised:
+        run(suite, engine["engine"], remote=engine.get("remote"))
+    error = raised.value
+    assert error.code == "STATEMENT_TIMEOUT" and "measure 'slow'" in error.message and "after 1s" in error.message
+    assert (error.location.line, error.location.column) == (2, 26)  # the native text
+    # ended by the timeout, not by pg_sleep(300) (a Spark server's first read alone takes 30 s)
+    assert time.monotonic() - started < 120

@@ -8,12 +8,13 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
 from gryph.client import run
 from gryph.client.spark.session.local_server import free_port
-from gryph.compiler.errors import InvalidInput
+from gryph.compiler.errors import EngineError, InvalidInput
 from tests.mariadb_server import PASSWORD
 from tests.support.gryph_cli import gryph
 
@@ -340,3 +341,26 @@ def test_partitioned_read_gives_the_same_metrics(shop, engine):
 profiling p on o: select count(*) as n, sum(amount) as s
 '''
     assert run(suite, **engine).metrics["p"] == [{"n": 4, "s": 14.0}]
+
+
+def test_a_native_measure_gets_a_5_minute_statement_timeout_by_default(shop, engine):
+    """A source without statement_timeout: its native measures' sessions end a statement after
+    5 minutes (300 s), on both engines."""
+    suite = f'''source o = mysql("{shop.url()}", table = "shop.orders")
+measure "timeout" on o: native "select cast(@@session.max_statement_time as double) as t"
+'''
+    assert run(suite, **engine).measures["timeout"] == 300.0
+
+
+def test_a_sleeping_native_measure_is_a_located_statement_timeout(shop, engine):
+    suite = f'''source o = mysql("{shop.url()}", table = "shop.orders", statement_timeout = "1s")
+measure "slow" on o: native "select sleep(300) as s"
+'''
+    started = time.monotonic()
+    with pytest.raises(EngineError) as raised:
+        run(suite, **engine)
+    error = raised.value
+    assert error.code == "STATEMENT_TIMEOUT" and "measure 'slow'" in error.message and "after 1s" in error.message
+    assert (error.location.line, error.location.column) == (2, 22)  # the native text
+    # ended by the timeout, not by SLEEP(300) (a Spark server's first read alone takes 30 s)
+    assert time.monotonic() - started < 120

@@ -11,6 +11,7 @@ import os
 import sqlite3
 import string
 import tempfile
+import unicodedata
 from pathlib import Path
 
 import duckdb
@@ -170,6 +171,19 @@ def test_a_dollar_brace_in_a_value_or_name_is_no_variable(tmp_path: Path):
     table = pa.table({"${x}": ["${y}", "${y}", "$", "$"], "k": [1, 1, 2, 2]})
     text, suite = _suggested(tmp_path, table)
     assert '`${x}` not in ("$", "$${y}")' in text  # $${ is the text ${
+    _passes_on_its_data(suite)
+
+
+def test_escape_and_bidi_characters_from_the_data_are_written_as_escapes(tmp_path: Path):
+    # ESC and CSI start a terminal's escape sequence; U+202E and U+2066..U+2069 reorder the text
+    # an editor shows around them (Trojan Source): none may reach the suite's comments or strings
+    values = ["\x1b[31mred\x1b[0m", "abc\u202edcba", "x\u2066y\u2069", "\x9bz"]
+    table = pa.table({"label": values * 2, "k": [1, 2] * 4})
+    text, suite = _suggested(tmp_path, table)
+    hidden = {c for c in text if unicodedata.category(c) in ("Cc", "Cf") and c != "\n"}
+    assert hidden == set()
+    assert '"\\u001b[31mred\\u001b[0m"' in text and '"abc\\u202edcba"' in text and '"\\u009bz"' in text
+    # the escapes read back as the values themselves: "one of its values" passes on them
     _passes_on_its_data(suite)
 
 

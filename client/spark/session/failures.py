@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from pyspark.errors import PySparkException
 
 from gryph.compiler.errors import EngineError, Location
+from gryph.compiler.sources.databases import statement_timed_out
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import offsets_lost, topics
 from gryph.compiler.sources.unreadable_files import source_of_file, unreadable_source
@@ -115,6 +116,9 @@ def read_failures(sources: Iterable[SourceSpec]) -> Iterator[None]:
 
 
 def _read_failure(exc: PySparkException, sources: list[SourceSpec]) -> EngineError | None:
+    timed_out = statement_timed_out([s for s in sources if s.format in ("postgres", "mysql")], str(exc))
+    if timed_out is not None:
+        return timed_out
     if _condition(exc) == "FAILED_READ_FILE":
         named = _READ_FILE.search(first_line(exc))
         spec = None if named is None else source_of_file(sources, named.group(1))

@@ -21,6 +21,7 @@ from gryph.compiler.sources.databases import (
     resolve,
     sqlite_columns_sql,
     sqlite_type,
+    statement_timed_out,
 )
 from gryph.compiler.sources.source_specs import SourceSpec
 
@@ -110,6 +111,8 @@ def _partitioned(rows, bounds_reader, spec: SourceSpec):
 def _as_source_error(error: GryphError, spec: SourceSpec) -> GryphError:
     """The error named after the source (gryph's errors never show a password); a table or query
     the database refuses is the suite's mistake."""
-    return refused_by_database(spec, error.message) or EngineError(
-        error.code, error.message, location=spec.location, text=spec.describe(), hint=error.hint
+    return (
+        statement_timed_out([spec], error.message)
+        or refused_by_database(spec, error.message)
+        or EngineError(error.code, error.message, location=spec.location, text=spec.describe(), hint=error.hint)
     )
