@@ -8,6 +8,7 @@ import datetime as dt
 import json
 import math
 import os
+import re
 import sqlite3
 import string
 import tempfile
@@ -214,11 +215,16 @@ def _cli(capsys, *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def test_text_that_is_not_utf8_is_an_engine_error(tmp_path: Path, capsys):
+def test_text_that_is_not_utf8_is_read_as_latin1_and_said_so(tmp_path: Path, capsys):
+    """Bytes that are not UTF-8 are Latin-1 (as every byte is): the suite says so, both engines
+    read it so; a source told UTF-8 is an engine error with the fix."""
     (tmp_path / "bad.csv").write_bytes(b"id,name\n1,caf\xe9\n")
     code, out, err = _cli(capsys, str(tmp_path / "bad.csv"))
+    assert code == 0 and re.search(r'source bad = csv\("[^"]*bad.csv", encoding = "latin-1"\)', out)
+    assert "bad.name is 4 characters long" in out  # 'café', four characters as Latin-1 reads it
+    code, out, err = _cli(capsys, f'csv("{tmp_path / "bad.csv"}", encoding = "utf-8")')
     assert (code, out) == (3, "")
-    assert "SOURCE_UNREADABLE" in err and "not utf-8" in err
+    assert "SOURCE_UNREADABLE" in err and "not utf-8" in err and 'encoding = "latin-1"' in err
 
 
 def test_sources_it_cannot_read(tmp_path: Path, capsys):

@@ -16,6 +16,7 @@ from pyspark.sql.connect.session import SparkSession
 from pyspark.sql.pandas.types import from_arrow_schema
 
 from gryph.compiler.plan.data_types import INTEGER, Column, Schema
+from gryph.compiler.sources.csv_dialects import DIALECT_OPTIONS, CsvDialect, csv_dialect
 from gryph.compiler.sources.databases import is_database
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.lake_tables import is_lake_table
@@ -80,15 +81,31 @@ def _read_files(spark: SparkSession, spec: SourceSpec, known: T.StructType | Non
 
 def _file_options(spec: SourceSpec) -> dict[str, str]:
     options: dict[str, str] = {}
+    given = spec.options
     if spec.format in ("csv", "tsv"):
-        # a quote inside a quoted field is doubled (RFC 4180, and DuckDB's default); Spark's own
-        # default escape is a backslash, which would keep '""' as two characters
-        options = {"header": "true", "sep": "\t" if spec.format == "tsv" else ",", "escape": '"'}
+        options = _dialect_options(csv_dialect(spec))
+        given = tuple((key, value) for key, value in spec.options if key not in DIALECT_OPTIONS)
     if spec.format == "json" and spec.option("multiLine") is None and _is_json_array(spec.paths):
         options["multiLine"] = "true"  # Spark reads JSON lines unless told the file is one array
-    for key, value in spec.options:
-        key = "sep" if key == "delimiter" else key
+    for key, value in given:
         options[key] = str(value).lower() if isinstance(value, bool) else str(value)
+    return options
+
+
+def _dialect_options(dialect: CsvDialect) -> dict[str, str]:
+    """The reader options for ``dialect``, all of it: Spark's own defaults differ (a backslash
+    escapes a quote; no comments). Its line reader splits at LF, CR LF and CR alike, and with
+    ``multiLine`` it finds the file's line break itself (its ``lineSep`` takes one character)."""
+    options = {
+        "header": "true" if dialect.header else "false",
+        "sep": dialect.delimiter,
+        "quote": dialect.quote,  # "" turns quoting off
+        "escape": dialect.escape or "\0",  # one character: NUL, which no text file holds, for none
+        "encoding": "ISO-8859-1" if dialect.encoding == "latin-1" else "UTF-8",
+        "multiLine": "true" if dialect.multi_line else "false",
+    }
+    if dialect.comment:
+        options["comment"] = dialect.comment
     return options
 
 
