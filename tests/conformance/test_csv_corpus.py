@@ -4,6 +4,7 @@ Each file is read on DuckDB and on Spark with no option but what its case gives,
 Python's ``csv`` module reading it with the dialect stated by hand (an independent reader): the
 same column names, row count and values, and the column types stated by hand. The one declared
 difference: Spark's parser turns a CR LF inside a quoted field into LF (docs/suites.md).
+csv-spectrum's JSON files and JSON lines of mixed types are read alike too.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -211,3 +213,49 @@ def test_the_crlf_difference_is_only_inside_quotes(dq_engine, tmp_path):
     rows = run_one(dq_engine, read(dq_engine, spec), {"corpus": spec})
     inside = "two\r\nlines" if dq_engine.name == "duckdb" else "two\nlines"
     assert rows == [{"id": 1, "note": inside}, {"id": 2, "note": 'say "hi"'}]
+
+
+# --- JSON: csv-spectrum's json/ files (arrays of objects, and one object over several lines) ---
+
+
+@pytest.mark.parametrize("path", sorted((CORPUS / "csv-spectrum" / "json").glob("*.json")), ids=lambda p: p.stem)
+def test_a_json_file_reads_as_pythons_json_module_reads_it(dq_engine, path):
+    document = json.loads(path.read_text(encoding="utf-8"))
+    objects = document if isinstance(document, list) else [document]
+    spec = SourceSpec("corpus", "json", paths=(str(path),))
+    relation = read(dq_engine, spec)
+    names = sorted({name for obj in objects for name in obj})  # fields in name order, as Spark infers them
+    assert [(c.name, c.dtype.kind.value) for c in relation.schema.columns] == [(name, "string") for name in names]
+    assert run_one(dq_engine, relation, {"corpus": spec}) == [
+        {name: obj.get(name) for name in names} for obj in objects
+    ]
+
+
+# JSON lines whose fields change type between lines: numbers of both kinds are doubles; a field of
+# booleans, text and numbers is text (each value as JSON writes it); an object among strings is its
+# JSON text; a field never given a value is text, NULL throughout
+MIXED_LINES = (
+    '{"a": 1, "b": true, "c": {"x": 1}, "id": 1, "u": "Zo\\u00eb"}\n'
+    '{"a": 2.5, "b": "yes", "c": "s", "e": null, "id": 2}\n'
+    '{"a": 3, "id": 3, "b": false}\n'
+    '{"a": 10000000000, "id": 4, "b": 1}\n'
+)
+
+
+def test_json_lines_of_mixed_types(dq_engine, tmp_path):
+    path = tmp_path / "mixed.jsonl"
+    path.write_text(MIXED_LINES, encoding="utf-8")
+    spec = SourceSpec("mixed", "json", paths=(str(path),))
+    relation = read(dq_engine, spec)
+    types = [(c.name, c.dtype.kind.value) for c in relation.schema.columns]
+    assert types == [("a", D), ("b", S), ("c", S), ("e", S), ("id", I), ("u", S)]
+    rows = run_one(dq_engine, relation, {"mixed": spec})
+    objects = [row.pop("c") for row in rows]
+    assert rows == [
+        {"a": 1.0, "b": "true", "e": None, "id": 1, "u": "Zoë"},
+        {"a": 2.5, "b": "yes", "e": None, "id": 2, "u": None},
+        {"a": 3.0, "b": "false", "e": None, "id": 3, "u": None},
+        {"a": 1e10, "b": "1", "e": None, "id": 4, "u": None},
+    ]
+    # an object's JSON text is compact on DuckDB, as written on Spark (docs/suites.md): the same JSON
+    assert [json.loads(objects[0]), *objects[1:]] == [{"x": 1}, "s", None, None]

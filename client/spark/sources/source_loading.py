@@ -6,6 +6,7 @@ logical types do) and, when the user declared a schema, with exactly those names
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pyarrow as pa
@@ -85,7 +86,7 @@ def _file_options(spec: SourceSpec) -> dict[str, str]:
     if spec.format in ("csv", "tsv"):
         options = _dialect_options(csv_dialect(spec))
         given = tuple((key, value) for key, value in spec.options if key not in DIALECT_OPTIONS)
-    if spec.format == "json" and spec.option("multiLine") is None and _is_json_array(spec.paths):
+    if spec.format == "json" and spec.option("multiLine") is None and _is_one_json_document(spec.paths):
         options["multiLine"] = "true"  # Spark reads JSON lines unless told the file is one array
     for key, value in given:
         options[key] = str(value).lower() if isinstance(value, bool) else str(value)
@@ -109,14 +110,28 @@ def _dialect_options(dialect: CsvDialect) -> dict[str, str]:
     return options
 
 
-def _is_json_array(paths: tuple[str, ...]) -> bool:
-    """Whether the first local file starts with ``[`` (remote paths cannot be peeked: lines assumed)."""
+def _is_one_json_document(paths: tuple[str, ...]) -> bool:
+    """Whether the first local file is one JSON document over several lines (an array, or an
+    object written out over lines), not JSON lines, which DuckDB tells itself (format 'auto');
+    remote paths cannot be peeked: lines assumed."""
     for path in paths:
         file = Path(path)
         if file.is_file():
             with open(file, "rb") as handle:
-                return handle.read(4096).lstrip().startswith(b"[")
+                head = handle.read(4096).lstrip()
+            if head.startswith(b"["):
+                return True
+            first_line = head.split(b"\n", 1)[0]
+            return head.startswith(b"{") and not _is_json(first_line)
     return False
+
+
+def _is_json(text: bytes) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _declared(df: DataFrame, spec: SourceSpec) -> DataFrame:
