@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from gryph.compiler.errors import EngineError
 from gryph.compiler.sources.source_specs import SourceSpec
 from tests.support.plan_helpers import read, run_one
 
@@ -259,3 +260,41 @@ def test_json_lines_of_mixed_types(dq_engine, tmp_path):
     ]
     # an object's JSON text is compact on DuckDB, as written on Spark (docs/suites.md): the same JSON
     assert [json.loads(objects[0]), *objects[1:]] == [{"x": 1}, "s", None, None]
+
+
+# --- the declared differences (docs/sources.md, "CSV files") ----------------------------------
+
+
+def test_a_comment_after_a_value(dq_engine, tmp_path):
+    """A line starting with the comment character is skipped on both; after a value, DuckDB drops
+    the rest of the line, Spark keeps it."""
+    path = tmp_path / "c.csv"
+    path.write_bytes(b"id,name\n1,a # note\n#skipped\n2,b\n")
+    spec = SourceSpec("c", "csv", paths=(str(path),), options=(("comment", "#"),))
+    rows = run_one(dq_engine, read(dq_engine, spec), {"c": spec})
+    first = "a " if dq_engine.name == "duckdb" else "a # note"
+    assert rows == [{"id": 1, "name": first}, {"id": 2, "name": "b"}]
+
+
+def test_a_quoted_empty_field_with_a_null_value(dq_engine, tmp_path):
+    """With nullValue, an unquoted empty field is NULL on both; '""' is NULL on DuckDB, empty text on Spark."""
+    path = tmp_path / "n.csv"
+    path.write_bytes(b'id,label\n1,NA\n2,\n3,""\n4,x\n')
+    spec = SourceSpec("n", "csv", paths=(str(path),), options=(("nullValue", "NA"),))
+    rows = run_one(dq_engine, read(dq_engine, spec), {"n": spec})
+    quoted = None if dq_engine.name == "duckdb" else ""
+    assert [row["label"] for row in rows] == [None, None, quoted, "x"]
+
+
+def test_bytes_that_are_not_the_encoding_told(dq_engine, tmp_path):
+    """A Latin-1 file told UTF-8 (or whose first non-UTF-8 byte lies past the first MiB, where
+    gryph looks): DuckDB refuses it with the fix, Spark reads U+FFFD for the byte."""
+    path = tmp_path / "l.csv"
+    path.write_bytes(b"id,name\n1,caf\xe9\n")
+    spec = SourceSpec("l", "csv", paths=(str(path),), options=(("encoding", "utf-8"),))
+    if dq_engine.name == "duckdb":
+        with pytest.raises(EngineError) as error:
+            run_one(dq_engine, read(dq_engine, spec), {"l": spec})
+        assert error.value.code == "SOURCE_UNREADABLE" and 'encoding = "latin-1"' in (error.value.hint or "")
+    else:
+        assert run_one(dq_engine, read(dq_engine, spec), {"l": spec}) == [{"id": 1, "name": "caf\ufffd"}]
