@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from gryph.compiler.errors import EngineError, InvalidInput
-from gryph.compiler.sources.csv_dialects import csv_dialect, default_dialect
+from gryph.compiler.sources.csv_dialects import csv_dialect, default_dialect, null_marker
 from gryph.compiler.sources.source_specs import STREAM_FORMATS, SourceSpec
 from gryph.compiler.suites.native_suites import parse_suite
 
@@ -65,8 +65,9 @@ def _with_dialect(spec: SourceSpec) -> SourceSpec:
         return spec
     dialect = csv_dialect(spec)
     found = dialect.source_options(default_dialect(spec))
-    if dialect.null_marker is not None:
-        found += (("nullValue", dialect.null_marker),)
+    marker = null_marker(spec, dialect)
+    if marker is not None:
+        found += (("nullValue", marker),)
     given = {key for key, _ in spec.options}
     added = tuple((key, value) for key, value in found if not {key, _SPELLINGS.get(key)} & given)
     return replace(spec, options=spec.options + added)

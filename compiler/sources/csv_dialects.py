@@ -16,8 +16,8 @@ import csv
 import io
 import os
 import re
-from collections import Counter
-from dataclasses import dataclass
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass
 
 import duckdb
 
@@ -42,9 +42,9 @@ _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 class CsvDialect:
     """How a CSV file is split. ``quote`` and ``escape`` are one character or "" (none);
     ``line_break`` is ``\\n``, ``\\r\\n`` or ``\\r``; ``encoding`` is ``utf-8`` (a byte order mark
-    skipped) or ``latin-1``; ``multi_line``: quoted fields may hold line breaks.
-    ``null_marker`` is the text the sampled file writes for a missing value (``NA``), found for
-    ``gryph suggest`` to propose; how values are read is not the dialect's to say."""
+    skipped) or ``latin-1``; ``multi_line``: quoted fields may hold line breaks. A null marker is
+    no part of it: how values are read is not the dialect's to say (``null_marker`` finds one for
+    ``gryph suggest`` to propose)."""
 
     delimiter: str = ","
     quote: str = '"'
@@ -54,7 +54,6 @@ class CsvDialect:
     header: bool = True
     encoding: str = "utf-8"
     multi_line: bool = False
-    null_marker: str | None = None
 
     def source_options(self, defaults: CsvDialect) -> tuple[tuple[str, object], ...]:
         """The source options that say this dialect where it differs from ``defaults`` (what a
@@ -95,8 +94,7 @@ def csv_dialect(spec: SourceSpec) -> CsvDialect:
     rest as its first non-empty local file shows it; defaults where no file is here (a URL, a
     remote server's path)."""
     given = _given(spec)
-    files = [f for path in spec.paths if "://" not in path for f in local_files(spec, path)]
-    sample = next((f for f in files if os.path.getsize(f) > 0), None)
+    sample = _first_local_file(spec)
     if sample is None:
         return CsvDialect(**given)  # type: ignore[arg-type]  # the fields' own names and types
     return while_unchanged(f"csv dialect {sorted(given.items())}", [sample], lambda: _sniffed(spec, sample, given))
@@ -151,21 +149,63 @@ def _character(spec: SourceSpec, field: str, value: str, *, allow_many: bool) ->
 
 def _sniffed(spec: SourceSpec, path: str, given: dict[str, object]) -> CsvDialect:
     """The dialect of the file ``path``: ``given`` fields as given, the others found in it."""
-    with open(path, "rb") as handle:
-        head = handle.read(_SAMPLE_BYTES)
+    head = _head(path)
     encoding = str(given.get("encoding") or _encoding(head))
     found = _duckdb_sniff(path, {**given, "encoding": encoding}, default_dialect(spec))
-    text = head.removeprefix(_UTF8_BOM).decode(encoding, errors="replace")
-    if len(head) == _SAMPLE_BYTES:  # the sample ends mid-file: its last line may be cut short
-        text = text[: max(text.rfind("\n"), 0)]
+    text = _text(head, encoding)
     if found and not found["quote"] and '"' not in text:
         found["quote"] = found["escape"] = '"'  # no quote in the file: read it as quoted by default
-    rows = _rows(text, found)
-    multi_line = any("\n" in field or "\r" in field for row in rows for field in row)
     fields = {**found, **given, "encoding": encoding}
-    fields.setdefault("multi_line", multi_line)
-    header = bool(fields.get("header", True))
-    return CsvDialect(**fields, null_marker=_null_marker(rows[1:] if header else rows))  # type: ignore[arg-type]
+    if "multi_line" not in fields:
+        quote = str(fields.get("quote", '"'))
+        # a file without its quote character is split without a look (as a large export often is)
+        fields["multi_line"] = bool(quote and quote in text) and any(
+            "\n" in field or "\r" in field for row in _rows(text, fields) for field in row
+        )
+    return CsvDialect(**fields)  # type: ignore[arg-type]  # the fields' own names and types
+
+
+def null_marker(spec: SourceSpec, dialect: CsvDialect) -> str | None:
+    """The text ``spec``'s first local file writes for a missing number (``NA``, as R does): one
+    of ``NULL_MARKERS`` standing as a whole field of a column whose other values are all numbers,
+    the most frequent such text; for ``gryph suggest`` to propose as ``nullValue``. None when the
+    file writes none or is not here."""
+    path = _first_local_file(spec)
+    if path is None:
+        return None
+    rows = _rows(_text(_head(path), dialect.encoding), asdict(dialect))
+    columns: defaultdict[int, Counter[str]] = defaultdict(Counter)
+    for row in rows[1:] if dialect.header else rows:
+        for index, field in enumerate(row):
+            columns[index][field.strip()] += 1
+    found: Counter[str] = Counter()
+    for values in columns.values():
+        markers = {text: n for text, n in values.items() if text in NULL_MARKERS}
+        numbers = [text for text in values if text and text not in markers]
+        if markers and numbers and all(_NUMBER.fullmatch(text) for text in numbers):
+            found.update(markers)
+    if not found:
+        return None
+    return max(found, key=lambda text: (found[text], -NULL_MARKERS.index(text)))
+
+
+def _first_local_file(spec: SourceSpec) -> str | None:
+    """The first non-empty file of ``spec`` on this machine."""
+    files = [f for path in spec.paths if "://" not in path for f in local_files(spec, path)]
+    return next((f for f in files if os.path.getsize(f) > 0), None)
+
+
+def _head(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read(_SAMPLE_BYTES)
+
+
+def _text(head: bytes, encoding: str) -> str:
+    """The first lines of a file, from its first bytes ``head``: a last line cut short left out."""
+    text = head.removeprefix(_UTF8_BOM).decode(encoding, errors="replace")
+    if len(head) == _SAMPLE_BYTES:
+        text = text[: max(text.rfind("\n"), 0)]
+    return text
 
 
 def _encoding(head: bytes) -> str:
@@ -231,21 +271,3 @@ def _rows(text: str, dialect: dict[str, object]) -> list[list[str]]:
         return [row for row in reader if not (dialect.get("comment") and row and row[0][:1] == dialect["comment"])]
     except csv.Error:  # a delimiter of several characters: Python's csv cannot split by it
         return []
-
-
-def _null_marker(rows: list[list[str]]) -> str | None:
-    """The text the rows write for a missing number: one of ``NULL_MARKERS`` standing as a whole
-    field of a column whose other values are all numbers; the most frequent such text."""
-    columns: dict[int, Counter[str]] = {}
-    for row in rows:
-        for index, field in enumerate(row):
-            columns.setdefault(index, Counter())[field.strip()] += 1
-    found: Counter[str] = Counter()
-    for values in columns.values():
-        markers = {text: n for text, n in values.items() if text in NULL_MARKERS}
-        numbers = [text for text in values if text and text not in markers]
-        if markers and numbers and all(_NUMBER.fullmatch(text) for text in numbers):
-            found.update(markers)
-    if not found:
-        return None
-    return max(found, key=lambda text: (found[text], -NULL_MARKERS.index(text)))

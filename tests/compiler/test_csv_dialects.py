@@ -8,7 +8,7 @@ import pytest
 
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.sources import csv_dialects
-from gryph.compiler.sources.csv_dialects import CsvDialect, csv_dialect, default_dialect
+from gryph.compiler.sources.csv_dialects import CsvDialect, csv_dialect, default_dialect, null_marker
 from gryph.compiler.sources.source_specs import SourceSpec
 
 
@@ -74,7 +74,9 @@ def test_a_quote_that_quotes_nothing_turns_quoting_off(tmp_path):
     ],
 )
 def test_the_text_written_for_a_missing_number(tmp_path, data, marker):
-    assert _dialect_of(tmp_path, data).null_marker == marker
+    path = tmp_path / "f.csv"
+    path.write_bytes(data)
+    assert null_marker(_spec(path), csv_dialect(_spec(path))) == marker
 
 
 def test_options_the_source_gives_are_kept(tmp_path):
