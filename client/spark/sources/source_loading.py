@@ -87,7 +87,7 @@ def _file_options(spec: SourceSpec) -> dict[str, str]:
         options = _dialect_options(csv_dialect(spec))
         given = tuple((key, value) for key, value in spec.options if key not in DIALECT_OPTIONS)
     if spec.format == "json" and spec.option("multiLine") is None and _is_one_json_document(spec.paths):
-        options["multiLine"] = "true"  # Spark reads JSON lines unless told the file is one array
+        options["multiLine"] = "true"  # Spark reads JSON lines unless told the file is one document
     for key, value in given:
         options[key] = str(value).lower() if isinstance(value, bool) else str(value)
     return options
