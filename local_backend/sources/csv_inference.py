@@ -9,11 +9,9 @@ text), and each column is then read from its text as Spark reads it (text_casts.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable
-from typing import TypeVar
-
 import duckdb
+
+from gryph.compiler.sources.unchanged_files import while_unchanged
 
 from ..spark_emulation.text_casts import (
     boolean_from_text,
@@ -55,68 +53,6 @@ def _fits(sql: str) -> dict[str, str]:
     }
 
 
-# One pass tells a file's types; a run registers a source more than once (for its schema, then
-# for each plan), and a stream for every batch, so what is learnt from files is kept while they
-# stay as they were (path, size, mtime).
-_KNOWN: dict[tuple, object] = {}
-_KNOWN_LIMIT = 64
-_T = TypeVar("_T")
-
-
-def while_unchanged(what: str, files: list[str], learn: Callable[[], _T]) -> _T:
-    """``learn()``, kept under ``what`` while ``files`` are unchanged; asked every time when a
-    file is a URL (whether it changed cannot be told)."""
-    key = _state(what, files)
-    if key is None:
-        return learn()
-    if key not in _KNOWN:
-        if len(_KNOWN) >= _KNOWN_LIMIT:
-            _KNOWN.pop(next(iter(_KNOWN)))
-        _KNOWN[key] = learn()
-    return _KNOWN[key]  # type: ignore[return-value]  # stored by the call with this key
-
-
-# what DuckDB's sniffer finds of a csv's dialect, and the read_csv argument that gives each; not
-# the rows it skips: given skip = 0, it no longer reads a ragged file (rows longer than the header)
-_DIALECT = (
-    ("Delimiter", "delim"),
-    ("Quote", "quote"),
-    ("Escape", "escape"),
-    ("NewLineDelimiter", "new_line"),
-    ("Comment", "comment"),
-)
-
-
-def with_dialect(con: duckdb.DuckDBPyConnection, files: list[str], args: list[str]) -> list[str]:
-    """``args`` of a read_csv of one file (``files``; the file list first, then ``name = value``)
-    with the dialect DuckDB's sniffer finds in it (delimiter, quote, escape, line break, comment),
-    learnt once while the file is unchanged.
-
-    Each bind of a read_csv left to find its dialect searches for it: 23 ms for a file of 1,000
-    lines, paid by every query of the file (a stream binds its static csv twice a batch). Given
-    the dialect the sniffer would find, DuckDB reads the file as it would have (it still tells
-    the header and types). A file it cannot sniff (empty, say) keeps ``args``: its read says why."""
-    given = {arg.split("=")[0].strip() for arg in args[1:]}
-    if len(files) != 1 or given.issuperset(argument for _, argument in _DIALECT):
-        return args
-
-    def sniffed() -> list[str]:
-        columns = ", ".join(found for found, argument in _DIALECT if argument not in given)
-        try:
-            row = con.execute(f"SELECT {columns} FROM sniff_csv({string(files[0])}, {', '.join(args[1:])})").fetchone()
-        except duckdb.Error:
-            return []
-        arguments = [argument for _, argument in _DIALECT if argument not in given]
-        assert row is not None, "sniff_csv answers one row"
-        return [f"{argument} = {_dialect_value(value)}" for argument, value in zip(arguments, row, strict=True)]
-
-    return args + while_unchanged(f"dialect of {args}", files, sniffed)
-
-
-def _dialect_value(value: object) -> str:
-    return string("" if value == "(empty)" else str(value))  # how sniff_csv says there is none
-
-
 def spark_typed(con: duckdb.DuckDBPyConnection, text_relation: str, files: list[str]) -> str:
     """A projection of ``text_relation`` (every column text, read from ``files``) with Spark's types."""
     names, kinds = while_unchanged(text_relation, files, lambda: _inferred(con, text_relation))
@@ -125,14 +61,6 @@ def spark_typed(con: duckdb.DuckDBPyConnection, text_relation: str, files: list[
         for name, kind in zip(names, kinds, strict=True)
     ]
     return f"(SELECT {', '.join(columns)} FROM {text_relation})"
-
-
-def _state(text_relation: str, files: list[str]) -> tuple | None:
-    """The read and each local file's size and modification time; None when a file is a URL."""
-    if any("://" in f for f in files):
-        return None
-    stats = [os.stat(f) for f in files]
-    return text_relation, tuple((f, s.st_size, s.st_mtime_ns) for f, s in zip(files, stats, strict=True))
 
 
 def _inferred(con: duckdb.DuckDBPyConnection, text_relation: str) -> tuple[list[str], list[str | None]]:

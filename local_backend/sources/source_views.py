@@ -15,22 +15,21 @@ import duckdb
 
 from gryph.compiler.errors import EngineError, InvalidInput, did_you_mean
 from gryph.compiler.plan.data_types import Schema
+from gryph.compiler.sources.csv_dialects import CsvDialect, csv_dialect, flag_option
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.local_files import check_local_files, local_files
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import TMST
 from gryph.compiler.sources.table_names import split_qualified
+from gryph.compiler.sources.unchanged_files import while_unchanged
 from gryph.compiler.sources.unreadable_files import source_of_file, unreadable_source
 
 from ..sql.quoting import ident, string
-from .csv_inference import spark_typed, while_unchanged, with_dialect
+from .csv_inference import spark_typed
 from .duck_types import to_duckdb
 
 if TYPE_CHECKING:  # pyarrow loads only for the sources read into Arrow
     import pyarrow as pa
-
-_TRUE = {"true", "1", "yes", "y", "on"}
-_FALSE = {"false", "0", "no", "n", "off"}
 
 
 class Loaded:
@@ -106,6 +105,8 @@ def _unreadable(spec: SourceSpec, exc: Exception) -> EngineError:
     if "quoted new lines" in reason:
         reason = f"{lines[0]}: a quoted field holds a line break"
         hint = "add multiLine = true to the source: both engines then read records over several lines"
+    if "not utf-8 encoded" in reason:  # a byte beyond what gryph looked at to tell the encoding
+        hint = 'add encoding = "latin-1" to the source if it is Latin-1 (ISO-8859-1) text'
     return unreadable_source(spec, reason, hint)
 
 
@@ -143,44 +144,41 @@ def _columns_arg(schema: Schema) -> str:
     return "{" + ", ".join(pairs) + "}"
 
 
-def _flag(spec: SourceSpec, key: str, default: bool) -> bool:
-    value = spec.option(key, default)
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text not in _TRUE | _FALSE:
-        raise InvalidInput("SOURCE_BAD_OPTION", f"source {spec.name!r}: option {key}={value!r} should be true or false")
-    return text in _TRUE
-
-
 def _csv_relation(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> str:
-    header = _flag(spec, "header", True)
-    args = [_file_list(spec), f"header = {'true' if header else 'false'}"]
-    delimiter = spec.option("delimiter", spec.option("sep", "\t" if spec.format == "tsv" else None))
-    for name, value in (
-        ("delim", delimiter),
-        ("quote", spec.option("quote")),
-        ("escape", spec.option("escape")),
-        ("nullstr", spec.option("nullValue")),
-    ):
-        if value is not None:
-            args.append(f"{name} = {string(str(value))}")
-    if _flag(spec, "multiLine", False):
+    dialect = csv_dialect(spec)
+    args = [_file_list(spec), *(f"{name} = {value}" for name, value in _dialect_arguments(dialect))]
+    if spec.option("nullValue") is not None:  # an empty field stays NULL too, as on Spark
+        args.append(f"nullstr = [{string(str(spec.option('nullValue')))}, '']")
+    if dialect.multi_line:
         args.append("parallel = false")  # DuckDB's parallel reader cannot pad rows and cross lines at once
     if spec.schema is not None:
         args.append(f"columns = {_columns_arg(spec.schema)}")
-        return f"read_csv({', '.join(with_dialect(con, expand_paths(spec), args))})"
+        return f"read_csv({', '.join(args)})"
     # read as text: Spark's types are inferred from it (or every column stays a string, as in
     # Spark, when told not to infer); a row with fewer fields than the header is padded with NULLs
-    args = with_dialect(con, expand_paths(spec), [*args, "all_varchar = true", "null_padding = true"])
+    args = [*args, "all_varchar = true", "null_padding = true"]
     relation = f"read_csv({', '.join(args)})"
-    relation = _spark_column_names(con, spec, relation) if not header else _header_columns(con, spec, args)
-    if not _flag(spec, "inferSchema", True):
+    relation = _header_columns(con, spec, args) if dialect.header else _spark_column_names(con, spec, relation)
+    if not flag_option(spec, "inferSchema", True):
         return relation
     try:
         return spark_typed(con, relation, expand_paths(spec))
     except duckdb.Error as exc:
         raise _unreadable(spec, exc) from None
+
+
+def _dialect_arguments(dialect: CsvDialect) -> list[tuple[str, str]]:
+    """read_csv's arguments for ``dialect``, all of it: DuckDB sniffs what it is not told."""
+    line_break = dialect.line_break.encode("unicode_escape").decode()  # read_csv takes it escaped: '\\r\\n'
+    return [
+        ("header", "true" if dialect.header else "false"),
+        ("delim", string(dialect.delimiter)),
+        ("quote", string(dialect.quote)),
+        ("escape", string(dialect.escape)),
+        ("comment", string(dialect.comment)),
+        ("new_line", string(line_break)),
+        ("encoding", string(dialect.encoding)),
+    ]
 
 
 def _header_columns(con: duckdb.DuckDBPyConnection, spec: SourceSpec, args: list[str]) -> str:

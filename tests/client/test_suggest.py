@@ -8,6 +8,7 @@ import datetime as dt
 import json
 import math
 import os
+import re
 import sqlite3
 import string
 import tempfile
@@ -228,11 +229,39 @@ def _cli(capsys, *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def test_text_that_is_not_utf8_is_an_engine_error(tmp_path: Path, capsys):
+@pytest.mark.parametrize("engine_name", ["duckdb", "spark"])
+def test_a_suite_suggested_from_csv_files_reads_them_alike_on_both_engines(tmp_path: Path, engine_name, request):
+    """Issue 40's case: a semicolon file (and R's NA, Latin-1) suggested on DuckDB, run on either
+    engine: the declarations say the dialect found, and each engine reads the files by it."""
+    (tmp_path / "semi.csv").write_bytes(b"id;name;amount\n1;Ann;10.5\n2;Bob;3\n3;Cy;7.25\n")
+    (tmp_path / "na.csv").write_bytes(b"id,score\n1,NA\n2,3.5\n")
+    (tmp_path / "old.csv").write_bytes(b"id;city\n1;K\xf6ln\n")
+    suite = tmp_path / "files.dq"
+    text = suggest([str(tmp_path / n) for n in ("semi.csv", "na.csv", "old.csv")], output=suite, now=NOW, cwd=tmp_path)
+    suite.write_text(text, encoding="utf-8")
+    assert 'source semi = csv("semi.csv", delimiter = ";")' in text
+    assert 'source na = csv("na.csv", nullValue = "NA")' in text
+    assert 'source old = csv("old.csv", delimiter = ";", encoding = "latin-1")' in text
+    engine = "duckdb" if engine_name == "duckdb" else open_engine("spark", request.getfixturevalue("spark_remote"))
+    try:
+        _passes_on_its_data(suite, engine)
+        measures = run(suite, engine).to_dict()["measure"]
+    finally:
+        if engine != "duckdb":
+            engine.close()
+    assert (measures["semi rows"], measures["na rows"], measures["old rows"]) == (3, 2, 1)
+
+
+def test_text_that_is_not_utf8_is_read_as_latin1_and_said_so(tmp_path: Path, capsys):
+    """Bytes that are not UTF-8 are Latin-1 (as every byte is): the suite says so, both engines
+    read it so; a source told UTF-8 is an engine error with the fix."""
     (tmp_path / "bad.csv").write_bytes(b"id,name\n1,caf\xe9\n")
     code, out, err = _cli(capsys, str(tmp_path / "bad.csv"))
+    assert code == 0 and re.search(r'source bad = csv\("[^"]*bad.csv", encoding = "latin-1"\)', out)
+    assert "bad.name is 4 characters long" in out  # 'café', four characters as Latin-1 reads it
+    code, out, err = _cli(capsys, f'csv("{tmp_path / "bad.csv"}", encoding = "utf-8")')
     assert (code, out) == (3, "")
-    assert "SOURCE_UNREADABLE" in err and "not utf-8" in err
+    assert "SOURCE_UNREADABLE" in err and "not utf-8" in err and 'encoding = "latin-1"' in err
 
 
 def test_sources_it_cannot_read(tmp_path: Path, capsys):

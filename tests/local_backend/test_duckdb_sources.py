@@ -64,8 +64,10 @@ def test_csv_with_header(engine, tmp_path):
 MULTI_LINE = 'id,note\n1,"two\nlines"\n2,one\n'
 
 
-def test_a_quoted_line_break_without_multiline_is_refused_with_its_reason(engine, tmp_path):
-    spec = SourceSpec("m", "csv", paths=(write(tmp_path / "m.csv", MULTI_LINE),))
+def test_a_quoted_line_break_told_multiline_false_is_refused_with_its_reason(engine, tmp_path):
+    """gryph finds quoted line breaks in a file's first MiB; told there are none (or holding one
+    further on), the file is refused, not split inside its field."""
+    spec = SourceSpec("m", "csv", paths=(write(tmp_path / "m.csv", MULTI_LINE),), options=(("multiLine", "false"),))
     with pytest.raises(EngineError) as err:
         load(engine, spec)
     assert err.value.code == "SOURCE_UNREADABLE" and "quoted field holds a line break" in err.value.message
@@ -73,9 +75,12 @@ def test_a_quoted_line_break_without_multiline_is_refused_with_its_reason(engine
 
 
 def test_multiline_csv_reads_a_quoted_line_break_as_part_of_its_field(engine, tmp_path):
-    """Two records, the first over two lines (as Spark reads it with multiLine)."""
-    spec = SourceSpec("m", "csv", paths=(write(tmp_path / "m.csv", MULTI_LINE),), options=(("multiLine", True),))
-    assert load(engine, spec) == [{"id": 1, "note": "two\nlines"}, {"id": 2, "note": "one"}]
+    """Two records, the first over two lines (as Spark reads it with multiLine), whether the
+    source says multiLine or gryph finds the quoted line break."""
+    path = write(tmp_path / "m.csv", MULTI_LINE)
+    for options in ((("multiLine", True),), ()):
+        spec = SourceSpec("m", "csv", paths=(path,), options=options)
+        assert load(engine, spec) == [{"id": 1, "note": "two\nlines"}, {"id": 2, "note": "one"}]
 
 
 def test_inferred_csv_types_follow_the_file_as_it_changes(engine, tmp_path):
@@ -491,46 +496,3 @@ def test_a_wide_csv_infers_every_column(engine, tmp_path):
     path = write(tmp_path / "wide.csv", "\n".join(",".join(row) for row in [quoted, *rows]) + "\n")
     inferred = engine.schema_of(SourceSpec("wide", "csv", paths=(path,)))
     assert inferred == schema(*((name, patterns[i % 6][0]) for i, name in enumerate(names)))
-
-
-def test_a_csv_dialect_is_learnt_once_while_the_file_is_unchanged(tmp_path):
-    """DuckDB's sniffer searches for a csv's dialect at every bind (23 ms for 1,000 lines): it is
-    learnt once and given to each read, which reads the file as the sniffer would have."""
-    from gryph.local_backend.sources.csv_inference import with_dialect
-
-    path = tmp_path / "semi.csv"
-    path.write_bytes(b'name;note\r\nann;"a; b"\r\nbob;"say ""hi"""\r\n')
-    files, args = [str(path)], [f"['{path}']", "header = true"]
-    con = duckdb.connect()
-    learnt = with_dialect(con, files, args)
-    assert learnt == [
-        *args,
-        "delim = ';'",
-        "quote = '\"'",
-        "escape = '\"'",
-        "new_line = '\\r\\n'",
-        "comment = ''",
-    ]
-    assert con.execute(f"SELECT * FROM read_csv({', '.join(learnt)})").fetchall() == [
-        ("ann", "a; b"),
-        ("bob", 'say "hi"'),
-    ]
-    con.close()
-    assert with_dialect(con, files, args) == learnt  # kept: the closed connection is not asked
-    path.write_bytes(b"name,note\nann,plain\n")  # changed: learnt again
-    assert with_dialect(duckdb.connect(), files, args)[2:4] == ["delim = ','", "quote = ''"]
-
-
-def test_a_csv_dialect_the_user_gives_or_cannot_be_sniffed_is_left_to_the_read(engine, tmp_path):
-    from gryph.local_backend.sources.csv_inference import with_dialect
-
-    one = write(tmp_path / "one.csv", "a|b\n1|2\n")
-    con = duckdb.connect()
-    given = with_dialect(con, [one], [f"['{one}']", "header = true", "delim = '|'"])
-    assert [arg.split(" =")[0] for arg in given[3:]] == ["quote", "escape", "new_line", "comment"]
-    two = [one, write(tmp_path / "two.csv", "a|b\n3|4\n")]
-    assert with_dialect(con, two, ["[...]", "header = true"]) == ["[...]", "header = true"]  # each file is sniffed
-    empty = write(tmp_path / "empty.csv", "")
-    assert with_dialect(con, [empty], [f"['{empty}']", "header = true"]) == [f"['{empty}']", "header = true"]
-    spec = SourceSpec("pipes", "csv", paths=(one,), options=(("delimiter", "|"),))
-    assert load(engine, spec) == [{"a": 1, "b": 2}]

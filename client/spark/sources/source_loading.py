@@ -6,6 +6,7 @@ logical types do) and, when the user declared a schema, with exactly those names
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pyarrow as pa
@@ -16,6 +17,7 @@ from pyspark.sql.connect.session import SparkSession
 from pyspark.sql.pandas.types import from_arrow_schema
 
 from gryph.compiler.plan.data_types import INTEGER, Column, Schema
+from gryph.compiler.sources.csv_dialects import DIALECT_OPTIONS, CsvDialect, csv_dialect
 from gryph.compiler.sources.databases import is_database
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.lake_tables import is_lake_table
@@ -80,26 +82,56 @@ def _read_files(spark: SparkSession, spec: SourceSpec, known: T.StructType | Non
 
 def _file_options(spec: SourceSpec) -> dict[str, str]:
     options: dict[str, str] = {}
+    given = spec.options
     if spec.format in ("csv", "tsv"):
-        # a quote inside a quoted field is doubled (RFC 4180, and DuckDB's default); Spark's own
-        # default escape is a backslash, which would keep '""' as two characters
-        options = {"header": "true", "sep": "\t" if spec.format == "tsv" else ",", "escape": '"'}
-    if spec.format == "json" and spec.option("multiLine") is None and _is_json_array(spec.paths):
-        options["multiLine"] = "true"  # Spark reads JSON lines unless told the file is one array
-    for key, value in spec.options:
-        key = "sep" if key == "delimiter" else key
+        options = _dialect_options(csv_dialect(spec))
+        given = tuple((key, value) for key, value in spec.options if key not in DIALECT_OPTIONS)
+    if spec.format == "json" and spec.option("multiLine") is None and _is_one_json_document(spec.paths):
+        options["multiLine"] = "true"  # Spark reads JSON lines unless told the file is one document
+    for key, value in given:
         options[key] = str(value).lower() if isinstance(value, bool) else str(value)
     return options
 
 
-def _is_json_array(paths: tuple[str, ...]) -> bool:
-    """Whether the first local file starts with ``[`` (remote paths cannot be peeked: lines assumed)."""
+def _dialect_options(dialect: CsvDialect) -> dict[str, str]:
+    """The reader options for ``dialect``, all of it: Spark's own defaults differ (a backslash
+    escapes a quote; no comments). Its line reader splits at LF, CR LF and CR alike, and with
+    ``multiLine`` it finds the file's line break itself (its ``lineSep`` takes one character)."""
+    options = {
+        "header": "true" if dialect.header else "false",
+        "sep": dialect.delimiter,
+        "quote": dialect.quote,  # "" turns quoting off
+        "escape": dialect.escape or "\0",  # one character: NUL, which no text file holds, for none
+        "encoding": "ISO-8859-1" if dialect.encoding == "latin-1" else "UTF-8",
+        "multiLine": "true" if dialect.multi_line else "false",
+    }
+    if dialect.comment:
+        options["comment"] = dialect.comment
+    return options
+
+
+def _is_one_json_document(paths: tuple[str, ...]) -> bool:
+    """Whether the first local file is one JSON document over several lines (an array, or an
+    object written out over lines), not JSON lines, which DuckDB tells itself (format 'auto');
+    remote paths cannot be peeked: lines assumed."""
     for path in paths:
         file = Path(path)
         if file.is_file():
             with open(file, "rb") as handle:
-                return handle.read(4096).lstrip().startswith(b"[")
+                head = handle.read(4096).lstrip()
+            if head.startswith(b"["):
+                return True
+            first_line = head.split(b"\n", 1)[0]
+            return head.startswith(b"{") and not _is_json(first_line)
     return False
+
+
+def _is_json(text: bytes) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _declared(df: DataFrame, spec: SourceSpec) -> DataFrame:

@@ -1,0 +1,300 @@
+"""CSV files nobody here wrote, and the dialects real files come in, read alike on both engines.
+
+Each file is read on DuckDB and on Spark with no option but what its case gives, and compared with
+Python's ``csv`` module reading it with the dialect stated by hand (an independent reader): the
+same column names, row count and values, and the column types stated by hand. The one declared
+difference: Spark's parser turns a CR LF inside a quoted field into LF (docs/suites.md).
+csv-spectrum's JSON files and JSON lines of mixed types are read alike too.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from gryph.compiler.errors import EngineError
+from gryph.compiler.sources.source_specs import SourceSpec
+from tests.support.plan_helpers import read, run_one
+
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "csv_corpus"
+
+
+@dataclass(frozen=True)
+class Case:
+    """A file (a corpus path, or bytes written here), how Python's csv module splits it, and the
+    column types both engines give it (inferred by Spark's rules: all integer text, an integer)."""
+
+    types: list[tuple[str, str]]
+    path: str = ""
+    data: bytes = b""
+    delimiter: str = ","
+    quoting: int = csv.QUOTE_MINIMAL
+    encoding: str = "utf-8-sig"  # a byte order mark is not part of the first column's name
+    options: tuple[tuple[str, object], ...] = ()
+    null: tuple[str, ...] = ("",)  # the texts read as NULL
+    skip: int = 0  # comment lines before the header
+    split_crlf: bool = field(default=False)  # holds a CR LF inside a quoted field
+
+
+S, I, D, DATE = "string", "integer", "double", "date"
+CASES = {
+    # csv-spectrum: every value as its json/ folder has it; types by Spark's rules
+    "comma_in_quotes": Case([("first", S), ("last", S), ("address", S), ("city", S), ("zip", I)]),
+    "empty": Case([("a", I), ("b", I), ("c", I)]),  # a quoted empty field is NULL on both ("" is the null text)
+    "empty_crlf": Case([("a", I), ("b", I), ("c", I)]),
+    "escaped_quotes": Case([("a", I), ("b", S)]),
+    "json": Case([("key", I), ("val", S)]),
+    # a '"' inside an unquoted field: the file is read without quoting (DuckDB's sniffer finds so)
+    "location_coordinates": Case(
+        [("Contact Phone Number", I), ("Location Coordinates", S), ("Cities", S), ("Counties", S)],
+        quoting=csv.QUOTE_NONE,
+    ),
+    "newlines": Case([("a", S), ("b", I), ("c", I)]),
+    "newlines_crlf": Case([("a", S), ("b", I), ("c", I)], split_crlf=True),
+    "quotes_and_newlines": Case([("a", I), ("b", S)]),
+    "simple": Case([("a", I), ("b", I), ("c", I)]),
+    "simple_crlf": Case([("a", I), ("b", I), ("c", I)]),
+    "utf8": Case([("a", I), ("b", I), ("c", S)]),
+    # PyPI packages' data: R's NA in numeric columns, read as text unless nullValue says it
+    "penguins": Case(
+        [
+            ("species", S),
+            ("island", S),
+            ("bill_length_mm", S),
+            ("bill_depth_mm", S),
+            ("flipper_length_mm", S),
+            ("body_mass_g", S),
+            ("sex", S),
+            ("year", I),
+        ],
+        path="pypi/penguins.csv",
+    ),
+    "penguins_na": Case(
+        [
+            ("species", S),
+            ("island", S),
+            ("bill_length_mm", D),
+            ("bill_depth_mm", D),
+            ("flipper_length_mm", I),
+            ("body_mass_g", I),
+            ("sex", S),
+            ("year", I),
+        ],
+        path="pypi/penguins.csv",
+        options=(("nullValue", "NA"),),
+        null=("NA", ""),
+    ),
+    "penguins_raw": Case(
+        [
+            ("studyName", S),
+            ("Sample Number", I),
+            ("Species", S),
+            ("Region", S),
+            ("Island", S),
+            ("Stage", S),
+            ("Individual ID", S),
+            ("Clutch Completion", S),
+            ("Date Egg", DATE),
+            *((name, D) for name in ("Culmen Length (mm)", "Culmen Depth (mm)")),
+            *((name, I) for name in ("Flipper Length (mm)", "Body Mass (g)")),
+            ("Sex", S),
+            *((name, D) for name in ("Delta 15 N (o/oo)", "Delta 13 C (o/oo)")),
+            ("Comments", S),
+        ],
+        path="pypi/penguins-raw.csv",
+        options=(("nullValue", "NA"),),
+        null=("NA", ""),
+    ),
+    "iowa_electricity": Case([("year", DATE), ("source", S), ("net_generation", I)], path="pypi/iowa-electricity.csv"),
+    # the dialects of real files, written here
+    "semicolon": Case(
+        [("id", I), ("name", S), ("amount", D)], data=b"id;name;amount\n1;Ann;10.5\n2;Bob;3\n", delimiter=";"
+    ),
+    "tab": Case([("id", I), ("name", S)], data=b"id\tname\n1\tAnn\n2\tB b\n", delimiter="\t"),
+    "pipe": Case([("id", I), ("note", S)], data=b'id|note\n1|"a|b"\n2|plain\n', delimiter="|"),
+    "crlf_quoted": Case(
+        [("id", I), ("note", S)], data=b'id,note\r\n1,"two\r\nlines"\r\n2,"say ""hi"""\r\n', split_crlf=True
+    ),
+    "utf8_bom": Case([("id", I), ("name", S)], data=b"\xef\xbb\xbfid,name\n1,Zo\xc3\xab\n2,\xe5\x8c\x97\xe4\xba\xac\n"),
+    "latin1": Case(
+        [("id", I), ("name", S), ("city", S)],
+        data=b"id;name;city\n1;Ren\xe9e;K\xf6ln\n2;Ann;Paris\n",
+        delimiter=";",
+        encoding="latin-1",
+    ),
+    "na_marker": Case(
+        [("id", I), ("score", D), ("label", S)],
+        data=b"id,score,label\n1,NA,a\n2,3.5,NA\n3,,b\n",
+        options=(("nullValue", "NA"),),
+        null=("NA", ""),
+    ),
+    "comment": Case(
+        [("id", I), ("name", S)],
+        data=b"# exported 2024-01-05\nid,name\n1,a\n2,b\n",
+        options=(("comment", "#"),),
+        skip=1,
+    ),
+    "latin1_given": Case(
+        [("id", I), ("name", S)],
+        data=b"id,name\n1,caf\xe9\n",
+        encoding="latin-1",
+        options=(("encoding", "ISO-8859-1"),),
+    ),
+}
+
+
+def _file(case_name: str, case: Case, folder: Path) -> Path:
+    if case.data:
+        path = folder / f"{case_name}.csv"
+        path.write_bytes(case.data)
+        return path
+    return CORPUS / (case.path or f"csv-spectrum/{case_name}.csv")
+
+
+def _python_rows(case: Case, path: Path) -> tuple[list[str], list[list[str]]]:
+    """The header and rows as Python's csv module reads the file: the independent reading."""
+    text = path.read_bytes().decode(case.encoding)
+    lines = io.StringIO(text, newline="")
+    for _ in range(case.skip):
+        lines.readline()
+    rows = list(csv.reader(lines, delimiter=case.delimiter, quoting=case.quoting, strict=False))
+    return rows[0], rows[1:]
+
+
+def _text(value: object) -> str | None:
+    """A value as the file writes it (None for NULL): numbers compared as numbers below."""
+    if value is None:
+        return None
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+def _same(value: object, written: str, case: Case) -> bool:
+    if written in case.null:
+        return value is None
+    if isinstance(value, bool) or value is None:
+        return False
+    if isinstance(value, int):
+        return value == int(written)
+    if isinstance(value, float):
+        return value == float(written) or (math.isnan(value) and written.lower() == "nan")
+    return _text(value) == written
+
+
+@pytest.mark.parametrize("case_name", CASES)
+def test_a_csv_reads_as_pythons_csv_module_reads_it(dq_engine, case_name, tmp_path):
+    case = CASES[case_name]
+    path = _file(case_name, case, tmp_path)
+    spec = SourceSpec("corpus", "csv", paths=(str(path),), options=case.options)
+    relation = read(dq_engine, spec)
+    rows = run_one(dq_engine, relation, {"corpus": spec})
+    header, expected = _python_rows(case, path)
+    assert [(c.name, c.dtype.kind.value) for c in relation.schema.columns] == case.types
+    assert [name for name, _ in case.types] == header
+    assert len(rows) == len(expected)
+    for row, written in zip(rows, expected, strict=True):
+        if case.split_crlf and dq_engine.name == "spark":  # the declared difference
+            written = [text.replace("\r\n", "\n") for text in written]
+        assert all(_same(row[name], text, case) for name, text in zip(header, written, strict=True)), (row, written)
+
+
+def test_the_crlf_difference_is_only_inside_quotes(dq_engine, tmp_path):
+    """A CR LF ending a record is a line break on both engines; only one inside a quoted field
+    differs (kept by DuckDB, LF on Spark)."""
+    path = _file("crlf_quoted", CASES["crlf_quoted"], tmp_path)
+    spec = SourceSpec("corpus", "csv", paths=(str(path),))
+    rows = run_one(dq_engine, read(dq_engine, spec), {"corpus": spec})
+    inside = "two\r\nlines" if dq_engine.name == "duckdb" else "two\nlines"
+    assert rows == [{"id": 1, "note": inside}, {"id": 2, "note": 'say "hi"'}]
+
+
+# --- JSON: csv-spectrum's json/ files (arrays of objects, and one object over several lines) ---
+
+
+@pytest.mark.parametrize("path", sorted((CORPUS / "csv-spectrum" / "json").glob("*.json")), ids=lambda p: p.stem)
+def test_a_json_file_reads_as_pythons_json_module_reads_it(dq_engine, path):
+    document = json.loads(path.read_text(encoding="utf-8"))
+    objects = document if isinstance(document, list) else [document]
+    spec = SourceSpec("corpus", "json", paths=(str(path),))
+    relation = read(dq_engine, spec)
+    names = sorted({name for obj in objects for name in obj})  # fields in name order, as Spark infers them
+    assert [(c.name, c.dtype.kind.value) for c in relation.schema.columns] == [(name, "string") for name in names]
+    assert run_one(dq_engine, relation, {"corpus": spec}) == [
+        {name: obj.get(name) for name in names} for obj in objects
+    ]
+
+
+# JSON lines whose fields change type between lines: numbers of both kinds are doubles; a field of
+# booleans, text and numbers is text (each value as JSON writes it); an object among strings is its
+# JSON text; a field never given a value is text, NULL throughout
+MIXED_LINES = (
+    '{"a": 1, "b": true, "c": {"x": 1}, "id": 1, "u": "Zo\\u00eb"}\n'
+    '{"a": 2.5, "b": "yes", "c": "s", "e": null, "id": 2}\n'
+    '{"a": 3, "id": 3, "b": false}\n'
+    '{"a": 10000000000, "id": 4, "b": 1}\n'
+)
+
+
+def test_json_lines_of_mixed_types(dq_engine, tmp_path):
+    path = tmp_path / "mixed.jsonl"
+    path.write_text(MIXED_LINES, encoding="utf-8")
+    spec = SourceSpec("mixed", "json", paths=(str(path),))
+    relation = read(dq_engine, spec)
+    types = [(c.name, c.dtype.kind.value) for c in relation.schema.columns]
+    assert types == [("a", D), ("b", S), ("c", S), ("e", S), ("id", I), ("u", S)]
+    rows = run_one(dq_engine, relation, {"mixed": spec})
+    objects = [row.pop("c") for row in rows]
+    assert rows == [
+        {"a": 1.0, "b": "true", "e": None, "id": 1, "u": "Zoë"},
+        {"a": 2.5, "b": "yes", "e": None, "id": 2, "u": None},
+        {"a": 3.0, "b": "false", "e": None, "id": 3, "u": None},
+        {"a": 1e10, "b": "1", "e": None, "id": 4, "u": None},
+    ]
+    # an object's JSON text is compact on DuckDB, as written on Spark (docs/suites.md): the same JSON
+    assert [json.loads(objects[0]), *objects[1:]] == [{"x": 1}, "s", None, None]
+
+
+# --- the declared differences (docs/sources.md, "CSV files") ----------------------------------
+
+
+def test_a_comment_after_a_value(dq_engine, tmp_path):
+    """A line starting with the comment character is skipped on both; after a value, DuckDB drops
+    the rest of the line, Spark keeps it."""
+    path = tmp_path / "c.csv"
+    path.write_bytes(b"id,name\n1,a # note\n#skipped\n2,b\n")
+    spec = SourceSpec("c", "csv", paths=(str(path),), options=(("comment", "#"),))
+    rows = run_one(dq_engine, read(dq_engine, spec), {"c": spec})
+    first = "a " if dq_engine.name == "duckdb" else "a # note"
+    assert rows == [{"id": 1, "name": first}, {"id": 2, "name": "b"}]
+
+
+def test_a_quoted_empty_field_with_a_null_value(dq_engine, tmp_path):
+    """With nullValue, an unquoted empty field is NULL on both; '""' is NULL on DuckDB, empty text on Spark."""
+    path = tmp_path / "n.csv"
+    path.write_bytes(b'id,label\n1,NA\n2,\n3,""\n4,x\n')
+    spec = SourceSpec("n", "csv", paths=(str(path),), options=(("nullValue", "NA"),))
+    rows = run_one(dq_engine, read(dq_engine, spec), {"n": spec})
+    quoted = None if dq_engine.name == "duckdb" else ""
+    assert [row["label"] for row in rows] == [None, None, quoted, "x"]
+
+
+def test_bytes_that_are_not_the_encoding_told(dq_engine, tmp_path):
+    """A Latin-1 file told UTF-8 (or whose first non-UTF-8 byte lies past the first MiB, where
+    gryph looks): DuckDB refuses it with the fix, Spark reads U+FFFD for the byte."""
+    path = tmp_path / "l.csv"
+    path.write_bytes(b"id,name\n1,caf\xe9\n")
+    spec = SourceSpec("l", "csv", paths=(str(path),), options=(("encoding", "utf-8"),))
+    if dq_engine.name == "duckdb":
+        with pytest.raises(EngineError) as error:
+            run_one(dq_engine, read(dq_engine, spec), {"l": spec})
+        assert error.value.code == "SOURCE_UNREADABLE" and 'encoding = "latin-1"' in (error.value.hint or "")
+    else:
+        assert run_one(dq_engine, read(dq_engine, spec), {"l": spec}) == [{"id": 1, "name": "caf\ufffd"}]
