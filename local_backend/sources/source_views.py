@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from gryph.compiler.errors import EngineError, InvalidInput, did_you_mean
-from gryph.compiler.plan.data_types import Schema
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.local_files import check_local_files, local_files
 from gryph.compiler.sources.source_specs import SourceSpec
@@ -25,6 +24,7 @@ from gryph.compiler.sources.unreadable_files import source_of_file, unreadable_s
 from ..sql.quoting import ident, string
 from .csv_inference import spark_typed, while_unchanged, with_dialect
 from .duck_types import to_duckdb
+from .typed_text import null_markers, row_file_argument, text_columns, typed_from_text
 
 if TYPE_CHECKING:  # pyarrow loads only for the sources read into Arrow
     import pyarrow as pa
@@ -130,19 +130,6 @@ def _file_list(spec: SourceSpec) -> str:
     return "[" + ", ".join(string(p) for p in expand_paths(spec)) + "]"
 
 
-def _columns_arg(schema: Schema) -> str:
-    """A reader's ``columns`` argument: the declared names and types, in order."""
-    pairs = []
-    for column in schema.columns:
-        duck_type = to_duckdb(column.dtype)
-        if duck_type is None:
-            raise InvalidInput(
-                "SOURCE_BAD_SCHEMA", f"column {column.name!r} has a type ({column.dtype}) a source cannot declare"
-            )
-        pairs.append(f"{string(column.name)}: {string(duck_type)}")
-    return "{" + ", ".join(pairs) + "}"
-
-
 def _flag(spec: SourceSpec, key: str, default: bool) -> bool:
     value = spec.option(key, default)
     if isinstance(value, bool):
@@ -161,15 +148,15 @@ def _csv_relation(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> str:
         ("delim", delimiter),
         ("quote", spec.option("quote")),
         ("escape", spec.option("escape")),
-        ("nullstr", spec.option("nullValue")),
     ):
         if value is not None:
             args.append(f"{name} = {string(str(value))}")
+    args += null_markers(spec)
     if _flag(spec, "multiLine", False):
         args.append("parallel = false")  # DuckDB's parallel reader cannot pad rows and cross lines at once
-    if spec.schema is not None:
-        args.append(f"columns = {_columns_arg(spec.schema)}")
-        return f"read_csv({', '.join(with_dialect(con, expand_paths(spec), args))})"
+    if spec.schema is not None:  # read as text, then in the declared types: typed_text.py
+        args = with_dialect(con, expand_paths(spec), [*args, f"columns = {text_columns(spec.schema)}"])
+        return typed_from_text(f"read_csv({', '.join([*args, *row_file_argument(spec)])})", spec)
     # read as text: Spark's types are inferred from it (or every column stays a string, as in
     # Spark, when told not to infer); a row with fewer fields than the header is padded with NULLs
     args = with_dialect(con, expand_paths(spec), [*args, "all_varchar = true", "null_padding = true"])

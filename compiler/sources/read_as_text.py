@@ -1,0 +1,115 @@
+"""A column read as text because of a few values: a data error at the source, not a type error
+of the suite.
+
+Without declared types a csv's column is a number only when every value is one: one ``n/a``
+among a day's prices makes the column text, and ``price > 3`` no longer type-checks. When a
+type error names such a column, and some of its values are numbers (or times), the data is what
+changed: the error is ``SOURCE_READ_AS_TEXT`` at the source's declaration, naming the column,
+the values that are not numbers, and the fix (a null marker, or declared types).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import EngineError, GryphError
+from ..plan import Aggregate, Cast, Field, Filter, Limit, Named, Plan, Query, Read, Sort, SortKey, and_all, count_all
+from ..plan.data_types import DOUBLE, STRING, TIMESTAMP, DataType, Kind, Schema
+from ..plan.scalars import IsNull, not_
+from ..plan.spark_names import quoted
+from .source_specs import SourceSpec
+
+SHOWN = 5  # values that made the column text, most frequent first
+INFERRED_FORMATS = ("csv", "tsv", "json")
+# what a column of text might have been read as, had a few values not been there
+_MEANT = {"number": (DOUBLE, "double"), "time": (TIMESTAMP, "timestamp")}
+# text that stands for no value in exports of R, pandas, SQL tools and spreadsheets
+NULL_MARKERS = ("NA", "N/A", "n/a", "NULL", "null", "-", "")
+
+
+@dataclass(frozen=True)
+class Suspect:
+    """A text column of a source whose types were inferred, named by a failed type check."""
+
+    source: str
+    column: str
+
+
+def suspects(error: GryphError, sources: Mapping[str, SourceSpec], schemas: Mapping[str, Schema]) -> list[Suspect]:
+    """The text columns of inferred sources that a ``TYPE_MISMATCH`` names in its text."""
+    if error.code != "TYPE_MISMATCH" or not error.text:
+        return []
+    words = {word.lower() for word in re.findall(r"\w+", error.text)}
+    return [
+        Suspect(name, column.name)
+        for name, spec in sources.items()
+        if spec.format in INFERRED_FORMATS and spec.schema is None and name in schemas
+        for column in schemas[name].columns
+        if column.dtype.kind is Kind.STRING and column.name.lower() in words
+    ]
+
+
+def suspect_plan(suspect: Suspect, schema: Schema) -> Plan:
+    """Per type a text column might have meant, how many of its values are of it, and the most
+    frequent values that are not (with how many rows hold each)."""
+    read = Read(suspect.source, schema)
+    text = Field(suspect.column, STRING)
+    queries = []
+    for meant, (dtype, _) in _MEANT.items():
+        fits = and_all([not_(IsNull(text)), not_(IsNull(Cast(text, dtype)))])
+        misfits = and_all([not_(IsNull(text)), IsNull(Cast(text, dtype))])
+        queries.append(Query(f"{meant}_fits", Aggregate(read, (), (Named(count_all(fits), "n"),))))
+        grouped = Aggregate(Filter(read, misfits), (Named(text, "value"),), (Named(count_all(), "rows"),))
+        ranked = Sort(
+            grouped, (SortKey(Field("rows", count_all().dtype), ascending=False), SortKey(Field("value", STRING)))
+        )
+        queries.append(Query(f"{meant}_misfits", Limit(ranked, SHOWN), SHOWN))
+    return Plan((), tuple(queries))
+
+
+def read_as_text(
+    suspect: Suspect, spec: SourceSpec, schema: Schema, rows: Mapping[str, list[dict[str, Any]]], error: GryphError
+) -> EngineError | None:
+    """The data error of ``suspect``, from the rows of its ``suspect_plan``, in place of the type
+    ``error`` it caused; None when none of its values is a number or a time (the column is text,
+    and the suite's error stands)."""
+    fits = {meant: int(rows[f"{meant}_fits"][0]["n"] or 0) for meant in _MEANT}
+    meant = max(fits, key=lambda kind: fits[kind])
+    if not fits[meant]:
+        return None
+    misfits = rows[f"{meant}_misfits"]
+    values = ", ".join(f"{row['value']!r} ({_counted(int(row['rows']), 'row')})" for row in misfits)
+    return EngineError(
+        "SOURCE_READ_AS_TEXT",
+        f"source {spec.name!r}: column {suspect.column!r} was read as {STRING} because some of its values are "
+        f"not {meant}s: {values}, while {_counted(fits[meant], 'value')} {'is' if fits[meant] == 1 else 'are'}; "
+        f"so {error.location}: {error.message}",
+        location=spec.location,
+        text=spec.describe(),
+        hint=_fix(schema, suspect.column, _MEANT[meant][1], [str(row["value"]) for row in misfits]),
+    )
+
+
+def _fix(schema: Schema, column: str, type_name: str, values: list[str]) -> str:
+    declared = ", ".join(
+        f"{_name(c.name)} {type_name if c.name == column else _type_name(c.dtype)}" for c in schema.columns
+    )
+    with_types = f'declare its types, schema = "{declared}" (a value that is not one is then NULL and counted)'
+    if len(values) == 1 and values[0] in NULL_MARKERS:
+        return f'if {values[0]!r} means no value, add nullValue = "{values[0]}" to the source; or {with_types}'
+    return with_types
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _name(name: str) -> str:
+    return name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) else quoted(name)
+
+
+def _type_name(dtype: DataType) -> str:
+    return str(dtype).replace(" ", "")
