@@ -27,7 +27,7 @@ from gryph.compiler.plan.data_types import INTEGER, Column, Schema
 from gryph.compiler.results import Failed, ResultRow, RuleResult, merge_writes
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.lake_tables import TableLog, is_lake_table
-from gryph.compiler.sources.read_as_text import read_as_text, suspect_plan, suspects
+from gryph.compiler.sources.read_as_text import read_as_text, reading_plan, suspects, text_reading
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import TMST, is_stream, stream_schema
 from gryph.compiler.sources.typed_text import MalformedCounts, metrics_name, source_metrics, typed_sources
@@ -212,8 +212,8 @@ def _blaming_data(
         for suspect in suspects(error, suite.sources, schemas):
             spec, schema = suite.sources[suspect.source], schemas[suspect.source]
             with _located(spec.location):
-                rows = engine.run(suspect_plan(suspect, schema), suite.sources)
-            found = read_as_text(suspect, spec, schema, rows, error)
+                rows = engine.run(reading_plan(suspect.source, schema, [suspect.column]), suite.sources)
+            found = read_as_text(suspect, spec, schema, text_reading(0, rows), error)
             if found is not None:
                 raise found from None
         raise

@@ -52,54 +52,79 @@ def suspects(error: GryphError, sources: Mapping[str, SourceSpec], schemas: Mapp
     ]
 
 
-def suspect_plan(suspect: Suspect, schema: Schema) -> Plan:
-    """Per type a text column might have meant, how many of its values are of it, and the most
-    frequent values that are not (with how many rows hold each)."""
-    read = Read(suspect.source, schema)
-    text = Field(suspect.column, STRING)
+@dataclass(frozen=True)
+class TextReading:
+    """What a text column holds: the type most of its values are of (``number`` or ``time``), how
+    many are, and the most frequent values that are not, each with its number of rows."""
+
+    meant: str
+    fits: int
+    misfits: tuple[tuple[str, int], ...]
+
+    @property
+    def marker(self) -> str | None:
+        """The one value that is not of the type, when it reads as no value (``NA``)."""
+        only = [value for value, _ in self.misfits]
+        return only[0] if len(only) == 1 and only[0] in NULL_MARKERS else None
+
+
+def reading_plan(source: str, schema: Schema, columns: list[str]) -> Plan:
+    """Per text column of ``source`` and type it might have meant, how many of its values are of
+    it, and the most frequent values that are not (with how many rows hold each)."""
+    read = Read(source, schema)
     queries = []
-    for meant, (dtype, _) in _MEANT.items():
-        fits = and_all([not_(IsNull(text)), not_(IsNull(Cast(text, dtype)))])
-        misfits = and_all([not_(IsNull(text)), IsNull(Cast(text, dtype))])
-        queries.append(Query(f"{meant}_fits", Aggregate(read, (), (Named(count_all(fits), "n"),))))
-        grouped = Aggregate(Filter(read, misfits), (Named(text, "value"),), (Named(count_all(), "rows"),))
-        ranked = Sort(
-            grouped, (SortKey(Field("rows", count_all().dtype), ascending=False), SortKey(Field("value", STRING)))
-        )
-        queries.append(Query(f"{meant}_misfits", Limit(ranked, SHOWN), SHOWN))
+    for index, column in enumerate(columns):
+        text = Field(column, STRING)
+        for meant, (dtype, _) in _MEANT.items():
+            fits = and_all([not_(IsNull(text)), not_(IsNull(Cast(text, dtype)))])
+            misfits = and_all([not_(IsNull(text)), IsNull(Cast(text, dtype))])
+            queries.append(Query(f"c{index}_{meant}_fits", Aggregate(read, (), (Named(count_all(fits), "n"),))))
+            grouped = Aggregate(Filter(read, misfits), (Named(text, "value"),), (Named(count_all(), "rows"),))
+            ranked = Sort(
+                grouped, (SortKey(Field("rows", count_all().dtype), ascending=False), SortKey(Field("value", STRING)))
+            )
+            queries.append(Query(f"c{index}_{meant}_misfits", Limit(ranked, SHOWN), SHOWN))
     return Plan((), tuple(queries))
 
 
-def read_as_text(
-    suspect: Suspect, spec: SourceSpec, schema: Schema, rows: Mapping[str, list[dict[str, Any]]], error: GryphError
-) -> EngineError | None:
-    """The data error of ``suspect``, from the rows of its ``suspect_plan``, in place of the type
-    ``error`` it caused; None when none of its values is a number or a time (the column is text,
-    and the suite's error stands)."""
-    fits = {meant: int(rows[f"{meant}_fits"][0]["n"] or 0) for meant in _MEANT}
+def text_reading(index: int, rows: Mapping[str, list[dict[str, Any]]]) -> TextReading | None:
+    """The reading of the ``index``th column of a ``reading_plan`` from its rows; None when none
+    of its values is a number or a time."""
+    fits = {meant: int(rows[f"c{index}_{meant}_fits"][0]["n"] or 0) for meant in _MEANT}
     meant = max(fits, key=lambda kind: fits[kind])
     if not fits[meant]:
         return None
-    misfits = rows[f"{meant}_misfits"]
-    values = ", ".join(f"{row['value']!r} ({_counted(int(row['rows']), 'row')})" for row in misfits)
+    misfits = tuple((str(row["value"]), int(row["rows"])) for row in rows[f"c{index}_{meant}_misfits"])
+    return TextReading(meant, fits[meant], misfits)
+
+
+def read_as_text(
+    suspect: Suspect, spec: SourceSpec, schema: Schema, reading: TextReading | None, error: GryphError
+) -> EngineError | None:
+    """The data error of ``suspect``, read as ``reading``, in place of the type ``error`` it
+    caused; None when none of its values is a number or a time (the column is text, and the
+    suite's error stands)."""
+    if reading is None:
+        return None
+    values = ", ".join(f"{value!r} ({_counted(rows, 'row')})" for value, rows in reading.misfits)
     return EngineError(
         "SOURCE_READ_AS_TEXT",
         f"source {spec.name!r}: column {suspect.column!r} was read as {STRING} because some of its values are "
-        f"not {meant}s: {values}, while {_counted(fits[meant], 'value')} {'is' if fits[meant] == 1 else 'are'}; "
-        f"so {error.location}: {error.message}",
+        f"not {reading.meant}s: {values}, while {_counted(reading.fits, 'value')} "
+        f"{'is' if reading.fits == 1 else 'are'}; so {error.location}: {error.message}",
         location=spec.location,
         text=spec.describe(),
-        hint=_fix(schema, suspect.column, _MEANT[meant][1], [str(row["value"]) for row in misfits]),
+        hint=_fix(schema, suspect.column, _MEANT[reading.meant][1], reading.marker),
     )
 
 
-def _fix(schema: Schema, column: str, type_name: str, values: list[str]) -> str:
+def _fix(schema: Schema, column: str, type_name: str, marker: str | None) -> str:
     declared = ", ".join(
         f"{_name(c.name)} {type_name if c.name == column else _type_name(c.dtype)}" for c in schema.columns
     )
     with_types = f'declare its types, schema = "{declared}" (a value that is not one is then NULL and counted)'
-    if len(values) == 1 and values[0] in NULL_MARKERS:
-        return f'if {values[0]!r} means no value, add nullValue = "{values[0]}" to the source; or {with_types}'
+    if marker is not None:
+        return f'if {marker!r} means no value, add nullValue = "{marker}" to the source; or {with_types}'
     return with_types
 
 
