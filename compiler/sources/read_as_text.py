@@ -68,6 +68,10 @@ class TextReading:
         return only[0] if len(only) == 1 and only[0] in NULL_MARKERS else None
 
 
+# a column without a value (a file of only its header): text, as both engines infer it
+EMPTY = TextReading("nothing", 0, ())
+
+
 def reading_plan(source: str, schema: Schema, columns: list[str]) -> Plan:
     """Per text column of ``source`` and type it might have meant, how many of its values are of
     it, and the most frequent values that are not (with how many rows hold each)."""
@@ -88,12 +92,12 @@ def reading_plan(source: str, schema: Schema, columns: list[str]) -> Plan:
 
 
 def text_reading(index: int, rows: Mapping[str, list[dict[str, Any]]]) -> TextReading | None:
-    """The reading of the ``index``th column of a ``reading_plan`` from its rows; None when none
-    of its values is a number or a time."""
+    """The reading of the ``index``th column of a ``reading_plan`` from its rows (``EMPTY`` when it
+    holds no value at all); None when none of its values is a number or a time."""
     fits = {meant: int(rows[f"c{index}_{meant}_fits"][0]["n"] or 0) for meant in _MEANT}
     meant = max(fits, key=lambda kind: fits[kind])
     if not fits[meant]:
-        return None
+        return None if rows[f"c{index}_{meant}_misfits"] else EMPTY
     misfits = tuple((str(row["value"]), int(row["rows"])) for row in rows[f"c{index}_{meant}_misfits"])
     return TextReading(meant, fits[meant], misfits)
 
@@ -106,6 +110,15 @@ def read_as_text(
     suite's error stands)."""
     if reading is None:
         return None
+    if reading is EMPTY:
+        return EngineError(
+            "SOURCE_READ_AS_TEXT",
+            f"source {spec.name!r}: column {suspect.column!r} was read as {STRING} because it holds no value "
+            f"to tell its type by; so {error.location}: {error.message}",
+            location=spec.location,
+            text=spec.describe(),
+            hint='declare its types, schema = "name type, ...": a file without rows is then read in them',
+        )
     values = ", ".join(f"{value!r} ({_counted(rows, 'row')})" for value, rows in reading.misfits)
     return EngineError(
         "SOURCE_READ_AS_TEXT",

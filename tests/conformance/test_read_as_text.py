@@ -53,3 +53,14 @@ def test_a_column_of_text_keeps_the_suites_error(dq_engine, tmp_path):
     with pytest.raises(InvalidInput) as caught:
         run(load_suite(_suite(tmp_path, csv, "select count(*) from orders where name > 3")), dq_engine)
     assert (caught.value.code, caught.value.location.line) == ("TYPE_MISMATCH", 3)
+
+
+def test_a_header_only_file_is_blamed_at_the_source(dq_engine, tmp_path):
+    with pytest.raises(EngineError) as caught:
+        run(load_suite(_suite(tmp_path, "id,price\n", "select count(*) from orders where price > 3")), dq_engine)
+    error = caught.value
+    assert (error.code, error.location.line) == ("SOURCE_READ_AS_TEXT", 2)
+    assert error.message.startswith(
+        "source 'orders': column 'price' was read as string because it holds no value to tell its type by; so "
+    )
+    assert error.hint == 'declare its types, schema = "name type, ...": a file without rows is then read in them'
