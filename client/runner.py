@@ -221,10 +221,11 @@ def _blaming_data(
 
 def _schemas_for(suite: Suite, engine: Engine) -> dict[str, Schema]:
     """The schemas of a suite's sources, for a suite that has something to check."""
-    if not suite.rules and not suite.measures and not suite.schemas:
+    # checks alone may read what the sources count of themselves (metrics["source:orders"])
+    if not suite.rules and not suite.measures and not suite.schemas and not suite.checks:
         raise InvalidInput(
             "EMPTY_SUITE",
-            f"suite {suite.name!r} has no rules, no measures and no schema statements",
+            f"suite {suite.name!r} has no rules, no measures, no checks and no schema statements",
             location=Location(suite.file, 1, 1),
             hint="add a rule or a measure",
         )
