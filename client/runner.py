@@ -158,7 +158,9 @@ def execute(
     results. ``phase`` hears what runs next (a progress display)."""
     one_step = bool(compiled.conditions) and engine.one_step(compiled.plan, sources)
     first = compiled.plan if one_step else compiled.first_plan()
-    phase(f"reading {_counted(len(sources), 'source')}: {_counted(len(first.queries), 'statement')} on {engine.name}")
+    phase(
+        f"reading {_counted(len(compiled.suite.sources), 'source')}: {_counted(len(first.queries), 'statement')} on {engine.name}"
+    )
     rows = engine.run(first, sources)
     second = None if one_step else compiled.second_plan(rows)
     if second is not None:
