@@ -81,7 +81,9 @@ def malformed_queries(spec: SourceSpec, prefix: str) -> tuple[tuple[Query, ...],
     counts = Aggregate(read, (), tuple(Named(count_all(m), f"c{i}") for i, m in enumerate(malformed)))
     queries = [Query(_counts(prefix), counts)] if columns else []
     for i, (column, bad) in enumerate(zip(columns, malformed, strict=True)):
-        first = Limit(Sort(Filter(read, bad), (SortKey(Field(ROW, INTEGER)),)), EXAMPLES)
+        # rows of several files share numbers: their values order them alike on both engines
+        order = (SortKey(Field(ROW, INTEGER)), SortKey(Field(column.name, STRING)))
+        first = Limit(Sort(Filter(read, bad), order), EXAMPLES)
         shown = Project(first, (Named(Field(ROW, INTEGER), "row"), Named(Field(column.name, STRING), "value")))
         queries.append(Query(_examples(prefix, i), shown, EXAMPLES))
     return tuple(queries), text

@@ -119,3 +119,29 @@ def test_a_header_only_file_is_no_rows_and_its_checks_judge_it(dq_engine, tmp_pa
 
 def _as_date(value: object) -> object:
     return value.isoformat() if isinstance(value, dt.date) else value
+
+
+def test_rows_are_numbered_in_their_own_files(dq_engine, tmp_path):
+    # by hand: a.csv's row 1 'x'; b.csv's rows 1 'bad', 2 'y', 3 'z'; rows of one number by value
+    (tmp_path / "a.csv").write_text("id,price\n1,x\n2,3\n", encoding="utf-8")
+    (tmp_path / "b.csv").write_text("id,price\n1,bad\n2,y\n3,z\n", encoding="utf-8")
+    suite = tmp_path / "s.dq"
+    suite.write_text(
+        'source d = csv("a.csv", "b.csv", schema = "id bigint, price double")\nprofiling rows: select price from d\n',
+        encoding="utf-8",
+    )
+    result = run(load_suite(str(suite)), dq_engine)
+    assert result.malformed_values == {
+        "d": {
+            "price": {
+                "type": "double",
+                "malformed": 4,
+                "examples": [
+                    {"row": 1, "value": "bad"},
+                    {"row": 1, "value": "x"},
+                    {"row": 2, "value": "y"},
+                    {"row": 3, "value": "z"},
+                ],
+            }
+        }
+    }
