@@ -133,6 +133,7 @@ def to_text(result: RunResult, strict: bool = False) -> str:
     if result.metrics:
         lines += ["", _metrics_table(result)]
     lines += _records_text(result)
+    lines += _malformed_text(result.malformed_values)
     if result.measures:
         lines += ["", table(["measure", "value"], [[name, value] for name, value in result.measures.items()])]
     if result.checks:
@@ -197,4 +198,25 @@ def _records_text(result: RunResult) -> list[str]:
             lines.append(table(headers, shown))
             if record["count"] > len(sample):
                 lines.append(f"... {record['count'] - len(sample)} more")
+    return lines
+
+
+def malformed_examples(column: dict) -> str:
+    """A column's first values that did not parse, with their rows: ``row 2: 'n/a', row 5: '-'``."""
+    return ", ".join(f"row {example['row']}: {example['value']!r}" for example in column.get("examples", []))
+
+
+def _malformed_text(malformed_values: dict[str, dict]) -> list[str]:
+    """Per source of declared types, its values that are not of their column's type (now NULL)."""
+    lines = []
+    for source, columns in malformed_values.items():
+        total = sum(column["malformed"] for column in columns.values())
+        lines += [
+            "",
+            for_terminal(
+                f"{source}: {total} {'value' if total == 1 else 'values'} not of the declared type (read as NULL)"
+            ),
+        ]
+        rows = [[name, c["type"], c["malformed"], malformed_examples(c)] for name, c in columns.items()]
+        lines.append(table(["column", "type", "malformed", "first rows"], rows))
     return lines

@@ -35,6 +35,8 @@ class RunResult:
     # rules and measures whose result broke its contract (too many rows, not one row): their errors
     failed: dict[str, dict] = field(default_factory=dict)
     malformed: dict[str, int] = field(default_factory=dict)  # a stream batch's messages that did not parse
+    # per csv source of declared types, its columns' values that did not parse: count, type, first examples
+    malformed_values: dict[str, dict] = field(default_factory=dict)
     # a stream's batch: its number, time (__tmst) and what each stream source read (gryph stream)
     stream: dict | None = None
     # each source's columns and their logical types, as the engine reported them (no scan)
@@ -79,6 +81,8 @@ class RunResult:
         }
         if self.failed:
             document["failed"] = self.failed
+        if self.malformed_values:
+            document["malformed_values"] = self.malformed_values
         if self.stream is not None:
             document["stream"] = self.stream
         if self.schemas:

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import cast
+from typing import TypeVar, cast
 
 from gryph.compiler.analysis import CheckedSuite, check_suite
 from gryph.compiler.analysis.sql_reads import check_suite_sql
@@ -21,13 +21,16 @@ from gryph.compiler.errors import GryphError, InvalidInput, Location
 from gryph.compiler.griffin.json_frames import json_documents_plan, json_view_schema
 from gryph.compiler.language.text_files import read_utf8
 from gryph.compiler.lowering import Options
+from gryph.compiler.lowering.query_collector import Results, ValueRef
 from gryph.compiler.plan import format_plan
 from gryph.compiler.plan.data_types import INTEGER, Column, Schema
 from gryph.compiler.results import Failed, ResultRow, RuleResult, merge_writes
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.lake_tables import TableLog, is_lake_table
+from gryph.compiler.sources.read_as_text import read_as_text, reading_plan, suspects, text_reading
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import TMST, is_stream, stream_schema
+from gryph.compiler.sources.typed_text import MalformedCounts, metrics_name, source_metrics, typed_sources
 from gryph.compiler.suites.data_times import parse_data_time
 from gryph.compiler.suites.data_times import shown as shown_data_time
 from gryph.compiler.suites.native_suites import parse_suite
@@ -155,7 +158,9 @@ def execute(
     results. ``phase`` hears what runs next (a progress display)."""
     one_step = bool(compiled.conditions) and engine.one_step(compiled.plan, sources)
     first = compiled.plan if one_step else compiled.first_plan()
-    phase(f"reading {_counted(len(sources), 'source')}: {_counted(len(first.queries), 'statement')} on {engine.name}")
+    phase(
+        f"reading {_counted(len(compiled.suite.sources), 'source')}: {_counted(len(first.queries), 'statement')} on {engine.name}"
+    )
     rows = engine.run(first, sources)
     second = None if one_step else compiled.second_plan(rows)
     if second is not None:
@@ -185,20 +190,44 @@ def _located(location):
 
 def compile_for(suite: Suite, engine: Engine, options: Options | None = None) -> CompiledSuite:
     """Check the suite against the engine's view of its sources and lower it."""
-    return compile_suite(suite, _schemas_for(suite, engine), options)
+    schemas = _schemas_for(suite, engine)
+    return _blaming_data(lambda: compile_suite(suite, schemas, options), suite, schemas, engine)
 
 
 def check_for(suite: Suite, engine: Engine) -> CheckedSuite:
     """Check the suite against the engine's view of its sources (the check pass only)."""
-    return check_suite(suite, _schemas_for(suite, engine))
+    schemas = _schemas_for(suite, engine)
+    return _blaming_data(lambda: check_suite(suite, schemas), suite, schemas, engine)
+
+
+_Checked = TypeVar("_Checked")
+
+
+def _blaming_data(
+    checking: Callable[[], _Checked], suite: Suite, schemas: dict[str, Schema], engine: Engine
+) -> _Checked:
+    """``checking()``, whose type error over a column that a few values made text is the data's
+    error, at its source (read_as_text.py): the values are looked at only after such an error."""
+    try:
+        return checking()
+    except InvalidInput as error:
+        for suspect in suspects(error, suite.sources, schemas):
+            spec, schema = suite.sources[suspect.source], schemas[suspect.source]
+            with _located(spec.location):
+                rows = engine.run(reading_plan(suspect.source, schema, [suspect.column]), suite.sources)
+            found = read_as_text(suspect, spec, schema, text_reading(0, rows), error)
+            if found is not None:
+                raise found from None
+        raise
 
 
 def _schemas_for(suite: Suite, engine: Engine) -> dict[str, Schema]:
     """The schemas of a suite's sources, for a suite that has something to check."""
-    if not suite.rules and not suite.measures and not suite.schemas:
+    # checks alone may read what the sources count of themselves (metrics["source:orders"])
+    if not suite.rules and not suite.measures and not suite.schemas and not suite.checks:
         raise InvalidInput(
             "EMPTY_SUITE",
-            f"suite {suite.name!r} has no rules, no measures and no schema statements",
+            f"suite {suite.name!r} has no rules, no measures, no checks and no schema statements",
             location=Location(suite.file, 1, 1),
             hint="add a rule or a measure",
         )
@@ -273,16 +302,24 @@ def run_loaded(
     clock = time.perf_counter()
     phase("learning the sources' schemas and compiling the rules")
     schemas = _schemas_for(suite, active)
-    compiled = compile_suite(suite, schemas, options)
+    compiled = _blaming_data(lambda: compile_suite(suite, schemas, options), suite, schemas, active)
     columns = {name: columns_of(schemas[name]) for name in suite.sources}  # stored: schema_changes reads them
     refuse_plan(compiled, active.capabilities, lambda: check_for(suite, active))
+    counting = MalformedCounts.of(suite.sources)  # run with the suite's queries: no scan of its own
+    compiled = replace(
+        compiled,
+        plan=replace(compiled.plan, queries=compiled.plan.queries + counting.queries),
+        # a column's first bad values are fetched, as record samples are, only where it has some
+        conditions={**compiled.conditions, **{name: _not_zero(ref) for name, ref in counting.examples.items()}},
+    )
     try:
-        rows = execute(compiled, active, suite.sources, phase)
+        rows = execute(compiled, active, {**suite.sources, **counting.texts}, phase)
     except GryphError as error:
         if error.location.file is None:  # a failure of the run belongs to the suite that ran (its line kept)
             error.location = replace(error.location, file=suite.file)
         raise
     logs = _table_logs(suite, active)
+    malformed_values = counting.report(suite.sources, rows)
     results = compiled.finish(rows)
     measures = compiled.finish_measures(rows)
     metrics = _metrics(suite, results)
@@ -292,7 +329,7 @@ def run_loaded(
         compiled.checks,
         suite.policy,
         {m.name: m.value for m in measures},
-        metrics,
+        {**metrics, **_source_metrics(suite, malformed_values)},
         Clock(suite.name, data_time or started, store.before(data_time or started) if store else NoHistory(), columns),
     )
     failed = {r.rule: r.error for r in results if r.error is not None}
@@ -314,10 +351,24 @@ def run_loaded(
         # a source the plan does not count (read only through a join) counted by its table's log
         rows_read={**{n: log.rows for n, log in logs.items() if log.rows is not None}, **compiled.rows_read(rows)},
         malformed=compiled.malformed_read(rows),
+        malformed_values=malformed_values,
         rule_kinds={rule.name: {"kind": rule.kind, "details": _scalar_details(rule)} for rule in suite.rules},
         schemas=columns,
         table_logs={name: log.report() for name, log in logs.items()},
     )
+
+
+def _not_zero(count: tuple[str, str]) -> Callable[[Results], bool]:
+    """Whether the count at (query, column) is not 0."""
+    return lambda results: bool(results.value(ValueRef(*count)))
+
+
+def _source_metrics(suite: Suite, malformed_values: dict[str, dict]) -> dict[str, object]:
+    """What checks read of the sources themselves: ``metrics["source:orders"]["malformed"]``."""
+    return {
+        metrics_name(name): source_metrics(suite.sources[name], malformed_values.get(name, {}))
+        for name in typed_sources(suite.sources)
+    }
 
 
 def _table_logs(suite: Suite, active: Engine) -> dict[str, TableLog]:

@@ -160,6 +160,7 @@ CODES: dict[str, ErrorCode] = {
         SOURCE_EMPTY="source <name>: <path> is empty",
         SOURCE_NOT_TEXT="source <name>: <path> is not text",
         SOURCE_NOT_A_FILE="source <name>: <path> is not a regular file",
+        SOURCE_READ_AS_TEXT="source <name>: column <column> was read as string because some of its values are not numbers",
         DATABASE_NOT_FOUND="no DuckDB database at <path>",
         DATABASE_UNREADABLE="cannot open the DuckDB database <path>",
         HISTORY_UNREADABLE="cannot open the history <path>",

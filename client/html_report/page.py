@@ -13,6 +13,7 @@ from gryph.compiler.checks.schema_checks import schema_changes
 from ..headline import document_headline
 from ..report import cell, json_safe
 from .chart import Chart
+from .malformed_values import malformed_section
 from .render import to_svg
 
 OPEN_UP_TO = 12  # sections of a suite with more rules than this start closed
@@ -52,6 +53,7 @@ def html_page(
         _checks(document.get("check_details") or []),
         _measures(document.get("measure") or {}, document.get("check_details") or []),
         _schemas(document.get("schemas") or {}, (previous or {}).get("schemas")),
+        malformed_section(document.get("malformed_values") or {}),
         stream,
         _rules(document, rule_charts),
         _trends(trends, runs),

@@ -15,6 +15,7 @@ from gryph.compiler.redaction import redact
 from gryph.compiler.suites.native_suites import parse_suite
 
 from ..runner import check_for, opened_engine
+from .declared_types import with_types
 from .dsl_text import comment_text, identifier
 from .profiles import SourceProfile, profile_source
 from .proposals import source_statements
@@ -47,7 +48,7 @@ def suggest(
     base = (cwd / output).parent if output is not None else cwd
     sources = read_source_arguments(arguments, cwd)
     with opened_engine(engine, remote) as active:
-        profiles = [profile_source(spec, active) for spec in sources]
+        profiles = [profile_source(with_types(spec, active), active) for spec in sources]
         text = _suite_text(profiles, arguments, output, base, now)
         # the suite must read back: a suggestion that does not validate is gryph's mistake, said here
         # (with the sources as profiled: a URL's password is not in the text)

@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from gryph.compiler.errors import EngineError, InvalidInput
-from gryph.compiler.sources.csv_dialects import csv_dialect, default_dialect, null_marker
+from gryph.compiler.sources.csv_dialects import csv_dialect, default_dialect
 from gryph.compiler.sources.source_specs import STREAM_FORMATS, SourceSpec
 from gryph.compiler.suites.native_suites import parse_suite
 
@@ -58,16 +58,13 @@ _SPELLINGS = {"delimiter": "sep", "encoding": "charset"}
 
 def _with_dialect(spec: SourceSpec) -> SourceSpec:
     """A CSV source with the options that say how its file was found to be written (delimiter,
-    quote, encoding, ..., the text it writes for a missing number) where they differ from what a
+    quote, encoding, ...) where they differ from what a
     source without options is read with: the suite says how to split its file, both engines read
     it so. Options the source gives are kept as given."""
     if spec.format not in ("csv", "tsv"):
         return spec
     dialect = csv_dialect(spec)
     found = dialect.source_options(default_dialect(spec))
-    marker = null_marker(spec, dialect)
-    if marker is not None:
-        found += (("nullValue", marker),)
     given = {key for key, _ in spec.options}
     added = tuple((key, value) for key, value in found if not {key, _SPELLINGS.get(key)} & given)
     return replace(spec, options=spec.options + added)

@@ -15,7 +15,7 @@ from .dsl_text import dsl_name, dsl_number, dsl_string
 
 _OPTION_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*\Z")
 # the types a declared schema can name (parse_type_name); nested types are read as the files hold them
-_DECLARABLE = {Kind.BOOLEAN, Kind.INTEGER, Kind.DOUBLE, Kind.DECIMAL, Kind.STRING, Kind.DATE, Kind.TIMESTAMP}
+DECLARABLE = {Kind.BOOLEAN, Kind.INTEGER, Kind.DOUBLE, Kind.DECIMAL, Kind.STRING, Kind.DATE, Kind.TIMESTAMP}
 
 
 def declaration(spec: SourceSpec, base: Path) -> list[str]:
@@ -69,7 +69,7 @@ def _option_value(value: object) -> str:
 
 def _schema_text(spec: SourceSpec, schema: Schema) -> str:
     for column in schema.columns:
-        if column.dtype.kind not in _DECLARABLE:
+        if column.dtype.kind not in DECLARABLE:
             raise InvalidInput(
                 "BAD_SOURCE",
                 f"source {spec.name}: column {column.name!r} is declared {column.dtype}, "

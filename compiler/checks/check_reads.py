@@ -14,6 +14,7 @@ from ..language.ruletree import check_nodes as c
 from ..language.ruletree.nodes import Node, StatementRule, located
 from ..plan.data_types import DataType, Kind
 from ..rule_kinds import RULE_KINDS, RuleKind, metric_name
+from ..sources.typed_text import METRIC_KEYS, metrics_name, typed_sources
 from ..suites.suite import CheckSpec, MeasureSpec, RuleSpec, Suite
 from .anomaly_syntax import MeasureTypes
 
@@ -26,6 +27,7 @@ def check_reads(suite: Suite, measure_types: MeasureTypes) -> None:
     """Raise a located ``InvalidInput`` for the first check that reads a metric its rule does
     not write, or compares a measure with a literal of another type."""
     written = {rule.name: names for rule in suite.rules if (names := written_metrics(rule)) is not None}
+    written.update((metrics_name(s), WrittenMetrics(METRIC_KEYS, (), {})) for s in typed_sources(suite.sources))
     shapes = {m.name: m.shape for m in suite.measures if isinstance(m, MeasureSpec)}
     for check in suite.checks:
         _Reads(check, written, measure_types, shapes).walk(check.expr)

@@ -18,6 +18,7 @@ from ..language.number_literals import number_from_text
 from ..language.ruletree import check_nodes as c
 from ..language.ruletree.nodes import Node, located
 from ..plan.data_types import Schema
+from ..sources.typed_text import metrics_name, typed_sources
 from ..suites.suite import CheckSpec, PassSpec, SchemaSpec, Suite
 from .anomaly_syntax import STRATEGY_PARAMETERS, MeasureTypes, build_anomaly
 from .check_functions import FUNCTIONS
@@ -37,7 +38,8 @@ class _Builder:
     def __init__(self, suite: Suite, measure_types: MeasureTypes) -> None:
         self.suite = suite
         self.measures = [m.name for m in suite.measures]
-        self.rules = [r.name for r in suite.rules]
+        # a rule's metrics, and the counts of each source read into declared types (typed_text.py)
+        self.rules = [r.name for r in suite.rules] + [metrics_name(s) for s in typed_sources(suite.sources)]
         self.measure_types = measure_types
 
     error = staticmethod(located)

@@ -15,9 +15,7 @@ import codecs
 import csv
 import io
 import os
-import re
-from collections import Counter, defaultdict
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import duckdb
 
@@ -32,10 +30,7 @@ _FALSE = {"false", "0", "no", "n", "off"}
 # the encodings both engines read, by the names a source may give them
 ENCODINGS = {"utf-8": "utf-8", "utf8": "utf-8", "latin-1": "latin-1", "latin1": "latin-1", "iso-8859-1": "latin-1"}
 _UTF8_BOM = codecs.BOM_UTF8
-_SAMPLE_BYTES = 1 << 20  # what the encoding, quoted line breaks and null markers are judged from
-# the texts a file may write for a missing value, in the order a tie is decided
-NULL_MARKERS = ("NA", "N/A", "n/a", "NULL", "null", "-")
-_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_SAMPLE_BYTES = 1 << 20  # what the encoding and quoted line breaks are judged from
 
 
 @dataclass(frozen=True)
@@ -43,8 +38,8 @@ class CsvDialect:
     """How a CSV file is split. ``quote`` and ``escape`` are one character or "" (none);
     ``line_break`` is ``\\n``, ``\\r\\n`` or ``\\r``; ``encoding`` is ``utf-8`` (a byte order mark
     skipped) or ``latin-1``; ``multi_line``: quoted fields may hold line breaks. A null marker is
-    no part of it: how values are read is not the dialect's to say (``null_marker`` finds one for
-    ``gryph suggest`` to propose)."""
+    no part of it: how values are read is not the dialect's to say (``gryph suggest`` finds one
+    from the values' types: client/suggestions/declared_types.py)."""
 
     delimiter: str = ","
     quote: str = '"'
@@ -163,30 +158,6 @@ def _sniffed(spec: SourceSpec, path: str, given: dict[str, object]) -> CsvDialec
             "\n" in field or "\r" in field for row in _rows(text, fields) for field in row
         )
     return CsvDialect(**fields)  # type: ignore[arg-type]  # the fields' own names and types
-
-
-def null_marker(spec: SourceSpec, dialect: CsvDialect) -> str | None:
-    """The text ``spec``'s first local file writes for a missing number (``NA``, as R does): one
-    of ``NULL_MARKERS`` standing as a whole field of a column whose other values are all numbers,
-    the most frequent such text; for ``gryph suggest`` to propose as ``nullValue``. None when the
-    file writes none or is not here."""
-    path = _first_local_file(spec)
-    if path is None:
-        return None
-    rows = _rows(_text(_head(path), dialect.encoding), asdict(dialect))
-    columns: defaultdict[int, Counter[str]] = defaultdict(Counter)
-    for row in rows[1:] if dialect.header else rows:
-        for index, field in enumerate(row):
-            columns[index][field.strip()] += 1
-    found: Counter[str] = Counter()
-    for values in columns.values():
-        markers = {text: n for text, n in values.items() if text in NULL_MARKERS}
-        numbers = [text for text in values if text and text not in markers]
-        if markers and numbers and all(_NUMBER.fullmatch(text) for text in numbers):
-            found.update(markers)
-    if not found:
-        return None
-    return max(found, key=lambda text: (found[text], -NULL_MARKERS.index(text)))
 
 
 def _first_local_file(spec: SourceSpec) -> str | None:

@@ -35,6 +35,8 @@ class SourceSpec:
     frame: object = field(default=None, compare=False, hash=False, repr=False)
     # a stream's batch time (epoch ms): engines add it to every row as the column ``__tmst``
     stamp: int | None = None
+    # engines add each row's number in its file (1, 2, ... in file order) as this column: typed_text.py
+    row_number: str | None = None
     # where the user declared it: errors reading it point there
     location: Location | None = field(default=None, compare=False, hash=False, repr=False)
 

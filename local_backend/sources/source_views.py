@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from gryph.compiler.errors import EngineError, InvalidInput, did_you_mean
-from gryph.compiler.plan.data_types import Schema
+from gryph.compiler.errors import EngineError, did_you_mean
 from gryph.compiler.sources.csv_dialects import CsvDialect, csv_dialect, flag_option
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.local_files import check_local_files, local_files
@@ -27,6 +26,7 @@ from gryph.compiler.sources.unreadable_files import source_of_file, unreadable_s
 from ..sql.quoting import ident, string
 from .csv_inference import spark_typed
 from .duck_types import to_duckdb
+from .typed_text import null_markers, row_file_argument, text_columns, typed_from_text
 
 if TYPE_CHECKING:  # pyarrow loads only for the sources read into Arrow
     import pyarrow as pa
@@ -131,29 +131,15 @@ def _file_list(spec: SourceSpec) -> str:
     return "[" + ", ".join(string(p) for p in expand_paths(spec)) + "]"
 
 
-def _columns_arg(schema: Schema) -> str:
-    """A reader's ``columns`` argument: the declared names and types, in order."""
-    pairs = []
-    for column in schema.columns:
-        duck_type = to_duckdb(column.dtype)
-        if duck_type is None:
-            raise InvalidInput(
-                "SOURCE_BAD_SCHEMA", f"column {column.name!r} has a type ({column.dtype}) a source cannot declare"
-            )
-        pairs.append(f"{string(column.name)}: {string(duck_type)}")
-    return "{" + ", ".join(pairs) + "}"
-
-
 def _csv_relation(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> str:
     dialect = csv_dialect(spec)
     args = [_file_list(spec), *(f"{name} = {value}" for name, value in _dialect_arguments(dialect))]
-    if spec.option("nullValue") is not None:  # an empty field stays NULL too, as on Spark
-        args.append(f"nullstr = [{string(str(spec.option('nullValue')))}, '']")
+    args += null_markers(spec)
     if dialect.multi_line:
         args.append("parallel = false")  # DuckDB's parallel reader cannot pad rows and cross lines at once
-    if spec.schema is not None:
-        args.append(f"columns = {_columns_arg(spec.schema)}")
-        return f"read_csv({', '.join(args)})"
+    if spec.schema is not None:  # read as text, then in the declared types: typed_text.py
+        args.append(f"columns = {text_columns(spec.schema)}")
+        return typed_from_text(f"read_csv({', '.join([*args, *row_file_argument(spec)])})", spec)
     # read as text: Spark's types are inferred from it (or every column stays a string, as in
     # Spark, when told not to infer); a row with fewer fields than the header is padded with NULLs
     args = [*args, "all_varchar = true", "null_padding = true"]

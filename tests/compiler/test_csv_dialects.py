@@ -8,7 +8,7 @@ import pytest
 
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.sources import csv_dialects
-from gryph.compiler.sources.csv_dialects import CsvDialect, csv_dialect, default_dialect, null_marker
+from gryph.compiler.sources.csv_dialects import CsvDialect, csv_dialect, default_dialect
 from gryph.compiler.sources.source_specs import SourceSpec
 
 
@@ -60,23 +60,6 @@ def test_a_quote_that_quotes_nothing_turns_quoting_off(tmp_path):
     dialect = _dialect_of(tmp_path, b"phone,where\n2095257564,37'37.8\"N 121'17.9\"W\n")
     assert (dialect.quote, dialect.escape) == ("", "")
     assert _dialect_of(tmp_path, b"a,b\n1,2\n").quote == '"'  # no quote at all: the default
-
-
-@pytest.mark.parametrize(
-    ("data", "marker"),
-    [
-        (b"id,score\n1,NA\n2,3.5\n3,NA\n", "NA"),
-        (b"id,score\n1,n/a\n2,-1e3\n", "n/a"),
-        (b"id,score\n1,-\n2,.5\n", "-"),
-        (b"id,label\n1,NA\n2,x\n", None),  # among text, NA may be a value (Namibia)
-        (b"id,score\n1,NULL\n2,NA\n3,NA\n4,7\n", "NA"),  # the most frequent
-        (b"NA,score\n1,2\n", None),  # the header is no value
-    ],
-)
-def test_the_text_written_for_a_missing_number(tmp_path, data, marker):
-    path = tmp_path / "f.csv"
-    path.write_bytes(data)
-    assert null_marker(_spec(path), csv_dialect(_spec(path))) == marker
 
 
 def test_options_the_source_gives_are_kept(tmp_path):

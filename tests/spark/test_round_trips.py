@@ -61,8 +61,10 @@ def test_a_run_of_files_here_asks_no_schema_and_runs_one_action(spark_engine, tm
     result = run_on(suite, spark_engine, record_sample=0)
     # the three sources' schemas are known here (orders declared, the parquet footers read here;
     # was three schema requests); users is scanned three times: its file is small, so its copy
-    # in one partition is a request and no job of its own (read_once.py)
-    assert sorted(sent) == [("execute", "checkpoint_command"), ("execute", "root")], sent
+    # in one partition is a request and no job of its own (read_once.py); so is the copy of orders'
+    # text, which the count of its values not of their declared types and (a small run fetches
+    # them with it) their first rows scan in the same action
+    assert sorted(sent) == [("execute", "checkpoint_command")] * 2 + [("execute", "root")], sent
     # by hand: emails a NULL b c; ids 1 2 2 3 (1 and 3 unique); (2, NULL) and (3, c) have no
     # equal row in the copy; one order of three has no user
     metrics = result.metrics
@@ -105,8 +107,10 @@ def test_a_small_run_fetches_its_samples_in_its_one_action(spark_engine, tmp_pat
     sent = _requests(spark_engine, monkeypatch)
     result = run_on(suite, spark_engine, record_sample=5)
     # small local files: the samples of the filters go with the metrics, not in a second action;
-    # users, the copy and orders are scanned again by the samples: each copied once, lazily
-    assert sorted(sent) == [("execute", "checkpoint_command")] * 3 + [("execute", "root")], sent
+    # users, the copy and orders are scanned again by the samples: each copied once, lazily, and
+    # so is orders' text, scanned by the count of its values not of their declared types and their
+    # first rows
+    assert sorted(sent) == [("execute", "checkpoint_command")] * 4 + [("execute", "root")], sent
     assert _samples(result) == SAMPLES
 
 
@@ -129,9 +133,10 @@ def test_spark_sql_text_reads_the_sources_as_temporary_views(spark_engine, tmp_p
     )
     sent = _requests(spark_engine, monkeypatch)
     result = run_on(suite, spark_engine, record_sample=0)
-    # the text may name any source: all three are views for the run, then dropped
-    assert sent.count(("execute", "create_dataframe_view")) == 3, sent
-    assert sent.count(("execute", "root")) == 1 + 3, sent  # the action, and dropping the views
+    # the text may name any source: all three are views for the run, then dropped, and so is
+    # orders' text, in which its values not of their declared types are counted
+    assert sent.count(("execute", "create_dataframe_view")) == 4, sent
+    assert sent.count(("execute", "root")) == 1 + 4, sent  # the action, and dropping the views
     assert result.measures["users without email"] == 1
     assert "users" not in {table.name for table in spark_engine.spark.catalog.listTables()}
 

@@ -24,6 +24,7 @@ from gryph.compiler.sources.lake_tables import is_lake_table
 from gryph.compiler.sources.local_files import check_local_files
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import TMST
+from gryph.compiler.sources.typed_text import declared_text
 
 from ..compile.scalars import column
 from ..compile.type_mapping import needs_widening, schema_of, to_logical, to_spark, to_spark_schema
@@ -32,6 +33,7 @@ from .database_sources import read_database
 from .kafka_source import read_kafka
 from .lake_sources import read_lake_table
 from .local_schemas import known_schema
+from .typed_text import text_struct, typed_from_text
 
 
 def load_source(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schema]:
@@ -61,6 +63,8 @@ def _load(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schema]:
             df = _declared(_upload(spark, spec.frame), spec)
         else:
             check_local_files(spec)  # the server may run here: refuse before it reads what it cannot
+            if declared_text(spec):  # read as text, then in the declared types: typed_text.py
+                return typed_from_text(_read_files(spark, spec, text_struct(spec)), spec)
             known = known_schema(spec)
             df = _read_files(spark, spec, known)
             if known is not None:

@@ -1,0 +1,82 @@
+"""``gryph suggest`` writes a text file's types into its declaration and finds its null marker:
+penguins.csv as R exports it (every numeric column holds ``NA``), and small files written here."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from gryph.client import run
+from gryph.client.engines import open_engine
+from gryph.client.suggestions import suggest
+
+PENGUINS = Path(__file__).resolve().parents[1] / "data" / "penguins" / "penguins.csv"
+# the columns as R wrote them, with NA read as no value: measurements with a fraction are doubles,
+# whole ones integers (tests/data/penguins/README.md)
+PENGUIN_TYPES = (
+    "species string, island string, bill_length_mm double, bill_depth_mm double, "
+    "flipper_length_mm integer, body_mass_g integer, sex string, year integer"
+)
+
+
+def _declaration(text: str) -> str:
+    return next(line for line in text.splitlines() if line.startswith("source "))
+
+
+def _suggested(tmp_path: Path, csv: Path, engine="duckdb") -> tuple[str, Path]:
+    suite = tmp_path / "suite.dq"
+    text = suggest([str(csv)], engine, output=suite)
+    suite.write_text(text, encoding="utf-8")
+    return text, suite
+
+
+def test_penguins_get_their_null_marker_and_numeric_columns(tmp_path):
+    text, suite = _suggested(tmp_path, PENGUINS)
+    where = Path(os.path.relpath(PENGUINS, tmp_path)).as_posix()
+    assert _declaration(text) == f'source penguins = csv("{where}", nullValue = "NA", schema = "{PENGUIN_TYPES}")'
+    # numbers are profiled as numbers: 2 of 344 bill lengths are NA, the rest 32.1 .. 59.6
+    assert "# bill_length_mm (double): 342 of 344 filled, 164 distinct, 32.1 .. 59.6" in text
+    assert not re.search(r"# (bill|flipper|body)\w+ \(string\)", text)
+    result = run(suite)
+    assert result.passed and not result.malformed_values
+
+
+@pytest.mark.spark
+def test_penguins_suggested_on_spark_read_alike(spark_remote, tmp_path):
+    engine = open_engine("spark", spark_remote)
+    try:
+        text, suite = _suggested(tmp_path, PENGUINS, engine)
+        assert 'nullValue = "NA"' in _declaration(text) and f'schema = "{PENGUIN_TYPES}"' in _declaration(text)
+        result = run(suite, engine)
+        assert result.passed and not result.malformed_values
+    finally:
+        engine.close()
+
+
+@pytest.mark.parametrize("marker", ["NA", "N/A", "n/a", "NULL", "null", "-"])
+def test_each_null_marker_among_numbers_is_found(tmp_path, marker):
+    csv = tmp_path / "d.csv"
+    csv.write_text(f"id,amount,when\n1,2.5,2024-01-02\n2,{marker},{marker}\n3,{marker},2024-01-04\n", encoding="utf-8")
+    text, _ = _suggested(tmp_path, csv)
+    assert _declaration(text) == (
+        f'source d = csv("d.csv", nullValue = "{marker}", schema = "id integer, amount double, when date")'
+    )
+
+
+def test_no_marker_when_the_columns_disagree_or_hold_words(tmp_path):
+    csv = tmp_path / "d.csv"
+    # 'NA' among amounts, 'n/a' among counts: two markers are no one marker; names are words
+    csv.write_text("name,amount,n\nann,1.5,n/a\nbob,NA,2\n", encoding="utf-8")
+    text, _ = _suggested(tmp_path, csv)
+    assert _declaration(text) == 'source d = csv("d.csv", schema = "name string, amount string, n string")'
+
+
+def test_a_marker_given_is_kept(tmp_path):
+    csv = tmp_path / "d.csv"
+    csv.write_text("a,b\n1,?\n2,3\n", encoding="utf-8")
+    suite = tmp_path / "suite.dq"
+    text = suggest([f'csv("{csv}", nullValue = "?")'], output=suite)
+    assert _declaration(text) == 'source d = csv("d.csv", nullValue = "?", schema = "a integer, b integer")'
