@@ -100,7 +100,7 @@ def test_a_client_killed_after_each_output_leaves_the_rest_to_the_next_start(tmp
 
 def test_random_kills_lose_no_batch_and_store_each_once(tmp_path):
     rng = random.Random(20261128)
-    args = _folder(tmp_path, [GOOD] * 6) + ["--history", "h.duckdb", "--html", "r.html"]
+    args = [*_folder(tmp_path, [GOOD] * 6), "--history", "h.duckdb", "--html", "r.html"]
     printed: list[int] = []
     kills = 0
     for _ in range(6):
