@@ -5,10 +5,12 @@ must stop the stream as STREAM_STATE before anything acts on it."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from ..stored_values import Damaged, field, integer, json_object, result_document, text
 
 STATUSES = ("intent", "committed", "published")
+LAST_TMST = 253_402_300_800_000  # epoch milliseconds of 10000-01-01: a batch's time is a date before it
 
 # a batch input's parts: each maps a source (or rule) to what the batch reads of it
 _RANGE = (str, int, int, int)  # a Kafka range: topic, partition, start, end (exclusive)
@@ -22,6 +24,8 @@ def batch_row(row: tuple) -> tuple[int, int, dict, str, dict | None]:
     number = integer(number, "a batch's number")
     what = f"batch {number}"
     tmst = integer(tmst, f"{what}'s time")
+    if not 0 <= tmst < LAST_TMST:
+        raise Damaged(f"{what}'s time is {tmst}, not epoch milliseconds of years 1970 to 9999")
     if status not in STATUSES:
         raise Damaged(f"{what}'s status is {status!r}, not one of {', '.join(STATUSES)}")
     parts = input_parts(stored_input, f"{what}'s input")
@@ -45,12 +49,12 @@ def input_parts(stored: object, what: str) -> dict:
 
 def _each(shaped: dict, key: str, what: str, check: Callable[[object, str], object], listed: bool = True) -> dict:
     """``shaped[key]``: an object of names to a value (or, ``listed``, a list of values), each checked."""
-    part = field(shaped, key, dict, what)
+    part = cast(dict, field(shaped, key, dict, what))
     checked: dict = {}
     for name, value in part.items():
         where = f"{what}'s {key} of {name!r}"
         if listed:
-            items = field(part, name, list, f"{what}'s {key}")
+            items = cast(list, field(part, name, list, f"{what}'s {key}"))
             checked[name] = [check(item, f"{where}, item {i + 1}") for i, item in enumerate(items)]
         else:
             checked[name] = check(value, where)
