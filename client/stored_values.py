@@ -95,4 +95,13 @@ def result_document(value: object, what: str) -> dict:
             field(document, key, dict, what)
     if document.get("check_details") is not None:
         field(document, "check_details", list, what)
+    for number, check in enumerate(document.get("check_details") or []):
+        where = f"{what}'s check {number + 1}"
+        if not isinstance(check, dict):
+            raise Damaged(f"{where} is {_shown(check)}, not an object")
+        for key in ("name", "expression", "status"):
+            field(check, key, str, where)
+        for key, kind in (("values", dict), ("reads", list), ("bounds", list), ("watches", dict)):
+            if check.get(key) is not None:
+                field(check, key, kind, where)
     return document

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.language.time_literals import duration_ms
+from gryph.compiler.redaction import redact
 
 from .alerts.delivery import AlertDeliveryError
 from .alerts.run_alerts import (
@@ -26,9 +28,9 @@ from .alerts.run_alerts import (
     send_on_change,
     warn_not_sent,
 )
-from .gate import gate_passes
+from .gate import gate_passes, to_junit, to_markdown
 from .headline import document_headline
-from .output_files import write_whole
+from .output_files import check_writable_path, write_whole
 from .report import to_text
 from .run_result import RunResult, to_json
 from .streaming.outbox import Output
@@ -62,6 +64,8 @@ def add_stream_options(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--html", metavar="PATH", help="write the stream's HTML report after each batch (from --history when given)"
     )
+    command.add_argument("--junit", metavar="PATH", help="write JUnit XML of each batch's checks (one testcase each)")
+    command.add_argument("--markdown", metavar="PATH", help="write a Markdown summary of each batch")
     add_notify_option(command)
     command.add_argument("--format", choices=("text", "json"), default="text")
     command.add_argument("--sample", type=int, default=20, help="rows kept per record output (0: none)")
@@ -92,6 +96,9 @@ def run_stream_command(args: argparse.Namespace, engine, env: GriffinEnv | None 
             file=sys.stderr,
         )
     suite = stream_suite(args.file)
+    for option, path in (("--junit", args.junit), ("--markdown", args.markdown)):
+        if path is not None:  # a path that can never be written: refused before any batch
+            check_writable_path(option, path)
     outputs = _Outputs(args, alert_targets(suite, args.notify))  # a bad target or unset secret: before any batch
     passed = True
     for result in stream(
@@ -116,7 +123,7 @@ def run_stream_command(args: argparse.Namespace, engine, env: GriffinEnv | None 
 
 class _Outputs:
     """Where a stream's CLI publishes each committed batch, in order: the printed line or report
-    text, the --html report, alerts. The stream marks each done in its state (outbox.py), so a
+    text, the --html report, JUnit XML, Markdown, alerts. The stream marks each done in its state (outbox.py), so a
     batch a killed client left half-published gets the rest on the next start."""
 
     def __init__(self, args: argparse.Namespace, alerts: AlertTargets) -> None:
@@ -130,6 +137,9 @@ class _Outputs:
         wanted = [Output("printed", self._print)]
         if self.report is not None:
             wanted.append(Output("report", self._write_report))
+        for name, path, render in (("junit", self.args.junit, to_junit), ("markdown", self.args.markdown, to_markdown)):
+            if path is not None:
+                wanted.append(Output(name, _file_writer(path, render)))
         if self.alerts.targets:
             wanted.append(Output("alerts", self._alert))
         return wanted
@@ -164,6 +174,11 @@ class _Outputs:
             self.previous = document_headline(result.to_dict()).tone
         warn_not_sent(failures, gate_passes(result, False))
         self.not_sent += failures
+
+
+def _file_writer(path: str, render: Callable[[RunResult, bool], str]) -> Callable[[RunResult], None]:
+    """An output that rewrites ``path`` with a batch's ``render`` (as gryph run writes it, no secret shown)."""
+    return lambda result: write_whole(redact(render(result, False)), path)
 
 
 def _read(part: dict) -> str:

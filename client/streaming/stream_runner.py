@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from gryph.compiler.checks.verdict import CheckOutcome
 from gryph.compiler.engine import Engine
 from gryph.compiler.errors import GryphError, InvalidInput, Location
 from gryph.compiler.lowering import Options
@@ -316,9 +317,25 @@ def _stream_part(batch: Batch, result: RunResult, lag: dict[str, int]) -> dict:
     return {"batch": batch.number, "tmst": batch.tmst, "sources": sources}
 
 
+def _stored_check(check: dict) -> CheckOutcome:
+    """A check's outcome from its part of a stored document (``check_details``)."""
+    return CheckOutcome(
+        name=check["name"],
+        expression=check["expression"],
+        passed=check["status"] == "PASS",
+        warn=check["status"] == "WARN",
+        values=check.get("values") or {},
+        error=check.get("error"),
+        anomaly=check.get("anomaly"),
+        watches=check.get("watches"),
+        reads=check.get("reads") or [],
+        bounds=check.get("bounds") or [],
+    )
+
+
 class _StoredRun(RunResult):
     """A committed batch read back from the state to publish it again after a crash: its stored
-    document is the result."""
+    document is the result, its checks as JUnit, Markdown and the text report show them."""
 
     def __init__(self, document: dict) -> None:
         super().__init__(
@@ -332,6 +349,7 @@ class _StoredRun(RunResult):
             passed=document["pass"],
             policy=document["policy"],
             stream=document.get("stream"),
+            checks=[_stored_check(check) for check in document.get("check_details") or []],
         )
         self._document = document
 

@@ -3,9 +3,9 @@
 Exactly once rests on three steps per batch (see ../shared/streaming.md §2): an *intent* names
 the batch's number, time and exact input (offsets per partition, files) before anything is
 read; the *commit* moves the sources' positions past that input and stores the batch's result
-document in one transaction; *publishing* (history, outputs) follows and is marked done. After
-a crash, an intent without a commit runs again with the same time and input; a commit not yet
-published is published again (history is keyed by the stream and batch number, so twice is once).
+document in one transaction; *publishing* (history, outputs) follows, each output marked done
+as it completes (outbox.py). After a crash, an intent without a commit runs again with the same
+time and input; a commit not yet published is published to the outputs it had not reached.
 
 The open connection is the stream's lease: DuckDB lets one process at a time open the file for
 writing, so a second client gets STREAM_LOCKED instead of sharing offsets with the first.
@@ -23,7 +23,7 @@ import duckdb
 from gryph.compiler.errors import EngineError, InvalidInput, Location
 
 from ..stored_values import Damaged
-from .state_rows import accuracy_row, batch_row, input_parts, meta_text, position_row
+from .state_rows import accuracy_row, batch_row, meta_text, position_row
 
 FORMAT_VERSION = "1"
 
@@ -38,8 +38,8 @@ _SCHEMA = (
     # an accuracy rule's result per batch time while its misses are matched again (accuracy_retries.py)
     """create table if not exists accuracy_times (
         rule varchar, tmst bigint, total bigint, miss bigint, primary key (rule, tmst))""",
-    # the outbox: each output (history, printed line, report, alerts) a committed batch has been
-    # published to, until every one has and the batch is published (outbox.py)
+    # the outbox: each output (history, the printed line, files, alerts) a committed batch has
+    # been published to, until every one has and the batch is published (outbox.py)
     "create table if not exists outputs_done (batch bigint, output varchar, primary key (batch, output))",
 )
 
@@ -72,11 +72,6 @@ class BatchInput:
         shaped = {"kafka": self.kafka, "files": self.files, "lost": self.lost}
         kept = {"pending": self.pending, "cutoff": self.cutoff, "history": self.history}
         return json.dumps({**shaped, **kept}, sort_keys=True)
-
-    @staticmethod
-    def from_json(text: str) -> BatchInput:
-        """The input ``to_json`` wrote, checked (``Damaged`` when it is not)."""
-        return BatchInput(**input_parts(text, "a batch's input"))
 
 
 @dataclass(frozen=True)

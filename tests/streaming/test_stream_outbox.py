@@ -1,5 +1,5 @@
 """Publishing a committed batch is an outbox: a client killed after any output (history, the JSON
-line, the HTML report, alerts), or at random, leaves the rest to the next start, which completes
+line, the HTML report, JUnit XML, Markdown, alerts), or at random, leaves the rest to the next start, which completes
 them before a new batch, so a reader of the JSON lines, the history and the alert receiver each
 see every batch once. Real processes killed with SIGKILL, alerts on the real HTTP server of
 test_alerts; expected batches and alerts counted by hand from the files written."""
@@ -77,25 +77,41 @@ def _stored_batches(tmp_path: Path) -> list[str]:
     return sorted(run["run_id"].rsplit("-", 1)[1] for run in json.loads(shown.stdout)["runs"])
 
 
-@pytest.mark.parametrize("crash_at", ["committed", "history", "printed", "report", "alerts"])
+@pytest.mark.parametrize("crash_at", ["committed", "history", "printed", "report", "junit", "markdown", "alerts"])
 def test_a_client_killed_after_each_output_leaves_the_rest_to_the_next_start(tmp_path, hook, crash_at):
     # batch 1 passes, 2 fails (a failure alert), 3 passes (a recovery alert)
     args = _folder(tmp_path, [GOOD, BAD, GOOD])
-    args += ["--history", "h.duckdb", "--html", "r.html", "--notify", hook.url]
+    args += [
+        "--history",
+        "h.duckdb",
+        "--html",
+        "r.html",
+        "--junit",
+        "j.xml",
+        "--markdown",
+        "m.md",
+        "--notify",
+        hook.url,
+    ]
     killed = _start(args, tmp_path, crash_at)
     first, errors = killed.communicate(timeout=120)
     assert killed.returncode == -signal.SIGKILL, errors
     # batch 1 was committed, and published up to the point: printed only once "printed" is done
-    assert _batches(first) == ([1] if crash_at in ("printed", "report", "alerts") else [])
-    assert (tmp_path / "r.html").exists() == (crash_at in ("report", "alerts"))
+    printed = crash_at in ("printed", "report", "junit", "markdown", "alerts")
+    assert _batches(first) == ([1] if printed else [])
+    assert (tmp_path / "r.html").exists() == (crash_at in ("report", "junit", "markdown", "alerts"))
+    assert (tmp_path / "j.xml").exists() == (crash_at in ("junit", "markdown", "alerts"))
     resumed = _start(args, tmp_path)
     second, errors = resumed.communicate(timeout=180)
     assert resumed.returncode == 1, errors  # batch 2 failed its check
     assert sorted(_batches(first) + _batches(second)) == [1, 2, 3]  # every batch printed once
-    assert _batches(second)[0] == (2 if crash_at in ("printed", "report", "alerts") else 1)
+    assert _batches(second)[0] == (2 if printed else 1)
     assert _stored_batches(tmp_path) == ["1", "2", "3"]
     assert [r["body"]["event"] for r in hook.received] == ["failure", "recovery"]  # each alert once
     assert "landed" in (tmp_path / "r.html").read_text(encoding="utf-8")
+    # the last batch's (it passed): JUnit and Markdown show its check passing
+    assert 'failures="0"' in (tmp_path / "j.xml").read_text(encoding="utf-8")
+    assert "users present" in (tmp_path / "m.md").read_text(encoding="utf-8")
 
 
 def test_random_kills_lose_no_batch_and_store_each_once(tmp_path):
