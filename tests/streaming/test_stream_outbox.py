@@ -18,15 +18,9 @@ from pathlib import Path
 import pytest
 
 from tests.client.test_alerts import Hook
+from tests.client.test_stream_backfill_alerts import BAD_ROWS, GOOD_ROWS, STREAM_SUITE
 
-SUITE = """suite landed
-source landed = folder("incoming/", format = "json", schema = "id bigint, user string",
-                       settle = "1ms", max_files_per_batch = 1)
-measure nulls: select count(*) from landed where user is null
-check "users present": measures["nulls"] == 0
-pass when all
-"""
-GOOD, BAD = [{"id": 1, "user": "ä"}], [{"id": 2, "user": None}]
+GOOD, BAD = GOOD_ROWS, BAD_ROWS
 
 
 @pytest.fixture
@@ -39,7 +33,7 @@ def hook():
 def _folder(tmp_path: Path, files: list[list[dict]]) -> list[str]:
     """The suite and its files, one a batch, oldest first; the command line of its stream."""
     (tmp_path / "incoming").mkdir()
-    (tmp_path / "landed.dq").write_text(SUITE, encoding="utf-8")
+    (tmp_path / "landed.dq").write_text(STREAM_SUITE, encoding="utf-8")
     for number, rows in enumerate(files):
         path = tmp_path / "incoming" / f"{number}.json"
         path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
