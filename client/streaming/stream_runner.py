@@ -265,7 +265,11 @@ class _BatchRunner:
         for source, window in self.kept_windows.items():
             kept = set(self.state.batches_since(batch.tmst - window))
             for file in Path(rows_file(self.kept, source, 0)).parent.glob("batch-*.parquet"):
-                if _number(file) not in kept:
+                if _number(file) in kept:
+                    continue
+                if file.is_dir():  # Spark writes a folder of parts, DuckDB one file
+                    shutil.rmtree(file, ignore_errors=True)
+                else:
                     file.unlink(missing_ok=True)
 
     def _publish(self, batch: Batch, result: RunResult) -> RunResult:
