@@ -22,16 +22,18 @@ import random
 import stat
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gryph.compiler.checks.check_functions import BaselineQuery, Point
 from gryph.compiler.error_codes import HISTORY_NOT_STORED
 from gryph.compiler.errors import EngineError, GryphError, InvalidInput, Location
-from gryph.compiler.suites.data_times import shown as shown_data_time
 
+from .history_rows import columns_row, document_row, metric_row, point_row, run_row, stored_value
 from .output_files import check_writable_path
 from .run_result import RunResult, json_safe
+from .stored_values import Damaged, text
 
 if TYPE_CHECKING:  # DuckDB loads when a history is opened: a run without one does not pay for it
     import duckdb
@@ -387,12 +389,13 @@ class HistoryStore:
             raise self._foreign(f"it cannot be looked up: {error.strerror}") from None
         return True
 
-    def _query(self, sql: str, params: list) -> list[tuple]:
-        return self._query_with(lambda tables: (sql, params) if "runs" in tables else None)
+    def _query(self, sql: str, params: list, read: Callable[[tuple], Any]) -> list:
+        return self._query_with(lambda tables: (sql, params) if "runs" in tables else None, read)
 
-    def _query_with(self, build) -> list[tuple]:
-        """The rows of the query ``build(tables)`` gives for the history's tables (none: no rows);
-        a history written before a table existed has no rows of it."""
+    def _query_with(self, build, read: Callable[[tuple], Any]) -> list:
+        """Each row of the query ``build(tables)`` gives for the history's tables (none: no rows)
+        as ``read(row)`` takes it (history_rows.py: every value checked); a history written before
+        a table existed has no rows of it."""
         import duckdb
 
         if not self._exists():
@@ -401,9 +404,19 @@ class HistoryStore:
             try:
                 tables = {name for (name,) in con.execute(_TABLES_PRESENT, list(_TABLES)).fetchall()}
                 query = build(tables)
-                return con.execute(*query).fetchall() if query is not None else []
+                rows = con.execute(*query).fetchall() if query is not None else []
             except duckdb.Error as error:  # a runs table of another tool's making, a file cut short
                 raise self._foreign(str(error).splitlines()[0]) from None
+        try:
+            return [read(row) for row in rows]
+        except Damaged as damaged:  # a valid database whose rows are not what gryph wrote
+            raise EngineError(
+                "HISTORY_UNREADABLE",
+                f"the history {self.path} holds a damaged run: {damaged}",
+                location=self._location,
+                text=str(self.path),
+                hint="move the file away (a new history starts empty), or restore it from a copy",
+            ) from None
 
     def _foreign(self, problem: object) -> EngineError:
         return EngineError(
@@ -435,7 +448,7 @@ class HistoryStore:
             sql = f"select value from {rows} where suite = ? and measure = ? {window}order by run_time desc, seq desc limit ?"
             return sql, params
 
-        return [_decode(value) for (value,) in self._query_with(build)]
+        return self._query_with(build, lambda row: stored_value(row[0]))
 
     def run_metrics(self, run_ids: list[str]) -> dict[str, dict[str, object]]:
         """Each of these runs' rule metrics (rule -> its map, or its rows), in the order the run
@@ -446,9 +459,9 @@ class HistoryStore:
         sql += "order by rowid"
         metrics: dict[str, dict[str, object]] = {}
         for run_id, rule, value in self._query_with(
-            lambda tables: (sql, list(run_ids)) if "metric_values" in tables else None
+            lambda tables: (sql, list(run_ids)) if "metric_values" in tables else None, metric_row
         ):
-            metrics.setdefault(run_id, {})[rule] = _decode(value)
+            metrics.setdefault(run_id, {})[rule] = value
         return metrics
 
     def metric_values(self, suite: str, rule: str, limit: int) -> list[object]:
@@ -462,7 +475,7 @@ class HistoryStore:
             sql = f"select value from {rows} where suite = ? and rule = ? order by run_time desc, seq desc limit ?"
             return sql, [*params, suite, rule, limit]
 
-        return [_decode(value) for (value,) in self._query_with(build)]
+        return self._query_with(build, lambda row: stored_value(row[0]))
 
     def baseline(self, suite: str, query: BaselineQuery, limit: int) -> list[Point]:
         """The values an anomaly check learns from (a measure's, or a rule's metrics), newest first:
@@ -491,7 +504,8 @@ class HistoryStore:
             return sql + "order by v.run_time desc, v.seq desc limit ?", [*params, limit]
 
         return [
-            Point(_decode(value), started.replace(tzinfo=dt.timezone.utc)) for value, started in self._query_with(build)
+            Point(value, started.replace(tzinfo=dt.timezone.utc))
+            for value, started in self._query_with(build, point_row)
         ]
 
     def schema(self, suite: str, source: str) -> dict[str, str] | None:
@@ -505,32 +519,19 @@ class HistoryStore:
             sql = f"select columns from {rows} where suite = ? and source = ? order by run_time desc, seq desc limit 1"
             return sql, [*params, suite, source]
 
-        rows = self._query_with(build)
-        return json.loads(rows[0][0]) if rows else None
+        rows = self._query_with(build, columns_row)
+        return rows[0] if rows else None
 
     def runs(self, suite: str, limit: int = 50, superseded: bool = False) -> list[dict]:
         """The newest current runs of ``suite`` (newest data time, else start, first): run id, start
         time, data time (None without), engine, verdict and measures; ``superseded`` adds the runs
         a rerun of their data time replaced, each with ``superseded_by``."""
-        rows = self._query_with(
+        return self._query_with(
             lambda tables: self._runs_sql(
                 "run_id, started, engine, passed, document", tables, superseded, [suite, limit]
-            )
+            ),
+            lambda row: run_row(row, superseded),
         )
-        runs = []
-        for run_id, started, engine, passed, document, data_time, superseded_by in rows:
-            run = {
-                "run_id": run_id,
-                "started": started.isoformat(sep=" ", timespec="seconds") + "Z",
-                "data_time": None if data_time is None else shown_data_time(data_time.replace(tzinfo=dt.timezone.utc)),
-                "engine": engine,
-                "pass": passed,
-                "measure": json.loads(document).get("measure", {}),
-            }
-            if superseded:
-                run["superseded_by"] = superseded_by
-            runs.append(run)
-        return runs
 
     @staticmethod
     def _runs_sql(columns: str, tables: set[str], superseded: bool, params: list) -> tuple[str, list] | None:
@@ -552,31 +553,17 @@ class HistoryStore:
 
     def suites(self) -> list[str]:
         """The names of the suites with stored runs."""
-        return [name for (name,) in self._query("select distinct suite from runs order by suite", [])]
+        return self._query(
+            "select distinct suite from runs order by suite", [], lambda row: text(row[0], "a run's suite")
+        )
 
     def documents(self, suite: str, limit: int) -> list[dict]:
         """The result documents of the newest ``limit`` current runs of ``suite`` (by data time, else
         start), oldest first, each with its run id and its start time (UTC, ISO 8601)."""
-        rows = self._query_with(
-            lambda tables: self._runs_sql("run_id, started, document", tables, False, [suite, limit])
+        documents = self._query_with(
+            lambda tables: self._runs_sql("run_id, started, document", tables, False, [suite, limit]), document_row
         )
-        documents = []
-        for run_id, started, text, _, _ in reversed(rows):
-            try:
-                document = json.loads(text)
-            except (TypeError, ValueError) as error:
-                raise self._foreign(f"run {run_id} holds no JSON document ({error})") from None
-            if not isinstance(document, dict) or "pass" not in document:
-                raise self._foreign(f"run {run_id} holds no gryph result document")
-            documents.append(
-                {**document, "run_id": run_id, "started": started.isoformat(sep="T", timespec="seconds") + "Z"}
-            )
-        return documents
-
-
-def _decode(text: str) -> object:
-    value = json.loads(text)
-    return float(value) if value in ("NaN", "Infinity", "-Infinity") else value
+        return documents[::-1]
 
 
 def _flock(fd: int, kind: int) -> None:

@@ -11,19 +11,29 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.language.time_literals import duration_ms
+from gryph.compiler.redaction import redact
 
 from .alerts.delivery import AlertDeliveryError
-from .alerts.run_alerts import add_notify_option, alert_targets, send_alerts, send_on_change, warn_not_sent
-from .gate import gate_passes
+from .alerts.run_alerts import (
+    AlertTargets,
+    add_notify_option,
+    alert_targets,
+    send_alerts,
+    send_on_change,
+    warn_not_sent,
+)
+from .gate import gate_passes, to_junit, to_markdown
 from .headline import document_headline
-from .output_files import write_whole
+from .output_files import check_writable_path, write_whole
 from .report import to_text
-from .run_result import to_json
+from .run_result import RunResult, to_json
+from .streaming.outbox import Output
 from .visible_text import for_terminal, for_terminal_lines
 
 if TYPE_CHECKING:
@@ -60,6 +70,8 @@ def add_stream_options(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--html", metavar="PATH", help="write the stream's HTML report after each batch (from --history when given)"
     )
+    command.add_argument("--junit", metavar="PATH", help="write JUnit XML of each batch's checks (one testcase each)")
+    command.add_argument("--markdown", metavar="PATH", help="write a Markdown summary of each batch")
     add_notify_option(command)
     command.add_argument("--format", choices=("text", "json"), default="text")
     command.add_argument("--sample", type=int, default=20, help="rows kept per record output (0: none)")
@@ -90,12 +102,11 @@ def run_stream_command(args: argparse.Namespace, engine, env: GriffinEnv | None 
             file=sys.stderr,
         )
     suite = stream_suite(args.file)
-    alerts = alert_targets(suite, args.notify)  # a bad target, or its secret not set, before the first batch
-    report = str(Path(args.html).absolute()) if args.html is not None else None
+    for option, path in (("--junit", args.junit), ("--markdown", args.markdown)):
+        if path is not None:  # a path that can never be written: refused before any batch
+            check_writable_path(option, path)
+    outputs = _Outputs(args, alert_targets(suite, args.notify))  # a bad target or unset secret: before any batch
     passed = True
-    documents: list[dict] = []
-    previous: str | None = None  # the previous batch's verdict, where no history keeps it
-    not_sent: list[AlertDeliveryError] = []
     for result in stream(
         suite,
         engine,
@@ -109,38 +120,72 @@ def run_stream_command(args: argparse.Namespace, engine, env: GriffinEnv | None 
         history=args.history,
         record_sample=max(args.sample, 0),
         adopt_state=args.adopt_state,
+        outputs=outputs.each(),
     ):
         passed = passed and gate_passes(result, False)
-        if args.html is not None:
-            documents = [*documents, result.to_dict()][-REPORT_BATCHES:]
-            _write_report(args, result.name, documents)
-        if args.format == "json":
+    if not passed:
+        return 1
+    return outputs.not_sent[0].exit_code if outputs.not_sent else 0
+
+
+class _Outputs:
+    """Where a stream's CLI publishes each committed batch, in order: the printed line or report
+    text, the --html report, JUnit XML, Markdown, alerts. The stream marks each done in its state (outbox.py), so a
+    batch a killed client left half-published gets the rest on the next start."""
+
+    def __init__(self, args: argparse.Namespace, alerts: AlertTargets) -> None:
+        self.args, self.alerts = args, alerts
+        self.report = str(Path(args.html).absolute()) if args.html is not None else None
+        self.documents: list[dict] = []  # this start's batches, for a report without a history
+        self.previous: str | None = None  # the previous batch's verdict, where no history keeps it
+        self.not_sent: list[AlertDeliveryError] = []
+
+    def each(self) -> list[Output]:
+        wanted = [Output("printed", self._print)]
+        if self.report is not None:
+            wanted.append(Output("report", self._write_report))
+        for name, path, render in (("junit", self.args.junit, to_junit), ("markdown", self.args.markdown, to_markdown)):
+            if path is not None:
+                wanted.append(Output(name, _file_writer(path, render)))
+        if self.alerts.targets:
+            wanted.append(Output("alerts", self._alert))
+        return wanted
+
+    def _print(self, result: RunResult) -> None:
+        if self.args.format == "json":
             sys.stdout.write(to_json(result.to_dict(), one_line=True))
             sys.stdout.flush()
         else:
             part = result.stream or {}
             print(for_terminal(f"batch {part.get('batch')} (__tmst {part.get('tmst')}): {_read(part)}"))
             print(for_terminal_lines(to_text(result)), flush=True)
-        if args.history is not None:
-            failures = send_alerts(alerts, result, args.history, report)
+
+    def _write_report(self, result: RunResult) -> None:
+        """The report of the batches so far: the history's when the stream stores one (earlier
+        starts too), else this start's."""
+        from .history import HistoryStore
+        from .html_report import Report  # altair loads only for a stream with a report
+
+        self.documents = [*self.documents, result.to_dict()][-REPORT_BATCHES:]
+        history = self.args.history
+        stored = HistoryStore(history).documents(result.name, REPORT_BATCHES) if history else []
+        write_whole(Report(stored or self.documents).html(), self.args.html)
+
+    def _alert(self, result: RunResult) -> None:
+        """Alert on a changed verdict; a target not reached is warned about and sets the exit
+        code, and the batch's alerts count as done (the next start does not send them again)."""
+        if self.args.history is not None:
+            failures = send_alerts(self.alerts, result, self.args.history, self.report)
         else:
-            failures = send_on_change(alerts, result, previous, report)
-            previous = document_headline(result.to_dict()).tone
+            failures = send_on_change(self.alerts, result, self.previous, self.report)
+            self.previous = document_headline(result.to_dict()).tone
         warn_not_sent(failures, gate_passes(result, False))
-        not_sent += failures
-    if not passed:
-        return 1
-    return not_sent[0].exit_code if not_sent else 0
+        self.not_sent += failures
 
 
-def _write_report(args: argparse.Namespace, suite: str, documents: list[dict]) -> None:
-    """The report of the batches so far: the history's when the stream stores one (earlier starts
-    too), else this start's."""
-    from .history import HistoryStore
-    from .html_report import Report  # altair loads only for a stream with a report
-
-    stored = HistoryStore(args.history).documents(suite, REPORT_BATCHES) if args.history else []
-    write_whole(Report(stored or documents).html(), args.html)
+def _file_writer(path: str, render: Callable[[RunResult, bool], str]) -> Callable[[RunResult], None]:
+    """An output that rewrites ``path`` with a batch's ``render`` (as gryph run writes it, no secret shown)."""
+    return lambda result: write_whole(redact(render(result, False)), path)
 
 
 def _read(part: dict) -> str:

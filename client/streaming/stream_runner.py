@@ -3,7 +3,8 @@
 The client decides each batch (batch_inputs.py), stamps it with its time (``__tmst``), runs the
 suite's one compiled plan over it on the engine — the same compiler and executors as a batch
 run — and commits the sources' positions with the batch's result (stream_state.py), then
-publishes it: history (one run per batch, keyed by stream and batch number) and the caller.
+publishes it to each output (outbox.py): history (one run per batch, keyed by stream and batch
+number), then the caller's (the printed line, the report, alerts).
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from __future__ import annotations
 import datetime as dt
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from gryph.compiler.checks.verdict import CheckOutcome
 from gryph.compiler.engine import Engine
 from gryph.compiler.errors import GryphError, InvalidInput, Location
 from gryph.compiler.lowering import Options
@@ -40,8 +42,9 @@ from .arrived_files import gone_and_changed, linked_outside
 from .batch_inputs import bounded_suite, next_input
 from .failpoints import reached
 from .key_windows import batch_number, kept_windows, rows_file, windowed_rules, with_windows
+from .outbox import Output, publish
 from .replayed_inputs import check_replayed
-from .stream_state import COMMITTED, INTENT, Batch, Owner, StreamState
+from .stream_state import COMMITTED, INTENT, Batch, BatchInput, Owner, StreamState
 
 DEFAULT_TRIGGER_MS = 30_000
 STATE_FOLDER = Path(".gryph") / "streams"
@@ -88,13 +91,17 @@ def stream(
     history: str | Path | None = None,
     record_sample: int = 20,
     adopt_state: bool = False,
+    outputs: Sequence[Output] = (),
 ) -> Iterator[RunResult]:
     """Run ``source``'s batches and yield each committed batch's result, in order.
 
     ``once``: at most one batch (a batch a crash left half-done is that one). ``available_now``: what is there now, in as many batches as the
     caps need, then stop. Otherwise a batch every ``trigger_ms`` (the suite's ``stream every``),
     batches never overlapping, until ``max_batches`` or the caller stops iterating. A batch with
-    nothing new is not run. A batch left half-done by a crash runs first, with its time and input.
+    nothing new is not run, nor one that read no rows (only aborted transactions or their
+    markers). A batch left half-done by a crash runs first, with its time and input; one
+    committed but not yet published to every output (``history``, then ``outputs``) is published
+    to the rest first.
     ``cluster_state``: where the engine keeps what a stream leaves there (the misses accuracy
     rules match again); a folder of the cluster for a remote Spark, by default beside ``state``.
     ``adopt_state``: take over the state of another suite file (this one, moved).
@@ -108,7 +115,7 @@ def stream(
     kept = cluster_state or f"{stream_state.path}.pending"
     try:
         with opened_engine(engine, remote) as active:
-            runner = _BatchRunner(suite, active, stream_state, store, record_sample, kept)
+            runner = _BatchRunner(suite, active, stream_state, store, record_sample, kept, outputs)
             limit = 1 if once else max_batches
             done = 0
             for recovered in runner.recover():
@@ -139,8 +146,10 @@ class _BatchRunner:
         store: HistoryStore | None,
         record_sample: int,
         kept: str,
+        outputs: Sequence[Output],
     ) -> None:
         self.suite, self.active, self.state, self.store = suite, active, state, store
+        self.outputs = outputs
         self.record_sample = record_sample
         self.kept = kept
         self.retries = retrying_rules(suite)
@@ -155,7 +164,9 @@ class _BatchRunner:
         if last is not None and last.status == INTENT:
             check_replayed(self.suite, last, self.state.path, self._misses_before(last), self._rows_file)
             _, lag = next_input(self.suite, self.state)
-            yield self._run(last, lag)
+            result = self._run(last, lag)
+            if result is not None:
+                yield result
 
     def _misses_before(self, batch: Batch) -> dict[str, str | None]:
         """Per retrying rule, the misses file the batch before ``batch`` left (None for the first)."""
@@ -166,23 +177,31 @@ class _BatchRunner:
         return rows_file(self.kept, source, number)
 
     def next_batch(self) -> RunResult | None:
-        # the partitions' offsets and the batch's read share one Kafka connection (DuckDB reads here)
-        with shared_consumers():
-            batch_input, lag = next_input(self.suite, self.state)
-            if batch_input.empty:
-                return None
-            tmst = max(int(time.time() * 1000), self._after_last())
-            last = self.state.last_batch()
-            for retrying in self.retries:  # the misses the last batch left, still inside the retry window
-                if last is not None:
-                    batch_input.pending[retrying.rule.name] = misses_file(self._folder(last.number), retrying)
-                batch_input.cutoff[retrying.rule.name] = tmst - retrying.window_ms
-            for source, window in self.kept_windows.items():  # earlier batches' rows the windows read
-                numbers = self.state.batches_since(tmst - window)
-                batch_input.history[source] = [rows_file(self.kept, source, number) for number in numbers]
-            batch = self.state.write_intent(tmst, batch_input)
-            reached("intent")
-            return self._run(batch, lag)
+        """The next batch's result; None when nothing new is there (a batch that read no rows is
+        skipped, and the one after it tried)."""
+        while True:
+            with shared_consumers():  # a batch's offsets and its read share one Kafka connection
+                batch_input, lag = next_input(self.suite, self.state)
+                if batch_input.empty:
+                    return None
+                result = self._run(self._intent(batch_input), lag)
+            if result is not None:
+                return result
+
+    def _intent(self, batch_input: BatchInput) -> Batch:
+        """The batch that reads ``batch_input``, recorded before it reads anything."""
+        tmst = max(int(time.time() * 1000), self._after_last())
+        last = self.state.last_batch()
+        for retrying in self.retries:  # the misses the last batch left, still inside the retry window
+            if last is not None:
+                batch_input.pending[retrying.rule.name] = misses_file(self._folder(last.number), retrying)
+            batch_input.cutoff[retrying.rule.name] = tmst - retrying.window_ms
+        for source, window in self.kept_windows.items():  # earlier batches' rows the windows read
+            numbers = self.state.batches_since(tmst - window)
+            batch_input.history[source] = [rows_file(self.kept, source, number) for number in numbers]
+        batch = self.state.write_intent(tmst, batch_input)
+        reached("intent")
+        return batch
 
     def _after_last(self) -> int:
         """Batch times only grow, even when the clock steps back: one ``__tmst`` per batch."""
@@ -193,7 +212,7 @@ class _BatchRunner:
         """Where batch ``number`` leaves its accuracy rules' misses, on the engine's side."""
         return f"{self.kept}/batch-{number}"
 
-    def _run(self, batch: Batch, lag: dict[str, int]) -> RunResult:
+    def _run(self, batch: Batch, lag: dict[str, int]) -> RunResult | None:
         started = dt.datetime.fromtimestamp(batch.tmst / 1000, dt.timezone.utc)
         options = Options(
             record_sample=self.record_sample,
@@ -252,6 +271,9 @@ class _BatchRunner:
         if updates:
             result.stream["updates"] = updates
         reached("computed")
+        if _read_nothing(batch, result):
+            self.state.skip(batch)
+            return None
         self.state.commit(batch, result.to_dict(), {name: done.times for name, done in settled.items()})
         reached("committed")
         self._forget(batch)
@@ -269,17 +291,35 @@ class _BatchRunner:
         for source, window in self.kept_windows.items():
             kept = set(self.state.batches_since(batch.tmst - window))
             for file in Path(rows_file(self.kept, source, 0)).parent.glob("batch-*.parquet"):
-                if batch_number(file) not in kept:
+                if batch_number(file) in kept:
+                    continue
+                if file.is_dir():  # Spark writes a folder of parts, DuckDB one file
+                    shutil.rmtree(file, ignore_errors=True)
+                else:
                     file.unlink(missing_ok=True)
 
     def _publish(self, batch: Batch, result: RunResult) -> RunResult:
-        if self.store is not None:
-            started = dt.datetime.fromtimestamp(batch.tmst / 1000, dt.timezone.utc)
-            result.run_id = self.store.record(
-                result.to_dict(), started, result.measures, run_id=f"{self.state.stream_id}-{batch.number}"
-            )
-        self.state.published(batch)
-        return result
+        if self.store is None:
+            return publish(self.state, batch, result, self.outputs)
+        # the batch's run in the history, stored or about to be (alerts compare with the run before it)
+        result.run_id = f"{self.state.stream_id}-{batch.number}"
+        return publish(
+            self.state, batch, result, [Output("history", lambda done: self._record(batch, done)), *self.outputs]
+        )
+
+    def _record(self, batch: Batch, result: RunResult) -> None:
+        assert self.store is not None
+        started = dt.datetime.fromtimestamp(batch.tmst / 1000, dt.timezone.utc)
+        self.store.record(result.to_dict(), started, result.measures, run_id=result.run_id)
+
+
+def _read_nothing(batch: Batch, result: RunResult) -> bool:
+    """Whether a batch of Kafka offsets held no message at all: only aborted transactions'
+    messages or their commit and abort markers, which a read_committed consumer skips. Such a
+    batch is nothing new (a folder's new file, even empty, is something)."""
+    return not any(batch.input.files.values()) and not any(
+        result.rows_read.get(name, 0) or result.malformed.get(name, 0) for name in batch.input.kafka
+    )
 
 
 def _stream_part(batch: Batch, result: RunResult, lag: dict[str, int]) -> dict:
@@ -301,9 +341,25 @@ def _stream_part(batch: Batch, result: RunResult, lag: dict[str, int]) -> dict:
     return {"batch": batch.number, "tmst": batch.tmst, "sources": sources}
 
 
+def _stored_check(check: dict) -> CheckOutcome:
+    """A check's outcome from its part of a stored document (``check_details``)."""
+    return CheckOutcome(
+        name=check["name"],
+        expression=check["expression"],
+        passed=check["status"] == "PASS",
+        warn=check["status"] == "WARN",
+        values=check.get("values") or {},
+        error=check.get("error"),
+        anomaly=check.get("anomaly"),
+        watches=check.get("watches"),
+        reads=check.get("reads") or [],
+        bounds=check.get("bounds") or [],
+    )
+
+
 class _StoredRun(RunResult):
     """A committed batch read back from the state to publish it again after a crash: its stored
-    document is the result."""
+    document is the result, its checks as JUnit, Markdown and the text report show them."""
 
     def __init__(self, document: dict) -> None:
         super().__init__(
@@ -317,6 +373,7 @@ class _StoredRun(RunResult):
             passed=document["pass"],
             policy=document["policy"],
             stream=document.get("stream"),
+            checks=[_stored_check(check) for check in document.get("check_details") or []],
         )
         self._document = document
 

@@ -3,9 +3,9 @@
 Exactly once rests on three steps per batch (see ../shared/streaming.md §2): an *intent* names
 the batch's number, time and exact input (offsets per partition, files) before anything is
 read; the *commit* moves the sources' positions past that input and stores the batch's result
-document in one transaction; *publishing* (history, outputs) follows and is marked done. After
-a crash, an intent without a commit runs again with the same time and input; a commit not yet
-published is published again (history is keyed by the stream and batch number, so twice is once).
+document in one transaction; *publishing* (history, outputs) follows, each output marked done
+as it completes (outbox.py). After a crash, an intent without a commit runs again with the same
+time and input; a commit not yet published is published to the outputs it had not reached.
 
 The open connection is the stream's lease: DuckDB lets one process at a time open the file for
 writing, so a second client gets STREAM_LOCKED instead of sharing offsets with the first.
@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
 
 from gryph.compiler.errors import EngineError, InvalidInput, Location
+
+from ..stored_values import Damaged
+from .state_rows import accuracy_row, batch_row, meta_text, position_row
 
 FORMAT_VERSION = "1"
 
@@ -36,6 +38,9 @@ _SCHEMA = (
     # an accuracy rule's result per batch time while its misses are matched again (accuracy_retries.py)
     """create table if not exists accuracy_times (
         rule varchar, tmst bigint, total bigint, miss bigint, primary key (rule, tmst))""",
+    # the outbox: each output (history, the printed line, files, alerts) a committed batch has
+    # been published to, until every one has and the batch is published (outbox.py)
+    "create table if not exists outputs_done (batch bigint, output varchar, primary key (batch, output))",
 )
 
 INTENT, COMMITTED, PUBLISHED = "intent", "committed", "published"
@@ -67,18 +72,6 @@ class BatchInput:
         shaped = {"kafka": self.kafka, "files": self.files, "lost": self.lost}
         kept = {"pending": self.pending, "cutoff": self.cutoff, "history": self.history}
         return json.dumps({**shaped, **kept}, sort_keys=True)
-
-    @staticmethod
-    def from_json(text: str) -> BatchInput:
-        shaped = json.loads(text)
-        return BatchInput(
-            {s: [tuple(r) for r in ranges] for s, ranges in shaped["kafka"].items()},  # type: ignore[misc]
-            {s: [tuple(f) for f in files] for s, files in shaped["files"].items()},  # type: ignore[misc]
-            dict(shaped["lost"]),
-            dict(shaped["pending"]),
-            dict(shaped["cutoff"]),
-            dict(shaped["history"]),
-        )
 
 
 @dataclass(frozen=True)
@@ -171,6 +164,7 @@ class StreamState:
                 text=str(self.path),
                 hint="give each suite its own --state",
             )
+        self.stream_id = self._checked(lambda: meta_text(meta, "stream_id"))
         if owner is not None:
             recorded = meta.get("suite_file")
             if recorded not in (None, owner.file) and not adopt:
@@ -186,10 +180,16 @@ class StreamState:
             self._insert_many(
                 "insert or replace into meta values (?, ?)", [["suite_file", owner.file], ["sources", owner.sources]]
             )
-        self.stream_id = meta["stream_id"]
 
     def close(self) -> None:
         self._con.close()
+
+    def _checked(self, read):
+        """What ``read()`` gives from the state's rows; a damaged row is STREAM_STATE naming it."""
+        try:
+            return read()
+        except Damaged as damaged:
+            raise self._broken(str(damaged)) from None
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -197,7 +197,7 @@ class StreamState:
         rows = self._con.execute(
             "select topic, part, next_offset from kafka_positions where source = ?", [source]
         ).fetchall()
-        return {(topic, part): offset for topic, part, offset in rows}
+        return self._checked(lambda: dict(position_row(row, source) for row in rows))
 
     def taken_files(self, source: str) -> set[str]:
         rows = self._con.execute("select path from folder_files where source = ?", [source]).fetchall()
@@ -207,21 +207,21 @@ class StreamState:
         rows = self._con.execute(
             "select batch, tmst, input, status, document from batches order by batch desc limit 1"
         ).fetchall()
-        return _batch(rows[0]) if rows else None
+        return self._checked(lambda: _batch(rows[0])) if rows else None
 
-    def batches(self, status: str | None = None) -> Iterator[Batch]:
+    def batches(self, status: str | None = None) -> list[Batch]:
         where, params = ("where status = ?", [status]) if status is not None else ("", [])
         rows = self._con.execute(
             f"select batch, tmst, input, status, document from batches {where} order by batch", params
         ).fetchall()
-        return (_batch(row) for row in rows)
+        return self._checked(lambda: [_batch(row) for row in rows])
 
     def accuracy_times(self, rule: str, since: int) -> dict[int, tuple[int, int]]:
         """The rule's ``(total, miss)`` per batch time from ``since`` on."""
         rows = self._con.execute(
             "select tmst, total, miss from accuracy_times where rule = ? and tmst >= ?", [rule, since]
         ).fetchall()
-        return {tmst: (total, miss) for tmst, total, miss in rows}
+        return self._checked(lambda: dict(accuracy_row(row, rule) for row in rows))
 
     def batches_since(self, tmst: int) -> list[int]:
         """The numbers of the committed batches whose time is at least ``tmst``."""
@@ -276,9 +276,28 @@ class StreamState:
                 [COMMITTED, json.dumps(document, ensure_ascii=False, allow_nan=False), batch.number],
             )
 
+    def outputs_done(self, batch: Batch) -> set[str]:
+        """The outputs the committed ``batch`` has been published to."""
+        rows = self._con.execute("select output from outputs_done where batch = ?", [batch.number]).fetchall()
+        return {output for (output,) in rows}
+
+    def output_done(self, batch: Batch, output: str) -> None:
+        with self._transaction():
+            self._con.execute("insert or ignore into outputs_done values (?, ?)", [batch.number, output])
+
     def published(self, batch: Batch) -> None:
+        """Every output has the batch: its outbox entries are no longer needed."""
         with self._transaction():
             self._con.execute("update batches set status = ? where batch = ?", [PUBLISHED, batch.number])
+            self._con.execute("delete from outputs_done where batch = ?", [batch.number])
+
+    def skip(self, batch: Batch) -> None:
+        """A batch that read no rows (only aborted transactions' messages or their markers): its
+        sources move past its input and it is forgotten, its number left to the next batch."""
+        with self._transaction():
+            for source, ranges in batch.input.kafka.items():
+                self._set_positions(source, {(topic, part): end for topic, part, _, end in ranges})
+            self._con.execute("delete from batches where batch = ?", [batch.number])
 
     def reset(
         self, positions: dict[str, dict[tuple[str, int], int]], folders: dict[str, list[tuple[str, int, int]]]
@@ -323,5 +342,5 @@ class _Transaction:
 
 
 def _batch(row: tuple) -> Batch:
-    number, tmst, batch_input, status, document = row
-    return Batch(number, tmst, BatchInput.from_json(batch_input), status, json.loads(document) if document else None)
+    number, tmst, parts, status, document = batch_row(row)
+    return Batch(number, tmst, BatchInput(**parts), status, document)

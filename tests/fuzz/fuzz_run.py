@@ -1,6 +1,7 @@
 """``make fuzz N=100000``: mutate the repository's suites and configs N times, then run N/10
 generated command lines (database URLs, notify URLs, Griffin env files and sinks, CLI arguments and output
-paths: fuzz_generators.py), and report every input that does not end in a result or a located
+paths: fuzz_generators.py) and N/100 mutations of a stream state's and a history's values
+(stored_files.py), and report every input that does not end in a result or a located
 gryph error (see fuzz_support.py). Failures are written to a folder as files, ready to become
 regression cases."""
 
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from tests.fuzz.fuzz_generators import command_outcome, generated_cases
 from tests.fuzz.fuzz_support import Workspace, cases, outcome, parsers_disagree
+from tests.fuzz.stored_files import StoredFiles, stored_cases
 
 
 def main() -> int:
@@ -48,6 +50,13 @@ def main() -> int:
             saved = {"argv": command.argv, "files": command.files}
             (args.save / f"command-{number:06d}.json").write_text(json.dumps(saved, indent=2), encoding="utf-8")
             print(f"command {number}: {problem}", file=sys.stderr)
+        stored = StoredFiles(workspace.root / "stored")
+        for kind in ("state", "history"):  # a stream state's and a history's values mutated
+            for number, stored_case in enumerate(stored_cases(stored, kind, args.seed, args.cases // 100)):
+                problem = stored.outcome(stored_case)
+                if problem is not None:
+                    failures[problem[:80]] += 1
+                    print(f"{kind} {number}: {problem}", file=sys.stderr)
     finally:
         workspace.close()
         engine.close()

@@ -87,3 +87,18 @@ def test_a_window_that_is_not_a_time_is_a_located_error(tmp_path, capsys):
     (tmp_path / "keys.dq").write_text(SUITE.format(window="-5"), encoding="utf-8")
     assert main(["validate", str(tmp_path / "keys.dq")]) == 2
     assert "keys.dq:3:" in capsys.readouterr().err
+
+
+def test_rows_no_window_reads_any_more_are_removed_on_both_engines(tmp_path, engine):
+    """Spark keeps a batch's rows as a folder of parts (removing it as a file failed the batch
+    after its commit, once the first batch fell out of the window)."""
+    name, remote = engine
+    (tmp_path / "incoming").mkdir()
+    (tmp_path / "keys.dq").write_text(SUITE.format(window="1ms"), encoding="utf-8")
+    _arrive(tmp_path, "a.json", ["A"], 60)
+    _batch(tmp_path, name, remote)
+    time.sleep(0.01)  # the first batch is now outside the 1 ms window
+    _arrive(tmp_path, "b.json", ["A"], 30)
+    assert _batch(tmp_path, name, remote)["metrics"]["uniq"] == {"total": 1, "unique": 1}
+    kept = sorted(p.name for p in (tmp_path / "state.duckdb.pending" / "rows" / "clicks").iterdir())
+    assert kept == ["batch-2.parquet"]

@@ -1,0 +1,79 @@
+"""A run history's rows read back, every value checked (``Damaged`` names the one that is not
+what gryph wrote): HistoryStore reads each row through one of these, so an edited or damaged
+row is HISTORY_UNREADABLE naming the file, never a traceback in ``gryph history`` or ``report``."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from gryph.compiler.suites.data_times import shown as shown_data_time
+
+from .stored_values import Damaged, json_object, json_text, text
+
+
+def stored_value(value: object, what: str = "a stored value") -> object:
+    """A measure's value or a rule's metrics, stored as JSON (NaN and infinities as their names)."""
+    decoded = json_text(value, what)
+    return float(decoded) if decoded in ("NaN", "Infinity", "-Infinity") else decoded
+
+
+def moment(value: object, what: str) -> dt.datetime:
+    """A stored time: UTC without a zone."""
+    if not isinstance(value, dt.datetime):
+        raise Damaged(f"{what} is {'NULL' if value is None else repr(value)[:40]}, not a time")
+    return value
+
+
+def metric_row(row: tuple) -> tuple[str, str, object]:
+    run_id, rule, value = row
+    what = f"run {run_id}'s metrics of rule {rule!r}"
+    return text(run_id, "a run's id"), text(rule, what), stored_value(value, what)
+
+
+def point_row(row: tuple) -> tuple[object, dt.datetime]:
+    value, started = row
+    return stored_value(value), moment(started, "a stored value's time")
+
+
+def columns_row(row: tuple) -> dict[str, str]:
+    columns = json_object(row[0], "a source's stored columns")
+    for name, kind in columns.items():
+        text(kind, f"the stored type of column {name!r}")
+    return columns
+
+
+def run_row(row: tuple, superseded: bool) -> dict:
+    """A line of ``gryph history``: the run's id, times, engine, verdict and measures."""
+    run_id, started, engine, passed, document, data_time, superseded_by = row
+    what = f"run {text(run_id, 'a run id')}"
+    measures = json_object(document, f"{what}'s document").get("measure", {})
+    if not isinstance(measures, dict):
+        raise Damaged(f"{what}'s measures are {type(measures).__name__}, not an object")
+    if not isinstance(passed, bool):
+        raise Damaged(f"{what}'s verdict is {passed!r}, not true or false")
+    run = {
+        "run_id": run_id,
+        "started": moment(started, f"{what}'s start").isoformat(sep=" ", timespec="seconds") + "Z",
+        "data_time": None if data_time is None else shown_data_time(_utc_aware(data_time, what)),
+        "engine": text(engine, f"{what}'s engine"),
+        "pass": passed,
+        "measure": measures,
+    }
+    if superseded:
+        run["superseded_by"] = superseded_by
+    return run
+
+
+def document_row(row: tuple) -> dict:
+    """A run's stored result document, with its run id and start time (UTC, ISO 8601)."""
+    run_id, started, document, _, _ = row
+    what = f"run {text(run_id, 'a run id')}"
+    stored = json_object(document, f"{what}'s document")
+    if not isinstance(stored.get("pass"), bool):
+        raise Damaged(f"{what} holds no gryph result document (its 'pass' is not true or false)")
+    shown = moment(started, f"{what}'s start").isoformat(sep="T", timespec="seconds") + "Z"
+    return {**stored, "run_id": run_id, "started": shown}
+
+
+def _utc_aware(value: object, what: str) -> dt.datetime:
+    return moment(value, f"{what}'s data time").replace(tzinfo=dt.timezone.utc)

@@ -1,0 +1,97 @@
+"""A stream state's rows read back, every value checked (``Damaged`` names the one that is not
+what gryph wrote): the state file is input, and a NULL, another type or JSON of another shape
+must stop the stream as STREAM_STATE before anything acts on it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import cast
+
+from ..stored_values import Damaged, field, integer, json_object, result_document, text
+
+STATUSES = ("intent", "committed", "published")
+LAST_TMST = 253_402_300_800_000  # epoch milliseconds of 10000-01-01: a batch's time is a date before it
+
+# a batch input's parts: each maps a source (or rule) to what the batch reads of it
+_RANGE = (str, int, int, int)  # a Kafka range: topic, partition, start, end (exclusive)
+_FILE = (str, int, int)  # a file: path, modification time (ns), size
+
+
+def batch_row(row: tuple) -> tuple[int, int, dict, str, dict | None]:
+    """A ``batches`` row: its number, time, input parts (see ``input_parts``), status and
+    result document (None before it is committed)."""
+    number, tmst, stored_input, status, document = row
+    number = integer(number, "a batch's number")
+    what = f"batch {number}"
+    tmst = integer(tmst, f"{what}'s time")
+    if not 0 <= tmst < LAST_TMST:
+        raise Damaged(f"{what}'s time is {tmst}, not epoch milliseconds of years 1970 to 9999")
+    if status not in STATUSES:
+        raise Damaged(f"{what}'s status is {status!r}, not one of {', '.join(STATUSES)}")
+    parts = input_parts(stored_input, f"{what}'s input")
+    if status == "intent":
+        return number, tmst, parts, status, None
+    return number, tmst, parts, status, result_document(document, f"{what}'s result")
+
+
+def input_parts(stored: object, what: str) -> dict:
+    """The parts of a stored batch input, each checked: the keyword arguments of ``BatchInput``."""
+    shaped = json_object(stored, what)
+    return {
+        "kafka": _each(shaped, "kafka", what, lambda v, w: _row(v, _RANGE, w)),
+        "files": _each(shaped, "files", what, lambda v, w: _row(v, _FILE, w)),
+        "lost": _each(shaped, "lost", what, integer, listed=False),
+        "pending": _each(shaped, "pending", what, text, listed=False),
+        "cutoff": _each(shaped, "cutoff", what, integer, listed=False),
+        "history": _each(shaped, "history", what, text),
+    }
+
+
+def _each(shaped: dict, key: str, what: str, check: Callable[[object, str], object], listed: bool = True) -> dict:
+    """``shaped[key]``: an object of names to a value (or, ``listed``, a list of values), each checked."""
+    part = cast(dict, field(shaped, key, dict, what))
+    checked: dict = {}
+    for name, value in part.items():
+        where = f"{what}'s {key} of {name!r}"
+        if listed:
+            items = cast(list, field(part, name, list, f"{what}'s {key}"))
+            checked[name] = [check(item, f"{where}, item {i + 1}") for i, item in enumerate(items)]
+        else:
+            checked[name] = check(value, where)
+    return checked
+
+
+def _row(value: object, kinds: tuple[type, ...], what: str) -> tuple:
+    if not isinstance(value, list) or len(value) != len(kinds):
+        raise Damaged(f"{what} is {value!r:.60}, not a list of {len(kinds)} values")
+    return tuple(integer(v, what) if kind is int else text(v, what) for v, kind in zip(value, kinds, strict=True))
+
+
+def position_row(row: tuple, source: str) -> tuple[tuple[str, int], int]:
+    """A ``kafka_positions`` row: ``(topic, partition)`` and the next offset to read."""
+    topic, part, offset = row
+    what = f"the position of {source!r} on {topic}/{part}"
+    return (text(topic, what), integer(part, what)), _natural(offset, what)
+
+
+def _natural(value: object, what: str) -> int:
+    """An offset or a count: an integer of at least 0."""
+    offset = integer(value, what)
+    if offset < 0:
+        raise Damaged(f"{what} is {offset}, below 0")
+    return offset
+
+
+def accuracy_row(row: tuple, rule: str) -> tuple[int, tuple[int, int]]:
+    """An ``accuracy_times`` row: a batch time and the rule's ``(total, miss)`` at it."""
+    tmst, total, miss = row
+    what = f"accuracy rule {rule!r}'s counts at {tmst}"
+    return integer(tmst, what), (_natural(total, what), _natural(miss, what))
+
+
+def meta_text(meta: dict, key: str) -> str:
+    """A ``meta`` value, which every state has."""
+    value = meta.get(key)
+    if not isinstance(value, str) or not value:
+        raise Damaged(f"its meta table has no {key}")
+    return value

@@ -1,0 +1,63 @@
+"""A run history is a valid DuckDB file whose rows may be damaged or edited: a NULL, another type
+or JSON of another shape in any value `gryph history` or `gryph report` reads is
+HISTORY_UNREADABLE naming the file and the value, never a traceback (these were TypeError,
+AttributeError and JSONDecodeError)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from gryph.client.cli import main
+
+SUITE = """suite users
+source t = csv("{data}")
+completeness named on t: name
+measure "rows": select count(*) from t
+"""
+
+BOTH, HISTORY = ("history", "report"), ("history",)  # the report reads no measures list nor rule metrics
+# (the damage, an SQL statement on a history holding one run; what the error names; the commands reading it)
+DAMAGES = [
+    ("document cut short", "update runs set document = '{\"pass\": tr'", "'s document is no JSON", BOTH),
+    ("document NULL", "update runs set document = null", "'s document is NULL, not a text", BOTH),
+    ("document a list", "update runs set document = '[1]'", "'s document is list [1], not a JSON object", BOTH),
+    ("measures a list", 'update runs set document = \'{"pass": true, "measure": [1]}\'', "measures are list", HISTORY),
+    ("start NULL", "update runs set started = null", "'s start is NULL, not a time", BOTH),
+    ("suite NULL", "update runs set suite = null", "a run's suite is NULL, not a text", BOTH),
+    ("a metric cut short", "update metric_values set value = '{'", "metrics of rule 'named' is no JSON", HISTORY),
+]
+CASES = [(which, *damage[:3]) for damage in DAMAGES for which in damage[3]]
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory) -> Path:
+    """A history holding one run of a real suite."""
+    folder = tmp_path_factory.mktemp("history")
+    (folder / "t.csv").write_text("name\na\n\n", encoding="utf-8")
+    (folder / "users.dq").write_text(SUITE.format(data=folder / "t.csv"), encoding="utf-8")
+    assert main(["run", str(folder / "users.dq"), "--history", str(folder / "h.duckdb")]) in (0, 1)
+    return folder
+
+
+def _command(which: str, history: Path) -> list[str]:
+    if which == "history":
+        return ["history", "users", "--history", str(history)]
+    return ["report", "users", "--history", str(history), "--html", str(history.parent / "r.html")]
+
+
+@pytest.mark.parametrize(("which", "name", "damage", "named"), CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
+def test_a_damaged_row_is_history_unreadable_naming_the_file(stored, tmp_path, capsys, which, name, damage, named):
+    history = tmp_path / "h.duckdb"
+    shutil.copy(stored / "h.duckdb", history)
+    with duckdb.connect(str(history)) as con:
+        con.execute(damage)
+    capsys.readouterr()
+    assert main(_command(which, history)) == 3
+    err = capsys.readouterr().err
+    assert f"error HISTORY_UNREADABLE: the history {history} holds a damaged run: " in err
+    assert named in err
+    assert "internal error" not in err and "Traceback" not in err
