@@ -557,7 +557,7 @@ def _command(args: argparse.Namespace) -> int:
             print(
                 for_terminal(
                     f"{args.file}: ok ({len(suite.rules)} rules, {len(suite.measures)} measures, "
-                    f"{len(suite.checks)} checks, {len(suite.sources)} sources)"
+                    f"{len(suite.checks)} checks, {len(suite.sources)} sources; pass when {suite.policy})"
                 )
             )
         else:

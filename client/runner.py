@@ -401,7 +401,7 @@ def opened_engine(engine: Engine | str, remote: str | None, on_demand: bool = Fa
 def explain(
     source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None, remote: str | None = None
 ) -> str:
-    """The plan of a suite as a stable indented tree."""
+    """The plan of a suite as a stable indented tree, then its pass policy."""
     compiled = compile_source(source, engine, frames=frames, remote=remote)
     text = format_plan(compiled.plan, frozenset(compiled.conditions))
     if compiled.late is not None:
@@ -410,7 +410,7 @@ def explain(
             f"({', '.join(compiled.suite.rules[i].name for i in compiled.late.inputs)}):\n"
             + format_plan(compiled.late.plan, frozenset())
         )
-    return text
+    return text + f"pass when {compiled.suite.policy}\n"
 
 
 def _metrics(suite: Suite, results: list[RuleResult]) -> dict:
