@@ -7,7 +7,6 @@ Paths that do not exist here (URLs, a remote Spark server's own files) are left 
 
 from __future__ import annotations
 
-import csv
 import glob
 import os
 import stat
@@ -159,29 +158,27 @@ def _check_marks(spec: SourceSpec, file: str) -> None:
 
 
 def _check_same_header(spec: SourceSpec, files: list[str]) -> None:
-    """The files of one csv source must have the same header: the engines read a folder by its
-    first file's (Spark then places the others' columns by position, DuckDB refuses in its words)."""
+    """The files of one csv source must have the same header line: the engines read a folder by
+    its first file's (DuckDB refuses another in words that may name the wrong file; Spark places
+    the others' columns by position, and a header written otherwise, `"id","name"` for `id,name`,
+    becomes a row of data)."""
     if str(spec.option("header", True)).strip().lower() in ("false", "0", "no"):
         return
-    delimiter = str(spec.option("delimiter", spec.option("sep", "\t" if spec.format == "tsv" else ",")))
     files = [file for file in files if os.path.getsize(file) > 0]  # an empty file has no header to differ
-    if len(files) < 2:
-        return
-    first = _header(spec, files[0], delimiter)
+    first = _header_line(spec, files[0]) if files else ""
     for file in files[1:]:
-        columns = _header(spec, file, delimiter)
-        if columns != first:
+        line = _header_line(spec, file)
+        if line != first:
             raise _unreadable(
                 spec,
-                f"{file} has the columns {', '.join(columns)} but {files[0]} has {', '.join(first)}",
-                "the files of one source need the same header: move the other files to a source of their own",
+                f"{file} has the header {line} but {files[0]} has {first}",
+                "the files of one source need the same header line: move the other files to a source of their own",
             )
 
 
-def _header(spec: SourceSpec, file: str, delimiter: str) -> list[str]:
-    """The column names of a csv file's first line."""
-    line = _peek(spec, file).split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8-sig", errors="replace")
-    return [name.strip() for name in next(csv.reader([line], delimiter=delimiter[:1] or ","), [])]
+def _header_line(spec: SourceSpec, file: str) -> str:
+    """A csv file's first line, without its byte-order mark and line break."""
+    return _peek(spec, file).split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8-sig", errors="replace")
 
 
 def _unreadable(spec: SourceSpec, reason: str, hint: str) -> EngineError:

@@ -193,17 +193,31 @@ def test_csv_files_of_one_folder_with_other_headers_name_the_file(dq_engine, tmp
         rows_of(dq_engine, folder)
     assert caught.value.code == "SOURCE_UNREADABLE"
     assert caught.value.message == (
-        f"source 't' (csv(\"{folder}\")) cannot be read: {folder}/part-2.csv has the columns id, amount, é "
-        f"but {folder}/part-1.csv has id, name"
+        f"source 't' (csv(\"{folder}\")) cannot be read: {folder}/part-2.csv has the header id,amount,é "
+        f"but {folder}/part-1.csv has id,name"
     )
     assert "Schema mismatch" not in str(caught.value)
 
 
-def test_csv_files_with_one_header_however_quoted_read_together(dq_engine, tmp_path):
+def test_a_header_written_otherwise_is_refused_too(dq_engine, tmp_path):
+    """The same names quoted: DuckDB would read both files, Spark would read the second header as
+    a row (it drops only lines equal to the first file's header). Refused alike instead."""
     folder = tmp_path / "orders"
     folder.mkdir()
     (folder / "part-1.csv").write_text("id,name\n1,a\n")
-    (folder / "part-2.csv").write_text('"id","name"\n2,b\n')  # the same names, quoted
+    (folder / "part-2.csv").write_text('"id","name"\n2,b\n')
+    with pytest.raises(EngineError) as caught:
+        rows_of(dq_engine, folder)
+    assert caught.value.message.endswith(
+        f'{folder}/part-2.csv has the header "id","name" but {folder}/part-1.csv has id,name'
+    )
+
+
+def test_files_of_one_header_read_together(dq_engine, tmp_path):
+    folder = tmp_path / "orders"
+    folder.mkdir()
+    (folder / "part-1.csv").write_text("id,name\n1,a\n")
+    (folder / "part-2.csv").write_bytes(b"\xef\xbb\xbfid,name\n2,b\n")  # a byte-order mark is no difference
     assert rows_of(dq_engine, folder) == (
         [("id", "integer"), ("name", "string")],
         [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}],
