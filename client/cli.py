@@ -26,6 +26,7 @@ from gryph.compiler.suites.suite_variables import parse_assignment
 
 from . import runner
 from .alerts.run_alerts import add_notify_option, alert_targets, send_alerts, warn_not_sent
+from .argument_hints import HintingParser
 from .engines import ENGINES, open_engine
 from .gate import gate_passes, to_junit, to_markdown
 from .griffin_sinks import resolve_sinks, write_sinks
@@ -48,7 +49,7 @@ REPORT_RUNS = 30  # runs in a report's trends: the proposal's "previous 30 runs"
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = HintingParser(
         prog="gryph", description="Data-quality rules in the Griffin DSL, on DuckDB or Spark Connect."
     )
     parser.add_argument("--version", action=_Version, help="print gryph's version and exit")
@@ -557,7 +558,7 @@ def _command(args: argparse.Namespace) -> int:
             print(
                 for_terminal(
                     f"{args.file}: ok ({len(suite.rules)} rules, {len(suite.measures)} measures, "
-                    f"{len(suite.checks)} checks, {len(suite.sources)} sources)"
+                    f"{len(suite.checks)} checks, {len(suite.sources)} sources; pass when {suite.policy})"
                 )
             )
         else:

@@ -16,7 +16,8 @@ __all__ = ["gate_passes", "to_junit", "to_markdown"]
 
 def to_junit(result: RunResult, strict: bool = False) -> str:
     """JUnit XML: a failed check is a <failure> (an <error> when it could not be evaluated) carrying
-    the values it read; a failed warning is <skipped>, or a failure with ``strict``."""
+    the values it read; a failed warning is <skipped>, or a failure with ``strict``; a check that
+    could not judge yet (SKIP) is <skipped/> with its reason."""
     import xml.etree.ElementTree as ET  # only runs that write JUnit pay for loading it
 
     cases = []
@@ -27,7 +28,7 @@ def to_junit(result: RunResult, strict: bool = False) -> str:
             kind = _junit_kind(check, strict)
             counts[{"failure": "failures", "error": "errors", "skipped": "skipped"}[kind]] += 1
             details = check_details(check)
-            message = details if check.error else f"{check.expression} is not true: {details}"
+            message = details if check.error or check.skipped else f"{check.expression} is not true: {details}"
             element = ET.SubElement(case, kind, message=message)
             if kind != "skipped":
                 element.set("type", "CheckError" if check.error else "CheckFailed")
@@ -69,7 +70,7 @@ def _xml_chars(text: str) -> str:
 
 
 def _junit_kind(check: CheckOutcome, strict: bool) -> str:
-    if (check.warn and not strict) or check.not_enough_history:  # waiting for history is never a failure
+    if (check.warn and not strict) or check.skipped is not None:  # not judged yet is never a failure
         return "skipped"
     return "error" if check.error else "failure"
 
@@ -93,7 +94,7 @@ def to_markdown(result: RunResult, strict: bool = False) -> str:
     if result.checks:
         lines += ["| check | result | details |", "|---|---|---|"]
         for check in result.checks:
-            status = {"PASS": "✅ PASS", "FAIL": "❌ FAIL", "WARN": "⚠️ WARN"}[check.status]
+            status = {"PASS": "✅ PASS", "FAIL": "❌ FAIL", "WARN": "⚠️ WARN", "SKIP": "⏭️ SKIP"}[check.status]
             lines.append(f"| {for_markdown(check.name)} | {status} | {for_markdown(check_details(check))} |")
         lines.append("")
     if not result.checks and not result.measures:

@@ -20,18 +20,23 @@ class Headline:
 
 def headline(passed: bool, policy: str, statuses: Iterable[str], unfinished: int = 0, strict: bool = False) -> Headline:
     """How a run went: its verdict (``passed`` after ``strict``), its ``policy``, and what failed among
-    its checks' ``statuses`` (PASS, FAIL, WARN) and the ``unfinished`` rules and measures."""
+    its checks' ``statuses`` (PASS, FAIL, WARN, SKIP) and the ``unfinished`` rules and measures. A
+    skipped check could not judge yet: it is counted apart, never among the checks that failed,
+    and never changes the tone."""
     statuses = list(statuses)
-    failed, warnings = statuses.count("FAIL"), statuses.count("WARN")
+    failed, warnings, skipped = statuses.count("FAIL"), statuses.count("WARN"), statuses.count("SKIP")
+    judged = len(statuses) - skipped
     counts = []
     if failed + warnings:
-        counts.append(f"{failed + warnings} of {_count(len(statuses), 'check')} failed")
+        counts.append(f"{failed + warnings} of {_count(judged, 'check')} failed")
         if warnings and failed:
             counts.append(f"{warnings} of them {'a warning' if warnings == 1 else 'warnings'}")
         elif warnings:
             counts[-1] += " (a warning)" if warnings == 1 else " (warnings)"
-    elif statuses:
-        counts.append("the check passed" if len(statuses) == 1 else f"all {len(statuses)} checks passed")
+    elif judged:
+        counts.append("the check passed" if judged == 1 else f"all {judged} checks passed")
+    if skipped:
+        counts.append(f"{skipped} skipped" if judged else f"{_count(skipped, 'check')} skipped")
     if unfinished:
         counts.append(f"{_count(unfinished, 'rule or measure', 'rules or measures')} could not finish")
     verdict = f"{'passed' if passed else 'failed'} (policy: {policy}{', strict' if strict else ''})"

@@ -119,8 +119,10 @@ def _row_count(rows: list) -> str:
 
 
 def check_details(check: CheckOutcome) -> str:
-    """What a check read (and why it could not be evaluated): ``measures["x"] = 1, ...``."""
+    """What a check read (and why it could not be evaluated, or judge yet): ``measures["x"] = 1, ...``."""
     values = ", ".join(f"{text} = {cell(value)}" for text, value in check.values.items())
+    if check.skipped is not None:
+        return f"skipped: {check.skipped}" + (f"; {values}" if values else "")
     if check.error:
         return f"error: {check.error}" + (f"; {values}" if values else "")
     return values

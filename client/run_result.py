@@ -45,8 +45,8 @@ class RunResult:
     table_logs: dict[str, dict] = field(default_factory=dict)
 
     def warnings_failed(self) -> bool:
-        # an anomaly check without enough history yet is a WARN that --strict does not fail on
-        return any(check.warn and not check.passed and not check.not_enough_history for check in self.checks)
+        # a skipped warning (it could not judge yet) is no failed one
+        return any(check.status == "WARN" for check in self.checks)
 
     def to_dict(self) -> dict:
         document = {
@@ -58,7 +58,8 @@ class RunResult:
             "metrics": self.metrics,
             "records": self.records,
             "measure": self.measures,
-            "check": {check.name: check.passed for check in self.checks},
+            # null: a check that could not judge yet (SKIP), neither passed nor failed
+            "check": {check.name: None if check.skipped is not None else check.passed for check in self.checks},
             "pass": self.passed,
             "metric": self.task_metric(),
             "policy": self.policy,
@@ -70,6 +71,7 @@ class RunResult:
                     "status": check.status,
                     "values": check.values,
                     "error": check.error,
+                    **({"skipped": check.skipped} if check.skipped is not None else {}),
                     # an anomaly check's finding: the history leaves anomalies out of later baselines
                     **({"anomaly": check.anomaly} if check.anomaly is not None else {}),
                     **({"watches": check.watches} if check.watches is not None else {}),

@@ -17,7 +17,7 @@ from gryph.compiler.checks.schema_checks import columns_of
 from gryph.compiler.checks.verdict import judge
 from gryph.compiler.compile import CompiledSuite, compile_suite, view_plan
 from gryph.compiler.engine import Engine
-from gryph.compiler.errors import GryphError, InvalidInput, Location
+from gryph.compiler.errors import EngineError, ErrorList, GryphError, InvalidInput, InvalidInputs, Location
 from gryph.compiler.griffin.json_frames import json_documents_plan, json_view_schema
 from gryph.compiler.language.text_files import read_utf8
 from gryph.compiler.lowering import Options
@@ -410,14 +410,33 @@ def validate(
 ) -> CheckedSuite:
     """Parse and check names and types against the sources' schemas, without scanning data (and
     without building a plan: the check pass only), and the rules against what the engine declares
-    it refuses. An engine given by name opens only if a schema must be asked of it."""
-    suite = load_suite(source, frames)
+    it refuses. An engine given by name opens only if a schema must be asked of it. Every error
+    found is raised (up to 20): the statements of a suite that do not parse or name what does not
+    exist are left out, and the others still checked."""
+    errors = ErrorList()
+    try:
+        suite = load_suite(source, frames)
+    except InvalidInputs as found:
+        if found.partial is None:
+            raise
+        errors.add(found)
+        suite = found.partial
     if suite.streams:  # a stream is checked against a batch of it (no batch is run)
         from .streaming.batch_inputs import validation_batch
 
         suite = validation_batch(suite)
     with opened_engine(engine, remote, on_demand=True) as active:
-        checked = check_for(suite, active)
+        try:
+            checked = check_for(suite, active)
+        except InvalidInput as found:
+            if not errors.errors:
+                raise
+            if found.code != "EMPTY_SUITE":  # nothing left to check once the statements in error are out
+                errors.add(found)
+        except EngineError:
+            if not errors.errors:
+                raise  # else the errors in the text come first: the engine is asked again once they are fixed
+        errors.raise_any()
         refuse_rules(checked, active.capabilities)
         return checked
 
@@ -452,7 +471,7 @@ def opened_engine(engine: Engine | str, remote: str | None, on_demand: bool = Fa
 def explain(
     source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None, remote: str | None = None
 ) -> str:
-    """The plan of a suite as a stable indented tree."""
+    """The plan of a suite as a stable indented tree, then its pass policy."""
     compiled = compile_source(source, engine, frames=frames, remote=remote)
     text = format_plan(compiled.plan, frozenset(compiled.conditions))
     if compiled.late is not None:
@@ -461,7 +480,7 @@ def explain(
             f"({', '.join(compiled.suite.rules[i].name for i in compiled.late.inputs)}):\n"
             + format_plan(compiled.late.plan, frozenset())
         )
-    return text
+    return text + f"pass when {compiled.suite.policy}\n"
 
 
 def _metrics(suite: Suite, results: list[RuleResult]) -> dict:

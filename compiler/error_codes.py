@@ -119,6 +119,7 @@ CODES: dict[str, ErrorCode] = {
         BAD_REPLACEMENT="<replacement>: <problem>",
         REGEX_GROUP="the pattern has no group <n>",
         BAD_REGEX="the pattern <pattern> cannot run alike on both engines: <problem>",
+        REGEX_BACKSLASH_LOST="(a warning) the string <literal> is the pattern <value>: a backslash is dropped",
         UNSUPPORTED_FORMAT="the datetime pattern <pattern>: <problem>",
         BAD_DETAIL="<rule> detail <key> <problem>",
         BAD_KEY="<key> is not a key: <problem>",

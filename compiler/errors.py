@@ -8,7 +8,8 @@ never see textX or engine exception types. Codes are declared once, in ``error_c
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,6 +98,70 @@ class InvalidInput(GryphError):
     """Syntax, name, type or configuration errors: the user's input is wrong (exit 2)."""
 
     exit_code = BAD_INPUT
+
+
+MAX_ERRORS = 20  # errors of one input reported together
+# errors that only say a name is missing: left out when the statement declaring it had an error
+_MISSING_NAME = frozenset({"UNKNOWN_SOURCE", "UNKNOWN_MEASURE", "UNKNOWN_RULE", "UNKNOWN_CHECK"})
+
+
+class InvalidInputs(InvalidInput):
+    """Several independent errors of one input, reported together (at most ``MAX_ERRORS``), as the
+    first one's code. ``partial`` is what the input gives without the statements in error (a suite
+    that the check pass goes on checking), ``dropped`` the names those statements declared."""
+
+    def __init__(self, errors: list[InvalidInput], partial: Any = None, dropped: frozenset[str] = frozenset()):
+        first = errors[0]
+        super().__init__(first.code, first.message, location=first.location, text=first.text, hint=first.hint)
+        self.errors = errors[:MAX_ERRORS]
+        self.partial = partial
+        self.dropped = dropped
+
+    def __str__(self) -> str:
+        if len(self.errors) == 1:  # one error travelling with its partial input reads as itself
+            return str(self.errors[0])
+        shown = "\n".join(str(error) for error in self.errors)
+        more = (
+            f" (the first {MAX_ERRORS}; more may follow once they are fixed)" if len(self.errors) == MAX_ERRORS else ""
+        )
+        return f"{shown}\n{len(self.errors)} errors{more}"
+
+    def to_dict(self) -> dict[str, Any]:
+        if len(self.errors) == 1:
+            return self.errors[0].to_dict()
+        return {**super().to_dict(), "errors": [error.to_dict() for error in self.errors]}
+
+
+class ErrorList:
+    """Errors of independent statements, collected so that one does not hide the next."""
+
+    def __init__(self, dropped: frozenset[str] = frozenset()) -> None:
+        self.errors: list[InvalidInput] = []
+        self.dropped = set(dropped)
+
+    def add(self, error: InvalidInput) -> None:
+        """``error`` (each of several), unless it only says a name from a statement in error is missing."""
+        if isinstance(error, InvalidInputs):
+            self.dropped |= error.dropped
+        for one in error.errors if isinstance(error, InvalidInputs) else [error]:
+            missing = one.code in _MISSING_NAME and any(repr(name) in one.message for name in self.dropped)
+            if not missing and len(self.errors) < MAX_ERRORS:
+                self.errors.append(one)
+
+    @contextmanager
+    def statement(self) -> Iterator[None]:
+        """Run one statement's checks: its error is kept, and the caller goes on with the next."""
+        try:
+            yield
+        except InvalidInput as error:
+            self.add(error)
+
+    def raise_any(self, partial: Any = None) -> None:
+        """Raise what was collected: one error as itself (unless ``partial`` is to travel with it)."""
+        if len(self.errors) == 1 and partial is None:
+            raise self.errors[0]
+        if self.errors:
+            raise InvalidInputs(self.errors, partial, frozenset(self.dropped))
 
 
 class ResultError(InvalidInput):

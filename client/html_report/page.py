@@ -25,6 +25,7 @@ color:#1b1b1b;padding:0 16px}
 h1{margin:0 0 4px}h2{margin:28px 0 8px;border-bottom:1px solid #ddd}
 .verdict{display:inline-block;padding:2px 10px;border-radius:4px;color:#fff;font-weight:600}
 .pass{background:#2e7d32}.fail{background:#c62828}.warn{background:#ef6c00}.anomaly{background:#6a1b9a}
+.skip{background:#757575}
 table{border-collapse:collapse;margin:6px 0 12px}td,th{border:1px solid #ddd;padding:3px 8px;
 text-align:left;vertical-align:top}th{background:#f5f5f5}td.num{text-align:right}
 details{border:1px solid #e0e0e0;border-radius:4px;margin:6px 0;padding:4px 10px}
@@ -88,7 +89,9 @@ def _checks(checks: list[dict]) -> str:
     for check in checks:
         status = str(check.get("status", ""))
         values = ", ".join(f"{text} = {cell(value)}" for text, value in (check.get("values") or {}).items())
-        if check.get("error"):
+        if check.get("skipped"):
+            values = f"skipped: {check['skipped']}" + (f"; {values}" if values else "")
+        elif check.get("error"):
             values = f"error: {check['error']}" + (f"; {values}" if values else "")
         anomaly = ' <span class="verdict anomaly">anomaly</span>' if check.get("anomaly") is True else ""
         rows.append(
@@ -103,7 +106,7 @@ def _checks(checks: list[dict]) -> str:
 
 
 def _badge(status: str) -> str:
-    tone = {"PASS": "pass", "WARN": "warn"}.get(status, "fail")
+    tone = {"PASS": "pass", "WARN": "warn", "SKIP": "skip"}.get(status, "fail")  # SKIP: grey, not judged yet
     return f'<span class="verdict {tone}">{escape(status)}</span>'
 
 

@@ -259,11 +259,13 @@ def _y(scale: Scale, field: str | None = None) -> str:
 
 def _limit_layers(limits: list[dict], scale: Scale) -> list[alt.Chart]:
     """Each bound a check sets on a line, as a dashed rule across the chart labelled with the check:
-    red when the check failed in the newest run."""
+    red when the check failed in the newest run (not when it could not judge yet, SKIP)."""
     # each labelled with its check, its comparison and its bound as the axis reads it (4 min, not 240000)
     shown = [{**limit, "check": f"{limit['check']} {_bound_text(limit['limit'], scale)}"} for limit in limits]
     data = alt.Data(values=[_placed(limit, scale, "limit", "y_limit") for limit in shown])
-    color = alt.condition("datum.status == 'PASS'", alt.value("#455a64"), alt.value("#c62828"))
+    color = alt.condition(
+        "datum.status == 'PASS' || datum.status == 'SKIP'", alt.value("#455a64"), alt.value("#c62828")
+    )
     rules = (
         alt.Chart(data)
         .mark_rule(strokeDash=[6, 4], strokeWidth=1.5, aria=False)

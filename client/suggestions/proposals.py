@@ -41,7 +41,7 @@ def source_statements(profile: SourceProfile, now: dt.datetime, taken: set[str])
         lines.append(f"check {dsl_string(f'{source} has rows')}: {_measure(rows_measure)} > 0")
         lines.append(
             f"check {dsl_string(f'{source} row count steady')}: anomaly({_measure(rows_measure)}, "
-            "relative_change(max_increase = 1, max_decrease = 0.5))   # WARN until a run is in the history"
+            "relative_change(max_increase = 1, max_decrease = 0.5))   # SKIP until a run is in the history"
         )
     else:  # from nothing, any rows at all would be an anomaly
         lines.append("# no row-count checks: the source was empty")

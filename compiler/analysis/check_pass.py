@@ -7,13 +7,13 @@ lowering reads only what it returns.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..checks.anomaly_syntax import MeasureTypes
 from ..checks.check_reads import check_reads
 from ..checks.check_tree import CompiledCheck, compile_checks
-from ..errors import InvalidInput
+from ..errors import ErrorList, InvalidInput
 from ..language.gc_pause import without_cyclic_gc
 from ..language.recursion_room import recursion_room
 from ..language.ruletree.nodes import StatementRule
@@ -83,14 +83,29 @@ class CheckedSuite:
 def check_suite(suite: Suite, schemas: Mapping[str, Schema], now_ms: int = 0) -> CheckedSuite:
     """Check every rule, measure and check; ``schemas`` holds every source's and view's schema by
     name, ``now_ms`` is the run's time (current_date() and the like are this constant)."""
+    errors = ErrorList()  # each rule, measure and check is checked: one error does not hide the next
     with recursion_room():
-        rules = tuple(check_rule(rule, schemas, now_ms) for rule in suite.rules)
-        suite = with_implied_checks(suite, rules)
-        measures = tuple(check_rule(measure, schemas, now_ms) for measure in suite.measures)
+        rules = _checked(errors, suite.rules, schemas, now_ms)
+        with errors.statement():
+            suite = with_implied_checks(suite, rules)
+        measures = _checked(errors, suite.measures, schemas, now_ms)
         measure_types = _measure_types(measures)
-        checks = tuple(compile_checks(suite, measure_types, schemas))
-        check_reads(suite, measure_types)
+        checks = tuple(compile_checks(suite, measure_types, schemas, errors))
+        with errors.statement():
+            check_reads(suite, measure_types)
+        errors.raise_any()
         return CheckedSuite(suite, rules, measures, checks)
+
+
+def _checked(
+    errors: ErrorList, rules: Sequence[RuleSpec], schemas: Mapping[str, Schema], now_ms: int
+) -> tuple[CheckedRule, ...]:
+    """The ``rules`` (or measures) checked; one in error is left out and its error kept in ``errors``."""
+    checked = []
+    for rule in rules:
+        with errors.statement():
+            checked.append(check_rule(rule, schemas, now_ms))
+    return tuple(checked)
 
 
 def with_implied_checks(suite: Suite, rules: tuple[CheckedRule, ...]) -> Suite:

@@ -5,7 +5,7 @@ earlier anomalies out of it, the default, is what OnlineNormal's ``ignoreAnomali
 ``absolute_change`` and ``relative_change`` are AbsoluteChange and RelativeRateOfChange (with
 their ``order``), and ``seasonal`` compares with the run one period back (the same weekday last
 week for ``"7d"``); ``holt_winters`` forecasts with additive Holt-Winters (holt_winters.py). Every strategy is turned into bounds on the value itself, so a report shows the
-range the value had to fall in. Too few earlier runs is a warning ("not enough history"), never a
+range the value had to fall in. Too few earlier runs is a SKIP ("not enough history"), never a
 failure or an error.
 """
 
@@ -89,11 +89,13 @@ class Anomaly:
 
 @dataclass(frozen=True)
 class Finding:
-    """An anomaly check's result: ``anomaly`` None when there was not enough history; ``shown``
-    holds the bounds and baseline, shown beside the values the check read."""
+    """An anomaly check's result: ``anomaly`` None when there was not enough history (``unjudged``
+    says how much there was); ``shown`` holds the bounds and baseline, shown beside the values the
+    check read."""
 
     anomaly: bool | None
     shown: dict[str, object]
+    unjudged: str | None = None
 
 
 def judge_anomaly(check: Anomaly, value: object, clock: Clock) -> Finding:
@@ -107,8 +109,7 @@ def judge_anomaly(check: Anomaly, value: object, clock: Clock) -> Finding:
     needed = max(check.min_history, runs_needed(strategy))
     if len(history) < needed:
         return Finding(
-            None,
-            {"baseline runs": len(history), "not enough history": f"{len(history)} earlier runs, {needed} needed"},
+            None, {"baseline runs": len(history)}, f"not enough history: {len(history)} earlier runs, {needed} needed"
         )
     lower: float | None
     upper: float | None

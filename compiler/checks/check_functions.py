@@ -389,6 +389,9 @@ class Function:
     measure_arg: int | None = None  # the argument naming a measure of this suite (checked when literal)
     rule_arg: int | None = None  # the argument naming a rule of this suite (checked when literal)
     source_arg: int | None = None  # the argument naming a source of this suite (checked when literal)
+    # reads earlier runs: null or [] from it means no earlier run yet, and a check it leaves
+    # unknown is skipped, not failed (see verdict.py)
+    reads_history: bool = False
 
     def arity(self) -> str:
         if self.max_args == self.min_args:
@@ -403,12 +406,12 @@ FUNCTIONS: dict[str, Function] = {
     "min": Function(_extreme(min, "min"), 1, None),
     "max": Function(_extreme(max, "max"), 1, None),
     "abs": Function(_abs, 1, 1),
-    "get_previous_measure_values": Function(_previous, 2, 2, measure_arg=0),
-    "get_previous_measure_values_for_other_task": Function(_previous_other, 3, 3),
-    "avg_previous": Function(_avg_previous, 2, 2, measure_arg=0),
-    "daily_avg": Function(_daily_avg, 1, 1, measure_arg=0),
-    "weekly_avg": Function(_weekly_avg, 1, 1, measure_arg=0),
-    "monthly_avg": Function(_monthly_avg, 1, 1, measure_arg=0),
+    "get_previous_measure_values": Function(_previous, 2, 2, measure_arg=0, reads_history=True),
+    "get_previous_measure_values_for_other_task": Function(_previous_other, 3, 3, reads_history=True),
+    "avg_previous": Function(_avg_previous, 2, 2, measure_arg=0, reads_history=True),
+    "daily_avg": Function(_daily_avg, 1, 1, measure_arg=0, reads_history=True),
+    "weekly_avg": Function(_weekly_avg, 1, 1, measure_arg=0, reads_history=True),
+    "monthly_avg": Function(_monthly_avg, 1, 1, measure_arg=0, reads_history=True),
     "stddev": Function(_spread(sample_stddev, "stddev"), 1, 1),
     "variance": Function(_spread(sample_variance, "variance"), 1, 1),
     "median": Function(_spread(median, "median"), 1, 1),
@@ -416,8 +419,8 @@ FUNCTIONS: dict[str, Function] = {
     "quantile": Function(_quantile, 2, 2),
     "sqrt": Function(_sqrt, 1, 1),
     "zscore": Function(_zscore, 2, 2),
-    "metric_history": Function(_metric_history, 3, 3, rule_arg=0),
-    "previous_metric": Function(_previous_metric, 2, 2, rule_arg=0),
-    "value_ago": Function(_value_ago, 2, 2, measure_arg=0),
+    "metric_history": Function(_metric_history, 3, 3, rule_arg=0, reads_history=True),
+    "previous_metric": Function(_previous_metric, 2, 2, rule_arg=0, reads_history=True),
+    "value_ago": Function(_value_ago, 2, 2, measure_arg=0, reads_history=True),
     "schema_changes": Function(_schema_changes, 1, 1, source_arg=0),
 }

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import InvalidInput, did_you_mean
+from ..errors import ErrorList, InvalidInput, did_you_mean
 from ..language.number_literals import number_from_text
 from ..language.ruletree import check_nodes as c
 from ..language.ruletree.nodes import Node, located
@@ -196,17 +196,28 @@ class _Builder:
 
 
 def compile_checks(
-    suite: Suite, measure_types: MeasureTypes | None = None, schemas: Mapping[str, Schema] | None = None
+    suite: Suite,
+    measure_types: MeasureTypes | None = None,
+    schemas: Mapping[str, Schema] | None = None,
+    errors: ErrorList | None = None,
 ) -> list[CompiledCheck]:
     """Every check of the suite as a syntax tree, then its schema statements bound to the sources'
     ``schemas``, and the pass policy checked against them; ``measure_types``: the columns of the
-    measures whose types the check pass knows."""
+    measures whose types the check pass knows. With ``errors``, a check in error is left out and
+    its error kept there (the caller raises them); without, the first error is raised."""
+    collected = errors if errors is not None else ErrorList()
     builder = _Builder(suite, measure_types or {})
-    compiled = [builder.check(check) for check in suite.checks]
+    compiled = []
+    for check in suite.checks:
+        with collected.statement():
+            compiled.append(builder.check(check))
     compiled += [
         CompiledCheck(spec, SchemaCheck(spec, columns_of((schemas or {})[spec.source]))) for spec in suite.schemas
     ]
-    _check_policy(suite.policy, [*suite.checks, *suite.schemas])
+    with collected.statement():
+        _check_policy(suite.policy, [*suite.checks, *suite.schemas])
+    if errors is None:
+        collected.raise_any()
     return compiled
 
 

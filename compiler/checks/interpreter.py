@@ -23,12 +23,14 @@ _ORDER = {"<": operator.lt, ">": operator.gt, "<=": operator.le, ">=": operator.
 
 @dataclass
 class Env:
-    """What a check can read: measure values, rule metrics, history; ``trace`` collects values shown on failure."""
+    """What a check can read: measure values, rule metrics, history; ``trace`` collects values shown on failure,
+    ``no_history`` the history calls (by their text) that found no earlier run."""
 
     measures: dict[str, object]
     metrics: dict[str, object]
     clock: Clock
     trace: dict[str, object] = field(default_factory=dict)
+    no_history: list[str] = field(default_factory=list)
 
 
 def evaluate(expr: Any, env: Env) -> object:  # expr: a node of checks.py's syntax tree
@@ -38,6 +40,8 @@ def evaluate(expr: Any, env: Env) -> object:  # expr: a node of checks.py's synt
     if kind is Traced:
         value = evaluate(expr.expr, env)
         env.trace[expr.text] = value
+        if type(expr.expr) is Call and FUNCTIONS[expr.expr.fn].reads_history and (value is None or value == []):
+            env.no_history.append(expr.text)
         return value
     if kind is MeasureRef:
         value = env.measures[expr.name]

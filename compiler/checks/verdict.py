@@ -1,8 +1,10 @@
 """Check -> pass: evaluate every check over the measures and metrics, then the pass policy.
 
 A check that cannot be evaluated (wrong types, a missing key) fails with its error: one broken
-check never hides the others. Warnings never count in the policy, nor does an anomaly check
-without enough history yet (a WARN, even with --strict).
+check never hides the others. A check that cannot judge yet is SKIP, neither passed nor failed:
+an anomaly check without enough history, or a check left unknown (null) or in error by a history
+function that found no earlier run (``value_ago`` on the first week's runs). Warnings and skipped
+checks never fail the run, even with --strict.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ class CheckOutcome:
     values: dict[str, object] = field(default_factory=dict)
     error: str | None = None
     anomaly: bool | None = None  # an anomaly check's finding (None: not one, or not enough history)
-    not_enough_history: bool = False  # an anomaly check that could not judge yet: a WARN
+    skipped: str | None = None  # why the check could not judge yet (SKIP): neither passed nor failed
     # what an anomaly check watches: {"source": "measure" | "metric", "name", "path"} (its trend)
     watches: dict[str, object] | None = None
     # what a check reads and the bounds it sets on them (check_bounds.py), for reports to place it
@@ -48,10 +50,12 @@ class CheckOutcome:
 
     @property
     def status(self) -> str:
-        """PASS, FAIL, or WARN for a failed warning or an anomaly check without enough history."""
+        """PASS, FAIL, WARN for a failed warning, or SKIP for a check that could not judge yet."""
+        if self.skipped is not None:
+            return "SKIP"
         if self.passed:
             return "PASS"
-        return "WARN" if self.warn or self.not_enough_history else "FAIL"
+        return "WARN" if self.warn else "FAIL"
 
 
 @dataclass
@@ -90,12 +94,22 @@ def _run(check: CompiledCheck, measures: dict[str, object], metrics: dict[str, o
     try:
         value = evaluate(check.expr, env)
     except CheckError as error:
+        if env.no_history:  # e.g. get_previous_measure_values("rows", 1)[0] before any run
+            return _skipped(spec, env)
         return CheckOutcome(spec.name, _text(spec), False, spec.warn, env.trace, str(error))
+    if value is None and env.no_history:
+        return _skipped(spec, env)
     if not (value is None or isinstance(value, bool)):
         return CheckOutcome(
             spec.name, _text(spec), False, spec.warn, env.trace, f"the check gives {value!r}, not true or false"
         )
     return CheckOutcome(spec.name, _text(spec), value is True, spec.warn, env.trace)
+
+
+def _skipped(spec: CheckSpec, env: Env) -> CheckOutcome:
+    """A check a history function left without a value to judge: it found no earlier run."""
+    reason = "no earlier run yet: " + ", ".join(f"{text} found none" for text in env.no_history)
+    return CheckOutcome(spec.name, _text(spec), False, spec.warn, env.trace, skipped=reason)
 
 
 def _anomaly(check: Anomaly, spec: CheckSpec, env: Env) -> CheckOutcome:
@@ -107,7 +121,7 @@ def _anomaly(check: Anomaly, spec: CheckSpec, env: Env) -> CheckOutcome:
         return CheckOutcome(spec.name, _text(spec), False, spec.warn, env.trace, str(error), watches=watches)
     values = {**env.trace, **finding.shown}
     if finding.anomaly is None:
-        return CheckOutcome(spec.name, _text(spec), False, spec.warn, values, not_enough_history=True, watches=watches)
+        return CheckOutcome(spec.name, _text(spec), False, spec.warn, values, skipped=finding.unjudged, watches=watches)
     passed = not finding.anomaly
     return CheckOutcome(spec.name, _text(spec), passed, spec.warn, values, anomaly=finding.anomaly, watches=watches)
 
@@ -117,16 +131,19 @@ def _text(spec: CheckSpec | SchemaSpec) -> str:
 
 
 def holds(policy: PassSpec, outcomes: list[CheckOutcome]) -> bool:
-    """Whether the run passes under ``policy`` (warnings left out)."""
-    deciding = [o for o in outcomes if not o.warn and not o.not_enough_history]
+    """Whether the run passes under ``policy`` (warnings left out). A skipped check fails no
+    policy: it counts as whichever of passed or failed lets the policy hold."""
+    deciding = [o for o in outcomes if not o.warn and o.skipped is None]
+    skipped = sum(1 for o in outcomes if not o.warn and o.skipped is not None)
     if policy.kind == "always":
         return True
     if policy.kind == "all":
         return all(o.passed for o in deciding)
     if policy.kind == "any":
-        return any(o.passed for o in deciding)
+        return skipped > 0 or any(o.passed for o in deciding)
     if policy.kind == "checks":
         named = set(policy.names)
         return all(o.passed for o in deciding if o.name in named)
     assert policy.op is not None and policy.count is not None  # a `passed` policy compares a count
-    return bool(_COMPARE[policy.op](sum(o.passed for o in deciding), policy.count))
+    passing = sum(o.passed for o in deciding)
+    return any(_COMPARE[policy.op](passing + extra, policy.count) for extra in range(skipped + 1))

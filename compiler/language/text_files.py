@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import InvalidInput, Location
+from ..errors import InvalidInput, Location, closest
 
 
 def read_utf8(path: Path) -> str:
@@ -14,7 +14,11 @@ def read_utf8(path: Path) -> str:
         raw = path.read_bytes()
     except OSError as error:
         raise InvalidInput(
-            "FILE_NOT_FOUND", f"cannot read {path}: {error.strerror}", location=Location(str(path)), text=str(path)
+            "FILE_NOT_FOUND",
+            f"cannot read {path}: {error.strerror}",
+            location=Location(str(path)),
+            text=str(path),
+            hint=_near_name(path) if isinstance(error, FileNotFoundError) else None,
         ) from None
     try:
         return raw.decode("utf-8-sig")
@@ -28,3 +32,13 @@ def read_utf8(path: Path) -> str:
             text=None,
             hint="save the file as UTF-8",
         ) from None
+
+
+def _near_name(path: Path) -> str | None:
+    """``did you mean 'first.dq'?`` when the missing file's folder holds a file of a near name."""
+    try:
+        names = [entry.name for entry in path.parent.iterdir() if entry.is_file()]
+    except OSError:
+        return None
+    near = closest(path.name, names)
+    return None if near is None else f"did you mean {str(path.with_name(near))!r}?"

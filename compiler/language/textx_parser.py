@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InvalidInput, Location
+from ..errors import InvalidInput, Location, closest
 from .gc_pause import without_cyclic_gc
 from .grammar_cache import cached_metamodel
 from .precedence import ShapeError, reshape_additive, reshape_expression
@@ -102,7 +102,9 @@ def _token_name(pattern: str) -> str | None:
     return None
 
 
-def _expected_hint(error: TextXSyntaxError) -> str | None:
+def _expected_hint(error: TextXSyntaxError, found: str | None) -> str | None:
+    """What the parser expected; first a did-you-mean when the word ``found`` there is a
+    misspelt keyword it expected (``completness``)."""
     names = []
     for rule in getattr(error, "expected_rules", None) or ():
         name = _RULE_NAMES.get(getattr(rule, "rule_name", "")) or _token_name(str(getattr(rule, "to_match", "")))
@@ -110,7 +112,13 @@ def _expected_hint(error: TextXSyntaxError) -> str | None:
             names.append(name)
     if not names:
         return None
-    return "expected " + ", ".join(names[:10]) + (" ..." if len(names) > 10 else "")
+    expected = "expected " + ", ".join(names[:10]) + (" ..." if len(names) > 10 else "")
+    word = re.match(r"[A-Za-z_]\w*", found or "")
+    keywords = [name.strip("'") for name in names if re.fullmatch(r"'[A-Za-z_]+'", name)]
+    best = closest(word.group(), keywords) if word else None
+    if best is None or best.lower() == word.group().lower():  # type: ignore[union-attr]
+        return expected
+    return f"did you mean {best!r}? ({expected})"
 
 
 def _line_text(text: str, line: int | None, column: int | None) -> str | None:
@@ -149,12 +157,9 @@ def parse(grammar: str, text: str, file: str | None = None, line_offset: int = 0
     except TextXSyntaxError as error:
         line, column = error.line, error.col
         location = Location(file, (line or 1) + line_offset, (column or 1) + (column_offset if (line or 1) == 1 else 0))
+        found = _line_text(text, line, column)
         raise InvalidInput(
-            "SYNTAX_ERROR",
-            "the rule does not parse",
-            location=location,
-            text=_line_text(text, line, column),
-            hint=_expected_hint(error),
+            "SYNTAX_ERROR", "the rule does not parse", location=location, text=found, hint=_expected_hint(error, found)
         ) from None
     except ShapeError as error:
         line, column = _line_column(text, error.position)

@@ -30,8 +30,13 @@ def local_path(location: str) -> str:
 def check_local_files(spec: SourceSpec) -> None:
     """Refuse, with an ``EngineError`` naming the file, what no engine can read as ``spec``'s data."""
     files = [f for path in spec.paths if "://" not in path for f in local_files(spec, path)]
+    if spec.format in _MAGIC:
+        for file in files:
+            _check_marks(spec, file)
     if spec.format not in _TEXT_FORMATS or not files:
         return
+    if spec.format != "json" and len(files) > 1:
+        _check_same_header(spec, files)
     if all(os.path.getsize(f) == 0 for f in files):
         shown = files[0] if len(files) == 1 else f"all {len(files)} files of {', '.join(spec.paths)}"
         raise _refused(
@@ -123,6 +128,64 @@ def _peek(spec: SourceSpec, file: str) -> bytes:
             return handle.read(_PEEK_BYTES)
     except OSError as error:
         raise _refused(spec, "SOURCE_UNREADABLE", file, f"cannot be read: {error.strerror}", None) from None
+
+
+# the marks a file of each binary format starts (and, for parquet, ends) with: a file without them
+# is damaged, cut short or of another format, which each engine would say in words of its own
+_MAGIC = {
+    "parquet": (b"PAR1", b"PAR1", "the PAR1 marks at its start and end"),
+    "avro": (b"Obj\x01", b"", "the Obj mark at its start"),
+    "orc": (b"ORC", b"", "the ORC mark at its start"),
+}
+
+
+def _check_marks(spec: SourceSpec, file: str) -> None:
+    head, tail, marks = _MAGIC[spec.format]
+    try:
+        with open(file, "rb") as handle:
+            start = handle.read(len(head))
+            size = handle.seek(0, os.SEEK_END)
+            handle.seek(max(size - len(tail), 0))
+            end = handle.read(len(tail)) if tail else b""
+    except OSError as error:
+        raise _refused(spec, "SOURCE_UNREADABLE", file, f"cannot be read: {error.strerror}", None) from None
+    if start != head or end != tail or size < len(head) + len(tail):
+        raise _unreadable(
+            spec,
+            f"{file} is not a {spec.format} file: it lacks {marks}",
+            "the file is damaged, cut short while written, or of another format: write it again",
+        )
+
+
+def _check_same_header(spec: SourceSpec, files: list[str]) -> None:
+    """The files of one csv source must have the same header line: the engines read a folder by
+    its first file's (DuckDB refuses another in words that may name the wrong file; Spark places
+    the others' columns by position, and a header written otherwise, `"id","name"` for `id,name`,
+    becomes a row of data)."""
+    if str(spec.option("header", True)).strip().lower() in ("false", "0", "no"):
+        return
+    files = [file for file in files if os.path.getsize(file) > 0]  # an empty file has no header to differ
+    first = _header_line(spec, files[0]) if files else ""
+    for file in files[1:]:
+        line = _header_line(spec, file)
+        if line != first:
+            raise _unreadable(
+                spec,
+                f"{file} has the header {line} but {files[0]} has {first}",
+                "the files of one source need the same header line: move the other files to a source of their own",
+            )
+
+
+def _header_line(spec: SourceSpec, file: str) -> str:
+    """A csv file's first line, without its byte-order mark and line break."""
+    return _peek(spec, file).split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8-sig", errors="replace")
+
+
+def _unreadable(spec: SourceSpec, reason: str, hint: str) -> EngineError:
+    """``SOURCE_UNREADABLE`` in the words both engines use for a file they fail to read."""
+    from .unreadable_files import unreadable_source  # which imports this module's local_path
+
+    return unreadable_source(spec, reason, hint)
 
 
 def _refused(spec: SourceSpec, code: str, path: str, problem: str, hint: str | None) -> EngineError:

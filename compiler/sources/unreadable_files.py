@@ -30,7 +30,10 @@ def source_of_file(specs: Iterable[SourceSpec], file: str) -> SourceSpec | None:
 
 
 def unreadable_source(spec: SourceSpec, reason: str, hint: str | None = None) -> EngineError:
-    """``SOURCE_UNREADABLE``: ``spec``'s data cannot be read, for ``reason``."""
+    """``SOURCE_UNREADABLE``: ``spec``'s data cannot be read, for ``reason`` (at its declaration)."""
     return EngineError(
-        "SOURCE_UNREADABLE", f"source {spec.name!r} ({spec.describe()}) cannot be read: {reason}", hint=hint
+        "SOURCE_UNREADABLE",
+        f"source {spec.name!r} ({spec.describe()}) cannot be read: {reason}",
+        location=spec.location,
+        hint=hint,
     )

@@ -6,10 +6,9 @@ import math
 import re
 from pathlib import Path
 
-from ..errors import InvalidInput, Location, did_you_mean
+from ..errors import ErrorList, InvalidInput, Location, did_you_mean
 from ..language.gc_pause import without_cyclic_gc
 from ..language.number_literals import number_from_text
-from ..language.ruletree.convert_suite import parse_suite_tree
 from ..language.ruletree.statements import (
     CheckDecl,
     MeasureDecl,
@@ -40,6 +39,7 @@ from ..sources.source_specs import DATABASE_FORMATS, LAKE_FORMATS, STREAM_FORMAT
 from ..sources.stream_sources import check_stream_source
 from .notify_targets import notify_target
 from .suite import CheckSpec, MeasureSpec, NativeSql, NotifySpec, PassSpec, RuleBody, RuleSpec, SchemaSpec, Suite
+from .syntax_recovery import parse_recovering
 
 
 @without_cyclic_gc
@@ -51,8 +51,13 @@ def parse_suite(
     ``known_sources`` are sources the caller provides (in-memory frames), so rules may read
     them without a ``source`` statement.
     """
-    tree = parse_suite_tree(text, file)
+    recovered = parse_recovering(text, file)
+    errors = ErrorList(recovered.dropped)
+    for error in recovered.errors:
+        errors.add(error)
+    tree = recovered.tree
     if tree is None:
+        errors.raise_any()
         raise InvalidInput(
             "EMPTY_SUITE",
             "the suite declares no sources and no rules",
@@ -72,88 +77,91 @@ def parse_suite(
     notify: list[NotifySpec] = []
     seen: dict[str, set[str]] = {"check": set(), "measure": set(), "rule": set()}
     for statement in tree.statements:
-        location = statement.location
-        if isinstance(statement, SourceDecl):
-            source = _source(statement, base)
-            if source.name in sources:
+        with errors.statement():  # one statement's error does not hide the next's
+            location = statement.location
+            if isinstance(statement, SourceDecl):
+                source = _source(statement, base)
+                if source.name in sources:
+                    raise InvalidInput(
+                        "DUPLICATE_SOURCE",
+                        f"source {source.name!r} is declared twice",
+                        location=location,
+                        text=statement.text,
+                    )
+                sources[source.name] = source
+                continue
+            if isinstance(statement, CheckDecl):
+                check = CheckSpec(statement.name, statement.expr, location, statement.warn)
+                _unique(check.name, seen, "check", statement, location)
+                checks.append(check)
+                continue
+            if isinstance(statement, PassDecl):
+                if policy is not None:
+                    raise InvalidInput(
+                        "DUPLICATE_PASS",
+                        "the suite has two pass policies",
+                        location=location,
+                        text=statement.text,
+                        hint="keep one 'pass when ...'",
+                    )
+                policy = _policy(statement.policy, location)
+                continue
+            if isinstance(statement, StreamDecl):
+                if stream_every_ms is not None or statement.interval_ms <= 0:
+                    raise InvalidInput(
+                        "BAD_STREAM",
+                        "the suite's trigger is given twice" if stream_every_ms is not None else "a trigger of no time",
+                        location=location,
+                        text=statement.text,
+                        hint="keep one 'stream every 30s'",
+                    )
+                stream_every_ms = statement.interval_ms
+                continue
+            if isinstance(statement, SchemaDecl):
+                expected = _schema(statement, sources, known_sources)
+                _unique(expected.name, seen, "check", statement, location)
+                schemas.append(expected)
+                continue
+            if isinstance(statement, NotifyDecl):
+                notify.append(notify_target(statement.url, location, {d.key: d.value for d in statement.details}))
+                continue
+            rule: RuleSpec
+            if isinstance(statement, MeasureDecl):
+                _unique(statement.name, seen, "measure", statement, location)
+                body: RuleBody | None = statement.sql if statement.sql is not None else statement.query
+                if statement.native is not None:
+                    hidden = _native_source(statement, sources, len(measures) + 1, statement.native)
+                    sources[hidden.name] = hidden
+                    body = NativeSql(hidden.name, str(hidden.option("query")))
+                assert body is not None  # the grammar asks for sql, native or a query
+                rule = _measure(statement, body)
+            else:
+                rule = _rule(statement)
+                _unique(rule.name, seen, "rule", statement, location)
+            for role in ("source", "target"):
+                used = getattr(rule, role)
+                if used is not None and used not in sources and used not in known_sources:
+                    raise InvalidInput(
+                        "UNKNOWN_SOURCE",
+                        f"{rule.kind} {rule.name!r} reads unknown source {used!r}",
+                        location=_name_location(statement, used, file),
+                        text=used,
+                        hint=did_you_mean(used, list(sources) + list(known_sources))
+                        or 'declare it first: source NAME = csv("path")',
+                    )
+            if rule.target is not None and spec_of(rule.kind).target == "none":
                 raise InvalidInput(
-                    "DUPLICATE_SOURCE",
-                    f"source {source.name!r} is declared twice",
-                    location=location,
-                    text=statement.text,
+                    "TARGET_NOT_ALLOWED",
+                    f"a {rule.kind} rule reads one source, not {rule.target!r}",
+                    location=_name_location(statement, rule.target, file),
+                    text=rule.target,
+                    hint=f"write: {rule.kind} {rule.name} on {rule.source}: ...",
                 )
-            sources[source.name] = source
-            continue
-        if isinstance(statement, CheckDecl):
-            check = CheckSpec(statement.name, statement.expr, location, statement.warn)
-            _unique(check.name, seen, "check", statement, location)
-            checks.append(check)
-            continue
-        if isinstance(statement, PassDecl):
-            if policy is not None:
-                raise InvalidInput(
-                    "DUPLICATE_PASS",
-                    "the suite has two pass policies",
-                    location=location,
-                    text=statement.text,
-                    hint="keep one 'pass when ...'",
-                )
-            policy = _policy(statement.policy, location)
-            continue
-        if isinstance(statement, StreamDecl):
-            if stream_every_ms is not None or statement.interval_ms <= 0:
-                raise InvalidInput(
-                    "BAD_STREAM",
-                    "the suite's trigger is given twice" if stream_every_ms is not None else "a trigger of no time",
-                    location=location,
-                    text=statement.text,
-                    hint="keep one 'stream every 30s'",
-                )
-            stream_every_ms = statement.interval_ms
-            continue
-        if isinstance(statement, SchemaDecl):
-            expected = _schema(statement, sources, known_sources)
-            _unique(expected.name, seen, "check", statement, location)
-            schemas.append(expected)
-            continue
-        if isinstance(statement, NotifyDecl):
-            notify.append(notify_target(statement.url, location, {d.key: d.value for d in statement.details}))
-            continue
-        rule: RuleSpec
-        if isinstance(statement, MeasureDecl):
-            _unique(statement.name, seen, "measure", statement, location)
-            body: RuleBody | None = statement.sql if statement.sql is not None else statement.query
-            if statement.native is not None:
-                hidden = _native_source(statement, sources, len(measures) + 1, statement.native)
-                sources[hidden.name] = hidden
-                body = NativeSql(hidden.name, str(hidden.option("query")))
-            assert body is not None  # the grammar asks for sql, native or a query
-            rule = _measure(statement, body)
-            measures.append(rule)
-        else:
-            rule = _rule(statement)
-            _unique(rule.name, seen, "rule", statement, location)
-            rules.append(rule)
-        for role in ("source", "target"):
-            used = getattr(rule, role)
-            if used is not None and used not in sources and used not in known_sources:
-                raise InvalidInput(
-                    "UNKNOWN_SOURCE",
-                    f"{rule.kind} {rule.name!r} reads unknown source {used!r}",
-                    location=_name_location(statement, used, file),
-                    text=used,
-                    hint=did_you_mean(used, list(sources) + list(known_sources))
-                    or 'declare it first: source NAME = csv("path")',
-                )
-        if rule.target is not None and spec_of(rule.kind).target == "none":
-            raise InvalidInput(
-                "TARGET_NOT_ALLOWED",
-                f"a {rule.kind} rule reads one source, not {rule.target!r}",
-                location=_name_location(statement, rule.target, file),
-                text=rule.target,
-                hint=f"write: {rule.kind} {rule.name} on {rule.source}: ...",
-            )
-    return Suite(
+            if isinstance(rule, MeasureSpec):  # added once it is known to read what exists
+                measures.append(rule)
+            else:
+                rules.append(rule)
+    suite = Suite(
         name,
         sources,
         rules,
@@ -161,11 +169,13 @@ def parse_suite(
         file,
         measures=measures,
         checks=checks,
-        policy=policy or PassSpec(),
+        policy=policy or PassSpec("all"),  # a gate fails on a failing check unless `pass when always` says not to
         stream_every_ms=stream_every_ms,
         schemas=schemas,
         notify=tuple(notify),
     )
+    errors.raise_any(partial=suite)
+    return suite
 
 
 def _schema(statement: SchemaDecl, sources: dict[str, SourceSpec], known_sources: tuple[str, ...]) -> SchemaSpec:

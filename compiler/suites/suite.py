@@ -118,7 +118,8 @@ class NotifySpec:
 @dataclass(frozen=True)
 class PassSpec:
     """When the run passes: ``always``, ``all``, ``any``, ``checks`` (the named ones) or ``passed``
-    (the number of passing checks compared with ``count`` by ``op``)."""
+    (the number of passing checks compared with ``count`` by ``op``). A native suite without a
+    ``pass when`` line is ``all``; a Griffin job, which has no checks, ``always``."""
 
     kind: str = "always"
     names: tuple[str, ...] = ()

@@ -98,8 +98,9 @@ def stamp_item(spec: SourceSpec) -> str:
 
 
 def _unreadable(spec: SourceSpec, exc: Exception) -> EngineError:
-    # DuckDB's CSV errors say where, then why, then list its reader's settings (indented): keep the why
-    lines = str(exc).splitlines() or [""]
+    # DuckDB's CSV errors say where, then why, then list its reader's settings (indented): keep the
+    # why, never the statement gryph made (``LINE 1: ... CREATE OR REPLACE TEMP VIEW ...``)
+    lines = re.split(r"\n|\s*LINE \d+:", str(exc)) or [""]
     reason = " ".join([lines[0], *(line.strip() for line in lines[1:3] if line.strip() and not line.startswith("  "))])
     hint = None
     if "quoted new lines" in reason:

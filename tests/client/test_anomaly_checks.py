@@ -97,12 +97,12 @@ def test_direction_keeps_one_bound(store):
     assert not outcome(store, 'anomaly(measures["n"], normal(k = 2), direction = up)', 17).passed
 
 
-def test_not_enough_history_is_a_warning_not_a_failure(store, tmp_path):
+def test_not_enough_history_is_a_skip_not_a_failure(store, tmp_path):
     short = outcome(store, 'anomaly(measures["n"], normal(), min_history = 4)', 12)
-    assert short.status == "WARN" and short.not_enough_history and short.error is None
-    assert short.values["not enough history"] == "3 earlier runs, 4 needed"
+    assert short.status == "SKIP" and short.error is None and not short.passed
+    assert short.skipped == "not enough history: 3 earlier runs, 4 needed"
     empty = outcome(HistoryStore(tmp_path / "new.duckdb"), 'anomaly(measures["n"], normal())', 12)
-    assert empty.status == "WARN" and empty.values["baseline runs"] == 0
+    assert empty.status == "SKIP" and empty.values["baseline runs"] == 0
 
 
 @pytest.mark.parametrize(
@@ -169,8 +169,9 @@ def _suite(tmp_path, rows: int) -> str:
 def test_a_run_shows_its_bounds_in_every_output_and_leaves_its_anomaly_out(tmp_path):
     history = tmp_path / "h.duckdb"
     results = [run(_suite(tmp_path, rows), history=history) for rows in (10, 12, 14)]
-    assert [r.checks[0].status for r in results] == ["WARN", "WARN", "WARN"] and all(r.passed for r in results)
+    assert [r.checks[0].status for r in results] == ["SKIP", "SKIP", "SKIP"] and all(r.passed for r in results)
     assert "<skipped" in to_junit(results[0], strict=True) and "<failure" not in to_junit(results[0], strict=True)
+    assert results[0].to_dict()["check"] == {"rows steady": None}  # neither passed nor failed
     assert not results[0].warnings_failed()  # --strict does not fail a run that waits for history
     dropped = run(_suite(tmp_path, 3), history=history)  # mean 12, stddev 2: lower bound 6
     assert not dropped.passed and dropped.checks[0].values["lower bound"] == 6.0

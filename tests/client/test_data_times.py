@@ -108,9 +108,9 @@ def test_history_reads_earlier_data_times_and_a_rerun_supersedes(suite_dir: Path
     first = _run(suite_dir, "2026-11-01", history)
     second = _run(suite_dir, "2026-11-02", history)
     # "grew" compares with the previous data time's total, not the previous run's:
-    # the 3rd ran first, with nothing before it (null: the check fails); the 1st has nothing
-    # before it either; the 2nd (1 row) reads the 1st (2 rows): did not grow
-    assert [c.passed for r in (third, first, second) for c in r.checks] == [False, False, False]
+    # the 3rd ran first, with nothing before it (the check cannot judge: SKIP); the 1st has
+    # nothing before it either; the 2nd (1 row) reads the 1st (2 rows): did not grow
+    assert [c.status for r in (third, first, second) for c in r.checks] == ["SKIP", "SKIP", "FAIL"]
     rerun = _run(suite_dir, "2026-11-03", history)  # reads the 2nd (1 row): 4 > 1
     assert [c.passed for c in rerun.checks] == [True]
 
@@ -135,10 +135,10 @@ def test_backfill_runs_each_day_in_order(suite_dir: Path, tmp_path: Path, capsys
     args = ["backfill", str(suite_dir / "daily.dq"), "--history", str(history)]
     code = main([*args, "--from", "2026-11-01", "--to", "2026-11-03", "--var", "day={data_time}", "--format", "json"])
     runs = json.loads(capsys.readouterr().out)["runs"]
-    # the 1st has no earlier day (fails), the 2nd shrank (fails), the 3rd grew (passes): exit 1
+    # the 1st has no earlier day (skipped: passes), the 2nd shrank (fails), the 3rd grew (passes): exit 1
     assert code == 1
     assert [(r["data_time"], r["pass"]) for r in runs] == [
-        ("2026-11-01", False),
+        ("2026-11-01", True),
         ("2026-11-02", False),
         ("2026-11-03", True),
     ]

@@ -198,7 +198,7 @@ def test_junit_spells_out_characters_xml_forbids(workdir):
     )
     junit = workdir / "j.xml"
     done = gryph("run", str(workdir / "s.dq"), "--no-history", "--junit", str(junit))
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, done.stderr  # the check fails, and with no `pass when` line so does the run
     (case,) = ET.parse(junit).getroot().iter("testcase")
     assert case.get("name") == "nul\\x00 é\t<&>\\x0b\\ufffe"
     assert case.find("failure").get("message").endswith('measures["e"] = a\\x01b\\x1b[31m\x7f')

@@ -54,6 +54,32 @@ from gryph.client.headline import Headline, headline
             True,
             Headline("failed (policy: always, strict) — 1 of 2 checks failed (a warning)", "fail"),
         ),
+        # a check that could not judge yet is neither passed nor failed: counted apart, tone unchanged
+        (
+            True,
+            "all",
+            ["PASS", "SKIP", "PASS"],
+            0,
+            False,
+            Headline("passed (policy: all) — all 2 checks passed, 1 skipped", "pass"),
+        ),
+        (True, "all", ["SKIP"], 0, False, Headline("passed (policy: all) — 1 check skipped", "pass")),
+        (
+            True,
+            "all",
+            ["WARN", "SKIP", "SKIP", "PASS"],
+            0,
+            False,
+            Headline("passed (policy: all) — 1 of 2 checks failed (a warning), 2 skipped", "warn"),
+        ),
+        (
+            False,
+            "all",
+            ["FAIL", "SKIP"],
+            0,
+            False,
+            Headline("failed (policy: all) — 1 of 1 check failed, 1 skipped", "fail"),
+        ),
         (
             False,
             "always",

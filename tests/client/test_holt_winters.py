@@ -64,7 +64,7 @@ def test_a_run_left_out_of_the_baseline_keeps_the_season_in_place(tmp_path):
 
 def test_fewer_than_two_seasons_is_not_enough_history(tmp_path):
     found = outcome(daily_history(tmp_path, 13), CHECK, 100)
-    assert found.status == "WARN" and found.values["not enough history"] == "13 earlier runs, 14 needed"
+    assert found.status == "SKIP" and found.skipped == "not enough history: 13 earlier runs, 14 needed"
 
 
 def _suite(tmp_path, check: str):

@@ -242,7 +242,9 @@ def test_a_suite_suggested_from_csv_files_reads_them_alike_on_both_engines(tmp_p
     # the dialect found, then the null marker and the types profiled (client/suggestions/declared_types.py)
     assert 'source semi = csv("semi.csv", delimiter = ";", schema = "id integer, name string, amount double")' in text
     assert 'source na = csv("na.csv", nullValue = "NA", schema = "id integer, score double")' in text
-    assert 'source old = csv("old.csv", delimiter = ";", encoding = "latin-1", schema = "id integer, city string")' in text
+    assert (
+        'source old = csv("old.csv", delimiter = ";", encoding = "latin-1", schema = "id integer, city string")' in text
+    )
     engine = "duckdb" if engine_name == "duckdb" else open_engine("spark", request.getfixturevalue("spark_remote"))
     try:
         _passes_on_its_data(suite, engine)
@@ -258,7 +260,9 @@ def test_text_that_is_not_utf8_is_read_as_latin1_and_said_so(tmp_path: Path, cap
     read it so; a source told UTF-8 is an engine error with the fix."""
     (tmp_path / "bad.csv").write_bytes(b"id,name\n1,caf\xe9\n")
     code, out, err = _cli(capsys, str(tmp_path / "bad.csv"))
-    assert code == 0 and re.search(r'source bad = csv\("[^"]*bad.csv", encoding = "latin-1", schema = "id integer, name string"\)', out)
+    assert code == 0 and re.search(
+        r'source bad = csv\("[^"]*bad.csv", encoding = "latin-1", schema = "id integer, name string"\)', out
+    )
     assert "bad.name is 4 characters long" in out  # 'café', four characters as Latin-1 reads it
     code, out, err = _cli(capsys, f'csv("{tmp_path / "bad.csv"}", encoding = "utf-8")')
     assert (code, out) == (3, "")

@@ -228,13 +228,40 @@ def test_pass_policies(policy, outcomes, expected):
     assert holds(policy, outcomes) is expected
 
 
+def _with_skipped(outcomes: list[CheckOutcome], skipped: int) -> list[CheckOutcome]:
+    """``outcomes`` and ``skipped`` more checks that could not judge yet."""
+    more = [CheckOutcome(f"s{i}", "", False, skipped="no earlier run yet") for i in range(skipped)]
+    return outcomes + more
+
+
+@pytest.mark.parametrize(
+    "policy,outcomes,expected",
+    [
+        (PassSpec("all"), _with_skipped(_outcomes(True), 2), True),
+        (PassSpec("all"), _with_skipped(_outcomes(True, False), 1), False),  # the failed one still fails it
+        (PassSpec("any"), _with_skipped([], 1), True),  # no check judged, none failed
+        (PassSpec("any"), _with_skipped(_outcomes(False), 1), True),
+        (PassSpec("any"), _outcomes(False), False),
+        (PassSpec("checks", ("s0",)), _with_skipped(_outcomes(True), 1), True),
+        # 2 pass, 1 skipped: "passed >= 3" could hold once it judges, "passed < 3" holds now
+        (PassSpec("passed", op=">=", count=3), _with_skipped(_outcomes(True, True), 1), True),
+        (PassSpec("passed", op="<", count=3), _with_skipped(_outcomes(True, True), 1), True),
+        (PassSpec("passed", op=">=", count=4), _with_skipped(_outcomes(True, True), 1), False),
+        (PassSpec("passed", op="==", count=0), _with_skipped(_outcomes(True), 3), False),
+    ],
+)
+def test_a_skipped_check_fails_no_policy(policy, outcomes, expected):
+    assert holds(policy, outcomes) is expected
+
+
 def test_pass_policy_syntax():
     suite = parse_suite('check "a": true\ncheck b: true\nPASS WHEN checks("a", b)\n')
     assert suite.policy.kind == "checks" and suite.policy.names == ("a", "b")
     assert parse_suite("check a: true\npass when passed > 3\n").policy == PassSpec(
         "passed", op=">", count=3, location=parse_suite("check a: true\npass when passed > 3\n").policy.location
     )
-    assert parse_suite("check a: true\n").policy.kind == "always"  # the proposal's default
+    assert parse_suite("check a: true\n").policy.kind == "all"  # a failing check fails the run unless written
+    assert parse_suite("check a: true\npass when always\n").policy.kind == "always"
     with pytest.raises(InvalidInput) as caught:
         parse_suite("check a: true\npass when all\npass when any\n")
     assert (caught.value.code, caught.value.line) == ("DUPLICATE_PASS", 3)

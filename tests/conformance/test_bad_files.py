@@ -159,3 +159,66 @@ def test_a_source_deleted_between_validation_and_the_run(dq_engine, tmp_path):
     with pytest.raises(EngineError) as caught:
         runner.execute(compiled, dq_engine, suite.sources)
     assert caught.value.exit_code == 3 and "a.csv" in str(caught.value)
+
+
+@pytest.mark.parametrize("cut", ["head", "tail", "tiny"])
+def test_a_damaged_parquet_file_names_its_source_and_file_alike(dq_engine, tmp_path, cut):
+    """A parquet file cut short, or with its start overwritten, lacks the PAR1 marks: one message
+    on both engines, never the engine's own text (DuckDB's quoted ``CREATE OR REPLACE TEMP VIEW``)."""
+    good = tmp_path / "good.parquet"
+    pq.write_table(pa.table({"id": [1, 2, 3]}), good)
+    data = good.read_bytes()
+    damaged = {"head": b"XXXX" + data[4:], "tail": data[:-10], "tiny": b"PAR1"}[cut]
+    path = tmp_path / "orders.parquet"
+    path.write_bytes(damaged)
+    with pytest.raises(EngineError) as caught:
+        rows_of(dq_engine, path, "parquet")
+    assert caught.value.code == "SOURCE_UNREADABLE" and caught.value.exit_code == 3
+    assert caught.value.message == (
+        f"source 't' (parquet(\"{path}\")) cannot be read: {path} is not a parquet file: "
+        "it lacks the PAR1 marks at its start and end"
+    )
+    assert "write it again" in caught.value.hint
+
+
+def test_csv_files_of_one_folder_with_other_headers_name_the_file(dq_engine, tmp_path):
+    """DuckDB refuses such a folder in words that name the wrong file; Spark reads the second
+    file's columns by position under the first's names. Both now refuse it alike, naming both."""
+    folder = tmp_path / "orders"
+    folder.mkdir()
+    (folder / "part-1.csv").write_text("id,name\n1,a\n")
+    (folder / "part-2.csv").write_text("id,amount,é\n2,5,x\n")
+    (folder / "part-3.csv").write_text("")  # an empty file has no header to differ
+    with pytest.raises(EngineError) as caught:
+        rows_of(dq_engine, folder)
+    assert caught.value.code == "SOURCE_UNREADABLE"
+    assert caught.value.message == (
+        f"source 't' (csv(\"{folder}\")) cannot be read: {folder}/part-2.csv has the header id,amount,é "
+        f"but {folder}/part-1.csv has id,name"
+    )
+    assert "Schema mismatch" not in str(caught.value)
+
+
+def test_a_header_written_otherwise_is_refused_too(dq_engine, tmp_path):
+    """The same names quoted: DuckDB would read both files, Spark would read the second header as
+    a row (it drops only lines equal to the first file's header). Refused alike instead."""
+    folder = tmp_path / "orders"
+    folder.mkdir()
+    (folder / "part-1.csv").write_text("id,name\n1,a\n")
+    (folder / "part-2.csv").write_text('"id","name"\n2,b\n')
+    with pytest.raises(EngineError) as caught:
+        rows_of(dq_engine, folder)
+    assert caught.value.message.endswith(
+        f'{folder}/part-2.csv has the header "id","name" but {folder}/part-1.csv has id,name'
+    )
+
+
+def test_files_of_one_header_read_together(dq_engine, tmp_path):
+    folder = tmp_path / "orders"
+    folder.mkdir()
+    (folder / "part-1.csv").write_text("id,name\n1,a\n")
+    (folder / "part-2.csv").write_bytes(b"\xef\xbb\xbfid,name\n2,b\n")  # a byte-order mark is no difference
+    assert rows_of(dq_engine, folder) == (
+        [("id", "integer"), ("name", "string")],
+        [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}],
+    )

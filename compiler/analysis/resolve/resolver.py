@@ -12,6 +12,7 @@ from ...language.ruletree import nodes as n
 from ...plan import Between, Call, Cast, Fn, In, IsNull, Like, Literal, RLike, Scalar
 from ...plan.data_types import BOOLEAN, DOUBLE, INTEGER, NULL, STRING, TYPE_NAMES, Kind, common_numeric, parse_type_name
 from ...plan.scalars import balanced
+from ..regex_literals import warn_lost_backslashes
 from ..regex_syntax import REGEX_HINT, pattern_problem
 from ..selections import Selector
 from .names import NameResolver
@@ -99,6 +100,7 @@ class Resolver(NameResolver, Unifier):
             return _negated(Like(left, pattern), node.negated)
         if isinstance(pattern, Literal) and (problem := pattern_problem(str(pattern.value))):
             raise self.scope.error("BAD_REGEX", f"the pattern {pattern.value!r}: {problem}", node.pattern, REGEX_HINT)
+        warn_lost_backslashes(node.pattern)
         return _negated(RLike(left, pattern), node.negated)
 
     def _is(self, node: n.IsTest, ctx: Context) -> Scalar:

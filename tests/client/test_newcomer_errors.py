@@ -1,0 +1,150 @@
+"""Errors a newcomer can act on: validate reports every independent error (up to 20), typos of
+keywords, commands, options and file names get a did-you-mean, and a regex literal that loses a
+backslash gets a warning with the fix."""
+
+from __future__ import annotations
+
+import pytest
+
+from gryph.client import validate
+from gryph.compiler.errors import MAX_ERRORS, InvalidInput, InvalidInputs
+from tests.support.gryph_cli import gryph
+
+USERS = "user_id,email,post_code\n1,a@x.org,94022\n2,,\n"
+
+
+@pytest.fixture
+def folder(tmp_path):
+    (tmp_path / "users.csv").write_text(USERS)
+    return tmp_path
+
+
+def _errors(suite) -> list[tuple[str, int, int]]:
+    with pytest.raises(InvalidInput) as caught:
+        validate(suite)
+    error = caught.value
+    found = error.errors if isinstance(error, InvalidInputs) else [error]
+    return [(e.code, e.line, e.column) for e in found]
+
+
+def test_one_bad_statement_hides_none_of_the_others(folder):
+    suite = folder / "s.dq"
+    suite.write_text(
+        'source users = csv("users.csv")\n'
+        "completness contact on users: email, post_code\n"  # a keyword typo: the statement is left out
+        "uniqueness ids on users: user_idd\n"  # an unknown column
+        "measure rows: select count(*) from users\n"
+        'check "rows": measures["rowz"] > 0\n'  # an unknown measure
+        'check "contact": metrics["contact"]["incomplete"] == 0\n'  # reads the rule left out: no error of its own
+        'source users = csv("users.csv")\n'  # declared twice
+    )
+    assert _errors(suite) == [
+        ("SYNTAX_ERROR", 2, 1),
+        ("DUPLICATE_SOURCE", 7, 1),
+        ("UNKNOWN_COLUMN", 3, 26),
+        ("UNKNOWN_MEASURE", 5, 23),
+    ]
+    done = gryph("validate", str(suite))
+    assert done.returncode == 2 and done.stderr.rstrip().endswith("4 errors")
+    assert "hint: did you mean 'completeness'?" in done.stderr and "hint: did you mean 'user_id'?" in done.stderr
+    assert "hint: did you mean 'rows'?" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_statement_over_several_lines_is_left_out_whole(folder):
+    suite = folder / "s.dq"
+    suite.write_text(
+        'source users = csv("users.csv")\n'
+        "completeness contact on users:\n"
+        "    email,, post_code\n"  # the syntax error, on the statement's second line
+        "uniqueness ids on users: user_id\n"
+        "check bad: metrics[ids] == 0\n"  # a bare name: an error of its own, found though line 3 does not parse
+        'check "ok": metrics["ids"]["unique"] > 0\n'
+    )
+    assert [(code, line) for code, line, _ in _errors(suite)] == [("SYNTAX_ERROR", 3), ("UNKNOWN_NAME", 5)]
+
+
+def test_one_error_reads_as_before(folder):
+    suite = folder / "s.dq"
+    suite.write_text('source users = csv("users.csv")\ncompleteness c on users: emial\n')
+    done = gryph("validate", str(suite))
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"{suite}:2:26: error UNKNOWN_COLUMN: unknown column 'emial'\n    near: emial\n"
+        "    hint: did you mean 'email'?\n"
+    )
+
+
+def test_at_most_twenty_errors(folder):
+    suite = folder / "s.dq"
+    lines = ['source users = csv("users.csv")'] + [f"completeness c{i} on users: nope{i}" for i in range(25)]
+    suite.write_text("\n".join(lines) + "\n")
+    found = _errors(suite)
+    assert len(found) == MAX_ERRORS and found[0] == ("UNKNOWN_COLUMN", 2, 27) and found[-1][1] == 21
+    done = gryph("validate", str(suite))
+    assert done.stderr.rstrip().endswith(
+        f"{MAX_ERRORS} errors (the first {MAX_ERRORS}; more may follow once they are fixed)"
+    )
+
+
+def test_run_reports_the_syntax_errors_of_every_statement(folder):
+    suite = folder / "s.dq"
+    suite.write_text('source users = csv("users.csv")\ncompletness c on users: email\npass whn all\n')
+    done = gryph("run", str(suite), "--no-history")
+    assert done.returncode == 2 and done.stdout == ""
+    assert f"{suite}:2:1: error SYNTAX_ERROR" in done.stderr and f"{suite}:3:6: error SYNTAX_ERROR" in done.stderr
+    assert "hint: did you mean 'when'? (expected 'when')" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "args,hint",
+    [
+        (["rn", "{suite}"], "did you mean 'run'?"),
+        (["histroy", "s"], "did you mean 'history'?"),
+        (["run", "{suite}", "--fromat", "json"], "did you mean '--format' (for '--fromat')?"),
+        (["validate", "{suite}", "--remtoe", "local"], "did you mean '--remote' (for '--remtoe')?"),
+        (["run", "{suite}", "--engine", "duckbd"], "did you mean 'duckdb'?"),
+    ],
+)
+def test_a_mistyped_command_or_option_names_the_near_one(folder, args, hint):
+    suite = folder / "first.dq"
+    suite.write_text('source users = csv("users.csv")\ncompleteness c on users: email\n')
+    done = gryph(*[a.replace("{suite}", str(suite)) for a in args])
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.rstrip().endswith(f"hint: {hint}")
+
+
+def test_a_missing_file_names_a_near_one(folder):
+    (folder / "first.dq").write_text('source users = csv("users.csv")\ncompleteness c on users: email\n')
+    done = gryph("run", "frist.dq", cwd=folder)
+    assert done.returncode == 2
+    assert (
+        "error FILE_NOT_FOUND: cannot read frist.dq" in done.stderr and "hint: did you mean 'first.dq'?" in done.stderr
+    )
+    far = gryph("run", "other.dq", cwd=folder)
+    assert far.returncode == 2 and "hint" not in far.stderr  # nothing near: no guess
+
+
+def test_a_regex_literal_that_loses_a_backslash_is_a_warning_with_the_fix(folder):
+    (folder / "r.csv").write_text("a\nabc\na.c\n12\n")
+    suite = folder / "r.dq"
+    suite.write_text(
+        'source r = csv("r.csv")\n'
+        "measure dots: select count(*) from r where a rlike '^a\\.c$'\n"  # the regex ^a.c$: abc and a.c
+        "measure kept: select count(*) from r where a rlike '^a\\\\.c$'\n"  # the regex ^a\.c$: a.c
+        'measure tabs: select count(*) from r where a rlike "\\t|\\d"\n'  # \t is a tab; \d loses its backslash
+        'check "one dot": measures["dots"] == 2\n'
+    )
+    done = gryph("validate", str(suite))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == (
+        f"warning: {suite}:2:52: REGEX_BACKSLASH_LOST: the string '^a\\.c$' is the pattern ^a.c$: a string "
+        "literal drops the backslash of \\., so the pattern does not read as written\n"
+        "    near: '^a\\.c$'\n"
+        "    hint: write '^a\\\\.c$' (or [.])\n"
+        f'warning: {suite}:4:52: REGEX_BACKSLASH_LOST: the string "\\t|\\d" is the pattern \\x09|d: a string '
+        "literal drops the backslash of \\d, so the pattern does not read as written\n"
+        '    near: "\\t|\\d"\n'
+        '    hint: write "\\t|\\\\d"\n'
+    )
+    run = gryph("run", str(suite), "--no-history", "--format", "json")
+    assert run.returncode == 0 and '"dots": 2' in run.stdout.replace("\n", "").replace("  ", "")
