@@ -114,3 +114,15 @@ def test_a_passing_suite_runs_no_sample_query(duckdb_engine):
     assert len(counting.plans) == 2
     # the rows and top values of the one failing measure only
     assert [q.name for q in counting.plans[1].queries] == ["rows0", "top0"]
+
+
+def test_rows_in_a_check_is_one_statement_with_its_rows(dq_engine):
+    suite = "check \"names ok\": rows(t where name != 'ok') <= 0.5 * rows(t)\npass when all\n"
+    result = run(load_suite(suite, {"t": arrow_table(TABLE)}), dq_engine, record_sample=2)
+    document = result.to_dict()
+    # 5 of 7 rows are not 'ok' (NULL is unknown): 5 > 3.5
+    assert document["measure"] == {"rows(t where name != 'ok')": 5, "rows(t)": 7}
+    assert not result.passed
+    shown = document["check_details"][0]["failing_rows"]
+    assert list(shown) == ["rows(t where name != 'ok')"]  # rows(t) has no condition: no sample
+    assert [row["id"] for row in shown["rows(t where name != 'ok')"]["rows"]] == [2, 4]
