@@ -4,6 +4,7 @@ bad input (empty, one row, 2,000 columns, all NULL or NaN, text that is not UTF-
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import math
@@ -301,6 +302,68 @@ def test_a_folder_a_sqlite_table_and_a_duckdb_table(tmp_path: Path, capsys):
     assert 'check "orders.country is one of its 2 values": rows(orders where country not in ("FR", "US")) == 0' in text
     assert 'warn check "lake.id within 1 .. 4 (as profiled)": rows(lake where id < 1 or id > 4) == 0' in text
     assert main(["run", str(output), "--no-history", "--database", str(tmp_path / "w.duckdb")]) == 0
+
+
+def _airports(path: Path) -> None:
+    """A SQLite file named .db, with two tables (one of an odd name) and a view."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute("create table airports (iata text, country text, elevation_ft integer)")
+        rows = [("CDG", "FR", 392), ("ORY", "FR", 291), ("JFK", "US", 13), ("LAX", "US", 128)]
+        db.executemany("insert into airports values (?, ?, ?)", rows)
+        db.execute('create table "run ways" (iata text, length_m integer)')
+        db.executemany('insert into "run ways" values (?, ?)', [("CDG", 4215), ("CDG", 2700), ("JFK", 4423)])
+        db.execute("create view high as select * from airports where elevation_ft > 100")
+        db.commit()
+
+
+def test_a_sqlite_file_is_recognized_and_each_table_profiled(tmp_path: Path, capsys, monkeypatch):
+    _airports(tmp_path / "airports.db")
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _cli(capsys, "airports.db", "-o", "s.dq")
+    assert code == 0, err
+    text = (tmp_path / "s.dq").read_text()
+    # tables and views by name, each a source of its own
+    assert 'source airports = sqlite("airports.db", table = "airports")' in text
+    assert 'source high = sqlite("airports.db", table = "high")' in text
+    assert 'source run_ways = sqlite("airports.db", table = "run ways")' in text
+    assert "# ---- airports: 4 rows, 3 columns" in text and "# ---- run_ways: 3 rows, 2 columns" in text
+    # ORY 291, LAX 128, CDG 392 are above 100
+    assert "# ---- high: 3 rows, 3 columns" in text
+    assert (
+        'check "airports.country is one of its 2 values": rows(airports where country not in ("FR", "US")) == 0' in text
+    )
+    _passes_on_its_data(tmp_path / "s.dq")
+
+
+def test_a_duckdb_file_is_recognized_and_read_through_database(tmp_path: Path, capsys, monkeypatch):
+    with duckdb.connect(str(tmp_path / "w.db")) as db:
+        db.execute("create table items as select * from (values (1, 'a'), (2, 'b'), (3, 'b')) t(n, s)")
+        db.execute('create schema ops; create table ops."odd.name" as select 7 as k')
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _cli(capsys, "w.db", "-o", "s.dq")
+    assert code == 0, err
+    assert "run it with gryph run s.dq --database w.db" in err
+    text = (tmp_path / "s.dq").read_text()
+    assert "# Run it:   gryph run s.dq --database w.db" in text
+    assert 'source items = table("main.items")' in text
+    assert 'source odd_name = table("ops.\\"odd.name\\"")' in text
+    assert "# ---- items: 3 rows, 2 columns" in text and "# ---- odd_name: 1 row, 1 column" in text
+    assert main(["run", "s.dq", "--no-history", "--database", "w.db"]) == 0
+
+
+def test_a_database_file_it_cannot_suggest_from(tmp_path: Path, capsys):
+    with contextlib.closing(sqlite3.connect(tmp_path / "empty.db")) as db:
+        db.execute("create table t (a)")
+        db.execute("drop table t")
+    code, _, err = _cli(capsys, str(tmp_path / "empty.db"))
+    assert code == 2 and "error BAD_SOURCE" in err and "the sqlite database has no tables" in err
+    with duckdb.connect(str(tmp_path / "w.duckdb")) as db:
+        db.execute("create table t as select 1 as a")
+    code, _, err = _cli(capsys, str(tmp_path / "w.duckdb"), "--remote", "sc://127.0.0.1:1")
+    assert code == 2 and "is a DuckDB database file: its tables are read by the duckdb engine" in err
+    (tmp_path / "x.db").write_text("id\n1\n")  # neither: told by neither its name nor its contents
+    code, _, err = _cli(capsys, str(tmp_path / "x.db"))
+    assert code == 2 and "cannot tell its format from its file names (.db)" in err
 
 
 # --- golden suggestions for bundled datasets ---------------------------------------------------
