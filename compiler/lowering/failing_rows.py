@@ -34,7 +34,7 @@ class CountedRows:
     source: str
     where: str
     rows: Relation  # the source's rows under the condition
-    column: str | None  # the one column the condition reads, else None
+    column: str | None  # the one column the condition reads (of a type to group by), else None
 
 
 def counted_rows(measures: Iterable[CheckedRule], schemas: Mapping[str, Schema]) -> dict[str, CountedRows]:
@@ -48,6 +48,8 @@ def counted_rows(measures: Iterable[CheckedRule], schemas: Mapping[str, Schema])
         read = Read(measure.source, schemas[measure.source])
         columns = field_names(measure.where) & set(read.schema.names)
         column = next(iter(columns)) if len(columns) == 1 else None
+        if column is not None and read.schema.column(column).dtype.kind not in _ORDERED:
+            column = None  # a map or list: not a value to group by on every engine
         found[measure.spec.name] = CountedRows(
             measure.spec.name, measure.source, body.where.text, Filter(read, measure.where), column
         )
@@ -78,10 +80,8 @@ def _top_values(rows: Relation, column: str) -> Relation:
     """The column's values among ``rows``, the most frequent first (ties by value, NULL first)."""
     dtype = rows.schema.column(column).dtype
     counts = Aggregate(rows, (Named(Field(column, dtype), VALUE),), (Named(count_all(), COUNT),))
-    keys = [SortKey(Field(COUNT, counts.schema.column(COUNT).dtype), ascending=False)]
-    if dtype.kind in _ORDERED:
-        keys.append(SortKey(Field(VALUE, dtype)))
-    return Limit(Sort(counts, tuple(keys)), TOP_VALUES)
+    keys = (SortKey(Field(COUNT, counts.schema.column(COUNT).dtype), ascending=False), SortKey(Field(VALUE, dtype)))
+    return Limit(Sort(counts, keys), TOP_VALUES)
 
 
 def failing_rows(

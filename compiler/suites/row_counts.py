@@ -23,9 +23,9 @@ def with_row_counts(expr: c.CheckExpr, measures: dict[str, MeasureSpec]) -> c.Ch
     def walk(node: c.CheckExpr) -> c.CheckExpr:
         if isinstance(node, c.CheckRows):
             measures.setdefault(node.text, _measure(node))
-            at = {"location": node.location, "text": node.text}
-            key = c.CheckSubscript(c.CheckString(node.text, **at), **at)
-            return c.CheckAccess(c.CheckName("measures", **at), (key,), **at)
+            at, text = node.location, node.text
+            key = c.CheckSubscript(c.CheckString(text, location=at, text=text), location=at, text=text)
+            return c.CheckAccess(c.CheckName("measures", location=at, text=text), (key,), location=at, text=text)
         if isinstance(node, c.CheckChain):
             return replace(node, operands=tuple(walk(o) for o in node.operands))
         if isinstance(node, c.CheckUnary):
@@ -49,13 +49,14 @@ def with_row_counts(expr: c.CheckExpr, measures: dict[str, MeasureSpec]) -> c.Ch
 
 def _measure(rows: c.CheckRows) -> MeasureSpec:
     """The measure counting what ``rows`` names: ``select count(*) from SOURCE [where ...]``."""
-    at = {"location": rows.location, "text": "count(*)"}
-    count = n.FunctionCall(raw_name="count", name="count", distinct=False, args=(n.Star(**at),), **at)
+    at, text = rows.location, "count(*)"
+    star = n.Star(location=at, text="*")
+    count = n.FunctionCall(raw_name="count", name="count", distinct=False, args=(star,), location=at, text=text)
     query = n.SelectQuery(
         location=rows.location,
         text=rows.text,
         distinct=False,
-        items=(n.SelectItem(expr=count, alias=None, **at),),
+        items=(n.SelectItem(expr=count, alias=None, location=at, text=text),),
         source=rows.source,
         where=rows.condition,
         groups=(),
