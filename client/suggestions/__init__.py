@@ -6,6 +6,7 @@ text = suggest(["data/orders.parquet"])    # the suite's text; DuckDB by default
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import re
@@ -52,11 +53,13 @@ def suggest(
     base = (cwd / output).parent if output is not None else cwd
     sources = read_source_arguments(arguments, cwd)
     database = duckdb_file(arguments, cwd)
-    if database is not None:
-        engine = _on_database(engine, remote, database)
-    with opened_engine(engine, remote) as active:
+    shown = None if database is None else Path(os.path.relpath(database, cwd)).as_posix()
+    with contextlib.ExitStack() as stack:
+        if database is not None and isinstance(engine, str):  # opened here on its file, closed here
+            engine = stack.enter_context(contextlib.closing(_on_database(engine, remote, database)))
+        active = stack.enter_context(opened_engine(engine, remote))
         profiles = [profile_source(spec, active) for spec in sources]
-        text = _suite_text(profiles, arguments, output, base, now, database)
+        text = _suite_text(profiles, arguments, output, base, now, shown)
         # the suite must read back: a suggestion that does not validate is gryph's mistake, said here
         # (with the sources as profiled: a URL's password is not in the text)
         parsed = parse_suite(text, None if output is None else str(output), base)
@@ -77,11 +80,9 @@ def duckdb_file(arguments: list[str], cwd: Path) -> Path | None:
     return files[0] if files else None
 
 
-def _on_database(engine: Engine | str, remote: str | None, database: Path) -> Engine | str:
-    """The DuckDB engine opened on ``database`` (read-only); an engine given open is the caller's
-    (``--database`` opened it)."""
-    if not isinstance(engine, str):
-        return engine
+def _on_database(engine: str, remote: str | None, database: Path) -> Engine:
+    """The DuckDB engine opened on ``database`` (read-only), for an engine given by name (one given
+    open is the caller's: ``--database`` opened it)."""
     if engine != "duckdb" or remote is not None:
         raise InvalidInput(
             "BAD_SOURCE",
@@ -98,14 +99,14 @@ def _suite_text(
     output: str | Path | None,
     base: Path,
     now: dt.datetime,
-    database: Path | None,
+    database: str | None,
 ) -> str:
     taken = {profile.spec.name for profile in profiles}
     name = identifier(Path(output).stem if output is not None else "suggested", set())
     what = comment_text(redact(", ".join(arguments)))
     run = f"{output or 'suite.dq'}"
     if database is not None:  # its tables are table("...") sources of the database the run opens
-        run += f" --database {Path(os.path.relpath(database.resolve(), base.resolve())).as_posix()}"
+        run += f" --database {database}"
     lines = [HEADER.format(what=what, file=comment_text(run)), f"suite {name}"]
     for profile in profiles:
         rows, columns = profile.rows, len(profile.columns)
