@@ -82,7 +82,12 @@ def parse_suite(
             continue
         if isinstance(statement, CheckDecl):
             counted: dict[str, MeasureSpec] = {}
-            check = CheckSpec(statement.name, with_row_counts(statement.expr, counted), location, statement.warn)
+            check = CheckSpec(
+                statement.name,
+                with_row_counts(statement.expr, counted, [*sources, *known_sources]),
+                location,
+                statement.warn,
+            )
             _unique(check.name, seen, "check", statement, location)
             checks.append(check)
             for measure in counted.values():

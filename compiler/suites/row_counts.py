@@ -10,18 +10,28 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..errors import did_you_mean
 from ..language.ruletree import check_nodes as c
 from ..language.ruletree import nodes as n
+from ..language.ruletree.nodes import located
 from ..rule_kinds import RuleKind
 from .suite import MeasureSpec
 
 
-def with_row_counts(expr: c.CheckExpr, measures: dict[str, MeasureSpec]) -> c.CheckExpr:
+def with_row_counts(expr: c.CheckExpr, measures: dict[str, MeasureSpec], sources: list[str]) -> c.CheckExpr:
     """``expr`` reading a measure for each ``rows(...)`` in it; the measures are added to
-    ``measures`` by name (the same text twice is one measure)."""
+    ``measures`` by name (the same text twice is one measure). A ``rows`` of none of ``sources``
+    is an error located there."""
 
     def walk(node: c.CheckExpr) -> c.CheckExpr:
         if isinstance(node, c.CheckRows):
+            if node.source not in sources:
+                raise located(
+                    "UNKNOWN_SOURCE",
+                    f"{node.text} counts the rows of unknown source {node.source!r}",
+                    node,
+                    did_you_mean(node.source, sources) or 'declare it first: source NAME = csv("path")',
+                )
             measures.setdefault(node.text, _measure(node))
             at, text = node.location, node.text
             key = c.CheckSubscript(c.CheckString(text, location=at, text=text), location=at, text=text)

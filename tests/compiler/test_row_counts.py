@@ -43,3 +43,11 @@ def test_a_condition_that_does_not_parse_is_located():
         parse_suite('source t = csv("t.csv")\ncheck "a": rows(t where) == 0\n', "s.dq")
     assert error.value.code == "SYNTAX_ERROR"
     assert (error.value.location.line, error.value.location.column) == (2, 24)
+
+
+def test_an_unknown_source_is_located_at_its_rows():
+    with pytest.raises(InvalidInput) as error:
+        parse_suite('source orders = csv("t.csv")\ncheck "a": 1 < rows(ordres where x > 1)\n', "s.dq")
+    assert error.value.code == "UNKNOWN_SOURCE"
+    assert (error.value.location.line, error.value.location.column) == (2, 16)
+    assert error.value.hint == "did you mean 'orders'?"
