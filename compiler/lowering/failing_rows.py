@@ -14,7 +14,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ..analysis.checked_rules import CheckedQuery, CheckedRule
-from ..language.ruletree.nodes import SelectQuery
 from ..plan import Aggregate, AggregateCall, Field, Filter, Limit, Named, Plan, Query, Read, Relation, Sort, View
 from ..plan.data_types import Kind, Schema
 from ..plan.functions import AggFn
@@ -41,17 +40,18 @@ def counted_rows(measures: Iterable[CheckedRule], schemas: Mapping[str, Schema])
     """Each measure of the form ``select count(*) from SOURCE where CONDITION``, by name."""
     found = {}
     for measure in measures:
-        body = measure.spec.body
-        if not (isinstance(measure, CheckedQuery) and _counts_rows(measure) and isinstance(body, SelectQuery)):
+        if not (isinstance(measure, CheckedQuery) and _counts_rows(measure)):
             continue
-        assert measure.where is not None and body.where is not None  # _counts_rows asks for a condition
+        assert measure.where is not None  # _counts_rows asks for a condition
+        # the condition as the user wrote it: the parsed query's (a lowering reads no rule tree types)
+        where = getattr(measure.spec.body, "where", None)
         read = Read(measure.source, schemas[measure.source])
         columns = field_names(measure.where) & set(read.schema.names)
         column = next(iter(columns)) if len(columns) == 1 else None
         if column is not None and read.schema.column(column).dtype.kind not in _ORDERED:
             column = None  # a map or list: not a value to group by on every engine
         found[measure.spec.name] = CountedRows(
-            measure.spec.name, measure.source, body.where.text, Filter(read, measure.where), column
+            measure.spec.name, measure.source, str(getattr(where, "text", "")), Filter(read, measure.where), column
         )
     return found
 
