@@ -7,7 +7,7 @@ import re
 from gryph.compiler.checks.verdict import CheckOutcome
 
 from .headline import gate_passes, run_headline
-from .report import cell, check_details
+from .report import cell, check_details, failing_rows_text
 from .run_result import RunResult
 from .visible_text import for_markdown, spelled
 
@@ -32,7 +32,8 @@ def to_junit(result: RunResult, strict: bool = False) -> str:
             element = ET.SubElement(case, kind, message=message)
             if kind != "skipped":
                 element.set("type", "CheckError" if check.error else "CheckFailed")
-                element.text = check.expression
+                # the rows it failed on, as the text report shows them
+                element.text = "\n".join([check.expression, *failing_rows_text(check)])
         cases.append(case)
     attributes = {
         "name": result.name,

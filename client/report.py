@@ -128,6 +128,26 @@ def check_details(check: CheckOutcome) -> str:
     return values
 
 
+def failing_rows_text(check: CheckOutcome) -> list[str]:
+    """A failing check's rows, per row-count measure it reads: how many, the first few as a table,
+    and the one column's most frequent values among them."""
+    lines = []
+    for sample in check.failing_rows.values():
+        count, rows = sample["count"], sample["rows"]
+        assert isinstance(rows, list)  # failing_rows.py gives the fetched rows as a list
+        what = f"{count} row{'' if count == 1 else 's'} of {sample['source']} where {sample['where']}"
+        lines += ["", for_terminal(f"{check.name}: {what}")]
+        shown = rows[:SAMPLE_ROWS_SHOWN]
+        if shown:
+            lines.append(_rows_table(shown))
+        if isinstance(count, int) and count > len(shown):
+            lines.append(f"... {count - len(shown)} more")
+        if "top_values" in sample:
+            top = ", ".join(f"{cell(v['value'])} ({v['count']})" for v in sample["top_values"])  # type: ignore[attr-defined]
+            lines.append(for_terminal(f"most frequent {sample['column']}: {top}"))
+    return lines
+
+
 def to_text(result: RunResult, strict: bool = False) -> str:
     """The run as a person reads it: one line per metric, the flagged records, then measures,
     checks and the verdict (with ``strict``, a failed warning fails it). Names and values are shown with their control characters spelled out."""
@@ -146,6 +166,8 @@ def to_text(result: RunResult, strict: bool = False) -> str:
                 [[check.status, check.name, check_details(check)] for check in result.checks],
             ),
         ]
+    for check in result.checks:
+        lines += failing_rows_text(check)
     if result.failed:
         lines += [
             "",

@@ -77,6 +77,7 @@ class RunResult:
                     **({"watches": check.watches} if check.watches is not None else {}),
                     **({"reads": check.reads} if check.reads else {}),
                     **({"bounds": check.bounds} if check.bounds else {}),
+                    **({"failing_rows": check.failing_rows} if check.failing_rows else {}),
                 }
                 for check in self.checks
             ],

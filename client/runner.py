@@ -38,6 +38,7 @@ from gryph.compiler.suites.suite import RuleSpec, Suite
 from gryph.compiler.suites.suite_variables import check_all_used, substitute, take_data_time
 
 from .engines import OnDemandEngine, open_engine
+from .failing_checks import fetch_failing_rows
 from .history import HistoryStore, HistoryWriteError
 from .progress import Phase, no_progress
 from .refusals import refuse_plan, refuse_rules
@@ -325,13 +326,16 @@ def run_loaded(
     metrics = _metrics(suite, results)
     if settle is not None:
         settle(metrics)
+    values = {m.name: m.value for m in measures}
     verdict = judge(
         compiled.checks,
         suite.policy,
-        {m.name: m.value for m in measures},
+        values,
         {**metrics, **_source_metrics(suite, malformed_values)},
         Clock(suite.name, data_time or started, store.before(data_time or started) if store else NoHistory(), columns),
     )
+    with _located(Location(suite.file)):
+        fetch_failing_rows(verdict.checks, compiled, values, active, suite.sources, options.record_sample, phase)
     failed = {r.rule: r.error for r in results if r.error is not None}
     failed.update((m.name, m.value.error) for m in measures if isinstance(m.value, Failed))
     return RunResult(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .engines import ENGINES
@@ -33,7 +34,9 @@ def add_suggest_options(command: argparse.ArgumentParser) -> None:
 
 def run_suggest_command(args: argparse.Namespace, engine) -> int:
     """Profile the sources on ``engine`` and write the suggested suite."""
-    from .suggestions import suggest
+    from pathlib import Path
+
+    from .suggestions import duckdb_file, suggest
 
     if args.output is not None:
         check_writable_path("--output", args.output)  # before the scan
@@ -42,5 +45,8 @@ def run_suggest_command(args: argparse.Namespace, engine) -> int:
         sys.stdout.write(text)
         return 0
     write_whole(text, args.output)
-    print(for_terminal(f"wrote {args.output}: run it with gryph run {args.output}"), file=sys.stderr)
+    found = duckdb_file(args.sources, Path.cwd())
+    database = args.database or (os.path.relpath(found) if found is not None else None)
+    command = f"gryph run {args.output}" + (f" --database {database}" if database is not None else "")
+    print(for_terminal(f"wrote {args.output}: run it with {command}"), file=sys.stderr)
     return 0

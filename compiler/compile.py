@@ -15,6 +15,7 @@ from .griffin.rule_tables import LateRules, blocked_by, late_rules, output_table
 from .language.gc_pause import without_cyclic_gc
 from .language.recursion_room import recursion_room
 from .lowering import LOWERINGS, Finisher, Options
+from .lowering.failing_rows import CountedRows, counted_rows
 from .lowering.measure import MeasureFinisher, MeasureLowering
 from .lowering.query_collector import Collector, Results, ValueRef
 from .lowering.row_counters import count_malformed, count_rows_read, rows_read
@@ -48,6 +49,8 @@ class CompiledSuite:
     row_counters: dict[str, ValueRef] = field(default_factory=dict)
     # per stream source of a micro-batch, its malformed messages (Options.streams)
     malformed_counters: dict[str, ValueRef] = field(default_factory=dict)
+    # the measures that count a source's rows under a condition: a failing check shows those rows
+    counted_rows: dict[str, CountedRows] = field(default_factory=dict)
 
     def first_plan(self) -> Plan:
         """Everything but the conditional queries: views, value and row queries, exports."""
@@ -208,6 +211,7 @@ def _lower(
         late,
         counters,
         malformed,
+        counted_rows(checked.measures, schemas),
     )
 
 

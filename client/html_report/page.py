@@ -32,6 +32,7 @@ details{border:1px solid #e0e0e0;border-radius:4px;margin:6px 0;padding:4px 10px
 summary{cursor:pointer;font-weight:600}figure{margin:8px 0}code{font-size:13px}
 figure svg{max-width:100%;height:auto}
 .muted{color:#666}
+input[name=show]{margin:0 2px 0 12px}input[name=show]:first-of-type{margin-left:0}
 """
 
 
@@ -83,10 +84,13 @@ def _header(document: dict) -> str:
 
 
 def _checks(checks: list[dict]) -> str:
+    """The checks, failures first, with the rows each failing one failed on; radio buttons above
+    the table show the checks of one result (CSS only: the page runs no script)."""
     if not checks:
         return ""
+    ordered = sorted(checks, key=lambda check: _FIRST.get(str(check.get("status", "")), len(_FIRST)))
     rows = []
-    for check in checks:
+    for check in ordered:
         status = str(check.get("status", ""))
         values = ", ".join(f"{text} = {cell(value)}" for text, value in (check.get("values") or {}).items())
         if check.get("skipped"):
@@ -94,15 +98,61 @@ def _checks(checks: list[dict]) -> str:
         elif check.get("error"):
             values = f"error: {check['error']}" + (f"; {values}" if values else "")
         anomaly = ' <span class="verdict anomaly">anomaly</span>' if check.get("anomaly") is True else ""
+        shows = f' class="result-{_slug(status)}"'
         rows.append(
-            f"<tr><td>{_badge(status)}{anomaly}</td>"
+            f"<tr{shows}><td>{_badge(status)}{anomaly}</td>"
             f"<td>{escape(str(check.get('name', '')))}</td><td><code>{escape(str(check.get('expression', '')))}"
             f"</code></td><td>{escape(values)}</td></tr>"
         )
+        failing = check.get("failing_rows") or {}
+        if failing:
+            rows.append(f'<tr{shows}><td></td><td colspan="3">{_failing_rows(failing)}</td></tr>')
     return (
-        '<section id="checks"><h2>Checks</h2><table><tr><th>result</th><th>check</th><th>expression</th>'
+        f'<section id="checks"><h2>Checks</h2>{_result_filter([str(c.get("status", "")) for c in ordered])}'
+        "<table><tr><th>result</th><th>check</th><th>expression</th>"
         f"<th>values read</th></tr>{''.join(rows)}</table></section>"
     )
+
+
+_FIRST = {"FAIL": 0, "WARN": 1}  # then the rest, in the suite's order
+
+
+def _slug(status: str) -> str:
+    return "".join(char for char in status.lower() if char.isalnum()) or "none"
+
+
+def _result_filter(statuses: list[str]) -> str:
+    """Radio buttons showing every check or those of one result, and the CSS that hides the rest."""
+    counts: dict[str, int] = {}
+    for status in statuses:
+        counts[status] = counts.get(status, 0) + 1
+    buttons = [
+        f'<input type="radio" name="show" id="show-all" checked><label for="show-all">all ({len(statuses)})</label>'
+    ]
+    rules = []
+    for status, count in counts.items():
+        slug = _slug(status)
+        buttons.append(
+            f'<input type="radio" name="show" id="show-{slug}"><label for="show-{slug}">{escape(status)} ({count})</label>'
+        )
+        rules.append(f"#show-{slug}:checked~table tr[class]:not(.result-{slug}){{display:none}}")
+    # the buttons stand beside the table (no wrapper): the CSS finds the table as their sibling
+    return f"<style>{''.join(rules)}</style>{''.join(buttons)}"
+
+
+def _failing_rows(failing: dict) -> str:
+    """A failing check's rows, per row-count measure it reads: how many, a table of the first, and
+    the one column's most frequent values there."""
+    parts = []
+    for sample in failing.values():
+        count = sample.get("count")
+        what = f"{cell(count)} row{'' if count == 1 else 's'} of {sample.get('source')} where {sample.get('where')}"
+        parts.append(f"<p>{escape(what)}:</p>{rows_table(sample.get('rows') or [])}")
+        top = sample.get("top_values")
+        if top:
+            shown = ", ".join(f"{cell(v.get('value'))} ({cell(v.get('count'))})" for v in top)
+            parts.append(f"<p>most frequent {escape(str(sample.get('column')))}: {escape(shown)}</p>")
+    return "".join(parts)
 
 
 def _badge(status: str) -> str:

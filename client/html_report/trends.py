@@ -19,6 +19,7 @@ from .trend_scales import Scale, by_values, metric_scale, scale_of
 
 MIN_RUNS = 2  # one run is a point, not a trend
 POINTS_UP_TO = 60  # runs drawn with a dot each; more are a line (1,000 runs stay a few megabytes)
+MAGNITUDES = 10  # the largest values of a chart's lines are at most this many times apart
 SYMBOLS = {"<": "<", ">": ">", "<=": "≤", ">=": "≥", "==": "=", "!=": "≠"}
 
 
@@ -54,17 +55,40 @@ def trend_charts(documents: list[dict]) -> list[Chart]:
         parts: dict[str, list[dict]] = {}
         for row in rows:
             parts.setdefault(kinds[row["series"]], []).append(row)
-        for kind, part in parts.items():
-            if len({row["run"] for row in part}) < MIN_RUNS:
-                continue
-            lines = {row["series"] for row in part}
-            chart_bands = [b for b in bands.get(group, []) if b["series"] in lines]
-            chart_limits = [b for b in limits.get(group, []) if b["series"] in lines]
-            shown = kind if len(parts) > 1 else None  # named in the title when a group has two scales
-            charts.append(
-                _chart(group, shown, part, chart_bands, chart_limits, x, scale_of(kind, _all(part, chart_limits)))
-            )
+        for kind, whole_part in parts.items():
+            pieces = _by_magnitude(whole_part, kind)
+            for part in pieces:
+                if len({row["run"] for row in part}) < MIN_RUNS:
+                    continue
+                lines = {row["series"] for row in part}
+                chart_bands = [b for b in bands.get(group, []) if b["series"] in lines]
+                chart_limits = [b for b in limits.get(group, []) if b["series"] in lines]
+                # named in the title when a group has two scales, and by its lines when split by size
+                shown = [_SCALE_TITLES[kind]] if len(parts) > 1 else []
+                if len(pieces) > 1:
+                    shown.append(", ".join(short_label(line) for line in dict.fromkeys(r["series"] for r in part)))
+                scale = scale_of(kind, _all(part, chart_limits))
+                charts.append(_chart(group, "; ".join(shown) or None, part, chart_bands, chart_limits, x, scale))
     return charts
+
+
+def _by_magnitude(rows: list[dict], kind: str) -> list[list[dict]]:
+    """The rows of one chart's lines, parted so that no chart holds lines of sizes more than
+    ``MAGNITUDES`` apart (a count of 1 beside one of 50 would be a flat line at the bottom): lines
+    by their largest value (below 1 counted as 1), smallest first. Fractions and times share one
+    axis whatever their values."""
+    if kind in ("fraction", "time"):
+        return [rows]
+    size: dict[str, float] = {}
+    for row in rows:
+        size[row["series"]] = max(size.get(row["series"], 1.0), abs(row["value"]))
+    groups: list[list[str]] = []
+    for line in sorted(size, key=lambda name: size[name]):
+        if groups and size[line] <= MAGNITUDES * size[groups[-1][0]]:
+            groups[-1].append(line)
+        else:
+            groups.append([line])
+    return [[row for row in rows if row["series"] in group] for group in groups]
 
 
 def _run_times(documents: list[dict]) -> tuple[list[int | None], alt.X]:
@@ -203,7 +227,7 @@ def _chart(
 ) -> Chart:
     section, name = group
     runs = len({row["run"] for row in rows})
-    what = f" ({_SCALE_TITLES[shown]})" if shown else ""
+    what = f" ({shown})" if shown else ""
     title = f"{section} {short_label(name)}{what}: last {runs} runs"
     series = ShortLabels()
     data = alt.Data(values=[_placed({**row, "series": series(row["series"])}, scale, "value", "y") for row in rows])

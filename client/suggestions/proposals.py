@@ -2,8 +2,11 @@
 saying what the data showed (or why a column got no rule).
 
 Every check is written so that it passes on the profiled data: fractions are rounded down,
-observed ranges and lengths are the bounds, freshness allows a day more than the data's age.
-Observed ranges and lengths are ``warn check``s: new data may move them without being wrong.
+observed ranges and lengths are the bounds, freshness allows a day more than the data's age (and
+data already older than ``STALE_DAYS`` gets no hard freshness check: it is historical, and would
+fail in a day or two). Observed ranges and lengths are ``warn check``s: new data may move them
+without being wrong. A constraint on rows is one statement, ``rows(SOURCE where CONDITION)``, so a
+failing check shows the rows it counts.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ KEY_ROWS = 3  # fewer filled rows tell nothing of a key
 # scan grows with their square (a table of 2,000 unique columns would take hours)
 MAX_KEYS = 10
 DAY = 86400
+STALE_DAYS = 30  # data whose newest value is older than this when profiled is historical
 _SCHEMA_TYPES = {Kind.BOOLEAN, Kind.INTEGER, Kind.DOUBLE, Kind.STRING, Kind.DATE, Kind.TIMESTAMP, Kind.BINARY}
 _PER_LINE = 8  # names per line in a long list
 
@@ -35,12 +39,10 @@ def source_statements(profile: SourceProfile, now: dt.datetime, taken: set[str])
     lines = _schema(profile)
     steady = "; a change beyond half fewer or twice as many is an anomaly" if rows else ""
     lines += ["", f"# rows: {rows} when profiled{steady}"]
-    rows_measure = f"{source} rows"
-    lines.append(f"measure {dsl_string(rows_measure)}: select count(*) from {source}")
     if rows:
-        lines.append(f"check {dsl_string(f'{source} has rows')}: {_measure(rows_measure)} > 0")
+        lines.append(f"check {dsl_string(f'{source} has rows')}: rows({source}) > 0")
         lines.append(
-            f"check {dsl_string(f'{source} row count steady')}: anomaly({_measure(rows_measure)}, "
+            f"check {dsl_string(f'{source} row count steady')}: anomaly(rows({source}), "
             "relative_change(max_increase = 1, max_decrease = 0.5))   # SKIP until a run is in the history"
         )
     else:  # from nothing, any rows at all would be an anomaly
@@ -87,12 +89,10 @@ def _column_rules(
         return
     if column.filled < rows:
         least = _floor_hundredths(Fraction(column.filled, rows))
-        if least > 0:
-            yield from _measured(
-                f"{label} filled",
-                f"select count({name}) / count(*) from {source}",
+        if least > 0:  # filled / rows >= least, in whole numbers: 100 * nulls <= (100 - least%) * rows
+            yield _check(
                 f"{label} filled in at least {_percent(least)} of rows",
-                f">= {_decimal(least)}",
+                f"100 * rows({source} where {name} is null) <= {100 - int(least * 100)} * rows({source})",
             )
     if key and column.distinct is not None:
         distinct = Fraction(column.distinct, column.filled)
@@ -106,10 +106,10 @@ def _column_rules(
     if column.values:  # says more than a range or a length would
         literals = ", ".join(_value(v) for v in column.values)
         only = len(column.values) == 1
-        yield from _counted(
-            f"{label} other values",
-            f"select count(*) from {source} where {name} not in ({literals})",
+        yield _none(
             f"{label} is always {literals}" if only else f"{label} is one of its {len(column.values)} values",
+            source,
+            f"{name} not in ({literals})",
         )
         return
     if kind in NUMBERS:
@@ -133,66 +133,74 @@ def _is_key(column: ColumnProfile) -> bool:
 def _number_rules(source: str, label: str, name: str, column: ColumnProfile) -> Iterator[str]:
     double = column.dtype.kind is Kind.DOUBLE
     if double and column.nans == 0:
-        yield from _counted(f"{label} NaN", f"select count(*) from {source} where {name} is nan", f"{label} has no NaN")
+        yield _none(f"{label} has no NaN", source, f"{name} is nan")
     low, high = column.low, column.high
     if low is None or high is None:
         return
     if low >= 0:
-        yield from _counted(
-            f"{label} negative", f"select count(*) from {source} where {name} < 0", f"{label} not negative"
-        )
+        yield _none(f"{label} not negative", source, f"{name} < 0")
     low_text, high_text = dsl_number(low), dsl_number(high)
     if low_text is None or high_text is None:
         yield f"# no range check: the values reach {low} .. {high}"
         return
     outside = f"{name} < {low_text} or {name} > {high_text}"
     where = f"({outside}) and {name} is not nan" if double else outside
-    yield from _counted(
-        f"{label} outside {low_text} .. {high_text}",
-        f"select count(*) from {source} where {where}",
-        f"{label} within {low_text} .. {high_text} (as profiled)",
-        warn=True,
-    )
+    yield _none(f"{label} within {low_text} .. {high_text} (as profiled)", source, where, warn=True)
 
 
 def _length_rules(source: str, label: str, name: str, shortest: int, longest: int) -> Iterator[str]:
     if shortest == longest:
-        yield from _counted(
-            f"{label} length not {shortest}",
-            f"select count(*) from {source} where length({name}) != {shortest}",
+        yield _none(
             f"{label} is {shortest} character{'' if shortest == 1 else 's'} long",
+            source,
+            f"length({name}) != {shortest}",
         )
         return
-    yield from _counted(
-        f"{label} length outside {shortest} .. {longest}",
-        f"select count(*) from {source} where length({name}) < {shortest} or length({name}) > {longest}",
+    yield _none(
         f"{label} {shortest} to {longest} characters long (as profiled)",
+        source,
+        f"length({name}) < {shortest} or length({name}) > {longest}",
         warn=True,
     )
 
 
 def _freshness(source: str, label: str, name: str, newest: int, now: dt.datetime) -> Iterator[str]:
-    """The newest value's age at the run against a day more than it had when profiled."""
+    """The newest value's age at the run against a day more than it had when profiled; for
+    historical data (older than ``STALE_DAYS``), that check commented out, saying why."""
     age = int(now.timestamp()) - newest
     days = max(1, math.ceil(age / DAY) + 1)
     shown = dt.datetime.fromtimestamp(newest, dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
-    yield f"# newest {shown} UTC, {_age(age)}; a day older than that is stale"
-    yield from _measured(
-        f"{label} age in seconds",
-        f"select unix_timestamp() - unix_timestamp(max({name})) from {source}",
-        f"{label} newest at most {days} day{'s' if days != 1 else ''} old",
-        f"<= {days} * {DAY}",
+    plural = "s" if days != 1 else ""
+    statements = list(
+        _measured(
+            f"{label} age in seconds",
+            f"select unix_timestamp() - unix_timestamp(max({name})) from {source}",
+            f"{label} newest at most {days} day{plural} old",
+            f"<= {days} * {DAY}",
+        )
     )
+    if age > STALE_DAYS * DAY:
+        yield f"# newest {shown} UTC, {_age(age)}: historical data (older than {STALE_DAYS} days), so no"
+        yield "# freshness check (it would fail in a day); if new rows are still to come, uncomment:"
+        yield from (f"# {statement}" for statement in statements)
+        return
+    yield f"# newest {shown} UTC, {_age(age)}; a day older than that is stale"
+    yield from statements
 
 
-def _measured(measure: str, query: str, check: str, condition: str, warn: bool = False) -> Iterator[str]:
+def _measured(measure: str, query: str, check: str, condition: str) -> Iterator[str]:
+    """A measure that is no count of rows, and its check."""
     yield f"measure {dsl_string(measure)}: {query}"
-    yield f"{'warn ' if warn else ''}check {dsl_string(check)}: {_measure(measure)} {condition}"
+    yield _check(check, f"{_measure(measure)} {condition}")
 
 
-def _counted(measure: str, query: str, check: str, warn: bool = False) -> Iterator[str]:
-    """A count of the rows breaking a rule, and a check that there are none."""
-    return _measured(measure, query, check, "== 0", warn)
+def _none(check: str, source: str, condition: str, warn: bool = False) -> str:
+    """A check that no row of ``source`` breaks a rule: the rows where ``condition`` holds."""
+    return _check(check, f"rows({source} where {condition}) == 0", warn)
+
+
+def _check(name: str, expression: str, warn: bool = False) -> str:
+    return f"{'warn ' if warn else ''}check {dsl_string(name)}: {expression}"
 
 
 def _measure(name: str) -> str:

@@ -1,16 +1,19 @@
 """What ``gryph suggest`` reads: each SOURCE argument as named sources.
 
 An argument is a data file or a folder of them (the format told by the files' extension), a
-source as a native suite declares it (``postgres("postgresql://...", table = "public.orders")``,
+SQLite or DuckDB database file (told by its first bytes: each of its tables), a source as a native
+suite declares it (``postgres("postgresql://...", table = "public.orders")``,
 ``csv("x.txt", delimiter = ";")``, ``table("main.t")``), or a Griffin job config (``.json``),
 whose data sources' connectors are read.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,7 +22,7 @@ from gryph.compiler.sources.csv_dialects import csv_dialect, default_dialect
 from gryph.compiler.sources.source_specs import STREAM_FORMATS, SourceSpec
 from gryph.compiler.suites.native_suites import parse_suite
 
-from .dsl_text import identifier
+from .dsl_text import dsl_string, identifier
 
 EXTENSIONS = {
     ".csv": "csv",
@@ -31,6 +34,9 @@ EXTENSIONS = {
     ".avro": "avro",
     ".orc": "orc",
 }
+SQLITE_HEADER = b"SQLite format 3\x00"
+DUCKDB_MAGIC = b"DUCK"  # at bytes 8 to 11 of a DuckDB database file
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _DECLARATION = re.compile(r"\s*[A-Za-z]+\s*\(")
 _GRIFFIN_KEYS = ("data.sources", "evaluate.rule", "measures")
 
@@ -85,8 +91,63 @@ def _sources_of(argument: str, cwd: Path) -> list[tuple[str, SourceSpec]]:
         )
     if path.suffix.lower() == ".json" and path.is_file() and _is_griffin_job(path):
         return _griffin_sources(path)
+    database = database_kind(path)
+    if database is not None:
+        return _database_tables(path, database, cwd)
     fmt = _file_format(path)
     return [(path.stem if path.is_file() else path.name, SourceSpec("s", fmt, paths=(str(path.resolve()),)))]
+
+
+def database_kind(path: Path) -> str | None:
+    """``sqlite`` or ``duckdb`` for a database file of that kind (by its header), else None."""
+    if not path.is_file():
+        return None
+    with open(path, "rb") as handle:
+        head = handle.read(16)
+    if head == SQLITE_HEADER:
+        return "sqlite"
+    return "duckdb" if head[8:12] == DUCKDB_MAGIC else None
+
+
+def _database_tables(path: Path, kind: str, cwd: Path) -> list[tuple[str, SourceSpec]]:
+    """Each table and view of a database file, as a source reading it: ``sqlite("f.db", table =
+    "t")``, or ``table("main.t")`` of the DuckDB file the engine opens (``--database``)."""
+    if kind == "sqlite":
+        uri = f"{path.resolve().as_uri()}?mode=ro"  # read-only, as every gryph session is
+        with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
+            query = "select name from sqlite_master where type in ('table', 'view') and name not like 'sqlite_%'"
+            tables = [("", name) for (name,) in db.execute(query + " order by name")]
+    else:
+        import duckdb
+
+        with duckdb.connect(str(path), read_only=True) as db:
+            tables = db.execute(
+                "select schema_name, table_name from duckdb_tables() where database_name = current_database() "
+                "union select schema_name, view_name from duckdb_views() "
+                "where database_name = current_database() and not internal order by 1, 2"
+            ).fetchall()
+    if not tables:
+        raise InvalidInput(
+            "BAD_SOURCE",
+            f"source {path}: the {kind} database has no tables",
+            text=str(path),
+            hint="suggest from a database that holds the data",
+        )
+    sources = []
+    for schema, table in tables:
+        if kind == "sqlite":
+            declared = f"sqlite({dsl_string(str(path))}, table = {dsl_string(table)})"
+        else:
+            declared = f"table({dsl_string(_table_part(schema) + '.' + _table_part(table))})"
+        spec = parse_suite(f"source s =\n{declared}", "SOURCE", cwd).sources["s"]
+        sources.append((table, spec))
+    return sources
+
+
+def _table_part(name: str) -> str:
+    """A part of a qualified table name as ``table("...")`` reads it: double-quoted when it holds
+    anything but letters, digits and ``_``."""
+    return name if _PLAIN.match(name) else '"' + name.replace('"', '""') + '"'
 
 
 def _declared_name(spec: SourceSpec) -> str:
@@ -109,7 +170,8 @@ def _file_format(path: Path) -> str:
         f"source {path}: cannot tell its format from its file names ({seen})",
         text=str(path),
         hint=f'name its format as a suite declares a source, e.g. csv("{path}"); known extensions: '
-        + ", ".join(EXTENSIONS),
+        + ", ".join(EXTENSIONS)
+        + " (SQLite and DuckDB database files are told by their contents)",
     )
 
 

@@ -47,6 +47,8 @@ class CheckOutcome:
     # what a check reads and the bounds it sets on them (check_bounds.py), for reports to place it
     reads: list[dict[str, object]] = field(default_factory=list)
     bounds: list[dict[str, object]] = field(default_factory=list)
+    # a failing check's rows, per row-count measure it reads (compiler/lowering/failing_rows.py)
+    failing_rows: dict[str, dict[str, object]] = field(default_factory=dict)
 
     @property
     def status(self) -> str:

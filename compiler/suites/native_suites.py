@@ -38,6 +38,7 @@ from ..sources.lake_tables import check_lake_source, iceberg_is_path
 from ..sources.source_specs import DATABASE_FORMATS, LAKE_FORMATS, STREAM_FORMATS, SourceSpec
 from ..sources.stream_sources import check_stream_source
 from .notify_targets import notify_target
+from .row_counts import with_row_counts
 from .suite import CheckSpec, MeasureSpec, NativeSql, NotifySpec, PassSpec, RuleBody, RuleSpec, SchemaSpec, Suite
 from .syntax_recovery import parse_recovering
 
@@ -70,6 +71,7 @@ def parse_suite(
     sources: dict[str, SourceSpec] = {}
     rules: list[RuleSpec] = []
     measures: list[MeasureSpec] = []
+    row_counts: dict[str, MeasureSpec] = {}  # the measures of the checks' rows(...)
     checks: list[CheckSpec] = []
     policy: PassSpec | None = None
     stream_every_ms: int | None = None
@@ -91,9 +93,20 @@ def parse_suite(
                 sources[source.name] = source
                 continue
             if isinstance(statement, CheckDecl):
-                check = CheckSpec(statement.name, statement.expr, location, statement.warn)
+                counted: dict[str, MeasureSpec] = {}
+                check = CheckSpec(
+                    statement.name,
+                    with_row_counts(statement.expr, counted, [*sources, *known_sources]),
+                    location,
+                    statement.warn,
+                )
                 _unique(check.name, seen, "check", statement, location)
                 checks.append(check)
+                for measure in counted.values():
+                    if measure.name not in row_counts:  # a rows(...) of an earlier check is that measure
+                        _unique(measure.name, seen, "measure", statement, location)
+                        row_counts[measure.name] = measure
+                        measures.append(measure)
                 continue
             if isinstance(statement, PassDecl):
                 if policy is not None:

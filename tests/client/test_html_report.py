@@ -429,3 +429,68 @@ def test_anomalies_bands_and_schema_changes_in_the_report(tmp_path):
     finally:
         browser.close()
     assert (ARTIFACTS / "html_report_anomalies.png").read_bytes().startswith(b"\x89PNG")
+
+
+CHECKED = """source t = csv("t.csv")
+check "has rows": rows(t) > 0
+warn check "small ids": rows(t where id > 2) == 0
+check "known kinds": rows(t where kind not in ('a', 'b')) == 0
+check "no zero": rows(t where id = 0) == 0
+pass when all
+"""
+
+
+def test_failures_come_first_with_their_rows_and_the_checks_filter_by_result(tmp_path):
+    (tmp_path / "t.csv").write_text("id,kind\n1,a\n2,b\n3,zz\n4,zz\n5,<b>\n")
+    (tmp_path / "s.dq").write_text(CHECKED)
+    page = tmp_path / "r.html"
+    assert main(["run", str(tmp_path / "s.dq"), "--no-history", "--quiet", "--html", str(page)]) == 1
+    browser = Browser()
+    try:
+        browser.open(page.as_uri())
+        shown = "[...document.querySelectorAll('#checks > table > tbody > tr[class]')].filter(r => r.offsetParent)"
+        names = f"{shown}.map(r => r.cells[1].innerText)"
+        # FAIL, then WARN, then the rest in the suite's order; each failing check followed by its rows
+        # (kinds zz, zz and <b> are not a or b; ids 3, 4 and 5 are above 2)
+        assert browser.evaluate(names) == [
+            "known kinds",
+            "3 rows of t where kind not in ('a', 'b'):\n\nid\tkind\n3\tzz\n4\tzz\n5\t<b>\n\nmost frequent kind: zz (2), <b> (1)",
+            "small ids",
+            "3 rows of t where id > 2:\n\nid\tkind\n3\tzz\n4\tzz\n5\t<b>\n\nmost frequent id: 3 (1), 4 (1), 5 (1)",
+            "has rows",
+            "no zero",
+        ]
+        browser.evaluate("document.querySelector('label[for=show-fail]').click()")
+        assert browser.evaluate(names)[0] == "known kinds" and len(browser.evaluate(names)) == 2
+        browser.evaluate("document.querySelector('label[for=show-pass]').click()")
+        assert browser.evaluate(names) == ["has rows", "no zero"]
+        labels = browser.evaluate("[...document.querySelectorAll('#checks label')].map(l => l.innerText)")
+        assert labels == ["all (4)", "FAIL (1)", "WARN (1)", "PASS (2)"]
+        browser.evaluate("document.querySelector('label[for=show-all]').click()")
+        assert len(browser.evaluate(names)) == 6
+        assert browser.console_errors() == []
+        assert browser.requested_urls() == [page.as_uri()]  # the page itself, nothing else
+    finally:
+        browser.close()
+
+
+def test_lines_of_sizes_far_apart_get_charts_of_their_own():
+    documents = [
+        {
+            "name": "s",
+            "pass": True,
+            "started": f"2026-11-2{day}T10:00:00Z",
+            "measure": {"m": {"total": t, "bad": b, "other": o}},
+        }
+        for day, (t, b, o) in enumerate([(50, 1, 3), (52, 0, 9)], start=1)
+    ]
+    trends = [c for c in Report(documents).trends if c.id.startswith("trend-measure-m")]
+    # bad (1) and other (9) are within ten times each other; total (52) is over ten times 1
+    assert sorted(sorted({row["series"] for row in values(c.vega_lite)}) for c in trends) == [
+        ["m.bad", "m.other"],
+        ["m.total"],
+    ]
+    assert sorted(c.title for c in trends) == [
+        "measure m (m.bad, m.other): last 2 runs",
+        "measure m (m.total): last 2 runs",
+    ]

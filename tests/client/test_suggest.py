@@ -4,6 +4,7 @@ bad input (empty, one row, 2,000 columns, all NULL or NaN, text that is not UTF-
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import math
@@ -137,19 +138,18 @@ def test_each_kind_of_rule_from_a_small_table(tmp_path: Path):
     expected = [
         'source t = parquet("t.parquet")',
         "schema t: required(id integer, kind string, amount double, code string, at timestamp)",
-        'measure "t rows": select count(*) from t',
-        'check "t has rows": measures["t rows"] > 0',
+        'check "t has rows": rows(t) > 0',
         "completeness t_complete on t: id, amount, code, at",
         'check "t complete": metrics["t_complete"]["incomplete"] == 0',
         'check "t.id unique": measures["t.id distinct per filled row"] == 1',
-        'measure "t.id outside 1 .. 6": select count(*) from t where id < 1 or id > 6',
-        'check "t.id not negative": measures["t.id negative"] == 0',
-        'measure "t.kind filled": select count(kind) / count(*) from t',
-        'check "t.kind filled in at least 83% of rows": measures["t.kind filled"] >= 0.83',
-        'measure "t.kind other values": select count(*) from t where kind not in ("a", "b")',
-        'measure "t.amount outside 0.5 .. 3.5": select count(*) from t where (amount < 0.5 or amount > 3.5) '
-        "and amount is not nan",
-        'measure "t.code other values": select count(*) from t where code not in ("x1", "y2", "z3")',
+        'warn check "t.id within 1 .. 6 (as profiled)": rows(t where id < 1 or id > 6) == 0',
+        'check "t.id not negative": rows(t where id < 0) == 0',
+        # 5 of 6 filled: at least 83%, so at most 17% NULL
+        'check "t.kind filled in at least 83% of rows": 100 * rows(t where kind is null) <= 17 * rows(t)',
+        'check "t.kind is one of its 2 values": rows(t where kind not in ("a", "b")) == 0',
+        'warn check "t.amount within 0.5 .. 3.5 (as profiled)": '
+        "rows(t where (amount < 0.5 or amount > 3.5) and amount is not nan) == 0",
+        'check "t.code is one of its 3 values": rows(t where code not in ("x1", "y2", "z3")) == 0',
         # 2026-11-01 10:00 is 26 hours before NOW: 2 days, and a day more
         'check "t.at newest at most 3 days old": measures["t.at age in seconds"] <= 3 * 86400',
         "pass when all",
@@ -159,12 +159,37 @@ def test_each_kind_of_rule_from_a_small_table(tmp_path: Path):
     assert "t.kind nearly unique" not in text and "t.code unique" not in text
 
 
+def test_historical_data_gets_no_hard_freshness_check(tmp_path: Path):
+    # newest 2009-11-02 12:00: 6209 days before NOW (2026-11-02 12:00), over the 30 days of historical data
+    table = pa.table({"at": pa.array([dt.datetime(2009, 1, 5), dt.datetime(2009, 11, 2, 12)], pa.timestamp("us"))})
+    _write(table, tmp_path / "t.parquet")
+    suite = tmp_path / "s.dq"
+    text = suggest([str(tmp_path / "t.parquet")], output=suite, now=NOW)
+    lines = text.splitlines()
+    assert (
+        "# newest 2009-11-02 12:00:00 UTC, 6209 days before the suggestion: historical data (older than 30 days), so no"
+        in lines
+    )
+    assert '# check "t.at newest at most 6210 days old": measures["t.at age in seconds"] <= 6210 * 86400' in lines
+    assert not any(line.startswith(("check", "measure")) and "age in seconds" in line for line in lines)
+    suite.write_text(text, encoding="utf-8")
+    _passes_on_its_data(suite)
+
+
+def test_data_30_days_old_still_gets_its_freshness_check(tmp_path: Path):
+    # exactly 30 days before NOW is not older than 30 days: 31 days allowed
+    table = pa.table({"at": pa.array([dt.datetime(2026, 10, 3, 12)], pa.timestamp("us"))})
+    _write(table, tmp_path / "t.parquet")
+    text = suggest([str(tmp_path / "t.parquet")], output=tmp_path / "s.dq", now=NOW)
+    assert 'check "t.at newest at most 31 days old": measures["t.at age in seconds"] <= 31 * 86400' in text.splitlines()
+
+
 def test_odd_column_names_are_quoted(tmp_path: Path):
     table = pa.table({"a b": [1, 2, 3], "ünï": ["x", "y", "z"], "q\"t`o'": [1, 1, 1], "order": [4, 5, 6]})
     text, suite = _suggested(tmp_path, table)
     assert "schema t: required(`a b` integer, `ünï` string, `q\"t``o'` integer, `order` integer)" in text
-    assert 'measure "t.q\\"t`o\' other values": select count(*) from t where `q"t``o\'` not in (1)' in text
-    assert "select count(*) from t where `order` < 4 or `order` > 6" in text
+    assert 'check "t.q\\"t`o\' is always 1": rows(t where `q"t``o\'` not in (1)) == 0' in text
+    assert "rows(t where `order` < 4 or `order` > 6) == 0" in text
     _passes_on_its_data(suite)
 
 
@@ -201,7 +226,7 @@ def test_an_empty_table_gets_a_suite_saying_why(tmp_path: Path):
 def test_a_one_row_table(tmp_path: Path):
     text, suite = _suggested(tmp_path, pa.table({"id": [7], "s": ["x"], "f": [1.5]}))
     assert "unique" not in text  # one row tells nothing of a key
-    assert 'check "t.s is 1 character long": measures["t.s length not 1"] == 0' in text
+    assert 'check "t.s is 1 character long": rows(t where length(s) != 1) == 0' in text
     _passes_on_its_data(suite)
 
 
@@ -210,7 +235,8 @@ def test_columns_of_nothing_but_null_or_nan(tmp_path: Path):
     text, suite = _suggested(tmp_path, table)
     assert "# n (integer): 0 of 3 filled, 0 distinct\n# no rule: every value is NULL" in text
     assert "# no rule: every value is NaN or NULL" in text
-    assert 'check "t.e filled in at least 33% of rows": measures["t.e filled"] >= 0.33' in text
+    # 1 of 3 filled (NaN is a value): at most 67% NULL, and 2 of 3 are
+    assert 'check "t.e filled in at least 33% of rows": 100 * rows(t where e is null) <= 67 * rows(t)' in text
     _passes_on_its_data(suite)
 
 
@@ -321,11 +347,71 @@ def test_a_folder_a_sqlite_table_and_a_duckdb_table(tmp_path: Path, capsys):
     assert 'source lake = parquet("lake")' in text
     assert 'source orders = sqlite("shop.db", table = "orders")' in text
     assert 'source items = table("main.items")' in text
-    assert (
-        'measure "orders.country other values": select count(*) from orders where country not in ("FR", "US")' in text
-    )
-    assert 'measure "lake.id outside 1 .. 4": select count(*) from lake where id < 1 or id > 4' in text
+    assert 'check "orders.country is one of its 2 values": rows(orders where country not in ("FR", "US")) == 0' in text
+    assert 'warn check "lake.id within 1 .. 4 (as profiled)": rows(lake where id < 1 or id > 4) == 0' in text
     assert main(["run", str(output), "--no-history", "--database", str(tmp_path / "w.duckdb")]) == 0
+
+
+def _airports(path: Path) -> None:
+    """A SQLite file named .db, with two tables (one of an odd name) and a view."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute("create table airports (iata text, country text, elevation_ft integer)")
+        rows = [("CDG", "FR", 392), ("ORY", "FR", 291), ("JFK", "US", 13), ("LAX", "US", 128)]
+        db.executemany("insert into airports values (?, ?, ?)", rows)
+        db.execute('create table "run ways" (iata text, length_m integer)')
+        db.executemany('insert into "run ways" values (?, ?)', [("CDG", 4215), ("CDG", 2700), ("JFK", 4423)])
+        db.execute("create view high as select * from airports where elevation_ft > 100")
+        db.commit()
+
+
+def test_a_sqlite_file_is_recognized_and_each_table_profiled(tmp_path: Path, capsys, monkeypatch):
+    _airports(tmp_path / "airports.db")
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _cli(capsys, "airports.db", "-o", "s.dq")
+    assert code == 0, err
+    text = (tmp_path / "s.dq").read_text()
+    # tables and views by name, each a source of its own
+    assert 'source airports = sqlite("airports.db", table = "airports")' in text
+    assert 'source high = sqlite("airports.db", table = "high")' in text
+    assert 'source run_ways = sqlite("airports.db", table = "run ways")' in text
+    assert "# ---- airports: 4 rows, 3 columns" in text and "# ---- run_ways: 3 rows, 2 columns" in text
+    # ORY 291, LAX 128, CDG 392 are above 100
+    assert "# ---- high: 3 rows, 3 columns" in text
+    assert (
+        'check "airports.country is one of its 2 values": rows(airports where country not in ("FR", "US")) == 0' in text
+    )
+    _passes_on_its_data(tmp_path / "s.dq")
+
+
+def test_a_duckdb_file_is_recognized_and_read_through_database(tmp_path: Path, capsys, monkeypatch):
+    with duckdb.connect(str(tmp_path / "w.db")) as db:
+        db.execute("create table items as select * from (values (1, 'a'), (2, 'b'), (3, 'b')) t(n, s)")
+        db.execute('create schema ops; create table ops."odd.name" as select 7 as k')
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _cli(capsys, "w.db", "-o", "s.dq")
+    assert code == 0, err
+    assert "run it with gryph run s.dq --database w.db" in err
+    text = (tmp_path / "s.dq").read_text()
+    assert "# Run it:   gryph run s.dq --database w.db" in text
+    assert 'source items = table("main.items")' in text
+    assert 'source odd_name = table("ops.\\"odd.name\\"")' in text
+    assert "# ---- items: 3 rows, 2 columns" in text and "# ---- odd_name: 1 row, 1 column" in text
+    assert main(["run", "s.dq", "--no-history", "--database", "w.db"]) == 0
+
+
+def test_a_database_file_it_cannot_suggest_from(tmp_path: Path, capsys):
+    with contextlib.closing(sqlite3.connect(tmp_path / "empty.db")) as db:
+        db.execute("create table t (a)")
+        db.execute("drop table t")
+    code, _, err = _cli(capsys, str(tmp_path / "empty.db"))
+    assert code == 2 and "error BAD_SOURCE" in err and "the sqlite database has no tables" in err
+    with duckdb.connect(str(tmp_path / "w.duckdb")) as db:
+        db.execute("create table t as select 1 as a")
+    code, _, err = _cli(capsys, str(tmp_path / "w.duckdb"), "--remote", "sc://127.0.0.1:1")
+    assert code == 2 and "is a DuckDB database file: its tables are read by the duckdb engine" in err
+    (tmp_path / "x.db").write_text("id\n1\n")  # neither: told by neither its name nor its contents
+    code, _, err = _cli(capsys, str(tmp_path / "x.db"))
+    assert code == 2 and "cannot tell its format from its file names (.db)" in err
 
 
 # --- golden suggestions for bundled datasets ---------------------------------------------------

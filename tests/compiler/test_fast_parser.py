@@ -140,6 +140,9 @@ SUITES = [
     # freshness: `on` may be left out; durations in checks
     "freshness orders: created_ts with warn = 6h, error = 24h\nFRESHNESS f ON `my t`, t: ts\n",
     "check c: metrics['orders']['age_ms'] < 24h and 7D > 2m * 3 or -500ms + 1s == 0.5 or 1e3 > 2ms\n",
+    # rows(...): a count of a source's rows under a DSL condition, inside a check
+    "check c: rows(t) > 0 and rows (`a b` where x not in ('a', 'b') or y is null) <= 0.5 * rows(t)\n"
+    "warn check d: max(rows(t where a between 1 and 2), 1) == [rows(t where b like 'x%')][0]\n",
 ]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..time_literals import time_literal_ms
-from .nodes import Node
+from .nodes import Expr, Node
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +99,15 @@ class CheckAccess(Node):
     subscripts: tuple[CheckSubscript, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class CheckRows(Node):
+    """``rows(orders where amount < 0)``: how many rows of a source hold a condition (all of them
+    without one); the suite reads it as a measure of its own (``compiler/suites/row_counts.py``)."""
+
+    source: str
+    condition: Expr | None
+
+
 CheckExpr = (
     CheckChain
     | CheckUnary
@@ -111,4 +120,5 @@ CheckExpr = (
     | CheckCall
     | CheckName
     | CheckAccess
+    | CheckRows
 )

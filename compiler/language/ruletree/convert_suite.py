@@ -179,4 +179,5 @@ _CHECKS: dict[str, Callable[[SuiteConverter, Any], c.CheckExpr | c.CheckNamedArg
     "CheckString": lambda v, m: c.CheckString(unquote_string(m.value), **v.at(m)),
     "CheckBoolean": lambda v, m: c.CheckBoolean(m.value.lower() == "true", **v.at(m)),
     "CheckNull": lambda v, m: c.CheckNull(**v.at(m)),
+    "CheckRows": lambda v, m: c.CheckRows(unquote_name(m.source), v.optional(m.condition), **v.at(m)),
 }

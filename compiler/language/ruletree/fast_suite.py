@@ -353,6 +353,11 @@ class SuiteParser(ExpressionParser):
         if self.char() != "(":
             return c.CheckName(name, **self.span(start, self.last_end))
         self.advance(self.pos + 1)
+        if name == "rows":
+            source = unquote_name(self.name())
+            condition = self.expression()[0] if self.keyword("where") else None
+            self.expect_punct(")")
+            return c.CheckRows(source, condition, **self.span(start, self.last_end))
         args: tuple[c.CheckExpr | c.CheckNamedArgument, ...] = ()
         if self.char() != ")":
             args = (self._check_argument(),)

@@ -1,0 +1,57 @@
+"""A failing check's rows: fetched once the checks are judged, for the failing checks only (a
+passing suite runs no query for them), from the measures they read that count a source's rows
+under a condition (``compiler/lowering/failing_rows.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from gryph.compiler.checks.check_functions import is_number
+from gryph.compiler.checks.verdict import CheckOutcome
+from gryph.compiler.compile import CompiledSuite
+from gryph.compiler.engine import Engine
+from gryph.compiler.lowering.failing_rows import CountedRows, failing_rows, samples_plan
+from gryph.compiler.sources.source_specs import SourceSpec
+
+from .progress import Phase, no_progress
+
+
+def fetch_failing_rows(
+    outcomes: list[CheckOutcome],
+    compiled: CompiledSuite,
+    measures: Mapping[str, object],
+    engine: Engine,
+    sources: Mapping[str, SourceSpec],
+    limit: int,
+    phase: Phase = no_progress,
+) -> None:
+    """Give each failing check (a warning's too) up to ``limit`` of the rows each row-count measure
+    it reads counts; a measure that counted none has nothing to show and costs nothing."""
+    if limit <= 0:
+        return
+    wanted: dict[str, CountedRows] = {}
+    for outcome in _failing(outcomes):
+        for name in _counted_reads(outcome, compiled):
+            if is_number(measures.get(name)) and measures[name] > 0:  # type: ignore[operator]
+                wanted.setdefault(name, compiled.counted_rows[name])
+    if not wanted:
+        return
+    counted = list(wanted.values())
+    plan = samples_plan(counted, compiled.plan.views, limit)
+    phase(f"fetching the failing checks' rows: {len(plan.queries)} statement{'' if len(plan.queries) == 1 else 's'}")
+    samples = failing_rows(counted, measures, engine.run(plan, sources))
+    for outcome in _failing(outcomes):
+        outcome.failing_rows = {name: samples[name] for name in _counted_reads(outcome, compiled) if name in samples}
+
+
+def _failing(outcomes: list[CheckOutcome]) -> list[CheckOutcome]:
+    """The checks that judged and failed (a check waiting for history judged nothing)."""
+    return [o for o in outcomes if not o.passed and not o.not_enough_history]
+
+
+def _counted_reads(outcome: CheckOutcome, compiled: CompiledSuite) -> list[str]:
+    return [
+        str(ref["name"])
+        for ref in outcome.reads
+        if ref.get("source") == "measure" and ref.get("name") in compiled.counted_rows
+    ]
