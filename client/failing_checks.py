@@ -45,8 +45,8 @@ def fetch_failing_rows(
 
 
 def _failing(outcomes: list[CheckOutcome]) -> list[CheckOutcome]:
-    """The checks that judged and failed (a check waiting for history judged nothing)."""
-    return [o for o in outcomes if not o.passed and not o.not_enough_history]
+    """The checks that judged and failed (a skipped check judged nothing)."""
+    return [o for o in outcomes if not o.passed and o.skipped is None]
 
 
 def _counted_reads(outcome: CheckOutcome, compiled: CompiledSuite) -> list[str]:
