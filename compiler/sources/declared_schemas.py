@@ -11,20 +11,28 @@ from ..language.textx_parser import unquote_name
 from ..plan.data_types import TYPE_NAMES, Column, Schema, parse_type_name
 
 
+# one column: a back-quoted name (`` doubles a back quote, so it may hold blanks and commas) or a
+# plain one, then its type up to the next comma outside parentheses (decimal(10,2))
+_COLUMN = re.compile(r"\s*(`(?:[^`]|``)*`|[^\s,`]+)\s+((?:[^,(]|\([^)]*\))+?)\s*(?:,|$)")
+
+
 def parse_schema(text: str, location: Location | None = None) -> Schema:
-    """A declared schema, ``"id bigint, name string, amount decimal(10,2)"``."""
+    """A declared schema, ``"id bigint, name string, amount decimal(10,2), `unit price` double"``."""
     pairs = []
-    for part in re.split(r",(?![^(]*\))", text):
-        pieces = part.strip().split(None, 1)
-        if len(pieces) != 2:
+    at = 0
+    while at < len(text):
+        found = _COLUMN.match(text, at)
+        if found is None or (found.group(0).endswith(",") and not text[found.end() :].strip()):
+            part = text[at:].split(",", 1)[0].strip()
             raise InvalidInput(
                 "BAD_SCHEMA",
-                f"a schema column needs a name and a type: {part.strip()!r}",
+                f"a schema column needs a name and a type: {part!r}",
                 location=location,
                 text=text,
-                hint='write schema = "id bigint, name string"',
+                hint='write schema = "id bigint, name string" (a name with blanks or commas in back quotes: `unit price`)',
             )
-        pairs.append((unquote_name(pieces[0]), pieces[1]))
+        pairs.append((unquote_name(found.group(1)), found.group(2)))
+        at = found.end()
     return parse_schema_columns(pairs, location)
 
 

@@ -80,3 +80,41 @@ def test_a_marker_given_is_kept(tmp_path):
     suite = tmp_path / "suite.dq"
     text = suggest([f'csv("{csv}", nullValue = "?")'], output=suite)
     assert _declaration(text) == 'source d = csv("d.csv", nullValue = "?", schema = "a integer, b integer")'
+
+
+def test_names_with_blanks_commas_and_back_quotes_are_declared_back_quoted(tmp_path):
+    """penguins-raw.csv names its columns `Sample Number`, `Culmen Length (mm)`: the declared
+    schema quotes such names as the suite language does, and the suite reads them back."""
+    csv = tmp_path / "odd.csv"
+    csv.write_text('"a b","x,y","q`r",n\nu,v,w,1\ns,t,o,2\n', encoding="utf-8")
+    text, suite = _suggested(tmp_path, csv)
+    assert (
+        _declaration(text)
+        == 'source odd = csv("odd.csv", schema = "`a b` string, `x,y` string, `q``r` string, n integer")'
+    )
+    result = run(suite)
+    assert result.passed and result.to_dict()["metrics"]["odd_complete"]["total"] == 2  # both rows read
+
+
+@pytest.mark.parametrize(
+    ("schema", "columns"),
+    [
+        ("id bigint, amount decimal(10,2)", [("id", "integer"), ("amount", "decimal(10, 2)")]),
+        (" `a b`  string ,n integer ", [("a b", "string"), ("n", "integer")]),
+        ("`x,y` double,`q``r` string", [("x,y", "double"), ("q`r", "string")]),
+    ],
+)
+def test_a_declared_schema_reads_back_quoted_names(schema, columns):
+    from gryph.compiler.sources.declared_schemas import parse_schema
+
+    assert [(c.name, str(c.dtype)) for c in parse_schema(schema).columns] == columns
+
+
+@pytest.mark.parametrize("schema", ["id", "id bigint,", "`a b`", "id bigint,, n integer", "`open string"])
+def test_a_schema_column_without_a_name_and_a_type_is_bad_schema(schema):
+    from gryph.compiler.errors import InvalidInput
+    from gryph.compiler.sources.declared_schemas import parse_schema
+
+    with pytest.raises(InvalidInput) as raised:
+        parse_schema(schema)
+    assert raised.value.code == "BAD_SCHEMA"
