@@ -10,7 +10,6 @@ from ..errors import InvalidInput, Location, did_you_mean
 from ..language.textx_parser import unquote_name
 from ..plan.data_types import TYPE_NAMES, Column, Schema, parse_type_name
 
-
 # one column: a back-quoted name (`` doubles a back quote, so it may hold blanks and commas) or a
 # plain one, then its type up to the next comma outside parentheses (decimal(10,2))
 _COLUMN = re.compile(r"\s*(`(?:[^`]|``)*`|[^\s,`]+)\s+((?:[^,(]|\([^)]*\))+?)\s*(?:,|$)")
