@@ -19,7 +19,18 @@ completeness named on t: name
 measure "rows": select count(*) from t
 """
 
-BOTH, HISTORY = ("history", "report"), ("history",)  # the report reads no measures list nor rule metrics
+BOTH, HISTORY, REPORT = (
+    ("history", "report"),
+    ("history",),
+    ("report",),
+)  # the report reads no measures list nor rule metrics
+
+
+def _document(part: str) -> str:
+    """A statement storing a result document that holds ``part``."""
+    return f"update runs set document = '{{\"pass\": true, {part}}}'"
+
+
 # (the damage, an SQL statement on a history holding one run; what the error names; the commands reading it)
 DAMAGES = [
     ("document cut short", "update runs set document = '{\"pass\": tr'", "'s document is no JSON", BOTH),
@@ -29,6 +40,17 @@ DAMAGES = [
     ("start NULL", "update runs set started = null", "'s start is NULL, not a time", BOTH),
     ("suite NULL", "update runs set suite = null", "a run's suite is NULL, not a text", BOTH),
     ("a metric cut short", "update metric_values set value = '{'", "metrics of rule 'named' is no JSON", HISTORY),
+    # parts of a document the report follows, of another shape (these were AttributeError and TypeError)
+    ("report measures a number", _document('"measure": 7'), "'s measure is int, not an object", REPORT),
+    ("report rules a number", _document('"rules": 7'), "'s rules is int, not an object", REPORT),
+    (
+        "report a rule a number",
+        _document('"rules": {"named": 7}'),
+        "'s rules holds an item that is not an object",
+        REPORT,
+    ),
+    ("report check details a number", _document('"check_details": 7'), "'s check_details is int, not a list", REPORT),
+    ("report a check detail a list", _document('"check_details": [[1]]'), "'s check_details holds an item", REPORT),
 ]
 CASES = [(which, *damage[:3]) for damage in DAMAGES for which in damage[3]]
 
