@@ -16,6 +16,12 @@ _ESCAPES = {"\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0"}
 _HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
+def writable_name(name: str) -> bool:
+    """Whether a column name can be written as an identifier that shows as itself: a back-quoted
+    name has no escapes, so one holding a control character or a bidirectional mark cannot."""
+    return _HIDDEN.search(name) is None
+
+
 def dsl_name(name: str) -> str:
     """A column name as an identifier: plain when it is one, else back-quoted (spaces, unicode,
     keywords, backquotes)."""

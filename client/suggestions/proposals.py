@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from gryph.compiler.plan.data_types import Kind
 
-from .dsl_text import comment_text, dsl_name, dsl_number, dsl_string, identifier
+from .dsl_text import comment_text, dsl_name, dsl_number, dsl_string, identifier, writable_name
 from .profiles import LISTED, NUMBERS, ColumnProfile, SourceProfile
 
 KEY_FRACTION = Fraction(95, 100)  # distinct values per filled row from which a column is a key
@@ -47,13 +47,13 @@ def source_statements(profile: SourceProfile, now: dt.datetime, taken: set[str])
         )
     else:  # from nothing, any rows at all would be an anomaly
         lines.append("# no row-count checks: the source was empty")
-    complete = [c for c in profile.columns if rows and c.filled == rows]
+    complete = [c for c in profile.columns if rows and c.filled == rows and writable_name(c.name)]
     if complete:
         rule = identifier(f"{source}_complete", taken)
         lines += ["", f"# no NULL in any of the {rows} rows: {len(complete)} of {len(profile.columns)} columns"]
         lines += _listed(f"completeness {rule} on {source}: ", [dsl_name(c.name) for c in complete])
         lines.append(f'check {dsl_string(f"{source} complete")}: metrics[{dsl_string(rule)}]["incomplete"] == 0')
-    keys = [c.name for c in profile.columns if _is_key(c)][:MAX_KEYS]
+    keys = [c.name for c in profile.columns if _is_key(c) and writable_name(c.name)][:MAX_KEYS]
     for column in profile.columns:
         lines += ["", *_column_block(source, rows, column, now, column.name in keys)]
     return lines
@@ -63,7 +63,9 @@ def _schema(profile: SourceProfile) -> list[str]:
     """The columns as profiled: a schema check (nested and decimal types by name only: their
     exact types differ between engines)."""
     items = [
-        dsl_name(c.name) + (f" {c.dtype.kind.value}" if c.dtype.kind in _SCHEMA_TYPES else "") for c in profile.columns
+        dsl_name(c.name) + (f" {c.dtype.kind.value}" if c.dtype.kind in _SCHEMA_TYPES else "")
+        for c in profile.columns
+        if writable_name(c.name)
     ]
     if not items:
         return ["# no columns: no schema check"]
@@ -73,6 +75,8 @@ def _schema(profile: SourceProfile) -> list[str]:
 def _column_block(source: str, rows: int, column: ColumnProfile, now: dt.datetime, key: bool) -> list[str]:
     label = f"{source}.{column.name}"
     lines = [f"# {comment_text(dsl_name(column.name))} ({column.dtype}): {_summary(rows, column)}"]
+    if not writable_name(column.name):  # written raw, it would act on the terminal or editor showing the suite
+        return [*lines, "# no rule: its name holds control or bidirectional characters; rename the column to check it"]
     if _is_key(column) and not key:
         lines.append(f"# no key check: the first {MAX_KEYS} key columns of the source have one")
     statements = list(_column_rules(source, rows, label, column, now, key))
