@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import fastavro
 import pytest
 
 from gryph.client.spark import SparkEngine
@@ -74,7 +75,9 @@ def test_the_kafka_connector_reads_what_the_broker_holds(spark_remote, kafka):
 
 
 def test_a_server_without_spark_avro_names_the_package_to_add(tmp_path):
-    (tmp_path / "u.avro").write_bytes(b"")
+    # a whole Avro file (an empty one is refused before any reader, as damaged)
+    with open(tmp_path / "u.avro", "wb") as out:
+        fastavro.writer(out, {"type": "record", "name": "u", "fields": [{"name": "id", "type": "long"}]}, [{"id": 1}])
     with start_local_server(connectors=False) as server, SparkEngine(server.url) as engine:
         with pytest.raises(EngineError, match="Avro") as info:
             engine.schema_of(SourceSpec("u", "avro", paths=(str(tmp_path / "u.avro"),)))
