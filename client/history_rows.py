@@ -98,7 +98,7 @@ def _check_shape(document: dict, what: str) -> None:
             continue
         if not isinstance(value, kind):
             raise Damaged(f"{what}'s {part} is {type(value).__name__}, not {'an object' if kind is dict else 'a list'}")
-        items = value.values() if isinstance(value, dict) else value
+        items = list(value.values()) if isinstance(value, dict) else list(value) if isinstance(value, list) else []
         if item is not None and not all(isinstance(entry, item) for entry in items):
             raise Damaged(f"{what}'s {part} holds an item that is not an object")
 
