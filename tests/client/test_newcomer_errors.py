@@ -148,3 +148,29 @@ def test_a_regex_literal_that_loses_a_backslash_is_a_warning_with_the_fix(folder
     )
     run = gryph("run", str(suite), "--no-history", "--format", "json")
     assert run.returncode == 0 and '"dots": 2' in run.stdout.replace("\n", "").replace("  ", "")
+
+
+def test_a_pattern_argument_that_loses_a_backslash_is_a_warning_too(folder):
+    """regexp_extract, regexp_replace and split read their second argument as a regex, as rlike
+    does: '^a\\.(c)$' is the regex ^a.(c)$, which extracts from abc too."""
+    (folder / "r.csv").write_text("a\nabc\na.c\n12\n")
+    suite = folder / "p.dq"
+    line = "measure ex: select count(*) from r where regexp_extract(a, '^a\\.(c)$', 1) = 'c'"
+    suite.write_text(
+        'source r = csv("r.csv")\n'
+        f"{line}\n"
+        "measure parts: select count(*) from r where size(split(a, 'a\\\\.')) = 2\n"  # '\\.' keeps its backslash
+        "measure swap: select count(*) from r where regexp_replace(a, '\\.', '-') = 'a-c'\n"
+    )
+    done = gryph("validate", str(suite))
+    assert done.returncode == 0, done.stderr
+    # columns by hand: the literal of line 2 starts after "...regexp_extract(a, ", that of line 4 after "...(a, "
+    extract_column = line.index("'^a") + 1
+    swap_column = "measure swap: select count(*) from r where regexp_replace(a, ".__len__() + 1
+    assert (
+        f"warning: {suite}:2:{extract_column}: REGEX_BACKSLASH_LOST: the string '^a\\.(c)$' is the pattern ^a.(c)$"
+        in done.stderr
+    )
+    assert f"warning: {suite}:4:{swap_column}: REGEX_BACKSLASH_LOST: the string '\\.' is the pattern ." in done.stderr
+    assert done.stderr.count("REGEX_BACKSLASH_LOST") == 2  # split's '\\\\.' keeps its backslash
+    assert "hint: write '^a\\\\.(c)$' (or [.])" in done.stderr

@@ -11,7 +11,12 @@ from ...plan.data_types import INTEGER, DataType
 from ...plan.scalars import contains_aggregate
 from ..function_builders import ArgumentError, Invocation
 from ..function_catalogue import FUNCTIONS, Function
+from ..regex_literals import warn_lost_backslashes
 from .scope import Context, Scope
+
+# the functions whose second argument (a method's receiver counted) is a regular expression: a
+# string literal there loses a backslash as one after rlike does
+_PATTERN_FUNCTIONS = frozenset({"regexp_extract", "regexp_replace", "split"})
 
 
 class FunctionResolver:
@@ -76,11 +81,19 @@ class FunctionResolver:
             raise self.scope.error("DISTINCT_NOT_ALLOWED", f"DISTINCT does not apply to {name}()", node)
         assert function.build is not None  # the caller looked
         try:
-            return function.build(Invocation(tuple(args), result, self.scope.now_ms))
+            built = function.build(Invocation(tuple(args), result, self.scope.now_ms))
         except ArgumentError as error:
-            written = (error.position or 0) - 1 - (len(args) - len(node.args))  # a method's receiver is args[0]
-            where: Node = node.args[written] if 0 <= written < len(node.args) else node
+            where: Node = self._written(node, args, error.position or 0) or node
             raise self.scope.error(error.code, f"{name}(): {error}", where, error.hint) from None
+        if name in _PATTERN_FUNCTIONS and (pattern := self._written(node, args, 2)) is not None:
+            warn_lost_backslashes(pattern)
+        return built
+
+    @staticmethod
+    def _written(node: FunctionCall | MethodStep, args: list[Scalar], position: int) -> Node | None:
+        """The argument written at ``position`` (1-based, a method's receiver being args[0])."""
+        written = position - 1 - (len(args) - len(node.args))
+        return node.args[written] if 0 <= written < len(node.args) else None
 
     def aggregate_call(
         self, fn: AggFn, args: Sequence[Scalar], dtype: DataType, distinct: bool, node: Node, ctx: Context
