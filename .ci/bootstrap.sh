@@ -39,6 +39,8 @@ install_test_packages() {
     command -v mvn >/dev/null 2>&1 || missing="$missing maven"
     # the history's concurrency test delays DuckDB's lock calls under strace to widen the race it guards
     command -v strace >/dev/null 2>&1 || missing="$missing strace"
+    # the alert tests make a test CA and server certificates with the openssl command
+    command -v openssl >/dev/null 2>&1 || missing="$missing openssl"
     if [ -n "$missing" ]; then
         echo "bootstrap: installing$missing"
         # without recommends: the tests need the servers and drivers, not the mail server, Perl
