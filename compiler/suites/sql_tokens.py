@@ -18,6 +18,7 @@ rules, written out here because no tokenizer at hand follows them exactly:
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -75,8 +76,15 @@ def _spark_tokens(sql: str) -> list[Token]:
     return out
 
 
-_WORD = re.compile(r"[A-Za-z_\u0080-\U0010ffff][\w$\u0080-\U0010ffff]*|[0-9][\w.$]*")
-_DOLLAR_TAG = re.compile(r"\$(?:[A-Za-z_\u0080-\U0010ffff][\w\u0080-\U0010ffff]*)?\$")
+@functools.cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A word and a dollar quote's tag; compiled at the first ``${...}`` placed, not at start-up
+    (their Unicode classes take 10 ms to compile, and most runs place no value in SQL)."""
+    word = re.compile(r"[A-Za-z_\u0080-\U0010ffff][\w$\u0080-\U0010ffff]*|[0-9][\w.$]*")
+    dollar_tag = re.compile(r"\$(?:[A-Za-z_\u0080-\U0010ffff][\w\u0080-\U0010ffff]*)?\$")
+    return word, dollar_tag
+
+
 # a word that, followed at once by a quote, makes the string one of another kind
 _PREFIXES = {
     "postgres": {"e": "escape", "n": "standard", "b": "other", "x": "other", "u&": "other"},
@@ -111,11 +119,11 @@ class _NativeLexer:
                 end = self._quoted_end(pos + 1, _CLOSING_NAME[char], doubled=char == "`")
                 self.out.append(Token("name", pos, end))
                 pos = end
-            elif char == "$" and self.dialect == "postgres" and _DOLLAR_TAG.match(sql, pos):
+            elif char == "$" and self.dialect == "postgres" and _patterns()[1].match(sql, pos):
                 pos = self._dollar_quoted(pos)
             elif sql.startswith(("u&'", "U&'", 'u&"', 'U&"'), pos) and self.dialect == "postgres":
                 pos = self._string(pos, pos + 2, "other") if sql[pos + 2] == "'" else self._name(pos, pos + 2)
-            elif match := _WORD.match(sql, pos):
+            elif match := _patterns()[0].match(sql, pos):
                 pos = self._word(match)
             else:
                 self.out.append(Token("other", pos, pos + 1))
@@ -169,7 +177,7 @@ class _NativeLexer:
         return end
 
     def _dollar_quoted(self, pos: int) -> int:
-        match = _DOLLAR_TAG.match(self.sql, pos)
+        match = _patterns()[1].match(self.sql, pos)
         assert match is not None
         close = self.sql.find(match.group(0), match.end())
         if close < 0:
