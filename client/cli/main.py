@@ -24,25 +24,26 @@ from gryph.compiler.suites.data_times import data_time_range
 from gryph.compiler.suites.data_times import shown as shown_data_time
 from gryph.compiler.suites.suite_variables import parse_assignment
 
-from . import runner
-from .alerts.run_alerts import add_notify_option, alert_targets, send_alerts, warn_not_sent
+from .. import validate
+from ..alerts.run_alerts import add_notify_option, alert_targets, send_alerts, warn_not_sent
+from ..griffin.sinks import resolve_sinks, write_sinks
+from ..outputs.gate import gate_passes, to_junit, to_markdown
+from ..outputs.text import cell, metrics_summary, table, to_text
+from ..outputs.visible_text import for_terminal, for_terminal_lines
+from ..results.output_files import check_writable_path, write_whole
+from ..results.run_result import to_json
+from ..run import runner
+from ..run.engines import ENGINES, open_engine, open_spark
+from ..run.progress import shows_progress, terminal_progress
+from ..store.history import DEFAULT_PATH, HistoryStore, HistoryWriteError
 from .argument_hints import HintingParser
-from .engines import ENGINES, open_engine
-from .gate import gate_passes, to_junit, to_markdown
-from .griffin_sinks import resolve_sinks, write_sinks
-from .history import DEFAULT_PATH, HistoryStore, HistoryWriteError
-from .output_files import check_writable_path, write_whole
-from .progress import shows_progress, terminal_progress
-from .report import cell, metrics_summary, table, to_text
-from .run_result import to_json
-from .stream_cli import add_stream_options, run_stream_command
-from .suggest_cli import add_suggest_options, run_suggest_command
-from .visible_text import for_terminal, for_terminal_lines
+from .stream import add_stream_options, run_stream_command
+from .suggest import add_suggest_options, run_suggest_command
 
 if TYPE_CHECKING:  # Griffin's env.json reader loads only when --env names one
     from gryph.compiler.engine import Engine
 
-    from .griffin_env import GriffinEnv
+    from ..griffin.env import GriffinEnv
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID, EXIT_ENGINE = 0, 1, 2, 3
 REPORT_RUNS = 30  # runs in a report's trends: the proposal's "previous 30 runs"
@@ -308,7 +309,7 @@ def _wants_report(args) -> bool:
 
 def _write_report(documents: list[dict], args) -> None:
     """The report of the newest of ``documents``: its page and images, each file written whole."""
-    from .html_report import Report  # altair takes half a second to import: only runs with a report pay it
+    from ..outputs.html import Report  # altair takes half a second to import: only runs with a report pay it
 
     report = Report(documents)
     if args.html is not None:  # from redacted documents; its scripts are code, not text to redact
@@ -470,16 +471,11 @@ def _engine(args: argparse.Namespace, env: GriffinEnv | None) -> Engine | str:
     if settings and name != "spark":
         print(for_terminal(f"note: {args.env}: spark.config does not apply to the duckdb engine"), file=sys.stderr)
     if name == "spark" and (settings or args.read_per_scan):
-        from .spark import SparkEngine  # imports pyspark: only when a Spark run asks for it (else SPARK_MISSING)
-
-        spark = SparkEngine(args.remote, read_once=not args.read_per_scan)
-        try:
-            refused = spark.configure(settings)
-        except BaseException:
-            spark.close()  # the caller gets no engine to close: stop the session (and a local server) here
-            raise
-        if refused:
-            refused_text = f"note: {args.env}: not applied, set them on the Spark server: {', '.join(refused)}"
+        spark = open_spark(args.remote, read_once=not args.read_per_scan, settings=settings)
+        if spark.refused_settings:
+            refused_text = (
+                f"note: {args.env}: not applied, set them on the Spark server: {', '.join(spark.refused_settings)}"
+            )
             print(for_terminal(refused_text), file=sys.stderr)
         return spark
     if args.database is not None and not Path(args.database).is_file():
@@ -531,7 +527,7 @@ def entry() -> NoReturn:
 
 
 def _load_env(path: str) -> GriffinEnv:
-    from .griffin_env import load_env
+    from ..griffin.env import load_env
 
     return load_env(path)
 
@@ -554,7 +550,7 @@ def _command(args: argparse.Namespace) -> int:
         if args.command == "backfill":
             return _backfill(args, engine)
         if args.command == "validate":
-            suite = runner.validate(args.file, engine, remote=args.remote).suite
+            suite = validate(args.file, engine, remote=args.remote).suite
             print(
                 for_terminal(
                     f"{args.file}: ok ({len(suite.rules)} rules, {len(suite.measures)} measures, "

@@ -6,9 +6,9 @@ import argparse
 import os
 import sys
 
-from .engines import ENGINES
-from .output_files import check_writable_path, write_whole
-from .visible_text import for_terminal
+from ..outputs.visible_text import for_terminal
+from ..results.output_files import check_writable_path, write_whole
+from ..run.engines import ENGINES
 
 
 def add_suggest_options(command: argparse.ArgumentParser) -> None:
@@ -36,7 +36,7 @@ def run_suggest_command(args: argparse.Namespace, engine) -> int:
     """Profile the sources on ``engine`` and write the suggested suite."""
     from pathlib import Path
 
-    from .suggestions import duckdb_file, suggest
+    from ..suggestions import duckdb_file, suggest
 
     if args.output is not None:
         check_writable_path("--output", args.output)  # before the scan
