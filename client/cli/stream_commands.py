@@ -35,6 +35,7 @@ from ..outputs.visible_text import for_terminal, for_terminal_lines
 from ..results.output_files import check_writable_path, write_whole
 from ..results.run_result import RunResult, to_json
 from ..streaming.outbox import Output
+from . import options
 
 if TYPE_CHECKING:
     from ..griffin.env import GriffinEnv
@@ -44,7 +45,8 @@ REPORT_BATCHES = 200  # the newest batches a stream's report shows
 
 
 def add_stream_options(command: argparse.ArgumentParser) -> None:
-    """The options of ``gryph stream`` beyond the engine's (added by the caller)."""
+    """The options of ``gryph stream``."""
+    options.suite_file(command)
     command.add_argument("suite", nargs="?", help="with status or reset: the suite whose stream it is")
     command.add_argument("--trigger", help="a batch every so often, e.g. 30s (default: the suite's stream every)")
     how = command.add_mutually_exclusive_group()
@@ -66,15 +68,14 @@ def add_stream_options(command: argparse.ArgumentParser) -> None:
         help="take over the state another suite file left (this suite, moved there before): a state belongs to "
         "one suite file",
     )
-    command.add_argument("--history", metavar="PATH", help="store each batch as a run in this history")
+    options.history(command, default=None, what=": each batch is stored in it as a run")
     command.add_argument(
         "--html", metavar="PATH", help="write the stream's HTML report after each batch (from --history when given)"
     )
-    command.add_argument("--junit", metavar="PATH", help="write JUnit XML of each batch's checks (one testcase each)")
-    command.add_argument("--markdown", metavar="PATH", help="write a Markdown summary of each batch")
+    options.gate_files(command, each=" of each batch")
     add_notify_option(command)
-    command.add_argument("--format", choices=("text", "json"), default="text")
-    command.add_argument("--sample", type=int, default=20, help="rows kept per record output (0: none)")
+    options.output_format(command)
+    options.sample(command)
     command.add_argument("--to", choices=("earliest", "latest"), help="reset: where Kafka sources start again")
     command.add_argument("--yes", action="store_true", help="reset: yes, forget where the stream stands")
 
