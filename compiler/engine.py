@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
-from .errors import UnsupportedError
+from .errors import EngineError, UnsupportedError
 from .plan import Plan, View
 from .plan.data_types import Schema
 from .plan.node import Node, walk_nodes
+from .source_kinds import Package, SourceKind, packages_of
 from .sources.lake_tables import TableLog
 from .sources.source_specs import SourceSpec
 
@@ -53,6 +54,11 @@ class Capabilities:
     refusals: tuple[Refusal, ...] = ()
     rewrites: tuple[str, ...] = ()
 
+    @property
+    def packages(self) -> dict[SourceKind, Package]:
+        """The source kinds the engine reads only with a package, and that package (source_kinds.py)."""
+        return packages_of(self.engine)
+
     def refusal(self, feature: str) -> Refusal:
         """The declared refusal of ``feature`` (a KeyError names an undeclared one)."""
         for refusal in self.refusals:
@@ -88,6 +94,10 @@ class Engine(Protocol):
 
     def table_log(self, source: SourceSpec) -> TableLog:
         """What a Delta or Iceberg source's log says of the version it reads (no data scanned)."""
+
+    def missing_packages(self, sources: Sequence[SourceSpec]) -> list[EngineError]:
+        """An error, located at its declaration, per source of ``sources`` whose kind needs a
+        package (``capabilities.packages``) that this engine lacks; asked before a run."""
 
     def run(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> dict[str, Rows]:
         """Register ``plan.views``, run every query and return its rows by query name."""

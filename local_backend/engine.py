@@ -25,6 +25,7 @@ from .sandbox import guard, holds_user_sql
 from .sources.csv_inference import while_unchanged
 from .sources.database_sources import failed_read
 from .sources.duck_types import schema_of_relation
+from .sources.python_readers import missing_readers
 from .sources.source_views import Loaded, expand_paths, register_source, unreadable_file
 from .sql.quoting import ident, string
 from .sql.relations import Aliases, query_sql, relation_sql
@@ -105,6 +106,10 @@ class DuckDBEngine:
             return schema_of_relation(self._con.sql(f"SELECT * FROM {ident(loaded.view)}"))
         finally:
             loaded.drop(self._con)
+
+    def missing_packages(self, sources: Sequence[SourceSpec]) -> list[EngineError]:
+        """The sources whose Python reader (gryph's extra for the kind) is not installed."""
+        return missing_readers(sources)
 
     def table_log(self, source: SourceSpec) -> TableLog:
         """What a Delta or Iceberg source's log says, read on the client by its Python reader."""

@@ -11,7 +11,7 @@ import pytest
 
 from gryph.compiler.engine import Engine
 from gryph.compiler.language.ruletree.fast_suite import SOURCE_FORMAT
-from gryph.compiler.sources.source_specs import FORMATS
+from gryph.compiler.source_kinds import dsl_keywords
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
@@ -68,5 +68,4 @@ def test_the_source_keywords_are_the_declared_formats():
     grammar = (ROOT / "compiler/language/grammar/suite.tx").read_text(encoding="utf-8")
     keywords = re.search(r"^SourceFormat: /\(\?ai:([\w|]+)\)", grammar, re.MULTILINE).group(1).split("|")
     fast = re.fullmatch(r"\(\?ai:([\w|]+)\)\\b", SOURCE_FORMAT.pattern).group(1).split("|")
-    # frames come in through the Python API only; "text" from Griffin's text-dir connector only
-    assert set(keywords) == set(fast) == set(FORMATS) - {"frame", "text"}
+    assert set(keywords) == set(fast) == set(dsl_keywords())

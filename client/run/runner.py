@@ -395,6 +395,15 @@ def run_data_time(suite: Suite, given: str | None) -> dt.datetime | None:
     return None
 
 
+def refuse_missing_packages(suite: Suite, engine: Engine) -> None:
+    """Raise, at its declaration, a source whose kind needs a package the engine lacks (Delta,
+    Iceberg, Kafka, Avro on a Spark server): the engine is asked only when a source needs one."""
+    needing = [spec for spec in suite.sources.values() if spec.format in engine.capabilities.packages]
+    missing = engine.missing_packages(needing) if needing else []
+    if missing:
+        raise missing[0]
+
+
 def refuse_streams(suite: Suite) -> None:
     """A suite that reads a stream runs a batch at a time, under ``gryph stream``: never whole."""
     if suite.streams:
@@ -436,6 +445,7 @@ def validate(
     if suite.streams and bound_streams is not None:  # checked against a batch of it (no batch is run)
         suite = bound_streams(suite)
     with opened_engine(engine, remote, on_demand=True) as active:
+        refuse_missing_packages(suite, active)
         try:
             checked = check_for(suite, active)
         except InvalidInput as found:

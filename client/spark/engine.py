@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import weakref
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from pyspark.sql import DataFrame
 
@@ -29,6 +29,7 @@ from .session.connect import Connection, connect
 from .session.failures import read_failures, spark_errors
 from .sources.lake_sources import delta_log, iceberg_log
 from .sources.source_loading import load_source
+from .sources.source_packages import missing_packages
 
 
 class SparkEngine:
@@ -79,6 +80,11 @@ class SparkEngine:
             self._loaded[key] = load_source(self.spark, spec)
             weakref.finalize(spec, self._loaded.pop, key, None)  # an id is unique while its object lives
         return self._loaded[key]
+
+    def missing_packages(self, sources: Sequence[SourceSpec]) -> list[EngineError]:
+        """The sources whose package (spark-avro, Kafka, Delta, Iceberg) this server lacks."""
+        with spark_errors("asking the server for its source packages"):
+            return missing_packages(self.spark, sources)
 
     def table_log(self, source: SourceSpec) -> TableLog:
         """A Delta source's log, or an Iceberg source's snapshot, as its package on the server reads it."""

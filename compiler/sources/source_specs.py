@@ -7,12 +7,13 @@ from dataclasses import dataclass, field
 from ..errors import InvalidInput, Location
 from ..plan.data_types import Schema
 from ..redaction import redact
+from ..source_kinds import SOURCE_KINDS, SourceKindSpec, kinds_of, source_kind
 
-FILE_FORMATS = ("csv", "tsv", "parquet", "json", "avro", "orc", "text")
-DATABASE_FORMATS = ("postgres", "mysql", "sqlite")
-STREAM_FORMATS = ("kafka", "folder")  # read a micro-batch at a time: stream_sources.py
-LAKE_FORMATS = ("delta", "iceberg")  # open table formats, a version of a table: lake_tables.py
-FORMATS = FILE_FORMATS + DATABASE_FORMATS + STREAM_FORMATS + LAKE_FORMATS + ("table", "frame")
+# each family's kinds (compiler/source_kinds.py declares them)
+FILE_FORMATS = kinds_of("file")
+DATABASE_FORMATS = kinds_of("database")
+STREAM_FORMATS = kinds_of("stream")  # read a micro-batch at a time: stream_sources.py
+LAKE_FORMATS = kinds_of("lake")  # open table formats, a version of a table: lake_tables.py
 
 
 @dataclass(frozen=True)
@@ -41,17 +42,23 @@ class SourceSpec:
     location: Location | None = field(default=None, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.format not in FORMATS:
+        if self.format not in SOURCE_KINDS:
             raise ValueError(f"unknown source format {self.format!r}")
         # what every engine needs to read it, decided here once rather than by each engine
-        if self.format in FILE_FORMATS + STREAM_FORMATS + LAKE_FORMATS and not self.paths:
+        holds = self.kind.holds
+        if holds == "paths" and self.kind.family != "database" and not self.paths:
             raise InvalidInput(
                 "SOURCE_NO_PATH", f"source {self.name!r} ({self.format}) names no file", location=self.location
             )
-        if self.format == "table" and not self.table:
+        if holds == "table" and not self.table:
             raise InvalidInput("SOURCE_NO_TABLE", f"source {self.name!r} names no table", location=self.location)
-        if self.format == "frame" and self.frame is None:
+        if holds == "frame" and self.frame is None:
             raise InvalidInput("SOURCE_NO_FRAME", f"source {self.name!r} has no frame", location=self.location)
+
+    @property
+    def kind(self) -> SourceKindSpec:
+        """Its kind's declaration: family, options, the packages engines need to read it."""
+        return source_kind(self.format)
 
     @property
     def table_name(self) -> str:

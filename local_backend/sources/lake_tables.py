@@ -38,8 +38,6 @@ from .database_filters import Pushed, pushed_conditions
 from .duck_types import schema_of_relation
 from .source_views import stamp_item
 
-_READERS = {"delta": ("deltalake", "delta"), "iceberg": ("pyiceberg", "iceberg")}
-
 
 class LakeRead:
     """The Arrow names and views a Delta or Iceberg source made in DuckDB; ``drop`` removes them."""
@@ -146,7 +144,9 @@ def _columns(schema: pa.Schema, fetched: set[str]) -> str:
 
 
 def _reader(spec: SourceSpec):
-    module, extra = _READERS[spec.format]
+    reader = spec.kind.package("duckdb")
+    assert reader is not None, f"{spec.format} declares no Python reader"
+    module, extra = reader.provides, reader.name
     try:
         return importlib.import_module(module)
     except ImportError:

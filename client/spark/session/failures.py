@@ -45,6 +45,17 @@ def no_kafka(what: str, location: Location | None = None) -> EngineError:
     )
 
 
+def no_avro(what: str, location: Location | None = None) -> EngineError:
+    return EngineError(
+        "SPARK_AVRO",
+        f"{what}: this Spark server has no Avro support (the spark-avro module is not deployed)",
+        location=location,
+        hint="start your server with --packages org.apache.spark:spark-avro_2.13:<its Spark version>; "
+        "a local server (--remote local) loads it from gryph's cache: "
+        f"`{FETCH_COMMAND}` fetches it (with Maven)",
+    )
+
+
 def _condition(exc: PySparkException) -> str:
     condition = exc.getCondition() or ""
     return condition.split(".")[0]
@@ -86,13 +97,7 @@ def spark_errors(what: str, source: str | None = None) -> Iterator[None]:
         if kafka_missing(exc):
             raise no_kafka(what) from exc
         if condition in _NO_AVRO or _NO_AVRO_TEXT in first_line(exc).lower():
-            raise EngineError(
-                "SPARK_AVRO",
-                f"{what}: this Spark server has no Avro support (the spark-avro module is not deployed)",
-                hint="start your server with --packages org.apache.spark:spark-avro_2.13:<its Spark version>; "
-                "a local server (--remote local) loads it from gryph's cache: "
-                f"`{FETCH_COMMAND}` fetches it (with Maven)",
-            ) from exc
+            raise no_avro(what) from exc
         raise EngineError(
             "QUERY_FAILED",
             f"{what} failed on Spark: {first_line(exc)}",

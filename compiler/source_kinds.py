@@ -1,0 +1,205 @@
+"""Every source kind, declared once: its family, the options it takes and their types, which
+engines read it and with which package, and whether a stream reads it.
+
+``SourceSpec`` (sources/source_specs.py) checks what it holds against this table, the source
+checks read their kind's options from it, and each engine's capabilities say which packages its
+kinds need: ``validate --engine spark`` asks the server for them before a run. This module imports
+nothing of gryph, so every stage may read it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Literal
+
+
+class SourceKind(str, Enum):
+    """A source's kind: the value is ``SourceSpec.format`` and the DSL's word for it."""
+
+    def __str__(self) -> str:
+        return self.value
+
+    CSV = "csv"
+    TSV = "tsv"
+    PARQUET = "parquet"
+    JSON = "json"
+    AVRO = "avro"
+    ORC = "orc"
+    TEXT = "text"
+    POSTGRES = "postgres"
+    MYSQL = "mysql"
+    SQLITE = "sqlite"
+    KAFKA = "kafka"
+    FOLDER = "folder"
+    DELTA = "delta"
+    ICEBERG = "iceberg"
+    TABLE = "table"  # a table of the engine's catalog
+    FRAME = "frame"  # an in-memory Polars, Arrow or pandas table
+
+
+# files (read by path), a database (a URL or file and a table or query), a stream (a micro-batch
+# at a time: stream_sources.py), a lake table (a version of an open table format: lake_tables.py),
+# a catalog table, an in-memory frame
+Family = Literal["file", "database", "stream", "lake", "catalog", "memory"]
+# what a source of the kind names besides its options: files or addresses, a catalog table, a frame
+Holds = Literal["paths", "table", "frame"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """An option a kind takes: its name and the Python types of its values as the parsers give them."""
+
+    name: str
+    types: tuple[type, ...] = (str,)
+
+
+@dataclass(frozen=True)
+class Package:
+    """What an engine needs to read a kind besides itself: ``name`` as users install it (a Maven
+    artifact on Spark, gryph's Python extra on DuckDB) and ``provides``, what asking for it finds
+    (the data source name it registers on Spark, the Python module on DuckDB)."""
+
+    name: str
+    provides: str
+
+
+_TEXT = (str,)
+_WHOLE = (int,)
+_FLAG = (bool,)
+
+
+@dataclass(frozen=True)
+class SourceKindSpec:
+    """One source kind. ``options``: the options it takes (none declared: a file's reader options,
+    passed to the engine's reader as they are); ``option_prefix``: options under it are passed on
+    (Kafka's consumer settings, an Iceberg catalog's properties); ``packages``: per engine, what it
+    needs installed to read the kind; ``text``: its files are lines of delimited text (typed_text.py)."""
+
+    kind: SourceKind
+    family: Family
+    options: tuple[Option, ...] = ()
+    option_prefix: str | None = None
+    packages: tuple[tuple[str, Package], ...] = ()
+    stream: bool = False
+    text: bool = False
+    dsl: bool = True  # a native suite declares it (``text`` comes from Griffin only, ``frame`` from Python)
+
+    @property
+    def holds(self) -> Holds:
+        return "table" if self.family == "catalog" else "frame" if self.family == "memory" else "paths"
+
+    @property
+    def option_names(self) -> tuple[str, ...]:
+        return tuple(option.name for option in self.options)
+
+    def option(self, name: str) -> Option:
+        """The declared option ``name`` (a KeyError names an undeclared one)."""
+        for option in self.options:
+            if option.name == name:
+                return option
+        raise KeyError(f"{self.kind} declares no option {name!r}")
+
+    def package(self, engine: str) -> Package | None:
+        """What ``engine`` needs installed to read this kind (None: nothing besides itself)."""
+        return dict(self.packages).get(engine)
+
+
+_CONNECTION = (
+    Option("user_env"),
+    Option("password_env"),
+    Option("connect_timeout", _WHOLE),
+    Option("statement_timeout", _WHOLE),
+)
+_DATABASE = (
+    Option("table"),
+    Option("query"),
+    *_CONNECTION,
+    Option("partition_column"),
+    Option("num_partitions", _WHOLE),
+)
+_SPECS = (
+    SourceKindSpec(SourceKind.CSV, "file", text=True),
+    SourceKindSpec(SourceKind.TSV, "file", text=True),
+    SourceKindSpec(SourceKind.PARQUET, "file"),
+    SourceKindSpec(SourceKind.JSON, "file"),
+    SourceKindSpec(SourceKind.AVRO, "file", packages=(("spark", Package("spark-avro", "avro")),)),
+    SourceKindSpec(SourceKind.ORC, "file"),
+    SourceKindSpec(SourceKind.TEXT, "file", dsl=False),
+    SourceKindSpec(
+        SourceKind.POSTGRES,
+        "database",
+        _DATABASE,
+        packages=(("duckdb", Package("postgres", "adbc_driver_postgresql")),),
+    ),
+    SourceKindSpec(SourceKind.MYSQL, "database", _DATABASE, packages=(("duckdb", Package("mysql", "connectorx")),)),
+    SourceKindSpec(
+        SourceKind.SQLITE, "database", _DATABASE, packages=(("duckdb", Package("postgres", "adbc_driver_sqlite")),)
+    ),
+    SourceKindSpec(
+        SourceKind.KAFKA,
+        "stream",
+        (
+            Option("topic"),
+            Option("topics"),
+            Option("format"),
+            Option("starting"),
+            Option("max_records_per_batch", _WHOLE),
+            Option("on_malformed"),
+            Option("accept_data_loss", _FLAG),
+        ),
+        option_prefix="kafka.",  # the consumer's settings, as Spark's reader takes them
+        packages=(("spark", Package("spark-sql-kafka-0-10", "kafka")), ("duckdb", Package("kafka", "confluent_kafka"))),
+        stream=True,
+    ),
+    SourceKindSpec(
+        SourceKind.FOLDER,
+        "stream",
+        (
+            Option("format"),
+            Option("settle", (str, int)),
+            Option("max_files_per_batch", _WHOLE),
+            Option("follow_links", _FLAG),
+            Option("header", _FLAG),
+            Option("delimiter"),
+        ),
+        stream=True,
+    ),
+    SourceKindSpec(
+        SourceKind.DELTA,
+        "lake",
+        (Option("version", _WHOLE), Option("timestamp")),
+        packages=(("spark", Package("delta-spark", "delta")), ("duckdb", Package("delta", "deltalake"))),
+    ),
+    SourceKindSpec(
+        SourceKind.ICEBERG,
+        "lake",
+        (Option("snapshot", _WHOLE),),
+        option_prefix="catalog.",  # the catalog's properties: catalog.uri, catalog.warehouse, ...
+        packages=(("spark", Package("iceberg-spark-runtime", "iceberg")), ("duckdb", Package("iceberg", "pyiceberg"))),
+    ),
+    SourceKindSpec(SourceKind.TABLE, "catalog"),
+    SourceKindSpec(SourceKind.FRAME, "memory", dsl=False),
+)
+
+SOURCE_KINDS: dict[SourceKind, SourceKindSpec] = {spec.kind: spec for spec in _SPECS}
+
+
+def source_kind(kind: str) -> SourceKindSpec:
+    """The registry's entry for ``kind`` (a ``SourceKind`` or its value; a ValueError names an unknown one)."""
+    return SOURCE_KINDS[SourceKind(kind)]
+
+
+def kinds_of(family: Family) -> tuple[str, ...]:
+    """The kinds of ``family``, as ``SourceSpec.format`` spells them, in declaration order."""
+    return tuple(spec.kind.value for spec in _SPECS if spec.family == family)
+
+
+def dsl_keywords() -> tuple[str, ...]:
+    """The words that start a native suite's source, one per kind declared in the DSL."""
+    return tuple(spec.kind.value for spec in _SPECS if spec.dsl)
+
+
+def packages_of(engine: str) -> dict[SourceKind, Package]:
+    """The kinds ``engine`` reads only with a package, and that package."""
+    return {spec.kind: package for spec in _SPECS if (package := spec.package(engine)) is not None}
