@@ -72,14 +72,14 @@ _FLAG = (bool,)
 @dataclass(frozen=True)
 class SourceKindSpec:
     """One source kind. ``options``: the options it takes (none declared: a file's reader options,
-    passed to the engine's reader as they are); ``option_prefix``: options under it are passed on
+    passed to the engine's reader as they are); ``option_prefix`` (if any): options under it are passed on
     (Kafka's consumer settings, an Iceberg catalog's properties); ``packages``: per engine, what it
     needs installed to read the kind; ``text``: its files are lines of delimited text (typed_text.py)."""
 
     kind: SourceKind
     family: Family
     options: tuple[Option, ...] = ()
-    option_prefix: str | None = None
+    option_prefix: str = ""
     packages: tuple[tuple[str, Package], ...] = ()
     stream: bool = False
     text: bool = False
@@ -93,30 +93,20 @@ class SourceKindSpec:
     def option_names(self) -> tuple[str, ...]:
         return tuple(option.name for option in self.options)
 
-    def option(self, name: str) -> Option:
-        """The declared option ``name`` (a KeyError names an undeclared one)."""
-        for option in self.options:
-            if option.name == name:
-                return option
-        raise KeyError(f"{self.kind} declares no option {name!r}")
-
     def package(self, engine: str) -> Package | None:
         """What ``engine`` needs installed to read this kind (None: nothing besides itself)."""
         return dict(self.packages).get(engine)
 
 
-_CONNECTION = (
-    Option("user_env"),
-    Option("password_env"),
-    Option("connect_timeout", _WHOLE),
-    Option("statement_timeout", _WHOLE),
-)
 _DATABASE = (
     Option("table"),
     Option("query"),
-    *_CONNECTION,
+    Option("user_env"),
+    Option("password_env"),
     Option("partition_column"),
     Option("num_partitions", _WHOLE),
+    Option("connect_timeout", (str, int)),  # a duration: "10s", or milliseconds
+    Option("statement_timeout", (str, int)),
 )
 _SPECS = (
     SourceKindSpec(SourceKind.CSV, "file", text=True),
@@ -188,11 +178,6 @@ SOURCE_KINDS: dict[SourceKind, SourceKindSpec] = {spec.kind: spec for spec in _S
 def source_kind(kind: str) -> SourceKindSpec:
     """The registry's entry for ``kind`` (a ``SourceKind`` or its value; a ValueError names an unknown one)."""
     return SOURCE_KINDS[SourceKind(kind)]
-
-
-def kinds_of(family: Family) -> tuple[str, ...]:
-    """The kinds of ``family``, as ``SourceSpec.format`` spells them, in declaration order."""
-    return tuple(spec.kind.value for spec in _SPECS if spec.family == family)
 
 
 def dsl_keywords() -> tuple[str, ...]:

@@ -18,7 +18,7 @@ from gryph.compiler.plan.printer import table_label
 from gryph.compiler.plan.result_values import normalize
 from gryph.compiler.sources.databases import is_database
 from gryph.compiler.sources.lake_tables import TableLog, is_lake_table
-from gryph.compiler.sources.source_specs import FILE_FORMATS, SourceSpec
+from gryph.compiler.sources.source_specs import SourceSpec
 
 from .capabilities import CAPABILITIES
 from .sandbox import guard, holds_user_sql
@@ -95,7 +95,7 @@ class DuckDBEngine:
             from .sources.lake_tables import lake_schema  # loads pyarrow: only suites with such a table pay it
 
             return lake_schema(self._con, source)
-        if source.format in FILE_FORMATS and source.stamp is None:
+        if source.kind.family == "file" and source.stamp is None:
             # a stream binds its static files for every batch (about 25 ms a csv): learnt once while unchanged
             return while_unchanged(f"schema of {source!r}", expand_paths(source), lambda: self._read_schema(source))
         return self._read_schema(source)
@@ -199,7 +199,7 @@ class DuckDBEngine:
         read = [sources[name] for name in _read_by(relations, sources)]
         # an in-memory database's tables live in its one connection: a run that reads or writes
         # them stays there, as does a caller's own connection (the compiler's check still holds)
-        in_catalog = any(spec.format == "table" for spec in read) or any(e.table is not None for e in exports)
+        in_catalog = any(spec.kind.family == "catalog" for spec in read) or any(e.table is not None for e in exports)
         if not self._owned or not holds_user_sql(relations) or (self._database is None and in_catalog):
             yield
             return

@@ -145,7 +145,7 @@ def source_schemas(suite: Suite, engine: Engine) -> dict:
 
 
 def _declared_or_read(spec: SourceSpec, engine: Engine) -> Schema:
-    return spec.schema if spec.schema is not None and spec.format != "frame" else engine.schema_of(spec)
+    return spec.schema if spec.schema is not None and spec.kind.family != "memory" else engine.schema_of(spec)
 
 
 def execute(

@@ -17,7 +17,6 @@ from gryph.compiler.engine import Engine
 from gryph.compiler.plan.data_types import Kind, Schema
 from gryph.compiler.sources.read_as_text import reading_plan, text_reading
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.compiler.sources.typed_text import TEXT_FORMATS
 from gryph.compiler.suites.suite import Suite
 
 from ..run import runner
@@ -27,7 +26,7 @@ from .source_declarations import DECLARABLE
 def with_types(spec: SourceSpec, engine: Engine) -> SourceSpec:
     """``spec`` with its null marker (when it holds one) and its types declared, for a csv or tsv
     whose types would be inferred; any other source as it is."""
-    if spec.format not in TEXT_FORMATS or spec.schema is not None:
+    if not spec.kind.text or spec.schema is not None:
         return spec
     if spec.option("nullValue") is None:
         marker = null_marker(spec, engine)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from gryph.compiler.errors import EngineError, InvalidInput
 from gryph.compiler.sources.csv_dialects import csv_dialect, default_dialect
-from gryph.compiler.sources.source_specs import STREAM_FORMATS, SourceSpec
+from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.suites.native_suites import parse_suite
 
 from .dsl_text import dsl_string, identifier
@@ -47,7 +47,7 @@ def read_source_arguments(arguments: list[str], cwd: Path) -> list[SourceSpec]:
     sources = []
     for argument in arguments:
         for name, spec in _sources_of(argument, cwd):
-            if spec.format in STREAM_FORMATS:
+            if spec.kind.stream:
                 raise InvalidInput(
                     "BAD_SOURCE",
                     f"source {spec.describe()}: a stream has no whole table to profile",
@@ -67,7 +67,7 @@ def _with_dialect(spec: SourceSpec) -> SourceSpec:
     quote, encoding, ...) where they differ from what a
     source without options is read with: the suite says how to split its file, both engines read
     it so. Options the source gives are kept as given."""
-    if spec.format not in ("csv", "tsv"):
+    if not spec.kind.text:
         return spec
     dialect = csv_dialect(spec)
     found = dialect.source_options(default_dialect(spec))

@@ -9,7 +9,7 @@ from pathlib import Path
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.plan.data_types import Kind, Schema
 from gryph.compiler.redaction import redact
-from gryph.compiler.sources.source_specs import DATABASE_FORMATS, SourceSpec
+from gryph.compiler.sources.source_specs import SourceSpec
 
 from .dsl_text import dsl_name, dsl_number, dsl_string
 
@@ -22,9 +22,9 @@ def declaration(spec: SourceSpec, base: Path) -> list[str]:
     """The lines declaring ``spec`` in a suite kept in ``base``: a comment when its URL held a
     password (never written), then the ``source`` statement; relative paths are from ``base``."""
     notes, arguments = [], []
-    if spec.format == "table":
+    if spec.kind.family == "catalog":
         arguments.append(dsl_string(spec.table_name))
-    elif spec.format in DATABASE_FORMATS:
+    elif spec.kind.family == "database":
         where = spec.paths[0] if spec.format != "sqlite" else _relative(spec.paths[0], base)
         shown = redact(where)
         if shown != where:

@@ -19,20 +19,12 @@ from ..errors import EngineError, InvalidInput
 from ..language.time_literals import duration_ms
 from ..plan.data_types import BOOLEAN, DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, DataType, decimal
 from ..redaction import redact, register_secret
-from .source_specs import DATABASE_FORMATS, SourceSpec
+from ..source_kinds import source_kind
+from .source_specs import SourceSpec
 from .table_names import split_qualified
 
-# every option a database source takes; anything else is a mistake worth naming
-DATABASE_OPTIONS = (
-    "table",
-    "query",
-    "user_env",
-    "password_env",
-    "partition_column",
-    "num_partitions",
-    "connect_timeout",
-    "statement_timeout",
-)
+# every option a database source takes (source_kinds.py); anything else is a mistake worth naming
+DATABASE_OPTIONS = source_kind("postgres").option_names
 # how a source connects: a native measure's hidden source connects the same way
 CONNECTION_OPTIONS = ("user_env", "password_env", "connect_timeout", "statement_timeout")
 # a server that accepts the connection and never answers fails the run after this long
@@ -148,7 +140,7 @@ class Database:
 
 
 def is_database(spec: SourceSpec) -> bool:
-    return spec.format in DATABASE_FORMATS
+    return spec.kind.family == "database"
 
 
 def check_database_source(spec: SourceSpec) -> None:

@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from ..errors import InvalidInput, did_you_mean
-from .source_specs import LAKE_FORMATS, SourceSpec
+from ..source_kinds import source_kind
+from .source_specs import SourceSpec
 
-DELTA_OPTIONS = ("version", "timestamp")
-ICEBERG_OPTIONS = ("snapshot",)
-CATALOG_PREFIX = "catalog."  # an Iceberg catalog's properties: catalog.uri, catalog.warehouse, ...
+CATALOG_PREFIX = source_kind("iceberg").option_prefix  # a catalog's properties: catalog.uri, catalog.warehouse, ...
 # the time forms a timestamp option takes: a date, or a date and time (ISO 8601, "T" or a space)
 _TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)?(?:Z|[+-]\d{2}:\d{2})?")
 
@@ -43,19 +42,18 @@ class TableLog:
 
 
 def is_lake_table(spec: SourceSpec) -> bool:
-    return spec.format in LAKE_FORMATS
+    return spec.kind.family == "lake"
 
 
 def check_lake_source(spec: SourceSpec) -> None:
     """Refuse, at parse time, a Delta or Iceberg source whose options could never be read."""
-    allowed = DELTA_OPTIONS if spec.format == "delta" else ICEBERG_OPTIONS
+    kind = spec.kind
+    allowed, prefix = kind.option_names, kind.option_prefix
     for key, _ in spec.options:
-        if spec.format == "iceberg" and key.startswith(CATALOG_PREFIX) and len(key) > len(CATALOG_PREFIX):
+        if prefix and key.startswith(prefix) and len(key) > len(prefix):
             continue
         if key not in allowed:
-            shown = allowed + (
-                (CATALOG_PREFIX + "uri", CATALOG_PREFIX + "warehouse") if spec.format == "iceberg" else ()
-            )
+            shown = allowed + ((prefix + "uri", prefix + "warehouse") if prefix else ())
             raise _bad(spec, f"{spec.format}(...) has no option {key!r}", key, did_you_mean(key, list(shown)) or None)
     if spec.option("version") is not None and spec.option("timestamp") is not None:
         raise _bad(spec, "delta(...) takes version = or timestamp =, not both", spec.describe())

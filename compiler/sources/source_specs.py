@@ -7,13 +7,7 @@ from dataclasses import dataclass, field
 from ..errors import InvalidInput, Location
 from ..plan.data_types import Schema
 from ..redaction import redact
-from ..source_kinds import SOURCE_KINDS, SourceKindSpec, kinds_of, source_kind
-
-# each family's kinds (compiler/source_kinds.py declares them)
-FILE_FORMATS = kinds_of("file")
-DATABASE_FORMATS = kinds_of("database")
-STREAM_FORMATS = kinds_of("stream")  # read a micro-batch at a time: stream_sources.py
-LAKE_FORMATS = kinds_of("lake")  # open table formats, a version of a table: lake_tables.py
+from ..source_kinds import SOURCE_KINDS, SourceKindSpec, source_kind
 
 
 @dataclass(frozen=True)
@@ -83,18 +77,17 @@ class SourceSpec:
         return redact(self._description())
 
     def _description(self) -> str:
-        if self.format == "table":
+        family = self.kind.family
+        if family == "catalog":
             return f'table("{self.table}")'
-        if self.format == "frame":
+        if family == "memory":
             return "frame"
-        if self.format == "kafka":
+        if self.format == "kafka":  # a topic's brokers: the topic says which
             return f'kafka("{self.paths[0]}", topic = "{self.option("topic") or self.option("topics")}")'
-        if self.format in DATABASE_FORMATS:
+        if family == "database":
             what = ", ".join(f'{key} = "{value}"' for key, value in self.options if key in ("table", "query"))
             return f'{self.format}("{self.paths[0]}", {what})'
-        if self.format in LAKE_FORMATS:
-            at = "".join(
-                f", {key} = {value!r}" for key, value in self.options if key in ("version", "timestamp", "snapshot")
-            )
+        if family == "lake":  # the version it reads, as declared
+            at = "".join(f", {key} = {value!r}" for key, value in self.options if key in self.kind.option_names)
             return f'{self.format}("{self.paths[0]}"{at})'.replace("'", '"')
         return f"{self.format}(" + ", ".join(f'"{p}"' for p in self.paths) + ")"

@@ -18,8 +18,9 @@ from collections.abc import Mapping
 from ..errors import EngineError, InvalidInput, Location, did_you_mean
 from ..language.time_literals import duration_ms
 from ..plan.data_types import BOOLEAN, INTEGER, STRING, TIMESTAMP, Column, Schema
+from ..source_kinds import source_kind
 from .consumer_settings import refused_setting
-from .source_specs import STREAM_FORMATS, SourceSpec
+from .source_specs import SourceSpec
 
 TMST = "__tmst"  # Griffin's name for the batch time column
 MALFORMED = "__malformed"  # true for a Kafka message whose value did not parse (its columns are NULL)
@@ -34,15 +35,17 @@ KAFKA_COLUMNS = (
     Column("offset", INTEGER),
     Column("timestamp", TIMESTAMP),
 )
-KAFKA_OPTIONS = ("topic", "topics", "format", "starting", "max_records_per_batch", "on_malformed", "accept_data_loss")
-FOLDER_OPTIONS = ("format", "settle", "max_files_per_batch", "follow_links", "header", "delimiter")
-CONSUMER_PREFIX = "kafka."  # options passed to the Kafka consumer as they are, as Spark's reader takes them
+KAFKA_OPTIONS = source_kind("kafka").option_names  # as source_kinds.py declares them
+FOLDER_OPTIONS = source_kind("folder").option_names
+CONSUMER_PREFIX = source_kind(
+    "kafka"
+).option_prefix  # passed to the Kafka consumer as they are, as Spark's reader takes them
 DEFAULT_SETTLE_MS = 5_000
 OFFSETS = "offsets"  # the option of a bounded Kafka spec: {"topic": {"partition": [start, end]}}
 
 
 def is_stream(spec: SourceSpec) -> bool:
-    return spec.format in STREAM_FORMATS
+    return spec.kind.stream
 
 
 def check_stream_source(spec: SourceSpec) -> None:

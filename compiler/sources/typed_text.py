@@ -20,7 +20,6 @@ from ..plan.relations import Aggregate
 from ..plan.scalars import IsNull, Scalar, not_
 from .source_specs import SourceSpec
 
-TEXT_FORMATS = ("csv", "tsv")
 ROW = "__gryph_row"  # a row's number in its file, added by the engine reading the text
 EXAMPLES = 5  # values shown per column
 METRICS_PREFIX = "source:"  # metrics["source:orders"]
@@ -31,7 +30,7 @@ Report = dict[str, dict[str, Any]]
 
 def declared_text(spec: SourceSpec) -> bool:
     """Whether ``spec`` is text read into declared types, whose values may not parse."""
-    return spec.format in TEXT_FORMATS and spec.schema is not None
+    return spec.kind.text and spec.schema is not None
 
 
 def counts_malformed(spec: SourceSpec) -> bool:

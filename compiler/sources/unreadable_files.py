@@ -13,7 +13,7 @@ from fnmatch import fnmatchcase
 
 from ..errors import EngineError
 from .local_files import local_path
-from .source_specs import FILE_FORMATS, SourceSpec
+from .source_specs import SourceSpec
 
 
 def source_of_file(specs: Iterable[SourceSpec], file: str) -> SourceSpec | None:
@@ -21,7 +21,7 @@ def source_of_file(specs: Iterable[SourceSpec], file: str) -> SourceSpec | None:
     its paths is the file, a folder holding it, or a glob it matches."""
     path = local_path(file)
     for spec in specs:
-        if spec.format not in FILE_FORMATS:
+        if spec.kind.family != "file":
             continue
         for named in map(local_path, spec.paths):
             if path == named or path.startswith(named.rstrip("/") + "/") or fnmatchcase(path, named):

@@ -26,6 +26,7 @@ from ..language.ruletree.statements import (
 )
 from ..language.text_files import read_utf8
 from ..rule_kinds import RuleKind, spec_of
+from ..source_kinds import source_kind
 from ..sources.databases import (
     CONNECTION_OPTIONS,
     NATIVE_MEASURE,
@@ -35,7 +36,7 @@ from ..sources.databases import (
 )
 from ..sources.declared_schemas import parse_schema, parse_schema_columns
 from ..sources.lake_tables import check_lake_source, iceberg_is_path
-from ..sources.source_specs import DATABASE_FORMATS, LAKE_FORMATS, STREAM_FORMATS, SourceSpec
+from ..sources.source_specs import SourceSpec
 from ..sources.stream_sources import check_stream_source
 from .notify_targets import notify_target
 from .row_counts import with_row_counts
@@ -243,7 +244,8 @@ def _source(statement: SourceDecl, base: Path) -> SourceSpec:
     declared = dict(options).get("schema")
     schema = parse_schema(str(declared), location) if declared is not None else None
     options = tuple((k, v) for k, v in options if k != "schema")
-    if fmt in DATABASE_FORMATS:
+    family = source_kind(fmt).family
+    if family == "database":
         if len(paths) != 1 or schema is not None:
             raise InvalidInput(
                 "BAD_SOURCE",
@@ -255,13 +257,13 @@ def _source(statement: SourceDecl, base: Path) -> SourceSpec:
         source = SourceSpec(name, fmt, paths=(where,), options=options, location=location)
         check_database_source(source)
         return source
-    if fmt in STREAM_FORMATS:
+    if family == "stream":
         # a Kafka source names brokers, a folder source a folder of this machine (or the cluster's)
         located = paths if fmt == "kafka" else _resolved(paths, base)
         source = SourceSpec(name, fmt, paths=located, options=options, schema=schema, location=location)
         check_stream_source(source)
         return source
-    if fmt in LAKE_FORMATS:
+    if family == "lake":
         if len(paths) != 1 or schema is not None:
             raise InvalidInput(
                 "BAD_SOURCE",
@@ -275,7 +277,7 @@ def _source(statement: SourceDecl, base: Path) -> SourceSpec:
         if fmt == "delta" or iceberg_is_path(source):
             source = SourceSpec(name, fmt, paths=_resolved(paths, base), options=options, location=location)
         return source
-    if fmt == "table":
+    if family == "catalog":
         if len(paths) != 1:
             raise InvalidInput("BAD_SOURCE", "table(...) takes one table name", location=location, text=statement.text)
         return SourceSpec(name, "table", table=paths[0], options=options, location=location)

@@ -9,7 +9,7 @@ from ..errors import Location
 from ..language.ruletree.check_nodes import CheckExpr
 from ..language.ruletree.nodes import AccuracyBody, SelectList, SelectQuery
 from ..plan.data_types import DataType
-from ..sources.source_specs import STREAM_FORMATS, SourceSpec
+from ..sources.source_specs import SourceSpec
 from .griffin_measure_specs import MeasureConfig
 
 
@@ -183,7 +183,7 @@ class Suite:
     @property
     def streams(self) -> tuple[str, ...]:
         """The sources read a micro-batch at a time (kafka, folder): such a suite runs as a stream."""
-        return tuple(name for name, spec in self.sources.items() if spec.format in STREAM_FORMATS)
+        return tuple(name for name, spec in self.sources.items() if spec.kind.stream)
 
     @property
     def streamed(self) -> tuple[str, ...]:

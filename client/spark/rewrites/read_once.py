@@ -98,7 +98,10 @@ def sources_to_keep(relations, views: tuple[View, ...], sources: Mapping[str, So
     return {
         name: columns.get(name)
         for name, times in scans(counted, views).items()
-        if times > 1 and name in sources and sources[name].format != "frame" and (small or not is_small(sources[name]))
+        if times > 1
+        and name in sources
+        and sources[name].kind.family != "memory"
+        and (small or not is_small(sources[name]))
     }
 
 

@@ -44,7 +44,7 @@ SMALL_RUN_SETTINGS: dict[str, str | int | bool] = {
 def is_small(spec: SourceSpec) -> bool:
     """Whether ``spec`` is files on this machine, together under ``SMALL_SOURCE_BYTES`` (a
     table, a database, a frame, or a path not found here may be any size)."""
-    if spec.format in ("table", "frame") or is_database(spec) or not spec.paths:
+    if spec.kind.holds != "paths" or is_database(spec) or not spec.paths:
         return False
     total = 0
     for path in spec.paths:
