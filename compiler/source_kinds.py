@@ -48,7 +48,8 @@ Holds = Literal["paths", "table", "frame"]
 
 @dataclass(frozen=True)
 class Option:
-    """An option a kind takes: its name and the Python types of its values as the parsers give them."""
+    """An option a kind takes: its name and the Python types of the values its check accepts, as
+    the parsers give them (none: any value, passed on as given)."""
 
     name: str
     types: tuple[type, ...] = (str,)
@@ -64,9 +65,9 @@ class Package:
     provides: str
 
 
-_TEXT = (str,)
 _WHOLE = (int,)
 _FLAG = (bool,)
+_ANY = ()  # not checked today: any value is passed on (a text is what works)
 
 
 @dataclass(frozen=True)
@@ -98,13 +99,17 @@ class SourceKindSpec:
         return dict(self.packages).get(engine)
 
 
-_DATABASE = (
+_FILE_DATABASE = (
     Option("table"),
     Option("query"),
-    Option("user_env"),
-    Option("password_env"),
+    Option("user_env", _ANY),
+    Option("password_env", _ANY),
     Option("partition_column"),
     Option("num_partitions", _WHOLE),
+)
+# a database over the network also waits for its connection and statements that long
+_DATABASE = (
+    *_FILE_DATABASE,
     Option("connect_timeout", (str, int)),  # a duration: "10s", or milliseconds
     Option("statement_timeout", (str, int)),
 )
@@ -124,14 +129,14 @@ _SPECS = (
     ),
     SourceKindSpec(SourceKind.MYSQL, "database", _DATABASE, packages=(("duckdb", Package("mysql", "connectorx")),)),
     SourceKindSpec(
-        SourceKind.SQLITE, "database", _DATABASE, packages=(("duckdb", Package("postgres", "adbc_driver_sqlite")),)
+        SourceKind.SQLITE, "database", _FILE_DATABASE, packages=(("duckdb", Package("postgres", "adbc_driver_sqlite")),)
     ),
     SourceKindSpec(
         SourceKind.KAFKA,
         "stream",
         (
             Option("topic"),
-            Option("topics"),
+            Option("topics", _ANY),
             Option("format"),
             Option("starting"),
             Option("max_records_per_batch", _WHOLE),
@@ -150,8 +155,8 @@ _SPECS = (
             Option("settle", (str, int)),
             Option("max_files_per_batch", _WHOLE),
             Option("follow_links", _FLAG),
-            Option("header", _FLAG),
-            Option("delimiter"),
+            Option("header", _ANY),
+            Option("delimiter", _ANY),
         ),
         stream=True,
     ),
