@@ -86,9 +86,10 @@ class HistoryReads(HistoryFile):
                     "where a.run_id = v.run_id and a.check_name = ? and a.anomaly) "
                 )
                 params.append(query.check)
-            if query.until is not None:
-                sql += "and v.run_time <= ? "
-                params.append(_utc(query.until))
+            for bound, op in ((query.since, ">="), (query.until, "<=")):
+                if bound is not None:
+                    sql += f"and v.run_time {op} ? "
+                    params.append(_utc(bound))
             return sql + "order by v.run_time desc, v.seq desc limit ?", [*params, limit]
 
         return [
