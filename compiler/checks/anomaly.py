@@ -64,6 +64,19 @@ class Seasonal:
 Strategy = Normal | AbsoluteChange | RelativeChange | Seasonal | HoltWinters
 
 
+@dataclass(frozen=True, slots=True)
+class MinChange:
+    """The smallest change from the expected value that can be an anomaly (``min_change = 5``: in
+    the value's units; ``min_change = "1%"``: a fraction of the expected value's size), so an
+    exact or constant series does not fail on any change (Elementary's ``ignore_small_changes``)."""
+
+    amount: float
+    relative: bool
+
+    def band(self, expected: float) -> float:
+        return self.amount * abs(expected) if self.relative else self.amount
+
+
 def runs_needed(strategy: Strategy) -> int:
     """The fewest baseline runs the strategy can compute bounds from."""
     if isinstance(strategy, Normal):
@@ -85,6 +98,7 @@ class Anomaly:
     strategy: Strategy
     direction: str  # up, down or both: which side is an anomaly
     min_history: int  # baseline runs needed before the check judges (at least the strategy's need)
+    min_change: MinChange | None = None  # bounds never closer to the expected value than this
 
 
 @dataclass(frozen=True)
@@ -115,8 +129,14 @@ def judge_anomaly(check: Anomaly, value: object, clock: Clock) -> Finding:
     upper: float | None
     if isinstance(strategy, HoltWinters):
         lower, upper, shown = holt_winters_bounds(strategy, history, clock.started)
+        expected = float(shown["forecast"])  # type: ignore[arg-type]
     else:
-        lower, upper, shown = _bounds(strategy, [_number(point) for point in history])
+        lower, upper, expected, shown = _bounds(strategy, [_number(point) for point in history])
+    if check.min_change is not None:
+        band = check.min_change.band(expected)
+        lower = None if lower is None else min(lower, expected - band)
+        upper = None if upper is None else max(upper, expected + band)
+        shown = {**shown, "min change": band}
     if check.direction == "up":
         lower = None
     elif check.direction == "down":
@@ -171,14 +191,15 @@ def _nth(items: list[object], index: int) -> object:
 
 def _bounds(
     strategy: Normal | AbsoluteChange | RelativeChange | Seasonal, history: list[float]
-) -> tuple[float | None, float | None, dict[str, object]]:
-    """The lower and upper bound on today's value, and what they were computed from."""
+) -> tuple[float | None, float | None, float, dict[str, object]]:
+    """The lower and upper bound on today's value, the value expected (no change), and what they
+    were computed from."""
     if isinstance(strategy, Normal):
         mean = math.fsum(history) / len(history)
         spread = sample_stddev(history)
         assert spread is not None  # two values or more
         margin = strategy.k * spread
-        return mean - margin, mean + margin, {"baseline mean": mean, "baseline stddev": spread}
+        return mean - margin, mean + margin, mean, {"baseline mean": mean, "baseline stddev": spread}
     if isinstance(strategy, AbsoluteChange):
         # the order-th difference is today's value plus a sum of earlier ones: bound today's value
         rest = math.fsum(
@@ -187,6 +208,7 @@ def _bounds(
         return (
             None if strategy.max_decrease is None else -rest - strategy.max_decrease,
             None if strategy.max_increase is None else -rest + strategy.max_increase,
+            -rest,
             {},
         )
     base = history[strategy.order - 1] if isinstance(strategy, RelativeChange) else history[0]
@@ -194,5 +216,6 @@ def _bounds(
     return (
         None if strategy.max_decrease is None else base - strategy.max_decrease * size,
         None if strategy.max_increase is None else base + strategy.max_increase * size,
+        base,
         {"baseline value": base},
     )
