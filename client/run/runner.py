@@ -38,7 +38,8 @@ from gryph.compiler.suites.suite_variables import check_all_used, substitute, ta
 from gryph.compiler.support.text_files import read_utf8
 
 from ..results.run_result import RunResult
-from ..store.history import HistoryStore, HistoryWriteError
+from ..store.history import HistoryStore
+from ..store.history_writes import HistoryWriteError
 from .engines import OnDemandEngine, open_engine
 from .failing_checks import fetch_failing_rows
 from .progress import Phase, no_progress

@@ -16,7 +16,7 @@ import datetime as dt
 import math
 from dataclasses import dataclass
 
-from .check_functions import BaselineQuery, CheckError, Clock, Point, is_number, period_end, type_name
+from .check_functions import BaselineQuery, CheckError, Clock, Point, is_number, period_back, type_name
 from .holt_winters import HoltWinters, holt_winters_bounds
 from .statistics import sample_stddev
 
@@ -53,8 +53,8 @@ class RelativeChange:
 
 @dataclass(frozen=True, slots=True)
 class Seasonal:
-    """Relative change from the run one ``period_ms`` back (started at most a tenth of the period
-    later than exactly one period back, for runs that start a little late)."""
+    """Relative change from the run one ``period_ms`` back (give or take a tenth of the period, for
+    runs that start a little late or early; none there: not evaluated)."""
 
     period_ms: int
     max_increase: float | None
@@ -139,9 +139,8 @@ def _history(check: Anomaly, clock: Clock) -> list[Point]:
     if isinstance(strategy, (Normal, HoltWinters)):
         limit = strategy.window
     elif isinstance(strategy, Seasonal):
-        query = dataclasses.replace(
-            query, until=period_end(clock.started, dt.timedelta(milliseconds=strategy.period_ms))
-        )
+        since, until = period_back(clock.started, dt.timedelta(milliseconds=strategy.period_ms))
+        query = dataclasses.replace(query, since=since, until=until)
     points = [
         Point(_at(point, check.path), point.started) for point in clock.history.baseline(clock.suite, query, limit)
     ]

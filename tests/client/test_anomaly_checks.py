@@ -141,6 +141,28 @@ def test_seasonal_compares_with_the_same_weekday_last_week(tmp_path):
     assert FUNCTIONS["value_ago"].impl(clock, "n", "30d") is None
 
 
+def test_seasonal_without_last_weeks_run_is_not_evaluated_not_compared_with_the_day_before(tmp_path):
+    # the case: daily runs, 01-08 missing; 01-15 (100) must not be judged against 01-07
+    # (50, a weekend day) but skipped; a run 7 days back give or take 16.8 h still counts
+    store = HistoryStore(tmp_path / "h.duckdb")
+    today = dt.datetime(2026, 1, 15, tzinfo=dt.timezone.utc)
+    for day in (5, 6, 7, 9, 10, 11, 12, 13, 14):
+        record(store, dt.datetime(2026, 1, day, tzinfo=dt.timezone.utc), 50 if day == 7 else 100)
+    suite = parse_suite(
+        'suite s\nmeasure n: count(*)\ncheck "c": anomaly(measures["n"], seasonal(period = "7d", max_decrease = 0.1))\n',
+        known_sources=("t",),
+    )
+    [compiled] = compile_checks(suite)
+    clock = Clock("s", today, store)
+    found = judge([compiled], PassSpec("all"), {"n": 100}, {}, clock).checks[0]
+    assert found.status == "SKIP"  # not evaluated
+    assert FUNCTIONS["value_ago"].impl(clock, "n", "7d") is None
+    late = dt.datetime(2026, 1, 8, 16, tzinfo=dt.timezone.utc)  # 16 h late: within a tenth of 7 days
+    record(store, late, 100)
+    assert FUNCTIONS["value_ago"].impl(clock, "n", "7d") == 100
+    assert judge([compiled], PassSpec("all"), {"n": 100}, {}, clock).checks[0].status == "PASS"
+
+
 def test_rule_metric_history(tmp_path):
     store = HistoryStore(tmp_path / "h.duckdb")
     record(store, NOW - dt.timedelta(days=3), 1, metrics={"ids": {"unique": 7}})
