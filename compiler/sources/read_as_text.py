@@ -19,7 +19,7 @@ from ..errors import EngineError, GryphError
 from ..plan import Aggregate, Cast, Field, Filter, Limit, Named, Plan, Query, Read, Sort, SortKey, and_all, count_all
 from ..plan.data_types import DOUBLE, STRING, TIMESTAMP, DataType, Kind, Schema
 from ..plan.scalars import IsNull, not_
-from ..plan.spark_names import quoted
+from ..spark_dialect.spark_names import quoted
 from .source_specs import SourceSpec
 
 SHOWN = 5  # values that made the column text, most frequent first

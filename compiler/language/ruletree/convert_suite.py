@@ -6,8 +6,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from ...support.recursion_room import recursion_room
 from ..number_literals import number_from_text
-from ..recursion_room import recursion_room
 from ..textx_parser import parse, unquote_label, unquote_name, unquote_string
 from ..time_literals import time_literal_ms
 from . import check_nodes as c
