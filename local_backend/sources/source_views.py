@@ -226,16 +226,16 @@ def located_parquet(con: duckdb.DuckDBPyConnection, spec: SourceSpec, file_colum
     if spec.format != "parquet":
         return None
     files = _file_list(spec)
-    columns = {row[0].lower() for row in con.execute(f"DESCRIBE SELECT * FROM {_read_parquet(files)}").fetchall()}
+    columns = {row[0].lower() for row in con.execute(f"DESCRIBE SELECT * FROM {read_parquet_sql(files)}").fetchall()}
     if _FILE_ROW_NUMBER in columns or file_column.lower() in columns:
         return None
-    relation = _read_parquet(files, f"filename = {string(file_column)}")
+    relation = read_parquet_sql(files, f"filename = {string(file_column)}")
     # without a declared schema, ``*`` holds the file column already
     file = (ident(file_column),) if spec.schema is not None else ()
     return _declared(spec, relation, (*file, f"{_FILE_ROW_NUMBER} AS {ident(row_column)}"))
 
 
-def _read_parquet(files: str, *options: str) -> str:
+def read_parquet_sql(files: str, *options: str) -> str:
     """A scan of parquet ``files`` that does not trust the footer's min/max to bound NaN.
 
     Writers such as pyarrow leave NaN out of a column's min/max, as the parquet spec asks, but
@@ -247,7 +247,7 @@ def _read_parquet(files: str, *options: str) -> str:
 
 
 _NATIVE = {
-    "parquet": lambda spec: _read_parquet(_file_list(spec)),
+    "parquet": lambda spec: read_parquet_sql(_file_list(spec)),
     # format 'auto' reads both JSON lines and a top-level JSON array
     "json": lambda spec: f"read_json({_file_list(spec)}, format = 'auto')",
     "text": lambda spec: _text_lines(spec),
