@@ -20,12 +20,14 @@ from gryph.compiler.sources.local_files import check_local_files, local_files
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import TMST
 from gryph.compiler.sources.table_names import split_qualified
+from gryph.compiler.sources.typed_text import declared_text
 from gryph.compiler.sources.unchanged_files import while_unchanged
 from gryph.compiler.sources.unreadable_files import source_of_file, unreadable_source
 
 from ..sql.quoting import ident, string
 from .csv_inference import spark_typed
 from .duck_types import to_duckdb
+from .typed_json import typed_json
 from .typed_text import null_markers, row_file_argument, text_columns, typed_from_text
 
 if TYPE_CHECKING:  # pyarrow loads only for the sources read into Arrow
@@ -51,6 +53,8 @@ def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str)
     check_local_files(spec)
     if spec.format in ("csv", "tsv"):
         relation = _csv_relation(con, spec)
+    elif spec.format == "json" and declared_text(spec):  # read as text, then in the declared types
+        relation = typed_json(spec, _file_list(spec))
     elif spec.format == "json" and spec.schema is None:
         relation = _json_as_spark_reads_it(con, spec, _NATIVE["json"](spec))
     elif spec.format in ("parquet", "json", "text"):
