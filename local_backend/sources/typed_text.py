@@ -6,6 +6,7 @@ from __future__ import annotations
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.plan import Cast, Field
 from gryph.compiler.plan.data_types import STRING, Kind, Schema
+from gryph.compiler.sources.null_markers import null_markers as markers_of
 from gryph.compiler.sources.source_specs import SourceSpec
 
 from ..sql.quoting import ident, string
@@ -22,10 +23,10 @@ def text_columns(schema: Schema) -> str:
 
 
 def null_markers(spec: SourceSpec) -> list[str]:
-    """The read_csv argument of ``nullValue``: that text is NULL, and an empty field stays NULL as
+    """The read_csv argument of ``nullValue``: those texts are NULL, and an empty field stays NULL as
     on Spark (given a null string of its own, DuckDB would read an empty field as '')."""
-    marker = spec.option("nullValue")
-    return [] if marker is None else [f"nullstr = [{string(str(marker))}, '']"]
+    markers = markers_of(spec)
+    return [f"nullstr = [{', '.join(string(m) for m in (*markers, ''))}]"] if markers else []
 
 
 def row_file_argument(spec: SourceSpec) -> list[str]:

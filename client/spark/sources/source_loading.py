@@ -22,6 +22,7 @@ from gryph.compiler.sources.databases import is_database
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.lake_tables import is_lake_table
 from gryph.compiler.sources.local_files import check_local_files
+from gryph.compiler.sources.null_markers import NULL_VALUE, null_markers
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import TMST
 from gryph.compiler.sources.typed_text import declared_text
@@ -93,6 +94,11 @@ def _file_options(spec: SourceSpec) -> dict[str, str]:
     if spec.format == "json" and spec.option("multiLine") is None and _is_one_json_document(spec.paths):
         options["multiLine"] = "true"  # Spark reads JSON lines unless told the file is one document
     for key, value in given:
+        if key == NULL_VALUE:  # the reader takes one marker; several are mapped after it (typed_text.py)
+            markers = null_markers(spec)
+            if len(markers) == 1:
+                options[key] = markers[0]
+            continue
         options[key] = str(value).lower() if isinstance(value, bool) else str(value)
     return options
 
