@@ -19,6 +19,7 @@ from gryph.compiler.sources.unreadable_files import damaged_file
 from ..sql.quoting import string
 from .source_views import expand_paths, read_parquet_sql
 
+_BATCH = 65536  # rows held at once while a file is read through
 # what a file that does not decode raises; a query's own errors (a conversion, a binder or
 # catalog error, a cancel, memory) are other subclasses of duckdb.Error and read no file again
 _READ_ERRORS = (duckdb.IOException, duckdb.InvalidInputException, duckdb.InternalException)
@@ -38,7 +39,8 @@ def damaged_parquet(
             if "://" in file:
                 continue
             try:
-                for _ in con.execute(f"SELECT * FROM {read_parquet_sql(f'[{string(file)}]')}").fetch_record_batch():
+                cursor = con.execute(f"SELECT * FROM {read_parquet_sql(f'[{string(file)}]')}")
+                while cursor.fetchmany(_BATCH):
                     pass
             except duckdb.Error as error:
                 return damaged_file(spec, file, _reason(error))

@@ -128,7 +128,7 @@ def _read_failure(exc: PySparkException, sources: list[SourceSpec]) -> EngineErr
     if _condition(exc) == "FAILED_READ_FILE":
         named = _READ_FILE.search(first_line(exc))
         spec = None if named is None else source_of_file(sources, named.group(1))
-        if spec is None:
+        if named is None or spec is None:
             return None
         if spec.format == "parquet":  # DuckDB's words for a page that does not decode: damaged_parquet.py
             return damaged_file(spec, named.group(1), _read_file_reason(first_line(exc), named.end()))
