@@ -1,4 +1,5 @@
-"""A parquet source's files checked by their footers before an engine reads them.
+"""A parquet source's files checked by their footers: before an engine reads several (a folder,
+a glob), after it failed to read one.
 
 Each engine fails on a damaged footer, a file cut short inside its column chunks, or a folder
 whose files disagree on a column, in words of its own, at a statement of its own, or not at all
@@ -13,7 +14,8 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .local_files import DAMAGED
+from ..errors import EngineError
+from .local_files import DAMAGED, local_files
 from .source_specs import SourceSpec
 from .unchanged_files import while_unchanged
 from .unreadable_files import damaged_file, unreadable_source
@@ -34,14 +36,29 @@ class _Problem:
 def check_parquet_files(spec: SourceSpec, files: list[str]) -> None:
     """Refuse ``spec``'s ``files`` (local, each with its PAR1 marks) when a footer cannot be read,
     a column chunk runs past the data the file holds, or two files differ in a column."""
+    error = _error(spec, files)
+    if error is not None:
+        raise error
+
+
+def footer_error(spec: SourceSpec) -> EngineError | None:
+    """After an engine failed to read ``spec``, what its footers say is wrong (None: nothing, or
+    not a parquet source). A source of one file is checked only then: its engine's own reading
+    of the footer comes first, and a run of sound files loads no parquet reader here."""
+    if spec.format != "parquet":
+        return None
+    return _error(spec, [f for path in spec.paths if "://" not in path for f in local_files(spec, path)])
+
+
+def _error(spec: SourceSpec, files: list[str]) -> EngineError | None:
     if not files:
-        return
+        return None
     problem = while_unchanged("parquet footers", files, lambda: _problem(files))
     if problem is None:
-        return
+        return None
     if problem.file is not None:
-        raise damaged_file(spec, problem.file, problem.reason, problem.hint)
-    raise unreadable_source(spec, problem.reason, problem.hint)
+        return damaged_file(spec, problem.file, problem.reason, problem.hint)
+    return unreadable_source(spec, problem.reason, problem.hint)
 
 
 def _problem(files: list[str]) -> _Problem | None:

@@ -1,7 +1,7 @@
-"""A parquet file damaged inside (a data page that does not decode), found after a query failed.
+"""A parquet file damaged inside, found after a query failed: what its footers say
+(compiler/sources/parquet_footers.py), else the file whose data pages do not decode.
 
-Footers are checked before any read (compiler/sources/parquet_footers.py); a damaged page shows
-only when a query decodes it, and DuckDB's error then names neither the file nor the source
+A damaged page shows only when a query decodes it, and DuckDB's error then names neither the file nor the source
 ("Variable-length int over 10 bytes."). Each file of the run's parquet sources is read in full,
 in batches, until one fails: that file is the source's error, not the query's.
 """
@@ -13,6 +13,7 @@ from collections.abc import Iterable
 import duckdb
 
 from gryph.compiler.errors import EngineError
+from gryph.compiler.sources.parquet_footers import footer_error
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.unreadable_files import damaged_file
 
@@ -35,6 +36,9 @@ def damaged_parquet(
     for spec in specs:
         if spec.format != "parquet":
             continue
+        footers = footer_error(spec)
+        if footers is not None:
+            return footers
         for file in expand_paths(spec):
             if "://" in file:
                 continue

@@ -17,6 +17,7 @@ from gryph.compiler.errors import EngineError, did_you_mean
 from gryph.compiler.sources.csv_dialects import CsvDialect, csv_dialect, flag_option
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.local_files import check_local_files, local_files
+from gryph.compiler.sources.parquet_footers import footer_error
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import TMST
 from gryph.compiler.sources.table_names import split_qualified
@@ -76,7 +77,7 @@ def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str)
     except duckdb.Error as exc:
         for name in arrow_names:
             con.unregister(name)
-        raise _unreadable(spec, exc) from None
+        raise (footer_error(spec) or _unreadable(spec, exc)) from None
     return Loaded(view, arrow_names)
 
 

@@ -10,6 +10,7 @@ from pyspark.errors import PySparkException
 
 from gryph.compiler.errors import EngineError, Location
 from gryph.compiler.sources.databases import statement_timed_out
+from gryph.compiler.sources.parquet_footers import footer_error
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import offsets_lost, topics
 from gryph.compiler.sources.unreadable_files import damaged_file, source_of_file, unreadable_source
@@ -130,8 +131,9 @@ def _read_failure(exc: PySparkException, sources: list[SourceSpec]) -> EngineErr
         spec = None if named is None else source_of_file(sources, named.group(1))
         if named is None or spec is None:
             return None
-        if spec.format == "parquet":  # DuckDB's words for a page that does not decode: damaged_parquet.py
-            return damaged_file(spec, named.group(1), _read_file_reason(first_line(exc), named.end()))
+        if spec.format == "parquet":  # DuckDB's words for a file that does not decode: damaged_parquet.py
+            reason = _read_file_reason(first_line(exc), named.end())
+            return footer_error(spec) or damaged_file(spec, named.group(1), reason)
         return unreadable_source(spec, first_line(exc))
     lost = _KAFKA_LOST.search(str(exc))
     if lost is None:
