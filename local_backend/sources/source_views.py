@@ -17,15 +17,18 @@ from gryph.compiler.errors import EngineError, did_you_mean
 from gryph.compiler.sources.csv_dialects import CsvDialect, csv_dialect, flag_option
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.local_files import check_local_files, local_files
+from gryph.compiler.sources.parquet_footers import footer_error
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import TMST
 from gryph.compiler.sources.table_names import split_qualified
+from gryph.compiler.sources.typed_text import declared_text
 from gryph.compiler.sources.unchanged_files import while_unchanged
 from gryph.compiler.sources.unreadable_files import source_of_file, unreadable_source
 
 from ..sql.quoting import ident, string
 from .csv_inference import spark_typed
 from .duck_types import to_duckdb
+from .typed_json import typed_json
 from .typed_text import null_markers, row_file_argument, text_columns, typed_from_text
 
 if TYPE_CHECKING:  # pyarrow loads only for the sources read into Arrow
@@ -51,6 +54,8 @@ def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str)
     check_local_files(spec)
     if spec.format in ("csv", "tsv"):
         relation = _csv_relation(con, spec)
+    elif spec.format == "json" and declared_text(spec):  # read as text, then in the declared types
+        relation = typed_json(spec, _file_list(spec))
     elif spec.format == "json" and spec.schema is None:
         relation = _json_as_spark_reads_it(con, spec, _NATIVE["json"](spec))
     elif spec.format in ("parquet", "json", "text"):
@@ -72,7 +77,7 @@ def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str)
     except duckdb.Error as exc:
         for name in arrow_names:
             con.unregister(name)
-        raise _unreadable(spec, exc) from None
+        raise (footer_error(spec) or _unreadable(spec, exc)) from None
     return Loaded(view, arrow_names)
 
 
@@ -226,16 +231,16 @@ def located_parquet(con: duckdb.DuckDBPyConnection, spec: SourceSpec, file_colum
     if spec.format != "parquet":
         return None
     files = _file_list(spec)
-    columns = {row[0].lower() for row in con.execute(f"DESCRIBE SELECT * FROM {_read_parquet(files)}").fetchall()}
+    columns = {row[0].lower() for row in con.execute(f"DESCRIBE SELECT * FROM {read_parquet_sql(files)}").fetchall()}
     if _FILE_ROW_NUMBER in columns or file_column.lower() in columns:
         return None
-    relation = _read_parquet(files, f"filename = {string(file_column)}")
+    relation = read_parquet_sql(files, f"filename = {string(file_column)}")
     # without a declared schema, ``*`` holds the file column already
     file = (ident(file_column),) if spec.schema is not None else ()
     return _declared(spec, relation, (*file, f"{_FILE_ROW_NUMBER} AS {ident(row_column)}"))
 
 
-def _read_parquet(files: str, *options: str) -> str:
+def read_parquet_sql(files: str, *options: str) -> str:
     """A scan of parquet ``files`` that does not trust the footer's min/max to bound NaN.
 
     Writers such as pyarrow leave NaN out of a column's min/max, as the parquet spec asks, but
@@ -247,7 +252,7 @@ def _read_parquet(files: str, *options: str) -> str:
 
 
 _NATIVE = {
-    "parquet": lambda spec: _read_parquet(_file_list(spec)),
+    "parquet": lambda spec: read_parquet_sql(_file_list(spec)),
     # format 'auto' reads both JSON lines and a top-level JSON array
     "json": lambda spec: f"read_json({_file_list(spec)}, format = 'auto')",
     "text": lambda spec: _text_lines(spec),

@@ -10,18 +10,22 @@ import json
 from pathlib import Path
 
 import pyarrow as pa
+from pyspark.errors import PySparkException
 from pyspark.sql import DataFrame
 from pyspark.sql import types as T
 from pyspark.sql.connect import functions as F
 from pyspark.sql.connect.session import SparkSession
 from pyspark.sql.pandas.types import from_arrow_schema
 
+from gryph.compiler.errors import EngineError
 from gryph.compiler.plan.data_types import INTEGER, Column, Schema
 from gryph.compiler.sources.csv_dialects import DIALECT_OPTIONS, CsvDialect, csv_dialect
 from gryph.compiler.sources.databases import is_database
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.lake_tables import is_lake_table
 from gryph.compiler.sources.local_files import check_local_files
+from gryph.compiler.sources.null_markers import NULL_VALUE, null_markers
+from gryph.compiler.sources.parquet_footers import footer_error
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import TMST
 from gryph.compiler.sources.typed_text import declared_text
@@ -40,7 +44,13 @@ def load_source(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schem
     """The rows of ``spec`` and their schema, for one schema request; fails with an
     ``EngineError`` naming the source if it is missing. A stream batch's rows carry its time
     (``spec.stamp``) as the 64-bit column ``__tmst``."""
-    df, schema = _load(spark, spec)
+    try:
+        df, schema = _load(spark, spec)
+    except EngineError as error:  # a parquet footer Spark failed on: the words DuckDB's run uses
+        footers = footer_error(spec) if isinstance(error.__cause__, PySparkException) else None
+        if footers is None:
+            raise
+        raise footers from error
     if spec.stamp is None:
         return df, schema
     stamped = df.withColumn(TMST, F.lit(int(spec.stamp)).cast(T.LongType()))
@@ -93,6 +103,11 @@ def _file_options(spec: SourceSpec) -> dict[str, str]:
     if spec.format == "json" and spec.option("multiLine") is None and _is_one_json_document(spec.paths):
         options["multiLine"] = "true"  # Spark reads JSON lines unless told the file is one document
     for key, value in given:
+        if key == NULL_VALUE:  # the reader takes one marker; several are mapped after it (typed_text.py)
+            markers = null_markers(spec)
+            if len(markers) == 1:
+                options[key] = markers[0]
+            continue
         options[key] = str(value).lower() if isinstance(value, bool) else str(value)
     return options
 

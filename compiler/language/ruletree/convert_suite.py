@@ -38,7 +38,7 @@ def parse_suite_tree(text: str, file: str | None = None) -> s.SuiteTree | None:
 def literal_value(model: Any) -> object:
     """The Python value of a literal, tuple or bare name in a source option or rule detail."""
     kind = type(model).__name__
-    if kind == "TupleValue":
+    if kind in ("TupleValue", "StringList"):
         return tuple(literal_value(item) for item in model.items)
     if kind == "Identifier":
         return unquote_name(model.name)
