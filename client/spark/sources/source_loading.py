@@ -99,8 +99,9 @@ def _file_options(spec: SourceSpec) -> dict[str, str]:
 
 def _dialect_options(dialect: CsvDialect) -> dict[str, str]:
     """The reader options for ``dialect``, all of it: Spark's own defaults differ (a backslash
-    escapes a quote; no comments). Its line reader splits at LF, CR LF and CR alike, and with
-    ``multiLine`` it finds the file's line break itself (its ``lineSep`` takes one character)."""
+    escapes a quote; no comments). Its line reader splits at LF, CR LF and CR alike; with
+    ``multiLine`` it is told the file's line break, else it would find it itself and turn a CR LF
+    inside a quoted field into LF (DuckDB and Python's csv module keep what the file holds)."""
     options = {
         "header": "true" if dialect.header else "false",
         "sep": dialect.delimiter,
@@ -109,6 +110,8 @@ def _dialect_options(dialect: CsvDialect) -> dict[str, str]:
         "encoding": "ISO-8859-1" if dialect.encoding == "latin-1" else "UTF-8",
         "multiLine": "true" if dialect.multi_line else "false",
     }
+    if dialect.multi_line:
+        options["lineSep"] = dialect.line_break
     if dialect.comment:
         options["comment"] = dialect.comment
     return options
