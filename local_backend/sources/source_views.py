@@ -136,22 +136,38 @@ def _csv_relation(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> str:
     dialect = csv_dialect(spec)
     args = [_file_list(spec), *(f"{name} = {value}" for name, value in _dialect_arguments(dialect))]
     args += null_markers(spec)
+    if spec.option("nullValue") is not None:
+        args.append("allow_quoted_nulls = false")  # '""' is empty text, as on Spark: see _quoted_markers_null
     if dialect.multi_line:
         args.append("parallel = false")  # DuckDB's parallel reader cannot pad rows and cross lines at once
     if spec.schema is not None:  # read as text, then in the declared types: typed_text.py
         args.append(f"columns = {text_columns(spec.schema)}")
-        return typed_from_text(f"read_csv({', '.join([*args, *row_file_argument(spec)])})", spec)
+        return typed_from_text(
+            _quoted_markers_null(spec, f"read_csv({', '.join([*args, *row_file_argument(spec)])})"), spec
+        )
     # read as text: Spark's types are inferred from it (or every column stays a string, as in
     # Spark, when told not to infer); a row with fewer fields than the header is padded with NULLs
     args = [*args, "all_varchar = true", "null_padding = true"]
     relation = f"read_csv({', '.join(args)})"
     relation = _header_columns(con, spec, args) if dialect.header else _spark_column_names(con, spec, relation)
+    relation = _quoted_markers_null(spec, relation)
     if not flag_option(spec, "inferSchema", True):
         return relation
     try:
         return spark_typed(con, relation, expand_paths(spec))
     except duckdb.Error as exc:
         raise _unreadable(spec, exc) from None
+
+
+def _quoted_markers_null(spec: SourceSpec, relation: str) -> str:
+    """``relation`` (a CSV read as text) with a quoted null marker (``"NA"``) NULL too. Spark reads
+    a quoted field as its text, then a text equal to ``nullValue`` as NULL: a quoted empty field is
+    empty text, a quoted marker NULL. DuckDB's ``allow_quoted_nulls`` treats both alike, so it is
+    turned off and the marker is matched here."""
+    marker = spec.option("nullValue")
+    if marker is None:
+        return relation
+    return f"(SELECT NULLIF(COLUMNS(*), {string(str(marker))}) FROM {relation})"
 
 
 def _dialect_arguments(dialect: CsvDialect) -> list[tuple[str, str]]:

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from gryph.compiler.errors import EngineError
+from gryph.compiler.sources.declared_schemas import parse_schema
 from gryph.compiler.sources.source_specs import SourceSpec
 from tests.support.plan_helpers import read, run_one
 
@@ -164,6 +165,10 @@ def _python_rows(case: Case, path: Path) -> tuple[list[str], list[list[str]]]:
     return rows[0], rows[1:]
 
 
+def _schema(text: str | None):
+    return None if text is None else parse_schema(text)
+
+
 def _text(value: object) -> str | None:
     """A value as the file writes it (None for NULL): numbers compared as numbers below."""
     if value is None:
@@ -280,14 +285,24 @@ def test_a_comment_after_a_value(dq_engine, tmp_path):
     assert rows == [{"id": 1, "name": first}, {"id": 2, "name": "b"}]
 
 
-def test_a_quoted_empty_field_with_a_null_value(dq_engine, tmp_path):
-    """With nullValue, an unquoted empty field is NULL on both; '""' is NULL on DuckDB, empty text on Spark."""
+@pytest.mark.parametrize("schema", [None, "id bigint, label string, n bigint"], ids=["inferred", "declared"])
+def test_a_quoted_empty_field_with_a_null_value(dq_engine, schema, tmp_path):
+    """With nullValue, a quoted field is read as written, then the marker is NULL: '""' is empty
+    text (Python's csv module reads it so; QUOTE_NOTNULL reads only an unquoted empty field as
+    None), '"NA"' NULL, as is an unquoted empty field; '""' in a column of numbers is no number."""
     path = tmp_path / "n.csv"
-    path.write_bytes(b'id,label\n1,NA\n2,\n3,""\n4,x\n')
-    spec = SourceSpec("n", "csv", paths=(str(path),), options=(("nullValue", "NA"),))
-    rows = run_one(dq_engine, read(dq_engine, spec), {"n": spec})
-    quoted = None if dq_engine.name == "duckdb" else ""
-    assert [row["label"] for row in rows] == [None, None, quoted, "x"]
+    path.write_bytes(b'id,label,n\n1,NA,1\n2,,""\n3,"",NA\n4,x,\n5,"NA","NA"\n')
+    spec = SourceSpec("n", "csv", paths=(str(path),), options=(("nullValue", "NA"),), schema=_schema(schema))
+    relation = read(dq_engine, spec)
+    assert [(c.name, c.dtype.kind.value) for c in relation.schema.columns] == [("id", I), ("label", S), ("n", I)]
+    rows = run_one(dq_engine, relation, {"n": spec})
+    assert [(row["label"], row["n"]) for row in rows] == [
+        (None, 1),
+        (None, None),
+        ("", None),
+        ("x", None),
+        (None, None),
+    ]
 
 
 def test_bytes_that_are_not_the_encoding_told(dq_engine, tmp_path):
