@@ -7,6 +7,7 @@ are read with pyarrow and polars into Arrow tables that DuckDB then scans in pla
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -15,6 +16,7 @@ import duckdb
 
 from gryph.compiler.errors import EngineError, did_you_mean
 from gryph.compiler.sources.csv_dialects import CsvDialect, csv_dialect, flag_option
+from gryph.compiler.sources.csv_whole_files import MULTI_LINE_HINT, NOT_UTF8_HINT, located_misread
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.local_files import check_local_files, local_files
 from gryph.compiler.sources.source_specs import SourceSpec
@@ -102,13 +104,20 @@ def _unreadable(spec: SourceSpec, exc: Exception) -> EngineError:
     # why, never the statement gryph made (``LINE 1: ... CREATE OR REPLACE TEMP VIEW ...``)
     lines = re.split(r"\n|\s*LINE \d+:", str(exc)) or [""]
     reason = " ".join([lines[0], *(line.strip() for line in lines[1:3] if line.strip() and not line.startswith("  "))])
-    hint = None
-    if "quoted new lines" in reason:
-        reason = f"{lines[0]}: a quoted field holds a line break"
-        hint = "add multiLine = true to the source: both engines then read records over several lines"
-    if "not utf-8 encoded" in reason:  # a byte beyond what gryph looked at to tell the encoding
-        hint = 'add encoding = "latin-1" to the source if it is Latin-1 (ISO-8859-1) text'
-    return unreadable_source(spec, reason, hint)
+    multi_line, not_utf8 = "quoted new lines" in reason, "not utf-8 encoded" in reason
+    if spec.format in ("csv", "tsv") and (multi_line or not_utf8):
+        # past what gryph judged the dialect from: located and told as on Spark, which reads the
+        # file whole before it fails (csv_whole_files.py)
+        file = _FAILED_FILE.search(str(exc))
+        located = located_misread(spec, file.group(1)) if file and os.path.isfile(file.group(1)) else None
+        if located is not None:
+            return located
+    if multi_line:
+        return unreadable_source(spec, f"{lines[0]}: a quoted field holds a line break", MULTI_LINE_HINT)
+    return unreadable_source(spec, reason, NOT_UTF8_HINT if not_utf8 else None)
+
+
+_FAILED_FILE = re.compile(r"^\s*file = (.+)$", re.MULTILINE)  # how DuckDB's CSV errors name the file
 
 
 # --- files ----------------------------------------------------------------------------------

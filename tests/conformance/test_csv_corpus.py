@@ -305,15 +305,56 @@ def test_a_quoted_empty_field_with_a_null_value(dq_engine, schema, tmp_path):
     ]
 
 
-def test_bytes_that_are_not_the_encoding_told(dq_engine, tmp_path):
-    """A Latin-1 file told UTF-8 (or whose first non-UTF-8 byte lies past the first MiB, where
-    gryph looks): DuckDB refuses it with the fix, Spark reads U+FFFD for the byte."""
+# past the first MiB, where gryph judges a file's encoding and quoted line breaks from: 70,000 rows of 17 bytes
+_PLAIN_ROWS = b"id,name\n" + b"".join(b"%05d,plain text\n" % i for i in range(70_000))
+
+
+def _refused_alike(dq_engine, spec) -> EngineError:
+    with pytest.raises(EngineError) as error:
+        run_one(dq_engine, read(dq_engine, spec), {spec.name: spec})
+    assert error.value.code == "SOURCE_UNREADABLE"
+    return error.value
+
+
+@pytest.mark.parametrize(
+    ("data", "options", "line", "byte"),
+    [
+        (b"id,name\n1,caf\xe9\n", (("encoding", "utf-8"),), 2, 13),  # told UTF-8
+        (_PLAIN_ROWS + b"70000,caf\xe9\n", (), 70_002, len(_PLAIN_ROWS) + 9),  # found UTF-8 in the first MiB
+    ],
+    ids=["told", "past_the_first_mib"],
+)
+def test_a_byte_that_is_not_utf8_is_refused_alike(dq_engine, data, options, line, byte, tmp_path):
+    """A Latin-1 byte in a file read as UTF-8 is refused on both engines, naming the file, its line
+    and byte, with the fix (Spark read U+FFFD for it; Python's csv module, reading UTF-8, fails)."""
     path = tmp_path / "l.csv"
-    path.write_bytes(b"id,name\n1,caf\xe9\n")
-    spec = SourceSpec("l", "csv", paths=(str(path),), options=(("encoding", "utf-8"),))
-    if dq_engine.name == "duckdb":
-        with pytest.raises(EngineError) as error:
-            run_one(dq_engine, read(dq_engine, spec), {"l": spec})
-        assert error.value.code == "SOURCE_UNREADABLE" and 'encoding = "latin-1"' in (error.value.hint or "")
-    else:
-        assert run_one(dq_engine, read(dq_engine, spec), {"l": spec}) == [{"id": 1, "name": "caf\ufffd"}]
+    path.write_bytes(data)
+    error = _refused_alike(dq_engine, SourceSpec("l", "csv", paths=(str(path),), options=options))
+    assert f"{path} line {line}, byte {byte}: 0xE9 is not UTF-8" in error.message
+    assert error.hint == 'add encoding = "latin-1" to the source if it is Latin-1 (ISO-8859-1) text'
+
+
+def test_a_quoted_line_break_told_single_line_is_refused_alike(dq_engine, tmp_path):
+    """Told multiLine = false, a file whose quoted field holds a line break is refused on both
+    engines (Spark split the record in two)."""
+    path = tmp_path / "m.csv"
+    path.write_bytes(b'id,note\n1,one\n2,"two\nlines"\n')
+    error = _refused_alike(dq_engine, SourceSpec("m", "csv", paths=(str(path),), options=(("multiLine", "false"),)))
+    assert f"{path} line 3: a quoted field holds a line break" in error.message
+
+
+def test_a_quoted_line_break_past_the_first_mib_is_refused_alike(dq_engine, tmp_path):
+    """A file found single-line in its first MiB with a quoted line break further on is refused on
+    both engines at that record's first line, with the fix (Spark split the record in two); told
+    multiLine, both read it whole, as Python's csv module does."""
+    path = tmp_path / "late.csv"
+    path.write_bytes(_PLAIN_ROWS + b'70000,"two\nlines"\n70001,"say ""hi"""\n')
+    error = _refused_alike(dq_engine, SourceSpec("late", "csv", paths=(str(path),)))
+    assert f"{path} line 70002: a quoted field holds a line break" in error.message
+    assert error.hint == "add multiLine = true to the source: both engines then read records over several lines"
+    spec = SourceSpec("late", "csv", paths=(str(path),), options=(("multiLine", True),))
+    rows = run_one(dq_engine, read(dq_engine, spec), {"late": spec})
+    assert len(rows) == 70_002 and rows[-2:] == [
+        {"id": 70_000, "name": "two\nlines"},
+        {"id": 70_001, "name": 'say "hi"'},
+    ]

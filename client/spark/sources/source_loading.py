@@ -18,6 +18,7 @@ from pyspark.sql.pandas.types import from_arrow_schema
 
 from gryph.compiler.plan.data_types import INTEGER, Column, Schema
 from gryph.compiler.sources.csv_dialects import DIALECT_OPTIONS, CsvDialect, csv_dialect
+from gryph.compiler.sources.csv_whole_files import refuse_misread
 from gryph.compiler.sources.databases import is_database
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.lake_tables import is_lake_table
@@ -63,6 +64,8 @@ def _load(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schema]:
             df = _declared(_upload(spark, spec.frame), spec)
         else:
             check_local_files(spec)  # the server may run here: refuse before it reads what it cannot
+            if spec.format in ("csv", "tsv"):
+                refuse_misread(spec)  # Spark would read U+FFFD, or split a record, where DuckDB fails
             if declared_text(spec):  # read as text, then in the declared types: typed_text.py
                 return typed_from_text(_read_files(spark, spec, text_struct(spec)), spec)
             known = known_schema(spec)
