@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import duckdb
@@ -26,6 +27,7 @@ from gryph.compiler.sources.unchanged_files import while_unchanged
 from gryph.compiler.sources.unreadable_files import source_of_file, unreadable_source
 
 from ..sql.quoting import ident, string
+from .csv_comments import without_comment_lines
 from .csv_inference import spark_typed
 from .duck_types import to_duckdb
 from .typed_text import null_markers, row_file_argument, text_columns, typed_from_text
@@ -137,13 +139,17 @@ def expand_paths(spec: SourceSpec) -> list[str]:
     return files
 
 
-def _file_list(spec: SourceSpec) -> str:
-    return "[" + ", ".join(string(p) for p in expand_paths(spec)) + "]"
+def _file_list(spec: SourceSpec, files: list[str] | None = None) -> str:
+    """The SQL list of ``spec``'s files (or of ``files`` read in their stead)."""
+    return "[" + ", ".join(string(p) for p in (files or expand_paths(spec))) + "]"
 
 
 def _csv_relation(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> str:
     dialect = csv_dialect(spec)
-    args = [_file_list(spec), *(f"{name} = {value}" for name, value in _dialect_arguments(dialect))]
+    copies = without_comment_lines(expand_paths(spec), dialect)
+    if copies is not None:  # DuckDB would end a line at a comment character after a value
+        dialect = replace(dialect, comment="")
+    args = [_file_list(spec, copies), *(f"{name} = {value}" for name, value in _dialect_arguments(dialect))]
     args += null_markers(spec)
     if spec.option("nullValue") is not None:
         args.append("allow_quoted_nulls = false")  # '""' is empty text, as on Spark: see _quoted_markers_null
