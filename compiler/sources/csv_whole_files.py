@@ -66,19 +66,31 @@ def misread_in(path: str, dialect: CsvDialect, skip: int = 0) -> tuple[str, str]
     with open(path, "rb") as handle:
         while chunk := handle.read(_CHUNK):
             if decoder is not None and not (chunk.isascii() and not decoder.getstate()[0]):
-                pending = len(decoder.getstate()[0])
-                try:
-                    decoder.decode(chunk)
-                except UnicodeDecodeError as error:
-                    at = offset - pending + error.start  # the decoder read its pending bytes first
-                    shown = f"0x{_byte_at(path, at):02X}"
-                    return f"line {_line_of(path, at, dialect)}, byte {at}: {shown} is not UTF-8", NOT_UTF8_HINT
-            if breaks is not None:
-                at = breaks.first_in(chunk, offset, skip)
-                if at is not None:
-                    return f"line {_line_of(path, at, dialect)}: a quoted field holds a line break", MULTI_LINE_HINT
+                not_utf8 = _not_utf8(decoder, chunk, offset)
+                if not_utf8 is not None:
+                    return _not_utf8_at(path, not_utf8, dialect)
+            broken = breaks.first_in(chunk, offset, skip) if breaks is not None else None
+            if broken is not None:
+                return f"line {_line_of(path, broken, dialect)}: a quoted field holds a line break", MULTI_LINE_HINT
             offset += len(chunk)
+    if decoder is not None and decoder.getstate()[0]:  # the file ends within a character
+        return _not_utf8_at(path, offset - len(decoder.getstate()[0]), dialect)
     return None
+
+
+def _not_utf8(decoder: codecs.IncrementalDecoder, chunk: bytes, offset: int) -> int | None:
+    """The offset in its file of the first byte of ``chunk`` (at ``offset``) that is not UTF-8."""
+    pending = len(decoder.getstate()[0])
+    try:
+        decoder.decode(chunk)
+    except UnicodeDecodeError as error:
+        return offset - pending + error.start  # the decoder read its pending bytes first
+    return None
+
+
+def _not_utf8_at(path: str, at: int, dialect: CsvDialect) -> tuple[str, str]:
+    shown = f"0x{_byte_at(path, at):02X}"
+    return f"line {_line_of(path, at, dialect)}, byte {at}: {shown} is not UTF-8", NOT_UTF8_HINT
 
 
 class _QuotedBreaks:

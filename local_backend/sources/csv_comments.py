@@ -13,6 +13,7 @@ from __future__ import annotations
 import atexit
 import shutil
 import tempfile
+from functools import partial
 
 from gryph.compiler.sources.csv_dialects import CsvDialect
 from gryph.compiler.sources.unchanged_files import while_unchanged
@@ -28,13 +29,11 @@ def without_comment_lines(files: list[str], dialect: CsvDialect) -> list[str] | 
     if not dialect.comment or any("://" in f for f in files):
         return None
     mark = dialect.comment.encode(dialect.encoding)
-    inline = [
-        while_unchanged(f"comment after a value {mark!r}", [f], lambda f=f: _after_a_value(f, mark)) for f in files
-    ]
+    inline = [while_unchanged(f"comment after a value {mark!r}", [f], partial(_after_a_value, f, mark)) for f in files]
     if not any(inline):
         return None
     return [
-        while_unchanged(f"without comment lines {dialect}", [f], lambda f=f: _copy(f, dialect)) if found else f
+        while_unchanged(f"without comment lines {dialect}", [f], partial(_copy, f, dialect)) if found else f
         for f, found in zip(files, inline, strict=True)
     ]
 

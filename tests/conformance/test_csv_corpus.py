@@ -332,8 +332,9 @@ def _refused_alike(dq_engine, spec) -> EngineError:
     [
         (b"id,name\n1,caf\xe9\n", (("encoding", "utf-8"),), 2, 13),  # told UTF-8
         (_PLAIN_ROWS + b"70000,caf\xe9\n", (), 70_002, len(_PLAIN_ROWS) + 9),  # found UTF-8 in the first MiB
+        (b"id,name\n1,caf\xc3", (("encoding", "utf-8"),), 2, 13),  # the file ends within a character
     ],
-    ids=["told", "past_the_first_mib"],
+    ids=["told", "past_the_first_mib", "cut_short"],
 )
 def test_a_byte_that_is_not_utf8_is_refused_alike(dq_engine, data, options, line, byte, tmp_path):
     """A Latin-1 byte in a file read as UTF-8 is refused on both engines, naming the file, its line
@@ -341,7 +342,7 @@ def test_a_byte_that_is_not_utf8_is_refused_alike(dq_engine, data, options, line
     path = tmp_path / "l.csv"
     path.write_bytes(data)
     error = _refused_alike(dq_engine, SourceSpec("l", "csv", paths=(str(path),), options=options))
-    assert f"{path} line {line}, byte {byte}: 0xE9 is not UTF-8" in error.message
+    assert f"{path} line {line}, byte {byte}: 0x{data[byte]:02X} is not UTF-8" in error.message
     assert error.hint == 'add encoding = "latin-1" to the source if it is Latin-1 (ISO-8859-1) text'
 
 
