@@ -162,8 +162,12 @@ def _sniffed(spec: SourceSpec, path: str, given: dict[str, object]) -> CsvDialec
 
 def first_local_file(spec: SourceSpec) -> str | None:
     """The first non-empty file of ``spec`` on this machine."""
-    files = [f for path in spec.paths if "://" not in path for f in local_files(spec, path)]
-    return next((f for f in files if os.path.getsize(f) > 0), None)
+    return next((f for f in local_csv_files(spec) if os.path.getsize(f) > 0), None)
+
+
+def local_csv_files(spec: SourceSpec) -> list[str]:
+    """The files of ``spec`` on this machine (its URLs left out)."""
+    return [f for path in spec.paths if "://" not in path for f in local_files(spec, path)]
 
 
 def sampled_bytes(path: str) -> int:

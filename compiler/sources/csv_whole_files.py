@@ -7,7 +7,7 @@ or a quoted line break in a file found single-line, is read differently by the e
 themselves: DuckDB fails, Spark reads U+FFFD or splits the record in two. Both refuse such a file
 alike instead, naming the file, the line and the byte, with the fix: Spark after ``refuse_misread``
 scanned its local files (a chunk of plain ASCII text without the quote costs two C scans), DuckDB
-when its own read fails (``misread_in``: a clean file pays nothing there).
+when its own read fails (``located_misread``: a clean file pays nothing there).
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ import codecs
 import re
 
 from ..errors import EngineError
-from .csv_dialects import CsvDialect, csv_dialect, first_local_file, sampled_bytes
-from .local_files import local_files
+from .csv_dialects import CsvDialect, csv_dialect, first_local_file, local_csv_files, sampled_bytes
 from .source_specs import SourceSpec
 from .unchanged_files import while_unchanged
 from .unreadable_files import unreadable_source
@@ -30,7 +29,7 @@ MULTI_LINE_HINT = "add multiLine = true to the source: both engines then read re
 def refuse_misread(spec: SourceSpec) -> None:
     """Raise ``SOURCE_UNREADABLE`` when a local file of ``spec`` holds what its dialect misreads."""
     dialect, sampled = csv_dialect(spec), first_local_file(spec)
-    for file in _local_files(spec):
+    for file in local_csv_files(spec):
         error = _located(spec, dialect, file, sampled=file == sampled)
         if error is not None:
             raise error
@@ -51,10 +50,6 @@ def _located(spec: SourceSpec, dialect: CsvDialect, file: str, *, sampled: bool)
         return None
     where_and_why, hint = found
     return unreadable_source(spec, f"{file} {where_and_why}", hint)
-
-
-def _local_files(spec: SourceSpec) -> list[str]:
-    return [f for path in spec.paths if "://" not in path for f in local_files(spec, path)]
 
 
 def misread_in(path: str, dialect: CsvDialect, skip: int = 0) -> tuple[str, str] | None:
