@@ -16,9 +16,9 @@ from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import bounded_files, bounded_kafka, offsets_lost
 from gryph.compiler.suites.suite import Suite
 
+from ..store.stream_state import BatchInput, StreamState
 from .arrived_files import arrived_files, linked_outside
 from .empty_batches import empty_frame
-from .stream_state import BatchInput, StreamState
 
 
 def next_input(suite: Suite, state: StreamState) -> tuple[BatchInput, dict[str, int]]:

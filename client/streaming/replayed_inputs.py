@@ -20,8 +20,8 @@ from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import topics
 from gryph.compiler.suites.suite import Suite
 
+from ..store.stream_state import Batch
 from .key_windows import batch_number
-from .stream_state import Batch
 
 
 def check_replayed(
