@@ -346,6 +346,15 @@ def test_a_byte_that_is_not_utf8_is_refused_alike(dq_engine, data, options, line
     assert error.hint == 'add encoding = "latin-1" to the source if it is Latin-1 (ISO-8859-1) text'
 
 
+def test_a_byte_that_is_not_utf8_in_a_later_file_is_refused_alike(dq_engine, tmp_path):
+    """The dialect is judged from a folder's first file; a later one holding a Latin-1 byte is
+    named, with its line and byte, on both engines."""
+    (tmp_path / "a.csv").write_bytes(b"id,name\n1,Zo\xc3\xab\n")
+    (tmp_path / "b.csv").write_bytes(b"id,name\n2,caf\xe9\n")
+    error = _refused_alike(dq_engine, SourceSpec("f", "csv", paths=(str(tmp_path / "*.csv"),)))
+    assert f"{tmp_path / 'b.csv'} line 2, byte 13: 0xE9 is not UTF-8" in error.message
+
+
 def test_a_quoted_line_break_told_single_line_is_refused_alike(dq_engine, tmp_path):
     """Told multiLine = false, a file whose quoted field holds a line break is refused on both
     engines (Spark split the record in two)."""
