@@ -19,7 +19,8 @@ from pyspark.sql.pandas.types import from_arrow_schema
 
 from gryph.compiler.errors import EngineError
 from gryph.compiler.plan.data_types import INTEGER, Column, Schema
-from gryph.compiler.sources.csv_dialects import DIALECT_OPTIONS, CsvDialect, csv_dialect
+from gryph.compiler.sources.csv_dialects import DIALECT_OPTIONS, CsvDialect, csv_dialect, first_local_file
+from gryph.compiler.sources.csv_whole_files import refuse_misread
 from gryph.compiler.sources.databases import is_database
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.lake_tables import is_lake_table
@@ -73,6 +74,8 @@ def _load(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schema]:
             df = _declared(_upload(spark, spec.frame), spec)
         else:
             check_local_files(spec)  # the server may run here: refuse before it reads what it cannot
+            if spec.format in ("csv", "tsv"):
+                refuse_misread(spec)  # Spark would read U+FFFD, or split a record, where DuckDB fails
             if declared_text(spec):  # read as text, then in the declared types: typed_text.py
                 return typed_from_text(_read_files(spark, spec, text_struct(spec)), spec)
             known = known_schema(spec)
@@ -98,7 +101,7 @@ def _file_options(spec: SourceSpec) -> dict[str, str]:
     options: dict[str, str] = {}
     given = spec.options
     if spec.format in ("csv", "tsv"):
-        options = _dialect_options(csv_dialect(spec))
+        options = _dialect_options(csv_dialect(spec), line_break_found=first_local_file(spec) is not None)
         given = tuple((key, value) for key, value in spec.options if key not in DIALECT_OPTIONS)
     if spec.format == "json" and spec.option("multiLine") is None and _is_one_json_document(spec.paths):
         options["multiLine"] = "true"  # Spark reads JSON lines unless told the file is one document
@@ -112,10 +115,11 @@ def _file_options(spec: SourceSpec) -> dict[str, str]:
     return options
 
 
-def _dialect_options(dialect: CsvDialect) -> dict[str, str]:
+def _dialect_options(dialect: CsvDialect, *, line_break_found: bool) -> dict[str, str]:
     """The reader options for ``dialect``, all of it: Spark's own defaults differ (a backslash
-    escapes a quote; no comments). Its line reader splits at LF, CR LF and CR alike, and with
-    ``multiLine`` it finds the file's line break itself (its ``lineSep`` takes one character)."""
+    escapes a quote; no comments). Its line reader splits at LF, CR LF and CR alike; with
+    ``multiLine`` it is told the file's line break, else it would find it itself and turn a CR LF
+    inside a quoted field into LF (DuckDB and Python's csv module keep what the file holds)."""
     options = {
         "header": "true" if dialect.header else "false",
         "sep": dialect.delimiter,
@@ -124,6 +128,8 @@ def _dialect_options(dialect: CsvDialect) -> dict[str, str]:
         "encoding": "ISO-8859-1" if dialect.encoding == "latin-1" else "UTF-8",
         "multiLine": "true" if dialect.multi_line else "false",
     }
+    if dialect.multi_line and line_break_found:  # of a file not here, Spark finds it
+        options["lineSep"] = dialect.line_break
     if dialect.comment:
         options["comment"] = dialect.comment
     return options
