@@ -27,7 +27,7 @@ from gryph.compiler.sources.stream_sources import TMST
 from gryph.compiler.sources.table_names import split_qualified
 from gryph.compiler.sources.typed_text import declared_text
 from gryph.compiler.sources.unchanged_files import while_unchanged
-from gryph.compiler.sources.unreadable_files import source_of_file, unreadable_source
+from gryph.compiler.sources.unreadable_files import damaged_file, source_of_file, unreadable_source
 
 from ..sql.quoting import ident, string
 from .csv_comments import without_comment_lines
@@ -92,8 +92,16 @@ def unreadable_file(exc: duckdb.Error, specs: Iterable[SourceSpec]) -> EngineErr
     for quoted in _QUOTED.findall(str(exc)):
         spec = source_of_file(specs, quoted)
         if spec is not None:
-            return _unreadable(spec, exc)
+            damaged = spec.format == "parquet" and "Failed to read file" in str(exc)
+            return _damaged_parquet(spec, quoted, exc) if damaged else _unreadable(spec, exc)
     return None
+
+
+def _damaged_parquet(spec: SourceSpec, file: str, exc: Exception) -> EngineError:
+    """A parquet file whose data DuckDB failed to decode: the file and what did not decode
+    (``Snappy decompression failure``), never DuckDB's framing of it or the statement."""
+    after = str(exc).split(file, 1)[1].lstrip("'\": ").splitlines()
+    return damaged_file(spec, file, after[0].strip().rstrip(".") if after and after[0].strip() else None)
 
 
 _QUOTED = re.compile(r"['\"]([^'\"]+)['\"]")

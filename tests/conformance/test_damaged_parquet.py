@@ -51,6 +51,20 @@ def test_a_data_page_that_does_not_decode(dq_engine, tmp_path):
     assert error.hint == "the file is damaged, cut short while written, or of another format: write it again"
 
 
+def test_a_compressed_page_that_does_not_decompress(dq_engine, tmp_path):
+    # found by hand: snappy pages (the default) overwritten past the header fail to decompress,
+    # which DuckDB reported in its own words ("Invalid Input Error: Failed to read file ...")
+    pq.write_table(GOOD, tmp_path / "f.parquet", compression="snappy", use_dictionary=False)
+    data = bytearray((tmp_path / "f.parquet").read_bytes())
+    start = pq.read_metadata(tmp_path / "f.parquet").row_group(0).column(0).data_page_offset
+    data[start + 40 : start + 240] = b"\xab" * 200  # inside the compressed body of id's first page
+    (tmp_path / "f.parquet").write_bytes(bytes(data))
+    error = _failure(dq_engine, tmp_path, "f.parquet")
+    assert f"{tmp_path}/f.parquet is damaged" in error.message
+    assert "Error" not in error.message and "Failed to read" not in error.message
+    assert error.hint == "the file is damaged, cut short while written, or of another format: write it again"
+
+
 def test_a_footer_length_beyond_the_file(dq_engine, tmp_path):
     data = bytearray(_plain(tmp_path / "f.parquet"))
     data[-8:-4] = (len(data) * 10).to_bytes(4, "little")  # the footer would start before the file
