@@ -1,14 +1,20 @@
-"""Where each partition of a Kafka source stands on the broker: its low and high watermarks.
+"""What a stream's client asks the broker between batches, whatever engine reads the batch: where
+each partition of a Kafka source stands (its low and high watermarks), through the consumer a
+batch shares with its read (``shared_consumers``). The one engine module client/streaming
+imports (pyproject.toml's import contracts say so).
 
-A stream plans each batch from them (``min(high, start + cap)``, a start below ``low`` is lost
-data); asked of the broker in bounded time, with the errors of the DuckDB reader.
+A stream plans each batch from the watermarks (``min(high, start + cap)``, a start below ``low``
+is lost data); asked of the broker in bounded time, with the errors of the DuckDB reader.
 """
 
 from __future__ import annotations
 
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import topics
-from gryph.local_backend.sources.kafka_consumer import METADATA_TIMEOUT_S, consumer_for, unreachable
+
+from .consumer import METADATA_TIMEOUT_S, consumer_for, shared_consumers, unreachable
+
+__all__ = ["shared_consumers", "watermarks"]
 
 
 def watermarks(spec: SourceSpec) -> dict[tuple[str, int], tuple[int, int]]:
