@@ -44,7 +44,7 @@ class KafkaStream:
         to the offset its next message will get (``high``, under read_committed the last stable)."""
         from gryph.local_backend.sources.kafka.broker import watermarks  # the kafka extra: Kafka sources only
 
-        return tuple(KafkaRange(t, p, low, high) for (t, p), (low, high) in sorted(watermarks(self.spec).items()))
+        return watermarks(self.spec)
 
     def earliest(self) -> tuple[KafkaRange, ...]:
         """Nothing read, every partition at its log start (where ``reset --to earliest`` puts it)."""

@@ -297,13 +297,13 @@ def test_a_batch_asks_the_offsets_and_reads_through_one_consumer(kafka, monkeypa
     produce(kafka.bootstrap, topic, [(f"k{i}".encode(), b"v") for i in range(5)])
     source = _spec(kafka.bootstrap, topic, "text", None)
     with kafka_consumer.shared_consumers():
-        assert watermarks(source) == {(topic, 0): (0, 5)}
+        assert watermarks(source) == (KafkaRange(topic, 0, 0, 5),)
         first = duckdb_rows(bounded_kafka(source, [KafkaRange(topic, 0, 0, 2)], STAMP))
         second = duckdb_rows(bounded_kafka(source, [KafkaRange(topic, 0, 1, 5)], STAMP))
     assert [row[1] for row in first] == ["k0", "k1"]
     assert [row[1] for row in second] == ["k1", "k2", "k3", "k4"]
     assert len(opened) == 1
-    assert watermarks(source) == {(topic, 0): (0, 5)}  # outside: a consumer of its own, closed after
+    assert watermarks(source) == (KafkaRange(topic, 0, 0, 5),)  # outside: a consumer of its own, closed after
     assert len(opened) == 2
 
 

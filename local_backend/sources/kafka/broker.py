@@ -10,6 +10,7 @@ is lost data); asked of the broker in bounded time, with the errors of the DuckD
 from __future__ import annotations
 
 from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.sources.stream_positions import KafkaRange
 from gryph.compiler.sources.stream_sources import topics
 
 from .consumer import METADATA_TIMEOUT_S, consumer_for, shared_consumers, unreachable
@@ -17,15 +18,15 @@ from .consumer import METADATA_TIMEOUT_S, consumer_for, shared_consumers, unreac
 __all__ = ["shared_consumers", "watermarks"]
 
 
-def watermarks(spec: SourceSpec) -> dict[tuple[str, int], tuple[int, int]]:
-    """Per (topic, partition) of every topic of ``spec``: (low, high), the first offset the broker
-    still holds and the one its next message will get (under ``read_committed``, the last
-    stable one). ``STREAM_UNKNOWN_TOPIC`` for a topic the broker lacks, ``KAFKA_UNREACHABLE``
-    when it does not answer."""
+def watermarks(spec: SourceSpec) -> tuple[KafkaRange, ...]:
+    """Per partition of every topic of ``spec``, by topic and partition, the offsets the broker
+    holds: from the first it still has (low) to the one its next message will get (high; under
+    ``read_committed``, the last stable one). ``STREAM_UNKNOWN_TOPIC`` for a topic the broker
+    lacks, ``KAFKA_UNREACHABLE`` when it does not answer."""
     from confluent_kafka import KafkaException, TopicPartition
 
     wanted = topics(spec)
-    marks: dict[tuple[str, int], tuple[int, int]] = {}
+    marks = []
     with consumer_for(spec, wanted) as (consumer, metadata):
         for topic in wanted:
             for partition in sorted(metadata.topics[topic].partitions):
@@ -34,5 +35,5 @@ def watermarks(spec: SourceSpec) -> dict[tuple[str, int], tuple[int, int]]:
                     low, high = consumer.get_watermark_offsets(part, timeout=METADATA_TIMEOUT_S, cached=False)
                 except KafkaException:
                     raise unreachable(spec, METADATA_TIMEOUT_S, f" for {topic}/{partition}'s offsets") from None
-                marks[(topic, partition)] = (low, high)
-    return marks
+                marks.append(KafkaRange(topic, partition, low, high))
+    return tuple(sorted(marks))
