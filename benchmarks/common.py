@@ -23,7 +23,7 @@ def paths(rows: int) -> dict[str, str]:
 
 def load_bench_suite(rows: int, with_checks: bool = False):
     """The benchmark suite with its sources pointed at the data of ``rows`` rows."""
-    from gryph.client.runner import load_suite
+    from gryph.client.run.runner import load_suite
 
     if with_checks:  # the suite's text followed by its measures and checks
         suite = load_suite(SUITE.read_text() + "\n" + CHECKS_SUITE.read_text())
@@ -36,7 +36,7 @@ def load_bench_suite(rows: int, with_checks: bool = False):
 
 def load_peer_suite(rows: int):
     """The rules the peer can express too, over the data of ``rows`` rows."""
-    from gryph.client.runner import load_suite
+    from gryph.client.run.runner import load_suite
 
     suite = load_suite(PEER_SUITE)
     files = paths(rows)

@@ -55,7 +55,7 @@ class _Counting:
 
 def measure(rows: int, repeats: int, engine_name: str, remote: str | None) -> dict:
     from gryph.client import load_suite, run
-    from gryph.client.engines import open_engine
+    from gryph.client.run.engines import open_engine
 
     engine = _Counting(open_engine(engine_name, remote))
     out: dict = {"rows": rows, "engine": engine_name, "repeats": repeats}

@@ -71,7 +71,7 @@ def compile_cost(rows: int, rules: int = 1000, repeats: int = 3) -> dict:
     The median of ``repeats`` compilations (``validate`` stops before lowering: this measures
     both), as for every system; the first (cold: grammars loaded, caches empty) is reported too.
     """
-    from gryph.client.runner import compile_source
+    from gryph.client.run.runner import compile_source
 
     text = rules_text(rows, rules)
     times = []

@@ -72,7 +72,7 @@ def _hand_api(url: str) -> tuple[float, dict]:
 
 
 def _gryph_api(url: str) -> tuple[float, dict]:
-    from gryph.client.runner import run
+    from gryph.client.run.runner import run
 
     started = time.perf_counter()
     result = run(str(ROOT / SUITE), "spark", remote=url)

@@ -8,8 +8,22 @@ for batch in stream("clicks.dq", available_now=True):  # a suite of kafka/folder
     batch.stream["tmst"], batch.metrics
 """
 
-from .run_result import RunResult
-from .runner import explain, load_suite, run, validate
+from .results.run_result import RunResult
+from .run import runner
+from .run.runner import explain, load_suite, run
+
+
+def validate(source, engine="duckdb", *, frames=None, remote=None):
+    """Parse and check a suite against its sources' schemas without scanning data (see
+    ``gryph.client.run.runner.validate``); a suite of streams against a batch of them."""
+    return runner.validate(source, engine, frames=frames, remote=remote, bound_streams=_validation_batch)
+
+
+def _validation_batch(suite):
+    """A stream suite bounded to a batch validation reads; DuckDB (the state's) loads only here."""
+    from .streaming.batch_inputs import validation_batch
+
+    return validation_batch(suite)
 
 
 def stream(*args, **kwargs):

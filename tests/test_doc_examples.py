@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from gryph.client.cli import main
+from gryph.client.cli.main import main
 from tests.support.gryph_cli import ROOT
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]

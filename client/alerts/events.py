@@ -7,8 +7,8 @@ suite (``recovery`` when it turns to pass); with no previous run, on failure and
 
 from __future__ import annotations
 
-from ..headline import document_headline
-from ..history import HistoryStore
+from ..outputs.headline import document_headline
+from ..store.history import HistoryStore
 
 EVENTS = {"fail": "failure", "warn": "warning", "pass": "recovery"}
 

@@ -8,7 +8,7 @@ text), and Teams' card holds each line as a ``TextRun``, which its renderer neve
 
 from __future__ import annotations
 
-from ..report import cell
+from ..outputs.text import cell
 
 _TITLES = {"failure": "failed", "warning": "has warnings", "recovery": "recovered"}
 

@@ -11,9 +11,9 @@ from gryph.compiler.errors import Location
 from gryph.compiler.suites.notify_targets import notify_target
 from gryph.compiler.suites.suite import NotifySpec, Suite
 
-from ..headline import document_headline
-from ..run_result import RunResult
-from ..visible_text import for_terminal_lines
+from ..outputs.headline import document_headline
+from ..outputs.visible_text import for_terminal_lines
+from ..results.run_result import RunResult
 from .delivery import AlertDeliveryError, resolve_secrets, send
 from .events import alert_event, alert_message, previous_tone
 

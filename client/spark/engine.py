@@ -53,6 +53,7 @@ class SparkEngine:
         # each source's DataFrame and schema, by the identity of its spec: a run asks for a
         # schema when it compiles and reads the source when it runs, one schema request for both
         self._loaded: dict[int, tuple[DataFrame, Schema]] = {}
+        self.refused_settings: list[str] = []  # settings configure() left for the cluster
 
     def configure(self, settings: dict[str, str]) -> list[str]:
         """Set session settings; returns those Spark refuses at run time (cluster settings)."""
@@ -64,6 +65,7 @@ class SparkEngine:
                     self.spark.conf.set(key, value)
                 else:
                     refused.append(key)
+        self.refused_settings = refused
         return refused
 
     def schema_of(self, source: SourceSpec) -> Schema:

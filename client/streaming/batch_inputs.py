@@ -9,8 +9,8 @@ from dataclasses import replace
 
 from gryph.compiler.suites.suite import Suite
 
+from ..store.stream_state import BatchInput, StreamState
 from .stream_source import StreamSource, stream_sources
-from .stream_state import BatchInput, StreamState
 
 
 def next_input(sources: dict[str, StreamSource], state: StreamState) -> tuple[BatchInput, dict[str, int]]:

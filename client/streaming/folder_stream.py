@@ -23,8 +23,8 @@ from .empty_batches import empty_frame
 from .stream_source import Bound
 
 if TYPE_CHECKING:
-    from ..run_result import RunResult
-    from .stream_state import BatchInput, StreamState
+    from ..results.run_result import RunResult
+    from ..store.stream_state import BatchInput, StreamState
 
 SAMPLE_FILES = 10  # the newest files validation reads, when a view learns its columns from the data
 

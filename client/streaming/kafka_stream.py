@@ -22,8 +22,8 @@ from gryph.compiler.sources.stream_sources import bounded_kafka, offsets_lost, t
 from .stream_source import Bound, StreamSource
 
 if TYPE_CHECKING:
-    from ..run_result import RunResult
-    from .stream_state import BatchInput, StreamState
+    from ..results.run_result import RunResult
+    from ..store.stream_state import BatchInput, StreamState
 
 Positions = dict[tuple[str, int], int]  # (topic, partition) -> the next offset to read
 SAMPLE_MESSAGES = 100  # per partition: the newest messages a stream's checks are validated against

@@ -12,11 +12,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..run_result import RunResult
+from ..results.run_result import RunResult
 from .failpoints import reached
 
 if TYPE_CHECKING:  # the CLI names its outputs without loading DuckDB
-    from .stream_state import Batch, StreamState
+    from ..store.stream_state import Batch, StreamState
 
 
 @dataclass(frozen=True)

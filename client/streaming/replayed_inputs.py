@@ -17,9 +17,9 @@ from pathlib import Path
 from gryph.compiler.errors import EngineError, Location
 from gryph.compiler.suites.suite import Suite
 
+from ..store.stream_state import Batch
 from .key_windows import batch_number
 from .stream_source import stream_sources
-from .stream_state import Batch
 
 
 def check_replayed(

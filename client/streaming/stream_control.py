@@ -5,9 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from ..store.stream_state import BatchInput
 from .stream_runner import open_state, stream_suite
 from .stream_source import stream_sources
-from .stream_state import BatchInput
 
 
 def stream_status(source: str | Path, state: str | Path | None = None) -> str:

@@ -24,9 +24,10 @@ from gryph.compiler.rule_kinds import metric_name
 from gryph.compiler.safe_names import safe_file_name
 from gryph.compiler.suites.suite import Suite
 
-from ..history import HistoryStore
-from ..run_result import RunResult
-from ..runner import load_suite, opened_engine, run_loaded
+from ..results.run_result import RunResult
+from ..run.runner import load_suite, opened_engine, run_loaded
+from ..store.history import HistoryStore
+from ..store.stream_state import COMMITTED, INTENT, Batch, BatchInput, Owner, StreamState
 from .accuracy_retries import (
     PENDING_PREFIX,
     Settled,
@@ -44,7 +45,6 @@ from .key_windows import batch_number, kept_windows, rows_file, windowed_rules, 
 from .outbox import Output, publish
 from .replayed_inputs import check_replayed
 from .stream_source import stream_sources
-from .stream_state import COMMITTED, INTENT, Batch, BatchInput, Owner, StreamState
 
 DEFAULT_TRIGGER_MS = 30_000
 STATE_FOLDER = Path(".gryph") / "streams"

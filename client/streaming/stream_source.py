@@ -20,8 +20,8 @@ from gryph.compiler.sources.stream_positions import FileSlice, KafkaRange
 from gryph.compiler.suites.suite import Suite
 
 if TYPE_CHECKING:
-    from ..run_result import RunResult
-    from .stream_state import BatchInput, StreamState
+    from ..results.run_result import RunResult
+    from ..store.stream_state import BatchInput, StreamState
 
 Position = TypeVar("Position", KafkaRange, FileSlice)
 Start = TypeVar("Start")

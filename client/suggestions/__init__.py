@@ -18,8 +18,8 @@ from gryph.compiler.errors import InvalidInput
 from gryph.compiler.redaction import redact
 from gryph.compiler.suites.native_suites import parse_suite
 
-from ..engines import open_engine
-from ..runner import check_for, opened_engine
+from ..run.engines import open_engine
+from ..run.runner import check_for, opened_engine
 from .declared_types import with_types
 from .dsl_text import comment_text, identifier
 from .profiles import SourceProfile, profile_source

@@ -20,7 +20,7 @@ from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.typed_text import TEXT_FORMATS
 from gryph.compiler.suites.suite import Suite
 
-from .. import runner
+from ..run import runner
 from .source_declarations import DECLARABLE
 
 

@@ -19,7 +19,7 @@ from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.suites.native_suites import parse_suite
 from gryph.compiler.suites.suite import Suite
 
-from .. import runner
+from ..run import runner
 from .dsl_text import dsl_name
 
 COLUMNS_PER_SCAN = 50

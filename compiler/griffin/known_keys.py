@@ -3,7 +3,7 @@ each object to and where a misspelt key's hint comes from.
 
 A key Griffin does not know (``"detail"`` for ``details``) is dropped by Griffin's JSON reader;
 gryph says so: a warning naming the key and the closest known one (an error with ``--strict``,
-which turns ``UnknownKeyWarning`` into an error: see ``client/cli.py``).
+which turns ``UnknownKeyWarning`` into an error: see ``client/cli/main.py``).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ def test_the_hand_written_script_agrees_with_gryph(spark_remote, monkeypatch):
     from pyspark.sql.connect.session import SparkSession
 
     from benchmarks import warm_spark_by_hand
-    from gryph.client.runner import run
+    from gryph.client.run.runner import run
 
     spark = SparkSession.builder.remote(spark_remote).create()
     try:

@@ -21,7 +21,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
 
 from gryph.client.alerts.bounded_io import MAX_ANSWER_BYTES, DeliveryLimits, LimitExceeded, run_within
-from gryph.client.cli import main
+from gryph.client.cli.main import main
 from tests.client.test_alerts import BAD, Hook, Mailbox, _free_port, gryph_run, suite
 
 PASSWORD = "mail-pass-123"

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 
-from gryph.client.cli import main
-from gryph.client.history import HistoryStore
+from gryph.client.cli.main import main
+from gryph.client.store.history import HistoryStore
 
 TOKEN = "s3cr3t-hook-token"
 

@@ -9,10 +9,10 @@ import datetime as dt
 import pytest
 
 from gryph.client import run
-from gryph.client.gate import to_junit, to_markdown
-from gryph.client.history import HistoryStore
-from gryph.client.html_report.page import html_page
-from gryph.client.report import to_text
+from gryph.client.outputs.gate import to_junit, to_markdown
+from gryph.client.outputs.html.page import html_page
+from gryph.client.outputs.text import to_text
+from gryph.client.store.history import HistoryStore
 from gryph.compiler.checks.check_functions import FUNCTIONS, Clock
 from gryph.compiler.checks.check_tree import compile_checks
 from gryph.compiler.checks.verdict import judge

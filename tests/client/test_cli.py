@@ -144,7 +144,7 @@ def test_read_per_scan_is_a_spark_option(spark_remote):
 # ends (as PySpark's cleanup request to a server that hangs would) cannot hold its exit code back.
 _ENTRY = """
 import atexit, sys, time
-from gryph.client.cli import entry
+from gryph.client.cli.main import entry
 atexit.register(time.sleep, 3600)
 sys.argv = ["gryph", *sys.argv[1:]]
 entry()

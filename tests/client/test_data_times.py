@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gryph.client import runner
-from gryph.client.cli import main
+from gryph.client.cli.main import main
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.suites.suite_variables import substitute
 
@@ -183,7 +183,7 @@ def test_values_in_a_path_a_filter_and_sql_read_the_same_on_spark(suite_dir: Pat
 def test_the_report_of_a_backfilled_day_is_that_days_run(tmp_path):
     """A run for an earlier data time than the history's newest: its report shows it, with the
     days before it as the trend, not the later day's run."""
-    from gryph.client.cli import main
+    from gryph.client.cli.main import main
 
     for day, rows in (("2026-11-24", 2), ("2026-11-25", 5)):
         (tmp_path / f"{day}.csv").write_text("id\n" + "".join(f"{i}\n" for i in range(rows)), encoding="utf-8")

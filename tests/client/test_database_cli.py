@@ -89,7 +89,7 @@ pass when all
 
 
 def _gryph_command() -> list[str]:
-    return [sys.executable, "-m", "gryph.client.cli"]
+    return [sys.executable, "-m", "gryph.client.cli.main"]
 
 
 def test_a_missing_credential_variable_is_named_not_guessed(orders, tmp_path):
@@ -226,7 +226,7 @@ def test_missing_driver_says_which_extra_to_install(orders, tmp_path):
     suite = _suite(tmp_path, f'source o = postgres("{orders.url()}", table = "shop.orders")\ncompleteness c on o: id\n')
     code = (
         "import sys; sys.modules['adbc_driver_postgresql'] = None; "
-        "sys.modules['adbc_driver_postgresql.dbapi'] = None; from gryph.client.cli import main; "
+        "sys.modules['adbc_driver_postgresql.dbapi'] = None; from gryph.client.cli.main import main; "
         f"sys.exit(main(['validate', {str(suite)!r}]))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

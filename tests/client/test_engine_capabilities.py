@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gryph.client import runner
-from gryph.client.engines import support_matrix
+from gryph.client.run.engines import support_matrix
 from gryph.client.spark.capabilities import CAPABILITIES as SPARK
 from gryph.compiler.errors import InvalidInput, UnsupportedError
 from gryph.compiler.plan import Call, Field, Fn, Literal

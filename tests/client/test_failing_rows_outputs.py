@@ -7,7 +7,7 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from gryph.client.cli import main
+from gryph.client.cli.main import main
 
 CSV = "species,island\nAdelie,Dream\nGentu,Biscoe\nGentoo,Biscoe\nGentu,Dream\nÄdelie,Dream\nAdelie,\n"
 SUITE = """source penguins = csv("penguins.csv")

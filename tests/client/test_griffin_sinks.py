@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from gryph.client.cli import main
+from gryph.client.cli.main import main
 
 STAMP = 1700000000000
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gryph.client.headline import Headline, headline
+from gryph.client.outputs.headline import Headline, headline
 
 
 @pytest.mark.parametrize(

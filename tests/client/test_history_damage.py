@@ -11,7 +11,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from gryph.client.cli import main
+from gryph.client.cli.main import main
 
 SUITE = """suite users
 source t = csv("{data}")

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from gryph.client.history import HistoryStore
+from gryph.client.store.history import HistoryStore
 
 ROOT = Path(__file__).resolve().parents[2]
 GRYPH = Path(sys.executable).parent / "gryph"
@@ -20,7 +20,7 @@ KILLS = 12
 def test_sigkill_at_random_points_loses_no_completed_run(tmp_path):
     rng = random.Random(20261123)  # fixed: the kill points are the same on every run of the test
     history = tmp_path / "history.duckdb"
-    command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli"]
+    command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli.main"]
     # kill points relative to how long a whole run takes on this machine now: the early half
     # cannot let a run finish, the late half almost always does
     clock = time.perf_counter()

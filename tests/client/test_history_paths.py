@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from gryph.client.history import HistoryStore
+from gryph.client.store.history import HistoryStore
 from gryph.compiler.errors import EngineError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +26,7 @@ GRYPH = ROOT / ".venv" / "bin" / "gryph"
 
 
 def gryph(*args: str, cwd: Path, prefix: tuple[str, ...] = (), preexec_fn=None) -> subprocess.CompletedProcess:
-    command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli"]
+    command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli.main"]
     return subprocess.run(
         [*prefix, *command, *args],
         cwd=cwd,

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from gryph.client.history import HistoryStore
+from gryph.client.store.history import HistoryStore
 from tests.client.test_anomaly_checks import NOW, outcome, record
 from tests.support.gryph_cli import ROOT, gryph
 
@@ -92,7 +92,7 @@ def test_bad_holt_winters_parameters_are_refused(tmp_path, strategy, column, tex
 WITHOUT_STATSMODELS = """
 import sys
 sys.modules["statsmodels"] = None
-from gryph.client.cli import main
+from gryph.client.cli.main import main
 sys.exit(main(sys.argv[1:]))
 """
 
@@ -114,7 +114,7 @@ def test_without_statsmodels_the_strategy_is_refused_at_validation_naming_the_ex
 
 LOADS = """
 import sys
-from gryph.client.cli import main
+from gryph.client.cli.main import main
 code = main(sys.argv[1:])
 print("statsmodels loaded:", "statsmodels" in sys.modules, file=sys.stderr)
 sys.exit(code)

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from gryph.client import run
-from gryph.client.cli import main
-from gryph.client.history import HistoryStore
-from gryph.client.html_report import Report
+from gryph.client.cli.main import main
+from gryph.client.outputs.html import Report
+from gryph.client.store.history import HistoryStore
 from tests.client.browser import Browser
 from tests.client.report_suite import write_suite
 from tests.support.gryph_cli import gryph
@@ -332,7 +332,7 @@ def test_progress_shows_on_a_terminal_only(suite, tmp_path):
     import sys
     import termios
 
-    gryph = [sys.executable, "-m", "gryph.client.cli", "run", str(suite), "--no-history"]
+    gryph = [sys.executable, "-m", "gryph.client.cli.main", "run", str(suite), "--no-history"]
 
     def on_terminal(*extra: str) -> str:
         leader, follower = pty.openpty()

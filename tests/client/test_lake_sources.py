@@ -198,7 +198,7 @@ def test_bad_options_are_refused_before_anything_is_read(tmp_path):
 def _cli(tmp_path, suite: str, env: dict | None = None) -> subprocess.CompletedProcess:
     path = tmp_path / "suite.dq"
     path.write_text(suite, encoding="utf-8")
-    command = [sys.executable, "-m", "gryph.client.cli", "validate", str(path)]
+    command = [sys.executable, "-m", "gryph.client.cli.main", "validate", str(path)]
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
 
 

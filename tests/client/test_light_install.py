@@ -17,7 +17,7 @@ WITHOUT_OPTIONAL = f"""
 import sys
 for name in {OPTIONAL!r}:
     sys.modules[name] = None
-from gryph.client.cli import main
+from gryph.client.cli.main import main
 code = main(sys.argv[1:])
 loaded = sorted({{m.split(".")[0] for m, module in sys.modules.items() if module is not None}} & set({OPTIONAL!r}))
 print("loaded:", loaded, file=sys.stderr)

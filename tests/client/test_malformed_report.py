@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from gryph.client.cli import main
+from gryph.client.cli.main import main
 
 
 def test_every_output_names_the_values_and_their_rows(tmp_path, capsys):

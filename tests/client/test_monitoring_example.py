@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from gryph.client import run
-from gryph.client.report import to_text
+from gryph.client.outputs.text import to_text
 from tests.support.gryph_cli import ROOT
 
 PAGE = ROOT / "docs" / "monitoring.md"

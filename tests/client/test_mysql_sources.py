@@ -42,7 +42,7 @@ def engine(request):
     return {"engine": "spark", "remote": request.getfixturevalue("spark_remote")}
 
 
-_CLI = (sys.executable, "-m", "gryph.client.cli")
+_CLI = (sys.executable, "-m", "gryph.client.cli.main")
 
 
 def _suite(tmp_path, text: str):
@@ -185,7 +185,7 @@ def test_missing_driver_says_which_extra_to_install(shop, tmp_path):
     """connectorx hidden from the import system, as on an install without gryph[mysql]."""
     suite = _suite(tmp_path, f'source o = mysql("{shop.url()}", table = "shop.orders")\ncompleteness c on o: id\n')
     code = (
-        "import sys; sys.modules['connectorx'] = None; from gryph.client.cli import main; "
+        "import sys; sys.modules['connectorx'] = None; from gryph.client.cli.main import main; "
         f"sys.exit(main(['validate', {str(suite)!r}]))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

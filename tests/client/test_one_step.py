@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from gryph.client.runner import run
+from gryph.client.run.runner import run
 from gryph.local_backend import DuckDBEngine
 
 SUITE = """suite steps

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gryph.client.readable_values import duration, number
+from gryph.client.outputs.readable_values import duration, number
 from tests.support.gryph_cli import ROOT, gryph
 
 

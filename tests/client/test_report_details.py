@@ -12,8 +12,8 @@ import sys
 
 import pytest
 
-from gryph.client.cli import main
-from gryph.client.html_report.axes import duration_unit, percent_text, time_axis
+from gryph.client.cli.main import main
+from gryph.client.outputs.html.axes import duration_unit, percent_text, time_axis
 from tests.client.test_html_report import chart, specs, values
 from tests.support.gryph_cli import GRYPH
 
@@ -101,7 +101,7 @@ def test_every_output_file_takes_the_users_umask(tmp_path, umask, mode):
     (tmp_path / "s.dq").write_text(
         'suite m\nsource t = csv("t.csv")\nuniqueness ids on t: id with duplication.array = "dup"\n'
     )
-    command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli"]
+    command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli.main"]
     outputs = ["--html", "r.html", "--junit", "j.xml", "--markdown", "m.md", "--output", "o.json", "--png", "png"]
     done = subprocess.run(
         [*command, "run", "s.dq", "--no-history", "--quiet", *outputs],

@@ -4,7 +4,7 @@ has a chart or is declared to have none, and each charted DSL kind draws one fro
 from __future__ import annotations
 
 from gryph.client import run
-from gryph.client.html_report.rule_charts import CHARTS, OUTCOMES, UNCHARTED, rule_chart
+from gryph.client.outputs.html.rule_charts import CHARTS, OUTCOMES, UNCHARTED, rule_chart
 from gryph.compiler.rule_kinds import RULE_KINDS, RuleKind, dsl_keywords, metric_keys
 
 SUITE = """
@@ -51,7 +51,7 @@ def test_each_dsl_kind_draws_its_chart_from_a_run(tmp_path):
 def test_a_freshness_chart_colours_the_age_by_the_thresholds_it_passed():
     """The age in hours against dashed marks at the warn and error ages; the bar takes the colour
     of the worst threshold passed (none: good)."""
-    from gryph.client.html_report.rule_charts import BAD, GOOD, WARN
+    from gryph.client.outputs.html.rule_charts import BAD, GOOD, WARN
 
     details = {"warn": 6 * 3_600_000, "error": "24h"}  # a time literal's milliseconds, or its text
 

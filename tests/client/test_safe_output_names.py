@@ -51,7 +51,7 @@ RECORD_OF_RULE_C = {"..": "c__%2E%2E", "../../x": "c__..%2F..%2Fx", ".hidden": "
 
 
 def gryph(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli"]
+    command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli.main"]
     return subprocess.run(command + list(args), cwd=cwd, capture_output=True, text=True, timeout=300)
 
 
@@ -165,7 +165,7 @@ def test_reports_are_written_with_the_users_umask_and_keep_an_existing_mode(work
     os.chmod(workdir / "old.json", 0o644)
     (workdir / "private.json").write_text("earlier\n")
     os.chmod(workdir / "private.json", 0o640)
-    command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli"]
+    command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli.main"]
     for output in ("old.json", "new.json", "private.json"):
         done = subprocess.run(
             [*command, "run", "s.dq", "--no-history", "--format", "json", "--output", output],

@@ -8,7 +8,7 @@ import duckdb
 import pytest
 
 from gryph.client import run, validate
-from gryph.client.history import HistoryStore
+from gryph.client.store.history import HistoryStore
 from gryph.compiler.checks.schema_checks import SchemaCheck, judge_schema, schema_changes
 from gryph.compiler.errors import InvalidInput, Location
 from gryph.compiler.plan.data_types import DOUBLE, INTEGER, STRING

@@ -165,7 +165,7 @@ def _corpus(port: int) -> list[Case]:
 
 
 def _gryph(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "gryph.client.cli", *args]
+    command = [sys.executable, "-m", "gryph.client.cli.main", *args]
     return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=300, env=dict(os.environ, **env))
 
 

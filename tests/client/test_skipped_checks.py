@@ -9,10 +9,10 @@ import xml.etree.ElementTree as ET
 
 from gryph.client import run
 from gryph.client.alerts.events import alert_event
-from gryph.client.gate import to_junit, to_markdown
-from gryph.client.headline import run_headline
-from gryph.client.html_report import html_page
-from gryph.client.report import to_text
+from gryph.client.outputs.gate import to_junit, to_markdown
+from gryph.client.outputs.headline import run_headline
+from gryph.client.outputs.html import html_page
+from gryph.client.outputs.text import to_text
 from tests.support.gryph_cli import gryph
 
 SUITE = """suite daily

@@ -11,8 +11,8 @@ import pyarrow as pa
 import pytest
 
 from gryph.client import run
-from gryph.client.engines import open_engine
-from gryph.client.griffin_env import load_spark_config
+from gryph.client.griffin.env import load_spark_config
+from gryph.client.run.engines import open_engine
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,7 +60,7 @@ def test_griffin_env_json_sets_the_spark_session(spark, spark_remote, tmp_path):
         [
             sys.executable,
             "-m",
-            "gryph.client.cli",
+            "gryph.client.cli.main",
             "run",
             "examples/users.dq",
             "--remote",

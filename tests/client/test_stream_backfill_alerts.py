@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from gryph.client.cli import main
-from gryph.client.history import HistoryStore
+from gryph.client.cli.main import main
+from gryph.client.store.history import HistoryStore
 from tests.client.test_alerts import Hook
 
 STREAM_SUITE = """suite landed

@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gryph.client import run, validate
-from gryph.client.cli import main
-from gryph.client.engines import open_engine
+from gryph.client.cli.main import main
+from gryph.client.run.engines import open_engine
 from gryph.client.suggestions import suggest
 from tests.support.gryph_cli import ROOT
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gryph.client import run
-from gryph.client.engines import open_engine
+from gryph.client.run.engines import open_engine
 from gryph.client.suggestions import suggest
 
 PENGUINS = Path(__file__).resolve().parents[1] / "data" / "penguins" / "penguins.csv"

@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 
 from gryph.client import validate
-from gryph.client.runner import compile_source
+from gryph.client.run.runner import compile_source
 from gryph.compiler.analysis import CheckedSuite
 from gryph.compiler.analysis.checked_rules import (
     CheckedAccuracy,

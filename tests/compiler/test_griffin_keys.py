@@ -140,7 +140,7 @@ def test_a_flag_of_another_type_is_an_error_naming_its_key(tmp_path, value, hint
 
 def gryph(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "gryph.client.cli", *args], capture_output=True, text=True, cwd=ROOT, timeout=120
+        [sys.executable, "-m", "gryph.client.cli.main", *args], capture_output=True, text=True, cwd=ROOT, timeout=120
     )
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gryph.client import validate
-from gryph.client.runner import compile_source
+from gryph.client.run.runner import compile_source
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.griffin import load_griffin_job
 from gryph.compiler.plan import Aggregate, Read
@@ -209,7 +209,7 @@ def test_profiling_config_of_wrong_type(tmp_path, config, needle, code):
 def test_cli_reports_a_located_error_with_exit_code_2(tmp_path):
     path = _job(tmp_path, [_measure("duplication", {"expr": "id, nmae", "bad.record.definition": "unique"})])
     done = subprocess.run(
-        [sys.executable, "-m", "gryph.client.cli", "validate", str(path)], capture_output=True, text=True
+        [sys.executable, "-m", "gryph.client.cli.main", "validate", str(path)], capture_output=True, text=True
     )
     line, column = _at(path, "nmae")
     assert done.returncode == 2

@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 
 from gryph.client import validate
-from gryph.client.runner import compile_source
+from gryph.client.run.runner import compile_source
 from gryph.compiler.errors import InvalidInput
 
 FRAMES = {"t": pl.DataFrame({"a": [1, 2], "s": ['{"k": 1}', "x"], "ts": [1, 2]})}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gryph.client.cli import main
-from gryph.client.history import HistoryStore
+from gryph.client.cli.main import main
+from gryph.client.store.history import HistoryStore
 from gryph.compiler import redaction
 from gryph.compiler.errors import EngineError
 from gryph.compiler.redaction import redact, redact_document, register_secret

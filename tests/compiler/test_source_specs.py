@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gryph.client.runner import load_suite
+from gryph.client.run.runner import load_suite
 from gryph.compiler.errors import InvalidInput, Location
 from gryph.compiler.sources.source_specs import SourceSpec
 

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from gryph.client.engines import ENGINES, capabilities_of
+from gryph.client.run.engines import ENGINES, capabilities_of
 from gryph.compiler.engine import unsupported_message
 from gryph.compiler.errors import UnsupportedError
 

@@ -50,7 +50,7 @@ def test_record_outputs_go_to_tables_of_the_engine(dq_engine):
 
 
 def test_samples_are_fetched_only_where_records_exist(dq_engine):
-    from gryph.client.runner import compile_for, load_suite
+    from gryph.client.run.runner import compile_for, load_suite
 
     suite = load_suite("completeness clean on orders: id\ncompleteness gaps on orders: email\n", {"orders": ORDERS})
     compiled = compile_for(suite, dq_engine)
@@ -66,7 +66,7 @@ def test_samples_are_fetched_only_where_records_exist(dq_engine):
 
 def test_samples_over_a_grouping_or_a_join_come_with_the_metrics(dq_engine):
     """Their count's query computes what they read: no second query, on clean data nothing."""
-    from gryph.client.runner import compile_for, load_suite
+    from gryph.client.run.runner import compile_for, load_suite
 
     copy = pa.table({"id": pa.array([1, 2, 3, 3], pa.int64())})
     suite = load_suite(

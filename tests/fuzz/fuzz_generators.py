@@ -2,7 +2,7 @@
 Griffin env files with their sinks, and whole command lines with odd output paths. The property is the same: each
 ends as a result or as gryph's own error (located where a file holds it), never an internal error.
 
-A case is a command line for ``gryph.client.cli.main``, run in the workspace (its files and
+A case is a command line for ``gryph.client.cli.main.main``, run in the workspace (its files and
 outputs stay there); every host in a URL is local and every port closed or invalid, so no case
 waits on a network.
 """
@@ -173,7 +173,7 @@ def generated_cases(seed: int, count: int):
 
 def command_outcome(case: CommandCase, root: Path) -> str | None:
     """None when the command ends with a result or gryph's own error; else what went wrong."""
-    from gryph.client.cli import main
+    from gryph.client.cli.main import main
 
     for name, text in case.files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)

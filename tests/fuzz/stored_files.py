@@ -49,7 +49,7 @@ class StoredFiles:
     batch committed but not published) and the history they were stored in."""
 
     def __init__(self, root: Path) -> None:
-        from gryph.client.cli import main
+        from gryph.client.cli.main import main
 
         self.root = root
         (root / "incoming").mkdir(parents=True)
@@ -80,7 +80,7 @@ class StoredFiles:
 
     def outcome(self, case: StoredCase) -> str | None:
         """None when every command ends with a result or a located gryph error; else what went wrong."""
-        from gryph.client.cli import main
+        from gryph.client.cli.main import main
 
         (self.root / "case.duckdb").write_bytes(self.good[case.kind])
         if case.kind == "state":

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gryph.client import validate
-from gryph.client.runner import compile_source
+from gryph.client.run.runner import compile_source
 from gryph.compiler.errors import GryphError
 from gryph.local_backend.engine import DuckDBEngine
 from tests.fuzz.fuzz_generators import (

@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from gryph.client.runner import load_suite, run
+from gryph.client.run.runner import load_suite, run
 from gryph.compiler.plan import Aggregate, Distinct, Field, Named, Read, Sql, count_all
 from gryph.compiler.plan.data_types import INTEGER, STRING, Column, Schema
 from gryph.compiler.sources.source_specs import SourceSpec

@@ -10,8 +10,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from gryph.client.runner import load_suite
-from gryph.client.runner import run as run_on
+from gryph.client.run.runner import load_suite
+from gryph.client.run.runner import run as run_on
 from gryph.client.spark.rewrites import histogram_samples
 from gryph.client.spark.rewrites.histogram_samples import SampledHistogram, TakenSample, take_samples
 from gryph.client.spark.session.connect import major_minor

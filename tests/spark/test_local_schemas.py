@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from gryph.client.runner import load_suite
+from gryph.client.run.runner import load_suite
 from gryph.client.spark.sources.local_schemas import known_schema, parquet_schema
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

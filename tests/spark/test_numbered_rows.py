@@ -8,8 +8,8 @@ from datetime import datetime
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from gryph.client.runner import load_suite
-from gryph.client.runner import run as run_on
+from gryph.client.run.runner import load_suite
+from gryph.client.run.runner import run as run_on
 from gryph.client.spark.rewrites.fetched_rows import Fetched
 from gryph.client.spark.rewrites.numbered_rows import number_samples
 from gryph.compiler.plan import (

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from gryph.client.runner import load_suite
-from gryph.client.runner import run as run_on
+from gryph.client.run.runner import load_suite
+from gryph.client.run.runner import run as run_on
 
 
 def _write(tmp_path):

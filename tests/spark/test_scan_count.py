@@ -7,8 +7,8 @@ import re
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from gryph.client.runner import compile_for, load_suite
-from gryph.client.runner import run as run_on
+from gryph.client.run.runner import compile_for, load_suite
+from gryph.client.run.runner import run as run_on
 from gryph.client.spark.compile.histograms import shared_histograms
 from gryph.client.spark.compile.relations import compile_relation
 from gryph.compiler.lowering import Options

@@ -10,8 +10,8 @@ import time
 
 import duckdb
 
-from gryph.client.history import HistoryStore
 from gryph.client.spark.session.local_server import start_local_server
+from gryph.client.store.history import HistoryStore
 
 SUITE = """suite crash_test
 source t = parquet("data.parquet")
@@ -31,7 +31,7 @@ def _write_data(path, rows: int) -> None:
 
 
 def _gryph(*args: str) -> list[str]:
-    return [sys.executable, "-m", "gryph.client.cli", *args]
+    return [sys.executable, "-m", "gryph.client.cli.main", *args]
 
 
 def test_server_killed_mid_run_fails_fast_and_loses_nothing(tmp_path):

@@ -33,7 +33,7 @@ def test_the_bundled_griffin_avro_example_runs_with_remote_local(tmp_path):
         [
             sys.executable,
             "-m",
-            "gryph.client.cli",
+            "gryph.client.cli.main",
             "run",
             "accuracy.json",
             "--remote",

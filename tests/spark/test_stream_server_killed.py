@@ -12,9 +12,9 @@ import time
 
 import duckdb
 
-from gryph.client.history import HistoryStore
 from gryph.client.spark.session.local_server import start_local_server
-from gryph.client.streaming.stream_state import StreamState
+from gryph.client.store.history import HistoryStore
+from gryph.client.store.stream_state import StreamState
 
 SUITE = """suite stream_crash
 source t = folder("incoming/", format = "parquet", schema = "a bigint, b bigint, c string", settle = "1ms")
@@ -27,7 +27,7 @@ BIG_ROWS = 4_000_000  # a batch of about a minute on a local 2-core server: the 
 
 
 def _gryph(*args: str) -> list[str]:
-    return [sys.executable, "-m", "gryph.client.cli", *args]
+    return [sys.executable, "-m", "gryph.client.cli.main", *args]
 
 
 def test_server_killed_mid_batch_commits_nothing_and_the_batch_runs_again(tmp_path):

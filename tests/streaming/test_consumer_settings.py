@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gryph.client.cli import main
+from gryph.client.cli.main import main
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.local_backend.sources.kafka.consumer import consumer_config

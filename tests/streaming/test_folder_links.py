@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gryph.client.cli import main
+from gryph.client.cli.main import main
 from gryph.client.streaming.stream_runner import stream
 from tests.support.gryph_cli import gryph
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from gryph.client.cli import main
+from gryph.client.cli.main import main
+from gryph.client.store.stream_state import StreamState
 from gryph.client.streaming.stream_runner import stream
-from gryph.client.streaming.stream_state import StreamState
 
 SUITE = """suite landed
 source landed = folder("incoming/", format = "json", schema = "id bigint, user string, amount double",
@@ -125,7 +125,12 @@ def _cli(*args: str, cwd: Path, crash_at: str | None = None) -> subprocess.Compl
     if crash_at is not None:
         env["GRYPH_STREAM_CRASH_AT"] = crash_at
     return subprocess.run(
-        [sys.executable, "-m", "gryph.client.cli", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "gryph.client.cli.main", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gryph.client.cli import main
+from gryph.client.cli.main import main
 from gryph.client.streaming.stream_runner import stream
 
 from .kafka_topics import new_topic, produce

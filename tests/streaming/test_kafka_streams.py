@@ -16,8 +16,8 @@ import pytest
 from confluent_kafka import TopicPartition
 from confluent_kafka.admin import AdminClient, NewPartitions
 
+from gryph.client.store.stream_state import StreamState
 from gryph.client.streaming.stream_runner import stream
-from gryph.client.streaming.stream_state import StreamState
 
 from .kafka_topics import new_topic, produce
 
@@ -108,7 +108,7 @@ def _delete_before(bootstrap: str, topic: str, offset: int) -> None:
 
 
 def test_offsets_lost_to_retention_stop_the_stream_unless_it_accepts_loss(kafka, tmp_path, capsys):
-    from gryph.client.cli import main
+    from gryph.client.cli.main import main
 
     topic = new_topic(kafka.bootstrap)
     produce(kafka.bootstrap, topic, _messages(*({"id": i, "user": "u", "amount": i} for i in range(6))))
@@ -136,7 +136,12 @@ def _cli(*args: str, cwd: Path, crash_at: str | None = None) -> subprocess.Compl
     if crash_at is not None:
         env["GRYPH_STREAM_CRASH_AT"] = crash_at
     return subprocess.run(
-        [sys.executable, "-m", "gryph.client.cli", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=180
+        [sys.executable, "-m", "gryph.client.cli.main", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
     )
 
 
@@ -175,7 +180,7 @@ def test_a_broker_that_does_not_answer_fails_the_batch_and_commits_nothing(tmp_p
 
 
 def test_status_shows_where_each_partition_stands_and_reset_moves_it(kafka, tmp_path, capsys):
-    from gryph.client.cli import main
+    from gryph.client.cli.main import main
 
     topic = new_topic(kafka.bootstrap)
     produce(kafka.bootstrap, topic, _messages(*({"id": i, "user": "u", "amount": i} for i in range(5))))

@@ -118,7 +118,7 @@ def test_without_retry_each_batch_is_judged_alone(tmp_path):
 
 
 def test_a_retry_that_is_not_a_time_is_a_located_error(tmp_path):
-    from gryph.client.cli import main
+    from gryph.client.cli.main import main
 
     (tmp_path / "incoming").mkdir()
     (tmp_path / "suite.dq").write_text(SUITE.format(retry='"soon"'), encoding="utf-8")

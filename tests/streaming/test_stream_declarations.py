@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gryph.client.cli import main
+from gryph.client.cli.main import main
 from gryph.compiler.language.ruletree.convert_suite import SuiteConverter
 from gryph.compiler.language.ruletree.fast import fast_suite_tree
 from gryph.compiler.language.textx_parser import parse

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from gryph.client.history import HistoryStore
+from gryph.client.store.history import HistoryStore
+from gryph.client.store.stream_state import StreamState
 from gryph.client.streaming.stream_runner import stream
-from gryph.client.streaming.stream_state import StreamState
 
 from .kafka_topics import new_topic, produce, produce_in_transaction
 

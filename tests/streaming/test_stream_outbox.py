@@ -47,7 +47,7 @@ def _start(args: list[str], cwd: Path, crash_at: str | None = None) -> subproces
     if crash_at is not None:
         env["GRYPH_STREAM_CRASH_AT"] = crash_at
     return subprocess.Popen(
-        [sys.executable, "-m", "gryph.client.cli", *args],
+        [sys.executable, "-m", "gryph.client.cli.main", *args],
         cwd=cwd,
         env=env,
         stdout=subprocess.PIPE,
@@ -62,7 +62,17 @@ def _batches(stdout: str) -> list[int]:
 
 def _stored_batches(tmp_path: Path) -> list[str]:
     shown = subprocess.run(
-        [sys.executable, "-m", "gryph.client.cli", "history", "landed", "--history", "h.duckdb", "--format", "json"],
+        [
+            sys.executable,
+            "-m",
+            "gryph.client.cli.main",
+            "history",
+            "landed",
+            "--history",
+            "h.duckdb",
+            "--format",
+            "json",
+        ],
         cwd=tmp_path,
         capture_output=True,
         text=True,

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import duckdb
 
+from gryph.client.store.stream_state import BatchInput, StreamState
 from gryph.client.streaming.stream_runner import stream
-from gryph.client.streaming.stream_state import BatchInput, StreamState
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_positions import FileSlice, KafkaRange
 from gryph.compiler.sources.stream_sources import bounded_kafka

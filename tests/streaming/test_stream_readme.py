@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gryph.client.cli import main
+from gryph.client.cli.main import main
 
 PAGE = (Path(__file__).parents[2] / "docs" / "streams.md").read_text(encoding="utf-8")
 

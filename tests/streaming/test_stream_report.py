@@ -11,7 +11,7 @@ import re
 import time
 from pathlib import Path
 
-from gryph.client.cli import main
+from gryph.client.cli.main import main
 from tests.client.browser import Browser
 
 ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"

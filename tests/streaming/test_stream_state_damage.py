@@ -14,8 +14,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from gryph.client.cli import main
-from gryph.client.streaming.stream_state import StreamState
+from gryph.client.cli.main import main
+from gryph.client.store.stream_state import StreamState
 from gryph.compiler.errors import EngineError
 
 SUITE = """suite land

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gryph.client.streaming.stream_state import StreamState
+from gryph.client.store.stream_state import StreamState
 from tests.support.gryph_cli import gryph
 
 SUITE = """suite land

@@ -81,7 +81,7 @@ def test_nulls_are_one_value_and_earlier_rows_beyond_the_window_are_not_counted(
 
 
 def test_a_window_that_is_not_a_time_is_a_located_error(tmp_path, capsys):
-    from gryph.client.cli import main
+    from gryph.client.cli.main import main
 
     (tmp_path / "incoming").mkdir()
     (tmp_path / "keys.dq").write_text(SUITE.format(window="-5"), encoding="utf-8")

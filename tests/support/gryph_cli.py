@@ -17,7 +17,7 @@ def gryph(
 ) -> subprocess.CompletedProcess:
     """Run ``gryph ARGS`` (the module when the venv has no script), capturing its text output;
     ``env``: variables set for it beside this process's."""
-    command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli"]
+    command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli.main"]
     environment = {**os.environ, **env} if env else None
     return subprocess.run(
         command + list(args), cwd=cwd, capture_output=True, text=True, timeout=timeout, env=environment

@@ -6,9 +6,9 @@ import re
 
 from gryph.compiler.checks.verdict import CheckOutcome
 
+from ..results.run_result import RunResult
 from .headline import gate_passes, run_headline
-from .report import cell, check_details, failing_rows_text
-from .run_result import RunResult
+from .text import cell, check_details, failing_rows_text
 from .visible_text import for_markdown, spelled
 
 __all__ = ["gate_passes", "to_junit", "to_markdown"]

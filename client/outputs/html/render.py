@@ -7,7 +7,7 @@ import vl_convert
 
 from gryph.compiler.safe_names import path_inside
 
-from ..output_files import write_whole
+from ...results.output_files import write_whole
 from .chart import Chart
 
 NO_URLS: list[str] = []  # allowed_base_urls: specs carry their data inline, nothing is fetched

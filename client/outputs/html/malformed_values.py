@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from ..report import malformed_examples
+from ..text import malformed_examples
 
 
 def malformed_section(malformed_values: dict) -> str:

@@ -10,7 +10,7 @@ from html import escape
 
 import altair as alt
 
-from ..report import cell
+from ..text import cell
 from .axes import WIDTH, count_axis
 from .chart import Chart, ShortLabels, chart_id
 

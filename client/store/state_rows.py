@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
-from ..stored_values import Damaged, field, integer, json_object, result_document, text
+from .stored_values import Damaged, field, integer, json_object, result_document, text
 
 STATUSES = ("intent", "committed", "published")
 LAST_TMST = 253_402_300_800_000  # epoch milliseconds of 10000-01-01: a batch's time is a date before it

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gryph.compiler.engine import Capabilities, Engine
 from gryph.compiler.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from gryph.client.spark import SparkEngine
 
 ENGINES = ("duckdb", "spark")
 
@@ -28,12 +33,24 @@ def open_engine(
 
         return DuckDBEngine(database, memory_limit=memory_limit, temp_directory=temp_directory, read_only=read_only)
     if name == "spark":
-        from gryph.client.spark import SparkEngine  # imports pyspark: only when asked for (else SPARK_MISSING)
-
-        return SparkEngine(remote, read_once=read_once)
+        return open_spark(remote, read_once)
     raise InvalidInput(
         "UNKNOWN_ENGINE", f"unknown engine {name!r}", text=name, hint=f"choose one of: {', '.join(ENGINES)}"
     )
+
+
+def open_spark(remote: str | None, read_once: bool = True, settings: dict[str, str] | None = None) -> SparkEngine:
+    """The Spark engine with session ``settings`` (Griffin's env.json) applied; those the server
+    takes only as cluster settings are left in its ``refused_settings``."""
+    from gryph.client.spark import SparkEngine  # imports pyspark: only when asked for (else SPARK_MISSING)
+
+    spark = SparkEngine(remote, read_once=read_once)
+    try:
+        spark.configure(settings or {})
+    except BaseException:
+        spark.close()  # the caller gets no engine to close: stop the session (and a local server) here
+        raise
+    return spark
 
 
 def capabilities_of(name: str) -> Capabilities:

@@ -6,9 +6,9 @@ import argparse
 import os
 import sys
 
-from .engines import ENGINES
-from .output_files import check_writable_path, write_whole
-from .visible_text import for_terminal
+from ..outputs.visible_text import for_terminal
+from ..results.output_files import check_writable_path, write_whole
+from . import options
 
 
 def add_suggest_options(command: argparse.ArgumentParser) -> None:
@@ -21,14 +21,7 @@ def add_suggest_options(command: argparse.ArgumentParser) -> None:
         'postgres("postgresql://...", table = "public.t")',
     )
     command.add_argument("-o", "--output", metavar="PATH", help="write the suite here (default: stdout)")
-    command.add_argument(
-        "--engine", choices=ENGINES, default=None, help="where the profile runs (default: duckdb, spark with --remote)"
-    )
-    command.add_argument("--remote", help="Spark Connect URL sc://host:port or 'local' (default: $SPARK_REMOTE)")
-    command.add_argument(
-        "--database", metavar="PATH", help='a DuckDB database file whose tables table("...") sources read'
-    )
-    command.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    options.engine(command, "the profile runs")
     command.set_defaults(memory_limit=None, temp_directory=None, env=None, read_per_scan=False)
 
 
@@ -36,7 +29,7 @@ def run_suggest_command(args: argparse.Namespace, engine) -> int:
     """Profile the sources on ``engine`` and write the suggested suite."""
     from pathlib import Path
 
-    from .suggestions import duckdb_file, suggest
+    from ..suggestions import duckdb_file, suggest
 
     if args.output is not None:
         check_writable_path("--output", args.output)  # before the scan

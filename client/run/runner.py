@@ -37,12 +37,12 @@ from gryph.compiler.suites.native_suites import parse_suite
 from gryph.compiler.suites.suite import RuleSpec, Suite
 from gryph.compiler.suites.suite_variables import check_all_used, substitute, take_data_time
 
+from ..results.run_result import RunResult
+from ..store.history import HistoryStore, HistoryWriteError
 from .engines import OnDemandEngine, open_engine
 from .failing_checks import fetch_failing_rows
-from .history import HistoryStore, HistoryWriteError
 from .progress import Phase, no_progress
 from .refusals import refuse_plan, refuse_rules
-from .run_result import RunResult
 
 
 def load_suite(
@@ -410,13 +410,20 @@ def refuse_streams(suite: Suite) -> None:
 
 
 def validate(
-    source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None, remote: str | None = None
+    source: str | Path | Suite,
+    engine: Engine | str = "duckdb",
+    *,
+    frames=None,
+    remote: str | None = None,
+    bound_streams: Callable[[Suite], Suite] | None = None,
 ) -> CheckedSuite:
     """Parse and check names and types against the sources' schemas, without scanning data (and
     without building a plan: the check pass only), and the rules against what the engine declares
     it refuses. An engine given by name opens only if a schema must be asked of it. Every error
     found is raised (up to 20): the statements of a suite that do not parse or name what does not
-    exist are left out, and the others still checked."""
+    exist are left out, and the others still checked. A suite of streams is checked against a
+    batch of them, which ``bound_streams`` makes (the streaming package's, which sits above this
+    one: ``gryph.client.validate`` passes it)."""
     errors = ErrorList()
     try:
         suite = load_suite(source, frames)
@@ -425,10 +432,8 @@ def validate(
             raise
         errors.add(found)
         suite = found.partial
-    if suite.streams:  # a stream is checked against a batch of it (no batch is run)
-        from .streaming.batch_inputs import validation_batch
-
-        suite = validation_batch(suite)
+    if suite.streams and bound_streams is not None:  # checked against a batch of it (no batch is run)
+        suite = bound_streams(suite)
     with opened_engine(engine, remote, on_demand=True) as active:
         try:
             checked = check_for(suite, active)

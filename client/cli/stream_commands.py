@@ -19,8 +19,8 @@ from gryph.compiler.errors import InvalidInput
 from gryph.compiler.language.time_literals import duration_ms
 from gryph.compiler.redaction import redact
 
-from .alerts.delivery import AlertDeliveryError
-from .alerts.run_alerts import (
+from ..alerts.delivery import AlertDeliveryError
+from ..alerts.run_alerts import (
     AlertTargets,
     add_notify_option,
     alert_targets,
@@ -28,23 +28,25 @@ from .alerts.run_alerts import (
     send_on_change,
     warn_not_sent,
 )
-from .gate import gate_passes, to_junit, to_markdown
-from .headline import document_headline
-from .output_files import check_writable_path, write_whole
-from .report import to_text
-from .run_result import RunResult, to_json
-from .streaming.outbox import Output
-from .visible_text import for_terminal, for_terminal_lines
+from ..outputs.gate import gate_passes, to_junit, to_markdown
+from ..outputs.headline import document_headline
+from ..outputs.text import to_text
+from ..outputs.visible_text import for_terminal, for_terminal_lines
+from ..results.output_files import check_writable_path, write_whole
+from ..results.run_result import RunResult, to_json
+from ..streaming.outbox import Output
+from . import options
 
 if TYPE_CHECKING:
-    from .griffin_env import GriffinEnv
+    from ..griffin.env import GriffinEnv
 
 ACTIONS = ("status", "reset")
 REPORT_BATCHES = 200  # the newest batches a stream's report shows
 
 
 def add_stream_options(command: argparse.ArgumentParser) -> None:
-    """The options of ``gryph stream`` beyond the engine's (added by the caller)."""
+    """The options of ``gryph stream``."""
+    options.suite_file(command)
     command.add_argument("suite", nargs="?", help="with status or reset: the suite whose stream it is")
     command.add_argument("--trigger", help="a batch every so often, e.g. 30s (default: the suite's stream every)")
     how = command.add_mutually_exclusive_group()
@@ -66,22 +68,21 @@ def add_stream_options(command: argparse.ArgumentParser) -> None:
         help="take over the state another suite file left (this suite, moved there before): a state belongs to "
         "one suite file",
     )
-    command.add_argument("--history", metavar="PATH", help="store each batch as a run in this history")
+    options.history(command, default=None, what=": each batch is stored in it as a run")
     command.add_argument(
         "--html", metavar="PATH", help="write the stream's HTML report after each batch (from --history when given)"
     )
-    command.add_argument("--junit", metavar="PATH", help="write JUnit XML of each batch's checks (one testcase each)")
-    command.add_argument("--markdown", metavar="PATH", help="write a Markdown summary of each batch")
+    options.gate_files(command, each=" of each batch")
     add_notify_option(command)
-    command.add_argument("--format", choices=("text", "json"), default="text")
-    command.add_argument("--sample", type=int, default=20, help="rows kept per record output (0: none)")
+    options.output_format(command)
+    options.sample(command)
     command.add_argument("--to", choices=("earliest", "latest"), help="reset: where Kafka sources start again")
     command.add_argument("--yes", action="store_true", help="reset: yes, forget where the stream stands")
 
 
 def run_stream_command(args: argparse.Namespace, engine, env: GriffinEnv | None = None) -> int:
     """A stream of ``args.file``; a Griffin env.json's ``batch.interval`` is its default trigger."""
-    from .streaming.stream_runner import stream, stream_suite  # DuckDB (the stream's state) loads for streams only
+    from ..streaming.stream_runner import stream, stream_suite  # DuckDB (the stream's state) loads for streams only
 
     if args.file in ACTIONS and args.suite is not None:
         return _status(args) if args.file == "status" else _reset(args)
@@ -163,8 +164,8 @@ class _Outputs:
     def _write_report(self, result: RunResult) -> None:
         """The report of the batches so far: the history's when the stream stores one (earlier
         starts too), else this start's."""
-        from .history import HistoryStore
-        from .html_report import Report  # altair loads only for a stream with a report
+        from ..outputs.html import Report  # altair loads only for a stream with a report
+        from ..store.history import HistoryStore
 
         self.documents = [*self.documents, result.to_dict()][-REPORT_BATCHES:]
         history = self.args.history
@@ -220,14 +221,14 @@ def _trigger(text: str | None) -> int | None:
 
 
 def _status(args: argparse.Namespace) -> int:
-    from .streaming.stream_control import stream_status
+    from ..streaming.stream_control import stream_status
 
     print(for_terminal_lines(stream_status(args.suite, args.state)))
     return 0
 
 
 def _reset(args: argparse.Namespace) -> int:
-    from .streaming.stream_control import reset_stream
+    from ..streaming.stream_control import reset_stream
 
     if not args.yes:
         print("reset forgets where the stream stands: add --yes to do it", file=sys.stderr)

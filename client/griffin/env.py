@@ -3,7 +3,7 @@
 ``spark.config`` entries are set on the Spark session where Spark allows it at run time; cluster
 settings (``spark.master``, executor memory, ...) belong to the server and are reported as not
 applied. ``sinks`` define where Griffin writes metrics; a job config names the ones it uses
-(``client/griffin_sinks.py`` writes them). Checkpoints serve streaming jobs only.
+(``client/griffin/sinks.py`` writes them). Checkpoints serve streaming jobs only.
 """
 
 from __future__ import annotations

@@ -19,14 +19,14 @@ from gryph.compiler.errors import InvalidInput
 from gryph.compiler.safe_names import path_inside
 from gryph.compiler.suites.suite import Suite
 
-from .output_files import check_writable_path, write_whole
-from .run_result import json_safe
-from .visible_text import for_terminal, json_for_terminal
+from ..outputs.visible_text import for_terminal, json_for_terminal
+from ..results.output_files import check_writable_path, write_whole
+from ..results.run_result import json_safe
 
 if TYPE_CHECKING:  # a run without an env.json loads no Griffin config reader
     from gryph.compiler.griffin.document import Node
 
-    from .griffin_env import GriffinEnv
+    from .env import GriffinEnv
 
 CONSOLE = ("console", "log")
 FILES = ("hdfs",)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .run_result import RunResult
+from ..results.run_result import RunResult
 
 
 @dataclass(frozen=True)

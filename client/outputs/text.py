@@ -8,9 +8,9 @@ from typing import TypeGuard
 from gryph.compiler.checks.verdict import CheckOutcome
 from gryph.compiler.rule_kinds import RuleKind
 
+from ..results.run_result import RunResult, json_safe
 from .headline import run_headline
 from .readable_values import duration, number
-from .run_result import RunResult, json_safe
 from .visible_text import for_terminal
 
 SAMPLE_ROWS_SHOWN = 5

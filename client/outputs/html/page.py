@@ -11,7 +11,7 @@ from html import escape
 from gryph.compiler.checks.schema_checks import schema_changes
 
 from ..headline import document_headline
-from ..report import cell, json_safe
+from ..text import cell, json_safe
 from .chart import Chart
 from .malformed_values import malformed_section
 from .render import to_svg

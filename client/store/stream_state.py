@@ -23,8 +23,8 @@ import duckdb
 from gryph.compiler.errors import EngineError, InvalidInput, Location
 from gryph.compiler.sources.stream_positions import FileSlice, KafkaRange
 
-from ..stored_values import Damaged
 from .state_rows import accuracy_row, batch_row, meta_text, position_row
+from .stored_values import Damaged
 
 FORMAT_VERSION = "1"
 

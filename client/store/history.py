@@ -30,9 +30,9 @@ from gryph.compiler.checks.check_functions import BaselineQuery, Point
 from gryph.compiler.error_codes import HISTORY_NOT_STORED
 from gryph.compiler.errors import EngineError, GryphError, InvalidInput, Location
 
+from ..results.output_files import check_writable_path
+from ..results.run_result import RunResult, json_safe
 from .history_rows import columns_row, document_row, metric_row, point_row, run_row, stored_value
-from .output_files import check_writable_path
-from .run_result import RunResult, json_safe
 from .stored_values import Damaged, text
 
 if TYPE_CHECKING:  # DuckDB loads when a history is opened: a run without one does not pay for it

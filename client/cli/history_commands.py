@@ -1,0 +1,135 @@
+"""``gryph history SUITE`` and ``gryph report SUITE``: a suite's stored runs, as a table, JSON
+or an HTML report (no data scan)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from gryph.compiler.errors import InvalidInput, Location, closest
+
+from ..outputs.text import cell, metrics_summary, table
+from ..outputs.visible_text import for_terminal
+from ..results.run_result import to_json
+from ..store.history import HistoryStore
+from . import options
+from .exit_codes import EXIT_OK
+from .html_reports import check_report_outputs, wants_report, write_report
+
+
+def add_history_options(history: argparse.ArgumentParser) -> None:
+    history.add_argument("suite", help="the suite's name")
+    history.add_argument("--measure", help="list this measure's values only")
+    options.history(history)
+    history.add_argument("--limit", type=int, default=50, help="newest runs shown (default 50)")
+    options.output_format(history)
+    history.add_argument("--all", action="store_true", help="also the runs a rerun of their data time replaced")
+
+
+def add_report_options(report: argparse.ArgumentParser) -> None:
+    report.add_argument("suite", help="the suite's name")
+    options.history(report)
+    report.add_argument(
+        "--runs",
+        type=options.positive,
+        default=options.REPORT_RUNS,
+        help=f"newest runs in the trend charts (default {options.REPORT_RUNS})",
+    )
+    options.report_files(report, "the newest run", ("-o", "--html"))
+
+
+def report_command(args) -> int:
+    """The HTML report of a suite from its stored runs alone."""
+    if not wants_report(args):
+        raise InvalidInput(
+            "NO_OUTPUT",
+            "gryph report needs somewhere to write: -o PATH, --png DIR or --svg DIR",
+            text=args.suite,
+            hint="gryph report SUITE -o report.html",
+        )
+    check_report_outputs(args)
+    store = _stored_suite(args.history, args.suite)
+    write_report(store.documents(args.suite, args.runs), args)
+    return EXIT_OK
+
+
+def _stored_suite(history: str, suite: str) -> HistoryStore:
+    """The history, which holds runs of ``suite``; else NO_STORED_RUNS (exit 2) naming the closest
+    suite it holds, the same error for every command that reads a suite's runs."""
+    store = HistoryStore(history)
+    stored = store.suites()
+    if suite in stored:
+        return store
+    nearest = closest(suite, stored)
+    if nearest is not None:
+        hint = f"did you mean {nearest!r}?"
+    elif stored:
+        hint = f"suites stored there: {', '.join(stored[:12])}" + (", ..." if len(stored) > 12 else "")
+    else:
+        hint = "gryph run SUITE --history PATH stores runs"
+    raise InvalidInput(
+        "NO_STORED_RUNS",
+        f"no stored runs of suite {suite!r} in {history}",
+        location=Location(file=history),
+        text=suite,
+        hint=hint,
+    )
+
+
+def history_command(args) -> int:
+    store = _stored_suite(args.history, args.suite)
+    runs = store.runs(args.suite, max(args.limit, 0), superseded=args.all)
+    if args.measure is None:
+        metrics = store.run_metrics([r["run_id"] for r in runs])
+        runs = [{**r, "metrics": metrics.get(r["run_id"], {})} for r in runs]
+    if args.measure is not None:
+        runs = [
+            {
+                "run_id": r["run_id"],
+                "started": r["started"],
+                "data_time": r["data_time"],
+                "pass": r["pass"],
+                "value": r["measure"][args.measure],
+                **({"superseded_by": r["superseded_by"]} if args.all else {}),
+            }
+            for r in runs
+            if args.measure in r["measure"]
+        ]
+    if args.format == "json":
+        sys.stdout.write(to_json({"suite": args.suite, "runs": runs}))
+    elif not runs:
+        print(
+            for_terminal(
+                f"no runs of {args.suite!r}"
+                + (f" with measure {args.measure!r}" if args.measure else "")
+                + f" in {args.history}"
+            )
+        )
+    elif args.measure is not None:
+        print(
+            table(
+                ["started", "data time", "pass", args.measure],
+                [[r["started"], _data_time_cell(r), r["pass"], r["value"]] for r in runs],
+            )
+        )
+    else:
+        rows = [row for r in runs for row in _value_rows([r["started"], _data_time_cell(r), r["engine"], r["pass"]], r)]
+        print(table(["started", "data time", "engine", "pass", "measure or rule", "value"], rows))
+    return EXIT_OK
+
+
+def _value_rows(run_cells: list[object], run: dict) -> list[list[object]]:
+    """A run's lines in the history's table: one per measure and rule, named as checks read them
+    (``measures["rows"]``, ``metrics["ids"]``), the run's own cells on its first line only."""
+    values = [(f"measures[{json.dumps(name, ensure_ascii=False)}]", cell(v)) for name, v in run["measure"].items()]
+    values += [
+        (f"metrics[{json.dumps(rule, ensure_ascii=False)}]", metrics_summary(v)) for rule, v in run["metrics"].items()
+    ]
+    blank = [""] * len(run_cells)
+    return [[*(run_cells if i == 0 else blank), name, v] for i, (name, v) in enumerate(values or [("", "")])]
+
+
+def _data_time_cell(run: dict) -> str:
+    shown = run["data_time"] or ""
+    return f"{shown} (superseded)" if run.get("superseded_by") else shown

@@ -1,0 +1,179 @@
+"""``gryph run SUITE`` and ``gryph backfill SUITE --from --to``: a suite run once, or once per
+data time of a range, with its outputs, history and alerts."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gryph.compiler.redaction import redact
+from gryph.compiler.suites.data_times import data_time_range
+from gryph.compiler.suites.data_times import shown as shown_data_time
+from gryph.compiler.suites.suite_variables import parse_assignment
+
+from ..alerts.run_alerts import add_notify_option, alert_targets, send_alerts, warn_not_sent
+from ..griffin.sinks import resolve_sinks, write_sinks
+from ..outputs.gate import gate_passes, to_junit, to_markdown
+from ..outputs.text import to_text
+from ..outputs.visible_text import for_terminal, for_terminal_lines
+from ..results.output_files import check_writable_path, write_whole
+from ..results.run_result import to_json
+from ..run import runner
+from ..run.progress import shows_progress, terminal_progress
+from ..store.history import HistoryStore, HistoryWriteError
+from . import options
+from .exit_codes import EXIT_FAILED, EXIT_OK
+from .html_reports import check_report_outputs, wants_report, write_report
+
+if TYPE_CHECKING:
+    from gryph.compiler.engine import Engine
+
+    from ..griffin.env import GriffinEnv
+
+
+def add_run_options(run: argparse.ArgumentParser) -> None:
+    options.suite_file(run)
+    options.output_format(run)
+    run.add_argument("--output", help="write the report to this file instead of stdout")
+    options.sample(run)
+    run.add_argument(
+        "--records-to",
+        metavar="DEST",
+        help="write every record output in full where the engine runs: a folder (parquet files) or table:PREFIX",
+    )
+    options.history(run)
+    run.add_argument("--no-history", action="store_true", help="neither read nor store run history")
+    options.gate_files(run)
+    options.strict(run)
+    options.report_files(run, "the run")
+    add_notify_option(run)
+    run.add_argument("--quiet", action="store_true", help="no progress display on the terminal")
+    options.variables(run)
+    options.data_time(run)
+
+
+def add_backfill_options(backfill: argparse.ArgumentParser) -> None:
+    options.suite_file(backfill)
+    options.history(backfill)
+    backfill.add_argument("--from", dest="start", required=True, metavar="TIME", help="the first data time")
+    backfill.add_argument("--to", dest="end", required=True, metavar="TIME", help="the last data time (included)")
+    backfill.add_argument("--step", default="1d", help="between data times: 1d (default), 6h, 30m ...")
+    options.variables(backfill, each_data_time=True)
+    options.output_format(backfill)
+    add_notify_option(backfill)
+
+
+def run_command(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv | None) -> int:
+    _check_outputs(args, engine)
+    variables = _variables(args.var)
+    suite = runner.load_suite(args.file, variables=variables)
+    runner.run_data_time(suite, args.data_time)  # a bad --data-time is refused before the scan
+    sinks = resolve_sinks(suite, env)  # before the run: a sink that cannot be written fails first
+    alerts = alert_targets(suite, args.notify)  # and a bad alert target, or its secret not set
+    history = None if args.no_history else args.history
+    not_stored: HistoryWriteError | None = None
+    with terminal_progress(shows_progress(args.quiet, args.format == "json")) as phase:
+        try:
+            result = runner.run(
+                suite,
+                engine,
+                remote=args.remote,
+                record_sample=max(args.sample, 0),
+                records_to=args.records_to,
+                history=history,
+                phase=phase,
+                data_time=args.data_time,  # the suite's ${name} took their values as it loaded
+            )
+        except HistoryWriteError as error:  # the run is done: its outputs are written all the same
+            assert error.result is not None
+            result, not_stored = error.result, error
+        write_sinks(sinks, suite, result.metrics, result.run_id or f"gryph-{result.started}")
+        if wants_report(args):
+            phase("drawing the report's charts")
+            documents = (
+                HistoryStore(history).documents(result.name, options.REPORT_RUNS)
+                if history and not_stored is None
+                else []
+            )
+            # the report is this run's: the runs up to it in data-time order (a backfilled day comes
+            # before later days' runs), this one last
+            ids = [document.get("run_id") for document in documents]
+            documents = documents[: ids.index(result.run_id) + 1] if result.run_id in ids else []
+            write_report(documents or [result.to_dict()], args)
+    _write(to_json(result.to_dict()) if args.format == "json" else to_text(result, args.strict), args.output)
+    if args.junit:
+        _write(to_junit(result, args.strict), args.junit)
+    if args.markdown:
+        _write(to_markdown(result, args.strict), args.markdown)
+    passes = gate_passes(result, args.strict)
+    report = str(Path(args.html).absolute()) if args.html is not None else None
+    not_sent = send_alerts(alerts, result, history, report)
+    warn_not_sent(not_sent, passes)
+    if not_stored is not None:  # said last, after the report, where it is seen
+        print(for_terminal_lines(f"{not_stored}\n    the run {'passed' if passes else 'failed'}"), file=sys.stderr)
+        return not_stored.exit_code if passes else EXIT_FAILED  # a failed run's exit 1 still fails CI
+    if not_sent and passes:
+        return not_sent[0].exit_code
+    return EXIT_OK if passes else EXIT_FAILED
+
+
+def backfill_command(args, engine: Engine | str) -> int:
+    """The suite run once per data time of the range, oldest first, each stored in the history
+    (a data time run before is replaced) and alerting as a run does; exit 1 when any run fails,
+    after running them all (else 5 when an alert could not be delivered)."""
+    moments = data_time_range(args.start, args.end, args.step)
+    for text in args.var:  # every --var checked before the first run
+        parse_assignment(text)
+    outcomes, not_sent = [], []
+    for moment in moments:
+        data_time = shown_data_time(moment)
+        variables = _variables([text.replace("{data_time}", data_time) for text in args.var])
+        suite = runner.load_suite(args.file, variables=variables)
+        alerts = alert_targets(suite, args.notify)  # a bad target is refused before the first run
+        result = runner.run(suite, engine, remote=args.remote, history=args.history, data_time=data_time)
+        outcomes.append({"data_time": data_time, "run_id": result.run_id, "pass": result.passed})
+        if args.format == "text":
+            print(for_terminal(f"{data_time}: {'passed' if result.passed else 'FAILED'}"))
+        failures = send_alerts(alerts, result, args.history, None)  # each run alerts as a gryph run does
+        warn_not_sent(failures, result.passed)
+        not_sent += failures
+    if args.format == "json":
+        sys.stdout.write(to_json({"runs": outcomes}))
+    if not all(o["pass"] for o in outcomes):
+        return EXIT_FAILED
+    return not_sent[0].exit_code if not_sent else EXIT_OK
+
+
+def _check_outputs(args: argparse.Namespace, engine: Engine | str) -> None:
+    """Every output path the run will write, refused before the run when it can never be written."""
+    for option, path in (("--output", args.output), ("--junit", args.junit), ("--markdown", args.markdown)):
+        if path is not None:
+            check_writable_path(option, path)
+    check_report_outputs(args)
+    records_to = args.records_to
+    # on Spark the server writes records, to its own file system: only a local one is checked here
+    if (
+        records_to
+        and not records_to.startswith("table:")
+        and "://" not in records_to
+        and getattr(engine, "name", engine) == "duckdb"
+    ):
+        check_writable_path("--records-to", records_to, folder=True)
+
+
+def _write(text: str, output: str | None) -> None:
+    text = redact(text)  # a report in text, JSON, JUnit or Markdown shows no secret
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        write_whole(text, output)
+
+
+def _variables(assignments: list[str]) -> dict[str, str]:
+    values: dict[str, str] = {}
+    for text in assignments:
+        name, value = parse_assignment(text)
+        values[name] = value
+    return values

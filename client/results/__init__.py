@@ -1,0 +1,1 @@
+"""A run's result document and the files written from it (whole or not at all)."""

@@ -1,0 +1,1 @@
+"""Running a suite: the runner, the engine registry, refusals, progress, failing rows."""
