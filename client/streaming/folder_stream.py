@@ -20,7 +20,7 @@ from gryph.compiler.sources.stream_sources import bounded_files
 
 from .arrived_files import gone_and_changed, linked_outside, settled_files
 from .empty_batches import empty_frame
-from .stream_source import Bound
+from .stream_source import Bound, declared_limit
 
 if TYPE_CHECKING:
     from ..results.run_result import RunResult
@@ -31,13 +31,14 @@ SAMPLE_FILES = 10  # the newest files validation reads, when a view learns its c
 
 @dataclass(frozen=True)
 class FolderStream:
+    """A ``folder(...)`` source of a stream (see the module's docstring)."""
+
     spec: SourceSpec
     part: Literal["kafka", "files"] = "files"
 
     @property
     def default_limit(self) -> int | None:
-        cap = self.spec.option("max_files_per_batch")
-        return None if cap is None else int(str(cap))
+        return declared_limit(self.spec, "max_files_per_batch")
 
     def latest(self) -> tuple[FileSlice, ...]:
         """Every settled file there now (where ``reset --to latest`` puts the source: all taken)."""

@@ -19,7 +19,7 @@ from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_positions import KafkaRange
 from gryph.compiler.sources.stream_sources import bounded_kafka, offsets_lost, topics
 
-from .stream_source import Bound, StreamSource
+from .stream_source import Bound, StreamSource, declared_limit
 
 if TYPE_CHECKING:
     from ..results.run_result import RunResult
@@ -31,13 +31,14 @@ SAMPLE_MESSAGES = 100  # per partition: the newest messages a stream's checks ar
 
 @dataclass(frozen=True)
 class KafkaStream:
+    """A ``kafka(...)`` source of a stream (see the module's docstring)."""
+
     spec: SourceSpec
     part: Literal["kafka", "files"] = "kafka"
 
     @property
     def default_limit(self) -> int | None:
-        cap = self.spec.option("max_records_per_batch")
-        return None if cap is None else int(str(cap))
+        return declared_limit(self.spec, "max_records_per_batch")
 
     def latest(self) -> tuple[KafkaRange, ...]:
         """Per partition of every topic, the offsets the broker holds: from its log start (``low``)

@@ -102,6 +102,12 @@ class StreamSource(Protocol[Start, Position]):
         ...
 
 
+def declared_limit(spec: SourceSpec, option: str) -> int | None:
+    """The cap a source declares on a batch (checked a whole number when the suite was read)."""
+    cap = spec.option(option)
+    return None if cap is None else int(str(cap))
+
+
 def stream_sources(suite: Suite) -> dict[str, StreamSource]:
     """The suite's stream sources, by name, in the suite's order."""
     from .folder_stream import FolderStream
