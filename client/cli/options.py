@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from ..run.engines import ENGINES
-from ..store.history import DEFAULT_PATH
+from ..store.history_file import DEFAULT_PATH
 
 REPORT_RUNS = 30  # runs in a report's trends: the proposal's "previous 30 runs"
 

@@ -22,7 +22,8 @@ from ..results.output_files import check_writable_path, write_whole
 from ..results.run_result import to_json
 from ..run import runner
 from ..run.progress import shows_progress, terminal_progress
-from ..store.history import HistoryStore, HistoryWriteError
+from ..store.history import HistoryStore
+from ..store.history_writes import HistoryWriteError
 from . import options
 from .exit_codes import EXIT_FAILED, EXIT_OK
 from .html_reports import check_report_outputs, wants_report, write_report

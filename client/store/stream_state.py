@@ -7,12 +7,13 @@ document in one transaction; *publishing* (history, outputs) follows, each outpu
 as it completes (outbox.py). After a crash, an intent without a commit runs again with the same
 time and input; a commit not yet published is published to the outputs it had not reached.
 
-The open connection is the stream's lease: DuckDB lets one process at a time open the file for
-writing, so a second client gets STREAM_LOCKED instead of sharing offsets with the first.
+The open state is the stream's lease: gryph's lock on the file (locked_files.py) is held until it
+is closed, so a second client gets STREAM_LOCKED instead of sharing offsets with the first.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import uuid
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ import duckdb
 from gryph.compiler.errors import EngineError, InvalidInput, Location
 from gryph.compiler.sources.stream_positions import FileSlice, KafkaRange
 
+from .locked_files import Busy, connect, gryph_lock, not_duckdb
 from .state_rows import accuracy_row, batch_row, meta_text, position_row
 from .stored_values import Damaged
 
@@ -104,35 +106,47 @@ class StreamState:
     def __init__(self, path: str | Path, suite: str, owner: Owner | None = None, adopt: bool = False) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lease = contextlib.ExitStack()  # gryph's lock on the file, held until ``close``
         try:
-            self._con = duckdb.connect(str(self.path))
-        except duckdb.IOException as error:
-            if "lock" in str(error).lower():
-                raise EngineError(
-                    "STREAM_LOCKED",
-                    f"the stream state {self.path} is in use by another process",
-                    location=Location(str(self.path)),
-                    text=str(self.path),
-                    hint="one client runs a stream at a time: stop the other, or give this one its own --state",
-                ) from None
-            raise self._broken(str(error).splitlines()[0]) from None
-        except duckdb.Error as error:
-            raise self._broken(str(error).splitlines()[0]) from None
+            self._con = self._leased_connection()
+        except BaseException:
+            self._lease.close()
+            raise
         try:
             foreign = self._foreign_tables()
             if foreign:
-                self._con.close()
+                self.close()
                 raise self._broken(f"it is a DuckDB database of other tables ({', '.join(foreign)}), not a stream's")
             with self._transaction():  # one commit, not one per table: each writes the file
                 for statement in _SCHEMA:
                     self._con.execute(statement)
                 self._claim(suite, owner, adopt)
         except duckdb.Error as error:
-            self._con.close()
+            self.close()
             raise self._broken(str(error).splitlines()[0]) from None
         except InvalidInput:  # another suite's: its lease is not kept
-            self._con.close()
+            self.close()
             raise
+
+    def _leased_connection(self) -> duckdb.DuckDBPyConnection:
+        """DuckDB's connection to the state, under gryph's lock (STREAM_LOCKED when another process
+        holds it); a file that is not DuckDB's is STREAM_STATE."""
+        try:
+            self._lease.enter_context(gryph_lock(self.path, shared=False))
+            problem = not_duckdb(self.path)
+            if problem is not None:
+                raise self._broken(problem)
+            return connect(self.path)
+        except Busy:
+            raise EngineError(
+                "STREAM_LOCKED",
+                f"the stream state {self.path} is in use by another process",
+                location=Location(str(self.path)),
+                text=str(self.path),
+                hint="one client runs a stream at a time: stop the other, or give this one its own --state",
+            ) from None
+        except (duckdb.Error, OSError) as error:
+            raise self._broken(str(error).splitlines()[0]) from None
 
     def _foreign_tables(self) -> list[str]:
         """The tables of a database that is no stream state (a new file has none; a state has its
@@ -189,6 +203,7 @@ class StreamState:
 
     def close(self) -> None:
         self._con.close()
+        self._lease.close()
 
     def _checked(self, read):
         """What ``read()`` gives from the state's rows; a damaged row is STREAM_STATE naming it."""

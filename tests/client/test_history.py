@@ -11,7 +11,8 @@ import sys
 import pytest
 
 from gryph.client import run
-from gryph.client.store.history import HistoryStore, HistoryWriteError
+from gryph.client.store.history import HistoryStore
+from gryph.client.store.history_writes import HistoryWriteError
 from gryph.compiler.checks.check_functions import Clock
 from gryph.compiler.errors import EngineError
 
@@ -69,7 +70,8 @@ def test_averages_over_time_windows(tmp_path):
 # writer shows at once, in the writer, and a reader racing the writers is exercised as well
 _WRITER = """
 import datetime as dt, sys
-from gryph.client.store.history import HistoryWriteError, HistoryStore
+from gryph.client.store.history import HistoryStore
+from gryph.client.store.history_writes import HistoryWriteError
 path, worker, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 store, start = HistoryStore(path), dt.datetime(2026, 11, 18, 12, 0, tzinfo=dt.timezone.utc)
 for i in range(count):

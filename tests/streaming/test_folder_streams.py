@@ -4,6 +4,7 @@ step; a second client is refused. Expected values are counted by hand from the f
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import subprocess
@@ -304,3 +305,29 @@ def test_once_after_a_crash_runs_only_the_batch_the_crash_left(tmp_path):
     _intent_only(tmp_path)
     resumed = _cli("stream", "landed.dq", "--once", "--format", "json", "--state", "s.duckdb", cwd=tmp_path)
     assert [json.loads(line)["stream"]["batch"] for line in resumed.stdout.splitlines()] == [1]
+
+
+def test_the_lease_is_gryphs_lock_beside_the_state_so_a_client_never_reads_a_state_being_written(tmp_path):
+    # DuckDB reads a file's header before it takes its own lock: the lease must be taken first,
+    # so a holder of gryph's lock alone (as a client mid-way through opening the file) refuses another
+    suite = _suite(tmp_path)
+    _arrive(tmp_path, "f.json", [{"id": 1, "user": "u", "amount": 1}])
+    lock = os.open(tmp_path / "s.duckdb.lock", os.O_RDONLY | os.O_CREAT)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        refused = _cli("stream", str(suite), "--once", "--state", "s.duckdb", cwd=tmp_path)
+    finally:
+        os.close(lock)
+    assert refused.returncode == 3
+    assert "STREAM_LOCKED" in refused.stderr
+    assert not (tmp_path / "s.duckdb").exists()  # refused before DuckDB touched the file
+    ran = _cli("stream", str(suite), "--once", "--state", "s.duckdb", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+
+
+def test_a_state_file_that_is_not_duckdbs_is_named_not_opened(tmp_path):
+    suite = _suite(tmp_path)
+    (tmp_path / "s.duckdb").write_bytes(b"SQLite format 3\x00" + bytes(100))
+    refused = _cli("stream", str(suite), "--once", "--state", "s.duckdb", cwd=tmp_path)
+    assert refused.returncode == 3
+    assert "STREAM_STATE" in refused.stderr and "no DuckDB database" in refused.stderr

@@ -1,0 +1,160 @@
+"""The history read back: measure values, rule metrics, anomaly baselines, stored schemas, runs
+and their documents, each row checked (history_rows.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from gryph.compiler.checks.check_functions import BaselineQuery, Point
+
+from .history_file import HistoryFile, _utc
+from .history_rows import columns_row, document_row, metric_row, point_row, run_row, stored_value
+from .stored_values import text
+
+
+class HistoryReads(HistoryFile):
+    """Reading runs from the history file."""
+
+    def measure_values(
+        self,
+        suite: str,
+        measure: str,
+        limit: int,
+        since: dt.datetime | None = None,
+        until: dt.datetime | None = None,
+    ) -> list[object]:
+        """A measure's values in the runs of ``suite`` (started at or after ``since``, at or before
+        ``until``), newest first."""
+        window = "".join(f"and run_time {op} ? " for op, moment in ((">=", since), ("<=", until)) if moment is not None)
+
+        def build(tables: set[str]) -> tuple[str, list] | None:
+            if "measure_values" not in tables:
+                return None
+            params: list[object] = []
+            rows = self._current("measure_values", tables, params)
+            params += [suite, measure] + [_utc(m) for m in (since, until) if m is not None] + [limit]
+            sql = f"select value from {rows} where suite = ? and measure = ? {window}order by run_time desc, seq desc limit ?"
+            return sql, params
+
+        return self._query_with(build, lambda row: stored_value(row[0]))
+
+    def run_metrics(self, run_ids: list[str]) -> dict[str, dict[str, object]]:
+        """Each of these runs' rule metrics (rule -> its map, or its rows), in the order the run
+        wrote them; a run stored before the history kept rule metrics has none."""
+        if not run_ids:
+            return {}
+        sql = f"select run_id, rule, value from metric_values where run_id in ({', '.join('?' * len(run_ids))}) "
+        sql += "order by rowid"
+        metrics: dict[str, dict[str, object]] = {}
+        for run_id, rule, value in self._query_with(
+            lambda tables: (sql, list(run_ids)) if "metric_values" in tables else None, metric_row
+        ):
+            metrics.setdefault(run_id, {})[rule] = value
+        return metrics
+
+    def metric_values(self, suite: str, rule: str, limit: int) -> list[object]:
+        """A rule's metrics (its map, or its rows) in the runs of ``suite``, newest first."""
+
+        def build(tables: set[str]) -> tuple[str, list] | None:
+            if "metric_values" not in tables:
+                return None
+            params: list[object] = []
+            rows = self._current("metric_values", tables, params)
+            sql = f"select value from {rows} where suite = ? and rule = ? order by run_time desc, seq desc limit ?"
+            return sql, [*params, suite, rule, limit]
+
+        return self._query_with(build, lambda row: stored_value(row[0]))
+
+    def baseline(self, suite: str, query: BaselineQuery, limit: int) -> list[Point]:
+        """The values an anomaly check learns from (a measure's, or a rule's metrics), newest first:
+        runs that passed, and where the check found no anomaly, unless the query includes them."""
+        table, column = ("measure_values", "measure") if query.source == "measure" else ("metric_values", "rule")
+
+        def build(tables: set[str]) -> tuple[str, list] | None:
+            if table not in tables:
+                return None
+            # table and column are one of the two pairs above, never the user's text
+            params: list[object] = []
+            sql = f"select v.value, v.run_time from {self._current(table, tables, params)} v join runs r on r.run_id = v.run_id "
+            sql += f"where v.suite = ? and v.{column} = ? "
+            params += [suite, query.name]
+            if not query.include_failed:
+                sql += "and r.passed "
+            if not query.include_anomalies and "check_anomalies" in tables:
+                sql += (
+                    "and not exists (select 1 from check_anomalies a "
+                    "where a.run_id = v.run_id and a.check_name = ? and a.anomaly) "
+                )
+                params.append(query.check)
+            for bound, op in ((query.since, ">="), (query.until, "<=")):
+                if bound is not None:
+                    sql += f"and v.run_time {op} ? "
+                    params.append(_utc(bound))
+            return sql + "order by v.run_time desc, v.seq desc limit ?", [*params, limit]
+
+        return [
+            Point(value, started.replace(tzinfo=dt.timezone.utc))
+            for value, started in self._query_with(build, point_row)
+        ]
+
+    def schema(self, suite: str, source: str) -> dict[str, str] | None:
+        """The columns of ``source`` stored with the newest current run of ``suite`` that read it, or None."""
+
+        def build(tables: set[str]) -> tuple[str, list] | None:
+            if "source_schemas" not in tables:
+                return None
+            params: list[object] = []
+            rows = self._current("source_schemas", tables, params)
+            sql = f"select columns from {rows} where suite = ? and source = ? order by run_time desc, seq desc limit 1"
+            return sql, [*params, suite, source]
+
+        rows = self._query_with(build, columns_row)
+        return rows[0] if rows else None
+
+    def runs(self, suite: str, limit: int = 50, superseded: bool = False) -> list[dict]:
+        """The newest current runs of ``suite`` (newest data time, else start, first): run id, start
+        time, data time (None without), engine, verdict and measures; ``superseded`` adds the runs
+        a rerun of their data time replaced, each with ``superseded_by``."""
+        return self._query_with(
+            lambda tables: self._runs_sql(
+                "run_id, started, engine, passed, document", tables, superseded, suite, limit
+            ),
+            lambda row: run_row(row, superseded),
+        )
+
+    def _runs_sql(
+        self, columns: str, tables: set[str], superseded: bool, suite: str, limit: int
+    ) -> tuple[str, list] | None:
+        """A query of ``columns`` of a suite's runs and their data time and superseding run, newest
+        first; without ``superseded``, the current runs only; with ``before``, those earlier than it."""
+        if "runs" not in tables:
+            return None
+        at = "coalesce(d.data_time, r.started)" if "data_times" in tables else "r.started"
+        earlier = f"and {at} < ? " if self._before is not None else ""
+        params = [suite, *([_utc(self._before)] if self._before is not None else []), limit]
+        if "data_times" not in tables:
+            sql = f"select {columns}, null, null from runs r where suite = ? {earlier}order by started desc, seq desc limit ?"
+            return sql, params
+        keep = "" if superseded else "and d.superseded_by is null "
+        picked = ", ".join(f"r.{column.strip()}" for column in columns.split(","))
+        return (
+            f"select {picked}, d.data_time, d.superseded_by from runs r left join data_times d "
+            f"on d.run_id = r.run_id where r.suite = ? {keep}{earlier}"
+            f"order by {at} desc, r.seq desc limit ?",
+            params,
+        )
+
+    def suites(self) -> list[str]:
+        """The names of the suites with stored runs."""
+        return self._query(
+            "select distinct suite from runs order by suite", [], lambda row: text(row[0], "a run's suite")
+        )
+
+    def documents(self, suite: str, limit: int) -> list[dict]:
+        """The result documents of the newest ``limit`` current runs of ``suite`` (by data time, else
+        start; with ``before``, earlier than it), oldest first, each with its run id and its start
+        time (UTC, ISO 8601)."""
+        documents = self._query_with(
+            lambda tables: self._runs_sql("run_id, started, document", tables, False, suite, limit), document_row
+        )
+        return documents[::-1]
