@@ -68,7 +68,7 @@ def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str)
     elif spec.format == "table":
         relation = _declared(spec, _table_name(con, spec))
     elif spec.format == "kafka":
-        from .kafka_reader import kafka_relation  # confluent-kafka loads only for suites that read Kafka
+        from .kafka.reader import kafka_relation  # confluent-kafka loads only for suites that read Kafka
 
         arrow_names = (f"__gryph_arrow_{view}",)
         relation = kafka_relation(con, spec, arrow_names[0])
