@@ -84,6 +84,8 @@ class SourceKindSpec:
     packages: tuple[tuple[str, Package], ...] = ()
     stream: bool = False
     text: bool = False
+    # its values are text the engine parses into a declared schema's types (typed_text.py)
+    text_values: bool = False
     dsl: bool = True  # a native suite declares it (``text`` comes from Griffin only, ``frame`` from Python)
 
     @property
@@ -114,10 +116,10 @@ _DATABASE = (
     Option("statement_timeout", (str, int)),
 )
 _SPECS = (
-    SourceKindSpec(SourceKind.CSV, "file", text=True),
-    SourceKindSpec(SourceKind.TSV, "file", text=True),
+    SourceKindSpec(SourceKind.CSV, "file", text=True, text_values=True),
+    SourceKindSpec(SourceKind.TSV, "file", text=True, text_values=True),
     SourceKindSpec(SourceKind.PARQUET, "file"),
-    SourceKindSpec(SourceKind.JSON, "file"),
+    SourceKindSpec(SourceKind.JSON, "file", text_values=True),  # a field of a declared type is read as its JSON text
     SourceKindSpec(SourceKind.AVRO, "file", packages=(("spark", Package("spark-avro", "avro")),)),
     SourceKindSpec(SourceKind.ORC, "file"),
     SourceKindSpec(SourceKind.TEXT, "file", dsl=False),

@@ -22,6 +22,7 @@ from pathlib import Path
 import duckdb
 
 from gryph.compiler.errors import EngineError, InvalidInput, Location
+from gryph.compiler.sources.stream_positions import FileSlice, KafkaRange
 
 from .locked_files import Busy, connect, gryph_lock, not_duckdb
 from .state_rows import accuracy_row, batch_row, meta_text, position_row
@@ -50,11 +51,11 @@ INTENT, COMMITTED, PUBLISHED = "intent", "committed", "published"
 
 @dataclass
 class BatchInput:
-    """What one batch reads: per Kafka source ``(topic, partition, start, end)`` ranges (end
-    exclusive), per folder source ``(path, mtime_ns, size)`` of each file, in reading order."""
+    """What one batch reads: per Kafka source a ``KafkaRange`` per partition, per folder source a
+    ``FileSlice`` per file, in reading order (stream_positions.py; stored as lists of their fields)."""
 
-    kafka: dict[str, list[tuple[str, int, int, int]]] = field(default_factory=dict)
-    files: dict[str, list[tuple[str, int, int]]] = field(default_factory=dict)
+    kafka: dict[str, list[KafkaRange]] = field(default_factory=dict)
+    files: dict[str, list[FileSlice]] = field(default_factory=dict)
     # Kafka offsets lost before they were read (a suite that accepts loss): source -> count
     lost: dict[str, int] = field(default_factory=dict)
     # per retrying accuracy rule: the file of the misses it matches again, and the oldest batch
@@ -66,12 +67,17 @@ class BatchInput:
 
     @property
     def empty(self) -> bool:
-        return not any(start < end for ranges in self.kafka.values() for _, _, start, end in ranges) and not any(
-            self.files.values()
-        )
+        return all(r.empty for ranges in self.kafka.values() for r in ranges) and not any(self.files.values())
+
+    @property
+    def sources(self) -> list[str]:
+        """The stream sources the batch reads (each in its part)."""
+        return [*self.kafka, *self.files]
 
     def to_json(self) -> str:
-        shaped = {"kafka": self.kafka, "files": self.files, "lost": self.lost}
+        kafka = {name: [r.to_state() for r in ranges] for name, ranges in self.kafka.items()}
+        files = {name: [f.to_state() for f in listed] for name, listed in self.files.items()}
+        shaped = {"kafka": kafka, "files": files, "lost": self.lost}
         kept = {"pending": self.pending, "cutoff": self.cutoff, "history": self.history}
         return json.dumps({**shaped, **kept}, sort_keys=True)
 
@@ -279,13 +285,7 @@ class StreamState:
                     for tmst, (total, miss) in times.items()
                 ],
             )
-            for source, ranges in batch.input.kafka.items():
-                self._set_positions(source, {(topic, part): end for topic, part, _, end in ranges})
-            for source, files in batch.input.files.items():
-                self._insert_many(
-                    "insert into folder_files values (?, ?, ?, ?, ?)",
-                    [[source, path, mtime, size, batch.number] for path, mtime, size in files],
-                )
+            self._move_past(batch.input, batch.number)
             self._con.execute(
                 "update batches set status = ?, document = ? where batch = ?",
                 [COMMITTED, json.dumps(document, ensure_ascii=False, allow_nan=False), batch.number],
@@ -307,29 +307,34 @@ class StreamState:
             self._con.execute("delete from outputs_done where batch = ?", [batch.number])
 
     def skip(self, batch: Batch) -> None:
-        """A batch that read no rows (only aborted transactions' messages or their markers): its
-        sources move past its input and it is forgotten, its number left to the next batch."""
+        """A batch that read no rows (only aborted transactions' messages or their markers, no
+        file): its sources move past its input and it is forgotten, its number left to the next batch."""
         with self._transaction():
-            for source, ranges in batch.input.kafka.items():
-                self._set_positions(source, {(topic, part): end for topic, part, _, end in ranges})
+            self._move_past(batch.input, batch.number)
             self._con.execute("delete from batches where batch = ?", [batch.number])
 
-    def reset(
-        self, positions: dict[str, dict[tuple[str, int], int]], folders: dict[str, list[tuple[str, int, int]]]
-    ) -> None:
-        """Forget an unfinished intent; set Kafka sources to ``positions``; a folder forgets the
-        files it took and takes the ones given as already read (batch 0: skipped, never read)."""
+    def reset(self, taken: BatchInput) -> None:
+        """Forget an unfinished intent; set every source of ``taken`` to where it would be had a
+        batch read ``taken`` and nothing before it: Kafka sources past its ranges, folders with
+        its files taken (batch 0: skipped, never read)."""
         with self._transaction():
             self._con.execute("delete from batches where status = ?", [INTENT])
-            for source, at in positions.items():
+            for source in taken.kafka:
                 self._con.execute("delete from kafka_positions where source = ?", [source])
-                self._set_positions(source, at)
-            for source, skipped in folders.items():
+            for source in taken.files:
                 self._con.execute("delete from folder_files where source = ?", [source])
-                self._insert_many(
-                    "insert into folder_files values (?, ?, ?, ?, 0)",
-                    [[source, path, mtime, size] for path, mtime, size in skipped],
-                )
+            self._move_past(taken, 0)
+
+    def _move_past(self, taken: BatchInput, number: int) -> None:
+        """Each source past what batch ``number`` read: a Kafka partition's next offset is its
+        range's end, a folder's files are taken."""
+        for source, ranges in taken.kafka.items():
+            self._set_positions(source, {r.part: r.end for r in ranges})
+        for source, files in taken.files.items():
+            self._insert_many(
+                "insert into folder_files values (?, ?, ?, ?, ?)",
+                [[source, f.path, f.mtime_ns, f.size, number] for f in files],
+            )
 
     def _set_positions(self, source: str, positions: dict[tuple[str, int], int]) -> None:
         self._insert_many(
@@ -358,4 +363,6 @@ class _Transaction:
 
 def _batch(row: tuple) -> Batch:
     number, tmst, parts, status, document = batch_row(row)
-    return Batch(number, tmst, BatchInput(**parts), status, document)
+    kafka = {name: [KafkaRange.from_state(r) for r in ranges] for name, ranges in parts.pop("kafka").items()}
+    files = {name: [FileSlice.from_state(f) for f in listed] for name, listed in parts.pop("files").items()}
+    return Batch(number, tmst, BatchInput(kafka=kafka, files=files, **parts), status, document)

@@ -11,17 +11,15 @@ and the input, and nothing is read.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from gryph.compiler.errors import EngineError, Location
-from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.compiler.sources.stream_sources import topics
 from gryph.compiler.suites.suite import Suite
 
 from ..store.stream_state import Batch
 from .key_windows import batch_number
+from .stream_source import stream_sources
 
 
 def check_replayed(
@@ -46,31 +44,15 @@ def check_replayed(
             "stream again, or forget the batch with gryph stream reset",
         )
 
-    for name, ranges in batch.input.kafka.items():
-        spec = suite.sources.get(name)
-        if spec is None or spec.format != "kafka" or name not in suite.streams:
-            raise refuse(f"the Kafka source {name!r}", "which the suite does not declare")
-        declared = topics(spec)
-        held = _watermarks(spec) if ranges else {}
-        for topic, partition, start, end in ranges:
-            where = f"{topic}/{partition}"
-            if topic not in declared:
-                raise refuse(where, f"a topic source {name!r} does not read ({', '.join(declared)})")
-            if (topic, partition) not in held:
-                raise refuse(where, f"a partition the broker at {spec.paths[0]} does not have")
-            if not 0 <= start <= end:
-                raise refuse(f"{where} offsets {start} to {end}", "which are not a range of offsets")
-            if end > held[(topic, partition)][1]:  # planned below the high watermark, which never falls
-                raise refuse(f"{where} offsets {start} to {end}", "beyond the offsets the broker holds")
-    for name, files in batch.input.files.items():
-        spec = suite.sources.get(name)
-        if spec is None or spec.format != "folder" or name not in suite.streams:
-            raise refuse(f"the folder source {name!r}", "which the suite does not declare")
-        folder = spec.paths[0]
-        for path, _, _ in files:
-            entry = os.path.basename(path)
-            if path != os.path.join(folder, entry) or entry in ("", ".", "..") or entry.startswith((".", "_")):
-                raise refuse(path, f"which is not a file of the folder {folder}")
+    sources = stream_sources(suite)
+    for part, kind in (("kafka", "Kafka"), ("files", "folder")):
+        for name, read in getattr(batch.input, part).items():
+            stream = sources.get(name)
+            if stream is None or stream.part != part:
+                raise refuse(f"the {kind} source {name!r}", "which the suite does not declare")
+            unplanned = stream.unplanned(read)
+            if unplanned is not None:
+                raise refuse(*unplanned)
     for rule, path in batch.input.pending.items():
         if retrying.get(rule) is None or retrying[rule] != path:
             raise refuse(path, f"which is not where the misses of rule {rule!r} are kept")
@@ -85,9 +67,3 @@ def check_replayed(
     for name in batch.input.cutoff:
         if name not in retrying:
             raise refuse(f"the retry window of {name!r}", "which is no retrying rule of the suite")
-
-
-def _watermarks(spec: SourceSpec) -> dict[tuple[str, int], tuple[int, int]]:
-    from .kafka_offsets import watermarks  # confluent-kafka loads for Kafka sources only
-
-    return watermarks(spec)

@@ -23,7 +23,6 @@ from gryph.compiler.lowering import Options
 from gryph.compiler.rule_kinds import metric_name
 from gryph.compiler.safe_names import safe_file_name
 from gryph.compiler.suites.suite import Suite
-from gryph.local_backend.sources.kafka_consumer import shared_consumers
 
 from ..results.run_result import RunResult
 from ..run.runner import load_suite, opened_engine, run_loaded
@@ -39,12 +38,13 @@ from .accuracy_retries import (
     settle,
     with_retries,
 )
-from .arrived_files import gone_and_changed, linked_outside
 from .batch_inputs import bounded_suite, next_input
 from .failpoints import reached
+from .kafka_stream import one_connection
 from .key_windows import batch_number, kept_windows, rows_file, windowed_rules, with_windows
 from .outbox import Output, publish
 from .replayed_inputs import check_replayed
+from .stream_source import stream_sources
 
 DEFAULT_TRIGGER_MS = 30_000
 STATE_FOLDER = Path(".gryph") / "streams"
@@ -152,6 +152,7 @@ class _BatchRunner:
         self.outputs = outputs
         self.record_sample = record_sample
         self.kept = kept
+        self.sources = stream_sources(suite)
         self.retries = retrying_rules(suite)
         self.windowed = windowed_rules(suite)
         self.kept_windows = kept_windows(self.windowed)
@@ -163,7 +164,7 @@ class _BatchRunner:
         last = self.state.last_batch()
         if last is not None and last.status == INTENT:
             check_replayed(self.suite, last, self.state.path, self._misses_before(last), self._rows_file)
-            _, lag = next_input(self.suite, self.state)
+            _, lag = next_input(self.sources, self.state)
             result = self._run(last, lag)
             if result is not None:
                 yield result
@@ -180,8 +181,8 @@ class _BatchRunner:
         """The next batch's result; None when nothing new is there (a batch that read no rows is
         skipped, and the one after it tried)."""
         while True:
-            with shared_consumers():  # a batch's offsets and its read share one Kafka connection
-                batch_input, lag = next_input(self.suite, self.state)
+            with one_connection(self.sources.values()):
+                batch_input, lag = next_input(self.sources, self.state)
                 if batch_input.empty:
                     return None
                 result = self._run(self._intent(batch_input), lag)
@@ -213,8 +214,51 @@ class _BatchRunner:
         return f"{self.kept}/batch-{number}"
 
     def _run(self, batch: Batch, lag: dict[str, int]) -> RunResult | None:
+        """Run the batch of ``batch``'s intent, then skip it (it read nothing) or commit it and publish."""
+        present, left_out = self._readable(batch)
+        bounded = self._bounded(batch, present)
+        settled: dict[str, Settled] = {}
         started = dt.datetime.fromtimestamp(batch.tmst / 1000, dt.timezone.utc)
-        options = Options(
+        try:
+            result = run_loaded(
+                bounded,
+                self.active,
+                started,
+                self._options(batch),
+                self.store,
+                settle=lambda metrics: settled.update(self._settled(batch, bounded, metrics)),
+            )
+        except GryphError as error:
+            error.message += f" (batch {batch.number}; nothing was committed: the next start runs it again)"
+            raise
+        self._shape(result, batch, lag, left_out, settled)
+        reached("computed")
+        if all(self.sources[name].read_nothing(batch.input, result) for name in batch.input.sources):
+            self.state.skip(batch)
+            return None
+        self.state.commit(batch, result.to_dict(), {name: done.times for name, done in settled.items()})
+        reached("committed")
+        self._forget(batch)
+        return self._publish(batch, result)
+
+    def _readable(self, batch: Batch) -> tuple[BatchInput, dict[str, dict[str, list[str]]]]:
+        """What the engine reads of the batch's input, and per source what it leaves out (and names)."""
+        present, left_out = replace(batch.input, kafka={}, files={}), {}
+        for name in batch.input.sources:
+            source = self.sources[name]
+            read, left_out[name] = source.readable(getattr(batch.input, source.part)[name])
+            getattr(present, source.part)[name] = list(read)
+        return present, left_out
+
+    def _bounded(self, batch: Batch, present: BatchInput) -> Suite:
+        """The suite over the batch: its stream sources bounded, the misses and earlier rows its
+        retrying and windowed rules read again added."""
+        bounded = bounded_suite(self.suite, self.sources, present, batch.tmst)
+        bounded = with_retries(bounded, self.retries, batch.input.pending, batch.input.cutoff)
+        return with_windows(bounded, self.windowed, batch.input.history, batch.tmst)
+
+    def _options(self, batch: Batch) -> Options:
+        return Options(
             record_sample=self.record_sample,
             now_ms=batch.tmst,
             count_rows=True,
@@ -223,61 +267,46 @@ class _BatchRunner:
             export_only=frozenset(retrying.export for retrying in self.retries),
             keep_rows=tuple((source, rows_file(self.kept, source, batch.number)) for source in self.kept_windows),
         )
-        # a file deleted since it was listed, or a link out of its folder, is left out (and named); it counts as taken
-        gone = {name: gone_and_changed(files)[0] for name, files in batch.input.files.items()}
-        outside = {name: linked_outside(self.suite.sources[name], files) for name, files in batch.input.files.items()}
-        present = replace(
-            batch.input,
-            files={
-                name: [f for f in files if f[0] not in gone[name] and f[0] not in outside[name]]
-                for name, files in batch.input.files.items()
-            },
-        )
-        bounded = bounded_suite(self.suite, present, batch.tmst)
-        bounded = with_retries(bounded, self.retries, batch.input.pending, batch.input.cutoff)
-        bounded = with_windows(bounded, self.windowed, batch.input.history, batch.tmst)
-        settled: dict[str, Settled] = {}
 
-        def settle_accuracy(metrics: dict) -> None:
-            for retrying in self.retries:
-                name = retrying.rule.name
-                cutoff = batch.input.cutoff[name]
-                fed = f"{PENDING_PREFIX}{name}" in bounded.sources
-                earlier = self.state.accuracy_times(name, cutoff) if fed else {}
-                earlier.pop(batch.tmst, None)
-                misses = misses_by_time(self.active, misses_file(self._folder(batch.number), retrying))
-                # a Griffin job's metrics are one map (its metric wrapper), a suite's one per rule
-                written = metrics if self.suite.griffin else metrics[name]
-                judged = int(written[metric_name("total", retrying.rule.details)])
-                settled[name] = settle(retrying, judged, earlier, misses, batch.tmst)
-                written.update(accuracy_row(retrying.rule, *settled[name].times[batch.tmst]))
+    def _settled(self, batch: Batch, bounded: Suite, metrics: dict) -> dict[str, Settled]:
+        """Each retrying accuracy rule's result over the batches of its window, this one's written
+        into ``metrics`` (settle() in run_loaded, before the checks judge them)."""
+        settled = {}
+        for retrying in self.retries:
+            name = retrying.rule.name
+            cutoff = batch.input.cutoff[name]
+            fed = f"{PENDING_PREFIX}{name}" in bounded.sources
+            earlier = self.state.accuracy_times(name, cutoff) if fed else {}
+            earlier.pop(batch.tmst, None)
+            misses = misses_by_time(self.active, misses_file(self._folder(batch.number), retrying))
+            # a Griffin job's metrics are one map (its metric wrapper), a suite's one per rule
+            written = metrics if self.suite.griffin else metrics[name]
+            judged = int(written[metric_name("total", retrying.rule.details)])
+            settled[name] = settle(retrying, judged, earlier, misses, batch.tmst)
+            written.update(accuracy_row(retrying.rule, *settled[name].times[batch.tmst]))
+        return settled
 
-        try:
-            result = run_loaded(bounded, self.active, started, options, self.store, settle=settle_accuracy)
-        except GryphError as error:
-            error.message += f" (batch {batch.number}; nothing was committed: the next start runs it again)"
-            raise
+    def _shape(
+        self,
+        result: RunResult,
+        batch: Batch,
+        lag: dict[str, int],
+        left_out: dict[str, dict[str, list[str]]],
+        settled: dict[str, Settled],
+    ) -> None:
+        """The batch's result as a stream shows it: its ``stream`` part, without the stream's own state."""
         for name in settled:  # the misses' file is the stream's own state, not a user output
             result.records.get(name, {}).pop("written_to", None)
         # the rows a stream reads again (misses, earlier batches) are its own, not the user's sources
         result.schemas = {name: columns for name, columns in result.schemas.items() if name in self.suite.sources}
-        result.stream = _stream_part(batch, result, lag)
-        for name, files in present.files.items():
-            changed = gone_and_changed(files)[1]
-            for key, paths in (("gone", gone[name]), ("changed", changed), ("linked_outside", outside[name])):
-                if paths:  # named in the batch's result: what was read is not what was listed
-                    result.stream["sources"][name][key] = paths
+        sources = {
+            name: self.sources[name].describe(batch.input, result, lag.get(name, 0), left_out[name])
+            for name in batch.input.sources
+        }
+        result.stream = {"batch": batch.number, "tmst": batch.tmst, "sources": sources}
         updates = {name: done.updates for name, done in settled.items() if done.updates}
         if updates:
             result.stream["updates"] = updates
-        reached("computed")
-        if _read_nothing(batch, result):
-            self.state.skip(batch)
-            return None
-        self.state.commit(batch, result.to_dict(), {name: done.times for name, done in settled.items()})
-        reached("committed")
-        self._forget(batch)
-        return self._publish(batch, result)
 
     def _forget(self, batch: Batch) -> None:
         """What no later batch reads again: misses of the batches before this one, rows of the
@@ -311,34 +340,6 @@ class _BatchRunner:
         assert self.store is not None
         started = dt.datetime.fromtimestamp(batch.tmst / 1000, dt.timezone.utc)
         self.store.record(result.to_dict(), started, result.measures, run_id=result.run_id)
-
-
-def _read_nothing(batch: Batch, result: RunResult) -> bool:
-    """Whether a batch of Kafka offsets held no message at all: only aborted transactions'
-    messages or their commit and abort markers, which a read_committed consumer skips. Such a
-    batch is nothing new (a folder's new file, even empty, is something)."""
-    return not any(batch.input.files.values()) and not any(
-        result.rows_read.get(name, 0) or result.malformed.get(name, 0) for name in batch.input.kafka
-    )
-
-
-def _stream_part(batch: Batch, result: RunResult, lag: dict[str, int]) -> dict:
-    """The document's ``stream`` part: the batch, its time, and what each stream source read."""
-    sources: dict[str, dict] = {}
-    for name, ranges in batch.input.kafka.items():
-        sources[name] = {
-            "from": {f"{topic}/{part}": start for topic, part, start, _ in ranges},
-            "to": {f"{topic}/{part}": end for topic, part, _, end in ranges},
-            "malformed": result.malformed.get(name, 0),
-        }
-        if name in batch.input.lost:
-            sources[name]["lost"] = batch.input.lost[name]
-    for name, files in batch.input.files.items():
-        sources[name] = {"files": [path for path, _, _ in files]}
-    for name, part in sources.items():
-        part["rows"] = result.rows_read.get(name, 0)
-        part["lag"] = lag.get(name, 0)
-    return {"batch": batch.number, "tmst": batch.tmst, "sources": sources}
 
 
 def _stored_check(check: dict) -> CheckOutcome:

@@ -8,6 +8,7 @@ from ..errors import InvalidInput, Location
 from ..plan.data_types import Schema
 from ..redaction import redact
 from ..source_kinds import SOURCE_KINDS, SourceKindSpec, source_kind
+from .stream_positions import KafkaRange
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,8 @@ class SourceSpec:
     frame: object = field(default=None, compare=False, hash=False, repr=False)
     # a stream's batch time (epoch ms): engines add it to every row as the column ``__tmst``
     stamp: int | None = None
+    # a Kafka source bounded to a stream's batch: the offsets it reads of each partition
+    ranges: tuple[KafkaRange, ...] = ()
     # engines add each row's number in its file (1, 2, ... in file order) as this column: typed_text.py
     row_number: str | None = None
     # where the user declared it: errors reading it point there

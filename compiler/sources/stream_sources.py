@@ -2,9 +2,9 @@
 
 A suite reads them one micro-batch at a time (``gryph stream``). The client decides what each
 batch holds (per Kafka partition a range of offsets, end exclusive; or a list of files) and
-hands the engine a *bounded* spec: a ``kafka`` spec whose ``offsets`` option names the ranges,
-or a file spec of the folder's format with the batch's exact paths. Every row of a batch
-carries the batch time as ``__tmst`` (epoch milliseconds), as in Griffin's streaming mode.
+hands the engine a *bounded* spec: a ``kafka`` spec whose ``ranges`` name the offsets
+(stream_positions.py), or a file spec of the folder's format with the batch's exact paths. Every
+row of a batch carries the batch time as ``__tmst`` (epoch milliseconds), as in Griffin's streaming mode.
 
 This module declares the options each kind takes and the columns its rows have, so the check
 pass knows the schema before anything is read and both engines read the same columns.
@@ -12,8 +12,8 @@ pass knows the schema before anything is read and both engines read the same col
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
+from collections.abc import Iterable
+from dataclasses import replace
 
 from ..errors import EngineError, InvalidInput, Location, did_you_mean
 from ..language.time_literals import duration_ms
@@ -21,6 +21,7 @@ from ..plan.data_types import BOOLEAN, INTEGER, STRING, TIMESTAMP, Column, Schem
 from ..source_kinds import source_kind
 from .consumer_settings import refused_setting
 from .source_specs import SourceSpec
+from .stream_positions import KafkaRange
 
 TMST = "__tmst"  # Griffin's name for the batch time column
 MALFORMED = "__malformed"  # true for a Kafka message whose value did not parse (its columns are NULL)
@@ -37,11 +38,9 @@ KAFKA_COLUMNS = (
 )
 KAFKA_OPTIONS = source_kind("kafka").option_names  # as source_kinds.py declares them
 FOLDER_OPTIONS = source_kind("folder").option_names
-CONSUMER_PREFIX = source_kind(
-    "kafka"
-).option_prefix  # passed to the Kafka consumer as they are, as Spark's reader takes them
+# options passed to the Kafka consumer as they are, as Spark's reader takes them
+CONSUMER_PREFIX = source_kind("kafka").option_prefix
 DEFAULT_SETTLE_MS = 5_000
-OFFSETS = "offsets"  # the option of a bounded Kafka spec: {"topic": {"partition": [start, end]}}
 
 
 def is_stream(spec: SourceSpec) -> bool:
@@ -204,19 +203,9 @@ def offsets_lost(spec: SourceSpec, topic: str, partition: int, offsets: str) -> 
     )
 
 
-def bounded_kafka(spec: SourceSpec, ranges: Mapping[tuple[str, int], tuple[int, int]], tmst: int) -> SourceSpec:
-    """``spec`` bounded to one batch: per (topic, partition) the offsets [start, end) to read."""
-    shaped: dict[str, dict[str, list[int]]] = {}
-    for (topic, partition), (start, end) in sorted(ranges.items()):
-        shaped.setdefault(topic, {})[str(partition)] = [start, end]
-    options = (*((k, v) for k, v in spec.options if k != OFFSETS), (OFFSETS, json.dumps(shaped, sort_keys=True)))
-    return SourceSpec(spec.name, "kafka", spec.paths, None, options, spec.schema, location=spec.location, stamp=tmst)
-
-
-def kafka_ranges(spec: SourceSpec) -> dict[tuple[str, int], tuple[int, int]]:
-    """The offsets a bounded Kafka spec reads (see ``bounded_kafka``)."""
-    shaped = json.loads(str(spec.option(OFFSETS, "{}")))
-    return {(t, int(p)): (int(r[0]), int(r[1])) for t, parts in shaped.items() for p, r in parts.items()}
+def bounded_kafka(spec: SourceSpec, ranges: Iterable[KafkaRange], tmst: int) -> SourceSpec:
+    """``spec`` bounded to one batch: the offsets to read of each partition, in order."""
+    return replace(spec, ranges=tuple(sorted(ranges)), stamp=tmst)
 
 
 def bounded_files(spec: SourceSpec, files: tuple[str, ...], tmst: int) -> SourceSpec:

@@ -13,7 +13,7 @@ import pytest
 from gryph.client.cli.main import main
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.local_backend.sources.kafka_consumer import consumer_config
+from gryph.local_backend.sources.kafka.consumer import consumer_config
 
 SUITE = 'source s = kafka("127.0.0.1:9", topic = "t", format = "text",\n    {key} = "{value}")\nprofiling p on s: count(*) as n\n'
 PLAIN = 'org.apache.kafka.common.security.plain.PlainLoginModule required username=\\"u\\" password=\\"p;w\\";'

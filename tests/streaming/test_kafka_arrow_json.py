@@ -1,5 +1,5 @@
-"""JSON values parsed by Arrow's reader (kafka_arrow_json) give the rows the SQL parse gives
-(kafka_values), or the reader declines and the SQL parses: by hand, and differentially over
+"""JSON values parsed by Arrow's reader (kafka/arrow_json.py) give the rows the SQL parse gives
+(kafka/values.py), or the reader declines and the SQL parses: by hand, and differentially over
 generated values and batches."""
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from gryph.compiler.sources.declared_schemas import parse_schema
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.local_backend import DuckDBEngine
-from gryph.local_backend.sources.kafka_arrow_json import arrow_parsed, arrow_rows
-from gryph.local_backend.sources.kafka_values import RAW_VALUE, parsed_messages
+from gryph.local_backend.sources.kafka.arrow_json import arrow_parsed, arrow_rows
+from gryph.local_backend.sources.kafka.values import RAW_VALUE, parsed_messages
 
 SCHEMA = "id bigint, ts timestamp, user string, score double, ok boolean, day date"
 SPEC = SourceSpec(

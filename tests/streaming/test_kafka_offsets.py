@@ -6,9 +6,10 @@ import time
 
 import pytest
 
-from gryph.client.streaming.kafka_offsets import watermarks
 from gryph.compiler.errors import EngineError
 from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.sources.stream_positions import KafkaRange
+from gryph.local_backend.sources.kafka.broker import watermarks
 
 from .kafka_topics import new_topic, produce
 from .test_kafka_reading import duckdb_rows, free_port
@@ -22,11 +23,8 @@ def test_watermarks_of_every_partition_of_every_topic(kafka):
     two, one = new_topic(kafka.bootstrap, partitions=2), new_topic(kafka.bootstrap)
     produce(kafka.bootstrap, two, [(None, b"a"), (None, b"b"), (None, b"c")], partition=0)
     produce(kafka.bootstrap, two, [(None, b"d")], partition=1)
-    assert watermarks(_spec(kafka.bootstrap, f"{two},{one}")) == {
-        (two, 0): (0, 3),
-        (two, 1): (0, 1),
-        (one, 0): (0, 0),
-    }
+    held = (KafkaRange(two, 0, 0, 3), KafkaRange(two, 1, 0, 1), KafkaRange(one, 0, 0, 0))
+    assert watermarks(_spec(kafka.bootstrap, f"{two},{one}")) == tuple(sorted(held))  # by topic, then partition
 
 
 def test_an_unknown_topic_names_the_closest_one(kafka):
@@ -40,7 +38,7 @@ def test_an_unknown_topic_names_the_closest_one(kafka):
 def test_an_unknown_topic_in_a_batch_is_the_same_error(kafka):
     from gryph.compiler.sources.stream_sources import bounded_kafka
 
-    spec = bounded_kafka(_spec(kafka.bootstrap, "no-such-topic"), {("no-such-topic", 0): (0, 1)}, 1)
+    spec = bounded_kafka(_spec(kafka.bootstrap, "no-such-topic"), [KafkaRange("no-such-topic", 0, 0, 1)], 1)
     with pytest.raises(EngineError, match="no topic 'no-such-topic'"):
         duckdb_rows(spec)
 
@@ -57,7 +55,7 @@ def test_a_broker_nobody_listens_on_is_an_error_in_bounded_time():
 def test_a_consumer_reconnects_after_10_ms_unless_the_suite_says_otherwise():
     # librdkafka's default backoff (100 ms) held back the connection to the broker a bootstrap
     # address names by 50 ms, in every batch's first metadata request
-    from gryph.local_backend.sources.kafka_consumer import consumer_config
+    from gryph.local_backend.sources.kafka.consumer import consumer_config
 
     spec = _spec("127.0.0.1:9092", "clicks")
     assert consumer_config(spec)["reconnect.backoff.ms"] == 10

@@ -14,6 +14,7 @@ import pytest
 from gryph.compiler.errors import EngineError
 from gryph.compiler.sources.declared_schemas import parse_schema
 from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.sources.stream_positions import KafkaRange
 from gryph.compiler.sources.stream_sources import bounded_kafka, stream_schema
 from gryph.local_backend import DuckDBEngine
 from gryph.local_backend.sources.source_views import register_source
@@ -128,19 +129,23 @@ ENGINES = ["duckdb", "spark"]
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_json_messages_parse_into_the_schema_malformed_ones_counted(engine, kafka, json_topic, request):
-    spec = bounded_kafka(_spec(kafka.bootstrap, json_topic, "json", JSON_SCHEMA), {(json_topic, 0): (0, 8)}, STAMP)
+    spec = bounded_kafka(
+        _spec(kafka.bootstrap, json_topic, "json", JSON_SCHEMA), [KafkaRange(json_topic, 0, 0, 8)], STAMP
+    )
     assert _rows(engine, spec, request) == _expected(json_topic, JSON_EXPECTED, range(8))
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_range_reads_exactly_its_offsets(engine, kafka, json_topic, request):
-    spec = bounded_kafka(_spec(kafka.bootstrap, json_topic, "json", JSON_SCHEMA), {(json_topic, 0): (2, 6)}, STAMP)
+    spec = bounded_kafka(
+        _spec(kafka.bootstrap, json_topic, "json", JSON_SCHEMA), [KafkaRange(json_topic, 0, 2, 6)], STAMP
+    )
     assert _rows(engine, spec, request) == _expected(json_topic, JSON_EXPECTED, range(2, 6))
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_csv_messages_parse_into_the_schema(engine, kafka, csv_topic, request):
-    spec = bounded_kafka(_spec(kafka.bootstrap, csv_topic, "csv", CSV_SCHEMA), {(csv_topic, 0): (0, 6)}, STAMP)
+    spec = bounded_kafka(_spec(kafka.bootstrap, csv_topic, "csv", CSV_SCHEMA), [KafkaRange(csv_topic, 0, 0, 6)], STAMP)
     assert _rows(engine, spec, request) == _expected(csv_topic, CSV_EXPECTED, range(6))
 
 
@@ -148,7 +153,7 @@ def test_csv_messages_parse_into_the_schema(engine, kafka, csv_topic, request):
 def test_text_messages_are_one_value_column(engine, kafka, request):
     topic = new_topic(kafka.bootstrap)
     produce(kafka.bootstrap, topic, [(None, b"hello"), (b"k", None), ("ü".encode(), 'ünï, "q"'.encode())])
-    spec = bounded_kafka(_spec(kafka.bootstrap, topic, "text", None), {(topic, 0): (0, 3)}, STAMP)
+    spec = bounded_kafka(_spec(kafka.bootstrap, topic, "text", None), [KafkaRange(topic, 0, 0, 3)], STAMP)
     rows = [((value,), key, False) for value, key in (("hello", None), (None, "k"), ('ünï, "q"', "ü"))]
     assert _rows(engine, spec, request) == _expected(topic, rows, range(3))
 
@@ -158,7 +163,7 @@ def test_two_partitions_each_read_to_its_own_end(engine, kafka, request):
     topic = new_topic(kafka.bootstrap, partitions=2)
     produce(kafka.bootstrap, topic, [(b"a", b"p0-0"), (b"b", b"p0-1"), (b"c", b"p0-2")], partition=0)
     produce(kafka.bootstrap, topic, [(b"d", b"p1-0"), (b"e", b"p1-1")], partition=1)
-    ranges = {(topic, 0): (1, 3), (topic, 1): (0, 1)}
+    ranges = [KafkaRange(topic, 0, 1, 3), KafkaRange(topic, 1, 0, 1)]
     spec = bounded_kafka(_spec(kafka.bootstrap, topic, "text", None), ranges, STAMP)
     got = [(r[0], r[1], r[3], r[4]) for r in _rows(engine, spec, request)]  # value, key, partition, offset
     assert got == [("p0-1", "b", 0, 1), ("p0-2", "c", 0, 2), ("p1-0", "d", 1, 0)]
@@ -171,7 +176,7 @@ def test_a_range_ending_in_a_transaction_marker_ends(engine, kafka, request):
     topic = new_topic(kafka.bootstrap)
     produce_in_transaction(kafka.bootstrap, topic, [b"a", b"b"], commit=True)
     produce_in_transaction(kafka.bootstrap, topic, [b"c"], commit=False)
-    spec = bounded_kafka(_spec(kafka.bootstrap, topic, "text", None), {(topic, 0): (0, 5)}, STAMP)
+    spec = bounded_kafka(_spec(kafka.bootstrap, topic, "text", None), [KafkaRange(topic, 0, 0, 5)], STAMP)
     started = time.monotonic()
     assert [(r[0], r[4]) for r in _rows(engine, spec, request)] == [("a", 0), ("b", 1)]
     assert time.monotonic() - started < 10 if engine == "duckdb" else True
@@ -179,12 +184,14 @@ def test_a_range_ending_in_a_transaction_marker_ends(engine, kafka, request):
 
 def test_both_engines_give_the_same_rows(kafka, json_topic, csv_topic, spark_remote):
     for topic, kind, schema, end in ((json_topic, "json", JSON_SCHEMA, 8), (csv_topic, "csv", CSV_SCHEMA, 6)):
-        spec = bounded_kafka(_spec(kafka.bootstrap, topic, kind, schema), {(topic, 0): (0, end)}, STAMP)
+        spec = bounded_kafka(_spec(kafka.bootstrap, topic, kind, schema), [KafkaRange(topic, 0, 0, end)], STAMP)
         assert duckdb_rows(spec) == spark_rows(spec, spark_remote)
 
 
 def test_an_empty_range_reads_no_rows_and_has_the_stream_columns(kafka, json_topic):
-    spec = bounded_kafka(_spec(kafka.bootstrap, json_topic, "json", JSON_SCHEMA), {(json_topic, 0): (3, 3)}, STAMP)
+    spec = bounded_kafka(
+        _spec(kafka.bootstrap, json_topic, "json", JSON_SCHEMA), [KafkaRange(json_topic, 0, 3, 3)], STAMP
+    )
     assert duckdb_rows(spec) == []
     engine = DuckDBEngine()
     try:
@@ -196,7 +203,7 @@ def test_an_empty_range_reads_no_rows_and_has_the_stream_columns(kafka, json_top
 def test_a_batch_is_read_and_parsed_once_however_often_it_is_registered(kafka, json_topic, monkeypatch):
     """A run registers a source for a view's schema, its metrics and its record samples: the
     broker is asked and the values parsed once per batch; another schema parses them again."""
-    from gryph.local_backend.sources import kafka_reader
+    from gryph.local_backend.sources.kafka import reader as kafka_reader
 
     calls = {"read": 0, "parse": 0}
 
@@ -209,11 +216,15 @@ def test_a_batch_is_read_and_parsed_once_however_often_it_is_registered(kafka, j
 
     monkeypatch.setattr(kafka_reader, "_read_messages", counted("read", kafka_reader._read_messages))
     monkeypatch.setattr(kafka_reader, "parsed_messages", counted("parse", kafka_reader.parsed_messages))
-    spec = bounded_kafka(_spec(kafka.bootstrap, json_topic, "json", JSON_SCHEMA), {(json_topic, 0): (1, 7)}, STAMP)
+    spec = bounded_kafka(
+        _spec(kafka.bootstrap, json_topic, "json", JSON_SCHEMA), [KafkaRange(json_topic, 0, 1, 7)], STAMP
+    )
     first = duckdb_rows(spec)
     assert duckdb_rows(spec) == first == _expected(json_topic, JSON_EXPECTED, range(1, 7))
     assert calls == {"read": 1, "parse": 1}
-    narrower = bounded_kafka(_spec(kafka.bootstrap, json_topic, "json", "id bigint"), {(json_topic, 0): (1, 7)}, STAMP)
+    narrower = bounded_kafka(
+        _spec(kafka.bootstrap, json_topic, "json", "id bigint"), [KafkaRange(json_topic, 0, 1, 7)], STAMP
+    )
     assert [row[0] for row in duckdb_rows(narrower)] == [2, None, None, None, 6, 7]  # 3 of them malformed
     assert calls == {"read": 2, "parse": 2}
 
@@ -222,10 +233,10 @@ def test_a_batch_is_read_and_parsed_once_however_often_it_is_registered(kafka, j
 def test_on_malformed_fail_names_the_first_malformed_message(engine, kafka, json_topic, request):
     spec = _spec(kafka.bootstrap, json_topic, "json", JSON_SCHEMA, on_malformed="fail")
     with pytest.raises(EngineError) as info:
-        _rows(engine, bounded_kafka(spec, {(json_topic, 0): (0, 8)}, STAMP), request)
+        _rows(engine, bounded_kafka(spec, [KafkaRange(json_topic, 0, 0, 8)], STAMP), request)
     assert info.value.code == "STREAM_MALFORMED"
     assert f"{json_topic}/0/2" in info.value.message
-    well_formed = _rows(engine, bounded_kafka(spec, {(json_topic, 0): (0, 2)}, STAMP), request)
+    well_formed = _rows(engine, bounded_kafka(spec, [KafkaRange(json_topic, 0, 0, 2)], STAMP), request)
     assert well_formed == _expected(json_topic, JSON_EXPECTED, range(2))
 
 
@@ -237,7 +248,7 @@ def free_port() -> int:
 
 def test_a_broker_nobody_listens_on_is_an_error_in_bounded_time():
     address = f"127.0.0.1:{free_port()}"
-    spec = bounded_kafka(_spec(address, "clicks", "text", None), {("clicks", 0): (0, 3)}, STAMP)
+    spec = bounded_kafka(_spec(address, "clicks", "text", None), [KafkaRange("clicks", 0, 0, 3)], STAMP)
     started = time.monotonic()
     with pytest.raises(EngineError) as info:
         duckdb_rows(spec)
@@ -252,7 +263,7 @@ def test_a_spark_server_without_the_kafka_connector_names_the_package_to_add():
     from gryph.client.spark.session.local_server import start_local_server
     from gryph.client.spark.sources.source_loading import load_source
 
-    spec = bounded_kafka(_spec("127.0.0.1:9", "clicks", "text", None), {("clicks", 0): (0, 1)}, STAMP)
+    spec = bounded_kafka(_spec("127.0.0.1:9", "clicks", "text", None), [KafkaRange("clicks", 0, 0, 1)], STAMP)
     with start_local_server(connectors=False) as server, SparkEngine(server.url) as engine:
         with pytest.raises(EngineError) as info:
             load_source(engine.spark, spec)
@@ -265,10 +276,10 @@ def test_values_and_keys_that_are_not_utf8_read_with_replacement_characters(kafk
     NULLs (read from one joined buffer) and one with NULLs (read value by value) alike."""
     topic = new_topic(kafka.bootstrap)
     produce(kafka.bootstrap, topic, [(b"\xff", b"a\xfeb"), (b"ok", "é".encode()), (b"k", b"")])
-    spec = bounded_kafka(_spec(kafka.bootstrap, topic, "text", None), {(topic, 0): (0, 3)}, STAMP)
+    spec = bounded_kafka(_spec(kafka.bootstrap, topic, "text", None), [KafkaRange(topic, 0, 0, 3)], STAMP)
     assert [(row[0], row[1]) for row in duckdb_rows(spec)] == [("a\ufffdb", "\ufffd"), ("é", "ok"), ("", "k")]
     produce(kafka.bootstrap, topic, [(None, None), (b"\xc3", "ü".encode())])
-    spec = bounded_kafka(_spec(kafka.bootstrap, topic, "text", None), {(topic, 0): (3, 5)}, STAMP)
+    spec = bounded_kafka(_spec(kafka.bootstrap, topic, "text", None), [KafkaRange(topic, 0, 3, 5)], STAMP)
     assert [(row[0], row[1]) for row in duckdb_rows(spec)] == [(None, None), ("ü", "\ufffd")]
 
 
@@ -276,8 +287,8 @@ def test_a_batch_asks_the_offsets_and_reads_through_one_consumer(kafka, monkeypa
     """Inside ``shared_consumers`` the offsets lookup and the reads share one consumer (one
     connection, one metadata request); a range read after another on it starts where asked,
     though the first read paused the partition at its end."""
-    from gryph.client.streaming.kafka_offsets import watermarks
-    from gryph.local_backend.sources import kafka_consumer
+    from gryph.local_backend.sources.kafka import consumer as kafka_consumer
+    from gryph.local_backend.sources.kafka.broker import watermarks
 
     opened = []
     real_open = kafka_consumer._open
@@ -286,13 +297,13 @@ def test_a_batch_asks_the_offsets_and_reads_through_one_consumer(kafka, monkeypa
     produce(kafka.bootstrap, topic, [(f"k{i}".encode(), b"v") for i in range(5)])
     source = _spec(kafka.bootstrap, topic, "text", None)
     with kafka_consumer.shared_consumers():
-        assert watermarks(source) == {(topic, 0): (0, 5)}
-        first = duckdb_rows(bounded_kafka(source, {(topic, 0): (0, 2)}, STAMP))
-        second = duckdb_rows(bounded_kafka(source, {(topic, 0): (1, 5)}, STAMP))
+        assert watermarks(source) == (KafkaRange(topic, 0, 0, 5),)
+        first = duckdb_rows(bounded_kafka(source, [KafkaRange(topic, 0, 0, 2)], STAMP))
+        second = duckdb_rows(bounded_kafka(source, [KafkaRange(topic, 0, 1, 5)], STAMP))
     assert [row[1] for row in first] == ["k0", "k1"]
     assert [row[1] for row in second] == ["k1", "k2", "k3", "k4"]
     assert len(opened) == 1
-    assert watermarks(source) == {(topic, 0): (0, 5)}  # outside: a consumer of its own, closed after
+    assert watermarks(source) == (KafkaRange(topic, 0, 0, 5),)  # outside: a consumer of its own, closed after
     assert len(opened) == 2
 
 
@@ -302,7 +313,7 @@ def test_a_json_object_is_told_by_its_first_character_past_blanks(kafka):
     topic = new_topic(kafka.bootstrap)
     values = [b' \t\r\n{"id": 9}\n', b" [1]", b"nan", b'\x0c{"id": 4}', b'"{"']
     produce(kafka.bootstrap, topic, [(b"k", value) for value in values])
-    spec = bounded_kafka(_spec(kafka.bootstrap, topic, "json", "id bigint"), {(topic, 0): (0, 5)}, STAMP)
+    spec = bounded_kafka(_spec(kafka.bootstrap, topic, "json", "id bigint"), [KafkaRange(topic, 0, 0, 5)], STAMP)
     assert [(row[0], row[-2]) for row in duckdb_rows(spec)] == [(9, False), *[(None, True)] * 4]
 
 
@@ -318,7 +329,7 @@ def test_offsets_deleted_after_the_batch_was_planned_are_data_lost(engine, kafka
     admin = AdminClient({"bootstrap.servers": kafka.bootstrap})
     for future in admin.delete_records([TopicPartition(topic, 0, 2)]).values():
         future.result(timeout=30)
-    spec = bounded_kafka(_spec(kafka.bootstrap, topic, "text", None), {(topic, 0): (0, 4)}, STAMP)
+    spec = bounded_kafka(_spec(kafka.bootstrap, topic, "text", None), [KafkaRange(topic, 0, 0, 4)], STAMP)
     with closing(_engine(engine, request)) as runs, pytest.raises(EngineError) as info:
         run_one(runs, read(runs, spec), {"clicks": spec})  # as a run reads it: the engine's errors
     assert info.value.code == "DATA_LOST"

@@ -2,7 +2,7 @@
 per-partition offsets [start, end) of the spec (no data passes through the client), the value
 parsed with ``from_json`` / ``from_csv`` (PERMISSIVE, a corrupt-record column) into the columns
 ``stream_schema`` lists, ``__tmst`` aside. A message is malformed exactly as on DuckDB
-(local_backend/sources/kafka_values.py says when): its value columns are then NULL, or, with
+(local_backend/sources/kafka/values.py says when): its value columns are then NULL, or, with
 ``on_malformed = "fail"``, the batch fails at the first.
 """
 
@@ -23,7 +23,6 @@ from gryph.compiler.sources.stream_sources import (
     TMST,
     consumer_options,
     fails_on_malformed,
-    kafka_ranges,
     malformed_message,
     stream_schema,
     value_format,
@@ -41,16 +40,16 @@ _BROKER = ("key", "topic", "partition", "offset", "timestamp")
 def read_kafka(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schema]:
     """The batch's rows and their schema (``stream_schema`` without ``__tmst``)."""
     schema = Schema(tuple(c for c in stream_schema(spec).columns if c.name != TMST))
-    ranges = {tp: span for tp, span in kafka_ranges(spec).items() if span[1] > span[0]}
+    ranges = [r for r in spec.ranges if not r.empty]
     if not ranges:  # Spark refuses an empty assignment: no partition, no rows
         return spark.createDataFrame([], to_spark_schema(schema)), schema
     assign: dict[str, list[int]] = {}
     starting: dict[str, dict[str, int]] = {}
     ending: dict[str, dict[str, int]] = {}
-    for (topic, partition), (start, end) in sorted(ranges.items()):
-        assign.setdefault(topic, []).append(partition)
-        starting.setdefault(topic, {})[str(partition)] = start
-        ending.setdefault(topic, {})[str(partition)] = end
+    for r in ranges:
+        assign.setdefault(r.topic, []).append(r.partition)
+        starting.setdefault(r.topic, {})[str(r.partition)] = r.start
+        ending.setdefault(r.topic, {})[str(r.partition)] = r.end
     options = {
         "kafka.bootstrap.servers": spec.paths[0],
         "kafka.isolation.level": "read_committed",  # as on DuckDB: aborted transactions are not data

@@ -27,8 +27,8 @@ from gryph.compiler.plan.data_types import Column, Kind
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import MALFORMED, value_format, value_schema
 
-from ..sql.quoting import ident, string
-from .kafka_arrow_json import MEMBER
+from ...sql.quoting import ident, string
+from .arrow_json import MEMBER
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -66,7 +66,7 @@ def _csv_line(value: str) -> list[str] | None:
 def parsed_messages(spec: SourceSpec, raw: str, *, members_read: bool = False) -> str:
     """A relation over ``raw`` (the raw messages) with the columns ``stream_schema`` lists,
     ``__tmst`` aside (the source's view adds it). With ``members_read``, ``raw`` holds each
-    json value's members already read (kafka_arrow_json.arrow_parsed) instead of the value."""
+    json value's members already read (arrow_json.arrow_parsed) instead of the value."""
     kind = value_format(spec)
     if kind == "text":
         return f"(SELECT {ident(RAW_VALUE)} AS value, {_BROKER}, false AS {ident(MALFORMED)} FROM {raw})"

@@ -1,5 +1,5 @@
 """A batch of JSON message values parsed by Arrow's JSON reader, when it parses them exactly as
-kafka_values' SQL does: several times faster than that SQL (0.04 s against 0.15 s for 100,000
+values.py's SQL does: several times faster than that SQL (0.04 s against 0.15 s for 100,000
 values), which must parse each value and then each member again to learn its JSON type.
 
 Arrow's reader is strict where the SQL marks a message malformed: a member whose JSON type is
@@ -7,7 +7,7 @@ not its column's (a string where a number is declared, a real where an integer i
 beyond 64 bits, a duplicated member) fails the whole read, and so does invalid JSON. Failing is
 the answer "not here": the batch is then parsed by the SQL, message by message. Timestamp and
 date members are read as text, then converted by Arrow where it reads every one of them as
-DuckDB does (``arrow_rows``), else by the SQL's own expressions (kafka_values).
+DuckDB does (``arrow_rows``), else by the SQL's own expressions (values.py).
 
 It answers only when each value is one JSON object on its own: every value, past JSON's blanks,
 starts with ``{`` and ends with ``}``, and the reader finds one object per value. The values

@@ -1,7 +1,7 @@
 """One bounded Kafka batch into DuckDB: per partition the offsets [start, end) of the spec's
-``offsets`` option, read with confluent-kafka into an Arrow table of raw messages, then parsed
+``ranges``, read with confluent-kafka into an Arrow table of raw messages, then parsed
 into an Arrow table of the columns ``stream_schema`` declares: by Arrow's JSON reader where it
-reads them exactly as the SQL would (kafka_arrow_json.py), else in DuckDB (kafka_values.py).
+reads them exactly as the SQL would (arrow_json.py), else in DuckDB (values.py).
 
 Transactions leave gaps (their markers and aborted records are never delivered under
 ``read_committed``): a partition is done at its first offset at or past ``end - 1``, or when the
@@ -24,19 +24,17 @@ from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import (
     CONSUMER_PREFIX,
     MALFORMED,
-    OFFSETS,
     fails_on_malformed,
-    kafka_ranges,
     malformed_message,
     offsets_lost,
     value_format,
     value_schema,
 )
 
-from ..sql.quoting import ident
-from .kafka_arrow_json import arrow_parsed, arrow_rows
-from .kafka_consumer import consumer_for, kafka_failed, unreachable
-from .kafka_values import RAW_VALUE, parsed_messages, with_csv_fields
+from ...sql.quoting import ident
+from .arrow_json import arrow_parsed, arrow_rows
+from .consumer import consumer_for, kafka_failed, unreachable
+from .values import RAW_VALUE, parsed_messages, with_csv_fields
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -71,8 +69,8 @@ def parsed_batch(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> pa.Table:
     than once (to learn views' schemas, then to run, then for record samples): the last batches
     are kept parsed, so the broker is asked and the values are parsed once per batch."""
     # what decides a batch's rows: the brokers, the offsets, the consumer's settings, the parsing
-    options = tuple((k, v) for k, v in spec.options if k == OFFSETS or k.startswith(CONSUMER_PREFIX))
-    key = (spec.paths, options, value_format(spec), value_schema(spec))
+    consumer = tuple((k, v) for k, v in spec.options if k.startswith(CONSUMER_PREFIX))
+    key = (spec.paths, spec.ranges, consumer, value_format(spec), value_schema(spec))
     if key in _LAST_READ:
         _LAST_READ.move_to_end(key)
         return _LAST_READ[key]
@@ -106,7 +104,7 @@ _LAST_READ: OrderedDict[tuple, pa.Table] = OrderedDict()
 
 
 def _read_messages(spec: SourceSpec) -> pa.Table:
-    ranges = {tp: span for tp, span in kafka_ranges(spec).items() if span[1] > span[0]}
+    ranges = {r.part: (r.start, r.end) for r in spec.ranges if not r.empty}
     kept = _Kept()
     if ranges:
         with consumer_for(spec, sorted({topic for topic, _ in ranges})) as (consumer, _):
@@ -179,7 +177,7 @@ def _consume(spec: SourceSpec, consumer, ranges: dict[tuple[str, int], tuple[int
     transient = (KafkaError._TRANSPORT, KafkaError._ALL_BROKERS_DOWN)
     assigned = [TopicPartition(topic, partition, start) for (topic, partition), (start, _) in ranges.items()]
     consumer.assign(assigned)
-    consumer.resume(assigned)  # a shared consumer (kafka_consumer.shared_consumers) may have paused them before
+    consumer.resume(assigned)  # a shared consumer (consumer.shared_consumers) may have paused them before
     pending = dict(ranges)
 
     def done(key: tuple[str, int]) -> None:
