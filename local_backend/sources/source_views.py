@@ -57,7 +57,7 @@ def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str)
     """Create (or replace) the temporary view ``view`` over the data of ``spec``."""
     arrow_names: tuple[str, ...] = ()
     check_local_files(spec)
-    if spec.format in ("csv", "tsv"):
+    if spec.kind.text:
         relation = _csv_relation(con, spec)
     elif spec.format == "json" and declared_text(spec):  # read as text, then in the declared types
         relation = typed_json(spec, _file_list(spec))
@@ -65,7 +65,7 @@ def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str)
         relation = _json_as_spark_reads_it(con, spec, _NATIVE["json"](spec))
     elif spec.format in ("parquet", "json", "text"):
         relation = _declared(spec, _NATIVE[spec.format](spec))
-    elif spec.format == "table":
+    elif spec.kind.family == "catalog":
         relation = _declared(spec, _table_name(con, spec))
     elif spec.format == "kafka":
         from .kafka.reader import kafka_relation  # confluent-kafka loads only for suites that read Kafka
@@ -121,7 +121,7 @@ def _unreadable(spec: SourceSpec, exc: Exception) -> EngineError:
     lines = re.split(r"\n|\s*LINE \d+:", str(exc)) or [""]
     reason = " ".join([lines[0], *(line.strip() for line in lines[1:3] if line.strip() and not line.startswith("  "))])
     multi_line, not_utf8 = "quoted new lines" in reason, "not utf-8 encoded" in reason
-    if spec.format in ("csv", "tsv") and (multi_line or not_utf8):
+    if spec.kind.text and (multi_line or not_utf8):
         # past what gryph judged the dialect from: located and told as on Spark, which reads the
         # file whole before it fails (csv_whole_files.py)
         file = _FAILED_FILE.search(str(exc))

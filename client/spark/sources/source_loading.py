@@ -68,13 +68,13 @@ def _load(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schema]:
         df = read_lake_table(spark, spec)
         return _widen(df, df.schema)
     with spark_errors(f"reading source {spec.name!r}", source=f"{spec.name!r} ({spec.describe()})"):
-        if spec.format == "table":
+        if spec.kind.family == "catalog":
             df = _declared(spark.table(spec.table_name), spec)
-        elif spec.format == "frame":
+        elif spec.kind.family == "memory":
             df = _declared(_upload(spark, spec.frame), spec)
         else:
             check_local_files(spec)  # the server may run here: refuse before it reads what it cannot
-            if spec.format in ("csv", "tsv"):
+            if spec.kind.text:
                 refuse_misread(spec)  # Spark would read U+FFFD, or split a record, where DuckDB fails
             if declared_text(spec):  # read as text, then in the declared types: typed_text.py
                 return typed_from_text(_read_files(spark, spec, text_struct(spec)), spec)
@@ -92,7 +92,7 @@ def _read_files(spark: SparkSession, spec: SourceSpec, known: T.StructType | Non
     elif spec.schema is not None:
         # A declared schema gives names and types by position (headerless Griffin CSVs need it).
         reader = reader.schema(to_spark_schema(spec.schema))
-    elif spec.format in ("csv", "tsv") and spec.option("inferSchema") is None:
+    elif spec.kind.text and spec.option("inferSchema") is None:
         reader = reader.option("inferSchema", "true")
     return reader.load(list(spec.paths))
 
@@ -100,7 +100,7 @@ def _read_files(spark: SparkSession, spec: SourceSpec, known: T.StructType | Non
 def _file_options(spec: SourceSpec) -> dict[str, str]:
     options: dict[str, str] = {}
     given = spec.options
-    if spec.format in ("csv", "tsv"):
+    if spec.kind.text:
         options = _dialect_options(csv_dialect(spec), line_break_found=first_local_file(spec) is not None)
         given = tuple((key, value) for key, value in spec.options if key not in DIALECT_OPTIONS)
     if spec.format == "json" and spec.option("multiLine") is None and _is_one_json_document(spec.paths):
