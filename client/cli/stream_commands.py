@@ -22,7 +22,6 @@ from gryph.compiler.redaction import redact
 from ..alerts.delivery import AlertDeliveryError
 from ..alerts.run_alerts import (
     AlertTargets,
-    add_notify_option,
     alert_targets,
     send_alerts,
     send_on_change,
@@ -73,7 +72,7 @@ def add_stream_options(command: argparse.ArgumentParser) -> None:
         "--html", metavar="PATH", help="write the stream's HTML report after each batch (from --history when given)"
     )
     options.gate_files(command, each=" of each batch")
-    add_notify_option(command)
+    options.notify(command)
     options.output_format(command)
     options.sample(command)
     command.add_argument("--to", choices=("earliest", "latest"), help="reset: where Kafka sources start again")
