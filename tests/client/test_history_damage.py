@@ -43,9 +43,24 @@ DAMAGES = [
     # parts of a document the report follows, of another shape (these were AttributeError and TypeError)
     ("report measures a number", _document('"measure": 7'), "'s 'measure' is int 7, not an object", REPORT),
     ("report rules a number", _document('"rules": 7'), "'s 'rules' is int 7, not an object", REPORT),
-    ("report a rule a number", _document('"rules": {"named": 7}'), "'s rules of 'named' is int 7, not an object", REPORT),
-    ("report check details a number", _document('"check_details": 7'), "'s 'check_details' is int 7, not a list", REPORT),
-    ("report a check detail a list", _document('"check_details": [[1]]'), "'s check 1 is list [1], not an object", REPORT),
+    (
+        "report a rule a number",
+        _document('"rules": {"named": 7}'),
+        "'s rules of 'named' is int 7, not an object",
+        REPORT,
+    ),
+    (
+        "report check details a number",
+        _document('"check_details": 7'),
+        "'s 'check_details' is int 7, not a list",
+        REPORT,
+    ),
+    (
+        "report a check detail a list",
+        _document('"check_details": [[1]]'),
+        "'s check 1 is list [1], not an object",
+        REPORT,
+    ),
     # a document of another gryph's making: a newer format, or parts this gryph does not know
     ("report a newer format", _document('"format_version": 2'), "is of result format 2; this gryph reads", REPORT),
     ("report a format not a number", _document('"format_version": "1"'), "format_version is str '1'", REPORT),
@@ -61,7 +76,12 @@ DAMAGES = [
         "'s check 1's status is 'MAYBE', not one of PASS, FAIL, WARN, SKIP",
         REPORT,
     ),
-    ("report a stream batch's time a text", _document('"stream": {"batch": 1, "tmst": "x"}'), "'tmst' is str 'x'", REPORT),
+    (
+        "report a stream batch's time a text",
+        _document('"stream": {"batch": 1, "tmst": "x"}'),
+        "'tmst' is str 'x'",
+        REPORT,
+    ),
 ]
 CASES = [(which, *damage[:3]) for damage in DAMAGES for which in damage[3]]
 

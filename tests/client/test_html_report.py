@@ -6,9 +6,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+from dataclasses import replace
 from html import escape
 from html.parser import HTMLParser
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
