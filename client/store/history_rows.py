@@ -48,9 +48,7 @@ def run_row(row: tuple, superseded: bool) -> dict:
     """A line of ``gryph history``: the run's id, times, engine, verdict and measures."""
     run_id, started, engine, passed, document, data_time, superseded_by = row
     what = f"run {text(run_id, 'a run id')}"
-    measures = json_object(document, f"{what}'s document").get("measure", {})
-    if not isinstance(measures, dict):
-        raise Damaged(f"{what}'s measures are {type(measures).__name__}, not an object")
+    measures = dict(read_document(json_object(document, f"{what}'s document"), f"{what}'s document").measures)
     if not isinstance(passed, bool):
         raise Damaged(f"{what}'s verdict is {passed!r}, not true or false")
     run = {
@@ -72,8 +70,6 @@ def document_row(row: tuple) -> ResultDocument:
     run_id, started, document, _, _ = row
     what = f"run {text(run_id, 'a run id')}"
     stored = json_object(document, f"{what}'s document")
-    if not isinstance(stored.get("pass"), bool):
-        raise Damaged(f"{what} holds no gryph result document (its 'pass' is not true or false)")
     shown = moment(started, f"{what}'s start").isoformat(sep="T", timespec="seconds") + "Z"
     return read_document({**stored, "run_id": run_id, "started": shown}, f"{what}'s document")
 

@@ -36,12 +36,14 @@ DAMAGES = [
     ("document cut short", "update runs set document = '{\"pass\": tr'", "'s document is no JSON", BOTH),
     ("document NULL", "update runs set document = null", "'s document is NULL, not a text", BOTH),
     ("document a list", "update runs set document = '[1]'", "'s document is list [1], not a JSON object", BOTH),
-    ("measures a list", 'update runs set document = \'{"pass": true, "measure": [1]}\'', "measures are list", HISTORY),
+    ("measures a list", _document('"measure": [1]'), "'s 'measure' is list [1], not an object", BOTH),
+    ("no verdict", _document('"pass": null'), "'s document has no 'pass'", BOTH),
+    ("another tool's JSON", "update runs set document = '{\"id\": 7}'", "'s document has no 'name'", BOTH),
     ("start NULL", "update runs set started = null", "'s start is NULL, not a time", BOTH),
     ("suite NULL", "update runs set suite = null", "a run's suite is NULL, not a text", BOTH),
     ("a metric cut short", "update metric_values set value = '{'", "metrics of rule 'named' is no JSON", HISTORY),
     # parts of a document the report follows, of another shape (these were AttributeError and TypeError)
-    ("report measures a number", _document('"measure": 7'), "'s 'measure' is int 7, not an object", REPORT),
+    ("measures a number", _document('"measure": 7'), "'s 'measure' is int 7, not an object", BOTH),
     ("report rules a number", _document('"rules": 7'), "'s 'rules' is int 7, not an object", REPORT),
     (
         "report a rule a number",
