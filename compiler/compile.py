@@ -12,8 +12,6 @@ from .checks.check_tree import CompiledCheck
 from .errors import InvalidInput, ResultError
 from .griffin.json_frames import json_column, json_frame
 from .griffin.rule_tables import LateRules, blocked_by, late_rules, output_table_sql
-from .language.gc_pause import without_cyclic_gc
-from .language.recursion_room import recursion_room
 from .lowering import LOWERINGS, Finisher, Options
 from .lowering.failing_rows import CountedRows, counted_rows
 from .lowering.measure import MeasureFinisher, MeasureLowering
@@ -22,10 +20,12 @@ from .lowering.row_counters import count_malformed, count_rows_read, rows_read
 from .plan import Export, Plan, Read, Sql, View
 from .plan.data_types import Schema
 from .plan.sharing import costly_parts
-from .plan.spark_names import quoted
 from .results import Failed, MeasureResult, ResultRow, RuleResult
 from .sources.stream_sources import MALFORMED, TMST
+from .spark_dialect.spark_names import quoted
 from .suites.suite import RuleSpec, Suite, ViewSpec
+from .support.gc_pause import without_cyclic_gc
+from .support.recursion_room import recursion_room
 
 Spec = TypeVar("Spec", bound=RuleSpec)
 Out = TypeVar("Out")

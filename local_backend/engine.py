@@ -23,6 +23,7 @@ from gryph.compiler.sources.source_specs import FILE_FORMATS, SourceSpec
 from .capabilities import CAPABILITIES
 from .sandbox import guard, holds_user_sql
 from .sources.csv_inference import while_unchanged
+from .sources.damaged_parquet import damaged_parquet
 from .sources.database_sources import failed_read
 from .sources.duck_types import schema_of_relation
 from .sources.source_views import Loaded, expand_paths, register_source, unreadable_file
@@ -163,7 +164,11 @@ class DuckDBEngine:
         try:
             names, rows = self._fetch(sql, [query.relation], budget)
         except duckdb.Error as exc:
-            unreadable = unreadable_file(exc, sources.values()) or failed_read(exc, sources.values())
+            unreadable = (
+                unreadable_file(exc, sources.values())
+                or failed_read(exc, sources.values())
+                or damaged_parquet(self._con, exc, sources.values())
+            )
             raise (_failed(f"query {query.name!r}", exc, sql) if unreadable is None else unreadable) from None
         # column order kept: dicts preserve insertion order
         return [{name: normalize(value) for name, value in zip(names, row, strict=True)} for row in rows]

@@ -7,6 +7,8 @@ suite (``recovery`` when it turns to pass); with no previous run, on failure and
 
 from __future__ import annotations
 
+import datetime as dt
+
 from ..outputs.headline import document_headline
 from ..results.document import Check, Outcome, ResultDocument, Severity
 from ..store.history import HistoryStore
@@ -14,16 +16,20 @@ from ..store.history import HistoryStore
 EVENTS = {"fail": "failure", "warn": "warning", "pass": "recovery"}
 
 
-def previous_tone(history: str | None, suite: str, run_id: str | None) -> str | None:
-    """The tone of the newest stored run of ``suite`` other than this one (``run_id``), or None
-    when there is no history, no such run, or the history cannot be read (then alerts go out as
-    for a first run)."""
+def previous_tone(
+    history: str | None, suite: str, run_id: str | None, data_time: dt.datetime | None = None
+) -> str | None:
+    """The tone of the stored run of ``suite`` before this one (``run_id``), or None when there is
+    no history, no such run, or the history cannot be read (then alerts go out as for a first
+    run). A run with a ``data_time`` compares with the current run just before that time: a
+    backfilled day with the day before it, not with the newest run."""
     from gryph.compiler.errors import GryphError
 
     if history is None:
         return None
+    store = HistoryStore(history)
     try:
-        documents = HistoryStore(history).documents(suite, 2)
+        documents = store.before(data_time).documents(suite, 1) if data_time else store.documents(suite, 2)
     except GryphError:
         return None
     earlier = [d for d in documents if d.run_id != run_id]

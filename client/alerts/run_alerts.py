@@ -8,6 +8,7 @@ import sys
 from dataclasses import dataclass, field
 
 from gryph.compiler.errors import Location
+from gryph.compiler.suites.data_times import parse_data_time
 from gryph.compiler.suites.notify_targets import notify_target
 from gryph.compiler.suites.suite import NotifySpec, Suite
 
@@ -57,7 +58,8 @@ def send_alerts(
     run's; the deliveries that failed (the others are still tried)."""
     if not alerts.targets:
         return []
-    return send_on_change(alerts, result, previous_tone(history, result.name, result.run_id), report)
+    data_time = parse_data_time(result.data_time) if result.data_time is not None else None
+    return send_on_change(alerts, result, previous_tone(history, result.name, result.run_id, data_time), report)
 
 
 def send_on_change(

@@ -19,7 +19,6 @@ from gryph.compiler.compile import CompiledSuite, compile_suite, view_plan
 from gryph.compiler.engine import Engine
 from gryph.compiler.errors import EngineError, ErrorList, GryphError, InvalidInput, InvalidInputs, Location
 from gryph.compiler.griffin.json_frames import json_documents_plan, json_view_schema
-from gryph.compiler.language.text_files import read_utf8
 from gryph.compiler.lowering import Options
 from gryph.compiler.lowering.query_collector import Results, ValueRef
 from gryph.compiler.plan import format_plan
@@ -36,6 +35,7 @@ from gryph.compiler.suites.data_times import shown as shown_data_time
 from gryph.compiler.suites.native_suites import parse_suite
 from gryph.compiler.suites.suite import RuleSpec, Suite
 from gryph.compiler.suites.suite_variables import check_all_used, substitute, take_data_time
+from gryph.compiler.support.text_files import read_utf8
 
 from ..results.run_result import RunResult
 from ..store.history import HistoryStore

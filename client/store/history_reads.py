@@ -87,9 +87,10 @@ class HistoryReads(HistoryFile):
                     "where a.run_id = v.run_id and a.check_name = ? and a.anomaly) "
                 )
                 params.append(query.check)
-            if query.until is not None:
-                sql += "and v.run_time <= ? "
-                params.append(_utc(query.until))
+            for bound, op in ((query.since, ">="), (query.until, "<=")):
+                if bound is not None:
+                    sql += f"and v.run_time {op} ? "
+                    params.append(_utc(bound))
             return sql + "order by v.run_time desc, v.seq desc limit ?", [*params, limit]
 
         return [
@@ -117,26 +118,30 @@ class HistoryReads(HistoryFile):
         a rerun of their data time replaced, each with ``superseded_by``."""
         return self._query_with(
             lambda tables: self._runs_sql(
-                "run_id, started, engine, passed, document", tables, superseded, [suite, limit]
+                "run_id, started, engine, passed, document", tables, superseded, suite, limit
             ),
             lambda row: run_row(row, superseded),
         )
 
-    @staticmethod
-    def _runs_sql(columns: str, tables: set[str], superseded: bool, params: list) -> tuple[str, list] | None:
+    def _runs_sql(
+        self, columns: str, tables: set[str], superseded: bool, suite: str, limit: int
+    ) -> tuple[str, list] | None:
         """A query of ``columns`` of a suite's runs and their data time and superseding run, newest
-        first (``params``: the suite, the limit); without ``superseded``, the current runs only."""
+        first; without ``superseded``, the current runs only; with ``before``, those earlier than it."""
         if "runs" not in tables:
             return None
+        at = "coalesce(d.data_time, r.started)" if "data_times" in tables else "r.started"
+        earlier = f"and {at} < ? " if self._before is not None else ""
+        params = [suite, *([_utc(self._before)] if self._before is not None else []), limit]
         if "data_times" not in tables:
-            sql = f"select {columns}, null, null from runs where suite = ? order by started desc, seq desc limit ?"
+            sql = f"select {columns}, null, null from runs r where suite = ? {earlier}order by started desc, seq desc limit ?"
             return sql, params
         keep = "" if superseded else "and d.superseded_by is null "
         picked = ", ".join(f"r.{column.strip()}" for column in columns.split(","))
         return (
             f"select {picked}, d.data_time, d.superseded_by from runs r left join data_times d "
-            f"on d.run_id = r.run_id where r.suite = ? {keep}"
-            "order by coalesce(d.data_time, r.started) desc, r.seq desc limit ?",
+            f"on d.run_id = r.run_id where r.suite = ? {keep}{earlier}"
+            f"order by {at} desc, r.seq desc limit ?",
             params,
         )
 
@@ -148,8 +153,9 @@ class HistoryReads(HistoryFile):
 
     def documents(self, suite: str, limit: int) -> list[ResultDocument]:
         """The result documents of the newest ``limit`` current runs of ``suite`` (by data time, else
-        start), oldest first, each with its run id and its start time (UTC, ISO 8601)."""
+        start; with ``before``, earlier than it), oldest first, each with its run id and its start
+        time (UTC, ISO 8601)."""
         documents = self._query_with(
-            lambda tables: self._runs_sql("run_id, started, document", tables, False, [suite, limit]), document_row
+            lambda tables: self._runs_sql("run_id, started, document", tables, False, suite, limit), document_row
         )
         return documents[::-1]

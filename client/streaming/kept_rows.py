@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from gryph.compiler.plan.spark_names import quoted
 from gryph.compiler.sources.stream_sources import TMST
+from gryph.compiler.spark_dialect.spark_names import quoted
 from gryph.compiler.suites.suite import RuleSpec
 
 

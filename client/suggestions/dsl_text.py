@@ -7,7 +7,7 @@ import re
 from decimal import Decimal
 
 from gryph.compiler.language.ruletree.fast_expressions import KEYWORDS
-from gryph.compiler.plan.spark_names import quoted
+from gryph.compiler.spark_dialect.spark_names import quoted
 
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _ESCAPES = {"\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0"}

@@ -56,6 +56,8 @@ def _option_key(spec: SourceSpec, key: str) -> str:
 
 
 def _option_value(value: object) -> str:
+    if isinstance(value, tuple):  # several texts: nullValue = ["n/a", "-"]
+        return "[" + ", ".join(dsl_string(str(item)) for item in value) + "]"
     if value is None:
         return "null"
     if isinstance(value, bool):

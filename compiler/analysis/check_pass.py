@@ -14,12 +14,12 @@ from ..checks.anomaly_syntax import MeasureTypes
 from ..checks.check_reads import check_reads
 from ..checks.check_tree import CompiledCheck, compile_checks
 from ..errors import ErrorList, InvalidInput
-from ..language.gc_pause import without_cyclic_gc
-from ..language.recursion_room import recursion_room
 from ..language.ruletree.nodes import StatementRule
 from ..plan.data_types import Schema
 from ..rule_kinds import RuleKind
 from ..suites.suite import RuleSpec, Suite
+from ..support.gc_pause import without_cyclic_gc
+from ..support.recursion_room import recursion_room
 from .accuracy import AccuracyChecker, KeyedAccuracyChecker
 from .checked_rules import CheckedQuery, CheckedRule
 from .freshness import FreshnessChecker

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from ..plan import AggFn, AggregateCall, Between, Call, Fn, IfThen, IsNull, Literal, Scalar, coerce, not_
 from ..plan.data_types import BOOLEAN, DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, DataType, Kind
-from .datetime_patterns import PatternError, parse_pattern
-from .regex_syntax import REGEX_HINT, pattern_problem
-from .regex_text import ReplacementError, capture_groups, replacement_parts
+from ..spark_dialect.datetime_patterns import PatternError, parse_pattern
+from ..spark_dialect.regex_syntax import REGEX_HINT, pattern_problem
+from ..spark_dialect.regex_text import ReplacementError, capture_groups, replacement_parts
 
 # Spark's default for from_unixtime, and the seconds of 0001-01-01 and 9999-12-31 23:59:59 UTC:
 # the years both engines write the same way

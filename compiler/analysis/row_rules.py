@@ -10,8 +10,8 @@ from ..language.ruletree.nodes import SelectItem, SelectList, located
 from ..plan import Call, Cast, Field, Fn, In, IsNull, Literal, RLike, Scalar, and_all, not_, or_all
 from ..plan.data_types import INTEGER, STRING, TIMESTAMP, Kind, Schema
 from ..rule_kinds import RuleKind
+from ..spark_dialect.regex_syntax import REGEX_HINT, pattern_problem
 from .checked_rules import CheckedCompleteness, CheckedDistinctness, CheckedTimeliness, CheckedUniqueness
-from .regex_syntax import REGEX_HINT, pattern_problem
 from .resolve import Resolver, Side
 from .rule_checker import RuleChecker
 

@@ -13,9 +13,9 @@ from collections.abc import Collection
 from typing import NoReturn
 
 from ..errors import InvalidInput, Location
+from ..spark_dialect.sql_patterns import check_sql_patterns
+from ..spark_dialect.user_sql import parse_spark_query
 from ..suites.suite import Suite
-from .sql_patterns import check_sql_patterns
-from .user_sql import parse_spark_query
 
 # functions that read files or call into the engine's host, by the names both engines know them
 # by (DuckDB's readers, Spark's reflection); table functions are refused whatever their name

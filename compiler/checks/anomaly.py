@@ -16,7 +16,7 @@ import datetime as dt
 import math
 from dataclasses import dataclass
 
-from .check_functions import BaselineQuery, CheckError, Clock, Point, is_number, period_end, type_name
+from .check_functions import BaselineQuery, CheckError, Clock, Point, is_number, period_back, type_name
 from .holt_winters import HoltWinters, holt_winters_bounds
 from .statistics import sample_stddev
 
@@ -53,8 +53,8 @@ class RelativeChange:
 
 @dataclass(frozen=True, slots=True)
 class Seasonal:
-    """Relative change from the run one ``period_ms`` back (started at most a tenth of the period
-    later than exactly one period back, for runs that start a little late)."""
+    """Relative change from the run one ``period_ms`` back (give or take a tenth of the period, for
+    runs that start a little late or early; none there: not evaluated)."""
 
     period_ms: int
     max_increase: float | None
@@ -62,6 +62,19 @@ class Seasonal:
 
 
 Strategy = Normal | AbsoluteChange | RelativeChange | Seasonal | HoltWinters
+
+
+@dataclass(frozen=True, slots=True)
+class MinChange:
+    """The smallest change from the expected value that can be an anomaly (``min_change = 5``: in
+    the value's units; ``min_change = "1%"``: a fraction of the expected value's size), so an
+    exact or constant series does not fail on any change (Elementary's ``ignore_small_changes``)."""
+
+    amount: float
+    relative: bool
+
+    def band(self, expected: float) -> float:
+        return self.amount * abs(expected) if self.relative else self.amount
 
 
 def runs_needed(strategy: Strategy) -> int:
@@ -85,6 +98,7 @@ class Anomaly:
     strategy: Strategy
     direction: str  # up, down or both: which side is an anomaly
     min_history: int  # baseline runs needed before the check judges (at least the strategy's need)
+    min_change: MinChange | None = None  # bounds never closer to the expected value than this
 
 
 @dataclass(frozen=True)
@@ -115,8 +129,14 @@ def judge_anomaly(check: Anomaly, value: object, clock: Clock) -> Finding:
     upper: float | None
     if isinstance(strategy, HoltWinters):
         lower, upper, shown = holt_winters_bounds(strategy, history, clock.started)
+        expected = float(shown["forecast"])  # type: ignore[arg-type]
     else:
-        lower, upper, shown = _bounds(strategy, [_number(point) for point in history])
+        lower, upper, expected, shown = _bounds(strategy, [_number(point) for point in history])
+    if check.min_change is not None:
+        band = check.min_change.band(expected)
+        lower = None if lower is None else min(lower, expected - band)
+        upper = None if upper is None else max(upper, expected + band)
+        shown = {**shown, "min change": band}
     if check.direction == "up":
         lower = None
     elif check.direction == "down":
@@ -139,9 +159,8 @@ def _history(check: Anomaly, clock: Clock) -> list[Point]:
     if isinstance(strategy, (Normal, HoltWinters)):
         limit = strategy.window
     elif isinstance(strategy, Seasonal):
-        query = dataclasses.replace(
-            query, until=period_end(clock.started, dt.timedelta(milliseconds=strategy.period_ms))
-        )
+        since, until = period_back(clock.started, dt.timedelta(milliseconds=strategy.period_ms))
+        query = dataclasses.replace(query, since=since, until=until)
     points = [
         Point(_at(point, check.path), point.started) for point in clock.history.baseline(clock.suite, query, limit)
     ]
@@ -172,14 +191,15 @@ def _nth(items: list[object], index: int) -> object:
 
 def _bounds(
     strategy: Normal | AbsoluteChange | RelativeChange | Seasonal, history: list[float]
-) -> tuple[float | None, float | None, dict[str, object]]:
-    """The lower and upper bound on today's value, and what they were computed from."""
+) -> tuple[float | None, float | None, float, dict[str, object]]:
+    """The lower and upper bound on today's value, the value expected (no change), and what they
+    were computed from."""
     if isinstance(strategy, Normal):
         mean = math.fsum(history) / len(history)
         spread = sample_stddev(history)
         assert spread is not None  # two values or more
         margin = strategy.k * spread
-        return mean - margin, mean + margin, {"baseline mean": mean, "baseline stddev": spread}
+        return mean - margin, mean + margin, mean, {"baseline mean": mean, "baseline stddev": spread}
     if isinstance(strategy, AbsoluteChange):
         # the order-th difference is today's value plus a sum of earlier ones: bound today's value
         rest = math.fsum(
@@ -188,6 +208,7 @@ def _bounds(
         return (
             None if strategy.max_decrease is None else -rest - strategy.max_decrease,
             None if strategy.max_increase is None else -rest + strategy.max_increase,
+            -rest,
             {},
         )
     base = history[strategy.order - 1] if isinstance(strategy, RelativeChange) else history[0]
@@ -195,5 +216,6 @@ def _bounds(
     return (
         None if strategy.max_decrease is None else base - strategy.max_decrease * size,
         None if strategy.max_increase is None else base + strategy.max_increase * size,
+        base,
         {"baseline value": base},
     )

@@ -9,6 +9,8 @@ then named options. Strategies take named parameters only.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable, Mapping
 from typing import Protocol
 
@@ -17,7 +19,7 @@ from ..language.ruletree import check_nodes as c
 from ..language.ruletree.nodes import Node
 from ..language.time_literals import duration_ms
 from ..plan.data_types import DataType
-from .anomaly import DIRECTIONS, AbsoluteChange, Anomaly, Normal, RelativeChange, Seasonal, Strategy
+from .anomaly import DIRECTIONS, AbsoluteChange, Anomaly, MinChange, Normal, RelativeChange, Seasonal, Strategy
 from .check_functions import BaselineQuery, is_number
 from .holt_winters import HoltWinters, MissingExtra, exponential_smoothing
 from .tree_nodes import Const, Index, MeasureRef, MetricRef, Traced, Unary
@@ -39,6 +41,7 @@ OPTIONS: dict[str, object] = {
     "min_history": 0,
     "include_failed": False,
     "include_anomalies": False,
+    "min_change": None,
 }
 
 
@@ -93,7 +96,8 @@ def build_anomaly(builder: Builder, node: c.CheckCall, check: str, measure_types
     query = BaselineQuery(
         query.source, query.name, check, bool(options["include_failed"]), bool(options["include_anomalies"])
     )
-    return Anomaly(subject, query, path, strategy, str(direction), min_history)
+    min_change = _min_change(builder, options["min_change"], _arg(named, "min_change", node))
+    return Anomaly(subject, query, path, strategy, str(direction), min_history, min_change)
 
 
 def _watched(
@@ -238,6 +242,24 @@ def _constant(builder: Builder, arg: c.CheckNamedArgument) -> object:
 def _arg(args: list[c.CheckNamedArgument], name: str, default: Node) -> Node:
     """Where the named argument is written (the call, when it is left to its default)."""
     return next((arg for arg in args if arg.name == name), default)
+
+
+def _min_change(builder: Builder, value: object, at: Node) -> MinChange | None:
+    """``min_change = 5`` (in the value's units) or ``min_change = "1%"`` (of the expected value)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        percent = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*%\s*", value)
+        if percent is not None:
+            return MinChange(float(percent[1]) / 100, relative=True)
+    elif is_number(value) and math.isfinite(value) and value >= 0:  # type: ignore[arg-type,operator]
+        return MinChange(float(value), relative=False)  # type: ignore[arg-type]
+    raise builder.error(
+        "BAD_ANOMALY_CHECK",
+        f"min_change must be a number >= 0 or a percentage, got {value!r}",
+        at,
+        'e.g. min_change = "1%" (of the expected value) or min_change = 5 (in the value\'s units)',
+    )
 
 
 def _count(builder: Builder, value: object, name: str, least: int, at: Node) -> int:

@@ -37,13 +37,15 @@ class Point:
 class BaselineQuery:
     """Which earlier runs an anomaly check learns from: the values of measure (``source`` is
     "measure") or rule ("metric") ``name``, without failed runs and the runs where check ``check``
-    found an anomaly unless it includes them; with ``until``, only runs started by then."""
+    found an anomaly unless it includes them; with ``since``/``until``, only runs of that time
+    (data time, else start), both included."""
 
     source: str
     name: str
     check: str
     include_failed: bool = False
     include_anomalies: bool = False
+    since: dt.datetime | None = None
     until: dt.datetime | None = None
 
 
@@ -356,18 +358,19 @@ def period(value: object, fn: str) -> dt.timedelta:
     return dt.timedelta(milliseconds=ms)
 
 
-def period_end(started: dt.datetime, ago: dt.timedelta) -> dt.datetime:
-    """The latest start of a run one period ``ago`` before ``started``: a tenth of the period later
-    than exactly, so last week's run that started a few minutes later than this one still counts."""
-    return started - ago + ago / 10
+def period_back(started: dt.datetime, ago: dt.timedelta) -> tuple[dt.datetime, dt.datetime]:
+    """The times a run one period ``ago`` before ``started`` may have: exactly one period back, give
+    or take a tenth of the period (16.8 hours for "7d"), so last week's run that started a little
+    later or earlier counts, and the day before it (a weekend day for "7d") never does."""
+    return started - ago - ago / 10, started - ago + ago / 10
 
 
 def _value_ago(clock: Clock, name: object, ago: object) -> object:
-    """The measure's value in the newest earlier run one period ``ago`` back (``value_ago("rows",
-    "7d")``: the same weekday last week, see ``period_end``); null when there is none."""
+    """The measure's value in the run one period ``ago`` back (``value_ago("rows", "7d")``: the same
+    weekday last week, see ``period_back``); null when there is none (the check is not evaluated)."""
     fn = "value_ago"
-    until = period_end(clock.started, period(ago, fn))
-    values = clock.history.measure_values(clock.suite, _text(name, fn), 1, until=until)
+    since, until = period_back(clock.started, period(ago, fn))
+    values = clock.history.measure_values(clock.suite, _text(name, fn), 1, since=since, until=until)
     return values[0] if values else None
 
 

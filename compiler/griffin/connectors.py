@@ -19,10 +19,10 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 from ..errors import EngineError
 from ..plan.data_types import Schema
-from ..plan.spark_names import quoted
 from ..sources.databases import check_database_source
 from ..sources.declared_schemas import parse_schema_columns
 from ..sources.source_specs import SourceSpec
+from ..spark_dialect.spark_names import quoted
 from ..suites.suite import ViewSpec
 from .df_ops import from_json_view, is_df_ops
 from .document import Node

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Literal, overload
 
 from ..errors import InvalidInput, Location, closest, did_you_mean
-from ..language.text_files import read_utf8
+from ..support.text_files import read_utf8
 
 _SPACE = re.compile(r"[ \t\n\r]*")
 _WORDS = ("true", "false", "null", "NaN", "Infinity", "-Infinity")

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..plan import Plan
-from ..plan.spark_names import quoted
 from ..results import RuleResult
+from ..spark_dialect.spark_names import quoted
 from ..suites.suite import Suite
 
 
@@ -66,8 +66,8 @@ def _tables(text: str) -> set[str]:
     """The tables a query reads (its own CTE names left out); none when it does not parse."""
     from sqlglot import exp
 
-    from ..analysis.user_sql import parse_spark_query
     from ..errors import InvalidInput
+    from ..spark_dialect.user_sql import parse_spark_query
 
     try:
         query = parse_spark_query(text)

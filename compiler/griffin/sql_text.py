@@ -3,7 +3,7 @@ step may read, and a check that a ``where`` filter is one condition and nothing 
 
 from __future__ import annotations
 
-from ..plan.spark_names import quoted
+from ..spark_dialect.spark_names import quoted
 from .document import Node
 
 

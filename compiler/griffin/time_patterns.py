@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 
-from ..analysis.datetime_patterns import FIELDS, PatternError, parse_pattern
+from ..spark_dialect.datetime_patterns import FIELDS, PatternError, parse_pattern
 
 _PLACEHOLDER = re.compile(r"#([^#\s]+)#")
 

@@ -5,8 +5,8 @@ The pickle holds what the grammar files make (object processors are registered a
 and is keyed by the grammar files' contents, textX's options, the textX, Arpeggio and Python
 versions and this module's format; a cache that is missing, stale, unreadable or unwritable is ignored and the
 metamodel built as before, so the cache can neither change a result nor fail a run.
-``GRYPH_CACHE_DIR`` moves it (default: ``$XDG_CACHE_HOME/gryph`` or ``~/.cache/gryph``);
-``GRYPH_CACHE_DIR=off`` turns it off.
+It lives in gryph's cache folder (``support/cache_folders.py``: ``GRYPH_CACHE_DIR`` moves it,
+``GRYPH_CACHE_DIR=off`` turns it off).
 
 textX makes a Python class per grammar rule and its model parser's class inside functions, and
 keeps a few lambdas and ``sys.stdout``: pickle cannot name those, so the pickler below stores a
@@ -27,21 +27,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..support.cache_folders import cache_dir
+
 Model = TypeVar("Model")
 
 FORMAT = 2  # bump when the pickled layout changes
-DISABLED = "off"
-
-
-def cache_dir() -> Path | None:
-    """Where the pickles go, or None when the cache is off."""
-    chosen = os.environ.get("GRYPH_CACHE_DIR")
-    if chosen == DISABLED:
-        return None
-    if chosen:
-        return Path(chosen)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "gryph"
 
 
 def cache_key(name: str, grammar_files: list[Path], options: dict[str, object]) -> str:
@@ -73,7 +63,7 @@ def cached_metamodel(
 ) -> Model:
     """The metamodel ``build()`` makes from ``grammar_files`` with textX ``options``, loaded from the
     cache (``directory``, by default ``cache_dir()``) when a valid pickle is there."""
-    from .recursion_room import recursion_room
+    from ..support.recursion_room import recursion_room
 
     directory = directory or cache_dir()
     if directory is None:

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidInput, Location, closest
-from .gc_pause import without_cyclic_gc
+from ..support.gc_pause import without_cyclic_gc
+from ..support.recursion_room import recursion_room
 from .grammar_cache import cached_metamodel
 from .precedence import ShapeError, reshape_additive, reshape_expression
-from .recursion_room import recursion_room
 from .value_lists import expand_value_list
 
 if TYPE_CHECKING:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from functools import singledispatch
 
+from ..spark_dialect.spark_names import quoted
 from .program import Plan
 from .relations import (
     Aggregate,
@@ -38,7 +39,6 @@ from .scalars import (
     Variable,
     WindowCall,
 )
-from .spark_names import quoted
 
 _INFIX = {
     "add": "+",

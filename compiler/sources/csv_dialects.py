@@ -89,7 +89,7 @@ def csv_dialect(spec: SourceSpec) -> CsvDialect:
     rest as its first non-empty local file shows it; defaults where no file is here (a URL, a
     remote server's path)."""
     given = _given(spec)
-    sample = _first_local_file(spec)
+    sample = first_local_file(spec)
     if sample is None:
         return CsvDialect(**given)  # type: ignore[arg-type]  # the fields' own names and types
     return while_unchanged(f"csv dialect {sorted(given.items())}", [sample], lambda: _sniffed(spec, sample, given))
@@ -160,10 +160,21 @@ def _sniffed(spec: SourceSpec, path: str, given: dict[str, object]) -> CsvDialec
     return CsvDialect(**fields)  # type: ignore[arg-type]  # the fields' own names and types
 
 
-def _first_local_file(spec: SourceSpec) -> str | None:
+def first_local_file(spec: SourceSpec) -> str | None:
     """The first non-empty file of ``spec`` on this machine."""
-    files = [f for path in spec.paths if "://" not in path for f in local_files(spec, path)]
-    return next((f for f in files if os.path.getsize(f) > 0), None)
+    return next((f for f in local_csv_files(spec) if os.path.getsize(f) > 0), None)
+
+
+def local_csv_files(spec: SourceSpec) -> list[str]:
+    """The files of ``spec`` on this machine (its URLs left out)."""
+    return [f for path in spec.paths if "://" not in path for f in local_files(spec, path)]
+
+
+def sampled_bytes(path: str) -> int:
+    """How many of the first bytes of ``path`` its dialect is judged from: the first MiB, to the
+    start of its last line (cut short, that line is left out), or the whole of a smaller file."""
+    head = _head(path)
+    return head.rfind(b"\n") + 1 if len(head) == _SAMPLE_BYTES else len(head)
 
 
 def _head(path: str) -> bytes:

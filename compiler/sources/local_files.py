@@ -19,6 +19,7 @@ from .source_specs import SourceSpec
 _GLOB_CHARS = set("*?[")
 _TEXT_FORMATS = ("csv", "tsv", "json")
 _PEEK_BYTES = 8192  # enough to tell text from binary, as file(1) and git do
+DAMAGED = "the file is damaged, cut short while written, or of another format: write it again"
 
 
 def local_path(location: str) -> str:
@@ -33,6 +34,10 @@ def check_local_files(spec: SourceSpec) -> None:
     if spec.format in _MAGIC:
         for file in files:
             _check_marks(spec, file)
+    if spec.format == "parquet" and len(files) > 1:  # one file's footer is read by its engine first
+        from .parquet_footers import check_parquet_files  # which imports this module's local_path
+
+        check_parquet_files(spec, files)
     if spec.format not in _TEXT_FORMATS or not files:
         return
     if spec.format != "json" and len(files) > 1:
@@ -153,7 +158,7 @@ def _check_marks(spec: SourceSpec, file: str) -> None:
         raise _unreadable(
             spec,
             f"{file} is not a {spec.format} file: it lacks {marks}",
-            "the file is damaged, cut short while written, or of another format: write it again",
+            DAMAGED,
         )
 
 

@@ -19,7 +19,7 @@ from ..errors import EngineError, GryphError
 from ..plan import Aggregate, Cast, Field, Filter, Limit, Named, Plan, Query, Read, Sort, SortKey, and_all, count_all
 from ..plan.data_types import DOUBLE, STRING, TIMESTAMP, DataType, Kind, Schema
 from ..plan.scalars import IsNull, not_
-from ..plan.spark_names import quoted
+from ..spark_dialect.spark_names import quoted
 from .source_specs import SourceSpec
 
 SHOWN = 5  # values that made the column text, most frequent first
@@ -62,10 +62,15 @@ class TextReading:
     misfits: tuple[tuple[str, int], ...]
 
     @property
+    def markers(self) -> tuple[str, ...] | None:
+        """The values that are not of the type, when each reads as no value (``NA``, ``-``)."""
+        found = tuple(value for value, _ in self.misfits)
+        return found if found and all(value in NULL_MARKERS for value in found) else None
+
+    @property
     def marker(self) -> str | None:
         """The one value that is not of the type, when it reads as no value (``NA``)."""
-        only = [value for value, _ in self.misfits]
-        return only[0] if len(only) == 1 and only[0] in NULL_MARKERS else None
+        return self.markers[0] if self.markers is not None and len(self.markers) == 1 else None
 
 
 # a column without a value (a file of only its header): text, as both engines infer it

@@ -1,6 +1,6 @@
 """A text file's declared types: dirty data is data.
 
-A csv or tsv source with a declared schema is read as text and each column cast to its declared
+A csv, tsv or json source with a declared schema is read as text and each column cast to its declared
 type as the plan casts text (Spark's ``try_cast`` on both engines, local_backend/sql/scalars.py and
 client/spark/compile/scalars.py), so a value that does not parse is NULL in its column, never an
 engine error. Such values are counted: one more plan over the same files read as text, each row
@@ -21,6 +21,8 @@ from ..plan.scalars import IsNull, Scalar, not_
 from .source_specs import SourceSpec
 
 TEXT_FORMATS = ("csv", "tsv")
+# JSON fields of declared types are read as text alike (a number or an object as its JSON text)
+DECLARED_TEXT_FORMATS = (*TEXT_FORMATS, "json")
 ROW = "__gryph_row"  # a row's number in its file, added by the engine reading the text
 EXAMPLES = 5  # values shown per column
 METRICS_PREFIX = "source:"  # metrics["source:orders"]
@@ -31,7 +33,7 @@ Report = dict[str, dict[str, Any]]
 
 def declared_text(spec: SourceSpec) -> bool:
     """Whether ``spec`` is text read into declared types, whose values may not parse."""
-    return spec.format in TEXT_FORMATS and spec.schema is not None
+    return spec.format in DECLARED_TEXT_FORMATS and spec.schema is not None
 
 
 def counts_malformed(spec: SourceSpec) -> bool:

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from fnmatch import fnmatchcase
 
 from ..errors import EngineError
-from .local_files import local_path
+from .local_files import DAMAGED, local_path
 from .source_specs import FILE_FORMATS, SourceSpec
 
 
@@ -37,3 +37,9 @@ def unreadable_source(spec: SourceSpec, reason: str, hint: str | None = None) ->
         location=spec.location,
         hint=hint,
     )
+
+
+def damaged_file(spec: SourceSpec, file: str, detail: str | None = None, hint: str = DAMAGED) -> EngineError:
+    """``SOURCE_UNREADABLE``: ``file`` of ``spec`` is damaged, with what the reader said of it
+    (``detail``: a line without SQL) where that says something."""
+    return unreadable_source(spec, f"{local_path(file)} is damaged" + (f": {detail}" if detail else ""), hint)

@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 
 from ..errors import ErrorList, InvalidInput, Location, did_you_mean
-from ..language.gc_pause import without_cyclic_gc
 from ..language.number_literals import number_from_text
 from ..language.ruletree.statements import (
     CheckDecl,
@@ -24,7 +23,6 @@ from ..language.ruletree.statements import (
     Statement,
     StreamDecl,
 )
-from ..language.text_files import read_utf8
 from ..rule_kinds import RuleKind, spec_of
 from ..sources.databases import (
     CONNECTION_OPTIONS,
@@ -35,8 +33,11 @@ from ..sources.databases import (
 )
 from ..sources.declared_schemas import parse_schema, parse_schema_columns
 from ..sources.lake_tables import check_lake_source, iceberg_is_path
+from ..sources.null_markers import check_option_lists
 from ..sources.source_specs import DATABASE_FORMATS, LAKE_FORMATS, STREAM_FORMATS, SourceSpec
 from ..sources.stream_sources import check_stream_source
+from ..support.gc_pause import without_cyclic_gc
+from ..support.text_files import read_utf8
 from .notify_targets import notify_target
 from .row_counts import with_row_counts
 from .suite import CheckSpec, MeasureSpec, NativeSql, NotifySpec, PassSpec, RuleBody, RuleSpec, SchemaSpec, Suite
@@ -238,6 +239,13 @@ def parse_suite_file(path: str | Path, known_sources: tuple[str, ...] = ()) -> S
 
 
 def _source(statement: SourceDecl, base: Path) -> SourceSpec:
+    """A source statement's spec, its list options checked."""
+    source = _declared_source(statement, base)
+    check_option_lists(source)
+    return source
+
+
+def _declared_source(statement: SourceDecl, base: Path) -> SourceSpec:
     fmt, paths, options, name = statement.format, statement.paths, statement.options, statement.name
     location = statement.location
     declared = dict(options).get("schema")

@@ -72,10 +72,11 @@ def _inferred(con: duckdb.DuckDBPyConnection, text_relation: str) -> tuple[list[
     """
     names = con.sql(f"SELECT * FROM {text_relation}").columns
     counts = ", ".join(f"count(*) FILTER (WHERE {condition})" for condition in _fits("value").values())
-    # UNPIVOT leaves out NULLs: what is counted per column is its non-NULL values
+    # UNPIVOT leaves out NULLs: what is counted per column is its non-NULL values, less empty text
+    # (a quoted empty field, given a null marker), which Spark's inference passes over too
     rows = con.execute(
         f"SELECT name, count(*), {counts} FROM (UNPIVOT (SELECT * FROM {text_relation}) "
-        "ON COLUMNS(*) INTO NAME name VALUE value) GROUP BY name"
+        "ON COLUMNS(*) INTO NAME name VALUE value) WHERE value <> '' GROUP BY name"
     ).fetchall()
     fitting_by_name = {name: (present, fitting) for name, present, *fitting in rows}
     kinds = []

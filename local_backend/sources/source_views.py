@@ -7,25 +7,33 @@ are read with pyarrow and polars into Arrow tables that DuckDB then scans in pla
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import duckdb
 
 from gryph.compiler.errors import EngineError, did_you_mean
 from gryph.compiler.sources.csv_dialects import CsvDialect, csv_dialect, flag_option
+from gryph.compiler.sources.csv_whole_files import MULTI_LINE_HINT, NOT_UTF8_HINT, located_misread
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.local_files import check_local_files, local_files
+from gryph.compiler.sources.null_markers import null_markers as markers_of
+from gryph.compiler.sources.parquet_footers import footer_error
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import TMST
 from gryph.compiler.sources.table_names import split_qualified
+from gryph.compiler.sources.typed_text import declared_text
 from gryph.compiler.sources.unchanged_files import while_unchanged
-from gryph.compiler.sources.unreadable_files import source_of_file, unreadable_source
+from gryph.compiler.sources.unreadable_files import damaged_file, source_of_file, unreadable_source
 
 from ..sql.quoting import ident, string
+from .csv_comments import without_comment_lines
 from .csv_inference import spark_typed
 from .duck_types import to_duckdb
+from .typed_json import typed_json
 from .typed_text import null_markers, row_file_argument, text_columns, typed_from_text
 
 if TYPE_CHECKING:  # pyarrow loads only for the sources read into Arrow
@@ -51,6 +59,8 @@ def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str)
     check_local_files(spec)
     if spec.format in ("csv", "tsv"):
         relation = _csv_relation(con, spec)
+    elif spec.format == "json" and declared_text(spec):  # read as text, then in the declared types
+        relation = typed_json(spec, _file_list(spec))
     elif spec.format == "json" and spec.schema is None:
         relation = _json_as_spark_reads_it(con, spec, _NATIVE["json"](spec))
     elif spec.format in ("parquet", "json", "text"):
@@ -72,7 +82,7 @@ def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str)
     except duckdb.Error as exc:
         for name in arrow_names:
             con.unregister(name)
-        raise _unreadable(spec, exc) from None
+        raise (footer_error(spec) or _unreadable(spec, exc)) from None
     return Loaded(view, arrow_names)
 
 
@@ -82,8 +92,16 @@ def unreadable_file(exc: duckdb.Error, specs: Iterable[SourceSpec]) -> EngineErr
     for quoted in _QUOTED.findall(str(exc)):
         spec = source_of_file(specs, quoted)
         if spec is not None:
-            return _unreadable(spec, exc)
+            damaged = spec.format == "parquet" and "Failed to read file" in str(exc)
+            return _damaged_parquet(spec, quoted, exc) if damaged else _unreadable(spec, exc)
     return None
+
+
+def _damaged_parquet(spec: SourceSpec, file: str, exc: Exception) -> EngineError:
+    """A parquet file whose data DuckDB failed to decode: the file and what did not decode
+    (``Snappy decompression failure``), never DuckDB's framing of it or the statement."""
+    after = str(exc).split(file, 1)[1].lstrip("'\": ").splitlines()
+    return damaged_file(spec, file, after[0].strip().rstrip(".") if after and after[0].strip() else None)
 
 
 _QUOTED = re.compile(r"['\"]([^'\"]+)['\"]")
@@ -102,13 +120,20 @@ def _unreadable(spec: SourceSpec, exc: Exception) -> EngineError:
     # why, never the statement gryph made (``LINE 1: ... CREATE OR REPLACE TEMP VIEW ...``)
     lines = re.split(r"\n|\s*LINE \d+:", str(exc)) or [""]
     reason = " ".join([lines[0], *(line.strip() for line in lines[1:3] if line.strip() and not line.startswith("  "))])
-    hint = None
-    if "quoted new lines" in reason:
-        reason = f"{lines[0]}: a quoted field holds a line break"
-        hint = "add multiLine = true to the source: both engines then read records over several lines"
-    if "not utf-8 encoded" in reason:  # a byte beyond what gryph looked at to tell the encoding
-        hint = 'add encoding = "latin-1" to the source if it is Latin-1 (ISO-8859-1) text'
-    return unreadable_source(spec, reason, hint)
+    multi_line, not_utf8 = "quoted new lines" in reason, "not utf-8 encoded" in reason
+    if spec.format in ("csv", "tsv") and (multi_line or not_utf8):
+        # past what gryph judged the dialect from: located and told as on Spark, which reads the
+        # file whole before it fails (csv_whole_files.py)
+        file = _FAILED_FILE.search(str(exc))
+        located = located_misread(spec, file.group(1)) if file and os.path.isfile(file.group(1)) else None
+        if located is not None:
+            return located
+    if multi_line:
+        return unreadable_source(spec, f"{lines[0]}: a quoted field holds a line break", MULTI_LINE_HINT)
+    return unreadable_source(spec, reason, NOT_UTF8_HINT if not_utf8 else None)
+
+
+_FAILED_FILE = re.compile(r"^\s*file = (.+)$", re.MULTILINE)  # how DuckDB's CSV errors name the file
 
 
 # --- files ----------------------------------------------------------------------------------
@@ -128,30 +153,51 @@ def expand_paths(spec: SourceSpec) -> list[str]:
     return files
 
 
-def _file_list(spec: SourceSpec) -> str:
-    return "[" + ", ".join(string(p) for p in expand_paths(spec)) + "]"
+def _file_list(spec: SourceSpec, files: list[str] | None = None) -> str:
+    """The SQL list of ``spec``'s files (or of ``files`` read in their stead)."""
+    return "[" + ", ".join(string(p) for p in (files or expand_paths(spec))) + "]"
 
 
 def _csv_relation(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> str:
     dialect = csv_dialect(spec)
-    args = [_file_list(spec), *(f"{name} = {value}" for name, value in _dialect_arguments(dialect))]
+    copies = without_comment_lines(expand_paths(spec), dialect)
+    if copies is not None:  # DuckDB would end a line at a comment character after a value
+        dialect = replace(dialect, comment="")
+    args = [_file_list(spec, copies), *(f"{name} = {value}" for name, value in _dialect_arguments(dialect))]
     args += null_markers(spec)
+    if markers_of(spec):
+        args.append("allow_quoted_nulls = false")  # '""' is empty text, as on Spark: see _quoted_markers_null
     if dialect.multi_line:
         args.append("parallel = false")  # DuckDB's parallel reader cannot pad rows and cross lines at once
     if spec.schema is not None:  # read as text, then in the declared types: typed_text.py
         args.append(f"columns = {text_columns(spec.schema)}")
-        return typed_from_text(f"read_csv({', '.join([*args, *row_file_argument(spec)])})", spec)
+        return typed_from_text(
+            _quoted_markers_null(spec, f"read_csv({', '.join([*args, *row_file_argument(spec)])})"), spec
+        )
     # read as text: Spark's types are inferred from it (or every column stays a string, as in
     # Spark, when told not to infer); a row with fewer fields than the header is padded with NULLs
     args = [*args, "all_varchar = true", "null_padding = true"]
     relation = f"read_csv({', '.join(args)})"
     relation = _header_columns(con, spec, args) if dialect.header else _spark_column_names(con, spec, relation)
+    relation = _quoted_markers_null(spec, relation)
     if not flag_option(spec, "inferSchema", True):
         return relation
     try:
         return spark_typed(con, relation, expand_paths(spec))
     except duckdb.Error as exc:
         raise _unreadable(spec, exc) from None
+
+
+def _quoted_markers_null(spec: SourceSpec, relation: str) -> str:
+    """``relation`` (a CSV read as text) with a quoted null marker (``"NA"``) NULL too. Spark reads
+    a quoted field as its text, then a text equal to ``nullValue`` as NULL: a quoted empty field is
+    empty text, a quoted marker NULL. DuckDB's ``allow_quoted_nulls`` treats both alike, so it is
+    turned off and the markers are matched here."""
+    markers = markers_of(spec)
+    if not markers:
+        return relation
+    listed = ", ".join(string(marker) for marker in markers)
+    return f"(SELECT CASE WHEN COLUMNS(*) IN ({listed}) THEN NULL ELSE COLUMNS(*) END FROM {relation})"
 
 
 def _dialect_arguments(dialect: CsvDialect) -> list[tuple[str, str]]:
@@ -226,16 +272,16 @@ def located_parquet(con: duckdb.DuckDBPyConnection, spec: SourceSpec, file_colum
     if spec.format != "parquet":
         return None
     files = _file_list(spec)
-    columns = {row[0].lower() for row in con.execute(f"DESCRIBE SELECT * FROM {_read_parquet(files)}").fetchall()}
+    columns = {row[0].lower() for row in con.execute(f"DESCRIBE SELECT * FROM {read_parquet_sql(files)}").fetchall()}
     if _FILE_ROW_NUMBER in columns or file_column.lower() in columns:
         return None
-    relation = _read_parquet(files, f"filename = {string(file_column)}")
+    relation = read_parquet_sql(files, f"filename = {string(file_column)}")
     # without a declared schema, ``*`` holds the file column already
     file = (ident(file_column),) if spec.schema is not None else ()
     return _declared(spec, relation, (*file, f"{_FILE_ROW_NUMBER} AS {ident(row_column)}"))
 
 
-def _read_parquet(files: str, *options: str) -> str:
+def read_parquet_sql(files: str, *options: str) -> str:
     """A scan of parquet ``files`` that does not trust the footer's min/max to bound NaN.
 
     Writers such as pyarrow leave NaN out of a column's min/max, as the parquet spec asks, but
@@ -247,7 +293,7 @@ def _read_parquet(files: str, *options: str) -> str:
 
 
 _NATIVE = {
-    "parquet": lambda spec: _read_parquet(_file_list(spec)),
+    "parquet": lambda spec: read_parquet_sql(_file_list(spec)),
     # format 'auto' reads both JSON lines and a top-level JSON array
     "json": lambda spec: f"read_json({_file_list(spec)}, format = 'auto')",
     "text": lambda spec: _text_lines(spec),

@@ -6,13 +6,14 @@ from __future__ import annotations
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.plan import Cast, Field
 from gryph.compiler.plan.data_types import STRING, Kind, Schema
+from gryph.compiler.sources.null_markers import null_markers as markers_of
 from gryph.compiler.sources.source_specs import SourceSpec
 
 from ..sql.quoting import ident, string
 from ..sql.scalars import scalar_sql
 from .duck_types import to_duckdb
 
-_FILE = "__gryph_file"
+ROW_FILE = "__gryph_file"  # the column of each row's file, where rows are numbered in their files
 _ORDER = "__gryph_order"
 
 
@@ -22,15 +23,15 @@ def text_columns(schema: Schema) -> str:
 
 
 def null_markers(spec: SourceSpec) -> list[str]:
-    """The read_csv argument of ``nullValue``: that text is NULL, and an empty field stays NULL as
+    """The read_csv argument of ``nullValue``: those texts are NULL, and an empty field stays NULL as
     on Spark (given a null string of its own, DuckDB would read an empty field as '')."""
-    marker = spec.option("nullValue")
-    return [] if marker is None else [f"nullstr = [{string(str(marker))}, '']"]
+    markers = markers_of(spec)
+    return [f"nullstr = [{', '.join(string(m) for m in (*markers, ''))}]"] if markers else []
 
 
 def row_file_argument(spec: SourceSpec) -> list[str]:
     """The read_csv argument naming each row's file, where rows are numbered in their files."""
-    return [f"filename = {string(_FILE)}"] if spec.row_number is not None else []
+    return [f"filename = {string(ROW_FILE)}"] if spec.row_number is not None else []
 
 
 def typed_from_text(relation: str, spec: SourceSpec) -> str:
@@ -51,5 +52,5 @@ def typed_from_text(relation: str, spec: SourceSpec) -> str:
         return f"(SELECT {', '.join(items)} FROM {relation})"
     # read_csv keeps a file list's rows in order, files one after the other (preserve_insertion_order):
     # a row's number in its file is its place in the read less that of its file's first row
-    items.append(f"{_ORDER} - min({_ORDER}) OVER (PARTITION BY {ident(_FILE)}) + 1 AS {ident(spec.row_number)}")
+    items.append(f"{_ORDER} - min({_ORDER}) OVER (PARTITION BY {ident(ROW_FILE)}) + 1 AS {ident(spec.row_number)}")
     return f"(SELECT {', '.join(items)} FROM (SELECT *, row_number() OVER () AS {_ORDER} FROM {relation}))"

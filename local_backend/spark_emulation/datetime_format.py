@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gryph.compiler.analysis.datetime_patterns import FIELDS, parse_pattern
+from gryph.compiler.spark_dialect.datetime_patterns import FIELDS, parse_pattern
 
 
 def strftime_format(pattern: str) -> str:

@@ -1,12 +1,12 @@
 """Users' Spark SQL (``spark-sql`` rules, ``pre.proc`` steps) translated to DuckDB with sqlglot.
 
-Casts are ``TRY_CAST`` by then (compiler/analysis/user_sql.py); text is read as Spark reads it
+Casts are ``TRY_CAST`` by then (compiler/spark_dialect/user_sql.py); text is read as Spark reads it
 (text_casts.py) and a fractional number cast to an integer is truncated, as in Spark.
 """
 
 from __future__ import annotations
 
-from gryph.compiler.analysis.user_sql import parse_spark_query, untranslatable
+from gryph.compiler.spark_dialect.user_sql import parse_spark_query, untranslatable
 
 from .text_casts import (
     boolean_from_text,

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from functools import singledispatch
 from typing import TypeVar
 
-from gryph.compiler.analysis.regex_text import capture_groups, replacement_parts
 from gryph.compiler.engine import unsupported as engine_refusal
 from gryph.compiler.errors import UnsupportedError
 from gryph.compiler.plan import (
@@ -38,6 +37,7 @@ from gryph.compiler.plan import (
 )
 from gryph.compiler.plan.data_types import DataType, Kind
 from gryph.compiler.plan.scalars import field_names
+from gryph.compiler.spark_dialect.regex_text import capture_groups, replacement_parts
 
 from ..capabilities import CAPABILITIES
 from ..sources.duck_types import to_duckdb

@@ -139,6 +139,52 @@ def test_seasonal_compares_with_the_same_weekday_last_week(tmp_path):
     assert FUNCTIONS["value_ago"].impl(clock, "n", "30d") is None
 
 
+def test_seasonal_without_last_weeks_run_is_not_evaluated_not_compared_with_the_day_before(tmp_path):
+    # the issue's case: daily runs, 01-08 missing; 01-15 (100) must not be judged against 01-07
+    # (50, a weekend day) but skipped; a run 7 days back give or take 16.8 h still counts
+    store = HistoryStore(tmp_path / "h.duckdb")
+    today = dt.datetime(2026, 1, 15, tzinfo=dt.timezone.utc)
+    for day in (5, 6, 7, 9, 10, 11, 12, 13, 14):
+        record(store, dt.datetime(2026, 1, day, tzinfo=dt.timezone.utc), 50 if day == 7 else 100)
+    suite = parse_suite(
+        'suite s\nmeasure n: count(*)\ncheck "c": anomaly(measures["n"], seasonal(period = "7d", max_decrease = 0.1))\n',
+        known_sources=("t",),
+    )
+    [compiled] = compile_checks(suite)
+    clock = Clock("s", today, store)
+    found = judge([compiled], PassSpec("all"), {"n": 100}, {}, clock).checks[0]
+    assert found.status == "SKIP"  # not evaluated
+    assert FUNCTIONS["value_ago"].impl(clock, "n", "7d") is None
+    late = dt.datetime(2026, 1, 8, 16, tzinfo=dt.timezone.utc)  # 16 h late: within a tenth of 7 days
+    record(store, late, 100)
+    assert FUNCTIONS["value_ago"].impl(clock, "n", "7d") == 100
+    assert judge([compiled], PassSpec("all"), {"n": 100}, {}, clock).checks[0].status == "PASS"
+
+
+def test_min_change_keeps_a_constant_series_from_failing_on_any_change(tmp_path):
+    store = HistoryStore(tmp_path / "h.duckdb")
+    for days in range(1, 6):
+        record(store, NOW - dt.timedelta(days=days), 128)
+    # a standard deviation of 0: without a minimum, any other value is an anomaly
+    assert outcome(store, 'anomaly(measures["n"], normal())', 129).status == "FAIL"
+    # "1%" of the mean 128: bounds 128 - 1.28 and 128 + 1.28
+    banded = 'anomaly(measures["n"], normal(), min_change = "1%")'
+    found = outcome(store, banded, 129)
+    assert found.status == "PASS" and found.values["lower bound"] == 126.72 and found.values["upper bound"] == 129.28
+    assert outcome(store, banded, 130).status == "FAIL"
+    # an absolute minimum on a change strategy: 128 + max(1% of 128, 5) = 133 at most
+    changed = 'anomaly(measures["n"], relative_change(max_increase = 0.01), min_change = 5)'
+    assert outcome(store, changed, 133).status == "PASS" and outcome(store, changed, 133.5).status == "FAIL"
+    assert outcome(store, changed, 133).values["upper bound"] == 133
+
+
+@pytest.mark.parametrize("given", ['"1"', '"-1%"', "-2", '"abc"', "true"])
+def test_a_min_change_that_is_no_amount_or_percentage_is_refused(tmp_path, given):
+    store = HistoryStore(tmp_path / "h.duckdb")
+    with pytest.raises(Exception, match="min_change must be a number >= 0 or a percentage"):
+        outcome(store, f'anomaly(measures["n"], normal(), min_change = {given})', 1)
+
+
 def test_rule_metric_history(tmp_path):
     store = HistoryStore(tmp_path / "h.duckdb")
     record(store, NOW - dt.timedelta(days=3), 1, metrics={"ids": {"unique": 7}})

@@ -122,6 +122,11 @@ def test_a_missing_file_names_a_near_one(folder):
     )
     far = gryph("run", "other.dq", cwd=folder)
     assert far.returncode == 2 and "hint" not in far.stderr  # nothing near: no guess
+    # the suffix all suites share makes no name near: s.dq is no guess for frist.dq
+    (folder / "first.dq").rename(folder / "s.dq")
+    (folder / "frist.csv").write_text("id\n1\n")
+    shared_suffix = gryph("run", "frist.dq", cwd=folder)
+    assert shared_suffix.returncode == 2 and "hint" not in shared_suffix.stderr
 
 
 def test_a_regex_literal_that_loses_a_backslash_is_a_warning_with_the_fix(folder):

@@ -128,6 +128,16 @@ def test_a_backfill_alerts_per_run_as_gryph_run_does(tmp_path, server):
     assert server.received[0]["body"]["failed"][0]["values"] == {'measures["nulls"]': 1}
 
 
+def test_a_backfill_before_a_newer_run_compares_each_day_with_the_day_before_it(tmp_path, server):
+    # 03-10 passed and is the newest run; 03-01..03 then fail every day. Day 1 has no run before
+    # it (a first failure alerts), days 2 and 3 follow a failed day: one alert, not three
+    _backfill_suite(tmp_path)
+    _days(tmp_path, {"2026-03-10": "a@x", "2026-03-01": "", "2026-03-02": "", "2026-03-03": ""})
+    assert _backfill(tmp_path, "2026-03-10", "2026-03-10") == 0
+    assert _backfill(tmp_path, "2026-03-01", "2026-03-03", "--notify", server.url) == 1
+    assert [(r["body"]["event"], r["body"]["data_time"]) for r in server.received] == [("failure", "2026-03-01")]
+
+
 def test_a_backfill_delivery_failure_is_a_warning_with_exit_5(tmp_path, server, capsys):
     _backfill_suite(tmp_path, warn=True)
     _days(tmp_path, {"2026-11-01": "", "2026-11-02": ""})

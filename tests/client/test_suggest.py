@@ -305,7 +305,7 @@ def test_text_that_is_not_utf8_is_read_as_latin1_and_said_so(tmp_path: Path, cap
     assert "bad.name is 4 characters long" in out  # 'café', four characters as Latin-1 reads it
     code, out, err = _cli(capsys, f'csv("{tmp_path / "bad.csv"}", encoding = "utf-8")')
     assert (code, out) == (3, "")
-    assert "SOURCE_UNREADABLE" in err and "not utf-8" in err and 'encoding = "latin-1"' in err
+    assert "SOURCE_UNREADABLE" in err and "byte 13: 0xE9 is not UTF-8" in err and 'encoding = "latin-1"' in err
 
 
 def test_sources_it_cannot_read(tmp_path: Path, capsys):

@@ -66,10 +66,38 @@ def test_each_null_marker_among_numbers_is_found(tmp_path, marker):
     )
 
 
-def test_no_marker_when_the_columns_disagree_or_hold_words(tmp_path):
+# 'NA' among amounts, 'n/a' and '-' among counts and days; names are words, no evidence
+SEVERAL = "name,amount,n,day\nann,1.5,n/a,2024-01-02\nbob,NA,2,-\ncid,3,-,2024-01-04\n"
+SEVERAL_DECLARED = 'source d = csv("d.csv", nullValue = ["NA", "n/a", "-"], schema = "name string, amount double, n integer, day date")'
+
+
+def test_several_markers_are_found_and_declared_with_the_types_they_hide(tmp_path):
     csv = tmp_path / "d.csv"
-    # 'NA' among amounts, 'n/a' among counts: two markers are no one marker; names are words
-    csv.write_text("name,amount,n\nann,1.5,n/a\nbob,NA,2\n", encoding="utf-8")
+    csv.write_text(SEVERAL, encoding="utf-8")
+    text, suite = _suggested(tmp_path, csv)
+    assert _declaration(text) == SEVERAL_DECLARED
+    result = run(suite)
+    assert result.passed and not result.malformed_values
+
+
+@pytest.mark.spark
+def test_several_markers_suggested_on_spark_alike(spark_remote, tmp_path):
+    csv = tmp_path / "d.csv"
+    csv.write_text(SEVERAL, encoding="utf-8")
+    engine = open_engine("spark", spark_remote)
+    try:
+        text, suite = _suggested(tmp_path, csv, engine)
+        assert _declaration(text) == SEVERAL_DECLARED
+        result = run(suite, engine)
+        assert result.passed and not result.malformed_values
+    finally:
+        engine.close()
+
+
+def test_no_marker_when_a_column_of_numbers_holds_words(tmp_path):
+    csv = tmp_path / "d.csv"
+    # 'NA' among amounts, but 'none' beside 'n/a' among counts: no evidence of what is no value
+    csv.write_text("name,amount,n\nann,1.5,n/a\nbob,NA,2\ncid,2,none\n", encoding="utf-8")
     text, _ = _suggested(tmp_path, csv)
     assert _declaration(text) == 'source d = csv("d.csv", schema = "name string, amount string, n string")'
 

@@ -143,12 +143,22 @@ SUITES = [
     # rows(...): a count of a source's rows under a DSL condition, inside a check
     "check c: rows(t) > 0 and rows (`a b` where x not in ('a', 'b') or y is null) <= 0.5 * rows(t)\n"
     "warn check d: max(rows(t where a between 1 and 2), 1) == [rows(t where b like 'x%')][0]\n",
+    # an option of several texts: null markers
+    "source t = csv('a.csv', nullValue = [\"n/a\", '-', ''], schema = 'a double')\nsource u = csv('b.csv', nullValue = ['NA'])\n",
 ]
 
 
 @pytest.mark.parametrize("text", SUITES)
 def test_suites_read_as_textx_reads_them(text, monkeypatch):
     same_tree("suite", text, monkeypatch)
+
+
+def test_an_option_of_several_texts_is_a_tuple():
+    first, second = fast_suite_tree(
+        "source t = csv('a.csv', nullValue = [\"n/a\", '-', ''])\nsource u = csv('b', x = ['NA'])"
+    ).statements
+    assert first.options == (("nullValue", ("n/a", "-", "")),)
+    assert second.options == (("x", ("NA",)),)
 
 
 def test_check_shapes():

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from gryph.compiler.analysis.regex_syntax import pattern_problem
 from gryph.compiler.analysis.sql_reads import check_sql_reads
 from gryph.compiler.compile import compile_suite
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.lowering import Options
+from gryph.compiler.spark_dialect.regex_syntax import pattern_problem
 from gryph.compiler.suites.native_suites import parse_suite
 from tests.compiler.compiler_support import SCHEMAS, compile_text
 

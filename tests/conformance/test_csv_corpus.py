@@ -2,8 +2,7 @@
 
 Each file is read on DuckDB and on Spark with no option but what its case gives, and compared with
 Python's ``csv`` module reading it with the dialect stated by hand (an independent reader): the
-same column names, row count and values, and the column types stated by hand. The one declared
-difference: Spark's parser turns a CR LF inside a quoted field into LF (docs/suites.md).
+same column names, row count and values, and the column types stated by hand: no engine differs.
 csv-spectrum's JSON files and JSON lines of mixed types are read alike too.
 """
 
@@ -14,12 +13,13 @@ import datetime as dt
 import io
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from gryph.compiler.errors import EngineError
+from gryph.compiler.sources.declared_schemas import parse_schema
 from gryph.compiler.sources.source_specs import SourceSpec
 from tests.support.plan_helpers import read, run_one
 
@@ -40,7 +40,6 @@ class Case:
     options: tuple[tuple[str, object], ...] = ()
     null: tuple[str, ...] = ("",)  # the texts read as NULL
     skip: int = 0  # comment lines before the header
-    split_crlf: bool = field(default=False)  # holds a CR LF inside a quoted field
 
 
 S, I, D, DATE = "string", "integer", "double", "date"
@@ -57,7 +56,7 @@ CASES = {
         quoting=csv.QUOTE_NONE,
     ),
     "newlines": Case([("a", S), ("b", I), ("c", I)]),
-    "newlines_crlf": Case([("a", S), ("b", I), ("c", I)], split_crlf=True),
+    "newlines_crlf": Case([("a", S), ("b", I), ("c", I)]),
     "quotes_and_newlines": Case([("a", I), ("b", S)]),
     "simple": Case([("a", I), ("b", I), ("c", I)]),
     "simple_crlf": Case([("a", I), ("b", I), ("c", I)]),
@@ -119,9 +118,7 @@ CASES = {
     ),
     "tab": Case([("id", I), ("name", S)], data=b"id\tname\n1\tAnn\n2\tB b\n", delimiter="\t"),
     "pipe": Case([("id", I), ("note", S)], data=b'id|note\n1|"a|b"\n2|plain\n', delimiter="|"),
-    "crlf_quoted": Case(
-        [("id", I), ("note", S)], data=b'id,note\r\n1,"two\r\nlines"\r\n2,"say ""hi"""\r\n', split_crlf=True
-    ),
+    "crlf_quoted": Case([("id", I), ("note", S)], data=b'id,note\r\n1,"two\r\nlines"\r\n2,"say ""hi"""\r\n'),
     "utf8_bom": Case([("id", I), ("name", S)], data=b"\xef\xbb\xbfid,name\n1,Zo\xc3\xab\n2,\xe5\x8c\x97\xe4\xba\xac\n"),
     "latin1": Case(
         [("id", I), ("name", S), ("city", S)],
@@ -168,6 +165,10 @@ def _python_rows(case: Case, path: Path) -> tuple[list[str], list[list[str]]]:
     return rows[0], rows[1:]
 
 
+def _schema(text: str | None):
+    return None if text is None else parse_schema(text)
+
+
 def _text(value: object) -> str | None:
     """A value as the file writes it (None for NULL): numbers compared as numbers below."""
     if value is None:
@@ -201,19 +202,27 @@ def test_a_csv_reads_as_pythons_csv_module_reads_it(dq_engine, case_name, tmp_pa
     assert [name for name, _ in case.types] == header
     assert len(rows) == len(expected)
     for row, written in zip(rows, expected, strict=True):
-        if case.split_crlf and dq_engine.name == "spark":  # the declared difference
-            written = [text.replace("\r\n", "\n") for text in written]
         assert all(_same(row[name], text, case) for name, text in zip(header, written, strict=True)), (row, written)
 
 
-def test_the_crlf_difference_is_only_inside_quotes(dq_engine, tmp_path):
-    """A CR LF ending a record is a line break on both engines; only one inside a quoted field
-    differs (kept by DuckDB, LF on Spark)."""
-    path = _file("crlf_quoted", CASES["crlf_quoted"], tmp_path)
+@pytest.mark.parametrize(
+    ("data", "second"),
+    [
+        (b'id,note,n\r\n1,"two\r\nlines",3\r\n2,"a\nb",4\r\n', "a\nb"),
+        (b'id,note,n\n1,"two\r\nlines",3\n2,"a\rb",4\n', "a\rb"),
+        (b'id,note,n\r1,"two\r\nlines",3\r2,"a\nb",4\r', "a\nb"),
+    ],
+    ids=["crlf", "lf", "cr"],
+)
+def test_a_line_break_inside_quotes_is_kept_as_written(dq_engine, data, second, tmp_path):
+    """Whichever line break ends the records, one inside a quoted field is the field's text as the
+    file holds it, on both engines (Spark's parser, left to find the line break, made CR LF an LF);
+    the last field of each record holds no CR."""
+    path = tmp_path / "breaks.csv"
+    path.write_bytes(data)
     spec = SourceSpec("corpus", "csv", paths=(str(path),))
     rows = run_one(dq_engine, read(dq_engine, spec), {"corpus": spec})
-    inside = "two\r\nlines" if dq_engine.name == "duckdb" else "two\nlines"
-    assert rows == [{"id": 1, "note": inside}, {"id": 2, "note": 'say "hi"'}]
+    assert rows == [{"id": 1, "note": "two\r\nlines", "n": 3}, {"id": 2, "note": second, "n": 4}]
 
 
 # --- JSON: csv-spectrum's json/ files (arrays of objects, and one object over several lines) ---
@@ -265,36 +274,108 @@ def test_json_lines_of_mixed_types(dq_engine, tmp_path):
 # --- the declared differences (docs/sources.md, "CSV files") ----------------------------------
 
 
-def test_a_comment_after_a_value(dq_engine, tmp_path):
-    """A line starting with the comment character is skipped on both; after a value, DuckDB drops
-    the rest of the line, Spark keeps it."""
+@pytest.mark.parametrize(
+    ("data", "rows"),
+    [
+        (b"id,name\n1,a # note\n#skipped\n2,b\n", [(1, "a # note"), (2, "b")]),
+        (
+            b'# exported\nid,name\n1,a#b\n#skipped, "odd\n2,"c\n#kept"\n3,"#"\n',
+            [(1, "a#b"), (2, "c\n#kept"), (3, "#")],
+        ),
+        (b"# exported\nid,name\n1,a\n#skipped\n", [(1, "a")]),  # comments only at lines' starts
+    ],
+    ids=["after_a_value", "inside_quotes", "at_starts_only"],
+)
+def test_a_comment_character_after_a_value_is_text(dq_engine, data, rows, tmp_path):
+    """With comment, a line starting with it is skipped on both engines; after a value, or inside
+    quotes, it is text (DuckDB's reader ended the line there)."""
     path = tmp_path / "c.csv"
-    path.write_bytes(b"id,name\n1,a # note\n#skipped\n2,b\n")
+    path.write_bytes(data)
     spec = SourceSpec("c", "csv", paths=(str(path),), options=(("comment", "#"),))
-    rows = run_one(dq_engine, read(dq_engine, spec), {"c": spec})
-    first = "a " if dq_engine.name == "duckdb" else "a # note"
-    assert rows == [{"id": 1, "name": first}, {"id": 2, "name": "b"}]
+    read_rows = run_one(dq_engine, read(dq_engine, spec), {"c": spec})
+    assert read_rows == [{"id": i, "name": name} for i, name in rows]
 
 
-def test_a_quoted_empty_field_with_a_null_value(dq_engine, tmp_path):
-    """With nullValue, an unquoted empty field is NULL on both; '""' is NULL on DuckDB, empty text on Spark."""
+@pytest.mark.parametrize("schema", [None, "id bigint, label string, n bigint"], ids=["inferred", "declared"])
+def test_a_quoted_empty_field_with_a_null_value(dq_engine, schema, tmp_path):
+    """With nullValue, a quoted field is read as written, then the marker is NULL: '""' is empty
+    text (Python's csv module reads it so; QUOTE_NOTNULL reads only an unquoted empty field as
+    None), '"NA"' NULL, as is an unquoted empty field; '""' in a column of numbers is no number."""
     path = tmp_path / "n.csv"
-    path.write_bytes(b'id,label\n1,NA\n2,\n3,""\n4,x\n')
-    spec = SourceSpec("n", "csv", paths=(str(path),), options=(("nullValue", "NA"),))
-    rows = run_one(dq_engine, read(dq_engine, spec), {"n": spec})
-    quoted = None if dq_engine.name == "duckdb" else ""
-    assert [row["label"] for row in rows] == [None, None, quoted, "x"]
+    path.write_bytes(b'id,label,n\n1,NA,1\n2,,""\n3,"",NA\n4,x,\n5,"NA","NA"\n')
+    spec = SourceSpec("n", "csv", paths=(str(path),), options=(("nullValue", "NA"),), schema=_schema(schema))
+    relation = read(dq_engine, spec)
+    assert [(c.name, c.dtype.kind.value) for c in relation.schema.columns] == [("id", I), ("label", S), ("n", I)]
+    rows = run_one(dq_engine, relation, {"n": spec})
+    assert [(row["label"], row["n"]) for row in rows] == [
+        (None, 1),
+        (None, None),
+        ("", None),
+        ("x", None),
+        (None, None),
+    ]
 
 
-def test_bytes_that_are_not_the_encoding_told(dq_engine, tmp_path):
-    """A Latin-1 file told UTF-8 (or whose first non-UTF-8 byte lies past the first MiB, where
-    gryph looks): DuckDB refuses it with the fix, Spark reads U+FFFD for the byte."""
+# past the first MiB, where gryph judges a file's encoding and quoted line breaks from: 70,000 rows of 17 bytes
+_PLAIN_ROWS = b"id,name\n" + b"".join(b"%05d,plain text\n" % i for i in range(70_000))
+
+
+def _refused_alike(dq_engine, spec) -> EngineError:
+    with pytest.raises(EngineError) as error:
+        run_one(dq_engine, read(dq_engine, spec), {spec.name: spec})
+    assert error.value.code == "SOURCE_UNREADABLE"
+    return error.value
+
+
+@pytest.mark.parametrize(
+    ("data", "options", "line", "byte"),
+    [
+        (b"id,name\n1,caf\xe9\n", (("encoding", "utf-8"),), 2, 13),  # told UTF-8
+        (_PLAIN_ROWS + b"70000,caf\xe9\n", (), 70_002, len(_PLAIN_ROWS) + 9),  # found UTF-8 in the first MiB
+        (b"id,name\n1,caf\xc3", (("encoding", "utf-8"),), 2, 13),  # the file ends within a character
+    ],
+    ids=["told", "past_the_first_mib", "cut_short"],
+)
+def test_a_byte_that_is_not_utf8_is_refused_alike(dq_engine, data, options, line, byte, tmp_path):
+    """A Latin-1 byte in a file read as UTF-8 is refused on both engines, naming the file, its line
+    and byte, with the fix (Spark read U+FFFD for it; Python's csv module, reading UTF-8, fails)."""
     path = tmp_path / "l.csv"
-    path.write_bytes(b"id,name\n1,caf\xe9\n")
-    spec = SourceSpec("l", "csv", paths=(str(path),), options=(("encoding", "utf-8"),))
-    if dq_engine.name == "duckdb":
-        with pytest.raises(EngineError) as error:
-            run_one(dq_engine, read(dq_engine, spec), {"l": spec})
-        assert error.value.code == "SOURCE_UNREADABLE" and 'encoding = "latin-1"' in (error.value.hint or "")
-    else:
-        assert run_one(dq_engine, read(dq_engine, spec), {"l": spec}) == [{"id": 1, "name": "caf\ufffd"}]
+    path.write_bytes(data)
+    error = _refused_alike(dq_engine, SourceSpec("l", "csv", paths=(str(path),), options=options))
+    assert f"{path} line {line}, byte {byte}: 0x{data[byte]:02X} is not UTF-8" in error.message
+    assert error.hint == 'add encoding = "latin-1" to the source if it is Latin-1 (ISO-8859-1) text'
+
+
+def test_a_byte_that_is_not_utf8_in_a_later_file_is_refused_alike(dq_engine, tmp_path):
+    """The dialect is judged from a folder's first file; a later one holding a Latin-1 byte is
+    named, with its line and byte, on both engines."""
+    (tmp_path / "a.csv").write_bytes(b"id,name\n1,Zo\xc3\xab\n")
+    (tmp_path / "b.csv").write_bytes(b"id,name\n2,caf\xe9\n")
+    error = _refused_alike(dq_engine, SourceSpec("f", "csv", paths=(str(tmp_path / "*.csv"),)))
+    assert f"{tmp_path / 'b.csv'} line 2, byte 13: 0xE9 is not UTF-8" in error.message
+
+
+def test_a_quoted_line_break_told_single_line_is_refused_alike(dq_engine, tmp_path):
+    """Told multiLine = false, a file whose quoted field holds a line break is refused on both
+    engines (Spark split the record in two)."""
+    path = tmp_path / "m.csv"
+    path.write_bytes(b'id,note\n1,one\n2,"two\nlines"\n')
+    error = _refused_alike(dq_engine, SourceSpec("m", "csv", paths=(str(path),), options=(("multiLine", "false"),)))
+    assert f"{path} line 3: a quoted field holds a line break" in error.message
+
+
+def test_a_quoted_line_break_past_the_first_mib_is_refused_alike(dq_engine, tmp_path):
+    """A file found single-line in its first MiB with a quoted line break further on is refused on
+    both engines at that record's first line, with the fix (Spark split the record in two); told
+    multiLine, both read it whole, as Python's csv module does."""
+    path = tmp_path / "late.csv"
+    path.write_bytes(_PLAIN_ROWS + b'70000,"two\nlines"\n70001,"say ""hi"""\n')
+    error = _refused_alike(dq_engine, SourceSpec("late", "csv", paths=(str(path),)))
+    assert f"{path} line 70002: a quoted field holds a line break" in error.message
+    assert error.hint == "add multiLine = true to the source: both engines then read records over several lines"
+    spec = SourceSpec("late", "csv", paths=(str(path),), options=(("multiLine", True),))
+    rows = run_one(dq_engine, read(dq_engine, spec), {"late": spec})
+    assert len(rows) == 70_002 and rows[-2:] == [
+        {"id": 70_000, "name": "two\nlines"},
+        {"id": 70_001, "name": 'say "hi"'},
+    ]

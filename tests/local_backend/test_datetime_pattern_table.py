@@ -1,4 +1,4 @@
-"""The one table of datetime pattern letters (compiler/analysis/datetime_patterns.py's FIELDS):
+"""The one table of datetime pattern letters (compiler/spark_dialect/datetime_patterns.py's FIELDS):
 DuckDB's formatter writes each field with its strftime directive, Griffin's placeholders with
 its Python writer; the two give the same text."""
 
@@ -7,7 +7,7 @@ from datetime import datetime
 import duckdb
 import pytest
 
-from gryph.compiler.analysis.datetime_patterns import FIELDS
+from gryph.compiler.spark_dialect.datetime_patterns import FIELDS
 from gryph.local_backend.spark_emulation.datetime_format import strftime_format
 
 # an evening (hour 22: 10 PM) and a midnight (hour 0: 12 AM), with day-of-year 318 and 5

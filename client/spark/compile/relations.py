@@ -11,7 +11,6 @@ from pyspark.sql import Column, DataFrame
 from pyspark.sql.connect import functions as F
 from pyspark.sql.connect.session import SparkSession
 
-from gryph.compiler.analysis.user_sql import spark_query_as_run
 from gryph.compiler.engine import unsupported
 from gryph.compiler.errors import EngineError
 from gryph.compiler.plan import (
@@ -33,6 +32,7 @@ from gryph.compiler.plan import (
     free_prefix,
     walk_relations,
 )
+from gryph.compiler.spark_dialect.user_sql import spark_query_as_run
 
 from ..capabilities import CAPABILITIES
 from .scalars import column, compile_scalar, quoted, sort_key

@@ -46,7 +46,7 @@ from gryph.compiler.plan import (
     WindowFn,
 )
 from gryph.compiler.plan.data_types import DataType, Kind
-from gryph.compiler.plan.spark_names import quoted
+from gryph.compiler.spark_dialect.spark_names import quoted
 
 from ..capabilities import CAPABILITIES
 from .type_mapping import to_spark

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import re
 import shutil
 import subprocess
@@ -24,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 from gryph.compiler.errors import EngineError
-from gryph.compiler.language.grammar_cache import cache_dir
+from gryph.compiler.support.cache_folders import cache_dir, default_cache_dir
 
 POM = Path(__file__).with_name("connectors") / "pom.xml"
 # what a user runs to fetch the connectors by hand (a test checks the module is there)
@@ -41,7 +40,7 @@ _VERSION_SUFFIX = re.compile(r"-\d[^-]*\.jar$")
 
 def jar_cache() -> Path:
     """Where gryph caches jars fetched from Maven Central (kept when the grammar cache is off)."""
-    return cache_dir() or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gryph"
+    return cache_dir() or default_cache_dir()
 
 
 def connectors_folder(spark_version: str) -> Path:

@@ -10,9 +10,10 @@ from pyspark.errors import PySparkException
 
 from gryph.compiler.errors import EngineError, Location
 from gryph.compiler.sources.databases import statement_timed_out
+from gryph.compiler.sources.parquet_footers import footer_error
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import offsets_lost, topics
-from gryph.compiler.sources.unreadable_files import source_of_file, unreadable_source
+from gryph.compiler.sources.unreadable_files import damaged_file, source_of_file, unreadable_source
 
 from .connect import grpc_status
 from .connector_jars import FETCH_COMMAND
@@ -115,6 +116,12 @@ def read_failures(sources: Iterable[SourceSpec]) -> Iterator[None]:
         raise known from cause
 
 
+def _read_file_reason(line: str, end: int) -> str | None:
+    """What Spark says after naming the file it failed to read (nothing for FAILED_READ_FILE.NO_HINT)."""
+    reason = re.sub(r"\s*SQLSTATE: \w+\s*$", "", line[end:]).strip().rstrip(".")
+    return reason or None
+
+
 def _read_failure(exc: PySparkException, sources: list[SourceSpec]) -> EngineError | None:
     timed_out = statement_timed_out([s for s in sources if s.format in ("postgres", "mysql")], str(exc))
     if timed_out is not None:
@@ -122,7 +129,12 @@ def _read_failure(exc: PySparkException, sources: list[SourceSpec]) -> EngineErr
     if _condition(exc) == "FAILED_READ_FILE":
         named = _READ_FILE.search(first_line(exc))
         spec = None if named is None else source_of_file(sources, named.group(1))
-        return None if spec is None else unreadable_source(spec, first_line(exc))
+        if named is None or spec is None:
+            return None
+        if spec.format == "parquet":  # DuckDB's words for a file that does not decode: damaged_parquet.py
+            reason = _read_file_reason(first_line(exc), named.end())
+            return footer_error(spec) or damaged_file(spec, named.group(1), reason)
+        return unreadable_source(spec, first_line(exc))
     lost = _KAFKA_LOST.search(str(exc))
     if lost is None:
         return None

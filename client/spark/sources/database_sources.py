@@ -13,7 +13,6 @@ from pyspark.sql import types as T
 from pyspark.sql.connect.session import SparkSession
 
 from gryph.compiler.errors import EngineError, GryphError
-from gryph.compiler.plan.spark_names import quoted
 from gryph.compiler.sources.databases import (
     from_clause,
     quote_name,
@@ -24,6 +23,7 @@ from gryph.compiler.sources.databases import (
     statement_timed_out,
 )
 from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.spark_dialect.spark_names import quoted
 
 from ..compile.scalars import column
 from ..compile.type_mapping import to_spark

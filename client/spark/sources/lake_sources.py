@@ -21,7 +21,6 @@ from pyspark.sql.connect.readwriter import DataFrameReader
 from pyspark.sql.connect.session import SparkSession
 
 from gryph.compiler.errors import EngineError, InvalidInput
-from gryph.compiler.plan.spark_names import quoted
 from gryph.compiler.sources.lake_tables import (
     TableLog,
     catalog_properties,
@@ -33,6 +32,7 @@ from gryph.compiler.sources.lake_tables import (
     spark_timestamp,
 )
 from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.spark_dialect.spark_names import quoted
 
 from ..session.connector_jars import DELTA_FOR_SPARK, ICEBERG_FOR_SPARK
 from ..session.failures import first_line, spark_errors

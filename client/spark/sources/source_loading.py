@@ -10,18 +10,23 @@ import json
 from pathlib import Path
 
 import pyarrow as pa
+from pyspark.errors import PySparkException
 from pyspark.sql import DataFrame
 from pyspark.sql import types as T
 from pyspark.sql.connect import functions as F
 from pyspark.sql.connect.session import SparkSession
 from pyspark.sql.pandas.types import from_arrow_schema
 
+from gryph.compiler.errors import EngineError
 from gryph.compiler.plan.data_types import INTEGER, Column, Schema
-from gryph.compiler.sources.csv_dialects import DIALECT_OPTIONS, CsvDialect, csv_dialect
+from gryph.compiler.sources.csv_dialects import DIALECT_OPTIONS, CsvDialect, csv_dialect, first_local_file
+from gryph.compiler.sources.csv_whole_files import refuse_misread
 from gryph.compiler.sources.databases import is_database
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
 from gryph.compiler.sources.lake_tables import is_lake_table
 from gryph.compiler.sources.local_files import check_local_files
+from gryph.compiler.sources.null_markers import NULL_VALUE, null_markers
+from gryph.compiler.sources.parquet_footers import footer_error
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_sources import TMST
 from gryph.compiler.sources.typed_text import declared_text
@@ -40,7 +45,13 @@ def load_source(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schem
     """The rows of ``spec`` and their schema, for one schema request; fails with an
     ``EngineError`` naming the source if it is missing. A stream batch's rows carry its time
     (``spec.stamp``) as the 64-bit column ``__tmst``."""
-    df, schema = _load(spark, spec)
+    try:
+        df, schema = _load(spark, spec)
+    except EngineError as error:  # a parquet footer Spark failed on: the words DuckDB's run uses
+        footers = footer_error(spec) if isinstance(error.__cause__, PySparkException) else None
+        if footers is None:
+            raise
+        raise footers from error
     if spec.stamp is None:
         return df, schema
     stamped = df.withColumn(TMST, F.lit(int(spec.stamp)).cast(T.LongType()))
@@ -63,6 +74,8 @@ def _load(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schema]:
             df = _declared(_upload(spark, spec.frame), spec)
         else:
             check_local_files(spec)  # the server may run here: refuse before it reads what it cannot
+            if spec.format in ("csv", "tsv"):
+                refuse_misread(spec)  # Spark would read U+FFFD, or split a record, where DuckDB fails
             if declared_text(spec):  # read as text, then in the declared types: typed_text.py
                 return typed_from_text(_read_files(spark, spec, text_struct(spec)), spec)
             known = known_schema(spec)
@@ -88,19 +101,25 @@ def _file_options(spec: SourceSpec) -> dict[str, str]:
     options: dict[str, str] = {}
     given = spec.options
     if spec.format in ("csv", "tsv"):
-        options = _dialect_options(csv_dialect(spec))
+        options = _dialect_options(csv_dialect(spec), line_break_found=first_local_file(spec) is not None)
         given = tuple((key, value) for key, value in spec.options if key not in DIALECT_OPTIONS)
     if spec.format == "json" and spec.option("multiLine") is None and _is_one_json_document(spec.paths):
         options["multiLine"] = "true"  # Spark reads JSON lines unless told the file is one document
     for key, value in given:
+        if key == NULL_VALUE:  # the reader takes one marker; several are mapped after it (typed_text.py)
+            markers = null_markers(spec)
+            if len(markers) == 1:
+                options[key] = markers[0]
+            continue
         options[key] = str(value).lower() if isinstance(value, bool) else str(value)
     return options
 
 
-def _dialect_options(dialect: CsvDialect) -> dict[str, str]:
+def _dialect_options(dialect: CsvDialect, *, line_break_found: bool) -> dict[str, str]:
     """The reader options for ``dialect``, all of it: Spark's own defaults differ (a backslash
-    escapes a quote; no comments). Its line reader splits at LF, CR LF and CR alike, and with
-    ``multiLine`` it finds the file's line break itself (its ``lineSep`` takes one character)."""
+    escapes a quote; no comments). Its line reader splits at LF, CR LF and CR alike; with
+    ``multiLine`` it is told the file's line break, else it would find it itself and turn a CR LF
+    inside a quoted field into LF (DuckDB and Python's csv module keep what the file holds)."""
     options = {
         "header": "true" if dialect.header else "false",
         "sep": dialect.delimiter,
@@ -109,6 +128,8 @@ def _dialect_options(dialect: CsvDialect) -> dict[str, str]:
         "encoding": "ISO-8859-1" if dialect.encoding == "latin-1" else "UTF-8",
         "multiLine": "true" if dialect.multi_line else "false",
     }
+    if dialect.multi_line and line_break_found:  # of a file not here, Spark finds it
+        options["lineSep"] = dialect.line_break
     if dialect.comment:
         options["comment"] = dialect.comment
     return options

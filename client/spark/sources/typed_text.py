@@ -10,6 +10,7 @@ from pyspark.sql.connect.window import Window
 
 from gryph.compiler.plan import Cast, Field
 from gryph.compiler.plan.data_types import INTEGER, STRING, Column, Kind, Schema
+from gryph.compiler.sources.null_markers import null_markers
 from gryph.compiler.sources.source_specs import SourceSpec
 
 from ..compile.scalars import column, compile_scalar
@@ -28,6 +29,7 @@ def typed_from_text(df: DataFrame, spec: SourceSpec) -> tuple[DataFrame, Schema]
     """``df`` (read with ``text_struct``) in the declared types, and each row's number in its file
     where ``spec`` asks for it; with its logical schema."""
     assert spec.schema is not None
+    df = _without_markers(df, spec)
     items = [
         (column(c.name) if c.dtype.kind is Kind.STRING else compile_scalar(Cast(Field(c.name, STRING), c.dtype))).alias(
             c.name
@@ -42,3 +44,17 @@ def typed_from_text(df: DataFrame, spec: SourceSpec) -> tuple[DataFrame, Schema]
     in_file = Window.partitionBy(column(_FILE)).orderBy(column(_ORDER))
     numbered = placed.select(*items, F.row_number().over(in_file).cast(T.LongType()).alias(spec.row_number))
     return numbered, Schema((*spec.schema.columns, Column(spec.row_number, INTEGER)))
+
+
+def _without_markers(df: DataFrame, spec: SourceSpec) -> DataFrame:
+    """``df``'s text with each of several null markers NULL (one marker the reader was given)."""
+    markers = null_markers(spec)
+    if len(markers) < 2:
+        return df
+    assert spec.schema is not None
+    return df.select(
+        *(
+            F.when(column(c.name).isin(*markers), F.lit(None)).otherwise(column(c.name)).alias(c.name)
+            for c in spec.schema.columns
+        )
+    )

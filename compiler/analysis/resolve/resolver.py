@@ -12,8 +12,8 @@ from ...language.ruletree import nodes as n
 from ...plan import Between, Call, Cast, Fn, In, IsNull, Like, Literal, RLike, Scalar
 from ...plan.data_types import BOOLEAN, DOUBLE, INTEGER, NULL, STRING, TYPE_NAMES, Kind, common_numeric, parse_type_name
 from ...plan.scalars import balanced
+from ...spark_dialect.regex_syntax import REGEX_HINT, pattern_problem
 from ..regex_literals import warn_lost_backslashes
-from ..regex_syntax import REGEX_HINT, pattern_problem
 from ..selections import Selector
 from .names import NameResolver
 from .scope import Context, Scope

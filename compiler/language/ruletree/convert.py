@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...errors import Location
-from ..recursion_room import recursion_room
+from ...support.recursion_room import recursion_room
 from ..textx_parser import parse, string_value, unquote_name, unquote_string
 from ..time_literals import time_literal_ms
 from . import nodes as n

@@ -6,8 +6,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from ...support.recursion_room import recursion_room
 from ..number_literals import number_from_text
-from ..recursion_room import recursion_room
 from ..textx_parser import parse, unquote_label, unquote_name, unquote_string
 from ..time_literals import time_literal_ms
 from . import check_nodes as c
@@ -38,7 +38,7 @@ def parse_suite_tree(text: str, file: str | None = None) -> s.SuiteTree | None:
 def literal_value(model: Any) -> object:
     """The Python value of a literal, tuple or bare name in a source option or rule detail."""
     kind = type(model).__name__
-    if kind == "TupleValue":
+    if kind in ("TupleValue", "StringList"):
         return tuple(literal_value(item) for item in model.items)
     if kind == "Identifier":
         return unquote_name(model.name)

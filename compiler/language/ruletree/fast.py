@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from ..recursion_room import recursion_room
+from ...support.recursion_room import recursion_room
 from ..textx_parser import MAX_NESTING, bracket_nesting
 from . import nodes as n
 from . import statements as s

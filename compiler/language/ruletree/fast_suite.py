@@ -119,8 +119,15 @@ class SuiteParser(ExpressionParser):
         return s.SourceDecl(name, source_format, tuple(paths), tuple(options), **self.span(start, self.last_end))
 
     def option_value(self) -> object:
-        """An ``OptionValue``: a string, number, boolean or null."""
+        """An ``OptionValue``: a string, a list of strings (a tuple), a number, boolean or null."""
         char = self.char()
+        if char == "[":
+            self.expect_punct("[")
+            items = [unquote_string(self.expect(STRING))]
+            while self.punct(","):
+                items.append(unquote_string(self.expect(STRING)))
+            self.expect_punct("]")
+            return tuple(items)
         if char in ("'", '"'):
             return unquote_string(self.expect(STRING))
         if char.isdigit() or char == ".":

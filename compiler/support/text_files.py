@@ -35,10 +35,13 @@ def read_utf8(path: Path) -> str:
 
 
 def _near_name(path: Path) -> str | None:
-    """``did you mean 'first.dq'?`` when the missing file's folder holds a file of a near name."""
+    """``did you mean 'first.dq'?`` when the missing file's folder holds a file of a near name and
+    the same suffix (names are compared without it: a shared ``.dq`` makes any two names alike)."""
     try:
-        names = [entry.name for entry in path.parent.iterdir() if entry.is_file()]
+        stems = {
+            entry.stem: entry.name for entry in path.parent.iterdir() if entry.is_file() and entry.suffix == path.suffix
+        }
     except OSError:
         return None
-    near = closest(path.name, names)
-    return None if near is None else f"did you mean {str(path.with_name(near))!r}?"
+    near = closest(path.stem, stems)
+    return None if near is None else f"did you mean {str(path.with_name(stems[near]))!r}?"
