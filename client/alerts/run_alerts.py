@@ -55,7 +55,7 @@ def send_on_change(
     the run before, None for none), as a stream without history knows its last batch's."""
     if not alerts.targets:
         return []
-    document = result.to_dict()
+    document = result.document()
     event = alert_event(document_headline(document).tone, previous)
     if event is None:
         return []

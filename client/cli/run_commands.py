@@ -103,9 +103,9 @@ def run_command(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv 
             )
             # the report is this run's: the runs up to it in data-time order (a backfilled day comes
             # before later days' runs), this one last
-            ids = [document.get("run_id") for document in documents]
+            ids = [document.run_id for document in documents]
             documents = documents[: ids.index(result.run_id) + 1] if result.run_id in ids else []
-            write_report(documents or [result.to_dict()], args)
+            write_report(documents or [result.document()], args)
     _write(to_json(result.to_dict()) if args.format == "json" else to_text(result, args.strict), args.output)
     if args.junit:
         _write(to_junit(result, args.strict), args.junit)
