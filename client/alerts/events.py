@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 
 from ..outputs.headline import document_headline
+from ..results.document import Check, Outcome, ResultDocument, Severity
 from ..store.history import HistoryStore
 
 EVENTS = {"fail": "failure", "warn": "warning", "pass": "recovery"}
@@ -31,7 +32,7 @@ def previous_tone(
         documents = store.before(data_time).documents(suite, 1) if data_time else store.documents(suite, 2)
     except GryphError:
         return None
-    earlier = [d for d in documents if d.get("run_id") != run_id]
+    earlier = [d for d in documents if d.run_id != run_id]
     return document_headline(earlier[-1]).tone if earlier else None
 
 
@@ -42,32 +43,32 @@ def alert_event(tone: str, previous: str | None) -> str | None:
     return EVENTS[tone]
 
 
-def alert_message(document: dict, event: str, report: str | None) -> dict:
+def alert_message(document: ResultDocument, event: str, report: str | None) -> dict:
     """The one message of a run: verdict, suite, data time, failed and warning checks with the
     values and bounds they read, rules that could not finish, and the report's path."""
     headline = document_headline(document)
-    checks = document.get("check_details") or []
-    message = {
+    failed = [c for c in document.checks if c.outcome is Outcome.FAIL]
+    message: dict[str, object] = {
         "event": event,
         "verdict": headline.tone,
         "headline": headline.text,
-        "suite": document["name"],
-        "started": document.get("started"),
-        "engine": document.get("engine"),
-        "failed": [_check(c) for c in checks if c.get("status") == "FAIL"],
-        "warnings": [_check(c) for c in checks if c.get("status") == "WARN"],
+        "suite": document.name,
+        "started": document.started,
+        "engine": document.engine,
+        "failed": [_check(c) for c in failed if c.severity is Severity.ERROR],
+        "warnings": [_check(c) for c in failed if c.severity is Severity.WARNING],
     }
-    if document.get("data_time") is not None:
-        message["data_time"] = document["data_time"]
-    if document.get("failed"):
-        message["unfinished"] = {name: error.get("message") for name, error in document["failed"].items()}
+    if document.data_time is not None:
+        message["data_time"] = document.data_time
+    if document.failed:
+        message["unfinished"] = document.unfinished()
     if report is not None:
         message["report"] = report
     return message
 
 
-def _check(check: dict) -> dict:
-    shown = {"name": check["name"], "expression": check.get("expression"), "values": check.get("values") or {}}
-    if check.get("error"):
-        shown["error"] = check["error"]
+def _check(check: Check) -> dict:
+    shown = {"name": check.name, "expression": check.expression, "values": dict(check.values)}
+    if check.error:
+        shown["error"] = check.error
     return shown

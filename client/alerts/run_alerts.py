@@ -3,7 +3,6 @@ after it when the verdict changed."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from dataclasses import dataclass, field
 
@@ -25,19 +24,6 @@ class AlertTargets:
 
     targets: tuple[NotifySpec, ...] = ()
     secrets: dict[NotifySpec, str] = field(default_factory=dict)
-
-
-def add_notify_option(command: argparse.ArgumentParser) -> None:
-    """``--notify URL`` (repeatable), on every command that runs a suite."""
-    command.add_argument(
-        "--notify",
-        action="append",
-        default=[],
-        metavar="URL",
-        help="alert here when the verdict changes: http(s)://..., slack:https://..., teams:https://..., "
-        "smtp://host:port/?from=...&to=... (STARTTLS), smtps://... or smtp+insecure://... "
-        "(repeatable; beside the suite's notify statements)",
-    )
 
 
 def alert_targets(suite: Suite, urls: list[str]) -> AlertTargets:
@@ -69,7 +55,7 @@ def send_on_change(
     the run before, None for none), as a stream without history knows its last batch's."""
     if not alerts.targets:
         return []
-    document = result.to_dict()
+    document = result.document()
     event = alert_event(document_headline(document).tone, previous)
     if event is None:
         return []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..results.document import ResultDocument
 from ..results.output_files import check_writable_path, write_whole
 
 
@@ -20,7 +21,7 @@ def check_report_outputs(args: argparse.Namespace) -> None:
             check_writable_path(option, folder, folder=True)
 
 
-def write_report(documents: list[dict], args: argparse.Namespace) -> None:
+def write_report(documents: list[ResultDocument], args: argparse.Namespace) -> None:
     """The report of the newest of ``documents``: its page and images, each file written whole."""
     from ..outputs.html import Report  # altair takes half a second to import: only runs with a report pay it
 

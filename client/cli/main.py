@@ -46,17 +46,40 @@ class Command:
     options: Callable[[argparse.ArgumentParser], None]
     run: Callable[..., int]
     on_engine: bool = True
+    epilog: str | None = None  # examples, shown under the options by --help
 
 
 COMMANDS = {
-    "run": Command("run a suite and report its metrics", add_run_options, run_command),
+    "run": Command(
+        "run a suite and report its metrics",
+        add_run_options,
+        run_command,
+        epilog="""examples:
+  gryph run orders.dq                                  on DuckDB, embedded
+  gryph run orders.dq --remote sc://spark:15002        on a Spark cluster, through Spark Connect
+  gryph run orders.dq --junit junit.xml --markdown summary.md --html report.html
+  gryph run orders.dq --data-time 2026-11-24 --var day=2026-11-24
+
+exit codes:
+  0  the pass policy holds          1  it does not (with --strict: also a failed warning)
+  2  invalid input: syntax, names, types, options
+  3  an engine or data error        4  passed, but not stored in the history
+  5  passed and stored, but an alert was not delivered""",
+    ),
     "backfill": Command(
         "run a suite once per data time of a range, oldest first",
         add_backfill_options,
         lambda args, engine, env: backfill_command(args, engine),
     ),
     "stream": Command(
-        "run a suite's kafka and folder sources a micro-batch at a time", add_stream_options, run_stream_command
+        "run a suite's kafka and folder sources a micro-batch at a time",
+        add_stream_options,
+        run_stream_command,
+        epilog="""examples:
+  gryph stream clicks.dq                               a batch every trigger, until stopped
+  gryph stream clicks.dq --available-now               what is there now, then stop
+  gryph stream status clicks.dq                        where each source stands, what waits
+  gryph stream reset clicks.dq --to earliest --yes     forget where the stream stands""",
     ),
     "validate": Command(
         "check names and types without scanning data",
@@ -87,7 +110,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_Version, help="print gryph's version and exit")
     commands = parser.add_subparsers(dest="command", required=True)
     for name, command in COMMANDS.items():
-        sub = commands.add_parser(name, help=command.help)
+        sub = commands.add_parser(
+            name, help=command.help, epilog=command.epilog, formatter_class=argparse.RawDescriptionHelpFormatter
+        )
         command.options(sub)
         options.debug(sub)
     return parser

@@ -4,11 +4,32 @@ an option means, is named and is helped the same wherever it appears."""
 from __future__ import annotations
 
 import argparse
+import weakref
 
 from ..run.engines import ENGINES
 from ..store.history_file import DEFAULT_PATH
 
 REPORT_RUNS = 30  # runs in a report's trends: the proposal's "previous 30 runs"
+
+# the groups a command's --help shows its options in, in this order
+GROUPS = {
+    "engine": "where the rules run",
+    "engine settings": "DuckDB's memory, Spark's session and reads",
+    "outputs": "what the run writes beside its report on stdout",
+    "history": "the runs kept for trends, anomaly checks and reports",
+    "alerts": None,
+    "data time": "the moment a run's data is about, and the suite's ${NAME} values",
+    "verdict": None,
+}
+_groups: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def group(command: argparse.ArgumentParser, title: str):
+    """The argument group ``title`` of ``command`` (made the first time it is asked for)."""
+    made = _groups.setdefault(command, {})
+    if title not in made:
+        made[title] = command.add_argument_group(title, GROUPS[title])
+    return made[title]
 
 
 def debug(command: argparse.ArgumentParser) -> None:
@@ -17,7 +38,8 @@ def debug(command: argparse.ArgumentParser) -> None:
 
 
 def engine(command: argparse.ArgumentParser, what: str = "rules run") -> None:
-    """Where the work runs: the engine, a Spark Connect server, a DuckDB file and DuckDB's memory."""
+    """Where the work runs: the engine, a Spark Connect server, a DuckDB file."""
+    command = group(command, "engine")
     command.add_argument(
         "--engine",
         choices=ENGINES,
@@ -37,6 +59,7 @@ def engine(command: argparse.ArgumentParser, what: str = "rules run") -> None:
 
 def engine_tuning(command: argparse.ArgumentParser) -> None:
     """How the engine is set up for a suite's run: DuckDB's memory, Spark's settings and reads."""
+    command = group(command, "engine settings")
     command.add_argument(
         "--memory-limit",
         metavar="SIZE",
@@ -66,19 +89,21 @@ def suite_file(command: argparse.ArgumentParser) -> None:
 
 
 def output_format(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--format", choices=("text", "json"), default="text")
+    group(command, "outputs").add_argument(
+        "--format", choices=("text", "json"), default="text", help="the report on stdout: a table, or one JSON document"
+    )
 
 
 def history(command: argparse.ArgumentParser, default: str | None = str(DEFAULT_PATH), what: str = "") -> None:
     shown = f" (default {DEFAULT_PATH})" if default is not None else ""
-    command.add_argument(
+    group(command, "history").add_argument(
         "--history", metavar="PATH", default=default, help=f"the run history, an embedded DuckDB file{what}{shown}"
     )
 
 
 def variables(command: argparse.ArgumentParser, each_data_time: bool = False) -> None:
     extra = "; {data_time} in VALUE is each run's data time" if each_data_time else ""
-    command.add_argument(
+    group(command, "data time").add_argument(
         "--var",
         action="append",
         default=[],
@@ -88,7 +113,7 @@ def variables(command: argparse.ArgumentParser, each_data_time: bool = False) ->
 
 
 def data_time(command: argparse.ArgumentParser) -> None:
-    command.add_argument(
+    group(command, "data time").add_argument(
         "--data-time",
         metavar="TIME",
         help="the moment the data is about (2026-11-24): keys the run in the history; a rerun replaces it",
@@ -96,17 +121,21 @@ def data_time(command: argparse.ArgumentParser) -> None:
 
 
 def sample(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--sample", type=int, default=20, help="rows kept per record output (0: none)")
+    group(command, "outputs").add_argument(
+        "--sample", type=int, default=20, metavar="N", help="rows kept per record output (0: none)"
+    )
 
 
 def gate_files(command: argparse.ArgumentParser, each: str = "") -> None:
     """The CI outputs: JUnit XML and a Markdown summary (of ``each`` batch, for a stream)."""
+    command = group(command, "outputs")
     command.add_argument("--junit", metavar="PATH", help=f"write JUnit XML{each}, one testcase per check")
     command.add_argument("--markdown", metavar="PATH", help=f"write a Markdown summary{each} (for a CI job page)")
 
 
 def report_files(command: argparse.ArgumentParser, what: str, names: tuple[str, ...] = ("--html",)) -> None:
     """The HTML report and its charts as image files."""
+    command = group(command, "outputs")
     command.add_argument(
         *names,
         dest="html",
@@ -119,8 +148,21 @@ def report_files(command: argparse.ArgumentParser, what: str, names: tuple[str, 
 
 def strict(command: argparse.ArgumentParser, with_checks: bool = True) -> None:
     checks = "a failed warning check fails the run (exit 1); " if with_checks else ""
-    command.add_argument(
+    group(command, "verdict").add_argument(
         "--strict", action="store_true", help=f"{checks}a Griffin config key Griffin does not know is an error"
+    )
+
+
+def notify(command: argparse.ArgumentParser) -> None:
+    """``--notify URL`` (repeatable), on every command that runs a suite."""
+    group(command, "alerts").add_argument(
+        "--notify",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="alert here when the verdict changes: http(s)://..., slack:https://..., teams:https://..., "
+        "smtp://host:port/?from=...&to=... (STARTTLS), smtps://... or smtp+insecure://... "
+        "(repeatable; beside the suite's notify statements)",
     )
 
 

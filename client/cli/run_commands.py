@@ -13,7 +13,7 @@ from gryph.compiler.suites.data_times import data_time_range
 from gryph.compiler.suites.data_times import shown as shown_data_time
 from gryph.compiler.suites.suite_variables import parse_assignment
 
-from ..alerts.run_alerts import add_notify_option, alert_targets, send_alerts, warn_not_sent
+from ..alerts.run_alerts import alert_targets, send_alerts, warn_not_sent
 from ..griffin.sinks import resolve_sinks, write_sinks
 from ..outputs.gate import gate_passes, to_junit, to_markdown
 from ..outputs.text import to_text
@@ -37,20 +37,23 @@ if TYPE_CHECKING:
 def add_run_options(run: argparse.ArgumentParser) -> None:
     options.suite_file(run)
     options.output_format(run)
-    run.add_argument("--output", help="write the report to this file instead of stdout")
+    outputs = options.group(run, "outputs")
+    outputs.add_argument("--output", metavar="PATH", help="write the report to this file instead of stdout")
     options.sample(run)
-    run.add_argument(
+    outputs.add_argument(
         "--records-to",
         metavar="DEST",
         help="write every record output in full where the engine runs: a folder (parquet files) or table:PREFIX",
     )
     options.history(run)
-    run.add_argument("--no-history", action="store_true", help="neither read nor store run history")
+    options.group(run, "history").add_argument(
+        "--no-history", action="store_true", help="neither read nor store run history"
+    )
     options.gate_files(run)
     options.strict(run)
     options.report_files(run, "the run")
-    add_notify_option(run)
-    run.add_argument("--quiet", action="store_true", help="no progress display on the terminal")
+    options.notify(run)
+    outputs.add_argument("--quiet", action="store_true", help="no progress display on the terminal")
     options.variables(run)
     options.data_time(run)
 
@@ -63,7 +66,7 @@ def add_backfill_options(backfill: argparse.ArgumentParser) -> None:
     backfill.add_argument("--step", default="1d", help="between data times: 1d (default), 6h, 30m ...")
     options.variables(backfill, each_data_time=True)
     options.output_format(backfill)
-    add_notify_option(backfill)
+    options.notify(backfill)
 
 
 def run_command(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv | None) -> int:
@@ -100,9 +103,9 @@ def run_command(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv 
             )
             # the report is this run's: the runs up to it in data-time order (a backfilled day comes
             # before later days' runs), this one last
-            ids = [document.get("run_id") for document in documents]
+            ids = [document.run_id for document in documents]
             documents = documents[: ids.index(result.run_id) + 1] if result.run_id in ids else []
-            write_report(documents or [result.to_dict()], args)
+            write_report(documents or [result.document()], args)
     _write(to_json(result.to_dict()) if args.format == "json" else to_text(result, args.strict), args.output)
     if args.junit:
         _write(to_junit(result, args.strict), args.junit)

@@ -22,7 +22,6 @@ from gryph.compiler.redaction import redact
 from ..alerts.delivery import AlertDeliveryError
 from ..alerts.run_alerts import (
     AlertTargets,
-    add_notify_option,
     alert_targets,
     send_alerts,
     send_on_change,
@@ -32,6 +31,7 @@ from ..outputs.gate import gate_passes, to_junit, to_markdown
 from ..outputs.headline import document_headline
 from ..outputs.text import to_text
 from ..outputs.visible_text import for_terminal, for_terminal_lines
+from ..results.document import ResultDocument, StreamBatch
 from ..results.output_files import check_writable_path, write_whole
 from ..results.run_result import RunResult, to_json
 from ..streaming.outbox import Output
@@ -73,7 +73,7 @@ def add_stream_options(command: argparse.ArgumentParser) -> None:
         "--html", metavar="PATH", help="write the stream's HTML report after each batch (from --history when given)"
     )
     options.gate_files(command, each=" of each batch")
-    add_notify_option(command)
+    options.notify(command)
     options.output_format(command)
     options.sample(command)
     command.add_argument("--to", choices=("earliest", "latest"), help="reset: where Kafka sources start again")
@@ -137,7 +137,7 @@ class _Outputs:
     def __init__(self, args: argparse.Namespace, alerts: AlertTargets) -> None:
         self.args, self.alerts = args, alerts
         self.report = str(Path(args.html).absolute()) if args.html is not None else None
-        self.documents: list[dict] = []  # this start's batches, for a report without a history
+        self.documents: list[ResultDocument] = []  # this start's batches, for a report without a history
         self.previous: str | None = None  # the previous batch's verdict, where no history keeps it
         self.not_sent: list[AlertDeliveryError] = []
 
@@ -157,8 +157,9 @@ class _Outputs:
             sys.stdout.write(to_json(result.to_dict(), one_line=True))
             sys.stdout.flush()
         else:
-            part = result.stream or {}
-            print(for_terminal(f"batch {part.get('batch')} (__tmst {part.get('tmst')}): {_read(part)}"))
+            batch = result.document().stream
+            if batch is not None:
+                print(for_terminal(f"batch {batch.number} (__tmst {batch.tmst}): {_read(batch)}"))
             print(for_terminal_lines(to_text(result)), flush=True)
 
     def _write_report(self, result: RunResult) -> None:
@@ -167,7 +168,7 @@ class _Outputs:
         from ..outputs.html import Report  # altair loads only for a stream with a report
         from ..store.history import HistoryStore
 
-        self.documents = [*self.documents, result.to_dict()][-REPORT_BATCHES:]
+        self.documents = [*self.documents, result.document()][-REPORT_BATCHES:]
         history = self.args.history
         stored = HistoryStore(history).documents(result.name, REPORT_BATCHES) if history else []
         write_whole(Report(stored or self.documents).html(), self.args.html)
@@ -179,7 +180,7 @@ class _Outputs:
             failures = send_alerts(self.alerts, result, self.args.history, self.report)
         else:
             failures = send_on_change(self.alerts, result, self.previous, self.report)
-            self.previous = document_headline(result.to_dict()).tone
+            self.previous = document_headline(result.document()).tone
         warn_not_sent(failures, gate_passes(result, False))
         self.not_sent += failures
 
@@ -189,18 +190,14 @@ def _file_writer(path: str, render: Callable[[RunResult, bool], str]) -> Callabl
     return lambda result: write_whole(redact(render(result, False)), path)
 
 
-def _read(part: dict) -> str:
+def _read(batch: StreamBatch) -> str:
     """What each source read: ``clicks 3 rows, 1 malformed, lag 0``."""
     return "; ".join(
-        f"{name} {_counted(read.get('rows', 0), 'row')}"
-        + (f", {read['malformed']} malformed" if read.get("malformed") else "")
-        + (
-            f", {_counted(len(read['linked_outside']), 'link')} out of its folder skipped"
-            if read.get("linked_outside")
-            else ""
-        )
-        + f", lag {read.get('lag', 0)}"
-        for name, read in part.get("sources", {}).items()
+        f"{name} {_counted(read.rows, 'row')}"
+        + (f", {read.malformed} malformed" if read.malformed else "")
+        + (f", {_counted(len(read.linked_outside), 'link')} out of its folder skipped" if read.linked_outside else "")
+        + f", lag {read.lag}"
+        for name, read in batch.sources.items()
     )
 
 

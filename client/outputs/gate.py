@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 
-from gryph.compiler.checks.verdict import CheckOutcome
-
+from ..results.document import Check, Outcome, Severity
 from ..results.run_result import RunResult
 from .headline import gate_passes, run_headline
 from .text import cell, check_details, failing_rows_text
@@ -22,9 +21,9 @@ def to_junit(result: RunResult, strict: bool = False) -> str:
 
     cases = []
     counts = {"failures": 0, "errors": 0, "skipped": 0}
-    for check in result.checks:
+    for check in result.document(redacted=False).checks:
         case = ET.Element("testcase", classname=f"gryph.{result.name}", name=check.name, time="0")
-        if not check.passed:
+        if check.outcome is not Outcome.PASS:
             kind = _junit_kind(check, strict)
             counts[{"failure": "failures", "error": "errors", "skipped": "skipped"}[kind]] += 1
             details = check_details(check)
@@ -70,8 +69,9 @@ def _xml_chars(text: str) -> str:
     return _NOT_XML.sub(spelled, text)
 
 
-def _junit_kind(check: CheckOutcome, strict: bool) -> str:
-    if (check.warn and not strict) or check.skipped is not None:  # not judged yet is never a failure
+def _junit_kind(check: Check, strict: bool) -> str:
+    # not judged yet is never a failure
+    if (check.severity is Severity.WARNING and not strict) or check.outcome is Outcome.SKIP:
         return "skipped"
     return "error" if check.error else "failure"
 
@@ -92,12 +92,13 @@ def to_markdown(result: RunResult, strict: bool = False) -> str:
         lines += ["| measure | value |", "|---|---|"]
         lines += [f"| {for_markdown(name)} | {for_markdown(cell(value))} |" for name, value in result.measures.items()]
         lines.append("")
-    if result.checks:
+    checks = result.document(redacted=False).checks
+    if checks:
         lines += ["| check | result | details |", "|---|---|---|"]
-        for check in result.checks:
+        for check in checks:
             status = {"PASS": "✅ PASS", "FAIL": "❌ FAIL", "WARN": "⚠️ WARN", "SKIP": "⏭️ SKIP"}[check.status]
             lines.append(f"| {for_markdown(check.name)} | {status} | {for_markdown(check_details(check))} |")
         lines.append("")
-    if not result.checks and not result.measures:
+    if not checks and not result.measures:
         lines += [f"{len(result.metrics)} rules ran; no checks.", ""]
     return "\n".join(lines)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..results.document import ResultDocument
 from ..results.run_result import RunResult
 
 
@@ -55,11 +56,10 @@ def run_headline(result: RunResult, strict: bool = False) -> Headline:
     return headline(gate_passes(result, strict), result.policy, statuses, len(result.failed), strict)
 
 
-def document_headline(document: dict) -> Headline:
-    """The headline of a stored result document (as ``RunResult.to_dict`` wrote it)."""
-    statuses = [str(check.get("status", "")) for check in document.get("check_details") or []]
-    policy = str(document.get("policy", "always"))
-    return headline(bool(document.get("pass", True)), policy, statuses, len(document.get("failed") or {}))
+def document_headline(document: ResultDocument) -> Headline:
+    """The headline of a result document read back (a stored run's, or a run's own)."""
+    statuses = [check.status for check in document.checks]
+    return headline(document.passed, document.policy, statuses, len(document.failed))
 
 
 def _count(number: int, one: str, many: str | None = None) -> str:

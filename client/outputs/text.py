@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from typing import TypeGuard
 
-from gryph.compiler.checks.verdict import CheckOutcome
 from gryph.compiler.rule_kinds import RuleKind
 
+from ..results.document import Check, MalformedColumn, ResultDocument, Rule
 from ..results.run_result import RunResult, json_safe
 from .headline import run_headline
 from .readable_values import duration, number
@@ -43,7 +44,7 @@ def _is_rows(value: object) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
 
 
-def _rows_table(rows: list[dict]) -> str:
+def _rows_table(rows: Sequence[Mapping]) -> str:
     headers = list(dict.fromkeys(key for row in rows for key in row))
     return table(headers, [[row.get(h) for h in headers] for row in rows])
 
@@ -76,13 +77,12 @@ def _is_number(value: object) -> TypeGuard[float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _latency_names(result: RunResult, rule: str) -> tuple[str, str, str] | None:
+def _latency_names(declared: Rule | None) -> tuple[str, str, str] | None:
     """A timeliness rule's names for its average, its percentiles' prefix and its late records'
     latency column, as its details rename them; None for a rule of another kind."""
-    declared = result.rule_kinds.get(rule) or {}
-    if declared.get("kind") != RuleKind.TIMELINESS:
+    if declared is None or declared.kind != RuleKind.TIMELINESS:
         return None
-    details = declared.get("details") or {}
+    details = declared.details
 
     def named(role: str) -> str:
         value = details.get(role)
@@ -91,14 +91,13 @@ def _latency_names(result: RunResult, rule: str) -> tuple[str, str, str] | None:
     return named("avg"), named("percentile") + "_", named("latency")
 
 
-def _durations(result: RunResult, rule: str, metrics: object) -> frozenset[str]:
+def _durations(declared: Rule | None, metrics: object) -> frozenset[str]:
     """The keys of a rule's metrics that are milliseconds: a timeliness rule's average and
     percentiles, a freshness rule's age."""
-    declared = result.rule_kinds.get(rule) or {}
-    if declared.get("kind") == RuleKind.FRESHNESS:
-        renamed = (declared.get("details") or {}).get("age_ms")
+    if declared is not None and declared.kind == RuleKind.FRESHNESS:
+        renamed = declared.details.get("age_ms")
         return frozenset({renamed if isinstance(renamed, str) and renamed else "age_ms"})
-    names = _latency_names(result, rule)
+    names = _latency_names(declared)
     if names is None or not isinstance(metrics, dict):
         return frozenset()
     average, percentile, _ = names
@@ -118,7 +117,7 @@ def _row_count(rows: list) -> str:
     return f"{len(rows)} row{'s' if len(rows) != 1 else ''}"
 
 
-def check_details(check: CheckOutcome) -> str:
+def check_details(check: Check) -> str:
     """What a check read (and why it could not be evaluated, or judge yet): ``measures["x"] = 1, ...``."""
     values = ", ".join(f"{text} = {cell(value)}" for text, value in check.values.items())
     if check.skipped is not None:
@@ -128,60 +127,60 @@ def check_details(check: CheckOutcome) -> str:
     return values
 
 
-def failing_rows_text(check: CheckOutcome) -> list[str]:
+def failing_rows_text(check: Check) -> list[str]:
     """A failing check's rows, per row-count measure it reads: how many, the first few as a table,
     and the one column's most frequent values among them."""
     lines = []
     for sample in check.failing_rows.values():
-        count, rows = sample["count"], sample["rows"]
-        assert isinstance(rows, list)  # failing_rows.py gives the fetched rows as a list
-        what = f"{count} row{'' if count == 1 else 's'} of {sample['source']} where {sample['where']}"
+        count = sample.count
+        what = f"{count} row{'' if count == 1 else 's'} of {sample.source} where {sample.where}"
         lines += ["", for_terminal(f"{check.name}: {what}")]
-        shown = rows[:SAMPLE_ROWS_SHOWN]
+        shown = list(sample.rows[:SAMPLE_ROWS_SHOWN])
         if shown:
             lines.append(_rows_table(shown))
         if isinstance(count, int) and count > len(shown):
             lines.append(f"... {count - len(shown)} more")
-        if "top_values" in sample:
-            top = ", ".join(f"{cell(v['value'])} ({v['count']})" for v in sample["top_values"])  # type: ignore[attr-defined]
-            lines.append(for_terminal(f"most frequent {sample['column']}: {top}"))
+        if sample.column is not None:
+            top = ", ".join(f"{cell(v.value)} ({v.count})" for v in sample.top_values)
+            lines.append(for_terminal(f"most frequent {sample.column}: {top}"))
     return lines
 
 
 def to_text(result: RunResult, strict: bool = False) -> str:
     """The run as a person reads it: one line per metric, the flagged records, then measures,
     checks and the verdict (with ``strict``, a failed warning fails it). Names and values are shown with their control characters spelled out."""
+    document = result.document(redacted=False)
     lines = [f"suite {for_terminal(result.name)} on {result.engine} ({result.duration_seconds:.2f}s)"]
     if result.metrics:
-        lines += ["", _metrics_table(result)]
-    lines += _records_text(result)
-    lines += _malformed_text(result.malformed_values)
+        lines += ["", _metrics_table(result, document.rules)]
+    lines += _records_text(document)
+    lines += _malformed_text(document.malformed_values)
     if result.measures:
         lines += ["", table(["measure", "value"], [[name, value] for name, value in result.measures.items()])]
-    if result.checks:
+    if document.checks:
         lines += [
             "",
             table(
                 ["result", "check", "details"],
-                [[check.status, check.name, check_details(check)] for check in result.checks],
+                [[check.status, check.name, check_details(check)] for check in document.checks],
             ),
         ]
-    for check in result.checks:
+    for check in document.checks:
         lines += failing_rows_text(check)
-    if result.failed:
+    if document.failed:
         lines += [
             "",
             table(
                 ["failed", "error"],
-                [[name, f"{error['code']}: {error['message']}"] for name, error in result.failed.items()],
+                [[name, f"{error.code}: {error.message}"] for name, error in document.failed.items()],
             ),
         ]
-    if result.checks or result.measures or result.failed:
+    if document.checks or result.measures or document.failed:
         lines += ["", for_terminal(f"verdict: {run_headline(result, strict).text}")]
     return "\n".join(lines) + "\n"
 
 
-def _metrics_table(result: RunResult) -> str:
+def _metrics_table(result: RunResult, declared: Mapping[str, Rule]) -> str:
     rows: list[list[object]] = []
     below: list[tuple[str, list[dict]]] = []
     if (
@@ -191,7 +190,8 @@ def _metrics_table(result: RunResult) -> str:
     ):
         for rule in result.rules:
             metrics = result.metrics[rule.rule]
-            rows += _metric_rows(f"{rule.rule} ({rule.kind})", metrics, below, _durations(result, rule.rule, metrics))
+            durations = _durations(declared.get(rule.rule), metrics)
+            rows += _metric_rows(f"{rule.rule} ({rule.kind})", metrics, below, durations)
     else:  # Griffin's merged metric map
         rows = _metric_rows(result.name, result.metrics, below)
     parts = [table(["rule", "metric", "value"], rows)]
@@ -203,44 +203,44 @@ def _shown(value: object, is_duration: bool) -> object:
     return duration(value) if is_duration and _is_number(value) else value
 
 
-def _records_text(result: RunResult) -> list[str]:
+def _records_text(document: ResultDocument) -> list[str]:
     lines = []
-    for rule, record in result.records.items():
-        if not record["count"]:
+    for rule, record in document.records.items():
+        if not record.count:
             continue
-        count, output = record["count"], record["output"]
+        count, output = record.count, record.output
         named = f" ({output})" if output != rule else ""  # Griffin's name for the records, when it has its own
         lines += ["", for_terminal(f"{rule}: {count} {'record' if count == 1 else 'records'}{named}")]
-        sample = record["sample"][:SAMPLE_ROWS_SHOWN]
+        sample = record.sample[:SAMPLE_ROWS_SHOWN]
         if sample:
             headers = list(sample[0])
-            latency = _latency_names(result, rule)
+            latency = _latency_names(document.rules.get(rule))
             # the late records' latency: the column timeliness adds last (its name prefixed with
             # "_" when a source column starts with it)
             timed = headers[-1] if latency is not None and headers[-1].lstrip("_") == latency[2] else None
             shown = [[_shown(row.get(h), h == timed) for h in headers] for row in sample]
             lines.append(table(headers, shown))
-            if record["count"] > len(sample):
-                lines.append(f"... {record['count'] - len(sample)} more")
+            if record.count > len(sample):
+                lines.append(f"... {record.count - len(sample)} more")
     return lines
 
 
-def malformed_examples(column: dict) -> str:
+def malformed_examples(column: MalformedColumn) -> str:
     """A column's first values that did not parse, with their rows: ``row 2: 'n/a', row 5: '-'``."""
-    return ", ".join(f"row {example['row']}: {example['value']!r}" for example in column.get("examples", []))
+    return ", ".join(f"row {example.get('row')}: {example.get('value')!r}" for example in column.examples)
 
 
-def _malformed_text(malformed_values: dict[str, dict]) -> list[str]:
+def _malformed_text(malformed_values: Mapping[str, Mapping[str, MalformedColumn]]) -> list[str]:
     """Per source of declared types, its values that are not of their column's type (now NULL)."""
     lines = []
     for source, columns in malformed_values.items():
-        total = sum(column["malformed"] for column in columns.values())
+        total = sum(column.malformed for column in columns.values())
         lines += [
             "",
             for_terminal(
                 f"{source}: {total} {'value' if total == 1 else 'values'} not of the declared type (read as NULL)"
             ),
         ]
-        rows = [[name, c["type"], c["malformed"], malformed_examples(c)] for name, c in columns.items()]
+        rows = [[name, c.type, c.malformed, malformed_examples(c)] for name, c in columns.items()]
         lines.append(table(["column", "type", "malformed", "first rows"], rows))
     return lines

@@ -10,6 +10,8 @@ from gryph.compiler.checks.verdict import CheckOutcome
 from gryph.compiler.redaction import redact_document
 from gryph.compiler.results import RuleResult
 
+from .document import FORMAT_VERSION, VERSION_KEY, ResultDocument, read_document
+
 
 @dataclass
 class RunResult:
@@ -49,7 +51,12 @@ class RunResult:
         return any(check.status == "WARN" for check in self.checks)
 
     def to_dict(self) -> dict:
+        # the one form of a run that JSON output, history and the HTML report are made from
+        return redact_document(self._unredacted())
+
+    def _unredacted(self) -> dict:
         document = {
+            VERSION_KEY: FORMAT_VERSION,  # document.py reads this format and the earlier ones
             "name": self.name,
             "engine": self.engine,
             "started": self.started,
@@ -92,8 +99,12 @@ class RunResult:
             document["schemas"] = self.schemas
         if self.table_logs:
             document["table_logs"] = self.table_logs
-        # the one form of a run that JSON output, history and the HTML report are made from
-        return redact_document(document)
+        return document
+
+    def document(self, redacted: bool = True) -> ResultDocument:
+        """The run's result document, typed, as reports and alerts read it; the terminal's text
+        report and CI files read it as the run found it (``redacted`` False)."""
+        return read_document(self.to_dict() if redacted else self._unredacted())
 
     def task_metric(self) -> dict:
         """The run's task metrics, as the DolphinScheduler proposal stores them beside measure/check/pass."""

@@ -280,7 +280,7 @@ def run(
         if store is not None:
             phase("storing the run in the history")
             try:
-                result.run_id = store.record(result.to_dict(), started, result.measures, data_time=keyed)
+                result.run_id = store.record(result.document(), started, result.measures, data_time=keyed)
             except HistoryWriteError as error:
                 error.result = result  # the run is done: its caller still writes its outputs
                 raise

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from gryph.compiler.errors import EngineError, InvalidInput, Location
 
+from ..results.checked_values import Damaged
 from ..results.output_files import check_writable_path
 from .locked_files import connect, gryph_lock, not_duckdb, waiting
-from .stored_values import Damaged
 
 if TYPE_CHECKING:  # DuckDB loads when a history is opened: a run without one does not pay for it
     import duckdb

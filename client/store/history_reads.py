@@ -7,9 +7,10 @@ import datetime as dt
 
 from gryph.compiler.checks.check_functions import BaselineQuery, Point
 
+from ..results.checked_values import text
+from ..results.document import ResultDocument
 from .history_file import HistoryFile, _utc
 from .history_rows import columns_row, document_row, metric_row, point_row, run_row, stored_value
-from .stored_values import text
 
 
 class HistoryReads(HistoryFile):
@@ -150,7 +151,7 @@ class HistoryReads(HistoryFile):
             "select distinct suite from runs order by suite", [], lambda row: text(row[0], "a run's suite")
         )
 
-    def documents(self, suite: str, limit: int) -> list[dict]:
+    def documents(self, suite: str, limit: int) -> list[ResultDocument]:
         """The result documents of the newest ``limit`` current runs of ``suite`` (by data time, else
         start; with ``before``, earlier than it), oldest first, each with its run id and its start
         time (UTC, ISO 8601)."""

@@ -8,7 +8,9 @@ import datetime as dt
 
 from gryph.compiler.suites.data_times import shown as shown_data_time
 
-from .stored_values import Damaged, json_object, json_text, text
+from ..results.checked_values import Damaged, text
+from ..results.document import ResultDocument, read_document
+from .stored_values import json_object, json_text
 
 
 def stored_value(value: object, what: str = "a stored value") -> object:
@@ -46,9 +48,7 @@ def run_row(row: tuple, superseded: bool) -> dict:
     """A line of ``gryph history``: the run's id, times, engine, verdict and measures."""
     run_id, started, engine, passed, document, data_time, superseded_by = row
     what = f"run {text(run_id, 'a run id')}"
-    measures = json_object(document, f"{what}'s document").get("measure", {})
-    if not isinstance(measures, dict):
-        raise Damaged(f"{what}'s measures are {type(measures).__name__}, not an object")
+    measures = dict(read_document(json_object(document, f"{what}'s document"), f"{what}'s document").measures)
     if not isinstance(passed, bool):
         raise Damaged(f"{what}'s verdict is {passed!r}, not true or false")
     run = {
@@ -64,43 +64,14 @@ def run_row(row: tuple, superseded: bool) -> dict:
     return run
 
 
-def document_row(row: tuple) -> dict:
-    """A run's stored result document, with its run id and start time (UTC, ISO 8601)."""
+def document_row(row: tuple) -> ResultDocument:
+    """A run's stored result document, read (of this gryph's format or an earlier one), with its run
+    id and start time (UTC, ISO 8601)."""
     run_id, started, document, _, _ = row
     what = f"run {text(run_id, 'a run id')}"
     stored = json_object(document, f"{what}'s document")
-    if not isinstance(stored.get("pass"), bool):
-        raise Damaged(f"{what} holds no gryph result document (its 'pass' is not true or false)")
-    _check_shape(stored, what)
     shown = moment(started, f"{what}'s start").isoformat(sep="T", timespec="seconds") + "Z"
-    return {**stored, "run_id": run_id, "started": shown}
-
-
-# what the report and the history functions read of a document: each part's type, and its items'
-_PARTS: dict[str, tuple[type, type | None]] = {
-    "measure": (dict, None),
-    "check": (dict, None),
-    "metrics": (dict, None),
-    "metric": (dict, None),
-    "records": (dict, None),
-    "rules": (dict, dict),
-    "schemas": (dict, dict),
-    "check_details": (list, dict),
-}
-
-
-def _check_shape(document: dict, what: str) -> None:
-    """Refuse a document whose parts are not of the shapes a result document has (a value edited
-    or damaged in the file), before the report follows them."""
-    for part, (kind, item) in _PARTS.items():
-        value = document.get(part)
-        if value is None:
-            continue
-        if not isinstance(value, kind):
-            raise Damaged(f"{what}'s {part} is {type(value).__name__}, not {'an object' if kind is dict else 'a list'}")
-        items = list(value.values()) if isinstance(value, dict) else list(value) if isinstance(value, list) else []
-        if item is not None and not all(isinstance(entry, item) for entry in items):
-            raise Damaged(f"{what}'s {part} holds an item that is not an object")
+    return read_document({**stored, "run_id": run_id, "started": shown}, f"{what}'s document")
 
 
 def _utc_aware(value: object, what: str) -> dt.datetime:

@@ -10,6 +10,7 @@ import uuid
 from gryph.compiler.error_codes import HISTORY_NOT_STORED
 from gryph.compiler.errors import GryphError
 
+from ..results.document import ResultDocument
 from ..results.run_result import RunResult, json_safe
 from .history_file import _SCHEMA, HistoryFile, _utc
 
@@ -27,7 +28,7 @@ class HistoryWrites(HistoryFile):
 
     def record(
         self,
-        document: dict,
+        document: ResultDocument,
         started: dt.datetime,
         measures: dict[str, object],
         run_id: str | None = None,
@@ -52,11 +53,11 @@ class HistoryWrites(HistoryFile):
                         return run_id
                     seq = con.execute("select nextval('run_order')").fetchall()[0][0]
                     self._write_run(con, run_id, seq, document, _utc(started))
-                    self._write_measures(con, run_id, seq, document["name"], _utc(started), measures)
+                    self._write_measures(con, run_id, seq, document.name, _utc(started), measures)
                     self._write_metrics(con, run_id, seq, document, _utc(started))
                     self._write_schemas(con, run_id, seq, document, _utc(started))
                     if data_time is not None:
-                        self._write_data_time(con, run_id, document["name"], _utc(data_time))
+                        self._write_data_time(con, run_id, document.name, _utc(data_time))
                     con.execute("commit")
                 except BaseException:
                     con.execute("rollback")
@@ -78,17 +79,17 @@ class HistoryWrites(HistoryFile):
         )
 
     @staticmethod
-    def _write_run(con, run_id: str, seq: int, document: dict, started: dt.datetime) -> None:
+    def _write_run(con, run_id: str, seq: int, document: ResultDocument, started: dt.datetime) -> None:
         con.execute(
             "insert into runs values (?, ?, ?, ?, ?, ?, ?)",
             [
                 run_id,
                 seq,
-                document["name"],
+                document.name,
                 started,
-                document["engine"],
-                document["pass"],
-                json.dumps(json_safe(document), ensure_ascii=False, allow_nan=False),
+                document.engine,
+                document.passed,
+                json.dumps(json_safe(document.source), ensure_ascii=False, allow_nan=False),
             ],
         )
 
@@ -106,10 +107,9 @@ class HistoryWrites(HistoryFile):
             )
 
     @staticmethod
-    def _write_metrics(con, run_id: str, seq: int, document: dict, started: dt.datetime) -> None:
+    def _write_metrics(con, run_id: str, seq: int, document: ResultDocument, started: dt.datetime) -> None:
         """Each rule's metrics, and each anomaly check's finding, for later runs' history functions."""
-        suite = document["name"]
-        metrics = document.get("metrics") or {}
+        suite, metrics = document.name, document.metrics
         if metrics:
             con.executemany(
                 "insert into metric_values values (?, ?, ?, ?, ?, ?)",
@@ -118,22 +118,21 @@ class HistoryWrites(HistoryFile):
                     for rule, value in metrics.items()
                 ],
             )
-        findings = [c for c in document.get("check_details") or [] if c.get("anomaly") is not None]
+        findings = [c for c in document.checks if c.anomaly is not None]
         if findings:
             con.executemany(
                 "insert into check_anomalies values (?, ?, ?, ?)",
-                [[run_id, suite, c["name"], bool(c["anomaly"])] for c in findings],
+                [[run_id, suite, c.name, c.anomaly] for c in findings],
             )
 
     @staticmethod
-    def _write_schemas(con, run_id: str, seq: int, document: dict, started: dt.datetime) -> None:
-        schemas = document.get("schemas") or {}
-        if schemas:
+    def _write_schemas(con, run_id: str, seq: int, document: ResultDocument, started: dt.datetime) -> None:
+        if document.schemas:
             con.executemany(
                 "insert into source_schemas values (?, ?, ?, ?, ?, ?)",
                 [
-                    [run_id, seq, document["name"], source, started, json.dumps(columns, ensure_ascii=False)]
-                    for source, columns in schemas.items()
+                    [run_id, seq, document.name, source, started, json.dumps(columns, ensure_ascii=False)]
+                    for source, columns in document.schemas.items()
                 ],
             )
 

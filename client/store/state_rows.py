@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
-from .stored_values import Damaged, field, integer, json_object, result_document, text
+from ..results.checked_values import Damaged, field, integer, text
+from ..results.document import ResultDocument, read_document
+from .stored_values import json_object
 
 STATUSES = ("intent", "committed", "published")
 LAST_TMST = 253_402_300_800_000  # epoch milliseconds of 10000-01-01: a batch's time is a date before it
@@ -17,7 +19,7 @@ _RANGE = (str, int, int, int)  # a Kafka range: topic, partition, start, end (ex
 _FILE = (str, int, int)  # a file: path, modification time (ns), size
 
 
-def batch_row(row: tuple) -> tuple[int, int, dict, str, dict | None]:
+def batch_row(row: tuple) -> tuple[int, int, dict, str, ResultDocument | None]:
     """A ``batches`` row: its number, time, input parts (see ``input_parts``), status and
     result document (None before it is committed)."""
     number, tmst, stored_input, status, document = row
@@ -31,7 +33,7 @@ def batch_row(row: tuple) -> tuple[int, int, dict, str, dict | None]:
     parts = input_parts(stored_input, f"{what}'s input")
     if status == "intent":
         return number, tmst, parts, status, None
-    return number, tmst, parts, status, result_document(document, f"{what}'s result")
+    return number, tmst, parts, status, read_document(json_object(document, f"{what}'s result"), f"{what}'s result")
 
 
 def input_parts(stored: object, what: str) -> dict:

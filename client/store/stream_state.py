@@ -24,9 +24,10 @@ import duckdb
 from gryph.compiler.errors import EngineError, InvalidInput, Location
 from gryph.compiler.sources.stream_positions import FileSlice, KafkaRange
 
+from ..results.checked_values import Damaged
+from ..results.document import ResultDocument
 from .locked_files import Busy, connect, gryph_lock, not_duckdb
 from .state_rows import accuracy_row, batch_row, meta_text, position_row
-from .stored_values import Damaged
 
 FORMAT_VERSION = "1"
 
@@ -97,7 +98,7 @@ class Batch:
     tmst: int  # epoch milliseconds: every row's __tmst
     input: BatchInput
     status: str
-    document: dict | None = None
+    document: ResultDocument | None = None  # read back once committed
 
 
 class StreamState:

@@ -24,6 +24,7 @@ from gryph.compiler.rule_kinds import metric_name
 from gryph.compiler.safe_names import safe_file_name
 from gryph.compiler.suites.suite import Suite
 
+from ..results.document import Check, ResultDocument
 from ..results.run_result import RunResult
 from ..run.runner import load_suite, opened_engine, run_loaded
 from ..store.history import HistoryStore
@@ -160,7 +161,7 @@ class _BatchRunner:
     def recover(self) -> Iterator[RunResult]:
         """Publish what was committed but not published; run again a batch that was not committed."""
         for batch in self.state.batches(COMMITTED):
-            yield self._publish(batch, _StoredRun(batch.document or {}))
+            yield self._publish(batch, _StoredRun(batch.document))
         last = self.state.last_batch()
         if last is not None and last.status == INTENT:
             check_replayed(self.suite, last, self.state.path, self._misses_before(last), self._rows_file)
@@ -339,22 +340,22 @@ class _BatchRunner:
     def _record(self, batch: Batch, result: RunResult) -> None:
         assert self.store is not None
         started = dt.datetime.fromtimestamp(batch.tmst / 1000, dt.timezone.utc)
-        self.store.record(result.to_dict(), started, result.measures, run_id=result.run_id)
+        self.store.record(result.document(), started, result.measures, run_id=result.run_id)
 
 
-def _stored_check(check: dict) -> CheckOutcome:
-    """A check's outcome from its part of a stored document (``check_details``)."""
+def _stored_check(check: Check) -> CheckOutcome:
+    """A check's outcome from a stored document (its skip reason and failing rows are not kept)."""
     return CheckOutcome(
-        name=check["name"],
-        expression=check["expression"],
-        passed=check["status"] == "PASS",
-        warn=check["status"] == "WARN",
-        values=check.get("values") or {},
-        error=check.get("error"),
-        anomaly=check.get("anomaly"),
-        watches=check.get("watches"),
-        reads=check.get("reads") or [],
-        bounds=check.get("bounds") or [],
+        name=check.name,
+        expression=check.expression,
+        passed=check.status == "PASS",
+        warn=check.status == "WARN",
+        values=dict(check.values),
+        error=check.error,
+        anomaly=check.anomaly,
+        watches=None if check.watches is None else check.watches.as_json(),
+        reads=[reference.as_json() for reference in check.reads],
+        bounds=[bound.as_json() for bound in check.bounds],
     )
 
 
@@ -362,21 +363,26 @@ class _StoredRun(RunResult):
     """A committed batch read back from the state to publish it again after a crash: its stored
     document is the result, its checks as JUnit, Markdown and the text report show them."""
 
-    def __init__(self, document: dict) -> None:
+    def __init__(self, document: ResultDocument | None) -> None:
+        if document is None:
+            raise ValueError("a committed batch holds its result document")  # state_rows reads one
         super().__init__(
-            name=document["name"],
-            engine=document["engine"],
-            started=document["started"],
-            duration_seconds=document["duration_seconds"],
-            metrics=document["metrics"],
-            records=document["records"],
-            measures=document["measure"],
-            passed=document["pass"],
-            policy=document["policy"],
-            stream=document.get("stream"),
-            checks=[_stored_check(check) for check in document.get("check_details") or []],
+            name=document.name,
+            engine=document.engine,
+            started=document.started,
+            duration_seconds=document.duration_seconds,
+            metrics=dict(document.metrics),
+            records=dict(document.source.get("records") or {}),
+            measures=dict(document.measures),
+            passed=document.passed,
+            policy=document.policy,
+            stream=document.source.get("stream"),
+            checks=[_stored_check(check) for check in document.checks],
         )
-        self._document = document
+        self._stored = document
 
     def to_dict(self) -> dict:
-        return self._document
+        return dict(self._stored.source)
+
+    def document(self, redacted: bool = True) -> ResultDocument:
+        return self._stored  # redacted as it was stored

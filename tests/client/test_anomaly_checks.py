@@ -19,19 +19,17 @@ from gryph.compiler.checks.verdict import judge
 from gryph.compiler.suites.native_suites import parse_suite
 from gryph.compiler.suites.suite import PassSpec
 from tests.support.gryph_cli import gryph
+from tests.support.result_documents import result_document
 
 NOW = dt.datetime(2026, 11, 18, 12, 0, tzinfo=dt.timezone.utc)
 
 
 def record(store, started, n, passed=True, metrics=None, anomalies=None, suite="s"):
-    document = {
-        "name": suite,
-        "engine": "duckdb",
-        "pass": passed,
-        "measure": {"n": n},
-        "metrics": metrics or {},
-        "check_details": [{"name": name, "anomaly": flag} for name, flag in (anomalies or {}).items()],
-    }
+    checks = [
+        {"name": name, "expression": "anomaly(n)", "status": "FAIL" if flag else "PASS", "anomaly": flag}
+        for name, flag in (anomalies or {}).items()
+    ]
+    document = result_document(suite, {"n": n}, passed, metrics=metrics or {}, check_details=checks)
     store.record(document, started, {"n": n})
 
 
@@ -221,7 +219,7 @@ def test_a_run_shows_its_bounds_in_every_output_and_leaves_its_anomaly_out(tmp_p
     assert not results[0].warnings_failed()  # --strict does not fail a run that waits for history
     dropped = run(_suite(tmp_path, 3), history=history)  # mean 12, stddev 2: lower bound 6
     assert not dropped.passed and dropped.checks[0].values["lower bound"] == 6.0
-    for text in (to_text(dropped), to_junit(dropped), to_markdown(dropped), html_page(dropped.to_dict(), {}, [], 30)):
+    for text in (to_text(dropped), to_junit(dropped), to_markdown(dropped), html_page(dropped.document(), {}, [], 30)):
         assert "lower bound" in text and "6" in text
     document = dropped.to_dict()["check_details"][0]
     assert document["anomaly"] is True and document["values"]["lower bound"] == 6.0

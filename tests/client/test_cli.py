@@ -166,3 +166,24 @@ def test_the_command_exits_with_its_code_whatever_runs_at_exit():
 def test_the_command_exits_with_its_code_after_a_spark_run(spark_remote):
     done = _probe("run", "examples/users.dq", "--no-history", "--engine", "spark", "--remote", spark_remote)
     assert done.returncode == 0 and done.stderr == "", done.stderr
+
+
+def test_help_groups_the_options_and_shows_examples_and_exit_codes():
+    shown = gryph("run", "--help").stdout
+    titles = [line for line in shown.splitlines() if line and not line.startswith(" ") and line.endswith(":")]
+    assert titles == [
+        "positional arguments:",
+        "options:",
+        "engine:",
+        "engine settings:",
+        "outputs:",
+        "history:",
+        "verdict:",
+        "alerts:",
+        "data time:",
+        "examples:",
+        "exit codes:",
+    ]
+    assert "  4  passed, but not stored in the history" in shown
+    shown = gryph("stream", "--help").stdout
+    assert "gryph stream status clicks.dq" in shown and "gryph stream reset clicks.dq --to earliest --yes" in shown

@@ -15,13 +15,13 @@ from gryph.client.store.history import HistoryStore
 from gryph.client.store.history_writes import HistoryWriteError
 from gryph.compiler.checks.check_functions import Clock
 from gryph.compiler.errors import EngineError
+from tests.support.result_documents import result_document
 
 NOW = dt.datetime(2026, 11, 18, 12, 0, tzinfo=dt.timezone.utc)  # a Wednesday
 
 
 def record(store: HistoryStore, suite: str, started: dt.datetime, **measures) -> str:
-    document = {"name": suite, "engine": "duckdb", "pass": True, "measure": measures}
-    return store.record(document, started, measures)
+    return store.record(result_document(suite, measures), started, measures)
 
 
 def test_values_newest_first_and_per_suite(tmp_path):
@@ -70,13 +70,16 @@ def test_averages_over_time_windows(tmp_path):
 # writer shows at once, in the writer, and a reader racing the writers is exercised as well
 _WRITER = """
 import datetime as dt, sys
+from gryph.client.results.document import read_document
 from gryph.client.store.history import HistoryStore
 from gryph.client.store.history_writes import HistoryWriteError
 path, worker, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 store, start = HistoryStore(path), dt.datetime(2026, 11, 18, 12, 0, tzinfo=dt.timezone.utc)
 for i in range(count):
     n = worker * 100 + i
-    store.record({"name": "concurrent", "engine": "duckdb", "pass": True, "measure": {"n": n}}, start, {"n": n})
+    document = {"name": "concurrent", "engine": "duckdb", "started": "2026-11-18T12:00:00", "duration_seconds": 0.1,
+                "metrics": {}, "records": {}, "measure": {"n": n}, "pass": True}
+    store.record(read_document(document), start, {"n": n})
     mine = [v for v in store.measure_values("concurrent", "n", 100000) if v // 100 == worker]
     assert sorted(mine) == list(range(worker * 100, n + 1)), f"writer {worker} reads {sorted(mine)} after {n}"
 """

@@ -27,8 +27,8 @@ BOTH, HISTORY, REPORT = (
 
 
 def _document(part: str) -> str:
-    """A statement storing a result document that holds ``part``."""
-    return f"update runs set document = '{{\"pass\": true, {part}}}'"
+    """A statement changing the stored result document's ``part`` (its other parts as they were)."""
+    return f"update runs set document = json_merge_patch(document, '{{{part}}}')"
 
 
 # (the damage, an SQL statement on a history holding one run; what the error names; the commands reading it)
@@ -36,21 +36,54 @@ DAMAGES = [
     ("document cut short", "update runs set document = '{\"pass\": tr'", "'s document is no JSON", BOTH),
     ("document NULL", "update runs set document = null", "'s document is NULL, not a text", BOTH),
     ("document a list", "update runs set document = '[1]'", "'s document is list [1], not a JSON object", BOTH),
-    ("measures a list", 'update runs set document = \'{"pass": true, "measure": [1]}\'', "measures are list", HISTORY),
+    ("measures a list", _document('"measure": [1]'), "'s 'measure' is list [1], not an object", BOTH),
+    ("no verdict", _document('"pass": null'), "'s document has no 'pass'", BOTH),
+    ("another tool's JSON", "update runs set document = '{\"id\": 7}'", "'s document has no 'name'", BOTH),
     ("start NULL", "update runs set started = null", "'s start is NULL, not a time", BOTH),
     ("suite NULL", "update runs set suite = null", "a run's suite is NULL, not a text", BOTH),
     ("a metric cut short", "update metric_values set value = '{'", "metrics of rule 'named' is no JSON", HISTORY),
     # parts of a document the report follows, of another shape (these were AttributeError and TypeError)
-    ("report measures a number", _document('"measure": 7'), "'s measure is int, not an object", REPORT),
-    ("report rules a number", _document('"rules": 7'), "'s rules is int, not an object", REPORT),
+    ("measures a number", _document('"measure": 7'), "'s 'measure' is int 7, not an object", BOTH),
+    ("report rules a number", _document('"rules": 7'), "'s 'rules' is int 7, not an object", REPORT),
     (
         "report a rule a number",
         _document('"rules": {"named": 7}'),
-        "'s rules holds an item that is not an object",
+        "'s rules of 'named' is int 7, not an object",
         REPORT,
     ),
-    ("report check details a number", _document('"check_details": 7'), "'s check_details is int, not a list", REPORT),
-    ("report a check detail a list", _document('"check_details": [[1]]'), "'s check_details holds an item", REPORT),
+    (
+        "report check details a number",
+        _document('"check_details": 7'),
+        "'s 'check_details' is int 7, not a list",
+        REPORT,
+    ),
+    (
+        "report a check detail a list",
+        _document('"check_details": [[1]]'),
+        "'s check 1 is list [1], not an object",
+        REPORT,
+    ),
+    # a document of another gryph's making: a newer format, or parts this gryph does not know
+    ("report a newer format", _document('"format_version": 2'), "is of result format 2; this gryph reads", REPORT),
+    ("report a format not a number", _document('"format_version": "1"'), "format_version is str '1'", REPORT),
+    (
+        "report a rule of an unknown kind",
+        _document('"rules": {"named": {"kind": "closeness"}}'),
+        "rules of 'named' is of kind 'closeness', no rule kind of gryph's",
+        REPORT,
+    ),
+    (
+        "report a check of an unknown status",
+        _document('"check_details": [{"name": "c", "expression": "true", "status": "MAYBE"}]'),
+        "'s check 1's status is 'MAYBE', not one of PASS, FAIL, WARN, SKIP",
+        REPORT,
+    ),
+    (
+        "report a stream batch's time a text",
+        _document('"stream": {"batch": 1, "tmst": "x"}'),
+        "'tmst' is str 'x'",
+        REPORT,
+    ),
 ]
 CASES = [(which, *damage[:3]) for damage in DAMAGES for which in damage[3]]
 

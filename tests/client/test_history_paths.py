@@ -20,6 +20,7 @@ import pytest
 
 from gryph.client.store.history import HistoryStore
 from gryph.compiler.errors import EngineError
+from tests.support.result_documents import result_document
 
 ROOT = Path(__file__).resolve().parents[2]
 GRYPH = ROOT / ".venv" / "bin" / "gryph"
@@ -46,8 +47,9 @@ def workdir(tmp_path) -> Path:
 
 
 def _history_file(path: Path) -> None:
-    document = {"name": "users_daily", "engine": "duckdb", "pass": True, "measure": {"n": 1}}
-    HistoryStore(path).record(document, dt.datetime(2026, 11, 18, tzinfo=dt.timezone.utc), {"n": 1})
+    HistoryStore(path).record(
+        result_document("users_daily", {"n": 1}), dt.datetime(2026, 11, 18, tzinfo=dt.timezone.utc), {"n": 1}
+    )
 
 
 def _fifo(folder: Path) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+from dataclasses import replace
 from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
@@ -15,10 +16,12 @@ import pytest
 from gryph.client import run
 from gryph.client.cli.main import main
 from gryph.client.outputs.html import Report
+from gryph.client.results.document import read_document
 from gryph.client.store.history import HistoryStore
 from tests.client.browser import Browser
 from tests.client.report_suite import write_suite
 from tests.support.gryph_cli import gryph
+from tests.support.result_documents import result_document
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 ODD = "</script><b>odd</b> ünï"
@@ -81,7 +84,8 @@ def test_task_metrics_count_rows_per_source_and_are_stored(suite, tmp_path):
     assert metric["rowsCounter"] == {"users": 5, "orders": 4}
     assert isinstance(metric["timeElapsed"], int) and metric["timeElapsed"] >= 0
     [stored] = HistoryStore(history).documents("shop", 5)
-    assert stored["metric"] == metric and stored["run_id"] == result.run_id
+    assert stored.rows_read == {"users": 5, "orders": 4} and stored.elapsed_ms == metric["timeElapsed"]
+    assert stored.run_id == result.run_id
 
 
 def test_task_metrics_of_an_empty_source_is_zero(tmp_path):
@@ -188,9 +192,9 @@ def test_trends_follow_the_stored_runs_and_mark_failed_ones(suite, tmp_path):
 
 def test_runs_without_a_data_time_are_placed_at_their_start():
     documents = [
-        {"name": "s", "pass": True, "started": "2026-11-24T10:00:00+00:00", "measure": {"m": 1}},
-        {"name": "s", "pass": True, "started": "2026-11-25T09:30:00Z", "measure": {"m": 2}},
-        {"name": "s", "pass": True, "started": "2026-11-25T12:00:00Z", "data_time": "2026-11-26", "measure": {"m": 3}},
+        result_document("s", {"m": 1}, started="2026-11-24T10:00:00+00:00"),
+        result_document("s", {"m": 2}, started="2026-11-25T09:30:00Z"),
+        result_document("s", {"m": 3}, started="2026-11-25T12:00:00Z", data_time="2026-11-26"),
     ]
     [trend] = [c for c in Report(documents).trends if c.id.startswith("trend-measure-m-")]
     spec = trend.vega_lite
@@ -201,14 +205,14 @@ def test_runs_without_a_data_time_are_placed_at_their_start():
     ]
     assert Report(documents[:2]).trends[0].vega_lite["layer"][0]["encoding"]["x"]["title"] == "run start (UTC)"
     # a run with no time at all (a document from another tool): the runs in their order
-    [untimed] = Report([{**documents[0], "started": ""}, documents[1]]).trends
+    [untimed] = Report([replace(documents[0], started=""), documents[1]]).trends
     assert untimed.vega_lite["layer"][0]["encoding"]["x"]["field"] == "run"
 
 
 def test_a_thousand_runs_stay_under_five_megabytes(suite, tmp_path):
     # the documents as the history gives them back (storing 1,000 runs one by one takes minutes)
     document = run(suite).to_dict()
-    documents = [{**document, "pass": i % 7 != 0, "run_id": f"r{i}"} for i in range(1000)]
+    documents = [read_document({**document, "pass": i % 7 != 0, "run_id": f"r{i}"}) for i in range(1000)]
     html = Report(documents).html()
     assert len(html.encode("utf-8")) < 5 * 1024 * 1024
     elapsed = values(chart(specs(html), "trend-task-time-elapsed"))
@@ -476,12 +480,7 @@ def test_failures_come_first_with_their_rows_and_the_checks_filter_by_result(tmp
 
 def test_lines_of_sizes_far_apart_get_charts_of_their_own():
     documents = [
-        {
-            "name": "s",
-            "pass": True,
-            "started": f"2026-11-2{day}T10:00:00Z",
-            "measure": {"m": {"total": t, "bad": b, "other": o}},
-        }
+        result_document("s", {"m": {"total": t, "bad": b, "other": o}}, started=f"2026-11-2{day}T10:00:00Z")
         for day, (t, b, o) in enumerate([(50, 1, 3), (52, 0, 9)], start=1)
     ]
     trends = [c for c in Report(documents).trends if c.id.startswith("trend-measure-m")]

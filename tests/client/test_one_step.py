@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from gryph.client.run.runner import run
-from gryph.local_backend import DuckDBEngine
+from gryph.local_backend.engine import DuckDBEngine
 
 SUITE = """suite steps
 source people = csv("people.csv", schema = "id bigint, email string, born timestamp, seen timestamp")

@@ -87,7 +87,7 @@ def test_a_skipped_check_in_every_output(tmp_path):
     (case,) = [c for c in ET.fromstring(to_junit(result, strict=True)).iter("testcase") if c.get("name") == "steady"]
     assert case.find("skipped").get("message").startswith(f"skipped: {reason}") and case.find("failure") is None
     assert "| steady | ⏭️ SKIP | skipped: " in to_markdown(result)
-    page = html_page(result.to_dict(), {}, [], 30)
+    page = html_page(result.document(), {}, [], 30)
     assert '<span class="verdict skip">SKIP</span>' in page and ".skip{background:#757575}" in page
     document = json.loads(gryph("run", str(tmp_path / "s.dq"), "--no-history", "--format", "json").stdout)
     assert document["check"] == {"has rows": True, "steady": None}

@@ -12,7 +12,7 @@ from gryph.client import run
 from gryph.compiler.errors import EngineError, InvalidInput
 from gryph.compiler.plan import Plan, Query, Sql
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.local_backend import DuckDBEngine
+from gryph.local_backend.engine import DuckDBEngine
 from tests.support.gryph_cli import gryph
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gryph.local_backend import DuckDBEngine
+from gryph.local_backend.engine import DuckDBEngine
 from tests.support.plan_helpers import Bench, Recorder
 
 

@@ -24,7 +24,7 @@ from gryph.compiler.plan import (
 )
 from gryph.compiler.plan.data_types import BOOLEAN, INTEGER, STRING
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.local_backend import DuckDBEngine
+from gryph.local_backend.engine import DuckDBEngine
 
 I, S, B = INTEGER, STRING, BOOLEAN
 

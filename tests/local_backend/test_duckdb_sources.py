@@ -34,7 +34,7 @@ from gryph.compiler.plan.data_types import (
     struct,
 )
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.local_backend import DuckDBEngine
+from gryph.local_backend.engine import DuckDBEngine
 
 # Apache Griffin test data, copied into the repository (tests/data/griffin/README.md says from where)
 GRIFFIN = Path(__file__).resolve().parents[1] / "data" / "griffin"

@@ -14,7 +14,7 @@ from gryph.client.run.runner import load_suite, run
 from gryph.compiler.plan import Aggregate, Distinct, Field, Named, Read, Sql, count_all
 from gryph.compiler.plan.data_types import INTEGER, STRING, Column, Schema
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.local_backend import DuckDBEngine
+from gryph.local_backend.engine import DuckDBEngine
 from gryph.local_backend.sql.relations import Aliases, relation_sql
 from gryph.local_backend.tuning import perfect_hashing
 from gryph.local_backend.tuning.perfect_hashing import (

@@ -106,7 +106,7 @@ def test_the_histogram_takes_the_smallest_duplicated_values(spark_run):
 
 
 def test_a_sample_as_large_as_the_duplicates_holds_them_all(spark_run, tmp_path):
-    from gryph.local_backend import DuckDBEngine
+    from gryph.local_backend.engine import DuckDBEngine
 
     result, _, _ = spark_run(20)
     expected = [{NAME: v, "dup": d} for v, d in (("z", 3), ("a", 2), ("b", 1), ("c", 1), ("é", 1))]

@@ -10,7 +10,7 @@ import pytest
 
 from gryph.compiler.plan.data_types import INTEGER, STRING, Column, Schema
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.local_backend import DuckDBEngine
+from gryph.local_backend.engine import DuckDBEngine
 from gryph.local_backend.sources.source_views import register_source
 
 STAMP = 1_764_000_000_123  # beyond 32 bits: the column must be 64-bit

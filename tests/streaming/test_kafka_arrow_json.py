@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from gryph.compiler.sources.declared_schemas import parse_schema
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.local_backend import DuckDBEngine
+from gryph.local_backend.engine import DuckDBEngine
 from gryph.local_backend.sources.kafka.arrow_json import arrow_parsed, arrow_rows
 from gryph.local_backend.sources.kafka.values import RAW_VALUE, parsed_messages
 

@@ -16,7 +16,7 @@ from gryph.compiler.sources.declared_schemas import parse_schema
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_positions import KafkaRange
 from gryph.compiler.sources.stream_sources import bounded_kafka, stream_schema
-from gryph.local_backend import DuckDBEngine
+from gryph.local_backend.engine import DuckDBEngine
 from gryph.local_backend.sources.source_views import register_source
 from tests.support.plan_helpers import read, run_one
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...results.document import ResultDocument
 from .chart import Chart
 from .page import figure, html_page
 from .render import write_images
@@ -13,18 +14,15 @@ from .trends import trend_charts
 class Report:
     """The report of the newest of ``documents`` (result documents of one suite, oldest first)."""
 
-    def __init__(self, documents: list[dict]) -> None:
+    def __init__(self, documents: list[ResultDocument]) -> None:
         self.document = documents[-1]
         self.previous = documents[-2] if len(documents) > 1 else None
         self.runs = len(documents)
-        rules = self.document.get("rules") or {}
-        metrics = self.document.get("metrics") or {}
         self.rule_charts: dict[str, Chart] = {}
-        if isinstance(metrics, dict):
-            for rule, info in rules.items():
-                chart = rule_chart(rule, info.get("kind", ""), info.get("details") or {}, metrics.get(rule))
-                if chart is not None:
-                    self.rule_charts[rule] = chart
+        for name, rule in self.document.rules.items():
+            chart = rule_chart(name, rule.kind, dict(rule.details), self.document.metrics.get(name))
+            if chart is not None:
+                self.rule_charts[name] = chart
         self.trends = trend_charts(documents)
         self.stream_chart = stream_chart(documents)
         self.stream = stream_section(documents, self.stream_chart, figure)

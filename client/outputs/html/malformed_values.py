@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from html import escape
 
+from ...results.document import MalformedColumn
 from ..text import malformed_examples
 
 
-def malformed_section(malformed_values: dict) -> str:
+def malformed_section(malformed_values: Mapping[str, Mapping[str, MalformedColumn]]) -> str:
     """Per source read into declared types, each column with values that are not of its type
     (read as NULL): how many, and the first of them with their row numbers."""
     if not malformed_values:
         return ""
     rows = [
-        f"<tr><td>{escape(str(source))}</td><td>{escape(str(name))}</td><td>{escape(str(column.get('type')))}</td>"
-        f'<td class="num">{escape(str(column.get("malformed")))}</td><td>{escape(malformed_examples(column))}</td></tr>'
+        f"<tr><td>{escape(str(source))}</td><td>{escape(str(name))}</td><td>{escape(column.type)}</td>"
+        f'<td class="num">{column.malformed}</td><td>{escape(malformed_examples(column))}</td></tr>'
         for source, columns in malformed_values.items()
-        if isinstance(columns, dict)
         for name, column in columns.items()
-        if isinstance(column, dict)
     ]
     return (
         '<section id="malformed"><h2>Values not of their declared type</h2><p class="muted">read as NULL</p>'

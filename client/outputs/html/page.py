@@ -6,10 +6,12 @@ Vega-Lite spec (JSON, for tools); the page loads nothing, runs no script, and es
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from html import escape
 
 from gryph.compiler.checks.schema_checks import schema_changes
 
+from ...results.document import Check, FailingRows, Records, ResultDocument
 from ..headline import document_headline
 from ..text import cell, json_safe
 from .chart import Chart
@@ -37,25 +39,24 @@ input[name=show]{margin:0 2px 0 12px}input[name=show]:first-of-type{margin-left:
 
 
 def html_page(
-    document: dict,
+    document: ResultDocument,
     rule_charts: dict[str, Chart],
     trends: list[Chart],
     runs: int,
-    previous: dict | None = None,
+    previous: ResultDocument | None = None,
     stream: str = "",
 ) -> str:
     """The page of one run (``document``) with its rules' charts and the trends of ``runs`` runs;
     its sources' schemas are compared with the ``previous`` run's; ``stream``: the section of a
     stream's batches (stream_batches.py), when the runs are a stream's."""
-    name = str(document.get("name", ""))
     parts = [
         f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>gryph report: {escape(name)}</title><style>{STYLE}</style></head><body>",
+        f"<title>gryph report: {escape(document.name)}</title><style>{STYLE}</style></head><body>",
         _header(document),
-        _checks(document.get("check_details") or []),
-        _measures(document.get("measure") or {}, document.get("check_details") or []),
-        _schemas(document.get("schemas") or {}, (previous or {}).get("schemas")),
-        malformed_section(document.get("malformed_values") or {}),
+        _checks(document.checks),
+        _measures(document.measures, document.checks),
+        _schemas(document.schemas, previous.schemas if previous is not None and previous.schemas else None),
+        malformed_section(document.malformed_values),
         stream,
         _rules(document, rule_charts),
         _trends(trends, runs),
@@ -64,51 +65,46 @@ def html_page(
     return "\n".join(parts)
 
 
-def _header(document: dict) -> str:
+def _header(document: ResultDocument) -> str:
     headline = document_headline(document)
     verdict = f'<span class="verdict {headline.tone}">{"FAIL" if headline.tone == "fail" else "PASS"}</span>'
-    task = document.get("metric") or {}
-    read = ", ".join(f"{escape(str(source))}: {cell(rows)}" for source, rows in (task.get("rowsCounter") or {}).items())
+    read = ", ".join(f"{escape(str(source))}: {cell(rows)}" for source, rows in document.rows_read.items())
+    elapsed = document.elapsed_ms if document.elapsed_ms is not None else round(1000 * document.duration_seconds)
     facts = [
         escape(headline.text),
-        f"engine {escape(str(document.get('engine', '')))}",
-        f"started {escape(str(document.get('started', '')))}",
-        f"{cell(task.get('timeElapsed', round(1000 * (document.get('duration_seconds') or 0))))} ms",
+        f"engine {escape(document.engine)}",
+        f"started {escape(document.started)}",
+        f"{cell(elapsed)} ms",
     ]
     if read:
         facts.append(f"rows read: {read}")
-    return (
-        f"<header><h1>{escape(str(document.get('name', '')))} {verdict}</h1>"
-        f'<p class="muted">{" · ".join(facts)}</p></header>'
-    )
+    return f'<header><h1>{escape(document.name)} {verdict}</h1><p class="muted">{" · ".join(facts)}</p></header>'
 
 
-def _checks(checks: list[dict]) -> str:
+def _checks(checks: tuple[Check, ...]) -> str:
     """The checks, failures first, with the rows each failing one failed on; radio buttons above
     the table show the checks of one result (CSS only: the page runs no script)."""
     if not checks:
         return ""
-    ordered = sorted(checks, key=lambda check: _FIRST.get(str(check.get("status", "")), len(_FIRST)))
+    ordered = sorted(checks, key=lambda check: _FIRST.get(check.status, len(_FIRST)))
     rows = []
     for check in ordered:
-        status = str(check.get("status", ""))
-        values = ", ".join(f"{text} = {cell(value)}" for text, value in (check.get("values") or {}).items())
-        if check.get("skipped"):
-            values = f"skipped: {check['skipped']}" + (f"; {values}" if values else "")
-        elif check.get("error"):
-            values = f"error: {check['error']}" + (f"; {values}" if values else "")
-        anomaly = ' <span class="verdict anomaly">anomaly</span>' if check.get("anomaly") is True else ""
-        shows = f' class="result-{_slug(status)}"'
+        values = ", ".join(f"{text} = {cell(value)}" for text, value in check.values.items())
+        if check.skipped:
+            values = f"skipped: {check.skipped}" + (f"; {values}" if values else "")
+        elif check.error:
+            values = f"error: {check.error}" + (f"; {values}" if values else "")
+        anomaly = ' <span class="verdict anomaly">anomaly</span>' if check.anomaly is True else ""
+        shows = f' class="result-{_slug(check.status)}"'
         rows.append(
-            f"<tr{shows}><td>{_badge(status)}{anomaly}</td>"
-            f"<td>{escape(str(check.get('name', '')))}</td><td><code>{escape(str(check.get('expression', '')))}"
+            f"<tr{shows}><td>{_badge(check.status)}{anomaly}</td>"
+            f"<td>{escape(check.name)}</td><td><code>{escape(check.expression)}"
             f"</code></td><td>{escape(values)}</td></tr>"
         )
-        failing = check.get("failing_rows") or {}
-        if failing:
-            rows.append(f'<tr{shows}><td></td><td colspan="3">{_failing_rows(failing)}</td></tr>')
+        if check.failing_rows:
+            rows.append(f'<tr{shows}><td></td><td colspan="3">{_failing_rows(check.failing_rows)}</td></tr>')
     return (
-        f'<section id="checks"><h2>Checks</h2>{_result_filter([str(c.get("status", "")) for c in ordered])}'
+        f'<section id="checks"><h2>Checks</h2>{_result_filter([c.status for c in ordered])}'
         "<table><tr><th>result</th><th>check</th><th>expression</th>"
         f"<th>values read</th></tr>{''.join(rows)}</table></section>"
     )
@@ -140,18 +136,17 @@ def _result_filter(statuses: list[str]) -> str:
     return f"<style>{''.join(rules)}</style>{''.join(buttons)}"
 
 
-def _failing_rows(failing: dict) -> str:
+def _failing_rows(failing: Mapping[str, FailingRows]) -> str:
     """A failing check's rows, per row-count measure it reads: how many, a table of the first, and
     the one column's most frequent values there."""
     parts = []
     for sample in failing.values():
-        count = sample.get("count")
-        what = f"{cell(count)} row{'' if count == 1 else 's'} of {sample.get('source')} where {sample.get('where')}"
-        parts.append(f"<p>{escape(what)}:</p>{rows_table(sample.get('rows') or [])}")
-        top = sample.get("top_values")
-        if top:
-            shown = ", ".join(f"{cell(v.get('value'))} ({cell(v.get('count'))})" for v in top)
-            parts.append(f"<p>most frequent {escape(str(sample.get('column')))}: {escape(shown)}</p>")
+        count = sample.count
+        what = f"{cell(count)} row{'' if count == 1 else 's'} of {sample.source} where {sample.where}"
+        parts.append(f"<p>{escape(what)}:</p>{rows_table(list(sample.rows))}")
+        if sample.top_values:
+            shown = ", ".join(f"{cell(v.value)} ({cell(v.count)})" for v in sample.top_values)
+            parts.append(f"<p>most frequent {escape(str(sample.column))}: {escape(shown)}</p>")
     return "".join(parts)
 
 
@@ -160,17 +155,16 @@ def _badge(status: str) -> str:
     return f'<span class="verdict {tone}">{escape(status)}</span>'
 
 
-def _measures(measures: dict, checks: list[dict]) -> str:
+def _measures(measures: Mapping[str, object], checks: tuple[Check, ...]) -> str:
     """Each measure's value, beside the checks that read it (their result and expression)."""
-    if not isinstance(measures, dict) or not measures:
+    if not measures:
         return ""
     rows = []
     for name, value in measures.items():
         reading = [
-            f"<div>{_badge(str(check.get('status', '')))} {escape(str(check.get('name', '')))}: "
-            f"<code>{escape(str(check.get('expression', '')))}</code></div>"
+            f"<div>{_badge(check.status)} {escape(check.name)}: <code>{escape(check.expression)}</code></div>"
             for check in checks
-            if any(ref.get("source") == "measure" and ref.get("name") == name for ref in check.get("reads") or [])
+            if any(ref.source == "measure" and ref.name == name for ref in check.reads)
         ]
         shown = "".join(reading) or '<span class="muted">no check reads it</span>'
         rows.append(f'<tr><td>{escape(str(name))}</td><td class="num">{escape(cell(value))}</td><td>{shown}</td></tr>')
@@ -180,20 +174,18 @@ def _measures(measures: dict, checks: list[dict]) -> str:
     )
 
 
-def _schemas(schemas: dict, before: dict | None) -> str:
+def _schemas(schemas: Mapping[str, Mapping[str, str]], before: Mapping[str, Mapping[str, str]] | None) -> str:
     """Each source's columns, and what changed since the previous run (columns added, removed,
     changed type); nothing to compare with before a run that stored its schemas."""
     if not schemas:
         return ""
     rows = []
     for source, columns in schemas.items():
-        if not isinstance(columns, dict):
-            continue
-        earlier = before.get(source) if isinstance(before, dict) else None
+        earlier = before.get(source) if before is not None else None
         if earlier is None:
             changed = '<td colspan="3" class="muted">no earlier run to compare with</td>'
         else:
-            found = schema_changes(earlier, columns)
+            found = schema_changes(dict(earlier), dict(columns))
             retyped = [f"{c['column']}: {c['was']} → {c['now']}" for c in found["changed"]]
             changed = "".join(
                 f"<td>{escape(', '.join(map(str, names))) or '—'}</td>"
@@ -207,12 +199,10 @@ def _schemas(schemas: dict, before: dict | None) -> str:
     )
 
 
-def _rules(document: dict, charts: dict[str, Chart]) -> str:
-    metrics = document.get("metrics") or {}
-    rules = document.get("rules") or {}
-    records = document.get("records") or {}
-    if rules and isinstance(metrics, dict) and set(metrics) <= set(rules):
-        sections = [(rule, rules[rule].get("kind", ""), metrics.get(rule)) for rule in rules]
+def _rules(document: ResultDocument, charts: dict[str, Chart]) -> str:
+    metrics, rules, records = document.metrics, document.rules, document.records
+    if rules and set(metrics) <= set(rules):
+        sections: list[tuple[str, str, object]] = [(name, rule.kind, metrics.get(name)) for name, rule in rules.items()]
     elif metrics:  # Griffin's merged metric map: one section of every metric
         sections = [("metrics", "griffin", metrics)]
     else:  # a suite of measures only
@@ -260,14 +250,11 @@ def rows_table(rows: list) -> str:
     return f"<table><tr>{head}</tr>{body}</table>{more}"
 
 
-def _records(record: dict) -> str:
-    count = record.get("count") or 0
-    if not count:
+def _records(record: Records) -> str:
+    if not record.count:
         return ""
-    where = f", written to {escape(str(record['written_to']))}" if record.get("written_to") else ""
-    return f"<p>{escape(cell(count))} {escape(str(record.get('output', 'records')))}{where}:</p>" + rows_table(
-        record.get("sample") or []
-    )
+    where = f", written to {escape(record.written_to)}" if record.written_to else ""
+    return f"<p>{escape(cell(record.count))} {escape(record.output)}{where}:</p>" + rows_table(list(record.sample))
 
 
 def _trends(trends: list[Chart], runs: int) -> str:

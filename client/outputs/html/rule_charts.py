@@ -28,13 +28,13 @@ OUTCOMES = {
 }
 
 
-def rule_chart(rule: str, kind: str, details: dict, metrics: object) -> Chart | None:
+def rule_chart(rule: str, kind: RuleKind, details: dict, metrics: object) -> Chart | None:
     """The chart of one rule's metrics, or None when its kind or its metrics have none."""
-    chart = CHARTS.get(RuleKind(kind)) if kind in KIND_NAMES else None
+    chart = CHARTS.get(kind)
     if chart is None:
         return None
     shape, draw = chart
-    return draw(rule, RuleKind(kind), details, metrics) if isinstance(metrics, shape) else None
+    return draw(rule, kind, details, metrics) if isinstance(metrics, shape) else None
 
 
 def _number(value: object) -> float:
@@ -264,4 +264,3 @@ UNCHARTED = frozenset(
         RuleKind.GRIFFIN_SCHEMA_CONFORMANCE,
     }
 )
-KIND_NAMES = frozenset(kind.value for kind in RuleKind)

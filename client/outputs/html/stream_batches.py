@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import datetime as dt
 from html import escape
+from typing import Any
 
 import altair as alt
 
+from ...results.document import ResultDocument, StreamBatch
 from ..text import cell
 from .axes import WIDTH, count_axis
 from .chart import Chart, ShortLabels, chart_id
@@ -35,23 +37,22 @@ def batch_time(tmst: object) -> str:
     return dt.datetime.fromtimestamp(tmst / 1000, dt.timezone.utc).isoformat(timespec="milliseconds")
 
 
-def stream_documents(documents: list[dict]) -> list[dict]:
-    """The documents that are a stream's batches, oldest first."""
-    return [d for d in documents if isinstance(d.get("stream"), dict)]
+def stream_documents(documents: list[ResultDocument]) -> list[tuple[ResultDocument, StreamBatch]]:
+    """The documents that are a stream's batches, each with its batch, oldest first."""
+    return [(d, d.stream) for d in documents if d.stream is not None]
 
 
-def stream_chart(documents: list[dict]) -> Chart | None:
+def stream_chart(documents: list[ResultDocument]) -> Chart | None:
     """Rows, lag and malformed messages of each source per batch, against the batch time."""
     batches = stream_documents(documents)
     if not batches:
         return None
     labels = ShortLabels()
-    values = [
-        {"when": part["tmst"], "batch": part["batch"], "series": labels(f"{source} {what}"), "value": read[what]}
-        for part in (d["stream"] for d in batches)
-        for source, read in (part.get("sources") or {}).items()
-        for what in _READ
-        if isinstance(read.get(what), int)
+    values: list[dict[str, Any]] = [
+        {"when": batch.tmst, "batch": batch.number, "series": labels(f"{source} {what}"), "value": count}
+        for _, batch in batches
+        for source, read in batch.sources.items()
+        for what, count in read.counts().items()
     ]
     title = f"stream: rows, lag and malformed messages per batch ({len(batches)} batches)"
     spec = (
@@ -68,26 +69,23 @@ def stream_chart(documents: list[dict]) -> Chart | None:
     return Chart(chart_id("stream", "batches"), title, spec)
 
 
-def stream_section(documents: list[dict], chart: Chart | None, figure) -> str:
+def stream_section(documents: list[ResultDocument], chart: Chart | None, figure) -> str:
     """The page's stream section (nothing for a report of runs that are not a stream's)."""
     batches = stream_documents(documents)
     if not batches:
         return ""
     shown = batches[-SHOWN_BATCHES:]
-    sources = sorted({s for d in shown for s in (d["stream"].get("sources") or {})})
+    sources = sorted({s for _, batch in shown for s in batch.sources})
     head = "".join(f"<th>{escape(s)} {what}</th>" for s in sources for what in _READ)
     rows = []
-    for document in reversed(shown):
-        part = document["stream"]
-        reads = part.get("sources") or {}
+    for document, batch in reversed(shown):
+        counts = {s: read.counts() for s, read in batch.sources.items()}
         cells = "".join(
-            f'<td class="num">{escape(cell((reads.get(s) or {}).get(what, "")))}</td>'
-            for s in sources
-            for what in _READ
+            f'<td class="num">{escape(cell(counts.get(s, {}).get(what, "")))}</td>' for s in sources for what in _READ
         )
-        verdict = "pass" if document.get("pass", True) else "fail"
+        verdict = "pass" if document.passed else "fail"
         rows.append(
-            f"<tr><td>{part.get('batch')}</td><td>{escape(batch_time(part.get('tmst')))}</td>"
+            f"<tr><td>{batch.number}</td><td>{escape(batch_time(batch.tmst))}</td>"
             f'<td><span class="verdict {verdict}">{verdict.upper()}</span></td>{cells}</tr>'
         )
     table = f"<table><tr><th>batch</th><th>time (__tmst)</th><th>pass</th>{head}</tr>{''.join(rows)}</table>"
@@ -102,17 +100,16 @@ def stream_section(documents: list[dict], chart: Chart | None, figure) -> str:
     return "\n".join(parts)
 
 
-def _accuracy_updates(batches: list[dict]) -> str:
+def _accuracy_updates(batches: list[tuple[ResultDocument, StreamBatch]]) -> str:
     """Per accuracy rule whose results later batches improved: each batch time's first result
     (its own batch's) and its current one (the last update of it)."""
     current: dict[str, dict[int, dict]] = {}
-    for document in batches:
-        for rule, updates in (document["stream"].get("updates") or {}).items():
-            for tmst, metrics in updates.items():
-                current.setdefault(rule, {})[int(tmst)] = metrics
+    for _, batch in batches:
+        for rule, updates in batch.updates.items():
+            current.setdefault(rule, {}).update(updates)
     if not current:
         return ""
-    first = {d["stream"]["tmst"]: d for d in batches}
+    first = {batch.tmst: document for document, batch in batches}
     sections = []
     for rule, improved in current.items():
         rows = []
@@ -129,9 +126,9 @@ def _accuracy_updates(batches: list[dict]) -> str:
     return "".join(sections)
 
 
-def _rule_metrics(document: dict | None, rule: str) -> dict:
+def _rule_metrics(document: ResultDocument | None, rule: str) -> dict:
     """A rule's metrics in a document: under its name, or Griffin's one merged map."""
-    metrics = (document or {}).get("metrics") or {}
+    metrics = document.metrics if document is not None else {}
     found = metrics.get(rule) if isinstance(metrics.get(rule), dict) else metrics
     return found if isinstance(found, dict) else {}
 

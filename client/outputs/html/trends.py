@@ -11,6 +11,7 @@ import datetime as dt
 
 import altair as alt
 
+from ...results.document import Reference, ResultDocument
 from ..readable_values import duration
 from .axes import PERCENT_TOOLTIP, WIDTH, time_axis
 from .chart import Chart, ShortLabels, chart_id, is_number, short_label
@@ -23,7 +24,7 @@ MAGNITUDES = 10  # the largest values of a chart's lines are at most this many t
 SYMBOLS = {"<": "<", ">": ">", "<=": "≤", ">=": "≥", "==": "=", "!=": "≠"}
 
 
-def trend_charts(documents: list[dict]) -> list[Chart]:
+def trend_charts(documents: list[ResultDocument]) -> list[Chart]:
     """The trend charts of ``documents`` (result documents, oldest first); none below two runs."""
     if len(documents) < MIN_RUNS:
         return []
@@ -32,7 +33,7 @@ def trend_charts(documents: list[dict]) -> list[Chart]:
     scales: dict[tuple[tuple[str, str], str], str] = {}  # a line's scale, as its newest run says
     times, x = _run_times(documents)
     for number, (document, when) in enumerate(zip(documents, times, strict=True), start=1):
-        point = {"run": number, "passed": bool(document.get("pass", True))}
+        point = {"run": number, "passed": document.passed}
         if when is not None:
             point["when"] = when
         found = _anomaly_bands(document, number)
@@ -91,17 +92,18 @@ def _by_magnitude(rows: list[dict], kind: str) -> list[list[dict]]:
     return [[row for row in rows if row["series"] in group] for group in groups]
 
 
-def _run_times(documents: list[dict]) -> tuple[list[int | None], alt.X]:
+def _run_times(documents: list[ResultDocument]) -> tuple[list[int | None], alt.X]:
     """Each run's place on the x axis (epoch ms) and the axis: a stream's batches at their batch
     time (__tmst), other runs at their data time, else their start; in their order (no time) when
     a run has neither."""
-    if all(isinstance((d.get("stream") or {}).get("tmst"), int) for d in documents):
-        return [d["stream"]["tmst"] for d in documents], batch_time_axis()
-    times = [_epoch_ms(d.get("data_time") or d.get("started")) for d in documents]
+    batches = [d.stream for d in documents]
+    if all(batch is not None for batch in batches):
+        return [batch.tmst for batch in batches if batch is not None], batch_time_axis()
+    times = [_epoch_ms(d.data_time or d.started) for d in documents]
     if any(t is None for t in times):
         axis = alt.Axis(format="d", tickMinStep=1)
         return [None] * len(documents), alt.X("run:Q", title="run (oldest to newest)", axis=axis)
-    title = "data time, else start (UTC)" if any(d.get("data_time") for d in documents) else "run start (UTC)"
+    title = "data time, else start (UTC)" if any(d.data_time for d in documents) else "run start (UTC)"
     known = [t for t in times if t is not None]
     return times, time_axis("when", title, min(known), max(known))
 
@@ -117,22 +119,22 @@ def _epoch_ms(text: object) -> int | None:
     return round(moment.timestamp() * 1000)
 
 
-def _bounds(document: dict) -> dict[tuple[str, str], list[dict]]:
+def _bounds(document: ResultDocument) -> dict[tuple[str, str], list[dict]]:
     """Per trend group, the bounds the run's checks set on its lines (``>= 40``), each with its
     check's name and status."""
     found: dict[tuple[str, str], list[dict]] = {}
-    for check in document.get("check_details") or []:
-        for bound in check.get("bounds") or []:
-            line = _watched(bound)
-            if line is None or not is_number(bound.get("value")):
+    for check in document.checks:
+        for bound in check.bounds:
+            line = _watched(bound.reference)
+            if line is None or not is_number(bound.value):
                 continue
             group, series = line
             found.setdefault(group, []).append(
                 {
                     "series": series,
-                    "limit": bound["value"],
-                    "check": f"{short_label(str(check.get('name')))} {SYMBOLS.get(str(bound.get('op')), '?')}",
-                    "status": check.get("status"),
+                    "limit": bound.value,
+                    "check": f"{short_label(check.name)} {SYMBOLS.get(bound.op, '?')}",
+                    "status": check.status,
                 }
             )
     return found
@@ -142,30 +144,27 @@ def _all(rows: list[dict], limits: list[dict]) -> list[float]:
     return [row["value"] for row in rows] + [limit["limit"] for limit in limits]
 
 
-def _anomaly_bands(document: dict, run: int) -> dict[tuple[str, str], list[dict]]:
+def _anomaly_bands(document: ResultDocument, run: int) -> dict[tuple[str, str], list[dict]]:
     """Per trend group, the bounds and finding of each anomaly check of one run that watches a line
     of it (a check without enough history yet has no bounds, and finds nothing)."""
     bands: dict[tuple[str, str], list[dict]] = {}
-    for check in document.get("check_details") or []:
-        line = _watched(check.get("watches"))
+    for check in document.checks:
+        line = None if check.watches is None else _watched(check.watches)
         if line is None:
             continue
         group, series = line
-        shown = check.get("values") or {}
-        bounds = {side: shown.get(f"{side} bound") for side in ("lower", "upper")}
+        bounds = {side: check.values.get(f"{side} bound") for side in ("lower", "upper")}
         band = {side: value if is_number(value) else None for side, value in bounds.items()}
         bands.setdefault(group, []).append(
-            {"run": run, "series": series, **band, "anomaly": check.get("anomaly") is True, "check": check["name"]}
+            {"run": run, "series": series, **band, "anomaly": check.anomaly is True, "check": check.name}
         )
     return bands
 
 
-def _watched(watches: object) -> tuple[tuple[str, str], str] | None:
+def _watched(watches: Reference) -> tuple[tuple[str, str], str] | None:
     """The trend group and line of what an anomaly check watches (``measures["m"]``, ``metrics["r"]["k"]``)."""
-    if not isinstance(watches, dict):
-        return None
-    name, path = str(watches.get("name")), list(watches.get("path") or [])
-    if watches.get("source") == "measure":
+    name, path = watches.name, list(watches.path)
+    if watches.source == "measure":
         return ("measure", name), name + "".join(_step(p) for p in path)
     if path[:1] == [0] and len(path) > 1:  # a profiling rule's single row: its columns are the lines
         path = path[1:]
@@ -178,33 +177,30 @@ def _step(key: object) -> str:
     return f"[{key}]" if isinstance(key, int) else f".{key}"
 
 
-def _numbers(document: dict):
+def _numbers(document: ResultDocument):
     """(group, series, value, scale) for every finite number of a document's measures, metrics and
     task metrics; a list or map is followed one level down (``name[0]``, ``name.c``); the scale
     where the rule's kind says it (else None: the values say)."""
-    for name, value in (document.get("measure") or {}).items():
+    for name, value in document.measures.items():
         for series, number in _flat(name, value):
             yield ("measure", name), series, number, None
-    metrics = document.get("metrics") or {}
-    rules = document.get("rules") or {}
-    if rules and isinstance(metrics, dict) and set(metrics) <= set(rules):
+    metrics, rules = document.metrics, document.rules
+    if rules and set(metrics) <= set(rules):
         for rule, values in metrics.items():
             if isinstance(values, list) and len(values) == 1 and isinstance(values[0], dict):
                 values = values[0]  # a profiling rule's single row: its columns trend
             if isinstance(values, dict):
-                info = rules[rule] if isinstance(rules[rule], dict) else {}
+                info = rules[rule]
                 for key, value in values.items():
-                    scale = metric_scale(info.get("kind"), info.get("details") or {}, str(key))
+                    scale = metric_scale(info.kind, dict(info.details), str(key))
                     yield from ((("rule", rule), series, number, scale) for series, number in _flat(key, value))
-    elif isinstance(metrics, dict):  # Griffin's merged metric map
+    else:  # Griffin's merged metric map
         for key, value in metrics.items():
             yield from ((("metrics", key), series, number, None) for series, number in _flat(key, value))
-    task = document.get("metric") or {}
-    if is_number(task.get("timeElapsed")):
-        yield ("task", "time elapsed"), "timeElapsed", task["timeElapsed"], "duration"
-    for source, rows in (task.get("rowsCounter") or {}).items():
-        if is_number(rows):
-            yield ("task", "rows read per source"), source, rows, "count"
+    if document.elapsed_ms is not None:
+        yield ("task", "time elapsed"), "timeElapsed", document.elapsed_ms, "duration"
+    for source, rows in document.rows_read.items():
+        yield ("task", "rows read per source"), source, rows, "count"
 
 
 def _flat(name: str, value: object):
