@@ -36,22 +36,22 @@ def kafka_missing(exc: PySparkException) -> bool:
 
 
 def no_kafka(what: str, location: Location | None = None) -> EngineError:
-    return EngineError(
-        "KAFKA_NOT_ENABLED",
-        f"{what}: this Spark server has no Kafka connector (spark-sql-kafka-0-10 is not deployed)",
-        location=location,
-        hint="start your server with --packages org.apache.spark:spark-sql-kafka-0-10_2.13:<its Spark version>; "
-        "a local server (--remote local) loads it from gryph's cache: "
-        f"`{FETCH_COMMAND}` fetches it (with Maven)",
-    )
+    message = f"{what}: this Spark server has no Kafka connector (spark-sql-kafka-0-10 is not deployed)"
+    return _no_module("KAFKA_NOT_ENABLED", message, "spark-sql-kafka-0-10_2.13", location)
 
 
 def no_avro(what: str, location: Location | None = None) -> EngineError:
+    message = f"{what}: this Spark server has no Avro support (the spark-avro module is not deployed)"
+    return _no_module("SPARK_AVRO", message, "spark-avro_2.13", location)
+
+
+def _no_module(code: str, message: str, artifact: str, location: Location | None) -> EngineError:
+    """A Spark module the server was not started with, and how a server gets it."""
     return EngineError(
-        "SPARK_AVRO",
-        f"{what}: this Spark server has no Avro support (the spark-avro module is not deployed)",
+        code,
+        message,
         location=location,
-        hint="start your server with --packages org.apache.spark:spark-avro_2.13:<its Spark version>; "
+        hint=f"start your server with --packages org.apache.spark:{artifact}:<its Spark version>; "
         "a local server (--remote local) loads it from gryph's cache: "
         f"`{FETCH_COMMAND}` fetches it (with Maven)",
     )
