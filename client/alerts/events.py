@@ -1,8 +1,10 @@
 """When a run alerts and what the alert says.
 
 A run's verdict for alerts is its headline's tone: ``fail``, ``warn`` (it passed, but a check
-failed) or ``pass``. An alert goes out when the tone differs from the previous run's of the same
-suite (``recovery`` when it turns to pass); with no previous run, on failure and warning only.
+failed), ``pass``, or ``error`` (it broke: a missing file, a dropped column). An alert goes out
+when the tone differs from the previous run's of the same suite (``recovery`` when it turns to
+pass); with no previous run, on failure, warning and error only. A run that keeps breaking the
+same way is one incident: one alert.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from ..outputs.headline import document_headline
 from ..results.document import Check, Outcome, ResultDocument, Severity
 from ..store.history import HistoryStore
 
-EVENTS = {"fail": "failure", "warn": "warning", "pass": "recovery"}
+EVENTS = {"fail": "failure", "warn": "warning", "pass": "recovery", "error": "error"}
 
 
 def previous_tone(
@@ -62,6 +64,8 @@ def alert_message(document: ResultDocument, event: str, report: str | None) -> d
         message["data_time"] = document.data_time
     if document.failed:
         message["unfinished"] = document.unfinished()
+    if document.error is not None:
+        message["error"] = {"code": document.error.code, "message": document.error.message}
     if report is not None:
         message["report"] = report
     return message

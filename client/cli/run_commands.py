@@ -8,12 +8,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gryph.compiler.errors import GryphError
 from gryph.compiler.redaction import redact
 from gryph.compiler.suites.data_times import data_time_range
 from gryph.compiler.suites.data_times import shown as shown_data_time
 from gryph.compiler.suites.suite_variables import parse_assignment
 
-from ..alerts.run_alerts import alert_targets, send_alerts, warn_not_sent
+from ..alerts.run_alerts import AlertTargets, alert_targets, send_alerts, warn_not_sent
 from ..griffin.sinks import resolve_sinks, write_sinks
 from ..outputs.gate import gate_passes, to_junit, to_markdown
 from ..outputs.text import to_text
@@ -21,6 +22,7 @@ from ..outputs.visible_text import for_terminal, for_terminal_lines
 from ..results.output_files import check_writable_path, write_whole
 from ..results.run_result import to_json
 from ..run import runner
+from ..run.errored_runs import errored_run, store_errored
 from ..run.progress import shows_progress, terminal_progress
 from ..store.history import HistoryStore
 from ..store.history_writes import HistoryWriteError
@@ -30,6 +32,7 @@ from .html_reports import check_report_outputs, wants_report, write_report
 
 if TYPE_CHECKING:
     from gryph.compiler.engine import Engine
+    from gryph.compiler.suites.suite import Suite
 
     from ..griffin.env import GriffinEnv
 
@@ -93,6 +96,9 @@ def run_command(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv 
         except HistoryWriteError as error:  # the run is done: its outputs are written all the same
             assert error.result is not None
             result, not_stored = error.result, error
+        except GryphError as error:  # it broke: a trace in the history and an alert, then the error
+            _keep_broken(suite, engine, history, alerts, runner.run_data_time(suite, args.data_time), error)
+            raise
         write_sinks(sinks, suite, result.metrics, result.run_id or f"gryph-{result.started}")
         if wants_report(args):
             phase("drawing the report's charts")
@@ -125,18 +131,33 @@ def run_command(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv 
 
 def backfill_command(args, engine: Engine | str) -> int:
     """The suite run once per data time of the range, oldest first, each stored in the history
-    (a data time run before is replaced) and alerting as a run does; exit 1 when any run fails,
-    after running them all (else 5 when an alert could not be delivered)."""
+    (a data time run before is replaced) and alerting as a run does. Every day runs: one that
+    breaks (its file missing) is kept as an errored run and told, and the next day runs. The exit
+    code is the worst: a run's error (3, or 2), else 1 when a run failed, else 5 when an alert
+    could not be delivered."""
     moments = data_time_range(args.start, args.end, args.step)
     for text in args.var:  # every --var checked before the first run
         parse_assignment(text)
-    outcomes, not_sent = [], []
+    outcomes, not_sent, broke = [], [], []
     for moment in moments:
         data_time = shown_data_time(moment)
         variables = _variables([text.replace("{data_time}", data_time) for text in args.var])
         suite = runner.load_suite(args.file, variables=variables)
         alerts = alert_targets(suite, args.notify)  # a bad target is refused before the first run
-        result = runner.run(suite, engine, remote=args.remote, history=args.history, data_time=data_time)
+        try:
+            result = runner.run(suite, engine, remote=args.remote, history=args.history, data_time=data_time)
+        except HistoryWriteError:
+            raise
+        except GryphError as error:
+            broke.append(error)
+            outcomes.append(
+                {"data_time": data_time, "pass": False, "error": {"code": error.code, "message": str(error)}}
+            )
+            if args.format == "text":
+                print(for_terminal(f"{data_time}: ERROR {error.code}"))
+            print(for_terminal_lines(f"{data_time}: {error}"), file=sys.stderr)
+            _keep_broken(suite, engine, args.history, alerts, moment, error)
+            continue
         outcomes.append({"data_time": data_time, "run_id": result.run_id, "pass": result.passed})
         if args.format == "text":
             print(for_terminal(f"{data_time}: {'passed' if result.passed else 'FAILED'}"))
@@ -145,9 +166,25 @@ def backfill_command(args, engine: Engine | str) -> int:
         not_sent += failures
     if args.format == "json":
         sys.stdout.write(to_json({"runs": outcomes}))
+    if broke:
+        return max(error.exit_code for error in broke)
     if not all(o["pass"] for o in outcomes):
         return EXIT_FAILED
     return not_sent[0].exit_code if not_sent else EXIT_OK
+
+
+def _keep_broken(
+    suite: Suite, engine: Engine | str, history: str | None, alerts: AlertTargets, data_time, error: GryphError
+) -> None:
+    """A run that broke, kept in the history as an errored run and alerting as an incident; the
+    history's own errors are not a run's (nothing is written to a history that failed)."""
+    if error.code.startswith("HISTORY_") or error.code == "BAD_OUTPUT_PATH":
+        return
+    result = errored_run(suite, engine, data_time, error)
+    not_stored = store_errored(history, result, data_time)
+    if not_stored is not None:
+        print(for_terminal_lines(str(not_stored)), file=sys.stderr)
+    warn_not_sent(send_alerts(alerts, result, history, None), False)
 
 
 def _check_outputs(args: argparse.Namespace, engine: Engine | str) -> None:

@@ -80,7 +80,7 @@ def to_markdown(result: RunResult, strict: bool = False) -> str:
     """A summary for a CI job page: verdict, measures, and checks with the values they read. Every
     name and value goes through ``for_markdown``: data cannot add rows, markup or HTML."""
     verdict = run_headline(result, strict)
-    icon = {"pass": "✅", "warn": "⚠️", "fail": "❌"}[verdict.tone]
+    icon = {"pass": "✅", "warn": "⚠️", "fail": "❌", "error": "❌"}[verdict.tone]
     lines = [
         f"## {icon} gryph: suite {for_markdown(result.name)} {for_markdown(verdict.text)}",
         "",

@@ -16,7 +16,7 @@ from ..results.run_result import RunResult
 @dataclass(frozen=True)
 class Headline:
     text: str  # "passed (policy: always) — 2 of 5 checks failed"
-    tone: str  # "pass" (nothing failed), "warn" (passed, but something failed) or "fail"
+    tone: str  # "pass" (nothing failed), "warn" (passed, but something failed), "fail" or "error" (it broke)
 
 
 def headline(passed: bool, policy: str, statuses: Iterable[str], unfinished: int = 0, strict: bool = False) -> Headline:
@@ -52,14 +52,23 @@ def gate_passes(result: RunResult, strict: bool = False) -> bool:
 
 def run_headline(result: RunResult, strict: bool = False) -> Headline:
     """The headline of a finished run, as CI sees it (``strict`` included)."""
+    if result.error is not None:
+        return broke(result.error["code"], result.error["message"])
     statuses = [check.status for check in result.checks]
     return headline(gate_passes(result, strict), result.policy, statuses, len(result.failed), strict)
 
 
 def document_headline(document: ResultDocument) -> Headline:
     """The headline of a result document read back (a stored run's, or a run's own)."""
+    if document.error is not None:
+        return broke(document.error.code, document.error.message)
     statuses = [check.status for check in document.checks]
     return headline(document.passed, document.policy, statuses, len(document.failed))
+
+
+def broke(code: str, message: str) -> Headline:
+    """The headline of a run that broke before its checks judged (its first line, the error's)."""
+    return Headline(f"error {code}: {message.splitlines()[0] if message else ''}".rstrip(": "), "error")
 
 
 def _count(number: int, one: str, many: str | None = None) -> str:

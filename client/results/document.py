@@ -171,6 +171,16 @@ class StreamBatch:
 
 
 @dataclass(frozen=True)
+class RunError:
+    """Why a run broke before its checks could judge (a missing file, a dropped column): its error
+    code, message (with where) and the exit code it ended with."""
+
+    code: str
+    message: str
+    exit_code: int
+
+
+@dataclass(frozen=True)
 class ResultDocument:
     """One run's result document, read."""
 
@@ -195,6 +205,7 @@ class ResultDocument:
     stream: StreamBatch | None = None
     data_time: str | None = None
     run_id: str | None = None  # a document read from a history
+    error: RunError | None = None  # a run that broke: no metric, measure or check of it
     # the JSON object as written, to publish again unchanged (a stream batch's replay)
     source: Mapping = dataclass_field(default_factory=dict, repr=False, compare=False)
 
@@ -239,6 +250,7 @@ def read_document(document: object, what: str = "the result document") -> Result
         stream=None if document.get("stream") is None else _stream(field(document, "stream", dict, what), what),
         data_time=cast(str | None, optional(document, "data_time", str, what)),
         run_id=cast(str | None, optional(document, "run_id", str, what)),
+        error=None if document.get("error") is None else _run_error(field(document, "error", dict, what), what),
         source=document,
     )
 
@@ -325,6 +337,15 @@ def _records(records: dict, what: str, _: str) -> Records:
         count=integer(field(records, "count", int, what), what),
         sample=_rows(records, "sample", what),
         written_to=cast(str | None, optional(records, "written_to", str, what)),
+    )
+
+
+def _run_error(error: dict, what: str) -> RunError:
+    where = f"{what}'s error"
+    return RunError(
+        cast(str, field(error, "code", str, where)),
+        cast(str, field(error, "message", str, where)),
+        integer(field(error, "exit_code", int, where), where),
     )
 
 

@@ -45,6 +45,8 @@ class RunResult:
     schemas: dict[str, dict[str, str]] = field(default_factory=dict)
     # each Delta or Iceberg source's version, rows and commit time, from its table's log (no scan)
     table_logs: dict[str, dict] = field(default_factory=dict)
+    # a run that broke before its checks judged: code, message and exit code (errored_runs.py)
+    error: dict | None = None
 
     def warnings_failed(self) -> bool:
         # a skipped warning (it could not judge yet) is no failed one
@@ -99,6 +101,8 @@ class RunResult:
             document["schemas"] = self.schemas
         if self.table_logs:
             document["table_logs"] = self.table_logs
+        if self.error is not None:
+            document["error"] = self.error
         return document
 
     def document(self, redacted: bool = True) -> ResultDocument:

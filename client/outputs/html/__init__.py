@@ -26,13 +26,16 @@ class Report:
         self.trends = trend_charts(documents)
         self.stream_chart = stream_chart(documents)
         self.stream = stream_section(documents, self.stream_chart, figure)
+        self.broken = tuple(document for document in documents if document.error is not None)
 
     def charts(self) -> list[Chart]:
         stream = [self.stream_chart] if self.stream_chart is not None else []
         return list(self.rule_charts.values()) + stream + self.trends
 
     def html(self) -> str:
-        return html_page(self.document, self.rule_charts, self.trends, self.runs, self.previous, self.stream)
+        return html_page(
+            self.document, self.rule_charts, self.trends, self.runs, self.previous, self.stream, self.broken
+        )
 
     def write_images(self, folder: str, kind: str) -> list[str]:
         return write_images(self.charts(), folder, kind)

@@ -26,7 +26,7 @@ body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px au
 color:#1b1b1b;padding:0 16px}
 h1{margin:0 0 4px}h2{margin:28px 0 8px;border-bottom:1px solid #ddd}
 .verdict{display:inline-block;padding:2px 10px;border-radius:4px;color:#fff;font-weight:600}
-.pass{background:#2e7d32}.fail{background:#c62828}.warn{background:#ef6c00}.anomaly{background:#6a1b9a}
+.pass{background:#2e7d32}.fail{background:#c62828}.error{background:#b71c1c}.warn{background:#ef6c00}.anomaly{background:#6a1b9a}
 .skip{background:#757575}
 table{border-collapse:collapse;margin:6px 0 12px}td,th{border:1px solid #ddd;padding:3px 8px;
 text-align:left;vertical-align:top}th{background:#f5f5f5}td.num{text-align:right}
@@ -45,10 +45,12 @@ def html_page(
     runs: int,
     previous: ResultDocument | None = None,
     stream: str = "",
+    broken: tuple[ResultDocument, ...] = (),
 ) -> str:
     """The page of one run (``document``) with its rules' charts and the trends of ``runs`` runs;
     its sources' schemas are compared with the ``previous`` run's; ``stream``: the section of a
-    stream's batches (stream_batches.py), when the runs are a stream's."""
+    stream's batches (stream_batches.py), when the runs are a stream's; ``broken``: the runs among
+    them that broke (an error, no value), listed newest first."""
     parts = [
         f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>gryph report: {escape(document.name)}</title><style>{STYLE}</style></head><body>",
@@ -59,15 +61,32 @@ def html_page(
         malformed_section(document.malformed_values),
         stream,
         _rules(document, rule_charts),
+        _broken_runs(broken),
         _trends(trends, runs),
         "</body></html>\n",
     ]
     return "\n".join(parts)
 
 
+def _broken_runs(broken: tuple[ResultDocument, ...]) -> str:
+    """The runs that broke before their checks judged: when, and the error (a gap in the trends)."""
+    if not broken:
+        return ""
+    rows = "".join(
+        f"<tr><td>{escape(run.data_time or run.started)}</td><td>{escape(run.error.code)}</td>"
+        f"<td>{escape(run.error.message)}</td></tr>"
+        for run in reversed(broken)
+        if run.error is not None
+    )
+    return (
+        f"<h2>Runs that broke ({len(broken)})</h2><table><tr><th>data time or start</th><th>error</th>"
+        f"<th>message</th></tr>{rows}</table>"
+    )
+
+
 def _header(document: ResultDocument) -> str:
     headline = document_headline(document)
-    verdict = f'<span class="verdict {headline.tone}">{"FAIL" if headline.tone == "fail" else "PASS"}</span>'
+    verdict = f'<span class="verdict {headline.tone}">{ {"fail": "FAIL", "error": "ERROR"}.get(headline.tone, "PASS") }</span>'
     read = ", ".join(f"{escape(str(source))}: {cell(rows)}" for source, rows in document.rows_read.items())
     elapsed = document.elapsed_ms if document.elapsed_ms is not None else round(1000 * document.duration_seconds)
     facts = [
