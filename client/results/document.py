@@ -250,7 +250,9 @@ def read_document(document: object, what: str = "the result document") -> Result
         stream=None if document.get("stream") is None else _stream(field(document, "stream", dict, what), what),
         data_time=cast(str | None, optional(document, "data_time", str, what)),
         run_id=cast(str | None, optional(document, "run_id", str, what)),
-        error=None if document.get("error") is None else _run_error(field(document, "error", dict, what), what),
+        error=None
+        if document.get("error") is None
+        else _run_error(cast(dict, field(document, "error", dict, what)), what),
         source=document,
     )
 
