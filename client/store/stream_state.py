@@ -116,7 +116,6 @@ class StreamState:
         try:
             foreign = self._foreign_tables()
             if foreign:
-                self.close()
                 raise self._broken(f"it is a DuckDB database of other tables ({', '.join(foreign)}), not a stream's")
             with self._transaction():  # one commit, not one per table: each writes the file
                 for statement in _SCHEMA:
@@ -125,7 +124,7 @@ class StreamState:
         except duckdb.Error as error:
             self.close()
             raise self._broken(str(error).splitlines()[0]) from None
-        except InvalidInput:  # another suite's: its lease is not kept
+        except BaseException:  # another suite's, or a damaged one: its lease is not kept
             self.close()
             raise
 
