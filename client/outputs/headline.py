@@ -52,14 +52,15 @@ def gate_passes(result: RunResult, strict: bool = False) -> bool:
 
 def run_headline(result: RunResult, strict: bool = False) -> Headline:
     """The headline of a finished run, as CI sees it (``strict`` included)."""
-    statuses = [check.status for check in result.checks]
-    return headline(gate_passes(result, strict), result.policy, statuses, len(result.failed), strict)
+    return document_headline(result.document(), strict)
 
 
-def document_headline(document: ResultDocument) -> Headline:
-    """The headline of a result document read back (a stored run's, or a run's own)."""
+def document_headline(document: ResultDocument, strict: bool = False) -> Headline:
+    """The headline of a result document read back (a stored run's, or a run's own), as CI sees it
+    with ``strict``: a failed warning (status WARN) then fails it."""
     statuses = [check.status for check in document.checks]
-    return headline(document.passed, document.policy, statuses, len(document.failed))
+    passed = document.passed and not (strict and "WARN" in statuses)
+    return headline(passed, document.policy, statuses, len(document.failed), strict)
 
 
 def _count(number: int, one: str, many: str | None = None) -> str:
