@@ -25,7 +25,7 @@ def write_report(documents: list[ResultDocument], args: argparse.Namespace) -> N
     """The report of the newest of ``documents``: its page and images, each file written whole."""
     from ..outputs.html import Report  # altair takes half a second to import: only runs with a report pay it
 
-    report = Report(documents)
+    report = Report(documents, strict=getattr(args, "strict", False))  # `report` has no --strict
     if args.html is not None:  # from redacted documents; its scripts are code, not text to redact
         write_whole(report.html(), args.html)
     for kind in ("png", "svg"):

@@ -58,12 +58,14 @@ def run_headline(result: RunResult, strict: bool = False) -> Headline:
     return headline(gate_passes(result, strict), result.policy, statuses, len(result.failed), strict)
 
 
-def document_headline(document: ResultDocument) -> Headline:
-    """The headline of a result document read back (a stored run's, or a run's own)."""
+def document_headline(document: ResultDocument, strict: bool = False) -> Headline:
+    """The headline of a result document read back (a stored run's, or a run's own), as CI sees it
+    with ``strict``: a failed warning (status WARN) then fails it."""
     if document.error is not None:
         return broke(document.error.code, document.error.message)
     statuses = [check.status for check in document.checks]
-    return headline(document.passed, document.policy, statuses, len(document.failed))
+    passed = document.passed and not (strict and "WARN" in statuses)
+    return headline(passed, document.policy, statuses, len(document.failed), strict)
 
 
 def broke(code: str, message: str) -> Headline:

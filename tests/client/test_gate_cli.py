@@ -84,7 +84,7 @@ def test_junit_has_one_testcase_per_check_with_values(workdir):
 
 
 def test_strict_junit_fails_warnings_and_markdown_summary(workdir):
-    junit, markdown = workdir / "j.xml", workdir / "summary.md"
+    junit, markdown, page = workdir / "j.xml", workdir / "summary.md", workdir / "report.html"
     done = gryph(
         "run",
         write_suite(workdir, "pass when always"),
@@ -94,6 +94,8 @@ def test_strict_junit_fails_warnings_and_markdown_summary(workdir):
         str(junit),
         "--markdown",
         str(markdown),
+        "--html",
+        str(page),
     )
     assert done.returncode == 1
     assert ET.parse(junit).getroot().find("testsuite").get("failures") == "3"
@@ -102,6 +104,9 @@ def test_strict_junit_fails_warnings_and_markdown_summary(workdir):
     assert "| nulls | 1 |" in text and '| ids | {"c": 4, "cd": 3} |' in text
     assert '| no nulls | ❌ FAIL | measures["nulls"] = 1 |' in text
     assert "| small | ⚠️ WARN |" in text
+    html = page.read_text()  # the page's verdict is the same headline, strict included
+    assert "failed (policy: always, strict) — 3 of 3 checks failed" in html
+    assert '<span class="verdict fail">FAIL</span>' in html
 
 
 def test_history_command_lists_past_values(workdir):

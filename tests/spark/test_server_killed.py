@@ -88,5 +88,8 @@ def test_server_killed_mid_run_fails_fast_and_loses_nothing(tmp_path):
     # still in flight, and the session closes without waiting for the server
     assert waited < 6 * RETRY_SECONDS, f"the run took {waited:.0f} s to give up"
     assert not report.exists()
-    runs = HistoryStore(history).runs("crash_test")
-    assert len(runs) == 1 and runs[0]["pass"] is True
+    # the earlier run is intact; the crashed one is kept as an errored run (issue 44: a trace)
+    documents = HistoryStore(history).documents("crash_test", 10)
+    assert [d.passed for d in documents] == [True, False]
+    assert documents[0].error is None and documents[1].error is not None
+    assert documents[1].error.code == "SPARK_UNREACHABLE" and documents[1].measures == {}

@@ -12,9 +12,11 @@ from .trends import trend_charts
 
 
 class Report:
-    """The report of the newest of ``documents`` (result documents of one suite, oldest first)."""
+    """The report of the newest of ``documents`` (result documents of one suite, oldest first), its
+    verdict as ``strict`` (``--strict``) gives it."""
 
-    def __init__(self, documents: list[ResultDocument]) -> None:
+    def __init__(self, documents: list[ResultDocument], strict: bool = False) -> None:
+        self.strict = strict
         self.document = documents[-1]
         self.previous = documents[-2] if len(documents) > 1 else None
         self.runs = len(documents)
@@ -34,7 +36,14 @@ class Report:
 
     def html(self) -> str:
         return html_page(
-            self.document, self.rule_charts, self.trends, self.runs, self.previous, self.stream, self.broken
+            self.document,
+            self.rule_charts,
+            self.trends,
+            self.runs,
+            self.previous,
+            self.stream,
+            self.broken,
+            self.strict,
         )
 
     def write_images(self, folder: str, kind: str) -> list[str]:

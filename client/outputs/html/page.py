@@ -46,15 +46,17 @@ def html_page(
     previous: ResultDocument | None = None,
     stream: str = "",
     broken: tuple[ResultDocument, ...] = (),
+    strict: bool = False,
 ) -> str:
     """The page of one run (``document``) with its rules' charts and the trends of ``runs`` runs;
     its sources' schemas are compared with the ``previous`` run's; ``stream``: the section of a
     stream's batches (stream_batches.py), when the runs are a stream's; ``broken``: the runs among
-    them that broke (an error, no value), listed newest first."""
+    them that broke (an error, no value), listed newest first; ``strict``: the verdict as
+    ``--strict`` gives it (a failed warning fails the run)."""
     parts = [
         f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>gryph report: {escape(document.name)}</title><style>{STYLE}</style></head><body>",
-        _header(document),
+        _header(document, strict),
         _checks(document.checks),
         _measures(document.measures, document.checks),
         _schemas(document.schemas, previous.schemas if previous is not None and previous.schemas else None),
@@ -84,8 +86,8 @@ def _broken_runs(broken: tuple[ResultDocument, ...]) -> str:
     )
 
 
-def _header(document: ResultDocument) -> str:
-    headline = document_headline(document)
+def _header(document: ResultDocument, strict: bool) -> str:
+    headline = document_headline(document, strict)
     verdict = f'<span class="verdict {headline.tone}">{ {"fail": "FAIL", "error": "ERROR"}.get(headline.tone, "PASS") }</span>'
     read = ", ".join(f"{escape(str(source))}: {cell(rows)}" for source, rows in document.rows_read.items())
     elapsed = document.elapsed_ms if document.elapsed_ms is not None else round(1000 * document.duration_seconds)

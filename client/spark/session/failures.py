@@ -37,15 +37,15 @@ def kafka_missing(exc: PySparkException) -> bool:
 
 def no_kafka(what: str, location: Location | None = None) -> EngineError:
     message = f"{what}: this Spark server has no Kafka connector (spark-sql-kafka-0-10 is not deployed)"
-    return _no_module("KAFKA_NOT_ENABLED", message, "spark-sql-kafka-0-10_2.13", location)
+    return _module_refused("KAFKA_NOT_ENABLED", message, "spark-sql-kafka-0-10_2.13", location)
 
 
 def no_avro(what: str, location: Location | None = None) -> EngineError:
     message = f"{what}: this Spark server has no Avro support (the spark-avro module is not deployed)"
-    return _no_module("SPARK_AVRO", message, "spark-avro_2.13", location)
+    return _module_refused("SPARK_AVRO", message, "spark-avro_2.13", location)
 
 
-def _no_module(code: str, message: str, artifact: str, location: Location | None) -> EngineError:
+def _module_refused(code: str, message: str, artifact: str, location: Location | None) -> EngineError:
     """A Spark module the server was not started with, and how a server gets it."""
     return EngineError(
         code,
