@@ -46,6 +46,11 @@ REPORT_BATCHES = 200  # the newest batches a stream's report shows
 
 def add_stream_options(command: argparse.ArgumentParser) -> None:
     """The options of ``gryph stream``."""
+    # three forms on one parser: the usage line says so, not argparse's generic "file [suite]"
+    command.usage = (
+        "%(prog)s SUITE [options]\n       %(prog)s status SUITE [--state PATH]\n"
+        "       %(prog)s reset SUITE [--to earliest|latest] --yes"
+    )
     options.suite_file(command)
     command.add_argument("suite", nargs="?", help="with status or reset: the suite whose stream it is")
     command.add_argument("--trigger", help="a batch every so often, e.g. 30s (default: the suite's stream every)")

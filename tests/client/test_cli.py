@@ -187,3 +187,4 @@ def test_help_groups_the_options_and_shows_examples_and_exit_codes():
     assert "  4  passed, but not stored in the history" in shown
     shown = gryph("stream", "--help").stdout
     assert "gryph stream status clicks.dq" in shown and "gryph stream reset clicks.dq --to earliest --yes" in shown
+    assert shown.startswith("usage: gryph stream SUITE [options]\n       gryph stream status SUITE")
