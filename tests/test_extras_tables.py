@@ -4,8 +4,9 @@ naming every extra pyproject.toml declares (a new extra documented in one place 
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 
