@@ -99,6 +99,7 @@ CODES: dict[str, ErrorCode] = {
         NATIVE_NEEDS_DATABASE="<rule> reads its database natively: the source must be a database",
         NO_OUTPUT="gryph report needs somewhere to write",
         NO_STORED_RUNS="no stored runs of suite <name> in <history>",
+        NO_RUN_AT_DATA_TIME="suite <name> has no current run of data time <time> to accept",
         TABLE_NOT_FOUND="source <name>: the database has no table <table>",
         LAKE_TABLE_NOT_FOUND="source <name>: <path or name> is not a Delta or Iceberg table",
         LAKE_VERSION_NOT_FOUND="source <name>: the table has no version, timestamp or snapshot <asked>",

@@ -8,6 +8,8 @@ import json
 import sys
 
 from gryph.compiler.errors import InvalidInput, Location, closest
+from gryph.compiler.suites.data_times import parse_data_time
+from gryph.compiler.suites.data_times import shown as shown_data_time
 
 from ..outputs.text import cell, metrics_summary, table
 from ..outputs.visible_text import for_terminal
@@ -17,9 +19,16 @@ from . import options
 from .exit_codes import EXIT_OK
 from .html_reports import check_report_outputs, wants_report, write_report
 
+ACCEPT = "accept"  # gryph history accept SUITE --data-time TIME
+
 
 def add_history_options(history: argparse.ArgumentParser) -> None:
+    history.usage = "%(prog)s SUITE [options]\n       %(prog)s accept SUITE --data-time TIME [--history PATH]"
     history.add_argument("suite", help="the suite's name")
+    history.add_argument("accepted", nargs="?", metavar="SUITE", help="with accept: the suite whose run it marks")
+    history.add_argument(
+        "--data-time", metavar="TIME", help="accept: the run whose values anomaly baselines take as normal"
+    )
     history.add_argument("--measure", help="list this measure's values only")
     options.history(history)
     history.add_argument("--limit", type=int, default=50, help="newest runs shown (default 50)")
@@ -78,6 +87,8 @@ def _stored_suite(history: str, suite: str) -> HistoryStore:
 
 
 def history_command(args) -> int:
+    if args.accepted is not None or args.data_time is not None:
+        return _accept(args)
     store = _stored_suite(args.history, args.suite)
     runs = store.runs(args.suite, max(args.limit, 0), superseded=args.all)
     if args.measure is None:
@@ -116,6 +127,32 @@ def history_command(args) -> int:
     else:
         rows = [row for r in runs for row in _value_rows([r["started"], _data_time_cell(r), r["engine"], r["pass"]], r)]
         print(table(["started", "data time", "engine", "pass", "measure or rule", "value"], rows))
+    return EXIT_OK
+
+
+def _accept(args) -> int:
+    """``gryph history accept SUITE --data-time TIME``: that run's values are normal from now on."""
+    if args.suite != ACCEPT or args.accepted is None or args.data_time is None:
+        raise InvalidInput(
+            "BAD_OPTION",
+            "gryph history lists one suite's runs, or accepts one run: accept SUITE --data-time TIME",
+            text=" ".join(part for part in (args.suite, args.accepted) if part),
+            hint="gryph history accept SUITE --data-time 2026-03-17",
+        )
+    data_time = parse_data_time(args.data_time)
+    store = _stored_suite(args.history, args.accepted)
+    run_id = store.accept(args.accepted, data_time)
+    shown = shown_data_time(data_time)
+    if run_id is None:
+        stored = [r["data_time"] for r in store.runs(args.accepted, 5) if r["data_time"]]
+        raise InvalidInput(
+            "NO_RUN_AT_DATA_TIME",
+            f"suite {args.accepted!r} has no current run of data time {shown} to accept",
+            location=Location(file=args.history),
+            text=args.data_time,
+            hint=f"its newest data times: {', '.join(stored)}" if stored else "its runs have no data time",
+        )
+    print(for_terminal(f"accepted {args.accepted} at {shown} (run {run_id}): anomaly baselines include its values"))
     return EXIT_OK
 
 

@@ -47,11 +47,21 @@ _SCHEMA = (
     # time supersedes the earlier run (kept, never deleted), which history functions then skip
     """create table if not exists data_times (
         run_id varchar, suite varchar, data_time timestamp, superseded_by varchar)""",
+    # runs whose values `gryph history accept` marked as normal: every anomaly baseline includes them
+    """create table if not exists accepted_runs (run_id varchar, suite varchar, accepted timestamp)""",
     # each source's columns (name -> logical type, JSON) as the run found them: schema_changes reads them
     """create table if not exists source_schemas (
         run_id varchar, seq bigint, suite varchar, source varchar, started timestamp, columns varchar)""",
 )
-_TABLES = ("runs", "measure_values", "metric_values", "check_anomalies", "source_schemas", "data_times")
+_TABLES = (
+    "runs",
+    "measure_values",
+    "metric_values",
+    "check_anomalies",
+    "source_schemas",
+    "data_times",
+    "accepted_runs",
+)
 _TABLES_PRESENT = (
     f"select table_name from information_schema.tables where table_name in ({', '.join('?' * len(_TABLES))})"
 )

@@ -68,7 +68,8 @@ class HistoryReads(HistoryFile):
 
     def baseline(self, suite: str, query: BaselineQuery, limit: int) -> list[Point]:
         """The values an anomaly check learns from (a measure's, or a rule's metrics), newest first:
-        runs that passed, and where the check found no anomaly, unless the query includes them."""
+        runs that passed, and where the check found no anomaly, unless the query includes them; runs
+        accepted by hand, and those of a streak of ``relearn_after`` anomalies, whatever their verdict."""
         table, column = ("measure_values", "measure") if query.source == "measure" else ("metric_values", "rule")
 
         def build(tables: set[str]) -> tuple[str, list] | None:
@@ -79,14 +80,19 @@ class HistoryReads(HistoryFile):
             sql = f"select v.value, v.run_time from {self._current(table, tables, params)} v join runs r on r.run_id = v.run_id "
             sql += f"where v.suite = ? and v.{column} = ? "
             params += [suite, query.name]
-            if not query.include_failed:
-                sql += "and r.passed "
+            usual = ["r.passed"] if not query.include_failed else []
             if not query.include_anomalies and "check_anomalies" in tables:
-                sql += (
-                    "and not exists (select 1 from check_anomalies a "
-                    "where a.run_id = v.run_id and a.check_name = ? and a.anomaly) "
+                usual.append(
+                    "not exists (select 1 from check_anomalies a "
+                    "where a.run_id = v.run_id and a.check_name = ? and a.anomaly)"
                 )
                 params.append(query.check)
+            kept = [" and ".join(usual) or "true"]
+            if "accepted_runs" in tables:
+                kept.append("v.run_id in (select run_id from accepted_runs)")
+            if query.relearn_after and "check_anomalies" in tables:
+                kept.append(f"v.run_id in ({self._relearned(tables, params, suite, query)})")
+            sql += f"and ({' or '.join(kept)}) "
             for bound, op in ((query.since, ">="), (query.until, "<=")):
                 if bound is not None:
                     sql += f"and v.run_time {op} ? "
@@ -97,6 +103,20 @@ class HistoryReads(HistoryFile):
             Point(value, started.replace(tzinfo=dt.timezone.utc))
             for value, started in self._query_with(build, point_row)
         ]
+
+    def _relearned(self, tables: set[str], params: list[object], suite: str, query: BaselineQuery) -> str:
+        """A query of the runs in a streak of at least ``query.relearn_after`` consecutive anomalies
+        of the check (consecutive among the current runs it judged, by run time): each run counts
+        the runs without an anomaly before it, and a streak is the anomalies with the same count."""
+        runs = self._current("runs", tables, params)
+        params += [suite, query.check, query.relearn_after]
+        return (
+            "select run_id from (select run_id, anomaly, count(*) filter (where anomaly) over (partition by calm) "
+            "as streak from (select a.run_id, a.anomaly, sum(case when a.anomaly then 0 else 1 end) over "
+            "(order by c.run_time, c.seq rows unbounded preceding) as calm "
+            f"from check_anomalies a join {runs} c on c.run_id = a.run_id "
+            "where a.suite = ? and a.check_name = ?)) where anomaly and streak >= ?"
+        )
 
     def schema(self, suite: str, source: str) -> dict[str, str] | None:
         """The columns of ``source`` stored with the newest current run of ``suite`` that read it, or None."""

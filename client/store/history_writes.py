@@ -69,6 +69,27 @@ class HistoryWrites(HistoryFile):
             raise self._not_written(reason) from None
         return run_id
 
+    def accept(self, suite: str, data_time: dt.datetime) -> str | None:
+        """Mark the current run of ``suite`` at ``data_time`` as normal: every anomaly baseline
+        includes its values from now on, whatever its verdict and findings. Its run id; None when
+        there is no such run."""
+        with self._open() as con:
+            for statement in _SCHEMA:
+                con.execute(statement)
+            found = con.execute(
+                "select run_id from data_times where suite = ? and data_time = ? and superseded_by is null",
+                [suite, _utc(data_time)],
+            ).fetchall()
+            if not found:
+                return None
+            [(run_id,)] = found
+            con.execute(
+                "insert into accepted_runs select ?, ?, ? where not exists "
+                "(select 1 from accepted_runs where run_id = ?)",
+                [run_id, suite, _utc(dt.datetime.now(dt.timezone.utc)), run_id],
+            )
+        return str(run_id)
+
     def _not_written(self, reason: str) -> HistoryWriteError:
         return HistoryWriteError(
             "HISTORY_NOT_WRITTEN",

@@ -26,6 +26,7 @@ from .tree_nodes import Const, Index, MeasureRef, MetricRef, Traced, Unary
 
 DEFAULT_WINDOW = 30  # baseline runs of ``normal`` when the check does not say
 DEFAULT_K = 3.0
+DEFAULT_RELEARN_AFTER = 3  # consecutive anomalies after which their level is the baseline (0: never)
 
 # each strategy's parameters and their defaults (None: unbounded, or required below)
 STRATEGY_PARAMETERS: dict[str, dict[str, object]] = {
@@ -36,6 +37,9 @@ STRATEGY_PARAMETERS: dict[str, dict[str, object]] = {
     # a week of daily runs, fitted on the newest eight weeks
     "holt_winters": {"seasonal_periods": 7, "k": DEFAULT_K, "window": 56},
 }
+# every strategy's: how its baseline re-learns after a level shift
+for _parameters in STRATEGY_PARAMETERS.values():
+    _parameters["relearn_after"] = DEFAULT_RELEARN_AFTER
 OPTIONS: dict[str, object] = {
     "direction": "both",
     "min_history": 0,
@@ -80,7 +84,7 @@ def build_anomaly(builder: Builder, node: c.CheckCall, check: str, measure_types
     for flag in ("include_failed", "include_anomalies"):
         if not isinstance(options[flag], bool):
             raise bad(f"{flag} must be true or false, got {options[flag]!r}", _arg(named, flag, node))
-    strategy = _strategy(builder, strategy_node)
+    strategy, relearn_after = _strategy(builder, strategy_node)
     if isinstance(strategy, (Normal, HoltWinters)) and strategy.window < min_history:
         raise bad(
             f"a window of {strategy.window} runs can never hold min_history = {min_history}",
@@ -94,7 +98,12 @@ def build_anomaly(builder: Builder, node: c.CheckCall, check: str, measure_types
             "give max_increase and/or max_decrease for the direction watched",
         )
     query = BaselineQuery(
-        query.source, query.name, check, bool(options["include_failed"]), bool(options["include_anomalies"])
+        query.source,
+        query.name,
+        check,
+        bool(options["include_failed"]),
+        bool(options["include_anomalies"]),
+        relearn_after,
     )
     min_change = _min_change(builder, options["min_change"], _arg(named, "min_change", node))
     return Anomaly(subject, query, path, strategy, str(direction), min_history, min_change)
@@ -143,7 +152,8 @@ def _numeric_measure(
         )
 
 
-def _strategy(builder: Builder, node: c.CheckExpr) -> Strategy:
+def _strategy(builder: Builder, node: c.CheckExpr) -> tuple[Strategy, int]:
+    """The strategy written, and its ``relearn_after``."""
     call = node.expr if isinstance(node, c.CheckGroup) else node
     if not isinstance(call, c.CheckCall) or call.name not in STRATEGY_PARAMETERS:
         name = call.name if isinstance(call, c.CheckCall) else None
@@ -168,6 +178,11 @@ def _strategy(builder: Builder, node: c.CheckExpr) -> Strategy:
     def at(name: str) -> Node:
         return _arg(named, name, call)
 
+    relearn_after = _count(builder, values["relearn_after"], "relearn_after", 0, at("relearn_after"))
+    return _strategy_of(builder, call, values, at), relearn_after
+
+
+def _strategy_of(builder: Builder, call: c.CheckCall, values: dict[str, object], at: Callable[[str], Node]) -> Strategy:
     if call.name == "normal":
         return Normal(_k(builder, values["k"], at("k")), _count(builder, values["window"], "window", 1, at("window")))
     if call.name == "holt_winters":

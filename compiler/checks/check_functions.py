@@ -37,14 +37,17 @@ class Point:
 class BaselineQuery:
     """Which earlier runs an anomaly check learns from: the values of measure (``source`` is
     "measure") or rule ("metric") ``name``, without failed runs and the runs where check ``check``
-    found an anomaly unless it includes them; with ``since``/``until``, only runs of that time
-    (data time, else start), both included."""
+    found an anomaly unless it includes them; runs accepted by hand (``gryph history accept``) and
+    runs of a streak of at least ``relearn_after`` consecutive anomalies of the check (0: never)
+    always count, so a lasting level shift becomes the new baseline; with ``since``/``until``, only
+    runs of that time (data time, else start), both included."""
 
     source: str
     name: str
     check: str
     include_failed: bool = False
     include_anomalies: bool = False
+    relearn_after: int = 0
     since: dt.datetime | None = None
     until: dt.datetime | None = None
 
