@@ -1,8 +1,8 @@
 """Anomaly checks: today's value of a measure or rule metric against bounds learnt from earlier runs.
 
-The strategies are Deequ's: ``normal`` is BatchNormal (mean ± k·σ of a training window; leaving
-earlier anomalies out of it, the default, is what OnlineNormal's ``ignoreAnomalies`` does),
-``absolute_change`` and ``relative_change`` are AbsoluteChange and RelativeRateOfChange (with
+The strategies are Deequ's: ``normal`` is BatchNormal (mean ± k sample σ of a training window of
+earlier runs), ``online_normal`` is OnlineNormal (mean ± k population σ of every earlier run and
+today's value together, no window), ``absolute_change`` and ``relative_change`` are AbsoluteChange and RelativeRateOfChange (with
 their ``order``), and ``seasonal`` compares with the run one period back (the same weekday last
 week for ``"7d"``); ``holt_winters`` forecasts with additive Holt-Winters (holt_winters.py). Every strategy is turned into bounds on the value itself, so a report shows the
 range the value had to fall in. Too few earlier runs is a SKIP ("not enough history"), never a
@@ -16,9 +16,9 @@ import datetime as dt
 import math
 from dataclasses import dataclass
 
-from .check_functions import BaselineQuery, CheckError, Clock, Point, is_number, period_back, type_name
+from .check_functions import HISTORY_LIMIT, BaselineQuery, CheckError, Clock, Point, is_number, period_back, type_name
 from .holt_winters import HoltWinters, holt_winters_bounds
-from .statistics import sample_stddev
+from .statistics import population_stddev, sample_stddev
 
 DIRECTIONS = ("up", "down", "both")
 
@@ -29,6 +29,14 @@ class Normal:
 
     k: float
     window: int
+
+
+@dataclass(frozen=True, slots=True)
+class OnlineNormal:
+    """Mean ± ``k`` population standard deviations of every baseline run and today's value
+    together (Deequ's OnlineNormalStrategy: today's value moves its own bounds)."""
+
+    k: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +69,7 @@ class Seasonal:
     max_decrease: float | None
 
 
-Strategy = Normal | AbsoluteChange | RelativeChange | Seasonal | HoltWinters
+Strategy = Normal | OnlineNormal | AbsoluteChange | RelativeChange | Seasonal | HoltWinters
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +91,7 @@ def runs_needed(strategy: Strategy) -> int:
         return 2  # a sample standard deviation needs two values
     if isinstance(strategy, HoltWinters):
         return 2 * strategy.seasonal_periods  # two seasons to start the level, trend and season from
-    if isinstance(strategy, Seasonal):
+    if isinstance(strategy, (Seasonal, OnlineNormal)):
         return 1
     return strategy.order
 
@@ -131,7 +139,7 @@ def judge_anomaly(check: Anomaly, value: object, clock: Clock) -> Finding:
         lower, upper, shown = holt_winters_bounds(strategy, history, clock.started)
         expected = float(shown["forecast"])  # type: ignore[arg-type]
     else:
-        lower, upper, expected, shown = _bounds(strategy, [_number(point) for point in history])
+        lower, upper, expected, shown = _bounds(strategy, [_number(point) for point in history], float(value))  # type: ignore[arg-type]
     if check.min_change is not None:
         band = check.min_change.band(expected)
         lower = None if lower is None else min(lower, expected - band)
@@ -158,6 +166,8 @@ def _history(check: Anomaly, clock: Clock) -> list[Point]:
     query, limit = check.query, runs_needed(strategy)
     if isinstance(strategy, (Normal, HoltWinters)):
         limit = strategy.window
+    elif isinstance(strategy, OnlineNormal):
+        limit = HISTORY_LIMIT
     elif isinstance(strategy, Seasonal):
         since, until = period_back(clock.started, dt.timedelta(milliseconds=strategy.period_ms))
         query = dataclasses.replace(query, since=since, until=until)
@@ -190,10 +200,12 @@ def _nth(items: list[object], index: int) -> object:
 
 
 def _bounds(
-    strategy: Normal | AbsoluteChange | RelativeChange | Seasonal, history: list[float]
+    strategy: Normal | OnlineNormal | AbsoluteChange | RelativeChange | Seasonal, history: list[float], today: float
 ) -> tuple[float | None, float | None, float, dict[str, object]]:
     """The lower and upper bound on today's value, the value expected (no change), and what they
     were computed from."""
+    if isinstance(strategy, OnlineNormal):
+        return _online_normal(strategy.k, [*history, today])
     if isinstance(strategy, Normal):
         mean = math.fsum(history) / len(history)
         spread = sample_stddev(history)
@@ -219,3 +231,11 @@ def _bounds(
         base,
         {"baseline value": base},
     )
+
+
+def _online_normal(k: float, together: list[float]) -> tuple[float, float, float, dict[str, object]]:
+    """Deequ's OnlineNormal bounds: the mean ± k population standard deviations of the baseline
+    and today's value together (a NaN or infinite value makes them NaN: an anomaly)."""
+    mean = math.fsum(together) / len(together)
+    spread = population_stddev(together)
+    return mean - k * spread, mean + k * spread, mean, {"mean with today": mean, "stddev with today": spread}

@@ -19,7 +19,17 @@ from ..language.ruletree import check_nodes as c
 from ..language.ruletree.nodes import Node
 from ..language.time_literals import duration_ms
 from ..plan.data_types import DataType
-from .anomaly import DIRECTIONS, AbsoluteChange, Anomaly, MinChange, Normal, RelativeChange, Seasonal, Strategy
+from .anomaly import (
+    DIRECTIONS,
+    AbsoluteChange,
+    Anomaly,
+    MinChange,
+    Normal,
+    OnlineNormal,
+    RelativeChange,
+    Seasonal,
+    Strategy,
+)
 from .check_functions import BaselineQuery, is_number
 from .holt_winters import HoltWinters, MissingExtra, exponential_smoothing
 from .tree_nodes import Const, Index, MeasureRef, MetricRef, Traced, Unary
@@ -31,6 +41,7 @@ DEFAULT_RELEARN_AFTER = 3  # consecutive anomalies after which their level is th
 # each strategy's parameters and their defaults (None: unbounded, or required below)
 STRATEGY_PARAMETERS: dict[str, dict[str, object]] = {
     "normal": {"k": DEFAULT_K, "window": DEFAULT_WINDOW},
+    "online_normal": {"k": DEFAULT_K},
     "absolute_change": {"max_increase": None, "max_decrease": None, "order": 1},
     "relative_change": {"max_increase": None, "max_decrease": None, "order": 1},
     "seasonal": {"period": None, "max_increase": None, "max_decrease": None},
@@ -91,7 +102,7 @@ def build_anomaly(builder: Builder, node: c.CheckCall, check: str, measure_types
             strategy_node,
             "make the window at least min_history",
         )
-    if not isinstance(strategy, (Normal, HoltWinters)) and _unbounded(strategy, str(direction)):
+    if isinstance(strategy, (AbsoluteChange, RelativeChange, Seasonal)) and _unbounded(strategy, str(direction)):
         raise bad(
             f"{_strategy_name(strategy)}() bounds no change in direction {direction}",
             strategy_node,
@@ -162,7 +173,8 @@ def _strategy(builder: Builder, node: c.CheckExpr) -> tuple[Strategy, int]:
             f"unknown anomaly strategy {name!r}" if name else "anomaly()'s second argument is a strategy",
             node,
             (did_you_mean(name, STRATEGY_PARAMETERS) if name else None)
-            or "normal(...), absolute_change(...), relative_change(...), seasonal(...) or holt_winters(...)",
+            or "normal(...), online_normal(...), absolute_change(...), relative_change(...), seasonal(...) or "
+            "holt_winters(...)",
         )
     positional = [arg for arg in call.args if not isinstance(arg, c.CheckNamedArgument)]
     if positional:
@@ -183,6 +195,8 @@ def _strategy(builder: Builder, node: c.CheckExpr) -> tuple[Strategy, int]:
 
 
 def _strategy_of(builder: Builder, call: c.CheckCall, values: dict[str, object], at: Callable[[str], Node]) -> Strategy:
+    if call.name == "online_normal":
+        return OnlineNormal(_k(builder, values["k"], at("k")))
     if call.name == "normal":
         return Normal(_k(builder, values["k"], at("k")), _count(builder, values["window"], "window", 1, at("window")))
     if call.name == "holt_winters":
@@ -227,11 +241,14 @@ def _named(builder: Builder, args: list[c.CheckNamedArgument], known: dict[str, 
     seen: set[str] = set()
     for arg in args:
         if arg.name not in known:
+            strategy_parameter = fn == "anomaly()" and arg.name == "relearn_after"
             raise builder.error(
                 "BAD_ANOMALY_CHECK",
                 f"{fn} has no parameter {arg.name!r}",
                 arg,
-                did_you_mean(arg.name, known) or f"its parameters: {', '.join(known)}",
+                "relearn_after is the strategy's: normal(window = 14, relearn_after = 3)"
+                if strategy_parameter
+                else did_you_mean(arg.name, known) or f"its parameters: {', '.join(known)}",
             )
         if arg.name in seen:
             raise builder.error("BAD_ANOMALY_CHECK", f"{arg.name} is given twice", arg)

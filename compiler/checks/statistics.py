@@ -1,7 +1,7 @@
 """Spread and order statistics over a list of floats, for the check language and anomaly checks.
 
 Callers pass the values with nulls already left out. Variance and standard deviation are the
-*sample* ones (divided by n - 1), as Deequ and pandas compute them, so fewer than two values have
+*sample* ones (divided by n - 1), as Deequ's BatchNormal and pandas compute them, so fewer than two values have
 none (None). Any NaN makes the result NaN (NaN is a value, not a missing one, in gryph); an
 infinity makes a spread NaN, as IEEE arithmetic does.
 """
@@ -28,6 +28,14 @@ def sample_variance(values: list[float]) -> float | None:
 def sample_stddev(values: list[float]) -> float | None:
     variance = sample_variance(values)
     return None if variance is None else math.sqrt(variance)
+
+
+def population_stddev(values: list[float]) -> float:
+    """The population standard deviation (divided by n), as Deequ's OnlineNormal computes it; 0 of
+    one value. ``values`` is not empty."""
+    if not all(math.isfinite(v) for v in values):
+        return math.nan
+    return math.sqrt(float(statistics.pvariance(values)))
 
 
 def quantile(values: list[float], q: float) -> float | None:

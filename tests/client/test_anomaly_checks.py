@@ -74,6 +74,16 @@ def test_normal_learns_from_passed_runs_without_earlier_anomalies(store):
     assert outcome(store, check, float("nan")).anomaly is True  # NaN is never inside the bounds
 
 
+def test_online_normal_counts_today_with_the_population_stddev(store):
+    # 10, 12, 14 and today's 16: mean 13, population variance (9 + 1 + 1 + 9) / 4 = 5
+    found = outcome(store, 'anomaly(measures["n"], online_normal(k = 2))', 16)
+    assert found.passed and found.values["mean with today"] == 13.0
+    assert found.values["stddev with today"] == pytest.approx(5**0.5)
+    assert found.values["upper bound"] == pytest.approx(13 + 2 * 5**0.5)
+    assert outcome(store, 'anomaly(measures["n"], online_normal(k = 1))', 16).anomaly is True  # 13 + 2.236 < 16
+    assert outcome(store, 'anomaly(measures["n"], online_normal())', float("nan")).anomaly is True
+
+
 def test_the_window_takes_the_newest_baseline_runs(store):
     # window 2: 14 and 12, mean 13, sample stddev sqrt(2)
     found = outcome(store, 'anomaly(measures["n"], normal(k = 1, window = 2))', 13)
@@ -241,6 +251,15 @@ def test_a_run_shows_its_bounds_in_every_output_and_leaves_its_anomaly_out(tmp_p
         ('anomaly(measures["rows"], absolute_change())', "BAD_ANOMALY_CHECK", 48, "bounds no change"),
         ('anomaly(measures["rows"], normal(window = 3), min_history = 5)', "BAD_ANOMALY_CHECK", 48, "never hold"),
         ('1 == 1 and anomaly(measures["rows"], normal())', "BAD_ANOMALY_CHECK", 33, "a check of its own"),
+        ('anomaly(measures["rows"], online_normal(k = 0))', "BAD_ANOMALY_CHECK", 62, "k must be a number > 0"),
+        (
+            'anomaly(measures["rows"], online_normal(window = 3))',
+            "BAD_ANOMALY_CHECK",
+            62,
+            "known names: k, relearn_after",
+        ),
+        ('anomaly(measures["rows"], normal(relearn_after = 1.5))', "BAD_ANOMALY_CHECK", 55, "relearn_after"),
+        ('anomaly(measures["rows"], normal(), relearn_after = 3)', "BAD_ANOMALY_CHECK", 58, "the strategy's"),
     ],
 )
 def test_bad_anomaly_checks_are_refused_at_validation(tmp_path, check, code, column, text):
