@@ -51,7 +51,7 @@ CODES: dict[str, ErrorCode] = {
         NUMBER_TOO_LARGE="<number> is too large",
         LIMIT_TOO_LARGE="LIMIT <n> is larger than gryph fetches",
         WARNING_IN_POLICY="the pass policy names warning check <name>",
-        UNKNOWN_CHECK="the pass policy names unknown check <name>",
+        UNKNOWN_CHECK="the pass policy (or a notify) names unknown check <name>",
         UNSUPPORTED="<feature of the input> is not supported (on any engine)",
         # names
         UNKNOWN_SOURCE="<rule> reads unknown source <name>",

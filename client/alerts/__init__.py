@@ -5,6 +5,7 @@ A delivery that fails never changes the data verdict: it is reported as an ``Ale
 """
 
 from .delivery import AlertDeliveryError, resolve_secrets, send
-from .events import alert_event, alert_message, previous_tone
+from .events import alert_message, previous_documents
+from .routing import event_for
 
-__all__ = ["AlertDeliveryError", "alert_event", "alert_message", "previous_tone", "resolve_secrets", "send"]
+__all__ = ["AlertDeliveryError", "alert_message", "event_for", "previous_documents", "resolve_secrets", "send"]

@@ -1,57 +1,51 @@
-"""When a run alerts and what the alert says.
+"""What an alert says, and the runs it is compared with.
 
 A run's verdict for alerts is its headline's tone: ``fail``, ``warn`` (it passed, but a check
-failed), ``pass``, or ``error`` (it broke: a missing file, a dropped column). An alert goes out
-when the tone differs from the previous run's of the same suite (``recovery`` when it turns to
-pass); with no previous run, on failure, warning and error only. A run that keeps breaking the
-same way is one incident: one alert.
+failed), ``pass``, or ``error`` (it broke: a missing file, a dropped column). Whether a target is
+told, and of what, is routing.py's: an incident opens, changes, stays open or recovers.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 
+from gryph.compiler.suites.suite import NotifySpec
+
 from ..outputs.headline import document_headline
 from ..results.document import Check, Outcome, ResultDocument, Severity
 from ..store.history import HistoryStore
+from .routing import Event
 
-EVENTS = {"fail": "failure", "warn": "warning", "pass": "recovery", "error": "error"}
 
-
-def previous_tone(
-    history: str | None, suite: str, run_id: str | None, data_time: dt.datetime | None = None
-) -> str | None:
-    """The tone of the stored run of ``suite`` before this one (``run_id``), or None when there is
-    no history, no such run, or the history cannot be read (then alerts go out as for a first
-    run). A run with a ``data_time`` compares with the current run just before that time: a
-    backfilled day with the day before it, not with the newest run."""
+def previous_documents(
+    history: str | None, suite: str, run_id: str | None, data_time: dt.datetime | None = None, limit: int = 1
+) -> list[ResultDocument]:
+    """The stored runs of ``suite`` before this one (``run_id``), at most ``limit``, oldest first;
+    none when there is no history or it cannot be read (then alerts go out as for a first run). A
+    run with a ``data_time`` compares with the current runs before that time: a backfilled day
+    with the days before it, not with the newest run."""
     from gryph.compiler.errors import GryphError
 
     if history is None:
-        return None
+        return []
     store = HistoryStore(history)
     try:
-        documents = store.before(data_time).documents(suite, 1) if data_time else store.documents(suite, 2)
+        documents = store.before(data_time).documents(suite, limit) if data_time else store.documents(suite, limit + 1)
     except GryphError:
-        return None
-    earlier = [d for d in documents if d.run_id != run_id]
-    return document_headline(earlier[-1]).tone if earlier else None
+        return []
+    return [d for d in documents if d.run_id != run_id][-limit:]
 
 
-def alert_event(tone: str, previous: str | None) -> str | None:
-    """``failure``, ``warning`` or ``recovery`` when this run alerts, else None."""
-    if tone == previous or (previous is None and tone == "pass"):
-        return None
-    return EVENTS[tone]
-
-
-def alert_message(document: ResultDocument, event: str, report: str | None) -> dict:
-    """The one message of a run: verdict, suite, data time, failed and warning checks with the
-    values and bounds they read, rules that could not finish, and the report's path."""
+def alert_message(document: ResultDocument, event: Event, report: str | None, target: NotifySpec) -> dict:
+    """The one message of a run to ``target``: verdict, suite, data time, the failed and warning
+    checks it watches with the values and bounds they read, what recovered, rules that could not
+    finish, and the report's path."""
     headline = document_headline(document)
-    failed = [c for c in document.checks if c.outcome is Outcome.FAIL]
+    failed = [
+        c for c in document.checks if c.outcome is Outcome.FAIL and (not target.checks or c.name in target.checks)
+    ]
     message: dict[str, object] = {
-        "event": event,
+        "event": event.kind,
         "verdict": headline.tone,
         "headline": headline.text,
         "suite": document.name,
@@ -60,6 +54,12 @@ def alert_message(document: ResultDocument, event: str, report: str | None) -> d
         "failed": [_check(c) for c in failed if c.severity is Severity.ERROR],
         "warnings": [_check(c) for c in failed if c.severity is Severity.WARNING],
     }
+    if target.checks:
+        message["checks"] = list(target.checks)
+    if event.recovered:
+        message["recovered"] = list(event.recovered)
+    if event.open_since is not None:
+        message["open_since"] = event.open_since
     if document.data_time is not None:
         message["data_time"] = document.data_time
     if document.failed:

@@ -10,24 +10,30 @@ from __future__ import annotations
 
 from ..outputs.text import cell
 
-_TITLES = {"failure": "failed", "warning": "has warnings", "recovery": "recovered"}
+_TITLES = {"failure": "failed", "warning": "has warnings", "recovery": "recovered", "error": "broke"}
 
 
 def subject(message: dict) -> str:
-    return f"gryph: suite {message['suite']} {_TITLES[message['event']]}"
+    still = " (still open since " + message["open_since"] + ")" if "open_since" in message else ""
+    return f"gryph: suite {message['suite']} {_TITLES[message['event']]}{still}"
 
 
 def text(message: dict) -> str:
-    """The message as plain lines: headline, data time, each failed or warning check with its
-    values and bounds, what could not finish, the report."""
+    """The message as plain lines: headline, data time, the error of a run that broke, each failed
+    or warning check with its values and bounds, the checks that recovered, what could not finish,
+    the report."""
     lines = [f"{subject(message)}: {message['headline']}"]
     if "data_time" in message:
         lines.append(f"data time: {message['data_time']}")
+    if "error" in message:
+        lines.append(f"error {message['error']['code']}: {message['error']['message']}")
     for status, key in (("FAIL", "failed"), ("WARN", "warnings")):
         for check in message[key]:
             values = ", ".join(f"{name} = {cell(value)}" for name, value in check["values"].items())
             error = f" (error: {check['error']})" if "error" in check else ""
             lines.append(f"{status} {check['name']}: {check['expression']}{error}" + (f" — {values}" if values else ""))
+    if message.get("recovered"):
+        lines.append("recovered: " + ", ".join(message["recovered"]))
     for name, error in (message.get("unfinished") or {}).items():
         lines.append(f"could not finish: {name}: {error}")
     if "report" in message:

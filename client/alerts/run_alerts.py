@@ -1,5 +1,5 @@
-"""A run's alerts from start to end: its targets checked before the run, its one message sent
-after it when the verdict changed."""
+"""A run's alerts from start to end: its targets checked before the run, each target's one
+message sent after it when its route says so (routing.py)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,12 @@ from gryph.compiler.suites.data_times import parse_data_time
 from gryph.compiler.suites.notify_targets import notify_target
 from gryph.compiler.suites.suite import NotifySpec, Suite
 
-from ..outputs.headline import document_headline
 from ..outputs.visible_text import for_terminal_lines
+from ..results.document import ResultDocument
 from ..results.run_result import RunResult
 from .delivery import AlertDeliveryError, resolve_secrets, send
-from .events import alert_event, alert_message, previous_tone
+from .events import alert_message, previous_documents
+from .routing import event_for, needs_incidents
 
 
 @dataclass(frozen=True)
@@ -30,40 +31,40 @@ def alert_targets(suite: Suite, urls: list[str]) -> AlertTargets:
     """The suite's ``notify`` targets and those of ``--notify``; a bad URL or an unset secret is
     refused here, before the run (exit 2)."""
     targets = suite.notify + tuple(notify_target(url, Location("--notify")) for url in urls)
-    # a target named twice (in the suite and on the command line) gets one message
-    unique: dict[tuple[str, str], NotifySpec] = {}
+    # a target named twice with the same route (in the suite and on the command line) gets one message
+    unique: dict[tuple[object, ...], NotifySpec] = {}
     for target in targets:
-        unique.setdefault((target.kind, target.url), target)
+        unique.setdefault((target.kind, target.url, target.tones, target.checks, target.repeat_ms), target)
     return AlertTargets(tuple(unique.values()), resolve_secrets(tuple(unique.values())))
 
 
 def send_alerts(
     alerts: AlertTargets, result: RunResult, history: str | None, report: str | None
 ) -> list[AlertDeliveryError]:
-    """Send the run's message to every target when its verdict differs from the previous stored
-    run's; the deliveries that failed (the others are still tried)."""
+    """Send each target what its route tells it of the run, compared with the stored runs before
+    it; the deliveries that failed (the others are still tried)."""
     if not alerts.targets:
         return []
     data_time = parse_data_time(result.data_time) if result.data_time is not None else None
-    return send_on_change(alerts, result, previous_tone(history, result.name, result.run_id, data_time), report)
+    limit = needs_incidents(alerts.targets)
+    return send_on_change(
+        alerts, result, previous_documents(history, result.name, result.run_id, data_time, limit), report
+    )
 
 
 def send_on_change(
-    alerts: AlertTargets, result: RunResult, previous: str | None, report: str | None
+    alerts: AlertTargets, result: RunResult, earlier: list[ResultDocument], report: str | None
 ) -> list[AlertDeliveryError]:
-    """As ``send_alerts``, against a previous verdict the caller knows (``previous``: the tone of
-    the run before, None for none), as a stream without history knows its last batch's."""
-    if not alerts.targets:
-        return []
+    """As ``send_alerts``, against runs before it the caller knows (``earlier``, oldest first), as
+    a stream without history knows its last batches."""
     document = result.document()
-    event = alert_event(document_headline(document).tone, previous)
-    if event is None:
-        return []
-    message = alert_message(document, event, report)
     failures = []
     for target in alerts.targets:
+        event = event_for(target, document, earlier)
+        if event is None:
+            continue
         try:
-            send(target, message, alerts.secrets.get(target))
+            send(target, alert_message(document, event, report, target), alerts.secrets.get(target))
         except AlertDeliveryError as error:
             failures.append(error)
     return failures

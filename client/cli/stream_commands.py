@@ -20,6 +20,7 @@ from gryph.compiler.language.time_literals import duration_ms
 from gryph.compiler.redaction import redact
 
 from ..alerts.delivery import AlertDeliveryError
+from ..alerts.routing import needs_incidents
 from ..alerts.run_alerts import (
     AlertTargets,
     alert_targets,
@@ -28,7 +29,6 @@ from ..alerts.run_alerts import (
     warn_not_sent,
 )
 from ..outputs.gate import gate_passes, to_junit, to_markdown
-from ..outputs.headline import document_headline
 from ..outputs.text import to_text
 from ..outputs.visible_text import for_terminal, for_terminal_lines
 from ..results.document import ResultDocument, StreamBatch
@@ -143,7 +143,7 @@ class _Outputs:
         self.args, self.alerts = args, alerts
         self.report = str(Path(args.html).absolute()) if args.html is not None else None
         self.documents: list[ResultDocument] = []  # this start's batches, for a report without a history
-        self.previous: str | None = None  # the previous batch's verdict, where no history keeps it
+        self.previous: list[ResultDocument] = []  # the batches before, where no history keeps them
         self.not_sent: list[AlertDeliveryError] = []
 
     def each(self) -> list[Output]:
@@ -185,7 +185,7 @@ class _Outputs:
             failures = send_alerts(self.alerts, result, self.args.history, self.report)
         else:
             failures = send_on_change(self.alerts, result, self.previous, self.report)
-            self.previous = document_headline(result.document()).tone
+            self.previous = [*self.previous, result.document()][-needs_incidents(self.alerts.targets) :]
         warn_not_sent(failures, gate_passes(result, False))
         self.not_sent += failures
 

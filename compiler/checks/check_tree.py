@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import ErrorList, InvalidInput, did_you_mean
+from ..errors import ErrorList, InvalidInput, Location, did_you_mean
 from ..language.number_literals import number_from_text
 from ..language.ruletree import check_nodes as c
 from ..language.ruletree.nodes import Node, located
@@ -217,6 +217,9 @@ def compile_checks(
     ]
     with collected.statement():
         _check_policy(suite.policy, [*suite.checks, *suite.schemas])
+    for target in suite.notify:
+        with collected.statement():
+            _known_checks(target.checks, [*suite.checks, *suite.schemas], "notify", target.location)
     if errors is None:
         collected.raise_any()
     return compiled
@@ -237,17 +240,27 @@ def _too_deep(expr: object) -> bool:
     return False
 
 
-def _check_policy(policy: PassSpec, checks: list[CheckSpec | SchemaSpec]) -> None:
+def _known_checks(
+    names: tuple[str, ...], checks: list[CheckSpec | SchemaSpec], what: str, location: Location | None
+) -> dict[str, CheckSpec | SchemaSpec]:
+    """The suite's checks by name; ``UNKNOWN_CHECK`` at ``location`` for a name ``what`` gives
+    that is none of them (the pass policy's, or a ``notify ... for``)."""
     by_name = {check.name: check for check in checks}
-    for name in policy.names:
+    for name in names:
         if name not in by_name:
             raise InvalidInput(
                 "UNKNOWN_CHECK",
-                f"the pass policy names unknown check {name!r}",
-                location=policy.location,
+                f"{what} names unknown check {name!r}",
+                location=location,
                 text=name,
                 hint=did_you_mean(name, by_name),
             )
+    return by_name
+
+
+def _check_policy(policy: PassSpec, checks: list[CheckSpec | SchemaSpec]) -> None:
+    by_name = _known_checks(policy.names, checks, "the pass policy", policy.location)
+    for name in policy.names:
         if by_name[name].warn:
             raise InvalidInput(
                 "WARNING_IN_POLICY",

@@ -138,7 +138,8 @@ def parse_suite(
                 schemas.append(expected)
                 continue
             if isinstance(statement, NotifyDecl):
-                notify.append(notify_target(statement.url, location, {d.key: d.value for d in statement.details}))
+                options = {d.key: d.value for d in statement.details}
+                notify.append(notify_target(statement.url, location, options, statement.tones, statement.checks))
                 continue
             rule: RuleSpec
             if isinstance(statement, MeasureDecl):

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from urllib.parse import SplitResult, parse_qs, urlsplit
 
 from ..errors import InvalidInput, Location, did_you_mean
+from ..language.time_literals import duration_ms
 from .suite import DEFAULT_NOTIFY_TIMEOUT_SECONDS, NotifySpec
 
 PREFIXES = ("slack:", "teams:")  # before an http(s) URL: that service's incoming-webhook payload
@@ -24,6 +25,9 @@ SECRET_OPTIONS = {"webhook": "token_env", "slack": "token_env", "teams": "token_
 # local relay reached in clear, password included, only when the suite says so
 MAIL_SCHEMES = ("smtp", "smtps", "smtp+insecure")
 LONGEST_TIMEOUT_SECONDS = 3600
+SHORTEST_REPEAT_MS = 60_000  # a repeat is for an incident left open, not a retry loop
+TONES = ("fail", "warn", "error")  # what `notify ... on` may name; a recovery follows what was told
+_TONE_HINT = "on fail, warn or error (a recovery goes to the targets told of what recovered)"
 _FORMS = (
     'notify "https://...", "slack:https://...", "teams:https://...", "smtp://host:587/?from=...&to=...", '
     '"smtps://host:465/?from=...&to=..." or "smtp+insecure://localhost:25/?from=...&to=..."'
@@ -35,11 +39,16 @@ _ADDRESS = re.compile(r"[^\s@<>,]+@[^\s@<>,]+")
 
 
 def notify_target(
-    url: str, location: Location | None = None, options: Mapping[str, object] | None = None
+    url: str,
+    location: Location | None = None,
+    options: Mapping[str, object] | None = None,
+    tones: tuple[str, ...] = (),
+    checks: tuple[str, ...] = (),
 ) -> NotifySpec:
     """The target ``url`` names, with the variable holding its secret (``token_env`` for a
-    webhook's bearer token, ``password_env`` for an SMTP login) and its delivery's deadline
-    (``timeout``, seconds); anything else is ``BAD_NOTIFY``."""
+    webhook's bearer token, ``password_env`` for an SMTP login), its delivery's deadline
+    (``timeout``, seconds), the tones and checks it is told of and how often an open incident is
+    told again (``repeat``); anything else is ``BAD_NOTIFY``."""
     kind, address = _kind(url)
     if kind is None:
         raise _bad(url, f"{_scheme(url)!r} is no alert target", location, _FORMS)
@@ -53,8 +62,15 @@ def notify_target(
             problem = _address_problem(kind, parts)
     if problem is not None:
         raise _bad(url, problem, location, None)
-    secret_env, timeout = _options(url, kind, options or {}, location)
-    return NotifySpec(kind, address, secret_env, location, timeout)
+    secret_env, timeout, repeat_ms = _options(url, kind, options or {}, location)
+    return NotifySpec(kind, address, secret_env, location, timeout, _tones(url, tones, location), checks, repeat_ms)
+
+
+def _tones(url: str, tones: tuple[str, ...], location: Location | None) -> tuple[str, ...]:
+    for tone in tones:
+        if tone.lower() not in TONES:
+            raise _bad(url, f"{tone!r} is no tone to alert on", location, did_you_mean(tone, TONES) or _TONE_HINT)
+    return tuple(dict.fromkeys(tone.lower() for tone in tones))
 
 
 def describe_target(target: NotifySpec) -> str:
@@ -145,10 +161,15 @@ def _mail_problem(parts: SplitResult) -> str | None:
     return None
 
 
-def _options(url: str, kind: str, options: Mapping[str, object], location: Location | None) -> tuple[str | None, float]:
+def _options(
+    url: str, kind: str, options: Mapping[str, object], location: Location | None
+) -> tuple[str | None, float, int | None]:
     secret_option = SECRET_OPTIONS[kind]
-    secret_env, timeout = None, DEFAULT_NOTIFY_TIMEOUT_SECONDS
+    secret_env, timeout, repeat_ms = None, DEFAULT_NOTIFY_TIMEOUT_SECONDS, None
     for key, value in options.items():
+        if key == "repeat":
+            repeat_ms = _repeat_ms(url, value, location)
+            continue
         if key == "timeout":
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise _bad(url, "timeout is a number of seconds", location, "timeout = 30")
@@ -158,13 +179,27 @@ def _options(url: str, kind: str, options: Mapping[str, object], location: Locat
             timeout = float(value)
         elif key != secret_option:
             raise _bad(
-                url, f"a {kind} target takes no option {key!r}", location, did_you_mean(key, [secret_option, "timeout"])
+                url,
+                f"a {kind} target takes no option {key!r}",
+                location,
+                did_you_mean(key, [secret_option, "timeout", "repeat"]),
             )
         elif not isinstance(value, str) or not value:
             raise _bad(url, f"{key} names an environment variable: a string", location, f'{key} = "NAME"')
         else:
             secret_env = value
-    return secret_env, timeout
+    return secret_env, timeout, repeat_ms
+
+
+def _repeat_ms(url: str, value: object, location: Location | None) -> int:
+    """``repeat = 6h`` (a time literal, in milliseconds) or ``repeat = "6h"``: at least a minute."""
+    try:
+        ms = duration_ms(value)
+    except ValueError:
+        ms = None
+    if ms is None or not ms >= SHORTEST_REPEAT_MS:
+        raise _bad(url, f"repeat must be a time of at least 1m, got {value!r}", location, "repeat = 6h")
+    return int(ms)
 
 
 def _scheme(url: str) -> str:

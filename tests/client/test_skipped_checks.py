@@ -8,11 +8,12 @@ import json
 import xml.etree.ElementTree as ET
 
 from gryph.client import run
-from gryph.client.alerts.events import alert_event
+from gryph.client.alerts.routing import event_for
 from gryph.client.outputs.gate import to_junit, to_markdown
 from gryph.client.outputs.headline import run_headline
 from gryph.client.outputs.html import html_page
 from gryph.client.outputs.text import to_text
+from gryph.compiler.suites.suite import NotifySpec
 from tests.support.gryph_cli import gryph
 
 SUITE = """suite daily
@@ -102,6 +103,8 @@ def test_waiting_for_history_never_alerts(tmp_path):
         'check "steady": anomaly(measures["n"], relative_change(max_decrease = 0.5))\n'
     )
     start = dt.datetime(2026, 11, 2, tzinfo=dt.timezone.utc)
-    tones = [run_headline(_day(tmp_path, 10, start + dt.timedelta(days=n))).tone for n in range(3)]
-    assert tones == ["pass", "pass", "pass"]
-    assert alert_event(tones[0], None) is None and alert_event(tones[1], tones[0]) is None
+    results = [_day(tmp_path, 10, start + dt.timedelta(days=n)) for n in range(3)]
+    assert [run_headline(result).tone for result in results] == ["pass", "pass", "pass"]
+    documents = [result.document() for result in results]
+    target = NotifySpec("webhook", "http://127.0.0.1:9/")
+    assert event_for(target, documents[0], []) is None and event_for(target, documents[1], documents[:1]) is None

@@ -137,6 +137,7 @@ SUITES = [
     # schema statements (a column's type is optional) and alert targets
     "schema users: required(user_id bigint, email string)\nSCHEMA `odd t`: EXACT(`a b` decimal(10, 2), c, `é` timestamp)\n",
     'notify \'https://hooks.example/x\' with token_env = "HOOK_TOKEN"\nnotify "slack:https://h/1"\n',
+    'notify "https://h/2" on fail, `error` for "a", b with repeat = 6h\nnotify "https://h/3" for \'a b\'\n',
     # freshness: `on` may be left out; durations in checks
     "freshness orders: created_ts with warn = 6h, error = 24h\nFRESHNESS f ON `my t`, t: ts\n",
     "check c: metrics['orders']['age_ms'] < 24h and 7D > 2m * 3 or -500ms + 1s == 0.5 or 1e3 > 2ms\n",

@@ -103,7 +103,9 @@ class SuiteConverter(Converter):
 
     def notify(self, model: Any) -> s.NotifyDecl:
         details = () if model.details is None else tuple(self._detail(entry) for entry in model.details.entries)
-        return s.NotifyDecl(unquote_string(model.url.value), details, **self.at(model))
+        tones = tuple(unquote_name(tone) for tone in model.tones)
+        checks = tuple(unquote_label(check) for check in model.checks)
+        return s.NotifyDecl(unquote_string(model.url.value), tones, checks, details, **self.at(model))
 
     def policy(self, model: Any) -> s.PassChecks | s.PassCount | s.PassAlways:
         kind = type(model).__name__

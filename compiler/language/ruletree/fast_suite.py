@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 
 from ...rule_kinds import dsl_keywords, spec_of
 from ..number_literals import number_from_text
@@ -75,8 +76,19 @@ class SuiteParser(ExpressionParser):
             if self.char() not in ("'", '"'):
                 raise Unhandled("a URL")
             url = unquote_string(self.expect(STRING))
-            return s.NotifyDecl(url, self.details(), **self.span(start, self.last_end))
+            tones = self.keyword_list("on", lambda: unquote_name(self.name()))
+            checks = self.keyword_list("for", lambda: unquote_label(self.expect(LABEL)))
+            return s.NotifyDecl(url, tones, checks, self.details(), **self.span(start, self.last_end))
         raise Unhandled("a statement")
+
+    def keyword_list(self, keyword: str, item: Callable[[], str]) -> tuple[str, ...]:
+        """``keyword a, b, ...``: its items, or none when ``keyword`` does not come next."""
+        if not self.keyword(keyword):
+            return ()
+        items = [item()]
+        while self.punct(","):
+            items.append(item())
+        return tuple(items)
 
     def schema(self, start: int) -> s.SchemaDecl:
         self.take_word()

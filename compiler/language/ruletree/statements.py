@@ -107,9 +107,12 @@ class SchemaDecl(Node):
 
 @dataclass(frozen=True, slots=True)
 class NotifyDecl(Node):
-    """``notify "URL" with token_env = "NAME"``: where an alert goes when the verdict changes."""
+    """``notify "URL" on fail, error for "a", "b" with token_env = "NAME"``: where an alert goes
+    when the verdict changes, for which tones and checks (empty: all)."""
 
     url: str
+    tones: tuple[str, ...]
+    checks: tuple[str, ...]
     details: tuple[Detail, ...]
 
 

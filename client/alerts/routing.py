@@ -1,0 +1,110 @@
+"""Which target is told what about a run: each target sees the run through its ``notify`` route
+(the checks it watches, the tones it is told of) and compares that view with the runs before.
+
+A target's view of a run is a tone (``fail``, ``warn``, ``error`` or ``pass``) and the failed
+checks it watches. A view that is not ``pass`` is an open incident: the target is told when the
+incident opens or changes (another tone, other checks), not again while it stays the same unless
+the route says ``repeat = 6h`` (then once each time another period has passed since it opened,
+counted in run time: data time, else start), and told of the recovery when the view turns
+``pass`` again, naming the checks that recovered.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from gryph.compiler.suites.data_times import parse_data_time
+from gryph.compiler.suites.suite import NotifySpec
+
+from ..outputs.headline import document_headline
+from ..results.document import Outcome, ResultDocument, Severity
+
+EVENTS = {"fail": "failure", "warn": "warning", "pass": "recovery", "error": "error"}
+INCIDENT_LOOKBACK = 500  # earlier runs read to find when an open incident began (for repeat)
+
+
+@dataclass(frozen=True)
+class View:
+    """A run as one target sees it: its tone and the failed checks it watches, in the run's order."""
+
+    tone: str
+    failed: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Event:
+    """What a target is told of a run: ``kind`` failure, warning, error or recovery; the checks
+    failing in the run before that no longer fail; for a repeat, when the incident opened."""
+
+    kind: str
+    recovered: tuple[str, ...] = ()
+    open_since: str | None = None
+
+
+def view(document: ResultDocument, target: NotifySpec) -> View:
+    """The run's tone and failed checks for ``target``: the run's own tone when it watches every
+    check, else the tone of its checks alone (an errored run is ``error`` to every target)."""
+    watched = [
+        check
+        for check in document.checks
+        if check.outcome is Outcome.FAIL and (not target.checks or check.name in target.checks)
+    ]
+    failed = tuple(check.name for check in watched)
+    if document.error is not None or not target.checks:
+        return View(document_headline(document).tone, failed)
+    if any(check.severity is Severity.ERROR for check in watched):
+        return View("fail", failed)
+    return View("warn" if watched else "pass", failed)
+
+
+def event_for(target: NotifySpec, document: ResultDocument, earlier: list[ResultDocument]) -> Event | None:
+    """What ``target`` is told of ``document`` after the runs ``earlier`` (oldest first; the
+    newest is the run just before), or None: nothing."""
+    now = view(document, target)
+    before = view(earlier[-1], target) if earlier else None
+    if now.tone == "pass":
+        if before is None or before.tone == "pass" or not _told_of(target, before.tone):
+            return None
+        return Event("recovery", before.failed)
+    if not _told_of(target, now.tone):
+        return None
+    if before != now:
+        # a run that broke judged no check: it says nothing of what recovered
+        earlier_failed = before.failed if before is not None and now.tone != "error" else ()
+        return Event(EVENTS[now.tone], tuple(name for name in earlier_failed if name not in now.failed))
+    opened = _repeat_due(target, now, document, earlier)
+    return None if opened is None else Event(EVENTS[now.tone], open_since=opened.isoformat())
+
+
+def needs_incidents(targets: tuple[NotifySpec, ...]) -> int:
+    """How many earlier runs the targets' events need: the one before, or for a repeat, the
+    incident's runs."""
+    return INCIDENT_LOOKBACK if any(target.repeat_ms for target in targets) else 1
+
+
+def _told_of(target: NotifySpec, tone: str) -> bool:
+    return not target.tones or tone in target.tones
+
+
+def _repeat_due(
+    target: NotifySpec, now: View, document: ResultDocument, earlier: list[ResultDocument]
+) -> dt.datetime | None:
+    """When the open incident began, if another ``repeat`` period has passed since then between
+    the run before and this one; else None."""
+    if target.repeat_ms is None:
+        return None
+    opened = _run_time(earlier[-1])
+    for run in reversed(earlier):
+        if view(run, target) != now:
+            break
+        opened = _run_time(run)
+    period = dt.timedelta(milliseconds=target.repeat_ms)
+    return opened if (_run_time(document) - opened) // period > (_run_time(earlier[-1]) - opened) // period else None
+
+
+def _run_time(document: ResultDocument) -> dt.datetime:
+    """A run's place in time: its data time, else its start (UTC)."""
+    if document.data_time is not None:
+        return parse_data_time(document.data_time)
+    return dt.datetime.fromisoformat(document.started.replace("Z", "+00:00"))
