@@ -90,7 +90,11 @@ def history_command(args) -> int:
     if args.accepted is not None or args.data_time is not None:
         return _accept(args)
     store = _stored_suite(args.history, args.suite)
-    runs = store.runs(args.suite, max(args.limit, 0), superseded=args.all)
+    accepted = store.accepted(args.suite)
+    runs = [
+        {**r, "accepted": True} if r["run_id"] in accepted else r
+        for r in store.runs(args.suite, max(args.limit, 0), superseded=args.all)
+    ]
     if args.measure is None:
         metrics = store.run_metrics([r["run_id"] for r in runs])
         runs = [{**r, "metrics": metrics.get(r["run_id"], {})} for r in runs]
@@ -102,6 +106,7 @@ def history_command(args) -> int:
                 "data_time": r["data_time"],
                 "pass": r["pass"],
                 "value": r["measure"][args.measure],
+                **({"accepted": True} if r.get("accepted") else {}),
                 **({"superseded_by": r["superseded_by"]} if args.all else {}),
             }
             for r in runs
@@ -168,5 +173,5 @@ def _value_rows(run_cells: list[object], run: dict) -> list[list[object]]:
 
 
 def _data_time_cell(run: dict) -> str:
-    shown = run["data_time"] or ""
-    return f"{shown} (superseded)" if run.get("superseded_by") else shown
+    marks = [mark for mark, on in (("superseded", run.get("superseded_by")), ("accepted", run.get("accepted"))) if on]
+    return " ".join([run["data_time"] or "", *(f"({mark})" for mark in marks)]).strip()

@@ -165,6 +165,17 @@ class HistoryReads(HistoryFile):
             params,
         )
 
+    def accepted(self, suite: str) -> set[str]:
+        """The run ids of ``suite`` that ``gryph history accept`` marked as normal."""
+        return set(
+            self._query_with(
+                lambda tables: (
+                    ("select run_id from accepted_runs where suite = ?", [suite]) if "accepted_runs" in tables else None
+                ),
+                lambda row: text(row[0], "an accepted run's id"),
+            )
+        )
+
     def suites(self) -> list[str]:
         """The names of the suites with stored runs."""
         return self._query(

@@ -83,6 +83,14 @@ def test_history_accept_marks_a_run_normal_by_hand(tmp_path):
     assert gryph("history", "accept", "shift", "--data-time", "2026-03-16", cwd=tmp_path).returncode == 0
     # twice is once: the baseline holds the run one time
     assert gryph("history", "accept", "shift", "--data-time", "2026-03-16", cwd=tmp_path).returncode == 0
+    listed = json.loads(gryph("history", "shift", "--limit", "3", "--format", "json", cwd=tmp_path).stdout)["runs"]
+    assert [(r["data_time"], r.get("accepted", False)) for r in listed] == [
+        ("2026-03-16", True),
+        ("2026-03-15", True),
+        ("2026-03-14", False),
+    ]
+    table = gryph("history", "shift", "--measure", "level", "--limit", "2", cwd=tmp_path).stdout
+    assert "2026-03-16 (accepted)  False" in table
     # 03-17 (199) against 03-03..03-16: twelve old days (1199) and the two accepted (401)
     check = _run(tmp_path, DAYS[16])
     assert check["values"]["baseline runs"] == 14
