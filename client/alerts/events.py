@@ -12,9 +12,9 @@ import datetime as dt
 from gryph.compiler.suites.suite import NotifySpec
 
 from ..outputs.headline import document_headline
-from ..results.document import Check, Outcome, ResultDocument, Severity
+from ..results.document import Check, ResultDocument, Severity
 from ..store.history import HistoryStore
-from .routing import Event
+from .routing import Event, watched_failures
 
 
 def previous_documents(
@@ -41,9 +41,7 @@ def alert_message(document: ResultDocument, event: Event, report: str | None, ta
     checks it watches with the values and bounds they read, what recovered, rules that could not
     finish, and the report's path."""
     headline = document_headline(document)
-    failed = [
-        c for c in document.checks if c.outcome is Outcome.FAIL and (not target.checks or c.name in target.checks)
-    ]
+    failed = watched_failures(document, target)
     message: dict[str, object] = {
         "event": event.kind,
         "verdict": headline.tone,

@@ -18,7 +18,7 @@ from gryph.compiler.suites.data_times import parse_data_time
 from gryph.compiler.suites.suite import NotifySpec
 
 from ..outputs.headline import document_headline
-from ..results.document import Outcome, ResultDocument, Severity
+from ..results.document import Check, Outcome, ResultDocument, Severity
 
 EVENTS = {"fail": "failure", "warn": "warning", "pass": "recovery", "error": "error"}
 INCIDENT_LOOKBACK = 500  # earlier runs read to find when an open incident began (for repeat)
@@ -45,17 +45,18 @@ class Event:
 def view(document: ResultDocument, target: NotifySpec) -> View:
     """The run's tone and failed checks for ``target``: the run's own tone when it watches every
     check, else the tone of its checks alone (an errored run is ``error`` to every target)."""
-    watched = [
-        check
-        for check in document.checks
-        if check.outcome is Outcome.FAIL and (not target.checks or check.name in target.checks)
-    ]
+    watched = watched_failures(document, target)
     failed = tuple(check.name for check in watched)
     if document.error is not None or not target.checks:
         return View(document_headline(document).tone, failed)
     if any(check.severity is Severity.ERROR for check in watched):
         return View("fail", failed)
     return View("warn" if watched else "pass", failed)
+
+
+def watched_failures(document: ResultDocument, target: NotifySpec) -> list[Check]:
+    """The run's failed checks (failures and warnings) that ``target`` watches, in the run's order."""
+    return [c for c in document.checks if c.outcome is Outcome.FAIL and (not target.checks or c.name in target.checks)]
 
 
 def event_for(target: NotifySpec, document: ResultDocument, earlier: list[ResultDocument]) -> Event | None:
