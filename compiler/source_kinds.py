@@ -44,6 +44,18 @@ class SourceKind(str, Enum):
 Family = Literal["file", "database", "stream", "lake", "catalog", "memory"]
 # what a source of the kind names besides its options: files or addresses, a catalog table, a frame
 Holds = Literal["paths", "table", "frame"]
+# what the paths of a kind that holds paths name: files (taken from the suite's folder when
+# relative), addresses (a database's URL, Kafka's brokers), or either a folder or a catalog's name
+PathsAre = Literal["files", "addresses", "files_or_names"]
+
+
+@dataclass(frozen=True)
+class Marks:
+    """The bytes a binary file of the kind starts (and ends) with, and how errors name them."""
+
+    head: bytes
+    tail: bytes
+    named: str
 
 
 @dataclass(frozen=True)
@@ -87,6 +99,15 @@ class SourceKindSpec:
     # its values are text the engine parses into a declared schema's types (typed_text.py)
     text_values: bool = False
     dsl: bool = True  # a native suite declares it (``text`` comes from Griffin only, ``frame`` from Python)
+    paths_are: PathsAre = "files"
+    url_schemes: tuple[str, ...] = ()  # a database reached over the network: its URL's schemes
+    delimiter: str | None = None  # a delimited text kind's field delimiter when none is given (tsv: a tab)
+    reader: str | None = None  # the format engines' file readers know it by, when not its own (tsv: csv)
+    marks: Marks | None = None  # a binary file kind's marks, checked before an engine reads the file
+    footers: bool = False  # its files describe their columns in footers engines read first (parquet)
+    # a stream: the formats its values (a folder's files) may take, and the one read when none is given
+    value_formats: tuple[str, ...] = ()
+    default_value_format: str | None = None
 
     @property
     def holds(self) -> Holds:
@@ -95,6 +116,16 @@ class SourceKindSpec:
     @property
     def option_names(self) -> tuple[str, ...]:
         return tuple(option.name for option in self.options)
+
+    @property
+    def reader_format(self) -> str:
+        """The format name engines' file readers take for it."""
+        return self.reader or self.kind.value
+
+    @property
+    def networked(self) -> bool:
+        """A database reached over the network: it has a connection and statements to wait for."""
+        return bool(self.url_schemes)
 
     def package(self, engine: str) -> Package | None:
         """What ``engine`` needs installed to read this kind (None: nothing besides itself)."""
@@ -117,19 +148,35 @@ _DATABASE = (
 )
 _SPECS = (
     SourceKindSpec(SourceKind.CSV, "file", text=True, text_values=True),
-    SourceKindSpec(SourceKind.TSV, "file", text=True, text_values=True),
-    SourceKindSpec(SourceKind.PARQUET, "file"),
+    SourceKindSpec(SourceKind.TSV, "file", text=True, text_values=True, delimiter="\t", reader="csv"),
+    SourceKindSpec(
+        SourceKind.PARQUET, "file", marks=Marks(b"PAR1", b"PAR1", "the PAR1 marks at its start and end"), footers=True
+    ),
     SourceKindSpec(SourceKind.JSON, "file", text_values=True),  # a field of a declared type is read as its JSON text
-    SourceKindSpec(SourceKind.AVRO, "file", packages=(("spark", Package("spark-avro", "avro")),)),
-    SourceKindSpec(SourceKind.ORC, "file"),
+    SourceKindSpec(
+        SourceKind.AVRO,
+        "file",
+        packages=(("spark", Package("spark-avro", "avro")),),
+        marks=Marks(b"Obj\x01", b"", "the Obj mark at its start"),
+    ),
+    SourceKindSpec(SourceKind.ORC, "file", marks=Marks(b"ORC", b"", "the ORC mark at its start")),
     SourceKindSpec(SourceKind.TEXT, "file", dsl=False),
     SourceKindSpec(
         SourceKind.POSTGRES,
         "database",
         _DATABASE,
         packages=(("duckdb", Package("postgres", "adbc_driver_postgresql")),),
+        paths_are="addresses",
+        url_schemes=("postgresql", "postgres"),
     ),
-    SourceKindSpec(SourceKind.MYSQL, "database", _DATABASE, packages=(("duckdb", Package("mysql", "connectorx")),)),
+    SourceKindSpec(
+        SourceKind.MYSQL,
+        "database",
+        _DATABASE,
+        packages=(("duckdb", Package("mysql", "connectorx")),),
+        paths_are="addresses",
+        url_schemes=("mysql",),
+    ),
     SourceKindSpec(
         SourceKind.SQLITE, "database", _FILE_DATABASE, packages=(("duckdb", Package("postgres", "adbc_driver_sqlite")),)
     ),
@@ -148,6 +195,9 @@ _SPECS = (
         option_prefix="kafka.",  # the consumer's settings, as Spark's reader takes them
         packages=(("spark", Package("spark-sql-kafka-0-10", "kafka")), ("duckdb", Package("kafka", "confluent_kafka"))),
         stream=True,
+        paths_are="addresses",
+        value_formats=("json", "csv", "text"),
+        default_value_format="text",
     ),
     SourceKindSpec(
         SourceKind.FOLDER,
@@ -161,6 +211,8 @@ _SPECS = (
             Option("delimiter", _ANY),
         ),
         stream=True,
+        value_formats=("json", "csv", "parquet", "avro"),
+        default_value_format="json",
     ),
     SourceKindSpec(
         SourceKind.DELTA,
@@ -174,6 +226,7 @@ _SPECS = (
         (Option("snapshot", _WHOLE),),
         option_prefix="catalog.",  # the catalog's properties: catalog.uri, catalog.warehouse, ...
         packages=(("spark", Package("iceberg-spark-runtime", "iceberg")), ("duckdb", Package("iceberg", "pyiceberg"))),
+        paths_are="files_or_names",
     ),
     SourceKindSpec(SourceKind.TABLE, "catalog"),
     SourceKindSpec(SourceKind.FRAME, "memory", dsl=False),

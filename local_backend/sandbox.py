@@ -19,11 +19,8 @@ import duckdb
 from gryph.compiler.plan import Export, Sql, walk_relations
 from gryph.compiler.sources.source_specs import SourceSpec
 
-from .sources.source_views import expand_paths
+from .sources.source_views import OPENED_BY_DUCKDB, expand_paths
 from .sql.quoting import string
-
-# the formats DuckDB reads from their files itself (ORC and Avro come through Arrow, see sources.py)
-_READ_BY_DUCKDB = ("csv", "tsv", "parquet", "json", "text")
 
 
 def holds_user_sql(relations: Iterable) -> bool:
@@ -34,7 +31,7 @@ def holds_user_sql(relations: Iterable) -> bool:
 def guard(con: duckdb.DuckDBPyConnection, sources: Iterable[SourceSpec], exports: Iterable[Export]) -> None:
     """From now on ``con`` reads only the files of ``sources`` and writes only where ``exports``
     go: no other file, no network, no extension installed or loaded."""
-    files = [path for spec in sources if spec.format in _READ_BY_DUCKDB for path in expand_paths(spec)]
+    files = [path for spec in sources if spec.kind.kind in OPENED_BY_DUCKDB for path in expand_paths(spec)]
     folders = [str(Path(e.path).parent) + "/" for e in exports if e.path is not None]
     if any("://" in path for path in files):
         con.execute("LOAD httpfs")  # a source's URL: its reader is loaded now, while loading still works

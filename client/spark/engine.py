@@ -27,7 +27,7 @@ from .rewrites.read_once import Copies, keep_all
 from .rewrites.small_sources import reads_only_small, restore, set_for_small_run
 from .session.connect import Connection, connect
 from .session.failures import read_failures, spark_errors
-from .sources.lake_sources import delta_log, iceberg_log
+from .sources.lake_sources import lake_log
 from .sources.source_loading import load_source
 from .sources.source_packages import missing_packages
 
@@ -88,7 +88,7 @@ class SparkEngine:
 
     def table_log(self, source: SourceSpec) -> TableLog:
         """A Delta source's log, or an Iceberg source's snapshot, as its package on the server reads it."""
-        return delta_log(self.spark, source) if source.format == "delta" else iceberg_log(self.spark, source)
+        return lake_log(self.spark, source)
 
     def schema_of_view(self, views: tuple[View, ...], sources: Mapping[str, SourceSpec]) -> Schema:
         """The schema of the last view (Spark analyses it without running it)."""

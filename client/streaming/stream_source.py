@@ -11,10 +11,11 @@ stream_runner.py logs the intent and the commit and knows nothing of Kafka or fo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, Literal, Protocol, TypeVar
 
+from gryph.compiler.source_kinds import SourceKind
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.stream_positions import FileSlice, KafkaRange
 from gryph.compiler.suites.suite import Suite
@@ -113,9 +114,8 @@ def stream_sources(suite: Suite) -> dict[str, StreamSource]:
     from .folder_stream import FolderStream
     from .kafka_stream import KafkaStream
 
-    return {
-        name: KafkaStream(suite.sources[name])
-        if suite.sources[name].format == "kafka"
-        else FolderStream(suite.sources[name])
-        for name in suite.streams
+    kinds: dict[SourceKind, Callable[[SourceSpec], StreamSource]] = {
+        SourceKind.KAFKA: KafkaStream,
+        SourceKind.FOLDER: FolderStream,
     }
+    return {name: kinds[suite.sources[name].kind.kind](suite.sources[name]) for name in suite.streams}

@@ -25,7 +25,7 @@ def declaration(spec: SourceSpec, base: Path) -> list[str]:
     if spec.kind.family == "catalog":
         arguments.append(dsl_string(spec.table_name))
     elif spec.kind.family == "database":
-        where = spec.paths[0] if spec.format != "sqlite" else _relative(spec.paths[0], base)
+        where = _relative(spec.paths[0], base) if spec.kind.paths_are == "files" else spec.paths[0]
         shown = redact(where)
         if shown != where:
             notes.append("# its URL's password is not written here: give it through password_env")

@@ -19,6 +19,7 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 from ..errors import EngineError
 from ..plan.data_types import Schema
+from ..source_kinds import source_kind
 from ..sources.databases import check_database_source
 from ..sources.declared_schemas import parse_schema_columns
 from ..sources.source_specs import SourceSpec
@@ -223,7 +224,7 @@ def _file(config: Node, raw: str, name: str, base: Path) -> SourceSpec:
             f"data source {name!r}: a csv connector needs options.header or a schema (Griffin requires one)",
             '"options": {"header": "true"}, or "schema": [{"name": ..., "type": ...}]',
         )
-    if fmt in ("csv", "tsv") and not any(key.lower() == "header" for key, _ in options):
+    if source_kind(fmt).text and not any(key.lower() == "header" for key, _ in options):
         options = (*options, ("header", "false"))  # Spark's default: the first line is data
     paths = _existing(paths, config.flag("skipErrorPaths", False), name, config)
     return SourceSpec(raw, fmt, paths=paths, options=options, schema=schema)

@@ -97,13 +97,14 @@ def csv_dialect(spec: SourceSpec) -> CsvDialect:
 
 def default_dialect(spec: SourceSpec) -> CsvDialect:
     """What a source of ``spec``'s format declaring no dialect option is read with, its file aside."""
-    return CsvDialect(delimiter="\t") if spec.format == "tsv" else CsvDialect()
+    delimiter = spec.kind.delimiter
+    return CsvDialect(delimiter=delimiter) if delimiter else CsvDialect()
 
 
 def _given(spec: SourceSpec) -> dict[str, object]:
     """The dialect's fields ``spec``'s options set (a TSV's delimiter is a tab unless told)."""
     given: dict[str, object] = {}
-    delimiter = spec.option("delimiter", spec.option("sep", "\t" if spec.format == "tsv" else None))
+    delimiter = spec.option("delimiter", spec.option("sep", spec.kind.delimiter))
     for field, value in (
         ("delimiter", delimiter),
         ("quote", spec.option("quote")),

@@ -34,15 +34,17 @@ DEFAULT_CONNECT_TIMEOUT_MS = 10_000
 NATIVE_STATEMENT_TIMEOUT = "5m"
 # the option of a native measure's hidden source that names its measure (errors name it)
 NATIVE_MEASURE = "measure"
-# the URL schemes of each networked database, the first the one drivers get
-_SCHEMES = {"postgres": ("postgresql", "postgres"), "mysql": ("mysql",)}
 _MYSQL_READ_ONLY = "SET SESSION TRANSACTION READ ONLY"
 _EXAMPLE_URLS = {"postgres": "postgresql://user@host:5432/db", "mysql": "mysql://user@host:3306/db"}
 _JDBC = {
     "postgres": ("postgresql", "org.postgresql.Driver"),
     # Debian's MariaDB driver (libmariadb-java) reads MySQL too; jdbc:mysql picks Spark's MySQL dialect
     "mysql": ("mysql", "org.mariadb.jdbc.Driver"),
+    "sqlite": ("sqlite", "org.sqlite.JDBC"),
 }
+# how a name is quoted in each database's SQL: MySQL's backticks (its double quotes are strings
+# unless the server runs in ANSI_QUOTES mode), the standard's double quotes elsewhere
+_NAME_QUOTE = {"postgres": '"', "mysql": "`", "sqlite": '"'}
 
 
 @dataclass(frozen=True)
@@ -65,10 +67,15 @@ class Database:
             settings += f" -c statement_timeout={self.statement_timeout_ms}"
         return settings
 
+    @property
+    def networked(self) -> bool:
+        """Reached over the network (PostgreSQL, MySQL), not a file (SQLite)."""
+        return source_kind(self.kind).networked
+
     def adbc_uri(self) -> str:
         """The libpq URI (read-only sessions, the connect timeout added to the URL's own options),
         or SQLite's file opened read-only."""
-        if self.kind == "sqlite":
+        if not self.networked:
             return f"file:{self.url}?mode=ro"
         parts = urlsplit(self.url)
         query = parse_qsl(parts.query, keep_blank_values=True)
@@ -100,29 +107,13 @@ class Database:
     def jdbc_properties(self) -> dict[str, str]:
         """The driver's properties for the same guards: SQLite opened read-only; PostgreSQL's and
         MySQL's read-only sessions, statement timeout, and timeouts on connecting and logging in."""
-        if self.kind == "sqlite":
+        if not self.networked:
             return {"open_mode": "1"}  # SQLITE_OPEN_READONLY
-        if self.kind == "mysql":  # the MariaDB driver's timeouts are in milliseconds
-            properties = {"connectTimeout": str(self.connect_timeout_ms), "sessionInitStatement": _MYSQL_READ_ONLY}
-            if self.statement_timeout_ms is not None:
-                # Spark runs one statement: MariaDB's read-only flag and statement timeout in one SET
-                properties["sessionInitStatement"] = (
-                    f"SET SESSION tx_read_only = 1, SESSION max_statement_time = {self.statement_timeout_ms / 1000}"
-                )
-                properties["socketTimeout"] = str(self.statement_timeout_ms + self.connect_timeout_ms)
-                # Spark's own per-statement timeout too: under its reads the session's timeout let a
-                # SLEEP run its full length; this one, set on each statement Spark runs, ends it
-                properties["queryTimeout"] = str(math.ceil(self.statement_timeout_ms / 1000))
-            return properties
-        seconds = str(self.connect_timeout_s())
-        properties = {"options": self.session_settings(), "connectTimeout": seconds, "loginTimeout": seconds}
-        if self.statement_timeout_ms is not None:  # a server silent for that long is past its timeout
-            properties["socketTimeout"] = str(math.ceil(self.statement_timeout_ms / 1000) + int(seconds))
-        return properties
+        return _JDBC_PROPERTIES[self.kind](self)
 
     def jdbc_url(self) -> str:
         """The JDBC URL, without credentials (they go to the driver as properties)."""
-        if self.kind == "sqlite":
+        if not self.networked:
             return f"jdbc:sqlite:{self.url}"
         parts = urlsplit(self.url)
         host = parts.hostname or "localhost"
@@ -132,7 +123,7 @@ class Database:
         return f"jdbc:{_JDBC[self.kind][0]}://{host}{port}{parts.path or '/'}{query}"
 
     def jdbc_driver(self) -> str:
-        return _JDBC[self.kind][1] if self.kind in _JDBC else "org.sqlite.JDBC"
+        return _JDBC[self.kind][1]
 
     def quote(self, name: str) -> str:
         """A name quoted for the database's SQL: MySQL's backticks, the standard's double quotes."""
@@ -166,7 +157,7 @@ def check_database_source(spec: SourceSpec) -> None:
                 text=key,
                 hint="options: " + ", ".join(DATABASE_OPTIONS),
             )
-    if spec.format in _SCHEMES:
+    if spec.kind.networked:
         _check_url(spec)
     partitions = spec.option("num_partitions")
     if partitions is not None and (not isinstance(partitions, int) or isinstance(partitions, bool) or partitions < 1):
@@ -193,7 +184,7 @@ def _check_timeouts(spec: SourceSpec) -> None:
         if value is None:
             continue
         problem = f"{spec.format}(...) has no {key}: a file has no connection to wait for"
-        if spec.format in _SCHEMES:
+        if spec.kind.networked:
             try:
                 duration_ms(value)
                 continue
@@ -214,9 +205,10 @@ def _check_url(spec: SourceSpec) -> None:
     the password as the host or port)."""
     url = spec.paths[0]
     scheme, _, rest = url.partition("://")
+    schemes = spec.kind.url_schemes
     problem, hint = None, f'{spec.format}("{_EXAMPLE_URLS[spec.format]}", ...)'
-    if scheme not in _SCHEMES[spec.format] or not rest:
-        problem = f"a {spec.format} URL starts with {_SCHEMES[spec.format][0]}://"
+    if scheme not in schemes or not rest:
+        problem = f"a {spec.format} URL starts with {schemes[0]}://"
     elif "@" not in re.split(r"[/?#]", rest)[0] and re.search(r"[/?#][^@]*@", rest):
         problem = "the URL's user or password holds a '/', '?' or '#' that is not percent-encoded"
         hint = "percent-encode them: / as %2F, ? as %3F, # as %23 (or give the password with password_env)"
@@ -233,8 +225,8 @@ def _check_url(spec: SourceSpec) -> None:
 
 def resolve(spec: SourceSpec) -> Database:
     """The connection of a database source, credentials read from the environment now."""
-    if spec.format == "sqlite":
-        return Database("sqlite", spec.paths[0], None, None)
+    if not spec.kind.networked:  # a file: no connection, no user
+        return Database(spec.format, spec.paths[0], None, None)
     connect_ms = duration_ms(spec.option("connect_timeout")) or DEFAULT_CONNECT_TIMEOUT_MS
     statement_ms = duration_ms(spec.option("statement_timeout"))
     parts = urlsplit(spec.paths[0])
@@ -251,8 +243,35 @@ def resolve(spec: SourceSpec) -> Database:
         else ""
     )
     netloc = login + host + (f":{parts.port}" if parts.port else "")
-    url = urlunsplit(parts._replace(scheme=_SCHEMES[spec.format][0], netloc=netloc))
+    url = urlunsplit(parts._replace(scheme=spec.kind.url_schemes[0], netloc=netloc))
     return Database(spec.format, url, user, password, connect_ms, statement_ms)
+
+
+def _postgres_jdbc(db: Database) -> dict[str, str]:
+    seconds = str(db.connect_timeout_s())
+    properties = {"options": db.session_settings(), "connectTimeout": seconds, "loginTimeout": seconds}
+    if db.statement_timeout_ms is not None:  # a server silent for that long is past its timeout
+        properties["socketTimeout"] = str(math.ceil(db.statement_timeout_ms / 1000) + int(seconds))
+    return properties
+
+
+def _mysql_jdbc(db: Database) -> dict[str, str]:
+    """The MariaDB driver's: its timeouts are in milliseconds."""
+    properties = {"connectTimeout": str(db.connect_timeout_ms), "sessionInitStatement": _MYSQL_READ_ONLY}
+    if db.statement_timeout_ms is not None:
+        # Spark runs one statement: MariaDB's read-only flag and statement timeout in one SET
+        properties["sessionInitStatement"] = (
+            f"SET SESSION tx_read_only = 1, SESSION max_statement_time = {db.statement_timeout_ms / 1000}"
+        )
+        properties["socketTimeout"] = str(db.statement_timeout_ms + db.connect_timeout_ms)
+        # Spark's own per-statement timeout too: under its reads the session's timeout let a
+        # SLEEP run its full length; this one, set on each statement Spark runs, ends it
+        properties["queryTimeout"] = str(math.ceil(db.statement_timeout_ms / 1000))
+    return properties
+
+
+# each networked database's JDBC properties (Spark reads through its JDBC driver)
+_JDBC_PROPERTIES = {"postgres": _postgres_jdbc, "mysql": _mysql_jdbc}
 
 
 def _from_env(spec: SourceSpec, key: str) -> str | None:
@@ -275,7 +294,7 @@ def _from_env(spec: SourceSpec, key: str) -> str | None:
 def quote_name(kind: str, name: str) -> str:
     """A name quoted for a database's SQL: MySQL's backticks (its double quotes are strings unless
     the server runs in ANSI_QUOTES mode), the standard's double quotes elsewhere."""
-    mark = "`" if kind == "mysql" else '"'
+    mark = _NAME_QUOTE[kind]
     return mark + name.replace(mark, mark * 2) + mark
 
 

@@ -63,7 +63,7 @@ def check_lake_source(spec: SourceSpec) -> None:
             raise _bad(spec, f"{key} must be a whole number >= 0", str(value))
     if spec.option("timestamp") is not None:
         delta_timestamp(spec)
-    if spec.format == "iceberg" and not iceberg_is_path(spec) and len(iceberg_identifier(spec)) < 3:
+    if spec.kind.paths_are == "files_or_names" and not iceberg_is_path(spec) and len(iceberg_identifier(spec)) < 3:
         raise _bad(
             spec,
             "an Iceberg table is named catalog.namespace.table (or given by its folder's path)",

@@ -14,10 +14,10 @@ from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from ..errors import EngineError, Location
+from ..source_kinds import Marks
 from .source_specs import SourceSpec
 
 _GLOB_CHARS = set("*?[")
-_TEXT_FORMATS = ("csv", "tsv", "json")
 _PEEK_BYTES = 8192  # enough to tell text from binary, as file(1) and git do
 DAMAGED = "the file is damaged, cut short while written, or of another format: write it again"
 
@@ -31,16 +31,17 @@ def local_path(location: str) -> str:
 def check_local_files(spec: SourceSpec) -> None:
     """Refuse, with an ``EngineError`` naming the file, what no engine can read as ``spec``'s data."""
     files = [f for path in spec.paths if "://" not in path for f in local_files(spec, path)]
-    if spec.format in _MAGIC:
+    marks = spec.kind.marks
+    if marks is not None:
         for file in files:
-            _check_marks(spec, file)
-    if spec.format == "parquet" and len(files) > 1:  # one file's footer is read by its engine first
+            _check_marks(spec, file, marks)
+    if spec.kind.footers and len(files) > 1:  # one file's footer is read by its engine first
         from .parquet_footers import check_parquet_files  # which imports this module's local_path
 
         check_parquet_files(spec, files)
-    if spec.format not in _TEXT_FORMATS or not files:
+    if not spec.kind.text_values or not files:  # text files: csv, tsv, json
         return
-    if spec.format != "json" and len(files) > 1:
+    if spec.kind.text and len(files) > 1:  # lines of delimited text, under a header line
         _check_same_header(spec, files)
     if all(os.path.getsize(f) == 0 for f in files):
         shown = files[0] if len(files) == 1 else f"all {len(files)} files of {', '.join(spec.paths)}"
@@ -49,7 +50,7 @@ def check_local_files(spec: SourceSpec) -> None:
             "SOURCE_EMPTY",
             shown,
             "is empty: no header, no rows",
-            f"a {spec.format} file needs at least a header line" if spec.format != "json" else None,
+            f"a {spec.format} file needs at least a header line" if spec.kind.text else None,
         )
     for file in files:
         if b"\0" in _peek(spec, file):
@@ -137,15 +138,8 @@ def _peek(spec: SourceSpec, file: str) -> bytes:
 
 # the marks a file of each binary format starts (and, for parquet, ends) with: a file without them
 # is damaged, cut short or of another format, which each engine would say in words of its own
-_MAGIC = {
-    "parquet": (b"PAR1", b"PAR1", "the PAR1 marks at its start and end"),
-    "avro": (b"Obj\x01", b"", "the Obj mark at its start"),
-    "orc": (b"ORC", b"", "the ORC mark at its start"),
-}
-
-
-def _check_marks(spec: SourceSpec, file: str) -> None:
-    head, tail, marks = _MAGIC[spec.format]
+def _check_marks(spec: SourceSpec, file: str, declared: Marks) -> None:
+    head, tail, marks = declared.head, declared.tail, declared.named
     try:
         with open(file, "rb") as handle:
             start = handle.read(len(head))

@@ -45,7 +45,7 @@ def footer_error(spec: SourceSpec) -> EngineError | None:
     """After an engine failed to read ``spec``, what its footers say is wrong (None: nothing, or
     not a parquet source). A source of one file is checked only then: its engine's own reading
     of the footer comes first, and a run of sound files loads no parquet reader here."""
-    if spec.format != "parquet":
+    if not spec.kind.footers:
         return None
     return _error(spec, [f for path in spec.paths if "://" not in path for f in local_files(spec, path)])
 

@@ -23,7 +23,6 @@ from ..spark_dialect.spark_names import quoted
 from .source_specs import SourceSpec
 
 SHOWN = 5  # values that made the column text, most frequent first
-INFERRED_FORMATS = ("csv", "tsv", "json")
 # what a column of text might have been read as, had a few values not been there
 _MEANT = {"number": (DOUBLE, "double"), "time": (TIMESTAMP, "timestamp")}
 # text that stands for no value in exports of R, pandas, SQL tools and spreadsheets
@@ -46,7 +45,7 @@ def suspects(error: GryphError, sources: Mapping[str, SourceSpec], schemas: Mapp
     return [
         Suspect(name, column.name)
         for name, spec in sources.items()
-        if spec.format in INFERRED_FORMATS and spec.schema is None and name in schemas
+        if spec.kind.text_values and spec.schema is None and name in schemas  # types inferred from text
         for column in schemas[name].columns
         if column.dtype.kind is Kind.STRING and column.name.lower() in words
     ]

@@ -85,7 +85,7 @@ class SourceSpec:
             return f'table("{self.table}")'
         if family == "memory":
             return "frame"
-        if self.format == "kafka":  # a topic's brokers: the topic says which
+        if "topic" in self.kind.option_names:  # a topic's brokers: the topic says which
             return f'kafka("{self.paths[0]}", topic = "{self.option("topic") or self.option("topics")}")'
         if family == "database":
             what = ", ".join(f'{key} = "{value}"' for key, value in self.options if key in ("table", "query"))

@@ -18,7 +18,7 @@ from dataclasses import replace
 from ..errors import EngineError, InvalidInput, Location, did_you_mean
 from ..language.time_literals import duration_ms
 from ..plan.data_types import BOOLEAN, INTEGER, STRING, TIMESTAMP, Column, Schema
-from ..source_kinds import source_kind
+from ..source_kinds import SourceKind, source_kind
 from .consumer_settings import refused_setting
 from .source_specs import SourceSpec
 from .stream_positions import KafkaRange
@@ -26,8 +26,6 @@ from .stream_positions import KafkaRange
 TMST = "__tmst"  # Griffin's name for the batch time column
 MALFORMED = "__malformed"  # true for a Kafka message whose value did not parse (its columns are NULL)
 
-KAFKA_VALUE_FORMATS = ("json", "csv", "text")
-FOLDER_FORMATS = ("json", "csv", "parquet", "avro")
 # the broker's own columns of every message, after the value's
 KAFKA_COLUMNS = (
     Column("key", STRING),
@@ -36,8 +34,6 @@ KAFKA_COLUMNS = (
     Column("offset", INTEGER),
     Column("timestamp", TIMESTAMP),
 )
-KAFKA_OPTIONS = source_kind("kafka").option_names  # as source_kinds.py declares them
-FOLDER_OPTIONS = source_kind("folder").option_names
 # options passed to the Kafka consumer as they are, as Spark's reader takes them
 CONSUMER_PREFIX = source_kind("kafka").option_prefix
 DEFAULT_SETTLE_MS = 5_000
@@ -49,9 +45,10 @@ def is_stream(spec: SourceSpec) -> bool:
 
 def check_stream_source(spec: SourceSpec) -> None:
     """Refuse, located, a streaming source a stream could never read."""
-    allowed = KAFKA_OPTIONS if spec.format == "kafka" else FOLDER_OPTIONS
+    kind = spec.kind
+    allowed = kind.option_names
     for key, _value in spec.options:
-        if spec.format == "kafka" and key.startswith(CONSUMER_PREFIX):
+        if kind.option_prefix and key.startswith(kind.option_prefix):
             continue  # checked by consumer_options
         if key not in allowed:
             raise _bad(
@@ -60,20 +57,10 @@ def check_stream_source(spec: SourceSpec) -> None:
                 key,
                 did_you_mean(key, list(allowed)) or f"its options: {', '.join(allowed)}",
             )
-    formats = KAFKA_VALUE_FORMATS if spec.format == "kafka" else FOLDER_FORMATS
+    formats = kind.value_formats
     if value_format(spec) not in formats:
         raise _bad(spec, f"{spec.format}(...) reads format = one of {', '.join(formats)}", str(spec.option("format")))
-    if spec.format == "kafka":
-        _check_kafka(spec)
-        consumer_options(spec)
-    else:
-        _positive(spec, "max_files_per_batch")
-        if not isinstance(spec.option("follow_links", False), bool):
-            raise _bad(spec, "follow_links is true or false", str(spec.option("follow_links")))
-        try:
-            duration_ms(spec.option("settle"))
-        except ValueError as error:
-            raise _bad(spec, f"settle {error}", str(spec.option("settle"))) from None
+    _CHECKS[kind.kind](spec)
     if spec.schema is None and value_format(spec) != "text":
         raise _bad(
             spec,
@@ -97,6 +84,21 @@ def _check_kafka(spec: SourceSpec) -> None:
     if value_format(spec) == "text" and spec.schema is not None:
         raise _bad(spec, "a text topic has one column, value: it takes no schema", spec.name)
     _positive(spec, "max_records_per_batch")
+    consumer_options(spec)
+
+
+def _check_folder(spec: SourceSpec) -> None:
+    _positive(spec, "max_files_per_batch")
+    if not isinstance(spec.option("follow_links", False), bool):
+        raise _bad(spec, "follow_links is true or false", str(spec.option("follow_links")))
+    try:
+        duration_ms(spec.option("settle"))
+    except ValueError as error:
+        raise _bad(spec, f"settle {error}", str(spec.option("settle"))) from None
+
+
+# what each stream kind checks besides its options and format
+_CHECKS = {SourceKind.KAFKA: _check_kafka, SourceKind.FOLDER: _check_folder}
 
 
 def _positive(spec: SourceSpec, key: str) -> None:
@@ -112,8 +114,7 @@ def _bad(spec: SourceSpec, message: str, text: str, hint: str | None = None) -> 
 
 
 def value_format(spec: SourceSpec) -> str:
-    default = "text" if spec.format == "kafka" else "json"
-    return str(spec.option("format", default)).lower()
+    return str(spec.option("format", spec.kind.default_value_format)).lower()
 
 
 def topics(spec: SourceSpec) -> tuple[str, ...]:
@@ -150,7 +151,7 @@ def settle_ms(spec: SourceSpec) -> int:
 
 def value_schema(spec: SourceSpec) -> Schema:
     """The columns a message's value (a folder's file) is read into."""
-    if spec.format == "kafka" and value_format(spec) == "text":
+    if value_format(spec) == "text":  # a topic's values as text (a folder's files are never read so)
         return Schema((Column("value", STRING),))
     assert spec.schema is not None, "checked by check_stream_source"
     return spec.schema
@@ -158,9 +159,7 @@ def value_schema(spec: SourceSpec) -> Schema:
 
 def stream_schema(spec: SourceSpec) -> Schema:
     """The columns rules see: the value's, the broker's (Kafka), whether it parsed, and ``__tmst``."""
-    columns = value_schema(spec).columns
-    if spec.format == "kafka":
-        columns += (*KAFKA_COLUMNS, Column(MALFORMED, BOOLEAN))
+    columns = value_schema(spec).columns + _ADDED_COLUMNS.get(spec.kind.kind, ())
     clash = next((c.name for c in columns[: len(value_schema(spec).columns)] if c.name in _ADDED_NAMES), None)
     if clash is not None:
         raise _bad(
@@ -169,6 +168,8 @@ def stream_schema(spec: SourceSpec) -> Schema:
     return Schema((*columns, Column(TMST, INTEGER)))
 
 
+# what a stream kind adds to its value's columns: a message's broker columns and whether it parsed
+_ADDED_COLUMNS = {SourceKind.KAFKA: (*KAFKA_COLUMNS, Column(MALFORMED, BOOLEAN))}
 _ADDED_NAMES = frozenset({c.name for c in KAFKA_COLUMNS} | {MALFORMED, TMST})
 
 

@@ -262,28 +262,29 @@ def _declared_source(statement: SourceDecl, base: Path) -> SourceSpec:
                 location=location,
                 text=statement.text,
             )
-        where = paths[0] if fmt != "sqlite" or Path(paths[0]).is_absolute() else str(base.resolve() / paths[0])
-        source = SourceSpec(name, fmt, paths=(where,), options=options, location=location)
+        where = _resolved(paths, base) if source_kind(fmt).paths_are == "files" else paths
+        source = SourceSpec(name, fmt, paths=where, options=options, location=location)
         check_database_source(source)
         return source
     if family == "stream":
         # a Kafka source names brokers, a folder source a folder of this machine (or the cluster's)
-        located = paths if fmt == "kafka" else _resolved(paths, base)
+        located = _resolved(paths, base) if source_kind(fmt).paths_are == "files" else paths
         source = SourceSpec(name, fmt, paths=located, options=options, schema=schema, location=location)
         check_stream_source(source)
         return source
     if family == "lake":
+        names = source_kind(fmt).paths_are == "files_or_names"
         if len(paths) != 1 or schema is not None:
             raise InvalidInput(
                 "BAD_SOURCE",
-                f"{fmt}(...) takes one table (its folder{' or catalog name' if fmt == 'iceberg' else ''}), "
+                f"{fmt}(...) takes one table (its folder{' or catalog name' if names else ''}), "
                 "and reads the schema the table holds",
                 location=location,
                 text=statement.text,
             )
         source = SourceSpec(name, fmt, paths=paths, options=options, location=location)
         check_lake_source(source)  # an Iceberg name in a catalog is no path: resolved only when it is one
-        if fmt == "delta" or iceberg_is_path(source):
+        if not names or iceberg_is_path(source):
             source = SourceSpec(name, fmt, paths=_resolved(paths, base), options=options, location=location)
         return source
     if family == "catalog":
@@ -344,7 +345,7 @@ def _native_source(measure: MeasureDecl, sources: dict[str, SourceSpec], number:
             "orders = postgres(...), mysql(...) or sqlite(...)",
         )
     options = tuple((k, v) for k, v in database.options if k in CONNECTION_OPTIONS)
-    if database.format != "sqlite" and database.option("statement_timeout") is None:
+    if database.kind.networked and database.option("statement_timeout") is None:
         options += (("statement_timeout", NATIVE_STATEMENT_TIMEOUT),)
     return SourceSpec(
         f"{database.name}__native_{number}",

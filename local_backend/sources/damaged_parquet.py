@@ -34,7 +34,7 @@ def damaged_parquet(
     if type(exc) is not duckdb.Error and not isinstance(exc, _READ_ERRORS):
         return None
     for spec in specs:
-        if spec.format != "parquet":
+        if not spec.kind.footers:  # a parquet file: what its footers say of its pages
             continue
         footers = footer_error(spec)
         if footers is not None:

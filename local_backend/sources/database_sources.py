@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
 
 import duckdb
 import pyarrow as pa
@@ -21,6 +23,7 @@ from gryph.compiler.errors import EngineError, InvalidInput
 from gryph.compiler.plan import reads
 from gryph.compiler.plan.data_types import Schema
 from gryph.compiler.plan.pruning import columns_read, prune_columns
+from gryph.compiler.source_kinds import SourceKind
 from gryph.compiler.sources.databases import (
     Database,
     from_clause,
@@ -42,8 +45,6 @@ from .duck_types import schema_of_relation, to_duckdb
 from .mysql_reads import MysqlConnection, load_connectorx
 from .source_views import stamp_item
 
-_DRIVERS = {"postgres": "adbc_driver_postgresql.dbapi", "mysql": "connectorx", "sqlite": "adbc_driver_sqlite.dbapi"}
-_EXTRAS = {"postgres": "postgres", "mysql": "mysql", "sqlite": "postgres"}
 # a numeric without precision: Spark's JDBC reader makes it DECIMAL(38, 18) too
 _NUMERIC_DEFAULT = (38, 18)
 
@@ -98,20 +99,20 @@ class DatabaseRead:
 
 
 def _connect(spec: SourceSpec, database: Database):
+    package = spec.kind.package("duckdb")
+    assert package is not None, f"{spec.format} declares no Python driver"
+    driver = _DRIVERS[spec.kind.kind]
     try:
-        driver = load_connectorx() if database.kind == "mysql" else importlib.import_module(_DRIVERS[database.kind])
+        module = driver.load()
     except ImportError:
         raise EngineError(
             "DRIVER_MISSING",
-            f"source {spec.name!r} ({spec.describe()}) needs the driver "
-            f"{_DRIVERS[database.kind].split('.')[0]}, which is not installed",
+            f"source {spec.name!r} ({spec.describe()}) needs the driver {package.provides}, which is not installed",
             location=spec.location,
-            hint=f'pip install "gryph[{_EXTRAS[database.kind]}]"',
+            hint=f'pip install "gryph[{package.name}]"',
         ) from None
     try:
-        if database.kind == "mysql":
-            return MysqlConnection(database)
-        return driver.connect(database.adbc_uri())
+        return driver.connect(module, database)
     except Exception as exc:  # the drivers' DB-API errors
         raise source_error(spec, exc) from None
 
@@ -139,7 +140,7 @@ def failed_read(exc: duckdb.Error, specs: Iterable[SourceSpec]) -> EngineError |
     """The error of the database source whose stream failed a query (DuckDB reads the stream as
     the query reaches it: a statement timeout surfaces here); None when ``exc`` names none."""
     named = _STREAM.search(str(exc))
-    spec = next((s for s in specs if named and s.name == named.group(1) and s.format in _DRIVERS), None)
+    spec = next((s for s in specs if named and s.name == named.group(1) and s.kind.family == "database"), None)
     return None if spec is None else source_error(spec, exc)
 
 
@@ -194,7 +195,7 @@ def database_view(con: duckdb.DuckDBPyConnection, spec: SourceSpec, relations: l
         spec.name,
         _PLACEHOLDERS[spec.format],
         quote=lambda name: quote_name(spec.format, name),
-        strings=spec.format != "mysql",
+        strings=_DRIVERS[spec.kind.kind].pushes_strings,
     )
     scans = sum(reads(rel).count(spec.name) for rel in relations)
     return register_database(con, spec, spec.name, columns, pushed, staged=scans > 1)
@@ -239,14 +240,51 @@ def _described(read: DatabaseRead) -> tuple[pa.Schema, dict[str, str | None]]:
     MySQL table the DuckDB types of its declared ones the driver does not send (SQLite has none;
     connectorx loses DECIMAL's precision and MySQL's BOOLEAN)."""
     described = read.arrow(f"SELECT * FROM {from_clause(read.spec)} WHERE 1 = 0").schema
-    if read.spec.option("table") is None or read.database.kind == "postgres":
+    declared_types = _DRIVERS[read.spec.kind.kind].declared_types
+    if read.spec.option("table") is None or declared_types is None:
         return described, {}
-    if read.database.kind == "mysql":
-        declared = read.arrow(mysql_columns_sql(read.spec)).read_all().to_pylist()
-        return described, {row["name"]: to_duckdb(mysql_type(row["type"])) for row in declared}
+    return described, declared_types(read)
+
+
+def _mysql_declared(read: DatabaseRead) -> dict[str, str | None]:
+    declared = read.arrow(mysql_columns_sql(read.spec)).read_all().to_pylist()
+    return {row["name"]: to_duckdb(mysql_type(row["type"])) for row in declared}
+
+
+def _sqlite_declared(read: DatabaseRead) -> dict[str, str | None]:
     sql, parameters = sqlite_columns_sql(read.spec)
     declared = read.arrow(sql, parameters).read_all().to_pylist()
-    return described, {row["name"]: to_duckdb(sqlite_type(row["type"] or "")) for row in declared}
+    return {row["name"]: to_duckdb(sqlite_type(row["type"] or "")) for row in declared}
+
+
+@dataclass(frozen=True)
+class _Driver:
+    """How DuckDB reaches one kind of database: its Python driver loaded, a connection opened
+    with it, the declared types of a table's columns it does not send (None: it sends them), and
+    whether string comparisons are pushed into its queries (MySQL's compare by its collation)."""
+
+    load: Callable[[], Any]
+    connect: Callable[[Any, Database], Any]
+    declared_types: Callable[[DatabaseRead], dict[str, str | None]] | None
+    pushes_strings: bool = True
+
+
+def _adbc(module: str) -> Callable[[], Any]:
+    return lambda: importlib.import_module(module)
+
+
+_DRIVERS = {
+    SourceKind.POSTGRES: _Driver(
+        _adbc("adbc_driver_postgresql.dbapi"), lambda driver, db: driver.connect(db.adbc_uri()), None
+    ),
+    # SQLite sends no declared types; connectorx loses DECIMAL's precision and MySQL's BOOLEAN
+    SourceKind.SQLITE: _Driver(
+        _adbc("adbc_driver_sqlite.dbapi"), lambda driver, db: driver.connect(db.adbc_uri()), _sqlite_declared
+    ),
+    SourceKind.MYSQL: _Driver(
+        load_connectorx, lambda driver, db: MysqlConnection(db), _mysql_declared, pushes_strings=False
+    ),
+}
 
 
 def database_schema(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> Schema:

@@ -10,6 +10,8 @@ streamed into a DuckDB temporary table. Both readers load only for suites that r
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -21,6 +23,7 @@ from gryph.compiler.errors import EngineError, InvalidInput
 from gryph.compiler.plan import reads
 from gryph.compiler.plan.data_types import Schema
 from gryph.compiler.plan.pruning import columns_read, prune_columns
+from gryph.compiler.source_kinds import SourceKind
 from gryph.compiler.sources.lake_tables import (
     TableLog,
     catalog_properties,
@@ -60,30 +63,7 @@ def lake_view(con: duckdb.DuckDBPyConnection, spec: SourceSpec, relations: list)
     """The source as a view named after it, reading what ``relations`` (a run's) need of it."""
     read = LakeRead()
     try:
-        arrow_name = f"__gryph_lake_{spec.name}"
-        if spec.format == "delta":
-            con.register(arrow_name, _delta_table(spec).to_pyarrow_dataset())
-            read.made("arrow", arrow_name)
-            columns = "*"
-        else:
-            table = _iceberg_table(spec)
-            schema = _iceberg_schema(spec, table)
-            try:
-                wanted = columns_read([prune_columns(rel) for rel in relations]).get(spec.name)
-            except TypeError:  # a relation pruning does not know: read every column
-                wanted = None
-            fetched = [name for name in schema.names if wanted is None or name in wanted]
-            scans = sum(reads(rel).count(spec.name) for rel in relations)
-            batches = _iceberg_batches(
-                spec, table, fetched or schema.names[:1], pushed_conditions(relations, spec.name, doubles=False)
-            )
-            con.register(arrow_name, batches)
-            read.made("arrow", arrow_name)
-            if scans > 1:  # a stream of batches is read once: a second scan reads a copy
-                con.execute(f"CREATE TEMP TABLE {ident(arrow_name + '_staged')} AS SELECT * FROM {ident(arrow_name)}")
-                read.made("table", arrow_name + "_staged")
-                arrow_name += "_staged"
-            columns = _columns(schema, set(fetched))
+        columns, arrow_name = _FORMATS[spec.kind.kind].register(con, spec, relations, read)
         con.execute(
             f"CREATE OR REPLACE TEMP VIEW {ident(spec.name)} AS SELECT {columns}{stamp_item(spec)} FROM {ident(arrow_name)}"
         )
@@ -99,30 +79,78 @@ def lake_view(con: duckdb.DuckDBPyConnection, spec: SourceSpec, relations: list)
 
 def lake_schema(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> Schema:
     """The schema of the version the source reads, from the table's metadata alone (no data file)."""
-    if spec.format == "delta":
-        empty = _delta_table(spec).to_pyarrow_dataset().schema.empty_table()
-    else:
-        table = _iceberg_table(spec)
-        empty = _iceberg_schema(spec, table).empty_table()
+    empty = _FORMATS[spec.kind.kind].schema(spec).empty_table()
     return schema_of_relation(con.from_arrow(empty).select(f"*{stamp_item(spec)}" if spec.stamp is not None else "*"))
 
 
 def lake_log(spec: SourceSpec) -> TableLog:
     """What the table's log says of the version the source reads: Delta's add actions' record
     counts (a file without them: its Parquet footer's) and commit; Iceberg's snapshot summary."""
-    if spec.format == "delta":
-        table = _delta_table(spec)
-        version = table.version()
-        counts = pa.table(table.get_add_actions(flatten=True)).column("num_records")
-        rows = pc.sum(counts).as_py() or 0
-        if counts.null_count:  # a writer that kept no statistics: the footers of the files have the count
-            rows = table.to_pyarrow_dataset().count_rows()
-        # the history of the table at its last version: deltalake 1.6 numbers the history of a
-        # table loaded at an earlier version one too low
-        latest = _reader(spec).DeltaTable(spec.paths[0])
-        history = latest.history(latest.version() - version + 1)
-        committed = next(entry.get("timestamp") for entry in history if entry["version"] == version)
-        return TableLog(version, rows, committed)
+    return _FORMATS[spec.kind.kind].log(spec)
+
+
+def _arrow_name(spec: SourceSpec) -> str:
+    return f"__gryph_lake_{spec.name}"
+
+
+def _register_delta(
+    con: duckdb.DuckDBPyConnection, spec: SourceSpec, relations: list, read: LakeRead
+) -> tuple[str, str]:
+    """The version's Arrow dataset, registered: DuckDB pushes each scan's columns and filters into it."""
+    con.register(_arrow_name(spec), _delta_table(spec).to_pyarrow_dataset())
+    read.made("arrow", _arrow_name(spec))
+    return "*", _arrow_name(spec)
+
+
+def _register_iceberg(
+    con: duckdb.DuckDBPyConnection, spec: SourceSpec, relations: list, read: LakeRead
+) -> tuple[str, str]:
+    """The snapshot's batches of the columns the run reads, filtered by what Iceberg can prune by."""
+    arrow_name = _arrow_name(spec)
+    table = _iceberg_table(spec)
+    schema = _iceberg_schema(spec, table)
+    try:
+        wanted = columns_read([prune_columns(rel) for rel in relations]).get(spec.name)
+    except TypeError:  # a relation pruning does not know: read every column
+        wanted = None
+    fetched = [name for name in schema.names if wanted is None or name in wanted]
+    scans = sum(reads(rel).count(spec.name) for rel in relations)
+    batches = _iceberg_batches(
+        spec, table, fetched or schema.names[:1], pushed_conditions(relations, spec.name, doubles=False)
+    )
+    con.register(arrow_name, batches)
+    read.made("arrow", arrow_name)
+    if scans > 1:  # a stream of batches is read once: a second scan reads a copy
+        con.execute(f"CREATE TEMP TABLE {ident(arrow_name + '_staged')} AS SELECT * FROM {ident(arrow_name)}")
+        read.made("table", arrow_name + "_staged")
+        arrow_name += "_staged"
+    return _columns(schema, set(fetched)), arrow_name
+
+
+def _delta_schema(spec: SourceSpec) -> pa.Schema:
+    return _delta_table(spec).to_pyarrow_dataset().schema
+
+
+def _iceberg_schema_of(spec: SourceSpec) -> pa.Schema:
+    return _iceberg_schema(spec, _iceberg_table(spec))
+
+
+def _delta_log(spec: SourceSpec) -> TableLog:
+    table = _delta_table(spec)
+    version = table.version()
+    counts = pa.table(table.get_add_actions(flatten=True)).column("num_records")
+    rows = pc.sum(counts).as_py() or 0
+    if counts.null_count:  # a writer that kept no statistics: the footers of the files have the count
+        rows = table.to_pyarrow_dataset().count_rows()
+    # the history of the table at its last version: deltalake 1.6 numbers the history of a
+    # table loaded at an earlier version one too low
+    latest = _reader(spec).DeltaTable(spec.paths[0])
+    history = latest.history(latest.version() - version + 1)
+    committed = next(entry.get("timestamp") for entry in history if entry["version"] == version)
+    return TableLog(version, rows, committed)
+
+
+def _iceberg_log(spec: SourceSpec) -> TableLog:
     table = _iceberg_table(spec)
     _iceberg_schema(spec, table)  # a snapshot that does not exist is refused as when the table is read
     snapshot = table.snapshot_by_id(spec.option("snapshot")) if spec.option("snapshot") is not None else None
@@ -336,3 +364,18 @@ def _unreadable(spec: SourceSpec, exc: BaseException) -> EngineError:
         location=spec.location,
         text=spec.describe(),
     )
+
+
+@dataclass(frozen=True)
+class _LakeFormat:
+    """How DuckDB reads one lake format: a run's view of it, its schema, its log."""
+
+    register: Callable[[duckdb.DuckDBPyConnection, SourceSpec, list, LakeRead], tuple[str, str]]
+    schema: Callable[[SourceSpec], pa.Schema]
+    log: Callable[[SourceSpec], TableLog]
+
+
+_FORMATS = {
+    SourceKind.DELTA: _LakeFormat(_register_delta, _delta_schema, _delta_log),
+    SourceKind.ICEBERG: _LakeFormat(_register_iceberg, _iceberg_schema_of, _iceberg_log),
+}

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import duckdb
 
 from gryph.compiler.errors import EngineError, did_you_mean
+from gryph.compiler.source_kinds import SourceKind
 from gryph.compiler.sources.csv_dialects import CsvDialect, csv_dialect, flag_option
 from gryph.compiler.sources.csv_whole_files import MULTI_LINE_HINT, NOT_UTF8_HINT, located_misread
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
@@ -55,28 +56,8 @@ class Loaded:
 
 def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str) -> Loaded:
     """Create (or replace) the temporary view ``view`` over the data of ``spec``."""
-    arrow_names: tuple[str, ...] = ()
     check_local_files(spec)
-    if spec.kind.text:
-        relation = _csv_relation(con, spec)
-    elif spec.format == "json" and declared_text(spec):  # read as text, then in the declared types
-        relation = typed_json(spec, _file_list(spec))
-    elif spec.format == "json" and spec.schema is None:
-        relation = _json_as_spark_reads_it(con, spec, _NATIVE["json"](spec))
-    elif spec.format in ("parquet", "json", "text"):
-        relation = _declared(spec, _NATIVE[spec.format](spec))
-    elif spec.kind.family == "catalog":
-        relation = _declared(spec, _table_name(con, spec))
-    elif spec.format == "kafka":
-        from .kafka.reader import kafka_relation  # confluent-kafka loads only for suites that read Kafka
-
-        arrow_names = (f"__gryph_arrow_{view}",)
-        relation = kafka_relation(con, spec, arrow_names[0])
-    else:
-        arrow_name = f"__gryph_arrow_{view}"
-        con.register(arrow_name, _ARROW[spec.format](spec))
-        arrow_names = (arrow_name,)
-        relation = _declared(spec, ident(arrow_name))
+    relation, arrow_names = _READERS[spec.kind.kind](con, spec, f"__gryph_arrow_{view}")
     try:
         con.execute(f"CREATE OR REPLACE TEMP VIEW {ident(view)} AS SELECT *{stamp_item(spec)} FROM {relation}")
     except duckdb.Error as exc:
@@ -86,13 +67,55 @@ def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str)
     return Loaded(view, arrow_names)
 
 
+# Each reader gives the SQL relation of a source's rows and the Arrow names it registered for
+# them (``arrow_name`` is the one it may take).
+Reader = Callable[[duckdb.DuckDBPyConnection, SourceSpec, str], tuple[str, tuple[str, ...]]]
+
+
+def _delimited_text(con: duckdb.DuckDBPyConnection, spec: SourceSpec, arrow_name: str) -> tuple[str, tuple[str, ...]]:
+    return _csv_relation(con, spec), ()
+
+
+def _json(con: duckdb.DuckDBPyConnection, spec: SourceSpec, arrow_name: str) -> tuple[str, tuple[str, ...]]:
+    if declared_text(spec):  # read as text, then in the declared types
+        return typed_json(spec, _file_list(spec)), ()
+    if spec.schema is None:
+        return _json_as_spark_reads_it(con, spec, _json_files(spec)), ()
+    return _declared(spec, _json_files(spec)), ()
+
+
+def _native(read: Callable[[SourceSpec], str]) -> Reader:
+    """A reader of files DuckDB reads itself, by the table function ``read`` gives."""
+    return lambda con, spec, arrow_name: (_declared(spec, read(spec)), ())
+
+
+def _catalog_table(con: duckdb.DuckDBPyConnection, spec: SourceSpec, arrow_name: str) -> tuple[str, tuple[str, ...]]:
+    return _declared(spec, _table_name(con, spec)), ()
+
+
+def _kafka(con: duckdb.DuckDBPyConnection, spec: SourceSpec, arrow_name: str) -> tuple[str, tuple[str, ...]]:
+    from .kafka.reader import kafka_relation  # confluent-kafka loads only for suites that read Kafka
+
+    return kafka_relation(con, spec, arrow_name), (arrow_name,)
+
+
+def _arrow(read: Callable[[SourceSpec], object]) -> Reader:
+    """A reader of what DuckDB reads as an Arrow table ``read`` gives (a frame, ORC and Avro files)."""
+
+    def registered(con: duckdb.DuckDBPyConnection, spec: SourceSpec, arrow_name: str) -> tuple[str, tuple[str, ...]]:
+        con.register(arrow_name, read(spec))
+        return _declared(spec, ident(arrow_name)), (arrow_name,)
+
+    return registered
+
+
 def unreadable_file(exc: duckdb.Error, specs: Iterable[SourceSpec]) -> EngineError | None:
     """``SOURCE_UNREADABLE`` when ``exc``, raised by a query, names (quoted, as DuckDB does) a
     file of one of ``specs``; None when it names none of them."""
     for quoted in _QUOTED.findall(str(exc)):
         spec = source_of_file(specs, quoted)
         if spec is not None:
-            damaged = spec.format == "parquet" and "Failed to read file" in str(exc)
+            damaged = spec.kind.footers and "Failed to read file" in str(exc)
             return _damaged_parquet(spec, quoted, exc) if damaged else _unreadable(spec, exc)
     return None
 
@@ -269,7 +292,7 @@ def located_parquet(con: duckdb.DuckDBPyConnection, spec: SourceSpec, file_colum
     None for other sources, and for files with a column of the name DuckDB gives the row number
     (the file's own column would hide it); ``file_column`` must not be a column of the files.
     """
-    if spec.format != "parquet":
+    if not spec.kind.footers:  # parquet: the files DuckDB numbers rows of
         return None
     files = _file_list(spec)
     columns = {row[0].lower() for row in con.execute(f"DESCRIBE SELECT * FROM {read_parquet_sql(files)}").fetchall()}
@@ -292,12 +315,10 @@ def read_parquet_sql(files: str, *options: str) -> str:
     return f"read_parquet({', '.join((files, *options, 'can_have_nan = true'))})"
 
 
-_NATIVE = {
-    "parquet": lambda spec: read_parquet_sql(_file_list(spec)),
+def _json_files(spec: SourceSpec) -> str:
     # format 'auto' reads both JSON lines and a top-level JSON array
-    "json": lambda spec: f"read_json({_file_list(spec)}, format = 'auto')",
-    "text": lambda spec: _text_lines(spec),
-}
+    return f"read_json({_file_list(spec)}, format = 'auto')"
+
 
 _LINE_BREAK = string("\r\n|\r|\n")
 
@@ -414,8 +435,18 @@ def _avro(path: str) -> pa.Table:
     return polars.read_avro(path).to_arrow()
 
 
-_ARROW = {
-    "frame": _frame,
-    "orc": lambda spec: _read_files(spec, _orc),
-    "avro": lambda spec: _read_files(spec, _avro),
+# how DuckDB reads each kind it registers as a view (databases and lake tables have modules of their own)
+_READERS: dict[SourceKind, Reader] = {
+    SourceKind.CSV: _delimited_text,
+    SourceKind.TSV: _delimited_text,
+    SourceKind.JSON: _json,
+    SourceKind.PARQUET: _native(lambda spec: read_parquet_sql(_file_list(spec))),
+    SourceKind.TEXT: _native(lambda spec: _text_lines(spec)),
+    SourceKind.TABLE: _catalog_table,
+    SourceKind.KAFKA: _kafka,
+    SourceKind.FRAME: _arrow(_frame),
+    SourceKind.ORC: _arrow(lambda spec: _read_files(spec, _orc)),
+    SourceKind.AVRO: _arrow(lambda spec: _read_files(spec, _avro)),
 }
+# the kinds whose files DuckDB opens itself (ORC and Avro come through Arrow): the sandbox allows them
+OPENED_BY_DUCKDB = frozenset({SourceKind.CSV, SourceKind.TSV, SourceKind.JSON, SourceKind.PARQUET, SourceKind.TEXT})

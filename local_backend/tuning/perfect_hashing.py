@@ -40,8 +40,6 @@ THRESHOLD = "perfect_ht_threshold"
 SLOTS_PER_ROW = 4
 # a cap whatever the rows: 2^30 slots are already gigabytes per thread
 MAX_BITS = 30
-# Formats whose files or tables carry the min/max statistics a perfect table is sized from
-WITH_STATISTICS = ("parquet", "table")
 # the most of DuckDB's memory_limit a statement's perfect tables may take
 MEMORY_SHARE = 0.5
 # a slot of a perfect table: its "occupied" flag, and a row of aggregate states of at most
@@ -136,7 +134,7 @@ class GroupingBudget:
         for name in reads(rel):
             if name in self._views:
                 total += self.rows(self._views[name])
-            elif name in self._sources and self._sources[name].format in WITH_STATISTICS:
+            elif name in self._sources and _has_statistics(self._sources[name]):
                 if name not in self._rows:
                     self._rows[name] = rows_read(self._con, f"SELECT * FROM {ident(name)}")
                 total += self._rows[name]
@@ -200,3 +198,9 @@ class GroupingBudget:
                     out.append(self._views[name])
                     stack.append(self._views[name])
         return out
+
+
+def _has_statistics(spec: SourceSpec) -> bool:
+    """Whether the source's files or table carry the min/max statistics a perfect table is sized
+    from: parquet's footers, a DuckDB table's."""
+    return spec.kind.footers or spec.kind.family == "catalog"

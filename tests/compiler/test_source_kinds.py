@@ -3,11 +3,14 @@ are the ones the source checks accept, and every family holds what SourceSpec re
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.source_kinds import SOURCE_KINDS, SourceKind, dsl_keywords
 from gryph.compiler.suites.native_suites import parse_suite
+from tests.support.gryph_cli import ROOT
 
 # a declaration of each kind that the checks accept, its options added after it
 VALID = {
@@ -68,3 +71,24 @@ ACCEPTED = [
 @pytest.mark.parametrize(("kind", "option", "python_type"), ACCEPTED, ids=lambda v: getattr(v, "__name__", str(v)))
 def test_an_option_of_its_declared_type_is_accepted(kind, option, python_type, tmp_path):
     _parse(SourceKind(kind), option, ACCEPTED_VALUES[python_type], tmp_path)
+
+
+def test_code_branches_on_a_source_kind_string_in_few_places():
+    """A source kind's properties are read from its declaration (source_kinds.py) or from an
+    engine's table of readers, not by comparing the kind's name: at most 10 such comparisons stay
+    in the code (issue 41: 76 by this count before), among them a Kafka value's format and
+    Griffin's connector types, which merely share words with the kinds."""
+    pattern = re.compile(
+        r'(\.format|\bfmt|\bdatabase\.kind|self\.kind|\bkind)\s*(==|!=|in\b|not in\b)\s*\(?"('
+        + "|".join(kind.value for kind in SourceKind)
+        + r')"'
+        r"|(\.format|\bfmt)\s*(==|!=|in\b|not in\b)"
+    )
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for folder in ("compiler", "client", "local_backend")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line) and "args.format" not in line
+    ]
+    assert len(found) <= 10, found

@@ -128,7 +128,7 @@ def _read_file_reason(line: str, end: int) -> str | None:
 
 
 def _read_failure(exc: PySparkException, sources: list[SourceSpec]) -> EngineError | None:
-    timed_out = statement_timed_out([s for s in sources if s.format in ("postgres", "mysql")], str(exc))
+    timed_out = statement_timed_out([s for s in sources if s.kind.networked], str(exc))
     if timed_out is not None:
         return timed_out
     if _condition(exc) == "FAILED_READ_FILE":
@@ -136,7 +136,7 @@ def _read_failure(exc: PySparkException, sources: list[SourceSpec]) -> EngineErr
         spec = None if named is None else source_of_file(sources, named.group(1))
         if named is None or spec is None:
             return None
-        if spec.format == "parquet":  # DuckDB's words for a file that does not decode: damaged_parquet.py
+        if spec.kind.footers:  # DuckDB's words for a file that does not decode: damaged_parquet.py
             reason = _read_file_reason(first_line(exc), named.end())
             return footer_error(spec) or damaged_file(spec, named.group(1), reason)
         return unreadable_source(spec, first_line(exc))
@@ -144,6 +144,6 @@ def _read_failure(exc: PySparkException, sources: list[SourceSpec]) -> EngineErr
     if lost is None:
         return None
     start, topic, partition = lost.groups()
-    kafka = (s for s in sources if s.format == "kafka" and topic in topics(s))
+    kafka = (s for s in sources if "topic" in s.kind.option_names and topic in topics(s))
     spec = next(kafka, None)
     return None if spec is None else offsets_lost(spec, topic, int(partition), f"from {start}")

@@ -44,7 +44,7 @@ def read_database(spark: SparkSession, spec: SourceSpec) -> DataFrame:
                     options["user"] = database.user
                 if database.password is not None:
                     options["password"] = database.password
-                if database.kind != "sqlite":
+                if database.networked:
                     # timestamp without time zone (MySQL's DATETIME) read as written
                     options["preferTimestampNTZ"] = "true"
                 return spark.read.format("jdbc").options(**options)
@@ -52,7 +52,7 @@ def read_database(spark: SparkSession, spec: SourceSpec) -> DataFrame:
             rows = reader()
             # a query goes in as dbtable, wrapped by from_clause: Spark trims its `query` option, so a
             # trailing `-- comment` would swallow the parenthesis Spark closes it with
-            if database.kind == "sqlite" and spec.option("table") is not None:
+            if not database.networked and spec.option("table") is not None:  # SQLite's declared types
                 df = _read_sqlite_table(_partitioned(rows, reader(), spec), _sqlite_types(reader(), spec), spec)
             else:
                 df = _partitioned(rows, reader(), spec).option("dbtable", from_clause(spec)).load()

@@ -11,6 +11,8 @@ the package and the settings to add.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import cast
 from urllib.parse import unquote
 
@@ -21,6 +23,7 @@ from pyspark.sql.connect.readwriter import DataFrameReader
 from pyspark.sql.connect.session import SparkSession
 
 from gryph.compiler.errors import EngineError, InvalidInput
+from gryph.compiler.source_kinds import SourceKind
 from gryph.compiler.sources.lake_tables import (
     TableLog,
     catalog_properties,
@@ -83,10 +86,7 @@ def read_lake_table(spark: SparkSession, spec: SourceSpec) -> DataFrame:
     df: DataFrame
     with spark_errors(f"reading source {spec.name!r}"):
         try:
-            if spec.format == "delta":
-                df = _delta_reader(spark, spec).load(spec.paths[0])
-            else:
-                df = _iceberg_read(spark, spec, "")
+            df = _FORMATS[spec.kind.kind].read(spark, spec)
             df.schema  # noqa: B018 - the request that finds the table (or fails)
         except PySparkException as exc:
             known = _lake_error(spec, exc, spark)
@@ -239,21 +239,16 @@ def _lake_error(spec: SourceSpec, exc: PySparkException, spark: SparkSession) ->
     if condition in _NOT_ENABLED or f"data source: {spec.format}" in lowered or _NO_CATALOG_CLASS in lowered:
         return not_enabled(spec, spark.version)
     if condition.startswith(_NOT_A_TABLE) or "is not a delta table" in lowered:
-        return _not_a_table(spec, f"{spec.paths[0]} is not {_A_TABLE[spec.format]}: {text}")
-    if spec.format == "iceberg" and _NO_SNAPSHOT in lowered:
-        try:  # the snapshots the table has, as DuckDB names them
-            snapshots = _iceberg_read(spark, spec, "snapshots").orderBy("committed_at").select("snapshot_id")
-            return missing_snapshot(spec, (row[0] for row in snapshots.collect()))
-        except PySparkException:
-            pass  # then Iceberg's own words below
+        return _not_a_table(spec, f"{spec.paths[0]} is not {_FORMATS[spec.kind.kind].a_table}: {text}")
+    missing_version = _FORMATS[spec.kind.kind].missing_version
+    known = missing_version(spark, spec, lowered) if missing_version is not None else None
+    if known is not None:
+        return known
     if condition.startswith(_NO_VERSION) or _NO_SNAPSHOT in lowered:
         return InvalidInput(
             "LAKE_VERSION_NOT_FOUND", f"{described}: {text}", location=spec.location, text=spec.describe()
         )
     return None
-
-
-_A_TABLE = {"delta": "a Delta table", "iceberg": "an Iceberg table"}
 
 
 def _not_a_table(spec: SourceSpec, problem: str) -> InvalidInput:
@@ -269,19 +264,7 @@ def _not_a_table(spec: SourceSpec, problem: str) -> InvalidInput:
 def not_enabled(spec: SourceSpec, server_version: str) -> EngineError:
     """The server has no package for the source's format (or not its settings)."""
     minor = ".".join(server_version.split(".")[:2])
-    if spec.format == "delta":
-        release = DELTA_FOR_SPARK.get(minor, f"<Delta's release for Spark {minor}>")
-        package, extra = f"io.delta:delta-spark_{minor}_2.13:{release}", ""
-        settings = tuple(f"{key}={value}" for key, value in DELTA_SETTINGS.items())
-    else:
-        release = ICEBERG_FOR_SPARK.get(minor, f"<Iceberg's release for Spark {minor}>")
-        package, settings = f"org.apache.iceberg:iceberg-spark-runtime-{minor}_2.13:{release}", _ICEBERG_SETTINGS
-        extra = (
-            ""
-            if minor in ICEBERG_FOR_SPARK
-            else f" (Iceberg publishes no Spark runtime for Spark {minor} that gryph knows: read the table on "
-            "DuckDB, --engine duckdb, or on a Spark 4.1 server)"
-        )
+    package, settings, extra = _FORMATS[spec.kind.kind].package(minor)
     return EngineError(
         "LAKE_NOT_ENABLED",
         f"source {spec.name!r} ({spec.describe()}): this Spark server (Spark {server_version}) cannot read "
@@ -290,3 +273,66 @@ def not_enabled(spec: SourceSpec, server_version: str) -> EngineError:
         text=spec.describe(),
         hint=f"start the server with --packages {package} and --conf " + " --conf ".join(settings),
     )
+
+
+def _delta_package(minor: str) -> tuple[str, tuple[str, ...], str]:
+    """Delta's package for a Spark release, the settings it needs, and what else to say."""
+    release = DELTA_FOR_SPARK.get(minor, f"<Delta's release for Spark {minor}>")
+    return f"io.delta:delta-spark_{minor}_2.13:{release}", tuple(f"{k}={v}" for k, v in DELTA_SETTINGS.items()), ""
+
+
+def _iceberg_package(minor: str) -> tuple[str, tuple[str, ...], str]:
+    """Iceberg's runtime for a Spark release, the settings it needs, and what else to say."""
+    release = ICEBERG_FOR_SPARK.get(minor, f"<Iceberg's release for Spark {minor}>")
+    extra = (
+        ""
+        if minor in ICEBERG_FOR_SPARK
+        else f" (Iceberg publishes no Spark runtime for Spark {minor} that gryph knows: read the table on "
+        "DuckDB, --engine duckdb, or on a Spark 4.1 server)"
+    )
+    return f"org.apache.iceberg:iceberg-spark-runtime-{minor}_2.13:{release}", _ICEBERG_SETTINGS, extra
+
+
+def _no_iceberg_snapshot(spark: SparkSession, spec: SourceSpec, lowered: str) -> InvalidInput | None:
+    """A snapshot the table lacks, named with the snapshots it has, as DuckDB names them."""
+    if _NO_SNAPSHOT not in lowered:
+        return None
+    try:
+        snapshots = _iceberg_read(spark, spec, "snapshots").orderBy("committed_at").select("snapshot_id")
+        return missing_snapshot(spec, (row[0] for row in snapshots.collect()))
+    except PySparkException:
+        return None  # then Iceberg's own words
+
+
+@dataclass(frozen=True)
+class _LakeFormat:
+    """How Spark reads one lake format: the table, its log, the package it needs, a version it lacks."""
+
+    read: Callable[[SparkSession, SourceSpec], DataFrame]
+    log: Callable[[SparkSession, SourceSpec], TableLog]
+    package: Callable[[str], tuple[str, tuple[str, ...], str]]
+    a_table: str
+    # a version the table lacks, told with what it has (else its reader's own words: _NO_VERSION)
+    missing_version: Callable[[SparkSession, SourceSpec, str], InvalidInput | None] | None = None
+
+
+_FORMATS = {
+    SourceKind.DELTA: _LakeFormat(
+        lambda spark, spec: _delta_reader(spark, spec).load(spec.paths[0]),
+        delta_log,
+        _delta_package,
+        "a Delta table",
+    ),
+    SourceKind.ICEBERG: _LakeFormat(
+        lambda spark, spec: _iceberg_read(spark, spec, ""),
+        iceberg_log,
+        _iceberg_package,
+        "an Iceberg table",
+        _no_iceberg_snapshot,
+    ),
+}
+
+
+def lake_log(spark: SparkSession, spec: SourceSpec) -> TableLog:
+    """A Delta source's log, or an Iceberg source's snapshot, as its package on the server reads it."""
+    return _FORMATS[spec.kind.kind].log(spark, spec)

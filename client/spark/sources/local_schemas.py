@@ -50,7 +50,7 @@ def known_schema(spec: SourceSpec) -> T.StructType | None:
     if spec.schema is not None:
         declared = to_spark_schema(spec.schema)
         return T.StructType([T.StructField(f.name, f.dataType, True) for f in declared])  # as Spark reads files
-    if spec.format == "parquet" and len(spec.paths) == 1 and not spec.options:
+    if spec.kind.footers and len(spec.paths) == 1 and not spec.options:
         return parquet_schema(spec.paths[0])
     return None
 

@@ -19,6 +19,7 @@ from pyspark.sql.pandas.types import from_arrow_schema
 
 from gryph.compiler.errors import EngineError
 from gryph.compiler.plan.data_types import INTEGER, Column, Schema
+from gryph.compiler.source_kinds import SourceKind
 from gryph.compiler.sources.csv_dialects import DIALECT_OPTIONS, CsvDialect, csv_dialect, first_local_file
 from gryph.compiler.sources.csv_whole_files import refuse_misread
 from gryph.compiler.sources.databases import is_database
@@ -59,7 +60,7 @@ def load_source(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schem
 
 
 def _load(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schema]:
-    if spec.format == "kafka":
+    if spec.kind.family == "stream":  # a topic's batch (a folder's comes as files of its format)
         return read_kafka(spark, spec)
     if is_database(spec):
         df = read_database(spark, spec)
@@ -86,7 +87,7 @@ def _load(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schema]:
 
 
 def _read_files(spark: SparkSession, spec: SourceSpec, known: T.StructType | None) -> DataFrame:
-    reader = spark.read.format("csv" if spec.format == "tsv" else spec.format).options(**_file_options(spec))
+    reader = spark.read.format(spec.kind.reader_format).options(**_file_options(spec))
     if known is not None:
         reader = reader.schema(known)
     elif spec.schema is not None:
@@ -98,13 +99,8 @@ def _read_files(spark: SparkSession, spec: SourceSpec, known: T.StructType | Non
 
 
 def _file_options(spec: SourceSpec) -> dict[str, str]:
-    options: dict[str, str] = {}
-    given = spec.options
-    if spec.kind.text:
-        options = _dialect_options(csv_dialect(spec), line_break_found=first_local_file(spec) is not None)
-        given = tuple((key, value) for key, value in spec.options if key not in DIALECT_OPTIONS)
-    if spec.format == "json" and spec.option("multiLine") is None and _is_one_json_document(spec.paths):
-        options["multiLine"] = "true"  # Spark reads JSON lines unless told the file is one document
+    decided = _DECIDED_OPTIONS.get(spec.kind.kind)
+    options, given = decided(spec) if decided is not None else ({}, spec.options)
     for key, value in given:
         if key == NULL_VALUE:  # the reader takes one marker; several are mapped after it (typed_text.py)
             markers = null_markers(spec)
@@ -133,6 +129,26 @@ def _dialect_options(dialect: CsvDialect, *, line_break_found: bool) -> dict[str
     if dialect.comment:
         options["comment"] = dialect.comment
     return options
+
+
+def _delimited_text_options(spec: SourceSpec) -> tuple[dict[str, str], tuple[tuple[str, object], ...]]:
+    """The dialect gryph decided for a CSV or TSV (csv_dialects.py), in place of the options it read it from."""
+    options = _dialect_options(csv_dialect(spec), line_break_found=first_local_file(spec) is not None)
+    return options, tuple((key, value) for key, value in spec.options if key not in DIALECT_OPTIONS)
+
+
+def _json_options(spec: SourceSpec) -> tuple[dict[str, str], tuple[tuple[str, object], ...]]:
+    """Spark reads JSON lines unless told the file is one document."""
+    one_document = spec.option("multiLine") is None and _is_one_json_document(spec.paths)
+    return ({"multiLine": "true"} if one_document else {}), spec.options
+
+
+# the reader options gryph decides for a kind (beside the ones the user gives, passed on)
+_DECIDED_OPTIONS = {
+    SourceKind.CSV: _delimited_text_options,
+    SourceKind.TSV: _delimited_text_options,
+    SourceKind.JSON: _json_options,
+}
 
 
 def _is_one_json_document(paths: tuple[str, ...]) -> bool:
