@@ -20,6 +20,16 @@ _UNRECOGNIZED = re.compile(r"unrecognized arguments: (.*)")
 class HintingParser(argparse.ArgumentParser):
     """An ``ArgumentParser`` (its sub-commands' too) whose errors end with a did-you-mean."""
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._given: list[str] = []
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        # kept for the hint: argparse reports a sub-command's unknown option from the top parser,
+        # which then tells which command it was given to
+        self._given = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
     def error(self, message: str) -> NoReturn:
         hint = self._hint(message)
         self.print_usage(sys.stderr)
@@ -33,22 +43,36 @@ class HintingParser(argparse.ArgumentParser):
         unrecognized = _UNRECOGNIZED.search(message)
         if unrecognized is None:
             return None
-        options = sorted(self._option_strings())
+        commands = self._commands()
+        command = next((word for word in self._given if word in commands), None)
+        own = commands[command]._option_strings() if command is not None else self._option_strings()
         for word in unrecognized.group(1).split():
-            if word.startswith("-"):
-                near = closest(word.split("=", 1)[0], options)
-                if near is not None:
-                    return f"did you mean {near!r} (for {word!r})?"
+            if not word.startswith("-"):
+                continue
+            option = word.split("=", 1)[0]
+            elsewhere = [name for name, parser in commands.items() if option in parser._option_strings()]
+            if elsewhere and command is not None:
+                return f"{option} is an option of gryph {', '.join(elsewhere)}, not of gryph {command}"
+            near = closest(option, sorted(own))
+            if near is not None:
+                return f"did you mean {near!r} (for {word!r})?"
         return None
 
+    def _commands(self) -> dict[str, HintingParser]:
+        """The sub-commands' parsers, by name."""
+        return {
+            name: parser
+            for action in self._actions
+            if isinstance(action, argparse._SubParsersAction)
+            for name, parser in action.choices.items()
+            if isinstance(parser, HintingParser)
+        }
+
     def _option_strings(self) -> set[str]:
-        """Every option of this parser and of its sub-commands' parsers (argparse reports an
-        unknown option of a sub-command from the top parser)."""
+        """Every option of this parser and of its sub-commands' parsers."""
         found: set[str] = set()
         for action in self._actions:
             found.update(option for option in action.option_strings if option.startswith("--"))
-            if isinstance(action, argparse._SubParsersAction):
-                for parser in action.choices.values():
-                    if isinstance(parser, HintingParser):
-                        found |= parser._option_strings()
+        for parser in self._commands().values():
+            found |= parser._option_strings()
         return found

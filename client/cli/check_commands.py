@@ -19,10 +19,16 @@ if TYPE_CHECKING:
 def add_validate_options(command: argparse.ArgumentParser) -> None:
     options.suite_file(command)
     options.strict(command, with_checks=False)
+    options.variables(command)
+
+
+def add_explain_options(command: argparse.ArgumentParser) -> None:
+    options.suite_file(command)
+    options.variables(command)
 
 
 def validate_command(args: argparse.Namespace, engine: Engine | str) -> int:
-    suite = validate(args.file, engine, remote=args.remote).suite
+    suite = validate(args.file, engine, remote=args.remote, variables=options.assigned(args.var)).suite
     print(
         for_terminal(
             f"{args.file}: ok ({len(suite.rules)} rules, {len(suite.measures)} measures, "
@@ -33,5 +39,6 @@ def validate_command(args: argparse.Namespace, engine: Engine | str) -> int:
 
 
 def explain_command(args: argparse.Namespace, engine: Engine | str) -> int:
-    sys.stdout.write(for_terminal_lines(runner.explain(args.file, engine, remote=args.remote)))
+    explained = runner.explain(args.file, engine, remote=args.remote, variables=options.assigned(args.var))
+    sys.stdout.write(for_terminal_lines(explained))
     return EXIT_OK

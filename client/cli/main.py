@@ -26,7 +26,7 @@ from gryph.compiler.redaction import redact
 from ..outputs.visible_text import for_terminal_lines
 from . import options
 from .argument_hints import HintingParser
-from .check_commands import add_validate_options, explain_command, validate_command
+from .check_commands import add_explain_options, add_validate_options, explain_command, validate_command
 from .engine_choice import engine_for, load_env
 from .history_commands import add_history_options, add_report_options, history_command, report_command
 from .run_commands import add_backfill_options, add_run_options, backfill_command, run_command
@@ -88,7 +88,7 @@ exit codes:
     ),
     "explain": Command(
         "print the plan as an indented tree",
-        options.suite_file,
+        add_explain_options,
         lambda args, engine, env: explain_command(args, engine),
     ),
     "suggest": Command(

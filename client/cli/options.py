@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import weakref
 
+from gryph.compiler.suites.suite_variables import parse_assignment
+
 from ..run.engines import ENGINES
 from ..store.history_file import DEFAULT_PATH
 
@@ -110,6 +112,15 @@ def variables(command: argparse.ArgumentParser, each_data_time: bool = False) ->
         metavar="NAME=VALUE",
         help=f"a value for ${{NAME}} in the suite{extra} (repeatable)",
     )
+
+
+def assigned(assignments: list[str]) -> dict[str, str]:
+    """The values ``--var NAME=VALUE`` gave, by name (a malformed one is ``BAD_VAR``)."""
+    values: dict[str, str] = {}
+    for text in assignments:
+        name, value = parse_assignment(text)
+        values[name] = value
+    return values
 
 
 def data_time(command: argparse.ArgumentParser) -> None:

@@ -74,7 +74,7 @@ def add_backfill_options(backfill: argparse.ArgumentParser) -> None:
 
 def run_command(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv | None) -> int:
     _check_outputs(args, engine)
-    variables = _variables(args.var)
+    variables = options.assigned(args.var)
     suite = runner.load_suite(args.file, variables=variables)
     runner.run_data_time(suite, args.data_time)  # a bad --data-time is refused before the scan
     sinks = resolve_sinks(suite, env)  # before the run: a sink that cannot be written fails first
@@ -141,7 +141,7 @@ def backfill_command(args, engine: Engine | str) -> int:
     outcomes, not_sent, broke = [], [], []
     for moment in moments:
         data_time = shown_data_time(moment)
-        variables = _variables([text.replace("{data_time}", data_time) for text in args.var])
+        variables = options.assigned([text.replace("{data_time}", data_time) for text in args.var])
         suite = runner.load_suite(args.file, variables=variables)
         alerts = alert_targets(suite, args.notify)  # a bad target is refused before the first run
         try:
@@ -210,11 +210,3 @@ def _write(text: str, output: str | None) -> None:
         sys.stdout.write(text)
     else:
         write_whole(text, output)
-
-
-def _variables(assignments: list[str]) -> dict[str, str]:
-    values: dict[str, str] = {}
-    for text in assignments:
-        name, value = parse_assignment(text)
-        values[name] = value
-    return values

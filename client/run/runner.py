@@ -426,6 +426,7 @@ def validate(
     frames=None,
     remote: str | None = None,
     bound_streams: Callable[[Suite], Suite] | None = None,
+    variables: Mapping[str, str] | None = None,
 ) -> CheckedSuite:
     """Parse and check names and types against the sources' schemas, without scanning data (and
     without building a plan: the check pass only), and the rules against what the engine declares
@@ -436,7 +437,7 @@ def validate(
     one: ``gryph.client.validate`` passes it)."""
     errors = ErrorList()
     try:
-        suite = load_suite(source, frames)
+        suite = load_suite(source, frames, variables)
     except InvalidInputs as found:
         if found.partial is None:
             raise
@@ -467,9 +468,10 @@ def compile_source(
     *,
     frames: Mapping[str, object] | None = None,
     remote: str | None = None,
+    variables: Mapping[str, str] | None = None,
 ) -> CompiledSuite:
     """Check a suite and lower it to its plan, without scanning data."""
-    suite = load_suite(source, frames)
+    suite = load_suite(source, frames, variables)
     with opened_engine(engine, remote) as active:
         return compile_for(suite, active)
 
@@ -489,10 +491,15 @@ def opened_engine(engine: Engine | str, remote: str | None, on_demand: bool = Fa
 
 
 def explain(
-    source: str | Path | Suite, engine: Engine | str = "duckdb", *, frames=None, remote: str | None = None
+    source: str | Path | Suite,
+    engine: Engine | str = "duckdb",
+    *,
+    frames=None,
+    remote: str | None = None,
+    variables: Mapping[str, str] | None = None,
 ) -> str:
     """The plan of a suite as a stable indented tree, then its pass policy."""
-    compiled = compile_source(source, engine, frames=frames, remote=remote)
+    compiled = compile_source(source, engine, frames=frames, remote=remote, variables=variables)
     text = format_plan(compiled.plan, frozenset(compiled.conditions))
     if compiled.late is not None:
         text += (

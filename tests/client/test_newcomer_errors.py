@@ -103,6 +103,10 @@ def test_run_reports_the_syntax_errors_of_every_statement(folder):
         (["run", "{suite}", "--fromat", "json"], "did you mean '--format' (for '--fromat')?"),
         (["validate", "{suite}", "--remtoe", "local"], "did you mean '--remote' (for '--remtoe')?"),
         (["run", "{suite}", "--engine", "duckbd"], "did you mean 'duckdb'?"),
+        (
+            ["validate", "{suite}", "--html", "r.html"],
+            "--html is an option of gryph run, stream, report, not of gryph validate",
+        ),
     ],
 )
 def test_a_mistyped_command_or_option_names_the_near_one(folder, args, hint):
@@ -111,6 +115,21 @@ def test_a_mistyped_command_or_option_names_the_near_one(folder, args, hint):
     done = gryph(*[a.replace("{suite}", str(suite)) for a in args])
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.rstrip().endswith(f"hint: {hint}")
+
+
+def test_validate_and_explain_take_the_values_a_suite_asks_for(folder):
+    # the error without a value says "run with --var f=VALUE": validate and explain take it too
+    (folder / "users.csv").write_text("id,email\n1,a@x\n")
+    suite = folder / "daily.dq"
+    suite.write_text('source users = csv("${f}.csv")\ncompleteness c on users: email\n')
+    unset = gryph("validate", str(suite))
+    assert unset.returncode == 2 and "UNDEFINED_VAR" in unset.stderr and "--var f=VALUE" in unset.stderr
+    done = gryph("validate", str(suite), "--var", "f=users")
+    assert done.returncode == 0 and done.stdout.startswith(f"{suite}: ok (1 rules"), done.stderr
+    explained = gryph("explain", str(suite), "--var", "f=users")
+    assert explained.returncode == 0 and "Read users [id, email]" in explained.stdout, explained.stderr
+    unused = gryph("validate", str(suite), "--var", "f=users", "--var", "g=1")
+    assert unused.returncode == 2 and "UNUSED_VAR" in unused.stderr
 
 
 def test_a_missing_file_names_a_near_one(folder):
