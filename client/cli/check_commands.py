@@ -22,7 +22,7 @@ def add_validate_options(command: argparse.ArgumentParser) -> None:
 
 
 def validate_command(args: argparse.Namespace, engine: Engine | str) -> int:
-    suite = validate(args.file, engine, remote=args.remote).suite
+    suite = validate(runner.suite_argument(args.file, args.server), engine, remote=args.remote).suite
     print(
         for_terminal(
             f"{args.file}: ok ({len(suite.rules)} rules, {len(suite.measures)} measures, "
@@ -33,5 +33,7 @@ def validate_command(args: argparse.Namespace, engine: Engine | str) -> int:
 
 
 def explain_command(args: argparse.Namespace, engine: Engine | str) -> int:
-    sys.stdout.write(for_terminal_lines(runner.explain(args.file, engine, remote=args.remote)))
+    sys.stdout.write(
+        for_terminal_lines(runner.explain(runner.suite_argument(args.file, args.server), engine, remote=args.remote))
+    )
     return EXIT_OK

@@ -16,6 +16,7 @@ from gryph.compiler.checks.check_functions import Clock, NoHistory
 from gryph.compiler.checks.schema_checks import columns_of
 from gryph.compiler.checks.verdict import judge
 from gryph.compiler.compile import CompiledSuite, compile_suite, view_plan
+from gryph.compiler.contracts import is_contract, load_contract
 from gryph.compiler.engine import Engine
 from gryph.compiler.errors import EngineError, ErrorList, GryphError, InvalidInput, InvalidInputs, Location
 from gryph.compiler.griffin.json_frames import json_documents_plan, json_view_schema
@@ -50,8 +51,10 @@ def load_suite(
     source: str | Path | Suite,
     frames: Mapping[str, object] | None = None,
     variables: Mapping[str, str] | None = None,
+    server: str | None = None,
 ) -> Suite:
-    """A suite from a ``.dq`` file, a Griffin job config (``.json``), suite text, or as is.
+    """A suite from a ``.dq`` file, a Griffin job config (``.json``), an ODCS data contract (YAML,
+    read from its server ``server``, default its first), suite text, or as is.
 
     ``frames`` are in-memory tables (Polars, Arrow, pandas) that rules may read by name;
     they replace declared sources of the same name. ``variables`` give a native suite's
@@ -69,6 +72,9 @@ def load_suite(
 
             suite = load_griffin_job(path)
             check_all_used(values, frozenset(), str(path))
+        elif is_contract(path):
+            suite = load_contract(path, server)
+            check_all_used(values, frozenset(), str(path))  # a contract's {object} is its own, never a --var
         else:
             suite = _parse_native(read_utf8(path), str(path), path.parent, names, values)
     else:
@@ -79,6 +85,11 @@ def load_suite(
             sources[name] = SourceSpec(name, "frame", frame=_arrow(name, frame))
         suite = replace(suite, sources=sources)
     return suite
+
+
+def suite_argument(file: str, server: str | None) -> str | Suite:
+    """What a command reads: a data contract read from ``--server``, else the file as given."""
+    return load_suite(file, server=server) if server is not None else file
 
 
 def _parse_native(
@@ -114,7 +125,7 @@ def _is_path(source: str | Path) -> bool:
     if "\n" in text:
         return False
     try:
-        return text.endswith((".dq", ".json")) or Path(text).is_file()
+        return text.endswith((".dq", ".json", ".yaml", ".yml")) or Path(text).is_file()
     except OSError:  # too long or otherwise impossible as a file name: it is suite text
         return False
 
