@@ -71,7 +71,9 @@ def contract_statements(contract: YamlMap, server: YamlMap | None) -> list[State
         if server is not None:
             out.append(Statement(source_statement(server, obj, table), path))
         out.extend(_object_statements(obj, table, path))
-    out.extend(_sla_statements(contract, {str(o.get("name")): o for o in contract.get("schema") or []}))
+    objects = contract.get("schema") or []
+    named = {str(o.get(key)): o for o in objects for key in ("physicalName", "name") if o.get(key)}
+    out.extend(_sla_statements(contract, named))
     return out
 
 

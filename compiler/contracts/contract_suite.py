@@ -67,7 +67,14 @@ def _server(document: YamlDocument, name: str | None) -> tuple[int, YamlMap] | N
     assert isinstance(document.data, dict)
     servers = document.data.get("servers") or []
     if name is None:
-        return (0, servers[0]) if servers else None
+        if not servers:
+            raise InvalidInput(
+                "CONTRACT_UNSUPPORTED",
+                "the contract names no server to read its objects from",
+                location=document.location(()),
+                hint="add one under servers: (type: local, format: parquet, path: data/orders.parquet)",
+            )
+        return 0, servers[0]
     for index, server in enumerate(servers):
         if server.get("server") == name:
             return index, server

@@ -30,8 +30,9 @@ class YamlDocument:
 
     def key_location(self, path: Path) -> Location:
         """Where the key of ``path`` is written (its value's place when it has none)."""
-        if (*path, ":key") in self.marks:
-            line, column = self.marks[path + (":key",)]
+        key_path = (*path, ":key")
+        if key_path in self.marks:
+            line, column = self.marks[key_path]
             return Location(self.file, line, column)
         return self.location(path)
 
@@ -57,7 +58,8 @@ def _value(node: yaml.Node, path: Path, marks: dict[Path, tuple[int, int]]) -> o
         mapping: dict[str, object] = {}
         for key_node, value_node in node.value:
             key = str(key_node.value)
-            marks[path + (key, ":key")] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            key_path = (*path, key, ":key")
+            marks[key_path] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
             mapping[key] = _value(value_node, (*path, key), marks)
         return mapping
     if isinstance(node, yaml.SequenceNode):
