@@ -34,11 +34,9 @@ def source_statement(server: YamlMap, obj: YamlMap, name: str) -> str:
             f"source {name} = {scheme}({_string(url)}, table = {_string(qualified)}, "
             f'user_env = "{env}_USERNAME", password_env = "{env}_PASSWORD")'
         )
-    if kind == "sqlite":
-        return (
-            f"source {name} = sqlite({_string(server.get('path') or server.get('database'))}, table = {_string(table)})"
-        )
-    raise Unsupported(f"servers of type {kind!r} are not read by gryph (postgres, mysql, sqlite, local files)")
+    raise Unsupported(
+        f"servers of type {kind!r} are not read by gryph (postgres, mysql, files of type local, s3, gcs or azure)"
+    )
 
 
 def _file_source(server: YamlMap, table: str) -> str:

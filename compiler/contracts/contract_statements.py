@@ -22,7 +22,7 @@ from .quality_rules import (
     pattern_condition,
     percent_of,
 )
-from .yaml_document import Path, YamlMap
+from .yaml_document import Path, YamlMap, show_path
 
 # logicalType -> the type a schema statement names (compared by logical type: bigint ~ int)
 _TYPES = {"string": "string", "integer": "bigint", "number": "double", "boolean": "boolean",
@@ -46,14 +46,6 @@ class ContractProblem(Exception):
     def __init__(self, path: Path, message: str):
         super().__init__(message)
         self.path = path
-
-
-def show_path(path: Path) -> str:
-    """``("schema", 0, "properties", 2)`` as ``schema[0].properties[2]``."""
-    shown = ""
-    for part in path:
-        shown += f"[{part}]" if isinstance(part, int) else (f".{part}" if shown else part)
-    return shown
 
 
 def source_name(obj: YamlMap) -> str:

@@ -13,6 +13,14 @@ Path = tuple[str | int, ...]  # keys and list indexes from the root
 YamlMap = dict[str, Any]  # a mapping of the document
 
 
+def show_path(path: Path) -> str:
+    """``("schema", 0, "properties", 2)`` as ``schema[0].properties[2]``."""
+    shown = ""
+    for part in path:
+        shown += f"[{part}]" if isinstance(part, int) else (f".{part}" if shown else part)
+    return shown
+
+
 @dataclass(frozen=True)
 class YamlDocument:
     """The document's data and, per path, where its value (and under ``(*path, ":key")`` its key) stands."""
