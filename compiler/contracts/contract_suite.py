@@ -111,19 +111,27 @@ def _statement_at(lines: list[Statement], location: Location | None) -> Statemen
 
 
 def _pointed_back(suite: Suite, document: YamlDocument, lines: list[Statement]) -> Suite:
-    """The suite with each statement's location the contract element it states (later errors point there)."""
+    """The suite with every location in it (statements and the expression nodes inside them) moved to
+    the contract element its statement states, so the check pass's errors point into the contract."""
 
-    def moved(location: Location) -> Location:
-        statement = _statement_at(lines, location)
-        return document.key_location(statement.path) if statement else location
+    def moved(value: Any) -> Any:
+        if isinstance(value, Location):
+            statement = _statement_at(lines, value) if value.file == suite.file else None
+            return document.key_location(statement.path) if statement else value
+        if isinstance(value, (list, tuple)):
+            items = [moved(item) for item in value]
+            return value if all(a is b for a, b in zip(items, value, strict=True)) else type(value)(items)
+        if isinstance(value, dict):
+            return {key: moved(item) for key, item in value.items()}
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            changed = {}
+            for field in dataclasses.fields(value):
+                if field.init:
+                    old = getattr(value, field.name)
+                    new = moved(old)
+                    if new is not old:
+                        changed[field.name] = new
+            return dataclasses.replace(value, **changed) if changed else value
+        return value
 
-    def each(items: list[Any]) -> list[Any]:
-        return [dataclasses.replace(item, location=moved(item.location)) for item in items]
-
-    return dataclasses.replace(
-        suite,
-        rules=each(suite.rules),
-        measures=each(suite.measures),
-        checks=each(suite.checks),
-        schemas=each(suite.schemas),
-    )
+    return moved(suite)
