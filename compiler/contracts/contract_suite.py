@@ -134,4 +134,5 @@ def _pointed_back(suite: Suite, document: YamlDocument, lines: list[Statement]) 
             return dataclasses.replace(value, **changed) if changed else value
         return value
 
-    return moved(suite)
+    pointed: Suite = moved(suite)
+    return pointed

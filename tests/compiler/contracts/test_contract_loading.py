@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from gryph.client import validate
 from gryph.client.run.runner import load_suite
 from gryph.compiler.contracts import is_contract, load_contract
 from gryph.compiler.contracts.schema_validation import validate_contract
@@ -118,3 +119,21 @@ def test_an_error_in_a_custom_rule_points_into_the_contract(tmp_path):
         load_suite(_write(tmp_path, text))
     assert error.value.message.startswith("schema[0].quality[0].implementation: ")
     assert error.value.location.line == 22  # the implementation key
+
+
+def test_a_type_error_found_by_the_check_pass_points_into_the_contract(tmp_path):
+    (tmp_path / "t.csv").write_text("n\n1\n2\n", encoding="utf-8")  # n is an integer column
+    text = (
+        HEAD
+        + SERVERS
+        + (
+            "schema:\n  - name: t\n    properties:\n      - name: n\n        quality:\n"
+            "          - metric: invalidValues\n            arguments:\n              validValues: ['1']\n"
+            "            mustBe: 0\n"
+        )
+    )
+    path = _write(tmp_path, text)
+    with pytest.raises(InvalidInput) as error:
+        validate(str(path), "duckdb")
+    assert error.value.code == "TYPE_MISMATCH"
+    assert (error.value.location.file, error.value.location.line) == (str(path), 22)  # the rule's `- metric`
