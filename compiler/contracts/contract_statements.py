@@ -25,7 +25,8 @@ from .quality_rules import (
 from .yaml_document import Path, YamlMap, show_path
 
 # logicalType -> the type a schema statement names (compared by logical type: bigint ~ int)
-_TYPES = {"string": "string", "integer": "bigint", "number": "double", "boolean": "boolean",
+# (number: integers and decimals alike, so only the column is required)
+_TYPES = {"string": "string", "integer": "bigint", "boolean": "boolean",
           "date": "date", "timestamp": "timestamp"}  # fmt: skip
 _DURATIONS = {"d": "d", "day": "d", "days": "d", "h": "h", "hr": "h", "hour": "h", "hours": "h",
               "m": "m", "min": "m", "minute": "m", "minutes": "m", "s": "s", "sec": "s", "second": "s",
