@@ -26,8 +26,8 @@ TABLE = {
 }
 
 
-def _contract(tmp_path, properties=(), quality=(), **obj):
-    pq.write_table(arrow_table(TABLE), tmp_path / "t.parquet")
+def _contract(tmp_path, properties=(), quality=(), table=TABLE, sla=(), **obj):
+    pq.write_table(arrow_table(table), tmp_path / "t.parquet")
     contract = {
         "apiVersion": "v3.1.0",
         "kind": "DataContract",
@@ -37,13 +37,15 @@ def _contract(tmp_path, properties=(), quality=(), **obj):
         "servers": [{"server": "files", "type": "local", "format": "parquet", "path": str(tmp_path / "t.parquet")}],
         "schema": [{"name": "t", "properties": list(properties), "quality": list(quality), **obj}],
     }
+    if sla:
+        contract["slaProperties"] = list(sla)
     path = tmp_path / "c.odcs.yaml"
     path.write_text(yaml.safe_dump(contract, sort_keys=False), encoding="utf-8")
     return path
 
 
-def _checks(path, engine):
-    result = run(str(path), engine)
+def _checks(path, engine, data_time=None):
+    result = run(str(path), engine, data_time=data_time)
     return {c.name: (c.status, next(iter(c.values.values()), None)) for c in result.checks}
 
 
@@ -173,3 +175,22 @@ def test_a_pattern_outside_the_portable_subset_is_refused_at_its_line(tmp_path):
     assert error.value.message.startswith("schema[0].properties[0].quality[0]: the pattern '(?<=a)b'")
     lines = path.read_text().splitlines()
     assert lines[error.value.location.line - 1].strip().startswith("- metric: invalidValues")
+
+
+def test_latency_and_freshness_slas_are_freshness_checks(tmp_path, dq_engine):
+    # the newest ts is 2026-11-20 00:00 (the NULL has no time); at data time 2026-11-21 its age is 1 day:
+    # within 2 d and 36 h, beyond 12 h
+    table = {"columns": [["ts", "timestamp"]], "rows": [["2026-11-19T00:00:00"], ["2026-11-20T00:00:00"], [None]]}
+    sla = [
+        {"property": "latency", "value": 2, "unit": "d", "element": "t.ts"},
+        {"property": "freshness", "value": 36, "unit": "hours", "element": "t.ts"},
+        {"property": "freshness", "value": 12, "unit": "h", "element": "t.ts"},
+        {"property": "retention", "value": 3, "unit": "y", "element": "t.ts"},  # about storage: not a check
+    ]
+    checks = _checks(_contract(tmp_path, table=table, sla=sla), dq_engine, data_time="2026-11-21")
+    day = 24 * 3600 * 1000
+    assert checks == {
+        "freshness sla_0 (error)": ("PASS", day),
+        "freshness sla_1 (error)": ("PASS", day),
+        "freshness sla_2 (error)": ("FAIL", day),
+    }
