@@ -13,11 +13,17 @@ from .run import runner
 from .run.runner import explain, load_suite, run
 
 
-def validate(source, engine="duckdb", *, frames=None, remote=None, variables=None):
+def validate(source, engine="duckdb", *, frames=None, remote=None, variables=None, server=None):
     """Parse and check a suite against its sources' schemas without scanning data (see
     ``gryph.client.run.runner.validate``); a suite of streams against a batch of them."""
     return runner.validate(
-        source, engine, frames=frames, remote=remote, bound_streams=_validation_batch, variables=variables
+        source,
+        engine,
+        frames=frames,
+        remote=remote,
+        bound_streams=_validation_batch,
+        variables=variables,
+        server=server,
     )
 
 

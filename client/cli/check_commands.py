@@ -28,7 +28,8 @@ def add_explain_options(command: argparse.ArgumentParser) -> None:
 
 
 def validate_command(args: argparse.Namespace, engine: Engine | str) -> int:
-    suite = validate(args.file, engine, remote=args.remote, variables=options.assigned(args.var)).suite
+    variables = options.assigned(args.var)
+    suite = validate(args.file, engine, remote=args.remote, variables=variables, server=args.server).suite
     print(
         for_terminal(
             f"{args.file}: ok ({len(suite.rules)} rules, {len(suite.measures)} measures, "
@@ -39,6 +40,7 @@ def validate_command(args: argparse.Namespace, engine: Engine | str) -> int:
 
 
 def explain_command(args: argparse.Namespace, engine: Engine | str) -> int:
-    explained = runner.explain(args.file, engine, remote=args.remote, variables=options.assigned(args.var))
+    variables = options.assigned(args.var)
+    explained = runner.explain(args.file, engine, remote=args.remote, variables=variables, server=args.server)
     sys.stdout.write(for_terminal_lines(explained))
     return EXIT_OK

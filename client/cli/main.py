@@ -28,6 +28,7 @@ from . import options
 from .argument_hints import HintingParser
 from .check_commands import add_explain_options, add_validate_options, explain_command, validate_command
 from .engine_choice import engine_for, load_env
+from .export_command import add_export_options, export_command
 from .history_commands import add_history_options, add_report_options, history_command, report_command
 from .run_commands import add_backfill_options, add_run_options, backfill_command, run_command
 from .stream_commands import add_stream_options, run_stream_command
@@ -99,6 +100,9 @@ exit codes:
     "history": Command("list the stored runs of a suite", add_history_options, history_command, on_engine=False),
     "report": Command(
         "an HTML report of a suite's stored runs (no data scan)", add_report_options, report_command, on_engine=False
+    ),
+    "export": Command(
+        "write a suite as an ODCS v3.1.0 data contract", add_export_options, export_command, on_engine=False
     ),
 }
 

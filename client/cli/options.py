@@ -85,7 +85,10 @@ def engine_tuning(command: argparse.ArgumentParser) -> None:
 
 def suite_file(command: argparse.ArgumentParser) -> None:
     """The suite a command reads, with the engine it runs on."""
-    command.add_argument("file", help="a native suite (.dq) or a Griffin job config (.json)")
+    command.add_argument(
+        "file", help="a native suite (.dq), a Griffin job config (.json) or an ODCS data contract (.yaml)"
+    )
+    command.add_argument("--server", metavar="NAME", help="a data contract's server to read (default: its first)")
     engine(command)
     engine_tuning(command)
 

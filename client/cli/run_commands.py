@@ -75,7 +75,7 @@ def add_backfill_options(backfill: argparse.ArgumentParser) -> None:
 def run_command(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv | None) -> int:
     _check_outputs(args, engine)
     variables = options.assigned(args.var)
-    suite = runner.load_suite(args.file, variables=variables)
+    suite = runner.load_suite(args.file, variables=variables, server=args.server)
     runner.run_data_time(suite, args.data_time)  # a bad --data-time is refused before the scan
     sinks = resolve_sinks(suite, env)  # before the run: a sink that cannot be written fails first
     alerts = alert_targets(suite, args.notify)  # and a bad alert target, or its secret not set
@@ -142,7 +142,7 @@ def backfill_command(args, engine: Engine | str) -> int:
     for moment in moments:
         data_time = shown_data_time(moment)
         variables = options.assigned([text.replace("{data_time}", data_time) for text in args.var])
-        suite = runner.load_suite(args.file, variables=variables)
+        suite = runner.load_suite(args.file, variables=variables, server=args.server)
         alerts = alert_targets(suite, args.notify)  # a bad target is refused before the first run
         try:
             result = runner.run(suite, engine, remote=args.remote, history=args.history, data_time=data_time)

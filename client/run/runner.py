@@ -16,6 +16,7 @@ from gryph.compiler.checks.check_functions import Clock, NoHistory
 from gryph.compiler.checks.schema_checks import columns_of
 from gryph.compiler.checks.verdict import judge
 from gryph.compiler.compile import CompiledSuite, compile_suite, view_plan
+from gryph.compiler.contracts import is_contract, load_contract
 from gryph.compiler.engine import Engine
 from gryph.compiler.errors import EngineError, ErrorList, GryphError, InvalidInput, InvalidInputs, Location
 from gryph.compiler.griffin.json_frames import json_documents_plan, json_view_schema
@@ -50,8 +51,10 @@ def load_suite(
     source: str | Path | Suite,
     frames: Mapping[str, object] | None = None,
     variables: Mapping[str, str] | None = None,
+    server: str | None = None,
 ) -> Suite:
-    """A suite from a ``.dq`` file, a Griffin job config (``.json``), suite text, or as is.
+    """A suite from a ``.dq`` file, a Griffin job config (``.json``), an ODCS data contract (YAML,
+    read from its server ``server``, default its first), suite text, or as is.
 
     ``frames`` are in-memory tables (Polars, Arrow, pandas) that rules may read by name;
     they replace declared sources of the same name. ``variables`` give a native suite's
@@ -69,6 +72,9 @@ def load_suite(
 
             suite = load_griffin_job(path)
             check_all_used(values, frozenset(), str(path))
+        elif is_contract(path):
+            suite = load_contract(path, server)
+            check_all_used(values, frozenset(), str(path))  # a contract's {object} is its own, never a --var
         else:
             suite = _parse_native(read_utf8(path), str(path), path.parent, names, values)
     else:
@@ -114,7 +120,7 @@ def _is_path(source: str | Path) -> bool:
     if "\n" in text:
         return False
     try:
-        return text.endswith((".dq", ".json")) or Path(text).is_file()
+        return text.endswith((".dq", ".json", ".yaml", ".yml")) or Path(text).is_file()
     except OSError:  # too long or otherwise impossible as a file name: it is suite text
         return False
 
@@ -427,6 +433,7 @@ def validate(
     remote: str | None = None,
     bound_streams: Callable[[Suite], Suite] | None = None,
     variables: Mapping[str, str] | None = None,
+    server: str | None = None,
 ) -> CheckedSuite:
     """Parse and check names and types against the sources' schemas, without scanning data (and
     without building a plan: the check pass only), and the rules against what the engine declares
@@ -437,7 +444,7 @@ def validate(
     one: ``gryph.client.validate`` passes it)."""
     errors = ErrorList()
     try:
-        suite = load_suite(source, frames, variables)
+        suite = load_suite(source, frames, variables, server)
     except InvalidInputs as found:
         if found.partial is None:
             raise
@@ -469,9 +476,10 @@ def compile_source(
     frames: Mapping[str, object] | None = None,
     remote: str | None = None,
     variables: Mapping[str, str] | None = None,
+    server: str | None = None,
 ) -> CompiledSuite:
     """Check a suite and lower it to its plan, without scanning data."""
-    suite = load_suite(source, frames, variables)
+    suite = load_suite(source, frames, variables, server)
     with opened_engine(engine, remote) as active:
         return compile_for(suite, active)
 
@@ -497,9 +505,10 @@ def explain(
     frames=None,
     remote: str | None = None,
     variables: Mapping[str, str] | None = None,
+    server: str | None = None,
 ) -> str:
     """The plan of a suite as a stable indented tree, then its pass policy."""
-    compiled = compile_source(source, engine, frames=frames, remote=remote, variables=variables)
+    compiled = compile_source(source, engine, frames=frames, remote=remote, variables=variables, server=server)
     text = format_plan(compiled.plan, frozenset(compiled.conditions))
     if compiled.late is not None:
         text += (

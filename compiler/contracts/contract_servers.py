@@ -1,0 +1,52 @@
+"""A contract's server as the source statement of one of its schema objects.
+
+Credentials come from the environment only, under datacontract-cli's names
+(``DATACONTRACT_POSTGRES_USERNAME``/``_PASSWORD``, ``DATACONTRACT_MYSQL_...``), and are never printed.
+"""
+
+from __future__ import annotations
+
+from .quality_rules import Unsupported
+from .yaml_document import YamlMap
+
+_FILE_TYPES = ("local", "s3", "gcs", "azure", "file")
+_FORMATS = {"csv": "csv", "parquet": "parquet", "json": "json", "delta": "delta", "iceberg": "iceberg"}
+
+
+def _string(value: object) -> str:
+    """A DSL string literal (double-quoted, backslash escapes)."""
+    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def source_statement(server: YamlMap, obj: YamlMap, name: str) -> str:
+    """``source NAME = ...`` reading schema object ``obj`` from ``server``."""
+    kind = str(server.get("type", "")).lower()
+    table = str(obj.get("physicalName") or obj.get("name"))
+    if kind in _FILE_TYPES:
+        return f"source {name} = {_file_source(server, table)}"
+    if kind in ("postgres", "postgresql", "mysql"):
+        scheme = "mysql" if kind == "mysql" else "postgres"
+        default_port = 3306 if kind == "mysql" else 5432
+        url = f"{'mysql' if kind == 'mysql' else 'postgresql'}://{server.get('host', 'localhost')}:{server.get('port', default_port)}/{server.get('database', '')}"
+        qualified = f"{server['schema']}.{table}" if server.get("schema") else table
+        env = f"DATACONTRACT_{scheme.upper()}"
+        return (
+            f"source {name} = {scheme}({_string(url)}, table = {_string(qualified)}, "
+            f'user_env = "{env}_USERNAME", password_env = "{env}_PASSWORD")'
+        )
+    raise Unsupported(
+        f"servers of type {kind!r} are not read by gryph (postgres, mysql, files of type local, s3, gcs or azure)"
+    )
+
+
+def _file_source(server: YamlMap, table: str) -> str:
+    form = str(server.get("format", "")).lower()
+    if form not in _FORMATS:
+        raise Unsupported(f"a file server needs format one of {', '.join(_FORMATS)} (it has {form!r})")
+    path = str(server.get("path") or server.get("location") or "").replace("{model}", table).replace("{object}", table)
+    if not path:
+        raise Unsupported("a file server needs a path")
+    options = ""
+    if form == "csv" and server.get("delimiter"):
+        options = f", delimiter = {_string(server['delimiter'])}"
+    return f"{_FORMATS[form]}({_string(path)}{options})"

@@ -1,0 +1,220 @@
+"""An ODCS contract as the statements of a native suite, each kept with the contract path it states.
+
+Every check is named by its contract path (``schema[0].properties[2].quality[0]``), so a failing
+rule reads as the contract writes it in every output. Docs: docs/contracts.md ("Mapping").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..spark_dialect.spark_names import quoted
+from .contract_servers import source_statement
+from .quality_rules import (
+    NON_BLOCKING,
+    Unsupported,
+    comparison,
+    duplicate_keys,
+    duplicates_measure,
+    library_count,
+    literal,
+    pattern_condition,
+    percent_of,
+)
+from .yaml_document import Path, YamlMap, show_path
+
+# logicalType -> the type a schema statement names (compared by logical type: bigint ~ int)
+# (number: integers and decimals alike, so only the column is required)
+_TYPES = {"string": "string", "integer": "bigint", "boolean": "boolean",
+          "date": "date", "timestamp": "timestamp"}  # fmt: skip
+_DURATIONS = {"d": "d", "day": "d", "days": "d", "h": "h", "hr": "h", "hour": "h", "hours": "h",
+              "m": "m", "min": "m", "minute": "m", "minutes": "m", "s": "s", "sec": "s", "second": "s",
+              "seconds": "s"}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One line of the native suite and the contract path it comes from."""
+
+    text: str
+    path: Path
+
+
+class ContractProblem(Exception):
+    """A part of the contract gryph cannot run, at its path."""
+
+    def __init__(self, path: Path, message: str):
+        super().__init__(message)
+        self.path = path
+
+
+def source_name(obj: YamlMap) -> str:
+    """The name a schema object's source has in the suite: its ``name``, made a plain identifier."""
+    name = re.sub(r"\W", "_", str(obj.get("name") or "object"))
+    return name if not name[0].isdigit() else f"_{name}"
+
+
+def contract_statements(contract: YamlMap, server: YamlMap | None) -> list[Statement]:
+    """The native statements of ``contract`` read from ``server`` (None: `validate` without data)."""
+    out: list[Statement] = []
+    for index, obj in enumerate(contract.get("schema") or []):
+        path: Path = ("schema", index)
+        table = source_name(obj)
+        if server is not None:
+            out.append(Statement(source_statement(server, obj, table), path))
+        out.extend(_object_statements(obj, table, path))
+    objects = contract.get("schema") or []
+    named = {str(o.get(key)): o for o in objects for key in ("physicalName", "name") if o.get(key)}
+    out.extend(_sla_statements(contract, named))
+    return out
+
+
+def _object_statements(obj: YamlMap, table: str, path: Path) -> list[Statement]:
+    out: list[Statement] = []
+    properties = obj.get("properties") or []
+    typed = []
+    keys: list[tuple[int, str]] = []
+    for index, prop in enumerate(properties):
+        where: Path = (*path, "properties", index)
+        column = str(prop.get("physicalName") or prop["name"])
+        kind = _TYPES.get(str(prop.get("logicalType")))
+        typed.append(f"{quoted(column)} {kind}" if kind else quoted(column))
+        out.extend(_property_statements(prop, table, column, where))
+        if prop.get("primaryKey"):
+            keys.append((int(prop.get("primaryKeyPosition") or 0), column))
+    if typed:
+        out.insert(0, Statement(f"schema {table}: required({', '.join(typed)})", path))
+    if keys:
+        names = [column for _, column in sorted(keys)]
+        out.extend(_key_statements(table, names, (*path, "primaryKey")))
+    for index, rule in enumerate(obj.get("quality") or []):
+        out.extend(_quality(rule, table, None, (*path, "quality", index)))
+    return out
+
+
+def _property_statements(prop: YamlMap, table: str, column: str, path: Path) -> list[Statement]:
+    out: list[Statement] = []
+    col = quoted(column)
+    if prop.get("required"):
+        out.append(Statement(f'check "{show_path((*path, "required"))}": rows({table} where {col} is null) == 0', path))
+    if prop.get("unique"):
+        name = show_path((*path, "unique"))
+        out.append(Statement(f'measure "{name}": sql {_sql_text(duplicates_measure(table, [column]))}', path))
+        out.append(Statement(f'check "{name}": measures["{name}"] == 0', path))
+    options = prop.get("logicalTypeOptions") or {}
+    for key, value in options.items():
+        condition = _option_condition(key, value, col)
+        if condition is not None:
+            where = (*path, "logicalTypeOptions", key)
+            out.append(Statement(f'check "{show_path(where)}": rows({table} where {condition}) == 0', where))
+    for index, rule in enumerate(prop.get("quality") or []):
+        out.extend(_quality(rule, table, column, (*path, "quality", index)))
+    return out
+
+
+def _option_condition(key: str, value: object, col: str) -> str | None:
+    """The rows breaking one logicalTypeOptions bound (NULL breaks none); None for options that state no row test."""
+    bounds = {"minLength": f"length({col}) < {{}}", "maxLength": f"length({col}) > {{}}",
+              "minimum": f"{col} < {{}}", "maximum": f"{col} > {{}}",
+              "exclusiveMinimum": f"{col} <= {{}}", "exclusiveMaximum": f"{col} >= {{}}",
+              "multipleOf": f"{col} % {{}} != 0"}  # fmt: skip
+    if key in bounds:
+        if isinstance(value, bool):  # the JSON Schema draft-4 form, exclusiveMinimum: true, is not ODCS's
+            return None
+        return bounds[key].format(literal(value))
+    if key == "pattern":
+        try:
+            return pattern_condition(col, value)
+        except Unsupported as exc:
+            raise ContractProblem(("logicalTypeOptions", key), str(exc)) from None
+    return None
+
+
+def _key_statements(table: str, names: list[str], path: Path) -> list[Statement]:
+    name = show_path(path)
+    nulls = " or ".join(f"{quoted(column)} is null" for column in names)
+    return [
+        Statement(f'check "{name} (required)": rows({table} where {nulls}) == 0', path),
+        Statement(f'measure "{name}": sql {_sql_text(duplicates_measure(table, names))}', path),
+        Statement(f'check "{name}": measures["{name}"] == 0', path),
+    ]
+
+
+def _quality(rule: YamlMap, table: str, column: str | None, path: Path) -> list[Statement]:
+    name = show_path(path)
+    check = "warn check" if str(rule.get("severity", "")).lower() in NON_BLOCKING else "check"
+    kind = rule.get("type", "library")
+    try:
+        if kind == "text":
+            return []  # prose: listed by `gryph explain`, never run
+        if kind == "custom":
+            return _custom(rule, path)
+        if kind == "sql":
+            query = _placeholders(str(rule.get("query", "")), table, column)
+            measure = Statement(f'measure "{name}": sql {_sql_text(query)}', path)
+            return [
+                measure,
+                Statement(f'{check} "{name}": {comparison(rule, f"measures[{chr(34)}{name}{chr(34)}]")}', path),
+            ]
+        metric = rule.get("metric") or rule.get("rule")
+        arguments = rule.get("arguments") or {}
+        statements = []
+        if metric == "duplicateValues":
+            keys = duplicate_keys(column, arguments)
+            statements.append(Statement(f'measure "{name}": sql {_sql_text(duplicates_measure(table, keys))}', path))
+            count = f'measures["{name}"]'
+        else:
+            count = library_count(str(metric), table, quoted(column) if column else None, arguments)
+        if rule.get("unit") == "percent":
+            count = percent_of(count, table)
+        statements.append(Statement(f'{check} "{name}": {comparison(rule, count)}', path))
+        return statements
+    except Unsupported as exc:
+        raise ContractProblem(path, str(exc)) from None
+
+
+def _custom(rule: YamlMap, path: Path) -> list[Statement]:
+    if str(rule.get("engine", "")).lower() != "gryph":
+        return []  # another tool's rule: listed by `gryph explain`, never run
+    text = str(rule.get("implementation", ""))
+    return [Statement(line, (*path, "implementation")) for line in text.splitlines() if line.strip()]
+
+
+def _placeholders(query: str, table: str, column: str | None) -> str:
+    """ODCS's ``{object}``/``{property}`` (and ``${table}``/``${column}``) as the quoted names they stand for."""
+    names = {"object": quoted(table), "table": quoted(table)}
+    if column is not None:
+        names |= {"property": quoted(column), "column": quoted(column)}
+    return re.sub(
+        r"\$?\{(object|property|table|column)\}",
+        lambda m: names.get(m.group(1), m.group(0)),
+        query,
+    )
+
+
+def _sql_text(query: str) -> str:
+    """A query as the DSL's double-quoted string on one line."""
+    one_line = " ".join(query.split())
+    return '"' + one_line.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _sla_statements(contract: YamlMap, objects: dict[str, YamlMap]) -> list[Statement]:
+    out = []
+    for index, sla in enumerate(contract.get("slaProperties") or []):
+        path: Path = ("slaProperties", index)
+        if sla.get("property") not in ("latency", "freshness"):
+            continue  # retention, availability...: promises about the service, not rows
+        element = str(sla.get("element") or "")
+        table, _, column = element.rpartition(".")
+        unit = _DURATIONS.get(str(sla.get("unit", "d")).lower())
+        if table not in objects or not column or unit is None or not isinstance(sla.get("value"), (int, float)):
+            raise ContractProblem(
+                path,
+                "a freshness or latency SLA needs element 'object.property', a number value and a unit of d, h, m or s",
+            )
+        source = source_name(objects[table])
+        out.append(
+            Statement(f"freshness sla_{index} on {source}: {quoted(column)} with error = {sla['value']}{unit}", path)
+        )
+    return out
