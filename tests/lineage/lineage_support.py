@@ -46,7 +46,9 @@ def _facets(event: dict) -> list[dict]:
 
 class Collector:
     """An OpenLineage collector on a free loopback port: keeps each POSTed event (as Marquez's
-    /api/v1/lineage would), answers ``status``; with ``silent`` it accepts and never answers."""
+    /api/v1/lineage would) and answers 201; with ``silent`` it accepts and never answers. Marquez
+    itself cannot be had here: Maven Central has no Marquez server (``mvn dependency:get
+    -Dartifact=io.github.marquezproject:marquez-api:0.51.1``: "Couldn't download artifact")."""
 
     def __init__(self, silent: bool = False) -> None:
         self.events: list[dict] = []
