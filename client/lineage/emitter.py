@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 from gryph.compiler.error_codes import ALERT_NOT_SENT
-from gryph.compiler.errors import GryphError, InvalidInput
+from gryph.compiler.errors import GryphError, InvalidInput, Location
 from gryph.compiler.redaction import redact, register_secret
 
 from ..results.output_files import check_writable_path
@@ -57,6 +57,7 @@ class LineageTarget:
                 "LINEAGE_NOT_SENT",
                 f"the OpenLineage {event.eventType.value if event.eventType else ''} event to {self.described} "
                 f"was not delivered: {redact(str(error) or type(error).__name__)}",
+                location=Location("--openlineage"),
                 text=self.described,
                 hint="the run's verdict and history stand; check the collector (--openlineage, OPENLINEAGE_URL)",
             )
