@@ -83,7 +83,17 @@ def lineage_target(option: str | None) -> LineageTarget | None:
         described = (
             _described(url) if url else f"the transport of {os.environ.get('OPENLINEAGE_CONFIG', 'OPENLINEAGE__')}"
         )
-        return LineageTarget(OpenLineageClient(), described)
+        client = OpenLineageClient()
+        if client.transport.kind == "console" and (client.config.transport or {}).get("type") != "console":
+            # the client's fallback when its file is missing or unreadable: say so rather than send nothing
+            raise InvalidInput(
+                "BAD_OPTION",
+                f"OPENLINEAGE_CONFIG {os.environ.get('OPENLINEAGE_CONFIG')!r} configures no OpenLineage transport",
+                location=Location("OPENLINEAGE_CONFIG"),
+                text=str(os.environ.get("OPENLINEAGE_CONFIG")),
+                hint="name a readable YAML file with a transport: section (or unset OPENLINEAGE_CONFIG)",
+            )
+        return LineageTarget(client, described)
     transport, described = _transport(option)
     return LineageTarget(OpenLineageClient(config={"transport": transport}), described)
 

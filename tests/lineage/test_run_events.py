@@ -132,6 +132,16 @@ def test_openlineage_config_names_the_clients_file_transport(tmp_path, capsys, m
     assert [e["eventType"] for e in read_events(events)] == ["START", "COMPLETE"]
 
 
+@pytest.mark.parametrize("content", [None, "transport: ["], ids=["missing", "not YAML"])
+def test_an_openlineage_config_without_a_transport_is_refused_before_the_run(tmp_path, capsys, monkeypatch, content):
+    config = tmp_path / "openlineage.yml"
+    if content is not None:
+        config.write_text(content, encoding="utf-8")
+    monkeypatch.setenv("OPENLINEAGE_CONFIG", str(config))
+    assert _run(people(tmp_path)) == 2
+    assert "configures no OpenLineage transport" in capsys.readouterr().err
+
+
 def test_without_configuration_nothing_is_sent_and_the_client_is_not_loaded(tmp_path):
     people(tmp_path)
     environment = {name: value for name, value in os.environ.items() if not name.startswith("OPENLINEAGE")}
