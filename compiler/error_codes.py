@@ -203,6 +203,7 @@ CODES: dict[str, ErrorCode] = {
     **_declare(
         ALERT_NOT_SENT,
         ALERT_NOT_SENT="the alert to <target> was not delivered: <reason>",
+        LINEAGE_NOT_SENT="the OpenLineage <event> event to <target> was not delivered: <reason>",
     ),
 }
 

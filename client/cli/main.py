@@ -65,7 +65,7 @@ exit codes:
   0  the pass policy holds          1  it does not (with --strict: also a failed warning)
   2  invalid input: syntax, names, types, options
   3  an engine or data error        4  passed, but not stored in the history
-  5  passed and stored, but an alert was not delivered""",
+  5  passed and stored, but an alert or an OpenLineage event was not delivered""",
     ),
     "backfill": Command(
         "run a suite once per data time of a range, oldest first",

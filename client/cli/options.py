@@ -22,6 +22,7 @@ GROUPS = {
     "alerts": None,
     "data time": "the moment a run's data is about, and the suite's ${NAME} values",
     "verdict": None,
+    "lineage": "OpenLineage run events (also configured by OPENLINEAGE_URL or OPENLINEAGE_CONFIG)",
 }
 _groups: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -185,3 +186,19 @@ def positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number of runs, at least 1, got {text!r}")
     return int(text)
+
+
+def lineage(command: argparse.ArgumentParser) -> None:
+    """``--openlineage URL|FILE`` and its namespace, on every command that runs a suite."""
+    command = group(command, "lineage")
+    command.add_argument(
+        "--openlineage",
+        metavar="URL|FILE",
+        help="send the run's START and COMPLETE/FAIL events to an OpenLineage collector (http(s)://host:port, "
+        "e.g. Marquez) or append them to a file, one JSON line each",
+    )
+    command.add_argument(
+        "--openlineage-namespace",
+        metavar="NAME",
+        help="the namespace of the suite's job (default: $OPENLINEAGE_NAMESPACE, else gryph)",
+    )

@@ -16,6 +16,7 @@ from gryph.compiler.suites.suite_variables import parse_assignment
 
 from ..alerts.run_alerts import AlertTargets, alert_targets, send_alerts, warn_not_sent
 from ..griffin.sinks import resolve_sinks, write_sinks
+from ..lineage import RunLineage, run_lineage
 from ..outputs.gate import gate_passes, to_junit, to_markdown
 from ..outputs.text import to_text
 from ..outputs.visible_text import for_terminal, for_terminal_lines
@@ -56,6 +57,7 @@ def add_run_options(run: argparse.ArgumentParser) -> None:
     options.strict(run)
     options.report_files(run, "the run")
     options.notify(run)
+    options.lineage(run)
     outputs.add_argument("--quiet", action="store_true", help="no progress display on the terminal")
     options.variables(run)
     options.data_time(run)
@@ -70,6 +72,7 @@ def add_backfill_options(backfill: argparse.ArgumentParser) -> None:
     options.variables(backfill, each_data_time=True)
     options.output_format(backfill)
     options.notify(backfill)
+    options.lineage(backfill)
 
 
 def run_command(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv | None) -> int:
@@ -79,8 +82,10 @@ def run_command(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv 
     runner.run_data_time(suite, args.data_time)  # a bad --data-time is refused before the scan
     sinks = resolve_sinks(suite, env)  # before the run: a sink that cannot be written fails first
     alerts = alert_targets(suite, args.notify)  # and a bad alert target, or its secret not set
+    lineage = run_lineage(args.openlineage, args.openlineage_namespace, suite, engine)  # and a bad --openlineage
     history = None if args.no_history else args.history
     not_stored: HistoryWriteError | None = None
+    lineage.start()
     with terminal_progress(shows_progress(args.quiet, args.format == "json")) as phase:
         try:
             result = runner.run(
@@ -97,7 +102,7 @@ def run_command(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv 
             assert error.result is not None
             result, not_stored = error.result, error
         except GryphError as error:  # it broke: a trace in the history and an alert, then the error
-            _keep_broken(suite, engine, history, alerts, runner.run_data_time(suite, args.data_time), error)
+            _keep_broken(suite, engine, history, alerts, runner.run_data_time(suite, args.data_time), error, lineage)
             raise
         write_sinks(sinks, suite, result.metrics, result.run_id or f"gryph-{result.started}")
         if wants_report(args):
@@ -119,8 +124,10 @@ def run_command(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv 
         _write(to_markdown(result, args.strict), args.markdown)
     passes = gate_passes(result, args.strict)
     report = str(Path(args.html).absolute()) if args.html is not None else None
-    not_sent = send_alerts(alerts, result, history, report)
-    warn_not_sent(not_sent, passes)
+    alerts_not_sent = send_alerts(alerts, result, history, report)
+    warn_not_sent(alerts_not_sent, passes)
+    lineage.end(result.document(), passes)
+    not_sent: list[GryphError] = [*alerts_not_sent, *lineage.failures]
     if not_stored is not None:  # said last, after the report, where it is seen
         print(for_terminal_lines(f"{not_stored}\n    the run {'passed' if passes else 'failed'}"), file=sys.stderr)
         return not_stored.exit_code if passes else EXIT_FAILED  # a failed run's exit 1 still fails CI
@@ -138,12 +145,15 @@ def backfill_command(args, engine: Engine | str) -> int:
     moments = data_time_range(args.start, args.end, args.step)
     for text in args.var:  # every --var checked before the first run
         parse_assignment(text)
-    outcomes, not_sent, broke = [], [], []
+    outcomes, broke = [], []
+    not_sent: list[GryphError] = []
     for moment in moments:
         data_time = shown_data_time(moment)
         variables = options.assigned([text.replace("{data_time}", data_time) for text in args.var])
         suite = runner.load_suite(args.file, variables=variables, server=args.server)
         alerts = alert_targets(suite, args.notify)  # a bad target is refused before the first run
+        lineage = run_lineage(args.openlineage, args.openlineage_namespace, suite, engine)
+        lineage.start()
         try:
             result = runner.run(suite, engine, remote=args.remote, history=args.history, data_time=data_time)
         except HistoryWriteError:
@@ -156,14 +166,16 @@ def backfill_command(args, engine: Engine | str) -> int:
             if args.format == "text":
                 print(for_terminal(f"{data_time}: ERROR {error.code}"))
             print(for_terminal_lines(f"{data_time}: {error}"), file=sys.stderr)
-            _keep_broken(suite, engine, args.history, alerts, moment, error)
+            _keep_broken(suite, engine, args.history, alerts, moment, error, lineage)
+            not_sent += lineage.failures
             continue
         outcomes.append({"data_time": data_time, "run_id": result.run_id, "pass": result.passed})
         if args.format == "text":
             print(for_terminal(f"{data_time}: {'passed' if result.passed else 'FAILED'}"))
         failures = send_alerts(alerts, result, args.history, None)  # each run alerts as a gryph run does
         warn_not_sent(failures, result.passed)
-        not_sent += failures
+        lineage.end(result.document(), result.passed)
+        not_sent += [*failures, *lineage.failures]
     if args.format == "json":
         sys.stdout.write(to_json({"runs": outcomes}))
     if broke:
@@ -174,13 +186,21 @@ def backfill_command(args, engine: Engine | str) -> int:
 
 
 def _keep_broken(
-    suite: Suite, engine: Engine | str, history: str | None, alerts: AlertTargets, data_time, error: GryphError
+    suite: Suite,
+    engine: Engine | str,
+    history: str | None,
+    alerts: AlertTargets,
+    data_time,
+    error: GryphError,
+    lineage: RunLineage,
 ) -> None:
-    """A run that broke, kept in the history as an errored run and alerting as an incident; the
-    history's own errors are not a run's (nothing is written to a history that failed)."""
+    """A run that broke, kept in the history as an errored run, alerting as an incident and ending
+    its lineage with FAIL; the history's own errors are not a run's (nothing is written to a
+    history that failed)."""
+    result = errored_run(suite, engine, data_time, error)
+    lineage.end(result.document(), False)
     if error.code.startswith("HISTORY_") or error.code == "BAD_OUTPUT_PATH":
         return
-    result = errored_run(suite, engine, data_time, error)
     not_stored = store_errored(history, result, data_time)
     if not_stored is not None:
         print(for_terminal_lines(str(not_stored)), file=sys.stderr)

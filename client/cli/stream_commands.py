@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,7 @@ from ..alerts.run_alerts import (
     send_on_change,
     warn_not_sent,
 )
+from ..lineage import RunLineage, run_lineage
 from ..outputs.gate import gate_passes, to_junit, to_markdown
 from ..outputs.text import to_text
 from ..outputs.visible_text import for_terminal, for_terminal_lines
@@ -79,6 +81,7 @@ def add_stream_options(command: argparse.ArgumentParser) -> None:
     )
     options.gate_files(command, each=" of each batch")
     options.notify(command)
+    options.lineage(command)
     options.output_format(command)
     options.sample(command)
     command.add_argument("--to", choices=("earliest", "latest"), help="reset: where Kafka sources start again")
@@ -111,7 +114,12 @@ def run_stream_command(args: argparse.Namespace, engine, env: GriffinEnv | None 
     for option, path in (("--junit", args.junit), ("--markdown", args.markdown)):
         if path is not None:  # a path that can never be written: refused before any batch
             check_writable_path(option, path)
-    outputs = _Outputs(args, alert_targets(suite, args.notify))  # a bad target or unset secret: before any batch
+    # a bad alert target, unset secret or bad --openlineage: refused before any batch
+    outputs = _Outputs(
+        args,
+        alert_targets(suite, args.notify),
+        run_lineage(args.openlineage, args.openlineage_namespace, suite, engine),
+    )
     passed = True
     for result in stream(
         suite,
@@ -131,16 +139,17 @@ def run_stream_command(args: argparse.Namespace, engine, env: GriffinEnv | None 
         passed = passed and gate_passes(result, False)
     if not passed:
         return 1
-    return outputs.not_sent[0].exit_code if outputs.not_sent else 0
+    not_sent = [*outputs.not_sent, *outputs.lineage.failures]
+    return not_sent[0].exit_code if not_sent else 0
 
 
 class _Outputs:
     """Where a stream's CLI publishes each committed batch, in order: the printed line or report
-    text, the --html report, JUnit XML, Markdown, alerts. The stream marks each done in its state (outbox.py), so a
-    batch a killed client left half-published gets the rest on the next start."""
+    text, the --html report, JUnit XML, Markdown, alerts, OpenLineage events. The stream marks each done in its
+    state (outbox.py), so a batch a killed client left half-published gets the rest on the next start."""
 
-    def __init__(self, args: argparse.Namespace, alerts: AlertTargets) -> None:
-        self.args, self.alerts = args, alerts
+    def __init__(self, args: argparse.Namespace, alerts: AlertTargets, lineage: RunLineage) -> None:
+        self.args, self.alerts, self.lineage = args, alerts, lineage
         self.report = str(Path(args.html).absolute()) if args.html is not None else None
         self.documents: list[ResultDocument] = []  # this start's batches, for a report without a history
         self.previous: list[ResultDocument] = []  # the batches before, where no history keeps them
@@ -155,6 +164,8 @@ class _Outputs:
                 wanted.append(Output(name, _file_writer(path, render)))
         if self.alerts.targets:
             wanted.append(Output("alerts", self._alert))
+        if self.lineage.target is not None:
+            wanted.append(Output("lineage", self._lineage))
         return wanted
 
     def _print(self, result: RunResult) -> None:
@@ -177,6 +188,14 @@ class _Outputs:
         history = self.args.history
         stored = HistoryStore(history).documents(result.name, REPORT_BATCHES) if history else []
         write_whole(Report(stored or self.documents).html(), self.args.html)
+
+    def _lineage(self, result: RunResult) -> None:
+        """The batch as a run of its own: START at its time, then COMPLETE or FAIL. A collector not
+        reached is warned about and sets the exit code; the batch's events count as done."""
+        document = result.document()
+        lineage = self.lineage.batch(document.stream.number) if document.stream is not None else self.lineage
+        lineage.start(datetime.fromisoformat(document.started))
+        lineage.end(document, gate_passes(result, False))
 
     def _alert(self, result: RunResult) -> None:
         """Alert on a changed verdict; a target not reached is warned about and sets the exit

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import signal
 
-POINTS = ("intent", "computed", "committed", "history", "printed", "report", "junit", "markdown", "alerts")
+POINTS = ("intent", "computed", "committed", "history", "printed", "report", "junit", "markdown", "alerts", "lineage")
 
 
 def reached(point: str) -> None:

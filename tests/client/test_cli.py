@@ -180,6 +180,7 @@ def test_help_groups_the_options_and_shows_examples_and_exit_codes():
         "history:",
         "verdict:",
         "alerts:",
+        "lineage:",
         "data time:",
         "examples:",
         "exit codes:",

@@ -1,6 +1,6 @@
 """No secret is ever printed or stored: a corpus of the places a suite or a Griffin config can
 hold one, each run through the CLI with every output asked for (messages, JSON, HTML, Markdown,
-JUnit, the history and ``gryph history``), and ``validate`` and ``explain`` too; every byte of
+JUnit, OpenLineage events, the history and ``gryph history``), and ``validate`` and ``explain`` too; every byte of
 them is searched for the secret, as written and URL-encoded."""
 
 from __future__ import annotations
@@ -178,11 +178,12 @@ def test_no_output_holds_the_secret(server, tmp_path, index):
     case = _corpus(server.port)[index]
     suite = tmp_path / f"{case.name}{case.suffix}"
     suite.write_text(case.text, encoding="utf-8")
-    outputs = {kind: tmp_path / f"out.{kind}" for kind in ("json", "html", "md", "xml")}
+    outputs = {kind: tmp_path / f"out.{kind}" for kind in ("json", "html", "md", "xml", "jsonl")}
     history = tmp_path / "history.duckdb"
     run = _gryph(
         "run", str(suite), "--format", "json", "--output", str(outputs["json"]), "--html", str(outputs["html"]),
         "--markdown", str(outputs["md"]), "--junit", str(outputs["xml"]), "--history", str(history),
+        "--openlineage", str(outputs["jsonl"]),  # OpenLineage's events: START and COMPLETE or FAIL
         cwd=tmp_path, env=case.env,
     )  # fmt: skip
     assert run.returncode == case.exit_code, run.stderr
@@ -190,7 +191,7 @@ def test_no_output_holds_the_secret(server, tmp_path, index):
     shown.append(_gryph("explain", str(suite), cwd=tmp_path, env=case.env))
     written = [path for path in (*outputs.values(), history) if path.exists()]
     if case.exit_code in (0, 1):  # the run finished: every output is there, and the history lists it
-        assert len(written) == 5, written
+        assert len(written) == 6, written
         name = json.loads(outputs["json"].read_text())["name"]
         listed = _gryph("history", name, "--history", str(history), "--format", "json", cwd=tmp_path, env={})
         assert listed.returncode == 0 and json.loads(listed.stdout)["runs"], listed.stderr
