@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..errors import did_you_mean
+from ..errors import InvalidInput, did_you_mean
 from ..language.ruletree import check_nodes as c
 from ..language.ruletree import nodes as n
 from ..language.ruletree.nodes import located
 from ..rule_kinds import RuleKind
-from .suite import MeasureSpec
+from .suite import MeasureSpec, RuleSpec
 
 QUANTILE_STEPS = 20  # quantiles at 0, 1/20, ..., 20/20 of the values
 ROWS, VALUES, NANS = "rows", "values", "nan"
@@ -55,6 +55,20 @@ def with_drift_sketches(expr: c.CheckExpr, measures: dict[str, MeasureSpec], sou
     key = c.CheckSubscript(c.CheckString(name, location=at, text=text), location=at, text=text)
     read = c.CheckAccess(c.CheckName("measures", location=at, text=text), (key,), location=at, text=text)
     return replace(top, args=(read, *top.args[1:]))
+
+
+def as_drift_error(error: InvalidInput, measure: RuleSpec) -> InvalidInput:
+    """A sketch measure's type error said as its drift check's: the column is not a number."""
+    if not (isinstance(measure, MeasureSpec) and measure.name.startswith("sketch(") and error.code == "TYPE_MISMATCH"):
+        return error
+    column = measure.name.removeprefix("sketch(").removesuffix(")")
+    return InvalidInput(
+        "BAD_DRIFT_CHECK",
+        f"drift() compares a column of numbers, and {column} is not one",
+        location=measure.location,
+        text=f"drift({column})",
+        hint="compare a numeric column (a string column's frequencies are not compared)",
+    )
 
 
 def _measure(column: c.CheckColumn, name: str) -> MeasureSpec:
