@@ -141,6 +141,10 @@ def judge_drift(check: Drift, value: object, clock: Clock) -> DriftFinding:
         shown = {**shown, "psi": statistic, "bins": bins}
     else:
         statistic = ks(before.quantiles, now.quantiles)
-        shown = {**shown, "ks": statistic}
-    shown = {**shown, "quantiles before": list(before.quantiles), "quantiles now": list(now.quantiles)}
+        shown = {
+            **shown,
+            "ks": statistic,
+            "quantiles before": list(before.quantiles),
+            "quantiles now": list(now.quantiles),
+        }
     return DriftFinding(statistic > check.threshold, shown)

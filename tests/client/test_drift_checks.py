@@ -43,9 +43,11 @@ def test_first_run_skips_then_the_same_passes_and_a_squeeze_fails(tmp_path):
     psi = checks["psi"]["values"]
     assert psi["psi"] == pytest.approx(0.5 * math.log(2) + 0.499 * math.log(500))  # 3.4477
     assert psi["threshold"] == 0.2 and psi["previous run"] == "2026-03-02T00:00:00+00:00"
-    assert psi["quantiles before"] == [float(v) for v in range(21)]
-    assert psi["quantiles now"] == [v / 2 for v in range(21)]
-    assert checks["ks"]["values"]["ks"] == pytest.approx(0.5)  # F = x/20 against x/10, apart most at x = 10
+    # the two distributions: NULL, NaN and below 0 empty, then [0, 1) ... [19, 20), then 20 and above
+    assert [(b["before"], b["now"]) for b in psi["bins"][3:23]] == [(0.05, 0.1)] * 10 + [(0.05, 0.0)] * 10
+    ks = checks["ks"]["values"]
+    assert ks["quantiles before"] == [float(v) for v in range(21)] and ks["quantiles now"] == [v / 2 for v in range(21)]
+    assert ks["ks"] == pytest.approx(0.5)  # F = x/20 against x/10, apart most at x = 10
 
 
 def test_the_previous_run_is_the_previous_data_time(tmp_path):
