@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import pytest
 
@@ -81,3 +82,17 @@ def test_a_wrong_drift_check_is_a_located_error(tmp_path, check, says, column):
     done = gryph("validate", "s.dq", cwd=tmp_path)
     assert done.returncode == 2
     assert f"s.dq:3:{column}: error BAD_DRIFT_CHECK: {says}" in done.stdout + done.stderr
+
+
+def test_the_html_report_draws_both_distributions(tmp_path):
+    _suite(tmp_path, {"2026-03-01": EVEN, "2026-03-02": SQUEEZED})
+    gryph("run", "amounts.dq", "--var", "day=2026-03-01", cwd=tmp_path)
+    gryph("run", "amounts.dq", "--var", "day=2026-03-02", "--html", "report.html", cwd=tmp_path)
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    specs = re.findall(r'<figure class="chart" id="drift-[^"]*"><svg.*?class="vl-spec">(.*?)</script>', page, re.S)
+    bars, lines = (json.loads(spec)["data"]["values"] for spec in specs)
+    # PSI: 1/20 of the rows in each of [0, 1) .. [19, 20) before; now 1/10 in each of [0, 1) .. [9, 10)
+    assert {(b["bin"], b["run"]): b["share"] for b in bars}[("0 – 1", "before")] == 0.05
+    assert [b["share"] for b in bars if b["run"] == "now" and b["bin"] in ("9 – 10", "10 – 11")] == [0.1, 0.0]
+    # KS: each run's quantile q_i at cumulative share i / 20
+    assert [(p["value"], p["share"]) for p in lines if p["run"] == "now"] == [(i / 2, i / 20) for i in range(21)]
