@@ -17,6 +17,7 @@ from ..errors import ErrorList, InvalidInput
 from ..language.ruletree.nodes import StatementRule
 from ..plan.data_types import Schema
 from ..rule_kinds import RuleKind
+from ..suites.drift_sketches import as_drift_error
 from ..suites.suite import RuleSpec, Suite
 from ..support.gc_pause import without_cyclic_gc
 from ..support.recursion_room import recursion_room
@@ -104,7 +105,10 @@ def _checked(
     checked = []
     for rule in rules:
         with errors.statement():
-            checked.append(check_rule(rule, schemas, now_ms))
+            try:
+                checked.append(check_rule(rule, schemas, now_ms))
+            except InvalidInput as error:
+                raise as_drift_error(error, rule) from None
     return tuple(checked)
 
 

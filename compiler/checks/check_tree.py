@@ -3,7 +3,7 @@
 Checks are validated before any data is read: ``measures["x"]`` must name a measure of the
 suite and ``metrics["r"]`` a rule, with a string literal; a function must exist and get the
 right number of arguments; nesting is bounded. Errors carry the line and column (exit 2).
-An ``anomaly(...)`` is a whole check (``anomaly_syntax``).
+An ``anomaly(...)`` is a whole check (``anomaly_syntax``), as is a ``drift(...)`` (``drift_syntax``).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from ..sources.typed_text import metrics_name, typed_sources
 from ..suites.suite import CheckSpec, PassSpec, SchemaSpec, Suite
 from .anomaly_syntax import STRATEGY_PARAMETERS, MeasureTypes, build_anomaly
 from .check_functions import FUNCTIONS
+from .drift_syntax import build_drift
 from .schema_checks import SchemaCheck, columns_of
 from .tree_nodes import Binary, Call, Const, Index, ListOf, MeasureRef, MetricRef, Traced, Unary
 
@@ -50,6 +51,8 @@ class _Builder:
             top = top.expr
         if isinstance(top, c.CheckCall) and top.name == "anomaly":
             return CompiledCheck(check, build_anomaly(self, top, check.name, self.measure_types))
+        if isinstance(top, c.CheckCall) and top.name == "drift":
+            return CompiledCheck(check, build_drift(self, top, check.name))
         expr = self.build(check.expr)
         # operator chains fold into nested nodes: bound the depth of the result, not only of the text
         if _too_deep(expr):
@@ -89,6 +92,13 @@ class _Builder:
             return Const(node.value)
         if isinstance(node, c.CheckNull):
             return Const(None)
+        if isinstance(node, c.CheckColumn):
+            raise self.error(
+                "BAD_DRIFT_CHECK",
+                f"{node.text} is a column: only drift(...) reads one",
+                node,
+                'e.g. check "steady": drift(orders.amount)',
+            )
         assert isinstance(node, c.CheckName)  # a bare name: a rows(...) is a measure since native_suites.py
         raise self.variable_error(node)
 
@@ -148,6 +158,13 @@ class _Builder:
 
     def call(self, node: c.CheckCall) -> Traced:
         name = node.name
+        if name == "drift":
+            raise self.error(
+                "BAD_DRIFT_CHECK",
+                "drift(...) is not a value: a drift check is a check of its own",
+                node,
+                'write check "name": drift(orders.amount)',
+            )
         if name == "anomaly" or name in STRATEGY_PARAMETERS:
             raise self.error(
                 "BAD_ANOMALY_CHECK",

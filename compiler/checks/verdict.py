@@ -17,6 +17,7 @@ from .anomaly import Anomaly, judge_anomaly
 from .check_bounds import bounds, reads
 from .check_functions import CheckError, Clock
 from .check_tree import CompiledCheck
+from .drift import Drift, judge_drift
 from .interpreter import Env, evaluate
 from .schema_checks import SchemaCheck, judge_schema
 
@@ -79,7 +80,7 @@ def _placed(check: CompiledCheck, outcome: CheckOutcome) -> CheckOutcome:
     it watches; its bounds are its own, shown in its values)."""
     if isinstance(check.expr, Anomaly):
         outcome.reads = [outcome.watches] if outcome.watches is not None else []
-    elif not isinstance(check.expr, SchemaCheck):
+    elif not isinstance(check.expr, (SchemaCheck, Drift)):
         outcome.reads, outcome.bounds = reads(check.expr), bounds(check.expr)
     return outcome
 
@@ -93,6 +94,8 @@ def _run(check: CompiledCheck, measures: dict[str, object], metrics: dict[str, o
     assert isinstance(spec, CheckSpec)  # a schema statement is a SchemaCheck
     if isinstance(check.expr, Anomaly):
         return _anomaly(check.expr, spec, env)
+    if isinstance(check.expr, Drift):
+        return _drift(check.expr, spec, env)
     try:
         value = evaluate(check.expr, env)
     except CheckError as error:
@@ -126,6 +129,17 @@ def _anomaly(check: Anomaly, spec: CheckSpec, env: Env) -> CheckOutcome:
         return CheckOutcome(spec.name, _text(spec), False, spec.warn, values, skipped=finding.unjudged, watches=watches)
     passed = not finding.anomaly
     return CheckOutcome(spec.name, _text(spec), passed, spec.warn, values, anomaly=finding.anomaly, watches=watches)
+
+
+def _drift(check: Drift, spec: CheckSpec, env: Env) -> CheckOutcome:
+    """A drift check: passed when the statistic is at most the threshold, with both distributions shown."""
+    try:
+        finding = judge_drift(check, evaluate(check.sketch, env), env.clock)
+    except CheckError as error:
+        return CheckOutcome(spec.name, _text(spec), False, spec.warn, {}, str(error))
+    if finding.drifted is None:
+        return CheckOutcome(spec.name, _text(spec), False, spec.warn, finding.shown, skipped=finding.unjudged)
+    return CheckOutcome(spec.name, _text(spec), not finding.drifted, spec.warn, finding.shown)
 
 
 def _text(spec: CheckSpec | SchemaSpec) -> str:

@@ -39,6 +39,7 @@ from ..sources.source_specs import SourceSpec
 from ..sources.stream_sources import check_stream_source
 from ..support.gc_pause import without_cyclic_gc
 from ..support.text_files import read_utf8
+from .drift_sketches import with_drift_sketches
 from .notify_targets import notify_target
 from .row_counts import with_row_counts
 from .suite import CheckSpec, MeasureSpec, NativeSql, NotifySpec, PassSpec, RuleBody, RuleSpec, SchemaSpec, Suite
@@ -95,10 +96,11 @@ def parse_suite(
                 sources[source.name] = source
                 continue
             if isinstance(statement, CheckDecl):
-                counted: dict[str, MeasureSpec] = {}
+                counted: dict[str, MeasureSpec] = {}  # its rows(...) and drift(...) measures
+                readable = [*sources, *known_sources]
                 check = CheckSpec(
                     statement.name,
-                    with_row_counts(statement.expr, counted, [*sources, *known_sources]),
+                    with_drift_sketches(with_row_counts(statement.expr, counted, readable), counted, readable),
                     location,
                     statement.warn,
                 )

@@ -144,6 +144,9 @@ SUITES = [
     # rows(...): a count of a source's rows under a DSL condition, inside a check
     "check c: rows(t) > 0 and rows (`a b` where x not in ('a', 'b') or y is null) <= 0.5 * rows(t)\n"
     "warn check d: max(rows(t where a between 1 and 2), 1) == [rows(t where b like 'x%')][0]\n",
+    # drift(...): a source's column, plain, back-quoted or with spaces around the dot
+    "check c: drift(orders.amount)\ncheck d: drift(`my t` . `a b`, method = ks, threshold = 0.1)\n"
+    "check e: t.x > 0 or drift(é.ü)\n",
     # an option of several texts: null markers
     "source t = csv('a.csv', nullValue = [\"n/a\", '-', ''], schema = 'a double')\nsource u = csv('b.csv', nullValue = ['NA'])\n",
 ]
@@ -258,3 +261,15 @@ def test_a_star_step_is_read_by_both_parsers(parser, monkeypatch):
     with pytest.raises(GryphError) as refused:
         validate(base + "completeness c on users: users.*")
     assert refused.value.code == "STAR_NOT_ALLOWED" and refused.value.location.line == 2
+
+
+def test_a_column_in_a_check_is_its_source_and_name():
+    """``drift(`my t` . `a b`)``: back-quoted names unquoted, spaces around the dot allowed."""
+    [statement] = fast_suite_tree("check d: drift(`my t` . `a b`)\n").statements
+    [column] = statement.expr.args
+    assert (type(column).__name__, column.source, column.column, column.text) == (
+        "CheckColumn",
+        "my t",
+        "a b",
+        "`my t` . `a b`",
+    )

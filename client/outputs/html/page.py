@@ -15,6 +15,7 @@ from ...results.document import Check, FailingRows, Records, ResultDocument
 from ..headline import document_headline
 from ..text import cell, json_safe
 from .chart import Chart
+from .drift_charts import drift_chart
 from .malformed_values import malformed_section
 from .render import to_svg
 
@@ -124,6 +125,9 @@ def _checks(checks: tuple[Check, ...]) -> str:
         )
         if check.failing_rows:
             rows.append(f'<tr{shows}><td></td><td colspan="3">{_failing_rows(check.failing_rows)}</td></tr>')
+        drift = drift_chart(check.name, check.values)
+        if drift is not None:
+            rows.append(f'<tr{shows}><td></td><td colspan="3">{figure(drift)}</td></tr>')
     return (
         f'<section id="checks"><h2>Checks</h2>{_result_filter([c.status for c in ordered])}'
         "<table><tr><th>result</th><th>check</th><th>expression</th>"

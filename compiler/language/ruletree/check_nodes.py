@@ -108,6 +108,15 @@ class CheckRows(Node):
     condition: Expr | None
 
 
+@dataclass(frozen=True, slots=True)
+class CheckColumn(Node):
+    """``orders.amount``: a source's column, read by ``drift(...)`` as a measure of its own
+    (``compiler/suites/drift_sketches.py``)."""
+
+    source: str
+    column: str
+
+
 CheckExpr = (
     CheckChain
     | CheckUnary
@@ -121,4 +130,5 @@ CheckExpr = (
     | CheckName
     | CheckAccess
     | CheckRows
+    | CheckColumn
 )

@@ -26,6 +26,8 @@ SOURCE_FORMAT = re.compile(
 OPTION_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*", FLAGS)
 LABEL = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`]|``)*`|[A-Za-z_][A-Za-z0-9_]*""", FLAGS)
 CHECK_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", FLAGS)
+# a name and a dot: a source's column (orders.amount), read by drift(...)
+COLUMN_START = re.compile(r"(?:[^\W\d]\w*|`(?:[^`]|``)*`)\s*\.", FLAGS)
 CHECK_KEYWORD = re.compile(r"(?ai:and|or|not|true|false|null)\b", FLAGS)
 CHECK_COMPARE_OP = re.compile(r"==|!=|<=|>=|<|>", FLAGS)
 RULE_KEYWORDS = dsl_keywords()
@@ -368,6 +370,10 @@ class SuiteParser(ExpressionParser):
             self.expect_punct(close)
             at = self.span(start, self.last_end)
             return c.CheckList(items, **at) if char == "[" else c.CheckGroup(items[0], **at)
+        if COLUMN_START.match(self.text, start):
+            source = unquote_name(self.name())
+            self.expect_punct(".")
+            return c.CheckColumn(source, unquote_name(self.name()), **self.span(start, self.last_end))
         name = self.expect(CHECK_NAME)
         if self.char() != "(":
             return c.CheckName(name, **self.span(start, self.last_end))

@@ -1,0 +1,60 @@
+"""``drift(...)`` as written -> a ``Drift`` check, its options checked before data is read.
+
+    check "amounts steady": drift(orders.amount, method = ks, threshold = 0.1)
+
+By then the column is a read of its sketch measure (``compiler/suites/drift_sketches.py``).
+"""
+
+from __future__ import annotations
+
+from ..language.ruletree import check_nodes as c
+from ..language.ruletree.nodes import Node
+from .anomaly_syntax import Builder
+from .check_functions import BaselineQuery, is_number
+from .drift import DEFAULT_THRESHOLDS, METHODS, Drift
+from .tree_nodes import Const, MeasureRef, Traced
+
+HINT = "e.g. drift(orders.amount), drift(orders.amount, method = ks, threshold = 0.1)"
+
+
+def build_drift(builder: Builder, node: c.CheckCall, check: str) -> Drift:
+    def bad(message: str, at: Node, hint: str | None = HINT) -> Exception:
+        return builder.error("BAD_DRIFT_CHECK", message, at, hint)
+
+    positional = [arg for arg in node.args if not isinstance(arg, c.CheckNamedArgument)]
+    if len(positional) != 1 or node.args[0] is not positional[0]:
+        raise bad("drift() takes a source's column, then named options", node)
+    subject = builder.build(positional[0])
+    sketch = subject.expr if isinstance(subject, Traced) else subject
+    if not (isinstance(sketch, MeasureRef) and sketch.name.startswith("sketch(")):
+        raise bad("drift() compares a source's column", positional[0], "write drift(source.column)")
+    options: dict[str, object] = {}
+    for arg in node.args[1:]:
+        assert isinstance(arg, c.CheckNamedArgument)  # positional ones are checked above
+        if arg.name not in ("method", "threshold"):
+            raise bad(f"drift() has no parameter {arg.name!r}", arg, "its parameters: method, threshold")
+        if arg.name in options:
+            raise bad(f"{arg.name} is given twice", arg)
+        options[arg.name] = _constant(builder, arg)
+    method = str(options.get("method", "psi"))
+    if method not in METHODS:
+        raise bad(f"method must be psi or ks, got {options['method']!r}", _arg(node, "method"))
+    threshold = options.get("threshold", DEFAULT_THRESHOLDS[method])
+    if not is_number(threshold) or not threshold > 0:  # type: ignore[operator]
+        raise bad(f"threshold must be a number > 0, got {threshold!r}", _arg(node, "threshold"))
+    query = BaselineQuery("measure", sketch.name, check, include_failed=True, include_anomalies=True)
+    return Drift(sketch, query, method, float(threshold))  # type: ignore[arg-type]
+
+
+def _constant(builder: Builder, arg: c.CheckNamedArgument) -> object:
+    """A bare word (``ks``) or a constant number."""
+    if isinstance(arg.value, c.CheckName):
+        return arg.value.name.lower()
+    built = builder.build(arg.value)
+    if isinstance(built, Const):
+        return built.value
+    raise builder.error("NOT_CONSTANT", f"{arg.name} must be a constant", arg.value)
+
+
+def _arg(node: c.CheckCall, name: str) -> Node:
+    return next((a for a in node.args if isinstance(a, c.CheckNamedArgument) and a.name == name), node)

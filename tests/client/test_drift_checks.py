@@ -1,0 +1,98 @@
+"""drift(t.amount) run as a user runs it: gryph backfill, then runs with --data-time; the previous
+run is the previous data time's, the first is SKIP. Expected statistics worked out by hand
+(tests/compiler/test_drift.py: 21 values 0..20 sketch as quantiles 0, 1, ..., 20)."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import pytest
+
+from tests.support.gryph_cli import gryph
+
+SUITE = (
+    'suite amounts\ndata_time = ${day}\nsource t = csv("${day}.csv")\n'
+    'check "psi": drift(t.amount)\n'
+    'check "ks": drift(t.amount, method = ks, threshold = 0.3)\n'
+)
+EVEN = [str(v) for v in range(21)]  # 0..20: quantiles 0, 1, ..., 20
+SQUEEZED = [str(v / 2) for v in range(21)]  # 0, 0.5, ..., 10: quantiles 0, 0.5, ..., 10
+
+
+def _suite(folder, days: dict[str, list[str]]) -> None:
+    for day, values in days.items():
+        (folder / f"{day}.csv").write_text("amount\n" + "\n".join(values) + "\n", encoding="utf-8")
+    (folder / "amounts.dq").write_text(SUITE, encoding="utf-8")
+
+
+def _run(folder, day: str) -> dict[str, dict]:
+    done = gryph("run", "amounts.dq", "--var", f"day={day}", "--format", "json", cwd=folder)
+    return {check["name"]: check for check in json.loads(done.stdout)["check_details"]}
+
+
+def test_first_run_skips_then_the_same_passes_and_a_squeeze_fails(tmp_path):
+    _suite(tmp_path, {"2026-03-01": EVEN, "2026-03-02": EVEN, "2026-03-03": SQUEEZED})
+    done = gryph(
+        "backfill", "amounts.dq", "--from", "2026-03-01", "--to", "2026-03-03", "--var", "day={data_time}", cwd=tmp_path
+    )
+    assert done.stdout.splitlines() == ["2026-03-01: passed", "2026-03-02: passed", "2026-03-03: FAILED"]
+    # 03-03 again: compared with 03-02 (its previous data time), not with the run of 03-03 stored by backfill
+    checks = _run(tmp_path, "2026-03-03")
+    assert checks["psi"]["status"] == "FAIL" and checks["ks"]["status"] == "FAIL"
+    psi = checks["psi"]["values"]
+    assert psi["psi"] == pytest.approx(0.5 * math.log(2) + 0.499 * math.log(500))  # 3.4477
+    assert psi["threshold"] == 0.2 and psi["previous run"] == "2026-03-02T00:00:00+00:00"
+    # the two distributions: NULL, NaN and below 0 empty, then [0, 1) ... [19, 20), then 20 and above
+    assert [(b["before"], b["now"]) for b in psi["bins"][3:23]] == [(0.05, 0.1)] * 10 + [(0.05, 0.0)] * 10
+    ks = checks["ks"]["values"]
+    assert ks["quantiles before"] == [float(v) for v in range(21)] and ks["quantiles now"] == [v / 2 for v in range(21)]
+    assert ks["ks"] == pytest.approx(0.5)  # F = x/20 against x/10, apart most at x = 10
+
+
+def test_the_previous_run_is_the_previous_data_time(tmp_path):
+    _suite(tmp_path, {"2026-03-02": EVEN, "2026-03-01": SQUEEZED})
+    first = _run(tmp_path, "2026-03-02")
+    assert first["psi"]["status"] == "SKIP" and first["psi"]["skipped"] == "no earlier run to compare with"
+    # a late day before it has no earlier run either: the history is read in data-time order
+    late = _run(tmp_path, "2026-03-01")
+    assert late["psi"]["status"] == "SKIP"
+    again = _run(tmp_path, "2026-03-02")  # now compared with 03-01's squeezed amounts
+    assert again["psi"]["status"] == "FAIL" and again["psi"]["values"]["previous run"] == "2026-03-01T00:00:00+00:00"
+
+
+@pytest.mark.parametrize(
+    "check,says,column",
+    [
+        ("drift(t.name)", "drift() compares a column of numbers, and t.name is not one", 18),
+        ("drift(t.amount, method = chi)", "method must be psi or ks, got 'chi'", 28),
+        ("drift(t.amount, threshold = 0)", "threshold must be a number > 0, got 0", 28),
+        ("drift(t.amount, window = 3)", "drift() has no parameter 'window'", 28),
+        ("drift(t.amount) and true", "drift(...) is not a value: a drift check is a check of its own", 12),
+        ("t.amount > 0", "t.amount is a column: only drift(...) reads one", 12),
+        ('drift(measures["m"])', "drift() compares a source's column", 18),
+    ],
+)
+def test_a_wrong_drift_check_is_a_located_error(tmp_path, check, says, column):
+    (tmp_path / "t.csv").write_text("amount,name\n1,a\n", encoding="utf-8")
+    (tmp_path / "s.dq").write_text(
+        f'source t = csv("t.csv")\nmeasure "m": select count(*) from t\ncheck "c": {check}\n', encoding="utf-8"
+    )
+    done = gryph("validate", "s.dq", cwd=tmp_path)
+    assert done.returncode == 2
+    assert f"s.dq:3:{column}: error BAD_DRIFT_CHECK: {says}" in done.stdout + done.stderr
+
+
+def test_the_html_report_draws_both_distributions(tmp_path):
+    _suite(tmp_path, {"2026-03-01": EVEN, "2026-03-02": SQUEEZED})
+    gryph("run", "amounts.dq", "--var", "day=2026-03-01", cwd=tmp_path)
+    gryph("run", "amounts.dq", "--var", "day=2026-03-02", "--html", "report.html", cwd=tmp_path)
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    specs = re.findall(r'<figure class="chart" id="drift-[^"]*"><svg.*?class="vl-spec">(.*?)</script>', page, re.S)
+    bars, lines = (json.loads(spec)["data"]["values"] for spec in specs)
+    # PSI: 1/20 of the rows in each of [0, 1) .. [19, 20) before; now 1/10 in each of [0, 1) .. [9, 10)
+    assert {(b["bin"], b["run"]): b["share"] for b in bars}[("0 – 1", "before")] == 0.05
+    assert [b["share"] for b in bars if b["run"] == "now" and b["bin"] in ("9 – 10", "10 – 11")] == [0.1, 0.0]
+    # KS: each run's quantile q_i at cumulative share i / 20
+    assert [(p["value"], p["share"]) for p in lines if p["run"] == "now"] == [(i / 2, i / 20) for i in range(21)]
