@@ -39,7 +39,8 @@ def evaluate(expr: Any, env: Env) -> object:  # expr: a node of checks.py's synt
         return expr.value
     if kind is Traced:
         value = evaluate(expr.expr, env)
-        env.trace[expr.text] = value
+        # a measure's whole row is shown as a map by column name, as the result document reports it
+        env.trace[expr.text] = dict(zip(value.names, value.values, strict=True)) if isinstance(value, Row) else value
         if type(expr.expr) is Call and FUNCTIONS[expr.expr.fn].reads_history and (value is None or value == []):
             env.no_history.append(expr.text)
         return value

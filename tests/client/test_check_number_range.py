@@ -74,3 +74,12 @@ def test_a_window_beyond_the_calendar_holds_every_earlier_run(tmp_path, days):
     history = tmp_path / "h.duckdb"
     assert outcome(f'avg_previous("m", {days}) == null', history) == (True, None)  # no earlier run
     assert outcome(f'avg_previous("m", {days}) == 2', history) == (True, None)  # the first run's m
+
+
+def test_a_measure_row_read_whole_is_shown_as_a_map_and_kept_in_the_history(tmp_path):
+    # a check on a measure of several columns read whole: the values it shows are the row by
+    # column name (min(x) = 1, max(x) = 1 of [1, NULL]), JSON-able for the document and history
+    text = 'suite rows\nmeasure "m" on t: select min(x) as lo, max(x) as hi from t\ncheck "c": measures["m"] != null\n'
+    result = run(text, frames={"t": pl.DataFrame({"x": [1, None]})}, history=str(tmp_path / "h.duckdb"))
+    (check,) = result.checks
+    assert check.passed and check.values == {'measures["m"]': {"lo": 1, "hi": 1}}
