@@ -6,6 +6,7 @@ Credentials come from the environment only, under datacontract-cli's names
 
 from __future__ import annotations
 
+from ..source_kinds import SourceKind, source_kind
 from .quality_rules import Unsupported
 from .yaml_document import YamlMap
 
@@ -18,20 +19,28 @@ def _string(value: object) -> str:
     return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+# an ODCS server type of a database: the gryph source kind reading it, and the port it listens on unless told
+_DATABASE_SERVERS = {
+    "postgres": (source_kind(SourceKind.POSTGRES), 5432),
+    "postgresql": (source_kind(SourceKind.POSTGRES), 5432),
+    "mysql": (source_kind(SourceKind.MYSQL), 3306),
+}
+
+
 def source_statement(server: YamlMap, obj: YamlMap, name: str) -> str:
     """``source NAME = ...`` reading schema object ``obj`` from ``server``."""
     kind = str(server.get("type", "")).lower()
     table = str(obj.get("physicalName") or obj.get("name"))
     if kind in _FILE_TYPES:
         return f"source {name} = {_file_source(server, table)}"
-    if kind in ("postgres", "postgresql", "mysql"):
-        scheme = "mysql" if kind == "mysql" else "postgres"
-        default_port = 3306 if kind == "mysql" else 5432
-        url = f"{'mysql' if kind == 'mysql' else 'postgresql'}://{server.get('host', 'localhost')}:{server.get('port', default_port)}/{server.get('database', '')}"
+    if kind in _DATABASE_SERVERS:
+        database, default_port = _DATABASE_SERVERS[kind]
+        where = f"{server.get('host', 'localhost')}:{server.get('port', default_port)}/{server.get('database', '')}"
+        url = f"{database.url_schemes[0]}://{where}"
         qualified = f"{server['schema']}.{table}" if server.get("schema") else table
-        env = f"DATACONTRACT_{scheme.upper()}"
+        env = f"DATACONTRACT_{database.kind.value.upper()}"  # datacontract-cli's credential variables
         return (
-            f"source {name} = {scheme}({_string(url)}, table = {_string(qualified)}, "
+            f"source {name} = {database.kind}({_string(url)}, table = {_string(qualified)}, "
             f'user_env = "{env}_USERNAME", password_env = "{env}_PASSWORD")'
         )
     raise Unsupported(

@@ -144,13 +144,13 @@ def _key_statements(table: str, names: list[str], path: Path) -> list[Statement]
 def _quality(rule: YamlMap, table: str, column: str | None, path: Path) -> list[Statement]:
     name = show_path(path)
     check = "warn check" if str(rule.get("severity", "")).lower() in NON_BLOCKING else "check"
-    kind = rule.get("type", "library")
+    rule_type = rule.get("type", "library")
     try:
-        if kind == "text":
+        if rule_type == "text":
             return []  # prose: listed by `gryph explain`, never run
-        if kind == "custom":
+        if rule_type == "custom":
             return _custom(rule, path)
-        if kind == "sql":
+        if rule_type == "sql":
             query = _placeholders(str(rule.get("query", "")), table, column)
             measure = Statement(f'measure "{name}": sql {_sql_text(query)}', path)
             return [

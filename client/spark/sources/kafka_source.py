@@ -85,11 +85,11 @@ def read_kafka(spark: SparkSession, spec: SourceSpec) -> tuple[DataFrame, Schema
 def _parsed(spec: SourceSpec) -> tuple[list[SparkColumn], SparkColumn]:
     """The value's columns (NULL when malformed), and whether the message is malformed."""
     value = F.col("__value")
-    kind = value_format(spec)
-    if kind == "text":
+    shape = value_format(spec)  # text, json or csv: what a message's value holds
+    if shape == "text":
         return [value.alias("value")], F.lit(False)
     columns = value_schema(spec).columns
-    if kind == "json":
+    if shape == "json":
         with_corrupt = to_spark_schema(Schema(columns)).add(_CORRUPT, "string")
         parsed = F.from_json(value, with_corrupt, _PARSE_OPTIONS)
         shape_ok = value.rlike(r"^\s*\{")  # one JSON object: Spark would read an array's first element

@@ -67,15 +67,15 @@ def parsed_messages(spec: SourceSpec, raw: str, *, members_read: bool = False) -
     """A relation over ``raw`` (the raw messages) with the columns ``stream_schema`` lists,
     ``__tmst`` aside (the source's view adds it). With ``members_read``, ``raw`` holds each
     json value's members already read (arrow_json.arrow_parsed) instead of the value."""
-    kind = value_format(spec)
-    if kind == "text":
+    shape = value_format(spec)  # text, json or csv: what a message's value holds
+    if shape == "text":
         return f"(SELECT {ident(RAW_VALUE)} AS value, {_BROKER}, false AS {ident(MALFORMED)} FROM {raw})"
     columns = value_schema(spec).columns
     for column in columns:
         if column.dtype.kind not in _PARSED_KINDS:
             raise InvalidInput(
                 "BAD_SOURCE",
-                f"source {spec.name!r}: a kafka {kind} value's column {column.name!r} cannot be {column.dtype}",
+                f"source {spec.name!r}: a kafka {shape} value's column {column.name!r} cannot be {column.dtype}",
                 location=spec.location or Location(),
                 text=column.name,
                 hint="declare it a string, bigint, double, boolean, timestamp or date",
@@ -84,7 +84,7 @@ def parsed_messages(spec: SourceSpec, raw: str, *, members_read: bool = False) -
         shaped = raw
         typed = [_read_member(column, ident(MEMBER.format(i))) for i, column in enumerate(columns)]
         whole = "false"
-    elif kind == "json":
+    elif shape == "json":
         # the value is parsed once, into each column's JSON (NULL: absent); each small piece then
         # once more, for its JSON type and its text, which the conversions below only read
         pieces = ", ".join(
