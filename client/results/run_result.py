@@ -103,6 +103,19 @@ class RunResult:
             document["table_logs"] = self.table_logs
         if self.error is not None:
             document["error"] = self.error
+        segmented = {rule.rule: rule.segments for rule in self.rules if rule.segments is not None}
+        if segmented:
+            document["segments"] = {
+                name: {
+                    "column": segments.column,
+                    "cap": segments.cap,
+                    "capped": segments.capped,
+                    "at": segments.location,
+                    # a list, not a map: a segment's value may be NULL or any type
+                    "values": [{"segment": value, "metrics": metrics} for value, metrics in segments.values],
+                }
+                for name, segments in segmented.items()
+            }
         return document
 
     def document(self, redacted: bool = True) -> ResultDocument:

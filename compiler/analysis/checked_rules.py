@@ -36,6 +36,7 @@ class CheckedCompleteness(CheckedRule):
 
     source: str
     incomplete: Scalar
+    segment: Field | None = None  # `by COLUMN`: the metrics per value of this column too
 
 
 @dataclass(frozen=True)

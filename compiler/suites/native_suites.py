@@ -327,6 +327,7 @@ def _rule(statement: RuleDecl) -> RuleSpec:
         details={entry.key: entry.value for entry in statement.details},
         location=statement.location,
         detail_locations={entry.key: (entry.location, entry.value_at) for entry in statement.details},
+        segment=statement.segment,
     )
 
 

@@ -76,8 +76,14 @@ class SuiteConverter(Converter):
             unquote_name(target) if target else None,
             body,
             details,
+            self._segment(getattr(model, "segment", None)),
             **self.at(model),
         )
+
+    def _segment(self, model: Any) -> s.SegmentBy | None:
+        if model is None:
+            return None
+        return s.SegmentBy(unquote_name(model.column), int(model.top) if model.top else None, **self.at(model))
 
     def _detail(self, model: Any) -> s.Detail:
         return s.Detail(model.key, literal_value(model.value), self.location(model.value), **self.at(model))
