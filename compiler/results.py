@@ -109,6 +109,7 @@ class MeasureResult:
     name: str
     value: object
     shape: str  # value | list | map
+    segments: Segments | None = None  # `by COLUMN`: its row per segment, by column name
 
     def report(self) -> object:
         """The value in the result document: the value, a list, a map by column name, or the error."""

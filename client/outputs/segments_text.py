@@ -21,10 +21,16 @@ def segment_label(value: object) -> str:
     return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value)
 
 
-def worst_first(segments: RuleSegments, rule: Rule | None) -> list[Segment]:
-    """The segments with the largest share of bad rows first, then the largest."""
+def ordered(segments: RuleSegments, rule: Rule | None) -> tuple[list[Segment], str]:
+    """The segments as a report lists them, and how: the worst first where the rule's kind counts
+    bad rows, else the most rows first (as the engine gave them)."""
     if rule is None or rule.kind not in BAD_OF_ALL:
-        return list(segments.values)
+        return list(segments.values), "the most rows first"
+    return worst_first(segments, rule), "the worst first"
+
+
+def worst_first(segments: RuleSegments, rule: Rule) -> list[Segment]:
+    """The segments with the largest share of bad rows first, then the largest."""
     bad, every = (metric_name(key, rule.details) for key in BAD_OF_ALL[rule.kind])
 
     def share(segment: Segment) -> tuple[float, int]:

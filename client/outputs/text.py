@@ -12,7 +12,7 @@ from ..results.document import Check, MalformedColumn, ResultDocument, Rule
 from ..results.run_result import RunResult, json_safe
 from .headline import run_headline
 from .readable_values import duration, number
-from .segments_text import cap_warning, segment_label, worst_first
+from .segments_text import cap_warning, ordered, segment_label
 from .visible_text import for_terminal
 
 SAMPLE_ROWS_SHOWN = 5
@@ -204,14 +204,15 @@ def _metrics_table(result: RunResult, declared: Mapping[str, Rule]) -> str:
 def _segments_text(document: ResultDocument) -> list[str]:
     """Per segmented rule: its cap's warning if reached, then its segments, the worst first."""
     lines: list[str] = []
-    for name, segments in document.segments.items():
-        ordered = worst_first(segments, document.rules.get(name))
-        lines += ["", for_terminal(f"{name} by {segments.column}: {len(ordered)} segments, the worst first")]
+    segmented = [*document.segments.items(), *document.measure_segments.items()]
+    for name, segments in segmented:
+        listed, order = ordered(segments, document.rules.get(name))
+        lines += ["", for_terminal(f"{name} by {segments.column}: {len(listed)} segments, {order}")]
         if segments.capped:
             lines.append(cap_warning(name, segments))
-        keys = list(ordered[0].metrics) if ordered else []
+        keys = list(listed[0].metrics) if listed else []
         lines.append(
-            table([segments.column, *keys], [[segment_label(s.value), *(s.metrics[k] for k in keys)] for s in ordered])
+            table([segments.column, *keys], [[segment_label(s.value), *(s.metrics[k] for k in keys)] for s in listed])
         )
     return lines
 

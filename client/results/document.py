@@ -227,6 +227,7 @@ class ResultDocument:
     run_id: str | None = None  # a document read from a history
     error: RunError | None = None  # a run that broke: no metric, measure or check of it
     segments: Mapping[str, RuleSegments] = dataclass_field(default_factory=dict)  # by rule: its `by` metrics
+    measure_segments: Mapping[str, RuleSegments] = dataclass_field(default_factory=dict)  # by measure: its rows
     # the JSON object as written, to publish again unchanged (a stream batch's replay)
     source: Mapping = dataclass_field(default_factory=dict, repr=False, compare=False)
 
@@ -275,6 +276,7 @@ def read_document(document: object, what: str = "the result document") -> Result
         if document.get("error") is None
         else _run_error(cast(dict, field(document, "error", dict, what)), what),
         segments=_objects(document, "segments", what, _segments),
+        measure_segments=_objects(document, "measure_segments", what, _segments),
         source=document,
     )
 

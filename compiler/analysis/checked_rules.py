@@ -135,6 +135,7 @@ class CheckedQuery(CheckedRule):
     orders: tuple[OrderKey, ...]
     distinct: bool
     limit: int | None
+    segment: Field | None = None  # a measure's `by COLUMN`: its values per value of this column too
 
 
 @dataclass(frozen=True)

@@ -366,6 +366,7 @@ def _measure(statement: MeasureDecl, body: RuleBody) -> MeasureSpec:
         details={},
         location=statement.location,
         shape=statement.shape,
+        segment=statement.segment,
     )
 
 

@@ -80,3 +80,31 @@ def test_rules_by_one_column_share_one_grouped_query_beside_the_scan():
     # a different cap is a different query: its groups are cut elsewhere
     text += "completeness d on orders by country top 5: ts\n"
     assert len([q for q in compile_text(text).plan.queries if _keys(q.relation)]) == 2
+
+
+def test_a_measure_by_column_reads_alike_in_both_parsers(monkeypatch):
+    text = 'measure "rows" on orders by country top 7: count(*)'
+    fast = fast_outcome("suite", text)
+    assert fast is not None and fast == textx_outcome("suite", text, monkeypatch)
+    (measure,) = fast[1].statements
+    assert (measure.segment.column, measure.segment.top) == ("country", 7)
+
+
+@pytest.mark.parametrize(
+    "measure",
+    [
+        'measure "m" by country: select country, count(*) from orders group by country',
+        'measure "m" by country: select count(*) from orders limit 1',
+        'measure "m" by country: sql "select count(*) from orders"',
+    ],
+)
+def test_a_measure_that_cannot_join_the_grouped_query_is_refused_at_its_by(measure):
+    error = _error(measure)
+    assert (error.code, error.column) == ("UNSUPPORTED", measure.index("by country") + 1)
+    assert "aggregates only" in error.hint
+
+
+def test_a_measure_and_a_rule_by_one_column_share_the_grouped_query():
+    text = 'measure "rows" by country: select count(*) from orders\ncompleteness c on orders by country: ts\n'
+    plan = compile_text(text).plan
+    assert len([q for q in plan.queries if _keys(q.relation)]) == 1

@@ -77,3 +77,21 @@ def test_exactly_cap_segments_is_not_capped(dq_engine):
     document = _run("completeness contact on users by country top 5: email\n", dq_engine).to_dict()
     assert document["segments"]["contact"]["capped"] is False
     assert len(document["segments"]["contact"]["values"]) == 5
+
+
+def test_a_measure_by_segment_joins_the_grouped_query(dq_engine):
+    text = (
+        'measure "rows" by country: select count(*) as n, count(email) as emails from users where id > 1\n'
+        "completeness contact on users by country: email\n"
+    )
+    document = _run(text, dq_engine).to_dict()
+    # ids 2..9: FR rows 2, 3 (no email); NULL 4 (email), 5; '' 6 (email), 7; Ü 8 (email); DE 9
+    assert document["measure"]["rows"] == {"n": 8, "emails": 3}
+    part = document["measure_segments"]["rows"]
+    assert {item["segment"]: item["metrics"] for item in part["values"]} == {
+        "FR": {"n": 2, "emails": 0},
+        None: {"n": 2, "emails": 1},
+        "": {"n": 2, "emails": 1},
+        "Ünïcode 東京": {"n": 1, "emails": 1},
+        "DE": {"n": 1, "emails": 0},
+    }

@@ -97,6 +97,7 @@ class SuiteConverter(Converter):
             unquote_string(model.sql.text.value) if model.sql is not None else None,
             None if native is None else s.NativeText(unquote_string(native.text.value), **self.at(native)),
             self.query(model.query) if model.query is not None else None,
+            self._segment(model.segment),
             **self.at(model),
         )
 

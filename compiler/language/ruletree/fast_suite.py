@@ -231,6 +231,7 @@ class SuiteParser(ExpressionParser):
                 raise Unhandled("a measure shape")
             self.take_word()
         source = unquote_name(self.name()) if self.keyword("on") else None
+        segment = self.segment()
         self.expect_punct(":")
         sql = native = query = None
         word = self.word()
@@ -246,7 +247,7 @@ class SuiteParser(ExpressionParser):
                 native = s.NativeText(text, **self.span(native_start, self.last_end))
         else:
             query = self.query()
-        return s.MeasureDecl(name, shape, source, sql, native, query, **self.span(start, self.last_end))
+        return s.MeasureDecl(name, shape, source, sql, native, query, segment, **self.span(start, self.last_end))
 
     def policy(self) -> s.PassChecks | s.PassCount | s.PassAlways:
         start, word = self.pos, self.word()

@@ -62,6 +62,7 @@ class MeasureDecl(Node):
     sql: str | None
     native: NativeText | None
     query: SelectQuery | None
+    segment: SegmentBy | None = None
 
 
 @dataclass(frozen=True, slots=True)
