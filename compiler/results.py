@@ -33,6 +33,18 @@ class RecordOutput:
 
 
 @dataclass
+class Segments:
+    """A rule's metrics per value of its ``by`` column: ``values`` the most rows first, at most
+    ``cap`` of them; ``capped`` when the column held more values than that."""
+
+    column: str
+    cap: int
+    capped: bool
+    values: list[tuple[Any, dict[str, Any]]]
+    location: str  # where the `by` stands (file:line:col), for the warning of a capped rule
+
+
+@dataclass
 class RuleResult:
     """Everything one rule produced."""
 
@@ -42,6 +54,7 @@ class RuleResult:
     records: list[RecordOutput] = field(default_factory=list)
     rows_metric: bool = False  # profiling: the metric is the list of result rows
     error: dict[str, Any] | None = None  # the rule failed once the data had run (GryphError.to_dict())
+    segments: Segments | None = None  # `by COLUMN`: its metrics per segment
 
     def metrics(self) -> object:
         """The rule's metrics in a native suite: a map, or a list of rows for profiling."""
@@ -96,6 +109,7 @@ class MeasureResult:
     name: str
     value: object
     shape: str  # value | list | map
+    segments: Segments | None = None  # `by COLUMN`: its row per segment, by column name
 
     def report(self) -> object:
         """The value in the result document: the value, a list, a map by column name, or the error."""

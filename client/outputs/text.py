@@ -12,6 +12,7 @@ from ..results.document import Check, MalformedColumn, ResultDocument, Rule
 from ..results.run_result import RunResult, json_safe
 from .headline import run_headline
 from .readable_values import duration, number
+from .segments_text import cap_warning, ordered, segment_label
 from .visible_text import for_terminal
 
 SAMPLE_ROWS_SHOWN = 5
@@ -153,6 +154,7 @@ def to_text(result: RunResult, strict: bool = False) -> str:
     lines = [f"suite {for_terminal(result.name)} on {result.engine} ({result.duration_seconds:.2f}s)"]
     if result.metrics:
         lines += ["", _metrics_table(result, document.rules)]
+    lines += _segments_text(document)
     lines += _records_text(document)
     lines += _malformed_text(document.malformed_values)
     if result.measures:
@@ -197,6 +199,22 @@ def _metrics_table(result: RunResult, declared: Mapping[str, Rule]) -> str:
     parts = [table(["rule", "metric", "value"], rows)]
     parts += [f"\n{for_terminal(title)}:\n{_rows_table(value)}" for title, value in below]
     return "\n".join(parts)
+
+
+def _segments_text(document: ResultDocument) -> list[str]:
+    """Per segmented rule: its cap's warning if reached, then its segments, the worst first."""
+    lines: list[str] = []
+    segmented = [*document.segments.items(), *document.measure_segments.items()]
+    for name, segments in segmented:
+        listed, order = ordered(segments, document.rules.get(name))
+        lines += ["", for_terminal(f"{name} by {segments.column}: {len(listed)} segments, {order}")]
+        if segments.capped:
+            lines.append(cap_warning(name, segments))
+        keys = list(listed[0].metrics) if listed else []
+        lines.append(
+            table([segments.column, *keys], [[segment_label(s.value), *(s.metrics[k] for k in keys)] for s in listed])
+        )
+    return lines
 
 
 def _shown(value: object, is_duration: bool) -> object:

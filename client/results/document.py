@@ -181,6 +181,26 @@ class RunError:
 
 
 @dataclass(frozen=True)
+class Segment:
+    """One value of a rule's `by` column and the rule's metrics over its rows."""
+
+    value: object  # as the engine gave it: text, a number, or None for NULL
+    metrics: Mapping[str, object]
+
+
+@dataclass(frozen=True)
+class RuleSegments:
+    """A rule's metrics per segment, the most rows first; ``capped``: the column held more values
+    than ``cap``, and only the ``cap`` with the most rows were kept."""
+
+    column: str
+    cap: int
+    capped: bool
+    at: str  # where the rule's `by` stands: file:line:col
+    values: tuple[Segment, ...]
+
+
+@dataclass(frozen=True)
 class ResultDocument:
     """One run's result document, read."""
 
@@ -206,6 +226,8 @@ class ResultDocument:
     data_time: str | None = None
     run_id: str | None = None  # a document read from a history
     error: RunError | None = None  # a run that broke: no metric, measure or check of it
+    segments: Mapping[str, RuleSegments] = dataclass_field(default_factory=dict)  # by rule: its `by` metrics
+    measure_segments: Mapping[str, RuleSegments] = dataclass_field(default_factory=dict)  # by measure: its rows
     # the JSON object as written, to publish again unchanged (a stream batch's replay)
     source: Mapping = dataclass_field(default_factory=dict, repr=False, compare=False)
 
@@ -253,7 +275,25 @@ def read_document(document: object, what: str = "the result document") -> Result
         error=None
         if document.get("error") is None
         else _run_error(cast(dict, field(document, "error", dict, what)), what),
+        segments=_objects(document, "segments", what, _segments),
+        measure_segments=_objects(document, "measure_segments", what, _segments),
         source=document,
+    )
+
+
+def _segments(part: dict, where: str, _: str) -> RuleSegments:
+    values = []
+    for index, item in enumerate(cast(list, field(part, "values", list, where))):
+        item_where = f"{where}'s segment {index + 1}"
+        if not isinstance(item, dict) or "segment" not in item:
+            raise Damaged(f"{item_where} is {shown(item)}, not a segment and its metrics")
+        values.append(Segment(item["segment"], cast(dict, field(item, "metrics", dict, item_where))))
+    return RuleSegments(
+        column=cast(str, field(part, "column", str, where)),
+        cap=cast(int, field(part, "cap", int, where)),
+        capped=cast(bool, field(part, "capped", bool, where)),
+        at=cast(str, field(part, "at", str, where)),
+        values=tuple(values),
     )
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from gryph.compiler.checks.verdict import CheckOutcome
 from gryph.compiler.redaction import redact_document
-from gryph.compiler.results import RuleResult
+from gryph.compiler.results import RuleResult, Segments
 
 from .document import FORMAT_VERSION, VERSION_KEY, ResultDocument, read_document
 
@@ -47,6 +47,7 @@ class RunResult:
     table_logs: dict[str, dict] = field(default_factory=dict)
     # a run that broke before its checks judged: code, message and exit code (errored_runs.py)
     error: dict | None = None
+    measure_segments: dict[str, Segments] = field(default_factory=dict)  # measures `by COLUMN`
 
     def warnings_failed(self) -> bool:
         # a skipped warning (it could not judge yet) is no failed one
@@ -103,6 +104,13 @@ class RunResult:
             document["table_logs"] = self.table_logs
         if self.error is not None:
             document["error"] = self.error
+        segmented = {rule.rule: rule.segments for rule in self.rules if rule.segments is not None}
+        if segmented:
+            document["segments"] = {name: _segments_part(segments) for name, segments in segmented.items()}
+        if self.measure_segments:
+            document["measure_segments"] = {
+                name: _segments_part(segments) for name, segments in self.measure_segments.items()
+            }
         return document
 
     def document(self, redacted: bool = True) -> ResultDocument:
@@ -113,6 +121,18 @@ class RunResult:
     def task_metric(self) -> dict:
         """The run's task metrics, as the DolphinScheduler proposal stores them beside measure/check/pass."""
         return {"rowsCounter": self.rows_read, "timeElapsed": round(self.duration_seconds * 1000)}
+
+
+def _segments_part(segments: Segments) -> dict:
+    """A rule's or measure's values per segment, as the document holds them."""
+    return {
+        "column": segments.column,
+        "cap": segments.cap,
+        "capped": segments.capped,
+        "at": segments.location,
+        # a list, not a map: a segment's value may be NULL or any type
+        "values": [{"segment": value, "metrics": metrics} for value, metrics in segments.values],
+    }
 
 
 def json_safe(value: object) -> object:

@@ -355,6 +355,7 @@ def run_loaded(
         records=_records(results),
         rules=results,
         measures={m.name: m.report() for m in measures},
+        measure_segments={m.name: m.segments for m in measures if m.segments is not None},
         checks=verdict.checks,
         passed=verdict.passed and not failed,
         policy=str(suite.policy),

@@ -36,6 +36,7 @@ class CheckedCompleteness(CheckedRule):
 
     source: str
     incomplete: Scalar
+    segment: Field | None = None  # `by COLUMN`: the metrics per value of this column too
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,7 @@ class CheckedQuery(CheckedRule):
     orders: tuple[OrderKey, ...]
     distinct: bool
     limit: int | None
+    segment: Field | None = None  # a measure's `by COLUMN`: its values per value of this column too
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,21 @@ decided (a column outside GROUP BY and aggregates is an error here), ORDER BY an
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from ..language.number_literals import number_from_text
-from ..language.ruletree.nodes import Expr, Name, Node, OrderItem, Selection, SelectItem, SelectQuery, Star, StarStep
+from ..language.ruletree.nodes import (
+    Expr,
+    Name,
+    Node,
+    OrderItem,
+    Selection,
+    SelectItem,
+    SelectQuery,
+    Star,
+    StarStep,
+    located,
+)
 from ..plan import AggregateCall, Field, Named, Scalar, contains_aggregate, substitute, walk
 from ..plan.data_types import Column
 from ..plan.scalars import children
@@ -186,11 +198,24 @@ class MeasureChecker(QueryChecker):
     """A measure: a query checked like a profiling query, or SQL text that runs as is."""
 
     kind = RuleKind.MEASURE
+    segmented = True
 
     def check(self) -> CheckedRule:
+        segment = self.rule.segment
         if isinstance(self.rule.body, (str, NativeSql)):
+            if segment is not None:
+                raise located(
+                    "UNSUPPORTED", "a measure's SQL text is not split by segment", segment, NOT_SEGMENTED_HINT
+                )
             return CheckedRule(self.rule)
-        return super().check()
+        checked = self.check_query(self.body_as(SelectQuery))
+        if segment is not None and not checked.fused:
+            raise located("UNSUPPORTED", "this measure's query is not split by segment", segment, NOT_SEGMENTED_HINT)
+        return replace(checked, segment=self.segment_field(self.resolver))
+
+
+# what a measure `by COLUMN` may be: aggregates that join the source's shared scan
+NOT_SEGMENTED_HINT = "a measure by a column is a query of aggregates only: no GROUP BY, ORDER BY, LIMIT or DISTINCT"
 
 
 def _outside_aggregates(expr: Scalar) -> bool:

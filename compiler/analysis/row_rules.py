@@ -23,19 +23,21 @@ class CompletenessChecker(RuleChecker):
     configured column matches its regex or its enumeration (``hive_none`` meaning NULL)."""
 
     kind = RuleKind.COMPLETENESS
+    segmented = True
 
     def check(self) -> CheckedCompleteness:
         source = self.rule.source
         schema = self.schema(source)
         assert source is not None  # the schema of None is an error
-        selections = self.selections(self.body_as(SelectList).items, Resolver(self.source_scope(source)))
+        resolver = Resolver(self.source_scope(source))
+        selections = self.selections(self.body_as(SelectList).items, resolver)
         confs = self.rule.details.get("error.confs")
         if confs:
             assert isinstance(confs, list)  # the loaders read error.confs as a list of maps
             incomplete = or_all([self._error_condition(conf, selections, schema) for conf in confs])
         else:
             incomplete = or_all([IsNull(expr) for expr, _, _ in selections])
-        return CheckedCompleteness(self.rule, source, incomplete)
+        return CheckedCompleteness(self.rule, source, incomplete, self.segment_field(resolver))
 
     def _error_condition(self, conf: dict[str, object], selections: Selections, schema: Schema) -> Scalar:
         """Griffin's error.confs entry: ``{column.name, type: regex|enumeration, values}``."""

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import ClassVar, TypeVar
 
 from ..errors import InvalidInput, did_you_mean
-from ..language.ruletree.nodes import FieldStep, Name, Node, Selection, SelectItem, Star
+from ..language.ruletree.nodes import FieldStep, Name, Node, Selection, SelectItem, Star, located
 from ..language.time_literals import duration_ms
 from ..plan import Field, Scalar
 from ..plan.data_types import Schema
@@ -25,12 +25,32 @@ class RuleChecker:
     """Checks one rule against the schemas; a subclass per rule kind implements ``check``."""
 
     kind: ClassVar[RuleKind]  # the kind it checks: its details are the registry's
+    segmented: ClassVar[bool] = False  # whether its metrics can be split `by COLUMN`
 
     def __init__(self, rule: RuleSpec, schemas: Mapping[str, Schema], now_ms: int) -> None:
         self.rule = rule
         self.schemas = schemas
         self.now_ms = now_ms  # the run's time: current_date() and the like are this constant
         self.check_details()
+        if rule.segment is not None and not self.segmented:
+            raise located(
+                "UNSUPPORTED",
+                f"a {rule.kind} rule's metrics are not split by segment",
+                rule.segment,
+                "write `by COLUMN` on a completeness rule, or drop it",
+            )
+
+    def segment_field(self, resolver: Resolver) -> Field | None:
+        """The column of the rule's `by COLUMN`, resolved in the rule's source (None without one)."""
+        segment = self.rule.segment
+        if segment is None:
+            return None
+        if segment.top == 0:
+            raise located("BAD_NUMBER", "`top 0` keeps no segment", segment, "write top 1 or more, or leave it out")
+        name = Name(segment.column, location=segment.location, text=segment.text)
+        field = resolver.expression(name, Context(clause="by"))
+        assert isinstance(field, Field)  # a name in a one-source scope is that source's column
+        return field
 
     def check(self) -> CheckedRule:
         raise NotImplementedError

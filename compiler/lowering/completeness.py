@@ -9,6 +9,7 @@ from ..results import RuleResult
 from ..rule_kinds import RuleKind
 from .common import Finisher, RuleLowering, positive
 from .query_collector import Results
+from .segments import SegmentRefs
 
 
 class CompletenessLowering(RuleLowering[CheckedCompleteness]):
@@ -23,15 +24,27 @@ class CompletenessLowering(RuleLowering[CheckedCompleteness]):
         sample_ref = self.sample(Filter(read, incomplete), "incompleteRecords", positive(incomplete_ref))
         names = self.metric_names()
 
+        segment = self.checked.segment
+        if segment is not None:
+            segments = SegmentRefs(self, read, segment)
+            segment_totals = segments.value(count_all())
+            segment_incomplete = segments.value(count_all(filter=incomplete))
+
+        def metrics(total: int | None, missing: int | None) -> dict[str, int]:
+            total, missing = total or 0, missing or 0
+            return {names["total"]: total, names["incomplete"]: missing, names["complete"]: total - missing}
+
         def finish(results: Results) -> RuleResult:
-            total = results.value(total_ref) or 0
             missing = results.value(incomplete_ref) or 0
-            row = {names["total"]: total, names["incomplete"]: missing, names["complete"]: total - missing}
+            by_segment = None
+            if segment is not None:
+                by_segment = segments.finish(results, lambda get: metrics(get(segment_totals), get(segment_incomplete)))
             return RuleResult(
                 rule.name,
                 rule.kind,
-                [self.write([row])],
+                [self.write([metrics(results.value(total_ref), missing)])],
                 [self.record(results, "incompleteRecords", missing, sample_ref)],
+                segments=by_segment,
             )
 
         return finish

@@ -8,15 +8,17 @@ tell one row from several.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from ..analysis.checked_rules import CheckedQuery
 from ..errors import ResultError
 from ..plan import Read, Relation, Sql
-from ..results import MeasureResult, ResultRow, Row
+from ..results import MeasureResult, ResultRow, Row, Segments
 from ..rule_kinds import RuleKind
 from ..suites.suite import MeasureSpec, NativeSql
-from .profiling import QueryLowering
+from .profiling import QueryLowering, fused_items
 from .query_collector import Results
+from .segments import SegmentRefs
 
 MeasureFinisher = Callable[[Results], MeasureResult]
 
@@ -26,6 +28,7 @@ class MeasureLowering(QueryLowering):
     row_limit = 1
 
     def lower(self) -> MeasureFinisher:
+        by_segment: Callable[[Results], Segments] | None = None
         if not isinstance(self.checked, CheckedQuery):
             body = self.rule.body
             relation: Relation
@@ -43,6 +46,7 @@ class MeasureLowering(QueryLowering):
                 return rows
         else:
             finish_query = self.lower_query(self.checked)
+            by_segment = self._by_segment(self.checked)
 
             def rows_of(results: Results) -> list[ResultRow]:
                 return finish_query(results).writes[0].rows
@@ -57,9 +61,18 @@ class MeasureLowering(QueryLowering):
                     text=None,
                     hint="aggregate the query, e.g. count(*) or max(x)",
                 )
-            return self._result(rows[0])
+            result = self._result(rows[0])
+            return result if by_segment is None else replace(result, segments=by_segment(results))
 
         return finish
+
+    def _by_segment(self, query: CheckedQuery) -> Callable[[Results], Segments] | None:
+        """A measure `by COLUMN`: its items again per segment, in the grouped query of its source."""
+        if query.segment is None:
+            return None
+        segments = SegmentRefs(self, self.read(query.source), query.segment)
+        refs = [(name, segments.value(expr)) for (_, name), expr in zip(query.items, fused_items(query), strict=True)]
+        return lambda results: segments.finish(results, lambda get: {name: get(ref) for name, ref in refs})
 
     def too_many_rows(self) -> ResultError:
         return ResultError(

@@ -19,6 +19,7 @@ from ..plan import (
     Named,
     Project,
     Relation,
+    Scalar,
     Sort,
     SortKey,
     substitute,
@@ -41,21 +42,7 @@ class QueryLowering(RuleLowering[CheckedRule]):
         read = self.read(query.source)
         names = [name for _, name in query.items]
         if query.fused:
-            where = query.where
-            refs = [
-                self.collector.value(
-                    read,
-                    substitute(
-                        expr,
-                        lambda n: (
-                            AggregateCall(n.fn, n.args, n.dtype, n.distinct, where)
-                            if isinstance(n, AggregateCall)
-                            else None
-                        ),
-                    ),
-                )
-                for expr, _ in query.items
-            ]
+            refs = [self.collector.value(read, expr) for expr in fused_items(query)]
 
             def finish_fused(results: Results) -> RuleResult:
                 row = {name: results.value(ref) for name, ref in zip(names, refs, strict=True)}
@@ -87,6 +74,18 @@ class QueryLowering(RuleLowering[CheckedRule]):
             text=None,
             hint="add a LIMIT or a GROUP BY",
         )
+
+
+def fused_items(query: CheckedQuery) -> list[Scalar]:
+    """A fused query's items, its WHERE moved into each aggregate's filter (the scan is shared)."""
+    where = query.where
+    return [
+        substitute(
+            expr,
+            lambda n: AggregateCall(n.fn, n.args, n.dtype, n.distinct, where) if isinstance(n, AggregateCall) else None,
+        )
+        for expr, _ in query.items
+    ]
 
 
 class ProfilingLowering(QueryLowering):

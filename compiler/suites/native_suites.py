@@ -331,6 +331,7 @@ def _rule(statement: RuleDecl) -> RuleSpec:
         details={entry.key: entry.value for entry in statement.details},
         location=statement.location,
         detail_locations={entry.key: (entry.location, entry.value_at) for entry in statement.details},
+        segment=statement.segment,
     )
 
 
@@ -369,6 +370,7 @@ def _measure(statement: MeasureDecl, body: RuleBody) -> MeasureSpec:
         details={},
         location=statement.location,
         shape=statement.shape,
+        segment=statement.segment,
     )
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from ..errors import Location
 from ..language.ruletree.check_nodes import CheckExpr
 from ..language.ruletree.nodes import AccuracyBody, SelectList, SelectQuery
+from ..language.ruletree.statements import SegmentBy
 from ..plan.data_types import DataType
 from ..sources.source_specs import SourceSpec
 from .griffin_measure_specs import MeasureConfig
@@ -57,6 +58,7 @@ class RuleSpec:
     # what an accuracy rule reads in place of its source or target, under their names (in a stream:
     # the batch and the misses it matches again, a target's earlier rows; client/streaming/)
     reads: dict[str, str] = field(default_factory=dict)
+    segment: SegmentBy | None = None  # `by COLUMN`: the metrics per value of the column too
 
 
 @dataclass

@@ -76,8 +76,14 @@ class SuiteConverter(Converter):
             unquote_name(target) if target else None,
             body,
             details,
+            self._segment(getattr(model, "segment", None)),
             **self.at(model),
         )
+
+    def _segment(self, model: Any) -> s.SegmentBy | None:
+        if model is None:
+            return None
+        return s.SegmentBy(unquote_name(model.column), int(model.top) if model.top else None, **self.at(model))
 
     def _detail(self, model: Any) -> s.Detail:
         return s.Detail(model.key, literal_value(model.value), self.location(model.value), **self.at(model))
@@ -91,6 +97,7 @@ class SuiteConverter(Converter):
             unquote_string(model.sql.text.value) if model.sql is not None else None,
             None if native is None else s.NativeText(unquote_string(native.text.value), **self.at(native)),
             self.query(model.query) if model.query is not None else None,
+            self._segment(model.segment),
             **self.at(model),
         )
 

@@ -167,6 +167,7 @@ class SuiteParser(ExpressionParser):
                 self.expect_punct(",")
             if two_sources or self.punct(","):
                 target = unquote_name(self.name())
+        segment = self.segment() if grammar == "selections" else None
         self.expect_punct(":")
         body: n.AccuracyBody | n.SelectQuery | n.SelectList
         items: tuple[n.SelectItem, ...] = ()
@@ -180,7 +181,16 @@ class SuiteParser(ExpressionParser):
         at = self.span(start, self.last_end)
         if grammar == "selections":
             body = n.SelectList(items, **at)  # as convert_suite builds it: at the whole statement
-        return s.RuleDecl(kind, name, source, target, body, details, **at)
+        return s.RuleDecl(kind, name, source, target, body, details, segment, **at)
+
+    def segment(self) -> s.SegmentBy | None:
+        """``by COLUMN`` before a selections rule's colon, if written."""
+        start = self.pos
+        if not self.keyword("by"):
+            return None
+        column = unquote_name(self.name())
+        top = int(self.expect(DIGITS)) if self.keyword("top") else None
+        return s.SegmentBy(column, top, **self.span(start, self.last_end))
 
     def details(self) -> tuple[s.Detail, ...]:
         if not self.keyword("with"):
@@ -235,6 +245,7 @@ class SuiteParser(ExpressionParser):
                 raise Unhandled("a measure shape")
             self.take_word()
         source = unquote_name(self.name()) if self.keyword("on") else None
+        segment = self.segment()
         self.expect_punct(":")
         sql = native = query = None
         word = self.word()
@@ -250,7 +261,7 @@ class SuiteParser(ExpressionParser):
                 native = s.NativeText(text, **self.span(native_start, self.last_end))
         else:
             query = self.query()
-        return s.MeasureDecl(name, shape, source, sql, native, query, **self.span(start, self.last_end))
+        return s.MeasureDecl(name, shape, source, sql, native, query, segment, **self.span(start, self.last_end))
 
     def policy(self) -> s.PassChecks | s.PassCount | s.PassAlways:
         start, word = self.pos, self.word()

@@ -27,6 +27,14 @@ class Detail(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class SegmentBy(Node):
+    """``by COLUMN``: a rule's metrics per value of the column as well as over all rows."""
+
+    column: str
+    top: int | None = None  # `top N`: at most N segments, the ones with the most rows
+
+
+@dataclass(frozen=True, slots=True)
 class RuleDecl(Node):
     kind: str  # lower case
     name: str
@@ -34,6 +42,7 @@ class RuleDecl(Node):
     target: str | None
     body: AccuracyBody | SelectQuery | SelectList
     details: tuple[Detail, ...]
+    segment: SegmentBy | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +62,7 @@ class MeasureDecl(Node):
     sql: str | None
     native: NativeText | None
     query: SelectQuery | None
+    segment: SegmentBy | None = None
 
 
 @dataclass(frozen=True, slots=True)

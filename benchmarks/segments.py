@@ -1,0 +1,116 @@
+"""Cost of segments (issue 44 item 8): the same suite with and without `by segment`, on DuckDB and
+a local Spark Connect server, on generated parquet with 100 segments (98 values, NULL and '').
+
+    python -m benchmarks.segments --rows 10000000 --repeats 3 [--no-spark]
+
+Prints each engine's median seconds unsegmented and segmented and their ratio (the target: at
+most 1.3), and checks that both engines give identical metrics, per segment included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+import duckdb
+
+from gryph.client import load_suite, run
+from gryph.client.run.engines import open_engine
+
+DATA = Path(__file__).resolve().parent / "data"
+RULES = """suite segments_bench
+source events = parquet("{path}")
+completeness email_present on events{by}: email
+completeness contact on events{by}: email, name
+completeness account on events{by}: account_id
+measure "rows"{by}: select count(*) as n, sum(amount) as amount, count(distinct user_id) as users from events
+"""
+
+
+def generate(rows: int) -> Path:
+    """``rows`` events, their segment one of 98 values, NULL (1%) or '' (1%)."""
+    path = DATA / f"segments_{rows}.parquet"
+    if path.exists():
+        return path
+    DATA.mkdir(parents=True, exist_ok=True)
+    duckdb.connect().execute(
+        f"""COPY (SELECT i AS id, hash(i, 1) % {max(rows // 10, 1)} AS user_id,
+          CASE WHEN hash(i, 2) % 100 = 0 THEN NULL WHEN hash(i, 2) % 100 = 1 THEN ''
+               ELSE 'segment ' || (hash(i, 3) % 98) END AS segment,
+          CASE WHEN hash(i, 4) % 100 < 3 THEN NULL ELSE 'user' || i || '@example.com' END AS email,
+          CASE WHEN hash(i, 5) % 200 = 0 THEN NULL ELSE 'name' || (hash(i, 6) % 50) END AS name,
+          CASE WHEN hash(i, 7) % 50 = 0 THEN NULL ELSE hash(i, 8) % 100000 END AS account_id,
+          (hash(i, 9) % 100000) / 100.0 AS amount
+        FROM range({rows}) r(i)) TO '{path}' (FORMAT parquet)"""
+    )
+    return path
+
+
+def suite_text(path: Path, segmented: bool) -> str:
+    return RULES.format(path=path, by=" by segment" if segmented else "")
+
+
+def timed(engine, text: str, repeats: int) -> tuple[float, dict]:
+    """The median seconds of ``repeats`` runs (after one warm-up) and the last run's document."""
+    suite = load_suite(text)
+    document = run(suite, engine, record_sample=0).to_dict()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        document = run(suite, engine, record_sample=0).to_dict()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), document
+
+
+def comparable(document: dict) -> dict:
+    """What both engines must agree on: metrics, measures and every segment (sums of doubles rounded)."""
+
+    def rounded(value):
+        return round(value, 6) if isinstance(value, float) else value
+
+    parts = {k: document.get(k) for k in ("metrics", "measure", "segments", "measure_segments")}
+    return json.loads(json.dumps(parts), parse_float=lambda text: rounded(float(text)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--no-spark", action="store_true")
+    args = parser.parse_args(argv)
+    path = generate(args.rows)
+    engines = ["duckdb"] + ([] if args.no_spark else ["spark"])
+    server = None
+    documents = {}
+    for name in engines:
+        if name == "spark":
+            from gryph.client.spark.session.local_server import start_local_server
+
+            server = start_local_server(confs={"spark.driver.memory": "4g"}, connectors=False)
+            engine = open_engine("spark", remote=server.url)
+        else:
+            engine = open_engine("duckdb")
+        try:
+            plain, _ = timed(engine, suite_text(path, False), args.repeats)
+            segmented, documents[name] = timed(engine, suite_text(path, True), args.repeats)
+        finally:
+            engine.close()
+            if server is not None:
+                server.stop()
+        segments = len(documents[name]["segments"]["contact"]["values"])
+        print(
+            f"{name:7} rows {args.rows:>11,}  segments {segments}  unsegmented {plain:7.2f}s  "
+            f"segmented {segmented:7.2f}s  ratio {segmented / plain:5.2f}"
+        )
+    if len(documents) == 2:
+        same = comparable(documents["duckdb"]) == comparable(documents["spark"])
+        print(f"identical metrics on both engines (per segment included): {same}")
+        return 0 if same else 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

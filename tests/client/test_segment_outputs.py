@@ -1,0 +1,82 @@
+"""A segmented rule in the result document (read back typed, a damaged part named), in the
+history and in the text report: the worst segments first, NULL and "" told apart, the cap's
+located warning."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gryph.client import load_suite, run
+from gryph.client.outputs.text import to_text
+from gryph.client.results.checked_values import Damaged
+from gryph.client.results.document import read_document
+from gryph.client.store.history import HistoryStore
+from tests.support.gryph_cli import gryph
+
+# country: FR 1 of 3 rows without email, NULL 2 of 2, '' 0 of 1, 'Ü' 1 of 1
+ROWS = [
+    (1, "a@x", "FR"),
+    (2, None, "FR"),
+    (3, "b@x", "FR"),
+    (4, None, None),
+    (5, None, None),
+    (6, "c@x", ""),
+    (7, None, "Ü"),
+]
+
+
+@pytest.fixture
+def suite_file(tmp_path):
+    lines = [json.dumps({"id": i, "email": e, "country": c}, ensure_ascii=False) for i, e, c in ROWS]
+    (tmp_path / "users.json").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    suite = tmp_path / "s.dq"
+    suite.write_text(
+        'suite segs\nsource users = json("users.json")\ncompleteness contact on users by country: email\n',
+        encoding="utf-8",
+    )
+    return suite
+
+
+def test_the_text_report_shows_the_worst_segments_first(suite_file):
+    text = to_text(run(str(suite_file)))
+    table = text[text.index("contact by country: 4 segments, the worst first") :].splitlines()
+    # shares without an email: NULL 2/2 and "Ü" 1/1 (tied at 1.0: the larger first), FR 1/3, "" 0/1
+    assert [line.split()[0] for line in table[3:7]] == ["NULL", '"Ü"', '"FR"', '""']
+
+
+def test_the_document_reads_back_typed_and_the_history_keeps_it(suite_file, tmp_path):
+    history = tmp_path / "h.duckdb"
+    done = gryph("run", str(suite_file), "--history", str(history), "--format", "json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    part = read_document(json.loads(done.stdout)).segments["contact"]
+    assert (part.column, part.cap, part.capped) == ("country", 1000, False)
+    assert part.at.endswith("s.dq:3:31")  # the `by` of line 3
+    assert {s.value: s.metrics["incomplete"] for s in part.values} == {"FR": 1, None: 2, "": 0, "Ü": 1}
+    (stored,) = HistoryStore(history).documents("segs", 1)
+    assert stored.segments == {"contact": part}
+
+
+def test_a_damaged_segments_part_is_named():
+    document = run(load_suite("completeness c on t by k: v", {"t": _table()})).to_dict()
+    values = document["segments"]["c"]["values"]
+    document["segments"]["c"]["values"] = [["x"]]
+    with pytest.raises(Damaged, match="segment 1"):
+        read_document(document)
+    document["segments"]["c"]["values"] = values
+    del document["segments"]["c"]["cap"]
+    with pytest.raises(Damaged, match="'cap'"):
+        read_document(document)
+
+
+def test_the_cap_is_a_located_warning_naming_it(tmp_path):
+    result = run(load_suite("completeness c on t by k top 1: v", {"t": _table()}))
+    assert result.to_dict()["segments"]["c"]["capped"] is True
+    assert "warning: c by k: more than 1 segments; the 1 with the most rows are kept" in to_text(result)
+
+
+def _table():
+    import pyarrow as pa
+
+    return pa.table({"k": ["a", "a", "b"], "v": [1, None, None]})

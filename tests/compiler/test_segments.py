@@ -1,0 +1,110 @@
+"""`by COLUMN` on a rule: both parsers read it alike, the check pass locates what is wrong with it,
+and rules segmented by the same column share one grouped query beside the source's shared scan."""
+
+from __future__ import annotations
+
+import pytest
+
+from gryph.compiler.errors import InvalidInput
+from gryph.compiler.language.ruletree.statements import SegmentBy
+from gryph.compiler.plan import Aggregate
+from tests.compiler.compiler_support import compile_text
+from tests.compiler.parser_outcomes import fast_outcome, textx_outcome
+
+
+@pytest.mark.parametrize(
+    "text,column,top",
+    [
+        ("completeness c on orders by country: order_id", "country", None),
+        ("completeness c on orders by `ville natale` top 20: order_id", "ville natale", 20),
+        ("completeness c on orders\n  by country\n  top 3 : order_id with incomplete = 'missing'", "country", 3),
+    ],
+)
+def test_both_parsers_read_by(text, column, top, monkeypatch):
+    fast = fast_outcome("suite", text)
+    assert fast is not None, "left to textX"
+    assert fast == textx_outcome("suite", text, monkeypatch)
+    (rule,) = fast[1].statements
+    assert isinstance(rule.segment, SegmentBy)
+    assert (rule.segment.column, rule.segment.top) == (column, top)
+    assert (
+        rule.segment.text.startswith("by ") and rule.segment.location.line == text[: text.index("by")].count("\n") + 1
+    )
+
+
+def _error(text: str) -> InvalidInput:
+    with pytest.raises(InvalidInput) as caught:
+        compile_text(text)
+    return caught.value
+
+
+def test_unknown_segment_column_is_located_with_did_you_mean():
+    error = _error("completeness c on orders by contry: order_id")
+    assert (error.code, error.line, error.column) == ("UNKNOWN_COLUMN", 1, len("completeness c on orders ") + 1)
+    assert error.text == "by contry"
+    assert "'country'" in error.hint
+
+
+def test_by_on_a_rule_kind_without_segments_is_refused_where_it_stands():
+    error = _error("uniqueness u on orders by country: order_id")
+    assert (error.code, error.column) == ("UNSUPPORTED", len("uniqueness u on orders ") + 1)
+    assert "completeness" in error.hint
+
+
+def test_top_zero_is_refused():
+    error = _error("completeness c on orders by country top 0: order_id")
+    assert (error.code, error.text) == ("BAD_NUMBER", "by country top 0")
+
+
+def _keys(relation) -> tuple | None:
+    """The grouping keys of the aggregate a query reads (None: a row query, no aggregate)."""
+    while not isinstance(relation, Aggregate):
+        relation = getattr(relation, "input", None)
+        if relation is None:
+            return None
+    return relation.keys
+
+
+def test_rules_by_one_column_share_one_grouped_query_beside_the_scan():
+    text = (
+        "completeness a on orders by country: order_id\n"
+        "completeness b on orders by country: user_id\n"
+        "completeness c on orders: ts\n"
+    )
+    plan = compile_text(text).plan
+    grouped = [q for q in plan.queries if _keys(q.relation)]
+    ungrouped = [q for q in plan.queries if _keys(q.relation) == ()]
+    assert len(grouped) == 1 and len(ungrouped) == 1  # one GROUP BY country, one scan for the totals
+    assert [k.expr.name for k in _keys(grouped[0].relation)] == ["country"]
+    assert grouped[0].limit == 1001  # the default cap, and one more to tell a capped column
+    # a different cap is a different query: its groups are cut elsewhere
+    text += "completeness d on orders by country top 5: ts\n"
+    assert len([q for q in compile_text(text).plan.queries if _keys(q.relation)]) == 2
+
+
+def test_a_measure_by_column_reads_alike_in_both_parsers(monkeypatch):
+    text = 'measure "rows" on orders by country top 7: count(*)'
+    fast = fast_outcome("suite", text)
+    assert fast is not None and fast == textx_outcome("suite", text, monkeypatch)
+    (measure,) = fast[1].statements
+    assert (measure.segment.column, measure.segment.top) == ("country", 7)
+
+
+@pytest.mark.parametrize(
+    "measure",
+    [
+        'measure "m" by country: select country, count(*) from orders group by country',
+        'measure "m" by country: select count(*) from orders limit 1',
+        'measure "m" by country: sql "select count(*) from orders"',
+    ],
+)
+def test_a_measure_that_cannot_join_the_grouped_query_is_refused_at_its_by(measure):
+    error = _error(measure)
+    assert (error.code, error.column) == ("UNSUPPORTED", measure.index("by country") + 1)
+    assert "aggregates only" in error.hint
+
+
+def test_a_measure_and_a_rule_by_one_column_share_the_grouped_query():
+    text = 'measure "rows" by country: select count(*) from orders\ncompleteness c on orders by country: ts\n'
+    plan = compile_text(text).plan
+    assert len([q for q in plan.queries if _keys(q.relation)]) == 1
