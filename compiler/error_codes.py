@@ -88,6 +88,7 @@ CODES: dict[str, ErrorCode] = {
         STREAM_OTHER_SUITE="the stream state <path> is the state of suite <name>",
         BAD_OUTPUT_PATH="<option> <path> <problem>",
         BAD_TABLE_NAME="<name> is not a table name",
+        QUARANTINE_TARGET="quarantine folder <path> <problem>",
         SOURCE_NO_PATH="source <name> has no path",
         SOURCE_NO_TABLE="source <name> has no table",
         SOURCE_NO_FRAME="source <name> has no data frame",

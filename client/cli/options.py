@@ -171,3 +171,13 @@ def positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number of runs, at least 1, got {text!r}")
     return int(text)
+
+
+def quarantine_to(command: argparse.ArgumentParser) -> None:
+    group(command, "outputs").add_argument(
+        "--quarantine-to",
+        metavar="DIR",
+        help="write each source's rows that fail a completeness, accuracy or uniqueness rule, with their "
+        "errors, to DIR/SOURCE/quarantine/ and the others to DIR/SOURCE/valid/, one folder per data time "
+        "(a rerun replaces it)",
+    )

@@ -47,6 +47,8 @@ class RunResult:
     table_logs: dict[str, dict] = field(default_factory=dict)
     # a run that broke before its checks judged: code, message and exit code (errored_runs.py)
     error: dict | None = None
+    # per source split by --quarantine-to: its quarantine and valid folders, their rows and the run's id
+    outputs: dict[str, dict] = field(default_factory=dict)
 
     def warnings_failed(self) -> bool:
         # a skipped warning (it could not judge yet) is no failed one
@@ -103,6 +105,8 @@ class RunResult:
             document["table_logs"] = self.table_logs
         if self.error is not None:
             document["error"] = self.error
+        if self.outputs:
+            document["outputs"] = self.outputs
         return document
 
     def document(self, redacted: bool = True) -> ResultDocument:

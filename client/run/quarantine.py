@@ -1,0 +1,185 @@
+"""Quarantine outputs: where a run writes each source's failing and valid rows, exactly once per
+data time.
+
+``--quarantine-to DIR`` gives every source a row-level rule reads two parquet folders,
+``DIR/SOURCE/quarantine/data_time=KEY/`` and ``DIR/SOURCE/valid/data_time=KEY/``. The engine writes
+them aside (``_staging-RUN``), the run marks them as its own, writes a journal of the swaps, then
+exchanges each with the data time's folder in one ``renameat2(RENAME_EXCHANGE)``: a reader sees
+the old folder or the new one, never neither or half. A run killed after the journal is finished
+by the next run over the same folder (the swaps are idempotent); one killed before it leaves the
+old rows, and its stage is removed.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import shutil
+import signal
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from gryph.compiler.errors import InvalidInput, Location
+from gryph.compiler.lowering.row_failures import Split
+from gryph.compiler.rule_kinds import RuleKind
+from gryph.compiler.safe_names import safe_file_name
+from gryph.compiler.suites.suite import RuleSpec, Suite
+
+OUTPUTS = ("quarantine", "valid")
+MARK = "_gryph_run"  # the run that wrote a folder (Spark and parquet readers skip names starting with _)
+JOURNAL = "_swaps-{run}.json"
+CRASH_AT = "GRYPH_QUARANTINE_CRASH_AT"  # a test's point to die at: "staged" or "swapped"
+ROW_KINDS = (RuleKind.COMPLETENESS, RuleKind.ACCURACY, RuleKind.UNIQUENESS)
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+@dataclass(frozen=True)
+class Staged:
+    """One source's two outputs: written by the engine to ``staging``, then swapped into ``final``."""
+
+    source: str
+    folder: Path  # DIR/SOURCE: the journal's place
+    staging: dict[str, Path]
+    final: dict[str, Path]
+
+
+def new_run_id() -> str:
+    """The id ``_dq_run`` carries and the stage folders are named by."""
+    return uuid.uuid4().hex[:16]
+
+
+def plan_outputs(
+    suite: Suite, root: str, run: tuple[str | None, ...], engine: str
+) -> tuple[list[Staged], tuple[Split, ...]]:
+    """The staged outputs of every source a row-level rule reads, and the splits the compiler
+    exports to them (DuckDB writes one file, Spark a folder of parts: both read as ``KEY/*.parquet``)."""
+    run_id, data_time = run[1], run[2]
+    key = "data_time=" + (data_time or "none").replace(":", "-")
+    staged, splits = [], []
+    for source in sorted({rule.source for rule in suite.rules if _row_level(rule) and rule.source}):
+        folder = Path(root) / safe_file_name(source)
+        stage = {out: folder / out / f"_staging-{run_id}" for out in OUTPUTS}
+        final = {out: folder / out / key for out in OUTPUTS}
+        staged.append(Staged(source, folder, stage, final))
+        paths = [str(stage[out] / "part-0.parquet") if engine == "duckdb" else str(stage[out]) for out in OUTPUTS]
+        splits.append(Split(source, paths[0], paths[1], run))
+    return staged, tuple(splits)
+
+
+def _row_level(rule: RuleSpec) -> bool:
+    """A rule whose failures are rows of its source (as ``row_failures.row_level`` reads it checked)."""
+    return rule.kind in ROW_KINDS and not (rule.kind == RuleKind.UNIQUENESS and rule.target is not None)
+
+
+def check_target(root: str, location: Location) -> None:
+    """A quarantine folder the run can write, found before any scan."""
+    path = Path(root)
+    existing = next((p for p in (path, *path.parents) if p.exists()), Path("."))
+    problem = None
+    if existing == path and not path.is_dir():
+        problem = "is a file, not a folder"
+    elif not os.access(existing, os.W_OK | os.X_OK):
+        problem = f"cannot be written ({str(existing)!r} is read-only)"
+    if problem is not None:
+        raise InvalidInput(
+            "QUARANTINE_TARGET",
+            f"quarantine folder {root!r} {problem}",
+            location=location,
+            text=root,
+            hint="give --quarantine-to a folder this user can write",
+        )
+
+
+def finish_pending(root: str) -> None:
+    """Complete the swaps of a run killed after writing its journal (the old rows or the new,
+    never both): each swap is done once, whatever step the run died at."""
+    base = Path(root)
+    if not base.is_dir():
+        return
+    for journal in sorted(base.glob("*/" + JOURNAL.format(run="*"))):
+        _swap_all(json.loads(journal.read_text("utf-8")))
+        journal.unlink()
+    for stage in base.glob("*/*/_staging-*"):  # a run killed before its journal: its rows never count
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+def publish(staged: Sequence[Staged], run_id: str) -> None:
+    """Swap every staged output into its data time's folder, as one journaled step."""
+    for each in staged:
+        for out in OUTPUTS:
+            folder = each.staging[out]
+            folder.mkdir(parents=True, exist_ok=True)  # Spark writes no folder for no rows on some paths
+            (folder / MARK).write_text(run_id, "utf-8")
+    _crash_point("staged")
+    for each in staged:
+        swaps = {"run": run_id, "swaps": [[str(each.staging[o]), str(each.final[o])] for o in OUTPUTS]}
+        journal = each.folder / JOURNAL.format(run=run_id)
+        partial = journal.with_suffix(".partial")
+        partial.write_text(json.dumps(swaps), "utf-8")
+        os.replace(partial, journal)
+        _swap_all(swaps, crash_between=True)
+        journal.unlink()
+
+
+def _swap_all(journal: dict, crash_between: bool = False) -> None:
+    run_id = journal["run"]
+    for index, (stage, final) in enumerate(journal["swaps"]):
+        _swap_in(Path(stage), Path(final), run_id)
+        if crash_between and index == 0:
+            _crash_point("swapped")
+
+
+def _swap_in(stage: Path, final: Path, run_id: str) -> None:
+    """Put the run's folder at ``final`` (once: a folder already marked by the run is left), and
+    remove what was there before."""
+    if _mark(final) == run_id:
+        shutil.rmtree(stage, ignore_errors=True)
+        return
+    if not stage.exists():
+        return  # nothing staged and nothing swapped: the journal was written for it, so it was swapped
+    if final.exists():
+        _exchange(stage, final)  # stage now holds the old rows
+        shutil.rmtree(stage)
+    else:
+        os.rename(stage, final)
+
+
+def _mark(folder: Path) -> str | None:
+    try:
+        return (folder / MARK).read_text("utf-8")
+    except OSError:
+        return None
+
+
+def _exchange(a: Path, b: Path) -> None:
+    """Swap two folders in one step (Linux's renameat2)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    result = libc.renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    if result != 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"exchanging {a} with {b}: {os.strerror(errno)}")
+
+
+def _crash_point(point: str) -> None:
+    """Die at once, as a killed process would, when a test chose this point."""
+    if os.environ.get(CRASH_AT) == point:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def described(staged: Iterable[Staged], counted: dict[str, dict], run_id: str) -> dict[str, dict[str, object]]:
+    """What the result document and the history keep of the outputs: per source, each folder
+    with its rows (``counted``: the run's counts of them), and the run that wrote them."""
+    return {
+        each.source: {
+            **{
+                out: {"path": str(each.final[out]), "rows": counted[each.source]["rows"][i]}
+                for i, out in enumerate(OUTPUTS)
+            },
+            "run_id": run_id,
+        }
+        for each in staged
+    }
