@@ -80,8 +80,8 @@ def check_target(root: str, location: Location) -> None:
     path = Path(root)
     existing = next((p for p in (path, *path.parents) if p.exists()), Path("."))
     problem = None
-    if existing == path and not path.is_dir():
-        problem = "is a file, not a folder"
+    if not existing.is_dir():
+        problem = "is a file, not a folder" if existing == path else f"is inside the file {str(existing)!r}"
     elif not os.access(existing, os.W_OK | os.X_OK):
         problem = f"cannot be written ({str(existing)!r} is read-only)"
     if problem is not None:
