@@ -143,6 +143,10 @@ SUITES = [
     # rows(...): a count of a source's rows under a DSL condition, inside a check
     "check c: rows(t) > 0 and rows (`a b` where x not in ('a', 'b') or y is null) <= 0.5 * rows(t)\n"
     "warn check d: max(rows(t where a between 1 and 2), 1) == [rows(t where b like 'x%')][0]\n",
+    # validity: named row conditions, an alias or the text naming each
+    'validity orders_valid on orders: amount >= 0, status in ("new", "sent", "done"),\n'
+    "  email rlike '^[^@]+@[^@]+$' as email_format, x is null or x > 0 with invalid = \"bad\"\n"
+    "VALIDITY v ON `odd t`: `a b` between 1 and 2 as `in range`\n",
     # an option of several texts: null markers
     "source t = csv('a.csv', nullValue = [\"n/a\", '-', ''], schema = 'a double')\nsource u = csv('b.csv', nullValue = ['NA'])\n",
 ]
