@@ -32,7 +32,7 @@ OUTPUTS = ("quarantine", "valid")
 MARK = "_gryph_run"  # the run that wrote a folder (Spark and parquet readers skip names starting with _)
 JOURNAL = "_swaps-{run}.json"
 CRASH_AT = "GRYPH_QUARANTINE_CRASH_AT"  # a test's point to die at: "staged" or "swapped"
-ROW_KINDS = (RuleKind.COMPLETENESS, RuleKind.ACCURACY, RuleKind.UNIQUENESS)
+ROW_KINDS = (RuleKind.COMPLETENESS, RuleKind.VALIDITY, RuleKind.ACCURACY, RuleKind.UNIQUENESS)
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 

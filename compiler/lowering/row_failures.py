@@ -1,6 +1,7 @@
 """Which rows of a source fail its row-level rules, and the split of its rows that follows.
 
-A row fails a completeness rule where a selected value is missing, an accuracy rule where it is
+A row fails a completeness rule where a selected value is missing, a validity rule where one of
+its conditions does not hold (an error per condition), an accuracy rule where it is
 a miss, a uniqueness rule (against the source itself) where its key occurs more than once. Each
 rule adds one boolean per row through a LEFT join with a set of distinct values (the misses'
 values, the duplicated keys), so no row is ever repeated or lost: the quarantined rows (any
@@ -13,7 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..analysis.checked_rules import CheckedAccuracy, CheckedCompleteness, CheckedRule, CheckedUniqueness
+from ..analysis.checked_rules import (
+    CheckedAccuracy,
+    CheckedCompleteness,
+    CheckedRule,
+    CheckedUniqueness,
+    CheckedValidity,
+)
 from ..plan import (
     Call,
     Distinct,
@@ -49,7 +56,7 @@ ERRORS, RUN = "_dq_errors", "_dq_run"
 ERROR_FIELDS = ("rule", "condition", "message")
 ERROR = struct(tuple((name, STRING) for name in ERROR_FIELDS))
 RUN_FIELDS = ("suite", "run_id", "data_time", "engine")
-ROW_LEVEL = (CheckedCompleteness, CheckedAccuracy, CheckedUniqueness)
+ROW_LEVEL = (CheckedCompleteness, CheckedValidity, CheckedAccuracy, CheckedUniqueness)
 
 
 @dataclass(frozen=True)
@@ -114,6 +121,12 @@ def _flagged(read: Read, rules: list[CheckedRule], schemas: Mapping[str, Schema]
     flags: list[Flag] = []
     for index, rule in enumerate(rules):
         condition = str(getattr(rule.spec.body, "text", "") or rule.spec.kind)
+        if isinstance(rule, CheckedValidity):  # one error per condition the row fails
+            flags.extend(
+                (fails, (rule.spec.name, name, "the condition does not hold"))
+                for name, fails in rule.failures().items()
+            )
+            continue
         if isinstance(rule, CheckedCompleteness):
             flag = Call(Fn.COALESCE, (rule.incomplete, Literal(False, BOOLEAN)), BOOLEAN)
             message = "a selected value is missing"

@@ -55,9 +55,10 @@ def _key(value):
     return "NaN" if isinstance(value, float) and math.isnan(value) else value
 
 
-def _split(engine, orders: dict, folder: Path, data_time: str = "2026-11-24") -> tuple[Counter, Counter, dict]:
+def _split(engine, orders: dict, folder: Path, suite: str = SUITE) -> tuple[Counter, Counter, dict]:
     frames = {"orders": arrow_table(orders), "customers": arrow_table(CUSTOMERS)}
-    result = run(load_suite(SUITE, frames), engine, quarantine_to=str(folder), data_time=data_time)
+    data_time = "2026-11-24"
+    result = run(load_suite(suite, frames), engine, quarantine_to=str(folder), data_time=data_time)
     read = {out: _read(folder / "orders" / out / f"data_time={data_time}") for out in ("quarantine", "valid")}
     quarantined = Counter(
         (*(_key(row[c]) for c in ("id", "customer", "amount")), tuple(e["rule"] for e in row["_dq_errors"]))
@@ -115,3 +116,20 @@ def test_valid_and_quarantined_are_the_input_exactly(dq_engine, tmp_path):
     assert quarantined == expected_bad and valid == expected_good
     together = Counter(row[:3] for row in quarantined.elements()) + valid
     assert together == Counter(tuple(row) for row in rows)
+
+
+def test_a_validity_rule_quarantines_a_row_per_condition_it_fails(dq_engine, tmp_path):
+    suite = "validity orders_valid on orders: amount >= 0 as non_negative, customer != 'bob'"
+    quarantined, valid, found = _split(dq_engine, ORDERS, tmp_path, suite)
+    # by hand: NaN >= 0 holds (NaN is above every number), NULL fails; a NULL customer fails the
+    # second condition, as does bob
+    assert quarantined == Counter(
+        {
+            (2, None, 3.0, ("orders_valid",)): 2,
+            (5, "émile", None, ("orders_valid",)): 1,
+            (None, "bob", 2.0, ("orders_valid",)): 1,
+        }
+    )
+    assert sum(valid.values()) == 5
+    errors = sorted(e["condition"] for row in found["rows"]["quarantine"] for e in row["_dq_errors"])
+    assert errors == ["customer != 'bob'", "customer != 'bob'", "customer != 'bob'", "non_negative"]
