@@ -24,25 +24,25 @@ from pathlib import Path
 
 from gryph.compiler.errors import InvalidInput, Location
 from gryph.compiler.lowering.row_failures import Split
-from gryph.compiler.rule_kinds import RuleKind
 from gryph.compiler.safe_names import safe_file_name
-from gryph.compiler.suites.suite import RuleSpec, Suite
+from gryph.compiler.suites.split_outputs import row_level_sources
+from gryph.compiler.suites.suite import Suite
 
 OUTPUTS = ("quarantine", "valid")
 MARK = "_gryph_run"  # the run that wrote a folder (Spark and parquet readers skip names starting with _)
 JOURNAL = "_swaps-{run}.json"
 CRASH_AT = "GRYPH_QUARANTINE_CRASH_AT"  # a test's point to die at: "staged" or "swapped"
-ROW_KINDS = (RuleKind.COMPLETENESS, RuleKind.VALIDITY, RuleKind.ACCURACY, RuleKind.UNIQUENESS)
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
 
 @dataclass(frozen=True)
 class Staged:
-    """One source's two outputs: written by the engine to ``staging``, then swapped into ``final``."""
+    """One source's outputs (quarantine, and valid when asked for), each a folder of data times:
+    written by the engine to ``staging``, then swapped into ``final``."""
 
     source: str
-    folder: Path  # DIR/SOURCE: the journal's place
+    folders: dict[str, Path]  # output -> its folder (the quarantine's holds the journal)
     staging: dict[str, Path]
     final: dict[str, Path]
 
@@ -52,32 +52,45 @@ def new_run_id() -> str:
     return uuid.uuid4().hex[:16]
 
 
+def output_folders(suite: Suite, root: str | None) -> dict[str, dict[str, Path]]:
+    """Per source, its outputs' folders: ``root/SOURCE/quarantine`` and ``.../valid`` for every
+    source a row-level rule reads (``--quarantine-to``), else the suite's statements."""
+    if root is not None:
+        return {
+            source: {out: Path(root) / safe_file_name(source) / out for out in OUTPUTS}
+            for source in row_level_sources(suite)
+        }
+    found: dict[str, dict[str, Path]] = {}
+    for (source, out), folder in suite.outputs.items():
+        found.setdefault(source, {})[out] = Path(folder)
+    return found
+
+
 def plan_outputs(
-    suite: Suite, root: str, run: tuple[str | None, ...], engine: str
+    folders: dict[str, dict[str, Path]], run: tuple[str | None, ...], engine: str
 ) -> tuple[list[Staged], tuple[Split, ...]]:
-    """The staged outputs of every source a row-level rule reads, and the splits the compiler
-    exports to them (DuckDB writes one file, Spark a folder of parts: both read as ``KEY/*.parquet``)."""
+    """The staged outputs, and the splits the compiler exports to them (DuckDB writes one file,
+    Spark a folder of parts: both read as ``data_time=KEY/*.parquet``)."""
     run_id, data_time = run[1], run[2]
     key = "data_time=" + (data_time or "none").replace(":", "-")
     staged, splits = [], []
-    for source in sorted({rule.source for rule in suite.rules if _row_level(rule) and rule.source}):
-        folder = Path(root) / safe_file_name(source)
-        stage = {out: folder / out / f"_staging-{run_id}" for out in OUTPUTS}
-        final = {out: folder / out / key for out in OUTPUTS}
-        staged.append(Staged(source, folder, stage, final))
-        paths = [str(stage[out] / "part-0.parquet") if engine == "duckdb" else str(stage[out]) for out in OUTPUTS]
-        splits.append(Split(source, paths[0], paths[1], run))
+    for source, outs in sorted(folders.items()):
+        stage = {out: folder / f"_staging-{run_id}" for out, folder in outs.items()}
+        staged.append(Staged(source, outs, stage, {out: folder / key for out, folder in outs.items()}))
+        paths = {out: str(path / "part-0.parquet") if engine == "duckdb" else str(path) for out, path in stage.items()}
+        splits.append(Split(source, paths["quarantine"], paths.get("valid"), run))
     return staged, tuple(splits)
 
 
-def _row_level(rule: RuleSpec) -> bool:
-    """A rule whose failures are rows of its source (as ``row_failures.row_level`` reads it checked)."""
-    return rule.kind in ROW_KINDS and not (rule.kind == RuleKind.UNIQUENESS and rule.target is not None)
+def check_targets(root: str | None, folders: dict[str, dict[str, Path]], location: Location) -> None:
+    """``--quarantine-to``'s folder, else every folder the suite names, one the run can write,
+    found before any scan."""
+    for folder in [Path(root)] if root is not None else [f for outs in folders.values() for f in outs.values()]:
+        _check_target(folder, location)
 
 
-def check_target(root: str, location: Location) -> None:
-    """A quarantine folder the run can write, found before any scan."""
-    path = Path(root)
+def _check_target(path: Path, location: Location) -> None:
+    root = str(path)
     existing = next((p for p in (path, *path.parents) if p.exists()), Path("."))
     problem = None
     if not existing.is_dir():
@@ -87,37 +100,35 @@ def check_target(root: str, location: Location) -> None:
     if problem is not None:
         raise InvalidInput(
             "QUARANTINE_TARGET",
-            f"quarantine folder {root!r} {problem}",
+            f"output folder {root!r} {problem}",
             location=location,
             text=root,
-            hint="give --quarantine-to a folder this user can write",
+            hint="give --quarantine-to (or the suite's quarantine and valid statements) a folder this user can write",
         )
 
 
-def finish_pending(root: str) -> None:
+def finish_pending(folders: dict[str, dict[str, Path]]) -> None:
     """Complete the swaps of a run killed after writing its journal (the old rows or the new,
     never both): each swap is done once, whatever step the run died at."""
-    base = Path(root)
-    if not base.is_dir():
-        return
-    for journal in sorted(base.glob("*/" + JOURNAL.format(run="*"))):
-        _swap_all(json.loads(journal.read_text("utf-8")))
-        journal.unlink()
-    for stage in base.glob("*/*/_staging-*"):  # a run killed before its journal: its rows never count
-        shutil.rmtree(stage, ignore_errors=True)
+    for outs in folders.values():
+        for journal in sorted(outs["quarantine"].glob(JOURNAL.format(run="*"))):
+            _swap_all(json.loads(journal.read_text("utf-8")))
+            journal.unlink()
+        for folder in outs.values():
+            for stage in folder.glob("_staging-*"):  # a run killed before its journal: its rows never count
+                shutil.rmtree(stage, ignore_errors=True)
 
 
 def publish(staged: Sequence[Staged], run_id: str) -> None:
     """Swap every staged output into its data time's folder, as one journaled step."""
     for each in staged:
-        for out in OUTPUTS:
-            folder = each.staging[out]
+        for folder in each.staging.values():
             folder.mkdir(parents=True, exist_ok=True)  # Spark writes no folder for no rows on some paths
             (folder / MARK).write_text(run_id, "utf-8")
     _crash_point("staged")
     for each in staged:
-        swaps = {"run": run_id, "swaps": [[str(each.staging[o]), str(each.final[o])] for o in OUTPUTS]}
-        journal = each.folder / JOURNAL.format(run=run_id)
+        swaps = {"run": run_id, "swaps": [[str(each.staging[o]), str(each.final[o])] for o in each.staging]}
+        journal = each.folders["quarantine"] / JOURNAL.format(run=run_id)
         partial = journal.with_suffix(".partial")
         partial.write_text(json.dumps(swaps), "utf-8")
         os.replace(partial, journal)
@@ -172,14 +183,13 @@ def _crash_point(point: str) -> None:
 
 def described(staged: Iterable[Staged], counted: dict[str, dict], run_id: str) -> dict[str, dict[str, object]]:
     """What the result document and the history keep of the outputs: per source, each folder
-    with its rows (``counted``: the run's counts of them), and the run that wrote them."""
-    return {
-        each.source: {
-            **{
-                out: {"path": str(each.final[out]), "rows": counted[each.source]["rows"][i]}
-                for i, out in enumerate(OUTPUTS)
-            },
+    written with its rows (``counted``: the run's counts of the quarantined and valid rows), and
+    the run that wrote them."""
+    out: dict[str, dict[str, object]] = {}
+    for each in staged:
+        rows = dict(zip(OUTPUTS, counted[each.source]["rows"], strict=True))
+        out[each.source] = {
+            **{kind: {"path": str(path), "rows": rows[kind]} for kind, path in each.final.items()},
             "run_id": run_id,
         }
-        for each in staged
-    }
+    return out

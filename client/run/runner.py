@@ -263,7 +263,8 @@ def run(
     values; ``data_time`` (else the suite's ``data_time`` statement) is the moment the data is
     about: history functions read the runs before it, and a run of the same data time replaces it.
     ``quarantine_to`` is a folder where each source's rows that fail a row-level rule, and the
-    others, are written by the engine from the run's own plan, replacing that data time's (quarantine.py).
+    others, are written by the engine from the run's own plan, replacing that data time's
+    (quarantine.py); without it, the suite's ``quarantine`` and ``valid`` statements say where.
     """
     suite = load_suite(source, frames, variables)
     keyed = run_data_time(suite, data_time)
@@ -271,9 +272,10 @@ def run(
     store = HistoryStore(history) if history is not None else None
     if store is not None:
         store.check_writable()  # before the scan: a history that can never be written fails first
-    if quarantine_to is not None:
-        quarantine.check_target(quarantine_to, Location(suite.file))
-        quarantine.finish_pending(quarantine_to)
+    folders = quarantine.output_folders(suite, quarantine_to)
+    if folders:
+        quarantine.check_targets(quarantine_to, folders, Location(suite.file))
+        quarantine.finish_pending(folders)
     with opened_engine(engine, remote) as active:
         started = dt.datetime.now(dt.timezone.utc)
         options = Options(
@@ -284,11 +286,11 @@ def run(
             data_time_ms=None if keyed is None else int(keyed.timestamp() * 1000),
         )
         staged: list[quarantine.Staged] = []
-        if quarantine_to is not None:
+        if folders:
             run_id = quarantine.new_run_id()
             shown = None if keyed is None else shown_data_time(keyed)
             staged, options.splits = quarantine.plan_outputs(
-                suite, quarantine_to, (suite.name, run_id, shown, active.name), active.name
+                folders, (suite.name, run_id, shown, active.name), active.name
             )
         result = run_loaded(suite, active, started, options, store, phase, data_time=keyed)
         if staged:

@@ -13,6 +13,7 @@ from ..language.ruletree.statements import (
     MeasureDecl,
     NativeText,
     NotifyDecl,
+    OutputDecl,
     PassAlways,
     PassChecks,
     PassCount,
@@ -41,6 +42,7 @@ from ..support.gc_pause import without_cyclic_gc
 from ..support.text_files import read_utf8
 from .notify_targets import notify_target
 from .row_counts import with_row_counts
+from .split_outputs import split_output
 from .suite import CheckSpec, MeasureSpec, NativeSql, NotifySpec, PassSpec, RuleBody, RuleSpec, SchemaSpec, Suite
 from .syntax_recovery import parse_recovering
 
@@ -78,6 +80,7 @@ def parse_suite(
     policy: PassSpec | None = None
     stream_every_ms: int | None = None
     schemas: list[SchemaSpec] = []
+    outputs: list[OutputDecl] = []
     notify: list[NotifySpec] = []
     seen: dict[str, set[str]] = {"check": set(), "measure": set(), "rule": set()}
     for statement in tree.statements:
@@ -137,6 +140,9 @@ def parse_suite(
                 _unique(expected.name, seen, "check", statement, location)
                 schemas.append(expected)
                 continue
+            if isinstance(statement, OutputDecl):
+                outputs.append(statement)
+                continue
             if isinstance(statement, NotifyDecl):
                 notify.append(notify_target(statement.url, location, {d.key: d.value for d in statement.details}))
                 continue
@@ -189,6 +195,9 @@ def parse_suite(
         schemas=schemas,
         notify=tuple(notify),
     )
+    for output in outputs:
+        with errors.statement():
+            suite.outputs[(output.source, output.kind)] = split_output(output, suite, base, known_sources)
     errors.raise_any(partial=suite)
     return suite
 

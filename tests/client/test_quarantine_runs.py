@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import duckdb
+import pytest
 
 from tests.support.gryph_cli import gryph
 
@@ -76,11 +77,44 @@ def test_a_folder_that_cannot_be_written_is_refused_before_the_scan(tmp_path):
     (tmp_path / "s.dq").write_text(SUITE, "utf-8")  # no orders.csv: a scan would fail otherwise
     (tmp_path / "taken").write_text("a file", "utf-8")
     for target, problem in (
-        ("taken", "quarantine folder 'taken' is a file, not a folder"),
-        ("taken/q", "quarantine folder 'taken/q' is inside the file 'taken'"),
-        ("/proc/1/q", "quarantine folder '/proc/1/q' cannot be written ('/proc/1' is read-only)"),
+        ("taken", "output folder 'taken' is a file, not a folder"),
+        ("taken/q", "output folder 'taken/q' is inside the file 'taken'"),
+        ("/proc/1/q", "output folder '/proc/1/q' cannot be written ('/proc/1' is read-only)"),
     ):
         done = gryph("run", "s.dq", "--quarantine-to", target, "--no-history", cwd=tmp_path)
         assert done.returncode == 2, done.stderr
         assert "QUARANTINE_TARGET" in done.stderr and problem in done.stderr
         assert "s.dq" in done.stderr
+
+
+def test_the_suite_names_its_quarantine_folder(tmp_path):
+    _suite(tmp_path, FIRST)
+    with (tmp_path / "s.dq").open("a", encoding="utf-8") as suite:
+        suite.write('quarantine orders to "out/bad orders"\n')
+    assert gryph("run", "s.dq", "--no-history", "--data-time", "2026-11-24T06:00:00", cwd=tmp_path).returncode == 0
+    written = tmp_path / "out" / "bad orders" / "data_time=2026-11-24T06-00-00Z"
+    ids = duckdb.sql(f"SELECT id FROM read_parquet('{written}/*.parquet') ORDER BY id").fetchall()
+    assert [row[0] for row in ids] == [2, 3, 3]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["bad orders"]  # no valid statement: none
+
+
+@pytest.mark.parametrize("parser", ["fast", "textx"])
+@pytest.mark.parametrize(
+    ("statement", "column", "message"),
+    [
+        ('quarantine orders to "../bad"', 22, "quarantine folder '../bad' is outside the suite's folder"),
+        ('quarantine orders to "/tmp/bad"', 22, "quarantine folder '/tmp/bad' is outside the suite's folder"),
+        ('quarantine ordrs to "bad"', 12, "quarantine 'ordrs' names an unknown source"),
+        ('valid orders to "good"', 1, "valid folder 'good' comes before a 'quarantine orders to ...' statement"),
+        ('quarantine items to "bad"', 1, "quarantine folder 'bad' holds rows of source 'items', which no"),
+    ],
+)
+def test_a_bad_output_statement_is_a_located_error(tmp_path, parser, statement, column, message):
+    _suite(tmp_path, FIRST)
+    with (tmp_path / "s.dq").open("a", encoding="utf-8") as suite:
+        suite.write('source items = csv("items.csv")\n' + statement + "\n")
+    done = gryph("validate", "s.dq", cwd=tmp_path, env={"GRYPH_PARSER": parser})
+    assert done.returncode == 2, done.stdout + done.stderr
+    shown = done.stdout + done.stderr
+    assert message in shown and ("QUARANTINE_TARGET" in shown or "UNKNOWN_SOURCE" in shown)
+    assert "s.dq:6:" in shown, shown

@@ -76,6 +76,14 @@ class SuiteParser(ExpressionParser):
                 raise Unhandled("a URL")
             url = unquote_string(self.expect(STRING))
             return s.NotifyDecl(url, self.details(), **self.span(start, self.last_end))
+        if word in ("quarantine", "valid"):
+            self.take_word()
+            source = unquote_name(self.name())
+            self.expect_keyword("to")
+            if self.char() not in ("'", '"'):
+                raise Unhandled("a path")
+            path = unquote_string(self.expect(STRING))
+            return s.OutputDecl(word, source, path, **self.span(start, self.last_end))
         raise Unhandled("a statement")
 
     def schema(self, start: int) -> s.SchemaDecl:
