@@ -127,6 +127,7 @@ def _flagged(read: Read, rules: list[CheckedRule], schemas: Mapping[str, Schema]
                 for name, fails in rule.failures().items()
             )
             continue
+        flag: Scalar
         if isinstance(rule, CheckedCompleteness):
             flag = Call(Fn.COALESCE, (rule.incomplete, Literal(False, BOOLEAN)), BOOLEAN)
             message = "a selected value is missing"
@@ -135,7 +136,7 @@ def _flagged(read: Read, rules: list[CheckedRule], schemas: Mapping[str, Schema]
             relation, flag = _marked(relation, misses, _source_columns(rule, read))
             message = f"no row of {rule.target!r} matches"
         else:
-            assert isinstance(rule, CheckedUniqueness)  # row_level keeps these three kinds
+            assert isinstance(rule, CheckedUniqueness)  # row_level keeps these four kinds
             relation, flag = _duplicated(relation, read, rule, index)
             message = "its key occurs more than once"
         flags.append((flag, (rule.spec.name, condition, message)))
