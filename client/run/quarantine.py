@@ -44,7 +44,9 @@ class Staged:
     source: str
     folders: dict[str, Path]  # output -> its folder (the quarantine's holds the journal)
     staging: dict[str, Path]
-    final: dict[str, Path]
+    final: dict[str, Path]  # a parquet output's data time folder, a Delta output's table
+    data_time: str  # the value of a Delta table's data_time partition
+    delta: frozenset[str] = frozenset()  # the outputs that are Delta tables
 
 
 def new_run_id() -> str:
@@ -61,22 +63,38 @@ def output_folders(suite: Suite, root: str | None) -> dict[str, dict[str, Path]]
             for source in row_level_sources(suite)
         }
     found: dict[str, dict[str, Path]] = {}
-    for (source, out), folder in suite.outputs.items():
+    for (source, out), (folder, _) in suite.outputs.items():
         found.setdefault(source, {})[out] = Path(folder)
     return found
 
 
+def delta_outputs(suite: Suite, root: str | None) -> dict[str, frozenset[str]]:
+    """Per source, its outputs the suite writes as Delta tables (none with ``--quarantine-to``)."""
+    if root is not None:
+        return {}
+    found: dict[str, set[str]] = {}
+    for (source, out), (_, form) in suite.outputs.items():
+        if form == "delta":
+            found.setdefault(source, set()).add(out)
+    return {source: frozenset(outs) for source, outs in found.items()}
+
+
 def plan_outputs(
-    folders: dict[str, dict[str, Path]], run: tuple[str | None, ...], engine: str
+    folders: dict[str, dict[str, Path]],
+    run: tuple[str | None, ...],
+    engine: str,
+    delta: dict[str, frozenset[str]] | None = None,
 ) -> tuple[list[Staged], tuple[Split, ...]]:
     """The staged outputs, and the splits the compiler exports to them (DuckDB writes one file,
     Spark a folder of parts: both read as ``data_time=KEY/*.parquet``)."""
-    run_id, data_time = run[1], run[2]
-    key = "data_time=" + (data_time or "none").replace(":", "-")
+    run_id, data_time = run[1], run[2] or "none"
+    key = "data_time=" + data_time.replace(":", "-")
     staged, splits = [], []
     for source, outs in sorted(folders.items()):
+        tables = (delta or {}).get(source, frozenset())
         stage = {out: folder / f"_staging-{run_id}" for out, folder in outs.items()}
-        staged.append(Staged(source, outs, stage, {out: folder / key for out, folder in outs.items()}))
+        final = {out: folder if out in tables else folder / key for out, folder in outs.items()}
+        staged.append(Staged(source, outs, stage, final, data_time, tables))
         paths = {out: str(path / "part-0.parquet") if engine == "duckdb" else str(path) for out, path in stage.items()}
         splits.append(Split(source, paths["quarantine"], paths.get("valid"), run))
     return staged, tuple(splits)
@@ -127,7 +145,13 @@ def publish(staged: Sequence[Staged], run_id: str) -> None:
             (folder / MARK).write_text(run_id, "utf-8")
     _crash_point("staged")
     for each in staged:
-        swaps = {"run": run_id, "swaps": [[str(each.staging[o]), str(each.final[o])] for o in each.staging]}
+        swaps = {
+            "run": run_id,
+            "swaps": [
+                [str(each.staging[o]), str(each.final[o]), each.data_time if o in each.delta else None]
+                for o in each.staging
+            ],
+        }
         journal = each.folders["quarantine"] / JOURNAL.format(run=run_id)
         partial = journal.with_suffix(".partial")
         partial.write_text(json.dumps(swaps), "utf-8")
@@ -138,8 +162,11 @@ def publish(staged: Sequence[Staged], run_id: str) -> None:
 
 def _swap_all(journal: dict, crash_between: bool = False) -> None:
     run_id = journal["run"]
-    for index, (stage, final) in enumerate(journal["swaps"]):
-        _swap_in(Path(stage), Path(final), run_id)
+    for index, (stage, final, partition) in enumerate(journal["swaps"]):
+        if partition is None:
+            _swap_in(Path(stage), Path(final), run_id)
+        else:
+            _commit_delta(Path(stage), Path(final), partition)
         if crash_between and index == 0:
             _crash_point("swapped")
 
@@ -157,6 +184,22 @@ def _swap_in(stage: Path, final: Path, run_id: str) -> None:
         shutil.rmtree(stage)
     else:
         os.rename(stage, final)
+
+
+def _commit_delta(stage: Path, table: Path, data_time: str) -> None:
+    """Replace the table's ``data_time`` partition with the staged rows in one Delta commit (done
+    again after a kill, it writes the same rows), then drop the stage."""
+    if not stage.exists():
+        return  # committed, and its stage removed
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+    from deltalake import write_deltalake
+
+    rows = ds.dataset(str(stage), format="parquet").to_table()  # _gryph_run: skipped as bookkeeping
+    rows = rows.append_column("data_time", pa.array([data_time] * rows.num_rows, pa.string()))
+    quoted = data_time.replace("'", "''")
+    write_deltalake(str(table), rows, mode="overwrite", partition_by=["data_time"], predicate=f"data_time = '{quoted}'")
+    shutil.rmtree(stage)
 
 
 def _mark(folder: Path) -> str | None:
@@ -189,7 +232,19 @@ def described(staged: Iterable[Staged], counted: dict[str, dict], run_id: str) -
     for each in staged:
         rows = dict(zip(OUTPUTS, counted[each.source]["rows"], strict=True))
         out[each.source] = {
-            **{kind: {"path": str(path), "rows": rows[kind]} for kind, path in each.final.items()},
+            **{
+                kind: {"path": str(path), "rows": rows[kind], **_version(path, kind in each.delta)}
+                for kind, path in each.final.items()
+            },
             "run_id": run_id,
         }
     return out
+
+
+def _version(path: Path, delta: bool) -> dict[str, object]:
+    """A Delta output's version after the run's commit."""
+    if not delta:
+        return {}
+    from deltalake import DeltaTable
+
+    return {"format": "delta", "version": DeltaTable(str(path)).version()}

@@ -290,7 +290,10 @@ def run(
             run_id = quarantine.new_run_id()
             shown = None if keyed is None else shown_data_time(keyed)
             staged, options.splits = quarantine.plan_outputs(
-                folders, (suite.name, run_id, shown, active.name), active.name
+                folders,
+                (suite.name, run_id, shown, active.name),
+                active.name,
+                quarantine.delta_outputs(suite, quarantine_to),
             )
         result = run_loaded(suite, active, started, options, store, phase, data_time=keyed)
         if staged:

@@ -27,8 +27,8 @@ def row_level_sources(suite: Suite) -> list[str]:
     )
 
 
-def split_output(statement: OutputDecl, suite: Suite, base: Path, known_sources: tuple[str, ...]) -> str:
-    """The folder of one output statement, as a path from the current folder."""
+def split_output(statement: OutputDecl, suite: Suite, base: Path, known_sources: tuple[str, ...]) -> tuple[str, str]:
+    """The folder of one output statement, as a path from the current folder, and its format."""
     source, kind = statement.source, statement.kind
     if source not in suite.sources and source not in known_sources:
         raise InvalidInput(
@@ -55,7 +55,7 @@ def split_output(statement: OutputDecl, suite: Suite, base: Path, known_sources:
             text=statement.path,
             hint=f'write: quarantine {source} to "out/{source}_bad" (a folder under the suite\'s), then valid ...',
         )
-    return str(base / statement.path)
+    return str(base / statement.path), statement.format
 
 
 def _inside(path: Path, base: Path) -> bool:

@@ -118,3 +118,36 @@ def test_a_bad_output_statement_is_a_located_error(tmp_path, parser, statement, 
     shown = done.stdout + done.stderr
     assert message in shown and ("QUARANTINE_TARGET" in shown or "UNKNOWN_SOURCE" in shown)
     assert "s.dq:6:" in shown, shown
+
+
+@pytest.mark.parametrize("parser", ["fast", "textx"])
+def test_a_delta_quarantine_replaces_its_data_time_in_one_commit(tmp_path, parser):
+    from deltalake import DeltaTable
+
+    _suite(tmp_path, FIRST)
+    with (tmp_path / "s.dq").open("a", encoding="utf-8") as suite:
+        suite.write('quarantine orders to delta("out/bad")\n')
+    env = {"GRYPH_PARSER": parser}
+
+    def day(data_time: str, crash: str | None = None):
+        extra = {"GRYPH_QUARANTINE_CRASH_AT": crash} if crash else {}
+        return gryph("run", "s.dq", "--no-history", "--data-time", data_time, cwd=tmp_path, env={**env, **extra})
+
+    def rows() -> list[tuple[int, str, list[str]]]:
+        table = DeltaTable(str(tmp_path / "out" / "bad")).to_pyarrow_table().to_pylist()
+        return sorted((r["id"], r["data_time"], [e["rule"] for e in r["_dq_errors"]]) for r in table)
+
+    day("2026-11-23")
+    day("2026-11-24")
+    first = [(2, "orders_complete"), (3, "orders_ids"), (3, "orders_ids")]
+    expected = sorted((i, d, [rule]) for d in ("2026-11-23", "2026-11-24") for i, rule in first)
+    assert rows() == expected
+    _suite(tmp_path, SECOND)
+    with (tmp_path / "s.dq").open("a", encoding="utf-8") as suite:
+        suite.write('quarantine orders to delta("out/bad")\n')
+    assert day("2026-11-24", crash="staged").returncode == -9
+    assert rows() == expected  # killed before its commit: the old rows, the old version
+    version = DeltaTable(str(tmp_path / "out" / "bad")).version()
+    assert day("2026-11-24").returncode == 0
+    assert rows() == sorted([*(r for r in expected if r[1] == "2026-11-23"), (4, "2026-11-24", ["orders_complete"])])
+    assert DeltaTable(str(tmp_path / "out" / "bad")).version() == version + 1  # one commit for the data time

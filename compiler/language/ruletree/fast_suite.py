@@ -80,10 +80,15 @@ class SuiteParser(ExpressionParser):
             self.take_word()
             source = unquote_name(self.name())
             self.expect_keyword("to")
+            delta = self.keyword("delta")
+            if delta:
+                self.expect_punct("(")
             if self.char() not in ("'", '"'):
                 raise Unhandled("a path")
             path = unquote_string(self.expect(STRING))
-            return s.OutputDecl(word, source, path, **self.span(start, self.last_end))
+            if delta:
+                self.expect_punct(")")
+            return s.OutputDecl(word, source, path, "delta" if delta else "parquet", **self.span(start, self.last_end))
         raise Unhandled("a statement")
 
     def schema(self, start: int) -> s.SchemaDecl:

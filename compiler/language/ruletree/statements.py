@@ -120,6 +120,7 @@ class OutputDecl(Node):
     kind: str  # quarantine | valid
     source: str
     path: str
+    format: str = "parquet"  # a folder of parquet files per data time, or a "delta" table
 
 
 Statement = (
