@@ -156,6 +156,7 @@ CODES: dict[str, ErrorCode] = {
     ),
     **_declare(
         RUN_FAILED,
+        QUARANTINE_NOT_WRITTEN="output folder <path> was not written where the client can see it",
         SOURCE_NOT_FOUND="source <name> does not exist",
         SOURCE_UNKNOWN="the plan reads <name>, which is neither a source nor a view",
         SOURCE_UNREADABLE="source <name>: <path> cannot be read",

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from gryph.compiler.errors import InvalidInput, Location
+from gryph.compiler.errors import EngineError, InvalidInput, Location
 from gryph.compiler.lowering.row_failures import Split
 from gryph.compiler.safe_names import safe_file_name
 from gryph.compiler.suites.split_outputs import row_level_sources
@@ -92,7 +92,8 @@ def plan_outputs(
     staged, splits = [], []
     for source, outs in sorted(folders.items()):
         tables = (delta or {}).get(source, frozenset())
-        stage = {out: folder / f"_staging-{run_id}" for out, folder in outs.items()}
+        # absolute: a local Spark server's working folder is not the client's
+        stage = {out: (folder / f"_staging-{run_id}").absolute() for out, folder in outs.items()}
         final = {out: folder if out in tables else folder / key for out, folder in outs.items()}
         staged.append(Staged(source, outs, stage, final, data_time, tables))
         paths = {out: str(path / "part-0.parquet") if engine == "duckdb" else str(path) for out, path in stage.items()}
@@ -141,7 +142,12 @@ def publish(staged: Sequence[Staged], run_id: str) -> None:
     """Swap every staged output into its data time's folder, as one journaled step."""
     for each in staged:
         for folder in each.staging.values():
-            folder.mkdir(parents=True, exist_ok=True)  # Spark writes no folder for no rows on some paths
+            if not folder.is_dir():  # a remote Spark server writes to its own file system
+                raise EngineError(
+                    "QUARANTINE_NOT_WRITTEN",
+                    f"output folder {str(folder.parent)!r} was not written where this client can see it",
+                    hint="on a remote Spark server, write outputs to storage both share; a local server works",
+                )
             (folder / MARK).write_text(run_id, "utf-8")
     _crash_point("staged")
     for each in staged:

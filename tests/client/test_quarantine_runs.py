@@ -151,3 +151,13 @@ def test_a_delta_quarantine_replaces_its_data_time_in_one_commit(tmp_path, parse
     assert day("2026-11-24").returncode == 0
     assert rows() == sorted([*(r for r in expected if r[1] == "2026-11-23"), (4, "2026-11-24", ["orders_complete"])])
     assert DeltaTable(str(tmp_path / "out" / "bad")).version() == version + 1  # one commit for the data time
+
+
+@pytest.mark.spark
+def test_spark_writes_a_relative_folder_of_the_client(tmp_path, spark_remote):
+    """The cluster writes the rows, to the client's folder (found by hand: a relative folder was
+    the local server's, and the client published empty folders)."""
+    _suite(tmp_path, FIRST)
+    done = _run(tmp_path, "--engine", "spark", "--remote", spark_remote)
+    assert done.returncode == 0, done.stderr
+    assert (_ids(tmp_path, "quarantine"), _ids(tmp_path, "valid")) == ([2, 3, 3], [1])
