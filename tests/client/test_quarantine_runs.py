@@ -4,6 +4,7 @@ names), and a folder it cannot write refused before any scan."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import duckdb
@@ -161,3 +162,15 @@ def test_spark_writes_a_relative_folder_of_the_client(tmp_path, spark_remote):
     done = _run(tmp_path, "--engine", "spark", "--remote", spark_remote)
     assert done.returncode == 0, done.stderr
     assert (_ids(tmp_path, "quarantine"), _ids(tmp_path, "valid")) == ([2, 3, 3], [1])
+
+
+def test_the_history_keeps_where_the_rows_went(tmp_path):
+    _suite(tmp_path, FIRST)
+    gryph("run", "s.dq", "--quarantine-to", "q", "--history", "h.duckdb", "--data-time", "2026-11-24", cwd=tmp_path)
+    with duckdb.connect(str(tmp_path / "h.duckdb"), read_only=True) as con:
+        (document,) = con.execute("SELECT document FROM runs").fetchone()  # type: ignore[misc]
+    outputs = json.loads(document)["outputs"]["orders"]
+    assert outputs["quarantine"] == {"path": "q/orders/quarantine/data_time=2026-11-24", "rows": 3}
+    assert outputs["valid"] == {"path": "q/orders/valid/data_time=2026-11-24", "rows": 1}
+    marked = (tmp_path / "q" / "orders" / "quarantine" / "data_time=2026-11-24" / "_gryph_run").read_text("utf-8")
+    assert outputs["run_id"] == marked
