@@ -174,3 +174,16 @@ def test_the_history_keeps_where_the_rows_went(tmp_path):
     assert outputs["valid"] == {"path": "q/orders/valid/data_time=2026-11-24", "rows": 1}
     marked = (tmp_path / "q" / "orders" / "quarantine" / "data_time=2026-11-24" / "_gryph_run").read_text("utf-8")
     assert outputs["run_id"] == marked
+
+
+def test_a_stream_refuses_output_statements_it_does_not_write_yet(tmp_path):
+    (tmp_path / "in").mkdir()
+    (tmp_path / "s.dq").write_text(
+        'suite st\nsource ev = folder("in/", format = "csv", schema = "id bigint")\n'
+        'completeness c on ev: id\nquarantine ev to "bad"\n',
+        "utf-8",
+    )
+    done = gryph("stream", "s.dq", "--once", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "UNSUPPORTED: gryph stream does not write quarantine outputs yet (quarantine 'ev')" in done.stderr
+    assert not (tmp_path / "bad").exists()
