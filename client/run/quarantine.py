@@ -17,6 +17,7 @@ import json
 import os
 import shutil
 import signal
+import sys
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -131,7 +132,10 @@ def finish_pending(folders: dict[str, dict[str, Path]]) -> None:
     never both): each swap is done once, whatever step the run died at."""
     for outs in folders.values():
         for journal in sorted(outs["quarantine"].glob(JOURNAL.format(run="*"))):
-            _swap_all(json.loads(journal.read_text("utf-8")))
+            try:
+                _swap_all(json.loads(journal.read_text("utf-8")))
+            except DeltaNotWritten:
+                pass  # that run's rows are dropped; this run writes its own
             journal.unlink()
         for folder in outs.values():
             for stage in folder.glob("_staging-*"):  # a run killed before its journal: its rows never count
@@ -162,8 +166,11 @@ def publish(staged: Sequence[Staged], run_id: str) -> None:
         partial = journal.with_suffix(".partial")
         partial.write_text(json.dumps(swaps), "utf-8")
         os.replace(partial, journal)
-        _swap_all(swaps, crash_between=True)
-        journal.unlink()
+        try:
+            _swap_all(swaps, crash_between=True)
+        finally:
+            if sys.exc_info()[0] in (None, DeltaNotWritten):
+                journal.unlink()
 
 
 def _swap_all(journal: dict, crash_between: bool = False) -> None:
@@ -204,8 +211,24 @@ def _commit_delta(stage: Path, table: Path, data_time: str) -> None:
     rows = ds.dataset(str(stage), format="parquet").to_table()  # _gryph_run: skipped as bookkeeping
     rows = rows.append_column("data_time", pa.array([data_time] * rows.num_rows, pa.string()))
     quoted = data_time.replace("'", "''")
-    write_deltalake(str(table), rows, mode="overwrite", partition_by=["data_time"], predicate=f"data_time = '{quoted}'")
+    try:
+        write_deltalake(
+            str(table), rows, mode="overwrite", partition_by=["data_time"], predicate=f"data_time = '{quoted}'"
+        )
+    except Exception as error:  # delta-rs raises its own classes: a table of another shape, a lost lock
+        shutil.rmtree(stage)  # never retried by a later run: the table keeps its rows
+        raise DeltaNotWritten(
+            "QUARANTINE_NOT_WRITTEN",
+            f"output folder {str(table)!r} was not written: {error}",
+            text=str(table),
+            hint="a Delta output must be a table of the suite's source columns with _dq_errors, _dq_run and "
+            "data_time (a new path makes one)",
+        ) from None
     shutil.rmtree(stage)
+
+
+class DeltaNotWritten(EngineError):
+    """A Delta commit that failed: its journal and stage are dropped, the table is unchanged."""
 
 
 def _mark(folder: Path) -> str | None:

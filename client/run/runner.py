@@ -298,7 +298,8 @@ def run(
         result = run_loaded(suite, active, started, options, store, phase, data_time=keyed)
         if staged:
             phase("publishing the quarantine and valid rows")
-            quarantine.publish(staged, run_id)
+            with _located(Location(suite.file)):
+                quarantine.publish(staged, run_id)
             result.outputs = quarantine.described(staged, result.outputs, run_id)
         if store is not None:
             phase("storing the run in the history")

@@ -187,3 +187,18 @@ def test_a_stream_refuses_output_statements_it_does_not_write_yet(tmp_path):
     assert done.returncode == 2
     assert "UNSUPPORTED: gryph stream does not write quarantine outputs yet (quarantine 'ev')" in done.stderr
     assert not (tmp_path / "bad").exists()
+
+
+def test_a_delta_table_of_another_shape_is_left_unchanged(tmp_path):
+    import pyarrow as pa
+    from deltalake import DeltaTable, write_deltalake
+
+    _suite(tmp_path, FIRST)
+    with (tmp_path / "s.dq").open("a", encoding="utf-8") as suite:
+        suite.write('quarantine orders to delta("out/bad")\n')
+    write_deltalake(str(tmp_path / "out" / "bad"), pa.table({"x": [1]}))
+    done = gryph("run", "s.dq", "--no-history", "--data-time", "2026-11-24", cwd=tmp_path)
+    assert done.returncode == 3
+    assert "s.dq: error QUARANTINE_NOT_WRITTEN: output folder 'out/bad' was not written" in done.stderr
+    table = DeltaTable(str(tmp_path / "out" / "bad"))
+    assert (table.version(), table.to_pyarrow_table().to_pylist()) == (0, [{"x": 1}])
