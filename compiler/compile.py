@@ -17,6 +17,7 @@ from .lowering.failing_rows import CountedRows, counted_rows
 from .lowering.measure import MeasureFinisher, MeasureLowering
 from .lowering.query_collector import Collector, Results, ValueRef
 from .lowering.row_counters import count_malformed, count_rows_read, rows_read
+from .lowering.row_failures import SplitCounts, split_exports
 from .plan import Export, Plan, Read, Sql, View
 from .plan.data_types import Schema
 from .plan.sharing import costly_parts
@@ -51,6 +52,8 @@ class CompiledSuite:
     malformed_counters: dict[str, ValueRef] = field(default_factory=dict)
     # the measures that count a source's rows under a condition: a failing check shows those rows
     counted_rows: dict[str, CountedRows] = field(default_factory=dict)
+    # per source split into quarantined and valid rows (Options.splits), the counts of each
+    splits: list[SplitCounts] = field(default_factory=list)
 
     def first_plan(self) -> Plan:
         """Everything but the conditional queries: views, value and row queries, exports."""
@@ -198,6 +201,7 @@ def _lower(
     )
     for source, path in options.keep_rows:
         collector.export(Export(f"{source}__rows", Read(source, schemas[source]), path))
+    splits = [split_exports(checked.rules, schemas, split, collector) for split in options.splits]
     counters = count_rows_read(suite.sources, schemas, collector, options.streams) if options.count_rows else {}
     malformed = count_malformed(options.streams, schemas, collector, MALFORMED)
     plan = collector.plan()
@@ -212,6 +216,7 @@ def _lower(
         counters,
         malformed,
         counted_rows(checked.measures, schemas),
+        splits,
     )
 
 

@@ -90,6 +90,7 @@ CODES: dict[str, ErrorCode] = {
         STREAM_OTHER_SUITE="the stream state <path> is the state of suite <name>",
         BAD_OUTPUT_PATH="<option> <path> <problem>",
         BAD_TABLE_NAME="<name> is not a table name",
+        QUARANTINE_TARGET="quarantine folder <path> <problem>",
         SOURCE_NO_PATH="source <name> has no path",
         SOURCE_NO_TABLE="source <name> has no table",
         SOURCE_NO_FRAME="source <name> has no data frame",
@@ -159,6 +160,7 @@ CODES: dict[str, ErrorCode] = {
     ),
     **_declare(
         RUN_FAILED,
+        QUARANTINE_NOT_WRITTEN="output folder <path> was not written where the client can see it",
         SOURCE_NOT_FOUND="source <name> does not exist",
         SOURCE_UNKNOWN="the plan reads <name>, which is neither a source nor a view",
         SOURCE_UNREADABLE="source <name>: <path> cannot be read",

@@ -28,6 +28,7 @@ class RuleKind(str, Enum):
     TIMELINESS = "timeliness"
     COMPLETENESS = "completeness"
     FRESHNESS = "freshness"
+    VALIDITY = "validity"
     # the older design's statement form (``@Key a === b; ...``): an accuracy rule whose body is
     # statements, checked and lowered on its own; never a ``RuleSpec.kind`` itself
     KEYED_ACCURACY = "keyed accuracy"
@@ -143,6 +144,9 @@ _SPECS = (
         options=("warn", "error"),
         named_source=True,
     ),
+    # a native kind: named conditions each row must meet; besides these metrics, one per condition
+    # (its name: its alias or its text) counts the rows that fail it (compiler/lowering/validity.py)
+    KindSpec(RuleKind.VALIDITY, "rule", "selections", metrics=("total", "valid", "invalid")),
     KindSpec(
         RuleKind.KEYED_ACCURACY,
         "rule",

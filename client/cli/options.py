@@ -202,3 +202,13 @@ def lineage(command: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="the namespace of the suite's job (default: $OPENLINEAGE_NAMESPACE, else gryph)",
     )
+
+
+def quarantine_to(command: argparse.ArgumentParser) -> None:
+    group(command, "outputs").add_argument(
+        "--quarantine-to",
+        metavar="DIR",
+        help="write each source's rows that fail a completeness, validity, accuracy or uniqueness rule, with their "
+        "errors, to DIR/SOURCE/quarantine/ and the others to DIR/SOURCE/valid/, one folder per data time "
+        "(a rerun replaces it)",
+    )

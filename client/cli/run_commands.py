@@ -49,6 +49,7 @@ def add_run_options(run: argparse.ArgumentParser) -> None:
         metavar="DEST",
         help="write every record output in full where the engine runs: a folder (parquet files) or table:PREFIX",
     )
+    options.quarantine_to(run)
     options.history(run)
     options.group(run, "history").add_argument(
         "--no-history", action="store_true", help="neither read nor store run history"
@@ -97,6 +98,7 @@ def run_command(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv 
                 history=history,
                 phase=phase,
                 data_time=args.data_time,  # the suite's ${name} took their values as it loaded
+                quarantine_to=args.quarantine_to,
             )
         except HistoryWriteError as error:  # the run is done: its outputs are written all the same
             assert error.result is not None

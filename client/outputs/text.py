@@ -157,6 +157,7 @@ def to_text(result: RunResult, strict: bool = False) -> str:
     lines += _segments_text(document)
     lines += _records_text(document)
     lines += _malformed_text(document.malformed_values)
+    lines += _outputs_text(document.outputs)
     if result.measures:
         lines += ["", table(["measure", "value"], [[name, value] for name, value in result.measures.items()])]
     if document.checks:
@@ -241,6 +242,17 @@ def _records_text(document: ResultDocument) -> list[str]:
             if record.count > len(sample):
                 lines.append(f"... {record.count - len(sample)} more")
     return lines
+
+
+def _outputs_text(outputs: Mapping[str, Mapping]) -> list[str]:
+    """Where each split source's rows went (``--quarantine-to``, or the suite's statements)."""
+    rows = [
+        [source, kind, written[kind]["rows"], written[kind]["path"]]
+        for source, written in outputs.items()
+        for kind in ("quarantine", "valid")
+        if kind in written
+    ]
+    return ["", table(["source", "output", "rows", "folder"], rows)] if rows else []
 
 
 def malformed_examples(column: MalformedColumn) -> str:

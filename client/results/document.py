@@ -222,6 +222,8 @@ class ResultDocument:
     malformed_values: Mapping[str, Mapping[str, MalformedColumn]] = dataclass_field(default_factory=dict)
     schemas: Mapping[str, Mapping[str, str]] = dataclass_field(default_factory=dict)
     table_logs: Mapping[str, Mapping] = dataclass_field(default_factory=dict)
+    # per source split into quarantine and valid folders: each folder's path and rows, the run's id
+    outputs: Mapping[str, Mapping] = dataclass_field(default_factory=dict)
     stream: StreamBatch | None = None
     data_time: str | None = None
     run_id: str | None = None  # a document read from a history
@@ -269,6 +271,7 @@ def read_document(document: object, what: str = "the result document") -> Result
         ),
         schemas=_objects(document, "schemas", what, lambda columns, where, _: _texts(columns, where)),
         table_logs=_objects(document, "table_logs", what, lambda log, _, __: log),
+        outputs=_objects(document, "outputs", what, lambda written, _, __: written),
         stream=None if document.get("stream") is None else _stream(field(document, "stream", dict, what), what),
         data_time=cast(str | None, optional(document, "data_time", str, what)),
         run_id=cast(str | None, optional(document, "run_id", str, what)),

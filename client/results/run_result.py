@@ -48,6 +48,8 @@ class RunResult:
     # a run that broke before its checks judged: code, message and exit code (errored_runs.py)
     error: dict | None = None
     measure_segments: dict[str, Segments] = field(default_factory=dict)  # measures `by COLUMN`
+    # per source split by --quarantine-to: its quarantine and valid folders, their rows and the run's id
+    outputs: dict[str, dict] = field(default_factory=dict)
 
     def warnings_failed(self) -> bool:
         # a skipped warning (it could not judge yet) is no failed one
@@ -111,6 +113,8 @@ class RunResult:
             document["measure_segments"] = {
                 name: _segments_part(segments) for name, segments in self.measure_segments.items()
             }
+        if self.outputs:
+            document["outputs"] = self.outputs
         return document
 
     def document(self, redacted: bool = True) -> ResultDocument:

@@ -41,6 +41,7 @@ from gryph.compiler.support.text_files import read_utf8
 from ..results.run_result import RunResult
 from ..store.history import HistoryStore
 from ..store.history_writes import HistoryWriteError
+from . import quarantine
 from .engines import OnDemandEngine, open_engine
 from .failing_checks import fetch_failing_rows
 from .progress import Phase, no_progress
@@ -255,6 +256,7 @@ def run(
     phase: Phase = no_progress,
     variables: Mapping[str, str] | None = None,
     data_time: str | None = None,
+    quarantine_to: str | None = None,
 ) -> RunResult:
     """Run a suite and return its metrics. ``engine`` is an Engine or a name (duckdb, spark).
 
@@ -266,6 +268,9 @@ def run(
     each step as it starts (a progress display). ``variables`` give the suite's ``${name}`` their
     values; ``data_time`` (else the suite's ``data_time`` statement) is the moment the data is
     about: history functions read the runs before it, and a run of the same data time replaces it.
+    ``quarantine_to`` is a folder where each source's rows that fail a row-level rule, and the
+    others, are written by the engine from the run's own plan, replacing that data time's
+    (quarantine.py); without it, the suite's ``quarantine`` and ``valid`` statements say where.
     """
     suite = load_suite(source, frames, variables)
     keyed = run_data_time(suite, data_time)
@@ -273,6 +278,10 @@ def run(
     store = HistoryStore(history) if history is not None else None
     if store is not None:
         store.check_writable()  # before the scan: a history that can never be written fails first
+    folders = quarantine.output_folders(suite, quarantine_to)
+    if folders:
+        quarantine.check_targets(quarantine_to, folders, Location(suite.file))
+        quarantine.finish_pending(folders)
     with opened_engine(engine, remote) as active:
         started = dt.datetime.now(dt.timezone.utc)
         options = Options(
@@ -282,7 +291,22 @@ def run(
             count_rows=True,
             data_time_ms=None if keyed is None else int(keyed.timestamp() * 1000),
         )
+        staged: list[quarantine.Staged] = []
+        if folders:
+            run_id = quarantine.new_run_id()
+            shown = None if keyed is None else shown_data_time(keyed)
+            staged, options.splits = quarantine.plan_outputs(
+                folders,
+                (suite.name, run_id, shown, active.name),
+                active.name,
+                quarantine.delta_outputs(suite, quarantine_to),
+            )
         result = run_loaded(suite, active, started, options, store, phase, data_time=keyed)
+        if staged:
+            phase("publishing the quarantine and valid rows")
+            with _located(Location(suite.file)):
+                quarantine.publish(staged, run_id)
+            result.outputs = quarantine.described(staged, result.outputs, run_id)
         if store is not None:
             phase("storing the run in the history")
             try:
@@ -367,6 +391,10 @@ def run_loaded(
         rule_kinds={rule.name: {"kind": rule.kind, "details": _scalar_details(rule)} for rule in suite.rules},
         schemas=columns,
         table_logs={name: log.report() for name, log in logs.items()},
+        outputs={
+            s.source: {"rows": [Results(rows).value(s.quarantined), Results(rows).value(s.valid)]}
+            for s in compiled.splits
+        },
     )
 
 

@@ -75,6 +75,15 @@ def stream_suite(source: str | Path | Suite) -> Suite:
             location=Location(suite.file, 1, 1),
             hint='run it with gryph run, or declare a source such as folder("incoming/", format = "json", ...)',
         )
+    if suite.outputs:  # a batch's split is not committed with the batch yet: refused, never skipped
+        source, kind = next(iter(suite.outputs))
+        raise InvalidInput(
+            "UNSUPPORTED",
+            f"gryph stream does not write {kind} outputs yet ({kind} {source!r})",
+            location=Location(suite.file, 1, 1),
+            text=source,
+            hint="run the suite's batches with gryph run, or leave the quarantine and valid statements out",
+        )
     return suite
 
 

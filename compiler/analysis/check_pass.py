@@ -35,6 +35,7 @@ from .griffin_measures import (
 from .queries import MeasureChecker, QueryChecker
 from .row_rules import CompletenessChecker, DistinctnessChecker, TimelinessChecker, UniquenessChecker
 from .rule_checker import RuleChecker
+from .validity import ValidityChecker
 
 
 class SqlChecker(RuleChecker):
@@ -57,6 +58,7 @@ CHECKERS: dict[RuleKind, type[RuleChecker]] = {
         UniquenessChecker,
         TimelinessChecker,
         FreshnessChecker,
+        ValidityChecker,
         QueryChecker,
         MeasureChecker,
         SqlChecker,

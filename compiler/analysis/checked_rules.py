@@ -40,6 +40,26 @@ class CheckedCompleteness(CheckedRule):
 
 
 @dataclass(frozen=True)
+class RowCondition:
+    """One named condition of a row-level rule and the predicate of a row that fails it."""
+
+    name: str
+    fails: Scalar  # true for a row that fails: the condition false or NULL
+
+
+@dataclass(frozen=True)
+class CheckedValidity(CheckedRule):
+    """A row of ``source`` is invalid where any of ``conditions`` fails."""
+
+    source: str
+    conditions: tuple[RowCondition, ...]
+
+    def failures(self) -> dict[str, Scalar]:
+        """Each condition's name with its predicate of a failing row, in the rule's order."""
+        return {condition.name: condition.fails for condition in self.conditions}
+
+
+@dataclass(frozen=True)
 class CheckedDuplicates(CheckedRule):
     """The selected values of ``source`` (``keys``) and their output names; ``target_keys``: the
     same selections read from ``target`` — for uniqueness the rows values are counted in (None:

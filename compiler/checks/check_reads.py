@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..errors import InvalidInput, did_you_mean
 from ..language.ruletree import check_nodes as c
-from ..language.ruletree.nodes import Node, StatementRule, located
+from ..language.ruletree.nodes import Node, SelectList, StatementRule, located
 from ..plan.data_types import DataType, Kind
 from ..rule_kinds import RULE_KINDS, RuleKind, metric_name
 from ..sources.typed_text import METRIC_KEYS, metrics_name, typed_sources
@@ -53,6 +53,8 @@ def written_metrics(rule: RuleSpec) -> WrittenMetrics | None:
     if not spec.metrics or rule.metric is not None:
         return None
     names = [metric_name(key, rule.details) for key in spec.metrics if key not in spec.nested]
+    if kind is RuleKind.VALIDITY and isinstance(rule.body, SelectList):
+        names.extend(item.label for item in rule.body.items)  # each condition's failing rows
     array = rule.details.get("duplication.array")
     if array not in (None, ""):
         names.append(str(array))

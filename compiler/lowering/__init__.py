@@ -17,6 +17,7 @@ from .measure import MeasureLowering
 from .profiling import ProfilingLowering
 from .sql import SqlLowering
 from .timeliness import TimelinessLowering
+from .validity import ValidityLowering
 
 
 class Lowering(Protocol):
@@ -37,6 +38,7 @@ LOWERINGS: dict[RuleKind, Callable[..., Lowering]] = {
         SqlLowering,
         TimelinessLowering,
         FreshnessLowering,
+        ValidityLowering,
         AccuracyMeasureLowering,
         DuplicationMeasureLowering,
         ProfilingMeasureLowering,

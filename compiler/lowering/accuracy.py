@@ -9,7 +9,7 @@ satisfies the rule: one anti join per rule, whose rows are also the miss records
 from __future__ import annotations
 
 from ..analysis.checked_rules import CheckedAccuracy
-from ..plan import Filter, IsNull, Join, JoinKind, Relation, and_all, count_all, not_
+from ..plan import Filter, IsNull, Join, JoinKind, Read, Relation, and_all, count_all, not_
 from ..plan.scalars import field_names
 from ..results import RuleResult
 from ..rule_kinds import RuleKind
@@ -29,13 +29,9 @@ class AccuracyLowering(RuleLowering[CheckedAccuracy]):
 
     def lower(self) -> Finisher:
         rule, checked = self.rule, self.checked
-        source_read, target_read, prefix = self.read(checked.source), self.read(checked.target), checked.prefix
-        judged: Relation = Filter(source_read, and_all(list(checked.judged))) if checked.judged else source_read
-        condition = and_all(list(checked.terms + checked.joined))
-        target_used = {name[len(prefix) :] for name in field_names(condition) if name.startswith(prefix)}
-        target_rel = rename_all(target_read, lambda name: prefix + name, keep=target_used)
-        all_null = and_all([IsNull(f) for f in checked.source_fields])
-        misses = Filter(Join(JoinKind.ANTI, judged, target_rel, condition), not_(all_null))
+        source_read = self.read(checked.source)
+        judged = _judged(checked, source_read)
+        misses = miss_relation(checked, source_read, self.read(checked.target))
 
         total_ref = self.collector.value(judged, count_all())
         miss_ref = self.collector.value(misses, count_all())
@@ -57,3 +53,18 @@ class AccuracyLowering(RuleLowering[CheckedAccuracy]):
             )
 
         return finish
+
+
+def _judged(checked: CheckedAccuracy, source_read: Read) -> Relation:
+    """The source rows the rule judges."""
+    return Filter(source_read, and_all(list(checked.judged))) if checked.judged else source_read
+
+
+def miss_relation(checked: CheckedAccuracy, source_read: Read, target_read: Read) -> Relation:
+    """The judged source rows no target row matches (one anti join), all-NULL rows left out."""
+    prefix = checked.prefix
+    condition = and_all(list(checked.terms + checked.joined))
+    target_used = {name[len(prefix) :] for name in field_names(condition) if name.startswith(prefix)}
+    target_rel = rename_all(target_read, lambda name: prefix + name, keep=target_used)
+    all_null = and_all([IsNull(f) for f in checked.source_fields])
+    return Filter(Join(JoinKind.ANTI, _judged(checked, source_read), target_rel, condition), not_(all_null))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ..analysis.checked_rules import CheckedRule
 from ..plan import Export, Field, Limit, Named, Project, Read, Relation
@@ -14,6 +14,9 @@ from ..results import MetricWrite, RecordOutput, RuleResult
 from ..rule_kinds import RULE_KINDS, RuleKind, metric_name
 from ..safe_names import path_inside, safe_file_name
 from .query_collector import Collector, Results, RowsRef, ValueRef
+
+if TYPE_CHECKING:  # row_failures reads the accuracy lowering, which reads this module
+    from .row_failures import Split
 
 Finisher = Callable[[Results], RuleResult]
 Checked = TypeVar("Checked", bound=CheckedRule)
@@ -37,6 +40,8 @@ class Options:
     # (source, path): a stream's batch rows written whole where the engine runs, for the windows
     # of later batches' uniqueness and distinctness
     keep_rows: tuple[tuple[str, str], ...] = ()
+    # sources whose rows are split into quarantined and valid outputs (row_failures.py)
+    splits: tuple[Split, ...] = ()
 
     def export_for(self, name: str, relation: Relation) -> Export | None:
         """The export of one record output, or None when records are not written."""

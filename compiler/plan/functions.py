@@ -99,6 +99,8 @@ class Fn(str, Enum):
     SIZE = "size"  # elements of an array, entries of a map
     # (array, value): true if present; else NULL if the array holds a NULL; NaN is found
     ARRAY_CONTAINS = "array_contains"
+    MAKE_ARRAY = "make_array"  # an array of its arguments, in order (a quarantined row's errors)
+    MAKE_STRUCT = "make_struct"  # (name literal, value, ...): a struct of named fields
     MAP_KEYS = "map_keys"  # in the map's order
     MAP_VALUES = "map_values"  # in the map's order
     # JSON values held as text: a string is its content, other values their compact JSON text,
@@ -188,6 +190,8 @@ ARITY: dict[Fn, tuple[int, int | None]] = {
     **dict.fromkeys((Fn.LPAD, Fn.RPAD, Fn.REGEXP_EXTRACT, Fn.REGEXP_REPLACE, Fn.SLICE), _THREE),
     **dict.fromkeys((Fn.COALESCE, Fn.CONCAT, Fn.LEAST, Fn.GREATEST), (1, None)),
     Fn.CONCAT_WS: (2, None),
+    Fn.MAKE_ARRAY: (1, None),
+    Fn.MAKE_STRUCT: (2, None),
     Fn.SUBSTRING: (2, 3),
     Fn.REPLACE: (2, 3),
     Fn.ROUND: (1, 2),

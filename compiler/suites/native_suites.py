@@ -13,6 +13,7 @@ from ..language.ruletree.statements import (
     MeasureDecl,
     NativeText,
     NotifyDecl,
+    OutputDecl,
     PassAlways,
     PassChecks,
     PassCount,
@@ -42,6 +43,7 @@ from ..support.text_files import read_utf8
 from .drift_sketches import with_drift_sketches
 from .notify_targets import notify_target
 from .row_counts import with_row_counts
+from .split_outputs import split_output
 from .suite import CheckSpec, MeasureSpec, NativeSql, NotifySpec, PassSpec, RuleBody, RuleSpec, SchemaSpec, Suite
 from .syntax_recovery import parse_recovering
 
@@ -79,6 +81,7 @@ def parse_suite(
     policy: PassSpec | None = None
     stream_every_ms: int | None = None
     schemas: list[SchemaSpec] = []
+    outputs: list[OutputDecl] = []
     notify: list[NotifySpec] = []
     seen: dict[str, set[str]] = {"check": set(), "measure": set(), "rule": set()}
     for statement in tree.statements:
@@ -139,6 +142,9 @@ def parse_suite(
                 _unique(expected.name, seen, "check", statement, location)
                 schemas.append(expected)
                 continue
+            if isinstance(statement, OutputDecl):
+                outputs.append(statement)
+                continue
             if isinstance(statement, NotifyDecl):
                 options = {d.key: d.value for d in statement.details}
                 notify.append(notify_target(statement.url, location, options, statement.tones, statement.checks))
@@ -192,6 +198,9 @@ def parse_suite(
         schemas=schemas,
         notify=tuple(notify),
     )
+    for output in outputs:
+        with errors.statement():
+            suite.outputs[(output.source, output.kind)] = split_output(output, suite, base, known_sources)
     errors.raise_any(partial=suite)
     return suite
 

@@ -181,6 +181,9 @@ class Suite:
     stream_every_ms: int | None = None
     schemas: list[SchemaSpec] = field(default_factory=list)  # ``schema users: required(...)`` checks
     notify: tuple[NotifySpec, ...] = ()  # ``notify "URL"``: alerts when the verdict changes
+    # ``quarantine orders to "out/bad"`` / ``valid orders to delta("out/good")``: (source, kind) ->
+    # (folder, format: parquet or delta)
+    outputs: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
     data_time: str | None = None  # ``data_time = "2026-11-24"`` (or ``= ${day}``): keys the run's history
 
     # Griffin: the data sources (views) over a kafka connector, whose rows are a stream's

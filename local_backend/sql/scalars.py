@@ -440,6 +440,13 @@ def _get_field(node: Call, args: list[str]) -> str:
     return f"struct_extract({args[0]}, {string(name.value)})"
 
 
+def _make_struct(node: Call, args: list[str]) -> str:
+    names = [n.value for n in node.args[::2] if isinstance(n, Literal) and isinstance(n.value, str)]
+    if len(names) != len(node.args[::2]):
+        raise unsupported("MAKE_STRUCT with a non-constant field name")
+    return f"struct_pack({', '.join(f'{ident(n)} := {v}' for n, v in zip(names, args[1::2], strict=True))})"
+
+
 def _slice(node: Call, args: list[str]) -> str:
     # 0-based inclusive bounds, negative from the end; list_filter's index is 1-based
     items, low, high = args
@@ -622,6 +629,8 @@ CALLS: dict[Fn, Handler] = {
     Fn.SLICE: _slice,
     Fn.SIZE: _size,
     Fn.ARRAY_CONTAINS: _array_contains,
+    Fn.MAKE_ARRAY: _function("list_value"),
+    Fn.MAKE_STRUCT: _make_struct,
     Fn.MAP_KEYS: _function("map_keys"),
     Fn.MAP_VALUES: _function("map_values"),
     Fn.JSON_PARSE: _json_valid(lambda doc: f"json_extract_string({doc}, '$')"),

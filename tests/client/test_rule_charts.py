@@ -17,6 +17,7 @@ distinctness distinctness on a: name with duplication.array = "dups"
 timeliness timeliness on a: t0, t1 with step.size = 1s, percentile.values = (0.5)
 profiling profiling on a: select name, count(*) as n from a group by name order by name
 freshness freshness on a: t1 with warn = 1h, error = 1d
+validity validity on a: id > 1
 """
 
 

@@ -147,6 +147,10 @@ SUITES = [
     # drift(...): a source's column, plain, back-quoted or with spaces around the dot
     "check c: drift(orders.amount)\ncheck d: drift(`my t` . `a b`, method = ks, threshold = 0.1)\n"
     "check e: t.x > 0 or drift(é.ü)\n",
+    # validity: named row conditions, an alias or the text naming each
+    'validity orders_valid on orders: amount >= 0, status in ("new", "sent", "done"),\n'
+    "  email rlike '^[^@]+@[^@]+$' as email_format, x is null or x > 0 with invalid = \"bad\"\n"
+    "VALIDITY v ON `odd t`: `a b` between 1 and 2 as `in range`\n",
     # an option of several texts: null markers
     "source t = csv('a.csv', nullValue = [\"n/a\", '-', ''], schema = 'a double')\nsource u = csv('b.csv', nullValue = ['NA'])\n",
 ]

@@ -53,6 +53,7 @@ def test_the_grammars_rule_keywords_are_the_registrys_kinds():
         "distinctness",
         "timeliness",
         "freshness",
+        "validity",
     }
 
 
@@ -126,7 +127,7 @@ def test_every_griffin_dq_type_loads_as_its_kind(tmp_path):
     target = dict(source, name="b")
     aliases = griffin_names("rule")
     native_only = {RuleKind(k) for k in dsl_keywords() if not spec_of(k).griffin_names}
-    assert native_only == {RuleKind.FRESHNESS}  # Griffin has no freshness rule
+    assert native_only == {RuleKind.FRESHNESS, RuleKind.VALIDITY}  # Griffin has neither rule
     assert set(aliases.values()) == {RuleKind(k) for k in dsl_keywords()} - native_only
     rules = [
         {"dq.type": name.title(), "out.dataframe.name": f"r{i}", "rule": BODIES[spec_of(kind).grammar or ""]}
@@ -170,6 +171,7 @@ distinctness dist on a: name with duplication.array = "dups"
 timeliness late on a: t0, t1 with threshold = 1ms, step.size = 1s, percentile.values = (0.5)
 profiling prof on a: select count(*) as n from a
 freshness fresh on a: t1 with warn = 1s, error = 1d
+validity valid on a: id > 1
 """
 # the kind of each rule of SUITE (``keyed`` is accuracy's statement form)
 SUITE_KINDS = {
@@ -181,6 +183,7 @@ SUITE_KINDS = {
     "late": RuleKind.TIMELINESS,
     "prof": RuleKind.PROFILING,
     "fresh": RuleKind.FRESHNESS,
+    "valid": RuleKind.VALIDITY,
 }
 # Griffin generation B: a measure of each type
 MEASURES = {
@@ -218,7 +221,9 @@ def test_each_kind_writes_exactly_the_registrys_metric_keys(data):
     results = {result.rule: result for result in run(suite).rules}
     for name, kind in SUITE_KINDS.items():
         written = _written_names(results[name], {"id", "name", "t0", "t1"})
-        if RULE_KINDS[kind].metrics:
+        if kind is RuleKind.VALIDITY:  # and one count per condition, by its text, and the failed ones named
+            assert written == {*RULE_KINDS[kind].metrics, "id > 1", "_dq_failed"}, name
+        elif RULE_KINDS[kind].metrics:
             assert written == set(RULE_KINDS[kind].metrics), name
         else:
             assert written == {"n"}  # a query's kind writes its query's columns

@@ -70,7 +70,16 @@ def test_case_explains_every_expected_value(case_id, case):
 
 
 def test_cases_cover_every_dq_type_and_detail_option():
-    kinds = {"accuracy", "completeness", "uniqueness", "distinctness", "timeliness", "profiling", "freshness"}
+    kinds = {
+        "accuracy",
+        "completeness",
+        "uniqueness",
+        "distinctness",
+        "timeliness",
+        "profiling",
+        "freshness",
+        "validity",
+    }
     text = "\n".join(case["suite"] for _, case in CASES)
     for kind in kinds:
         assert f"{kind} " in text, f"no {kind} case"
@@ -100,6 +109,7 @@ def test_cases_cover_every_dq_type_and_detail_option():
             "percentile.values",
         ),
         "freshness": ("total", "newest", "age_ms", "warn", "error"),
+        "validity": ("total", "valid", "invalid"),
     }
     suites = [case["suite"] for _, case in CASES]
     for kind, keys in details.items():

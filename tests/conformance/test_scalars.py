@@ -191,6 +191,25 @@ CASES = {
     "element_at_map": (c(Fn.ELEMENT_AT, m, L("a", STR), dtype=INT), [1, N, N, N]),
     "get_field": (c(Fn.GET_FIELD, st, L("name", STR), dtype=STR), ["p", N, N, "q"]),
     "get_field_int": (c(Fn.GET_FIELD, st, L("n", STR), dtype=INT), [1, 2, N, N]),
+    # the quarantine's _dq_errors: an array of literals and values, a struct read back by a spaced name
+    "make_array": (
+        c(Fn.MAKE_ARRAY, L(7, INT), c(Fn.GET_FIELD, st, L("n", STR), dtype=INT), dtype=G.array(INT)),
+        [[7, 1], [7, 2], [7, N], [7, N]],
+    ),
+    "make_struct": (
+        c(
+            Fn.GET_FIELD,
+            c(
+                Fn.MAKE_STRUCT,
+                L("a b", STR),
+                c(Fn.GET_FIELD, st, L("name", STR), dtype=STR),
+                dtype=G.struct((("a b", STR),)),
+            ),
+            L("a b", STR),
+            dtype=STR,
+        ),
+        ["p", N, N, "q"],
+    ),
     "nested_values": (arr, [[1, 2, 3], [], N, [4]]),
     "struct_values": (st, [{"name": "p", "n": 1}, {"name": N, "n": 2}, N, {"name": "q", "n": N}]),
     # Spark's string functions (é and 😀 are one character each)

@@ -129,6 +129,8 @@ def sample_args(fn: Fn) -> tuple[tuple, object]:
         Fn.ADD_MONTHS: ((Cast(ts, DATE), i), DATE),
         Fn.DATE_FORMAT: ((ts, one("yyyy-MM-dd'T'HH", S)), S),
         Fn.SIZE: ((xs,), I),
+        Fn.MAKE_ARRAY: ((i, one(1, I)), array(I)),
+        Fn.MAKE_STRUCT: ((one("f g", S), i), struct((("f g", I),))),
         Fn.ARRAY_CONTAINS: ((xs, i), B),
         Fn.MAP_KEYS: ((Field("m", map_of(S, I)),), array(S)),
         Fn.MAP_VALUES: ((Field("m", map_of(S, I)),), array(I)),

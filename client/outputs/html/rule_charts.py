@@ -25,6 +25,7 @@ BAR_HEIGHT = 24  # a bar of a horizontal bar chart, its gap included
 OUTCOMES = {
     RuleKind.ACCURACY: (("matched", GOOD), ("miss", BAD), ("mismatch", BAD), ("invalid", NEUTRAL)),
     RuleKind.COMPLETENESS: (("complete", GOOD), ("incomplete", BAD)),
+    RuleKind.VALIDITY: (("valid", GOOD), ("invalid", BAD)),
 }
 
 
@@ -243,6 +244,7 @@ Draw = Callable[[str, RuleKind, dict, Any], "Chart | None"]
 CHARTS: dict[RuleKind, tuple[type, Draw]] = {
     RuleKind.ACCURACY: (dict, _outcome_bars),  # its keyed form's rules are accuracy rules
     RuleKind.COMPLETENESS: (dict, _outcome_bars),
+    RuleKind.VALIDITY: (dict, _outcome_bars),
     RuleKind.TIMELINESS: (dict, lambda rule, _, details, metrics: _step_histogram(rule, details, metrics)),
     RuleKind.UNIQUENESS: (dict, lambda rule, _, details, metrics: _duplication_histogram(rule, details, metrics)),
     RuleKind.DISTINCTNESS: (dict, lambda rule, _, details, metrics: _duplication_histogram(rule, details, metrics)),

@@ -270,6 +270,13 @@ def _get_field(node: Call, struct: Column, _name: Column) -> Column:
     return struct.getField(name.value)
 
 
+def _make_struct(node: Call, *args: Column) -> Column:
+    names = [n.value for n in node.args[::2] if isinstance(n, Literal) and isinstance(n.value, str)]
+    if len(names) != len(node.args[::2]):
+        raise _unsupported("MAKE_STRUCT with a non-constant field name")
+    return F.struct(*(v.alias(n) for n, v in zip(names, args[1::2], strict=True)))
+
+
 def _substring(node: Call, text: Column, start: Column, length: Column | None = None) -> Column:
     return F.substr(text, start, length) if length is not None else F.substr(text, start)
 
@@ -443,6 +450,8 @@ CALLS: dict[Fn, Callable[..., Column]] = {
     Fn.SLICE: _slice,
     Fn.SIZE: _sql("size"),  # NULL for NULL, with ANSI on
     Fn.ARRAY_CONTAINS: _sql("array_contains"),
+    Fn.MAKE_ARRAY: lambda n, *args: F.array(*args),
+    Fn.MAKE_STRUCT: _make_struct,
     Fn.MAP_KEYS: _sql("map_keys"),
     Fn.MAP_VALUES: _sql("map_values"),
     # get_json_object yields NULL for text that does not parse and a string's content unquoted

@@ -167,6 +167,9 @@ _STATEMENTS: dict[str, Callable[[SuiteConverter, Any], s.Statement]] = {
     "StreamDecl": lambda v, m: s.StreamDecl(int(time_literal_ms(m.interval.value)), **v.at(m)),
     "SchemaDecl": SuiteConverter.schema,
     "NotifyDecl": SuiteConverter.notify,
+    "OutputDecl": lambda v, m: s.OutputDecl(
+        m.kind, unquote_name(m.source), unquote_string(m.path.value), m.format or "parquet", **v.at(m)
+    ),
 }
 
 _CHECKS: dict[str, Callable[[SuiteConverter, Any], c.CheckExpr | c.CheckNamedArgument]] = {

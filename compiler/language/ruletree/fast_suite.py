@@ -81,6 +81,19 @@ class SuiteParser(ExpressionParser):
             tones = self.keyword_list("on", lambda: unquote_name(self.name()))
             checks = self.keyword_list("for", lambda: unquote_label(self.expect(LABEL)))
             return s.NotifyDecl(url, tones, checks, self.details(), **self.span(start, self.last_end))
+        if word in ("quarantine", "valid"):
+            self.take_word()
+            source = unquote_name(self.name())
+            self.expect_keyword("to")
+            delta = self.keyword("delta")
+            if delta:
+                self.expect_punct("(")
+            if self.char() not in ("'", '"'):
+                raise Unhandled("a path")
+            path = unquote_string(self.expect(STRING))
+            if delta:
+                self.expect_punct(")")
+            return s.OutputDecl(word, source, path, "delta" if delta else "parquet", **self.span(start, self.last_end))
         raise Unhandled("a statement")
 
     def keyword_list(self, keyword: str, item: Callable[[], str]) -> tuple[str, ...]:

@@ -268,6 +268,11 @@ class SelectItem(Node):
     expr: Expr
     alias: str | None
 
+    @property
+    def label(self) -> str:
+        """Its alias, else its text as written: how a validity rule names a condition."""
+        return self.alias or self.expr.text
+
 
 @dataclass(frozen=True, slots=True)
 class OrderItem(Node):

@@ -126,7 +126,19 @@ class NotifyDecl(Node):
     details: tuple[Detail, ...]
 
 
-Statement = SourceDecl | RuleDecl | MeasureDecl | CheckDecl | PassDecl | StreamDecl | SchemaDecl | NotifyDecl
+@dataclass(frozen=True, slots=True)
+class OutputDecl(Node):
+    """``quarantine orders to "out/bad"`` or ``valid orders to "out/good"``: a folder of a split's rows."""
+
+    kind: str  # quarantine | valid
+    source: str
+    path: str
+    format: str = "parquet"  # a folder of parquet files per data time, or a "delta" table
+
+
+Statement = (
+    SourceDecl | RuleDecl | MeasureDecl | CheckDecl | PassDecl | StreamDecl | SchemaDecl | NotifyDecl | OutputDecl
+)
 
 
 @dataclass(frozen=True, slots=True)

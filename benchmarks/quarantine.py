@@ -1,0 +1,112 @@
+"""Quarantine outputs against the same suite's metrics-only run and a hand-written split, on
+DuckDB, over the benchmark data (``benchmarks/generate.py``), each timed in the same process.
+
+    python -m benchmarks.quarantine --rows 1000000 [--memory-limit 2GB] [--repeat 3]
+
+The hand-written split is the floor: the four rules' predicates written once as SQL, the rows
+flagged in one ``CREATE TEMP TABLE ... AS`` and written by two ``COPY ... WHERE``; it checks that
+gryph's folders hold the same number of rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import duckdb
+
+from .common import paths
+from .generate import generate
+
+SUITE = """suite quarantine_bench
+source events = parquet("{events}")
+source events_copy = parquet("{copy}")
+completeness contact on events: email, country
+validity amounts on events: amount >= 0 as non_negative
+uniqueness id_unique on events: id
+accuracy copy_email on events, events_copy: events.id = events_copy.id and events.email = events_copy.email
+"""
+
+# the same four rules by hand: Griffin's accuracy (coalesce to '', an all-NULL row is no miss)
+HAND_FLAGGED = """
+CREATE TEMP TABLE flagged AS
+WITH misses AS (
+  SELECT DISTINCT e.id, e.email FROM read_parquet({events}) e
+  WHERE NOT (e.id IS NULL AND e.email IS NULL) AND NOT EXISTS (
+    SELECT 1 FROM read_parquet({copy}) c
+    WHERE coalesce(CAST(e.id AS VARCHAR), '') = coalesce(CAST(c.id AS VARCHAR), '')
+      AND coalesce(e.email, '') = coalesce(c.email, ''))
+), counts AS (SELECT id, count(*) AS n FROM read_parquet({events}) GROUP BY id)
+SELECT e.*, (e.email IS NULL OR e.country IS NULL) OR NOT coalesce(e.amount >= 0, false)
+  OR coalesce(counts.n > 1, false) OR m.id IS NOT NULL OR m.email IS NOT NULL AS __bad
+FROM read_parquet({events}) e
+LEFT JOIN counts ON e.id IS NOT DISTINCT FROM counts.id
+LEFT JOIN misses m ON e.id IS NOT DISTINCT FROM m.id AND e.email IS NOT DISTINCT FROM m.email
+"""
+
+
+def _gryph(suite_text: str, memory_limit: str | None, quarantine_to: str | None) -> dict:
+    from gryph.client.run.engines import open_engine
+    from gryph.client.run.runner import load_suite, run
+
+    engine = open_engine("duckdb", memory_limit=memory_limit)
+    try:
+        return run(load_suite(suite_text), engine, record_sample=0, quarantine_to=quarantine_to).outputs
+    finally:
+        engine.close()
+
+
+def _hand(files: dict[str, str], out: Path, memory_limit: str | None) -> tuple[int, int]:
+    con = duckdb.connect()
+    if memory_limit:
+        con.execute(f"SET memory_limit = '{memory_limit}'")
+    quoted = {k: "'" + v.replace("'", "''") + "'" for k, v in files.items()}
+    con.execute(HAND_FLAGGED.format(events=quoted["events"], copy=quoted["events_copy"]))
+    for name, where in (("bad", "__bad"), ("good", "NOT __bad")):
+        con.execute(f"COPY (SELECT * EXCLUDE (__bad) FROM flagged WHERE {where}) TO '{out / name}.parquet'")
+    counts = con.execute("SELECT count(*) FILTER (__bad), count(*) FILTER (NOT __bad) FROM flagged").fetchone()
+    con.close()
+    assert counts is not None
+    return int(counts[0]), int(counts[1])
+
+
+def _timed(work, repeat: int) -> tuple[float, object]:
+    times, result = [], None
+    for _ in range(repeat):
+        clock = time.perf_counter()
+        result = work()
+        times.append(time.perf_counter() - clock)
+    return statistics.median(times), result
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--memory-limit", default=None)
+    args = parser.parse_args(argv)
+    generate(args.rows, quiet=True)
+    files = paths(args.rows)
+    suite_text = SUITE.format(events=files["events"], copy=files["events_copy"])
+    work = Path(tempfile.mkdtemp(prefix="gryph-quarantine-bench-"))
+    try:
+        metrics_s, _ = _timed(lambda: _gryph(suite_text, args.memory_limit, None), args.repeat)
+        split_s, outputs = _timed(lambda: _gryph(suite_text, args.memory_limit, str(work / "q")), args.repeat)
+        hand_s, counts = _timed(lambda: _hand(files, work, args.memory_limit), args.repeat)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    written = outputs["events"]  # type: ignore[index]
+    ours = (written["quarantine"]["rows"], written["valid"]["rows"])
+    print(f"rows {args.rows:,}  memory limit {args.memory_limit or 'none'}  median of {args.repeat}")
+    print(f"  duckdb-gryph metrics only      {metrics_s:8.2f} s")
+    print(f"  duckdb-gryph with quarantine   {split_s:8.2f} s   {split_s / metrics_s:5.2f}x metrics only")
+    print(f"  hand-written split (floor)     {hand_s:8.2f} s   {split_s / hand_s:5.2f}x floor")
+    print(f"  quarantined / valid: gryph {ours}, by hand {counts}: {'same' if ours == counts else 'DIFFERENT'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,279 @@
+"""Quarantine outputs: where a run writes each source's failing and valid rows, exactly once per
+data time.
+
+``--quarantine-to DIR`` gives every source a row-level rule reads two parquet folders,
+``DIR/SOURCE/quarantine/data_time=KEY/`` and ``DIR/SOURCE/valid/data_time=KEY/``. The engine writes
+them aside (``_staging-RUN``), the run marks them as its own, writes a journal of the swaps, then
+exchanges each with the data time's folder in one ``renameat2(RENAME_EXCHANGE)``: a reader sees
+the old folder or the new one, never neither or half. A run killed after the journal is finished
+by the next run over the same folder (the swaps are idempotent); one killed before it leaves the
+old rows, and its stage is removed.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import shutil
+import signal
+import sys
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from gryph.compiler.errors import EngineError, InvalidInput, Location
+from gryph.compiler.lowering.row_failures import Split
+from gryph.compiler.safe_names import safe_file_name
+from gryph.compiler.suites.split_outputs import row_level_sources
+from gryph.compiler.suites.suite import Suite
+
+OUTPUTS = ("quarantine", "valid")
+MARK = "_gryph_run"  # the run that wrote a folder (Spark and parquet readers skip names starting with _)
+JOURNAL = "_swaps-{run}.json"
+CRASH_AT = "GRYPH_QUARANTINE_CRASH_AT"  # a test's point to die at: "staged" or "swapped"
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+@dataclass(frozen=True)
+class Staged:
+    """One source's outputs (quarantine, and valid when asked for), each a folder of data times:
+    written by the engine to ``staging``, then swapped into ``final``."""
+
+    source: str
+    folders: dict[str, Path]  # output -> its folder (the quarantine's holds the journal)
+    staging: dict[str, Path]
+    final: dict[str, Path]  # a parquet output's data time folder, a Delta output's table
+    data_time: str  # the value of a Delta table's data_time partition
+    delta: frozenset[str] = frozenset()  # the outputs that are Delta tables
+
+
+def new_run_id() -> str:
+    """The id ``_dq_run`` carries and the stage folders are named by."""
+    return uuid.uuid4().hex[:16]
+
+
+def output_folders(suite: Suite, root: str | None) -> dict[str, dict[str, Path]]:
+    """Per source, its outputs' folders: ``root/SOURCE/quarantine`` and ``.../valid`` for every
+    source a row-level rule reads (``--quarantine-to``), else the suite's statements."""
+    if root is not None:
+        return {
+            source: {out: Path(root) / safe_file_name(source) / out for out in OUTPUTS}
+            for source in row_level_sources(suite)
+        }
+    found: dict[str, dict[str, Path]] = {}
+    for (source, out), (folder, _) in suite.outputs.items():
+        found.setdefault(source, {})[out] = Path(folder)
+    return found
+
+
+def delta_outputs(suite: Suite, root: str | None) -> dict[str, frozenset[str]]:
+    """Per source, its outputs the suite writes as Delta tables (none with ``--quarantine-to``)."""
+    if root is not None:
+        return {}
+    found: dict[str, set[str]] = {}
+    for (source, out), (_, form) in suite.outputs.items():
+        if form == "delta":
+            found.setdefault(source, set()).add(out)
+    return {source: frozenset(outs) for source, outs in found.items()}
+
+
+def plan_outputs(
+    folders: dict[str, dict[str, Path]],
+    run: tuple[str | None, ...],
+    engine: str,
+    delta: dict[str, frozenset[str]] | None = None,
+) -> tuple[list[Staged], tuple[Split, ...]]:
+    """The staged outputs, and the splits the compiler exports to them (DuckDB writes one file,
+    Spark a folder of parts: both read as ``data_time=KEY/*.parquet``)."""
+    run_id, data_time = run[1], run[2] or "none"
+    key = "data_time=" + data_time.replace(":", "-")
+    staged, splits = [], []
+    for source, outs in sorted(folders.items()):
+        tables = (delta or {}).get(source, frozenset())
+        # absolute: a local Spark server's working folder is not the client's
+        stage = {out: (folder / f"_staging-{run_id}").absolute() for out, folder in outs.items()}
+        final = {out: folder if out in tables else folder / key for out, folder in outs.items()}
+        staged.append(Staged(source, outs, stage, final, data_time, tables))
+        paths = {out: str(path / "part-0.parquet") if engine == "duckdb" else str(path) for out, path in stage.items()}
+        splits.append(Split(source, paths["quarantine"], paths.get("valid"), run))
+    return staged, tuple(splits)
+
+
+def check_targets(root: str | None, folders: dict[str, dict[str, Path]], location: Location) -> None:
+    """``--quarantine-to``'s folder, else every folder the suite names, one the run can write,
+    found before any scan."""
+    for folder in [Path(root)] if root is not None else [f for outs in folders.values() for f in outs.values()]:
+        _check_target(folder, location)
+
+
+def _check_target(path: Path, location: Location) -> None:
+    root = str(path)
+    existing = next((p for p in (path, *path.parents) if p.exists()), Path("."))
+    problem = None
+    if not existing.is_dir():
+        problem = "is a file, not a folder" if existing == path else f"is inside the file {str(existing)!r}"
+    elif not os.access(existing, os.W_OK | os.X_OK):
+        problem = f"cannot be written ({str(existing)!r} is read-only)"
+    if problem is not None:
+        raise InvalidInput(
+            "QUARANTINE_TARGET",
+            f"output folder {root!r} {problem}",
+            location=location,
+            text=root,
+            hint="give --quarantine-to (or the suite's quarantine and valid statements) a folder this user can write",
+        )
+
+
+def finish_pending(folders: dict[str, dict[str, Path]]) -> None:
+    """Complete the swaps of a run killed after writing its journal (the old rows or the new,
+    never both): each swap is done once, whatever step the run died at."""
+    for outs in folders.values():
+        for journal in sorted(outs["quarantine"].glob(JOURNAL.format(run="*"))):
+            try:
+                _swap_all(json.loads(journal.read_text("utf-8")))
+            except DeltaNotWritten:
+                pass  # that run's rows are dropped; this run writes its own
+            journal.unlink()
+        for folder in outs.values():
+            for stage in folder.glob("_staging-*"):  # a run killed before its journal: its rows never count
+                shutil.rmtree(stage, ignore_errors=True)
+
+
+def publish(staged: Sequence[Staged], run_id: str) -> None:
+    """Swap every staged output into its data time's folder, as one journaled step."""
+    for each in staged:
+        for folder in each.staging.values():
+            if not folder.is_dir():  # a remote Spark server writes to its own file system
+                raise EngineError(
+                    "QUARANTINE_NOT_WRITTEN",
+                    f"output folder {str(folder.parent)!r} was not written where this client can see it",
+                    hint="on a remote Spark server, write outputs to storage both share; a local server works",
+                )
+            (folder / MARK).write_text(run_id, "utf-8")
+    _crash_point("staged")
+    for each in staged:
+        swaps = {
+            "run": run_id,
+            "swaps": [
+                [str(each.staging[o]), str(each.final[o]), each.data_time if o in each.delta else None]
+                for o in each.staging
+            ],
+        }
+        journal = each.folders["quarantine"] / JOURNAL.format(run=run_id)
+        partial = journal.with_suffix(".partial")
+        partial.write_text(json.dumps(swaps), "utf-8")
+        os.replace(partial, journal)
+        try:
+            _swap_all(swaps, crash_between=True)
+        finally:
+            if sys.exc_info()[0] in (None, DeltaNotWritten):
+                journal.unlink()
+
+
+def _swap_all(journal: dict, crash_between: bool = False) -> None:
+    run_id = journal["run"]
+    for index, (stage, final, partition) in enumerate(journal["swaps"]):
+        if partition is None:
+            _swap_in(Path(stage), Path(final), run_id)
+        else:
+            _commit_delta(Path(stage), Path(final), partition)
+        if crash_between and index == 0:
+            _crash_point("swapped")
+
+
+def _swap_in(stage: Path, final: Path, run_id: str) -> None:
+    """Put the run's folder at ``final`` (once: a folder already marked by the run is left), and
+    remove what was there before."""
+    if _mark(final) == run_id:
+        shutil.rmtree(stage, ignore_errors=True)
+        return
+    if not stage.exists():
+        return  # nothing staged and nothing swapped: the journal was written for it, so it was swapped
+    if final.exists():
+        _exchange(stage, final)  # stage now holds the old rows
+        shutil.rmtree(stage)
+    else:
+        os.rename(stage, final)
+
+
+def _commit_delta(stage: Path, table: Path, data_time: str) -> None:
+    """Replace the table's ``data_time`` partition with the staged rows in one Delta commit (done
+    again after a kill, it writes the same rows), then drop the stage."""
+    if not stage.exists():
+        return  # committed, and its stage removed
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+    from deltalake import write_deltalake
+
+    rows = ds.dataset(str(stage), format="parquet").to_table()  # _gryph_run: skipped as bookkeeping
+    rows = rows.append_column("data_time", pa.array([data_time] * rows.num_rows, pa.string()))
+    quoted = data_time.replace("'", "''")
+    try:
+        write_deltalake(
+            str(table), rows, mode="overwrite", partition_by=["data_time"], predicate=f"data_time = '{quoted}'"
+        )
+    except Exception as error:  # delta-rs raises its own classes: a table of another shape, a lost lock
+        shutil.rmtree(stage)  # never retried by a later run: the table keeps its rows
+        raise DeltaNotWritten(
+            "QUARANTINE_NOT_WRITTEN",
+            f"output folder {str(table)!r} was not written: {error}",
+            text=str(table),
+            hint="a Delta output must be a table of the suite's source columns with _dq_errors, _dq_run and "
+            "data_time (a new path makes one)",
+        ) from None
+    shutil.rmtree(stage)
+
+
+class DeltaNotWritten(EngineError):
+    """A Delta commit that failed: its journal and stage are dropped, the table is unchanged."""
+
+
+def _mark(folder: Path) -> str | None:
+    try:
+        return (folder / MARK).read_text("utf-8")
+    except OSError:
+        return None
+
+
+def _exchange(a: Path, b: Path) -> None:
+    """Swap two folders in one step (Linux's renameat2)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    result = libc.renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    if result != 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"exchanging {a} with {b}: {os.strerror(errno)}")
+
+
+def _crash_point(point: str) -> None:
+    """Die at once, as a killed process would, when a test chose this point."""
+    if os.environ.get(CRASH_AT) == point:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def described(staged: Iterable[Staged], counted: dict[str, dict], run_id: str) -> dict[str, dict[str, object]]:
+    """What the result document and the history keep of the outputs: per source, each folder
+    written with its rows (``counted``: the run's counts of the quarantined and valid rows), and
+    the run that wrote them."""
+    out: dict[str, dict[str, object]] = {}
+    for each in staged:
+        rows = dict(zip(OUTPUTS, counted[each.source]["rows"], strict=True))
+        out[each.source] = {
+            **{
+                kind: {"path": str(path), "rows": rows[kind], **_version(path, kind in each.delta)}
+                for kind, path in each.final.items()
+            },
+            "run_id": run_id,
+        }
+    return out
+
+
+def _version(path: Path, delta: bool) -> dict[str, object]:
+    """A Delta output's version after the run's commit."""
+    if not delta:
+        return {}
+    from deltalake import DeltaTable
+
+    return {"format": "delta", "version": DeltaTable(str(path)).version()}

@@ -1,0 +1,205 @@
+"""Which rows of a source fail its row-level rules, and the split of its rows that follows.
+
+A row fails a completeness rule where a selected value is missing, a validity rule where one of
+its conditions does not hold (an error per condition), an accuracy rule where it is
+a miss, a uniqueness rule (against the source itself) where its key occurs more than once. Each
+rule adds one boolean per row through a LEFT join with a set of distinct values (the misses'
+values, the duplicated keys), so no row is ever repeated or lost: the quarantined rows (any
+failure, with ``_dq_errors`` naming each) and the valid rows (none) are the source's rows,
+exactly, whatever NULLs, NaNs and duplicates it holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ..analysis.checked_rules import (
+    CheckedAccuracy,
+    CheckedCompleteness,
+    CheckedRule,
+    CheckedUniqueness,
+    CheckedValidity,
+)
+from ..plan import (
+    Call,
+    Distinct,
+    Export,
+    Field,
+    Filter,
+    Fn,
+    IfThen,
+    IsNull,
+    Join,
+    JoinKind,
+    Lambda,
+    Literal,
+    Named,
+    Project,
+    Read,
+    Relation,
+    Variable,
+    and_all,
+    count_all,
+    free_prefix,
+    grouped_counts,
+    not_,
+    or_all,
+)
+from ..plan.data_types import BOOLEAN, INTEGER, STRING, Column, DataType, Schema, array, struct
+from ..plan.histograms import COUNT
+from ..plan.scalars import Scalar, field_names
+from .accuracy import miss_relation
+from .query_collector import Collector, ValueRef
+
+ERRORS, RUN = "_dq_errors", "_dq_run"
+ERROR_FIELDS = ("rule", "condition", "message")
+ERROR = struct(tuple((name, STRING) for name in ERROR_FIELDS))
+RUN_FIELDS = ("suite", "run_id", "data_time", "engine")
+ROW_LEVEL = (CheckedCompleteness, CheckedValidity, CheckedAccuracy, CheckedUniqueness)
+
+
+@dataclass(frozen=True)
+class Split:
+    """Where one source's rows go: those failing a row-level rule to the parquet ``quarantine``
+    path, the others to ``valid`` (None: not written); ``run`` fills ``_dq_run`` (RUN_FIELDS)."""
+
+    source: str
+    quarantine: str
+    valid: str | None
+    run: tuple[str | None, ...]
+
+
+@dataclass(frozen=True)
+class SplitCounts:
+    """The counts of one split's rows, from the run's own queries."""
+
+    source: str
+    quarantined: ValueRef
+    valid: ValueRef
+
+
+def row_level(rules: Iterable[CheckedRule], source: str) -> list[CheckedRule]:
+    """The rules whose failures are rows of ``source``."""
+    return [
+        r
+        for r in rules
+        if isinstance(r, ROW_LEVEL)
+        and r.source == source
+        and not (isinstance(r, CheckedUniqueness) and r.target is not None)
+    ]
+
+
+def split_exports(
+    rules: Sequence[CheckedRule], schemas: Mapping[str, Schema], split: Split, collector: Collector
+) -> SplitCounts:
+    """Export the split's two relations and count them in the run's queries."""
+    read = Read(split.source, schemas[split.source])
+    flagged, flags = _flagged(read, row_level(rules, split.source), schemas)
+    failing = or_all([f for f, _ in flags]) if flags else Literal(False, BOOLEAN)
+    columns = tuple(Named(Field(c.name, c.dtype), c.name) for c in read.schema.columns)
+    errors = _errors(flags)
+    run = _struct(tuple(zip(RUN_FIELDS, (Literal(v, STRING) for v in split.run), strict=True)))
+    quarantined = Project(Filter(flagged, failing), (*columns, Named(errors, ERRORS), Named(run, RUN)))
+    collector.export(Export(f"{split.source}__quarantine", quarantined, split.quarantine))
+    valid = Project(Filter(flagged, not_(failing)), columns)
+    if split.valid is not None:
+        collector.export(Export(f"{split.source}__valid", valid, split.valid))
+    return SplitCounts(
+        split.source,
+        collector.value(flagged, count_all(filter=failing)),
+        collector.value(flagged, count_all(filter=not_(failing))),
+    )
+
+
+Flag = tuple[Scalar, tuple[str, str, str]]  # a row's failure of one rule, and its error's fields
+
+
+def _flagged(read: Read, rules: list[CheckedRule], schemas: Mapping[str, Schema]) -> tuple[Relation, list[Flag]]:
+    """The source's rows, joined with what each rule needs to flag them, and the flags."""
+    relation: Relation = read
+    flags: list[Flag] = []
+    for index, rule in enumerate(rules):
+        condition = str(getattr(rule.spec.body, "text", "") or rule.spec.kind)
+        if isinstance(rule, CheckedValidity):  # one error per condition the row fails
+            flags.extend(
+                (fails, (rule.spec.name, name, "the condition does not hold"))
+                for name, fails in rule.failures().items()
+            )
+            continue
+        flag: Scalar
+        if isinstance(rule, CheckedCompleteness):
+            flag = Call(Fn.COALESCE, (rule.incomplete, Literal(False, BOOLEAN)), BOOLEAN)
+            message = "a selected value is missing"
+        elif isinstance(rule, CheckedAccuracy):
+            misses = miss_relation(rule, read, Read(rule.target, schemas[rule.target]))
+            relation, flag = _marked(relation, misses, _source_columns(rule, read))
+            message = f"no row of {rule.target!r} matches"
+        else:
+            assert isinstance(rule, CheckedUniqueness)  # row_level keeps these four kinds
+            relation, flag = _duplicated(relation, read, rule, index)
+            message = "its key occurs more than once"
+        flags.append((flag, (rule.spec.name, condition, message)))
+    return relation, flags
+
+
+def _source_columns(rule: CheckedAccuracy, read: Read) -> tuple[Column, ...]:
+    """The source columns an accuracy rule reads: a row's miss depends on these alone."""
+    names = {f.name for f in rule.source_fields}.union(*(field_names(term) for term in rule.judged))
+    return tuple(c for c in read.schema.columns if c.name in names)
+
+
+def _marked(relation: Relation, misses: Relation, used: tuple[Column, ...]) -> tuple[Relation, Scalar]:
+    """``relation`` with a mark on the rows whose ``used`` values are those of a miss: equal rows
+    miss alike."""
+    prefix = free_prefix("__dq_miss", relation.schema)
+    mark = Named(Literal(True, BOOLEAN), f"{prefix}mark")
+    values = Distinct(
+        Project(misses, (*(Named(Field(c.name, c.dtype), f"{prefix}{i}") for i, c in enumerate(used)), mark))
+    )
+    on = and_all(
+        [
+            Call(Fn.EQ_NULL_SAFE, (Field(c.name, c.dtype), Field(f"{prefix}{i}", c.dtype)), BOOLEAN)
+            for i, c in enumerate(used)
+        ]
+    )
+    return Join(JoinKind.LEFT, relation, values, on), not_(IsNull(Field(mark.name, BOOLEAN)))
+
+
+def _duplicated(relation: Relation, read: Read, rule: CheckedUniqueness, index: int) -> tuple[Relation, Scalar]:
+    """``relation`` with how many source rows hold each row's key."""
+    prefix = free_prefix(f"__dq_key{index}_", relation.schema)
+    keys = tuple(Named(expr, f"{prefix}{i}") for i, expr in enumerate(rule.keys))
+    counted = grouped_counts(read, keys)
+    count = Named(Field(COUNT, INTEGER), f"{prefix}count")
+    counts = Project(counted, (*(Named(Field(k.name, k.expr.dtype), k.name) for k in keys), count))
+    on = and_all(
+        [Call(Fn.EQ_NULL_SAFE, (k.expr, Field(k.name, k.expr.dtype)), BOOLEAN) for k in keys]  # keys read the source
+    )
+    more_than_once = Call(Fn.GT, (Field(count.name, INTEGER), Literal(1, INTEGER)), BOOLEAN)
+    return Join(JoinKind.LEFT, relation, counts, on), Call(
+        Fn.COALESCE, (more_than_once, Literal(False, BOOLEAN)), BOOLEAN
+    )
+
+
+def _errors(flags: list[Flag]) -> Scalar:
+    """The list of the errors a row has, in the rules' order (empty for a valid row)."""
+    if not flags:
+        return Literal(None, array(ERROR))
+    each = tuple(
+        IfThen(
+            ((flag, _struct(tuple(zip(ERROR_FIELDS, map(_text, fields), strict=True)))),), Literal(None, ERROR), ERROR
+        )
+        for flag, fields in flags
+    )
+    present = Lambda("__dq_e", not_(IsNull(Variable("__dq_e", ERROR))), BOOLEAN)
+    return Call(Fn.ARRAY_FILTER, (Call(Fn.MAKE_ARRAY, each, array(ERROR)), present), array(ERROR))
+
+
+def _text(value: str) -> Literal:
+    return Literal(value, STRING)
+
+
+def _struct(fields: tuple[tuple[str, Scalar], ...]) -> Scalar:
+    dtype: DataType = struct(tuple((name, value.dtype) for name, value in fields))
+    return Call(Fn.MAKE_STRUCT, tuple(part for name, value in fields for part in (_text(name), value)), dtype)
