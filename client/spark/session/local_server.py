@@ -15,7 +15,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from gryph.compiler.errors import EngineError
@@ -120,18 +120,23 @@ class _Process:
     def kill(self, graceful: bool = True) -> None:
         """Terminate the whole process group (script, JVM), then force it if it lingers;
         not ``graceful``: force it at once, as a crash would end it."""
-        pgid = self.popen.pid  # start_new_session made the child its group leader
-        signals = ((signal.SIGTERM, 15.0), (signal.SIGKILL, 5.0)) if graceful else ((signal.SIGKILL, 5.0),)
-        for sig, grace in signals:
-            try:
-                os.killpg(pgid, sig)
-            except ProcessLookupError:
-                pass
-            deadline = time.monotonic() + grace
-            while time.monotonic() < deadline:
-                if self._gone():
-                    return
-                time.sleep(0.1)
+        kill_group(self.popen.pid, self._gone, graceful)  # start_new_session made the child its group leader
+
+
+def kill_group(pgid: int, gone: Callable[[], bool], graceful: bool = True) -> None:
+    """SIGTERM the process group ``pgid``, then SIGKILL it if ``gone()`` stays false; not ``graceful``:
+    SIGKILL at once."""
+    signals = ((signal.SIGTERM, 15.0), (signal.SIGKILL, 5.0)) if graceful else ((signal.SIGKILL, 5.0),)
+    for sig, grace in signals:
+        try:
+            os.killpg(pgid, sig)
+        except ProcessLookupError:
+            pass
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline:
+            if gone():
+                return
+            time.sleep(0.1)
 
 
 class LocalSpark:
@@ -142,6 +147,7 @@ class LocalSpark:
         self.connectors = connectors  # load spark-avro and the Kafka connector (connector_jars)
         self.url = ""
         self.master_url: str | None = None
+        self.connect_pid: int | None = None  # the Connect server's process group
         self._processes: list[_Process] = []
         self._home = spark_home()
         self._env = dict(
@@ -239,6 +245,7 @@ class LocalSpark:
         for key, value in settings.items():
             argv += ["--conf", f"{key}={value}"]
         self._launch("connect-server", argv, port, timeout)
+        self.connect_pid = self._processes[-1].popen.pid
         self.url = f"sc://127.0.0.1:{port}"
         return self.url
 
@@ -305,10 +312,12 @@ def start_local_server(
     timeout: float = START_TIMEOUT,
     confs: Mapping[str, str] | None = None,
     connectors: bool = True,
+    workdir: Path | None = None,
 ) -> LocalSpark:
     """A Spark Connect server on a free port of 127.0.0.1, ready to accept clients; ``connectors``:
-    with spark-avro and the Kafka connector (fetched and cached on the first start)."""
-    server = LocalSpark(_workdir(), connectors)
+    with spark-avro and the Kafka connector (fetched and cached on the first start); ``workdir``:
+    its logs and scratch (default: a new temporary folder)."""
+    server = LocalSpark(workdir or _workdir(), connectors)
     server.start_connect(master, timeout, confs)
     return server
 
