@@ -67,11 +67,11 @@ def cached_connector_jars(spark_version: str, spark_jars: Path) -> list[Path]:
     folder = connectors_folder(spark_version)
     if not (folder / _COMPLETE).exists():
         return []
-    shipped = {_artifact(jar.name) for jar in spark_jars.glob("*.jar")}
-    return sorted(jar for jar in folder.glob("*.jar") if _artifact(jar.name) not in shipped)
+    shipped = {artifact(jar.name) for jar in spark_jars.glob("*.jar")}
+    return sorted(jar for jar in folder.glob("*.jar") if artifact(jar.name) not in shipped)
 
 
-def _artifact(file_name: str) -> str:
+def artifact(file_name: str) -> str:
     """A jar's artifact name without its version: ``kafka-clients-3.9.2.jar`` -> ``kafka-clients``."""
     return _VERSION_SUFFIX.sub("", file_name)
 

@@ -250,20 +250,24 @@ class LocalSpark:
         return self.url
 
     def _jars(self) -> dict[str, str]:
-        """``spark.jars``: the JDBC drivers Debian installed, and the connectors fetched for this
-        Spark (fetched on the first start where Maven is installed; a server starts without them
-        otherwise, and a source that needs one fails with a hint saying how to get it); with
+        """``spark.jars``: the connectors fetched for this Spark, the JDBC drivers among them (fetched
+        on the first start where Maven is installed; a server starts without them otherwise, with
+        Debian's JDBC drivers where installed, and a source that needs one fails with a hint); with
         Delta among them, the session settings it needs."""
         from pyspark import __version__ as spark_version
 
-        from .connector_jars import cached_connector_jars, fetch_connectors
+        from .connector_jars import artifact, cached_connector_jars, fetch_connectors
 
         if self.connectors:
             with contextlib.suppress(EngineError):
                 fetch_connectors(spark_version)
-        jars = [jar for jar in JDBC_JARS if Path(jar).is_file()]
-        if self.connectors:
-            jars += [str(jar) for jar in cached_connector_jars(spark_version, self._home / "jars")]
+        fetched = (
+            [str(jar) for jar in cached_connector_jars(spark_version, self._home / "jars")] if self.connectors else []
+        )
+        drivers = {artifact(Path(jar).name) for jar in fetched}
+        # Debian's driver only where Maven Central's was not fetched: one driver of a kind on the classpath
+        jars = [jar for name, jar in JDBC_JARS.items() if name not in drivers and Path(jar).is_file()]
+        jars += fetched
         settings = {"spark.jars": ",".join(jars)} if jars else {}
         if any(Path(jar).name.startswith("delta-spark_") for jar in jars):
             settings.update(DELTA_SETTINGS)  # Delta reads only in a session configured for it
@@ -287,13 +291,13 @@ class LocalSpark:
 
 
 # JDBC drivers from Debian's packages (libpostgresql-jdbc-java, libmariadb-java,
-# libxerial-sqlite-jdbc-java), so the local server reads PostgreSQL, MySQL and SQLite sources
-# (SQLite's native part is found in Debian's JNI folder, which Debian's Java searches)
-JDBC_JARS = (
-    "/usr/share/java/postgresql.jar",
-    "/usr/share/java/mariadb-java-client.jar",
-    "/usr/share/java/sqlite-jdbc.jar",
-)
+# libxerial-sqlite-jdbc-java), by the artifact of the same driver the connectors fetch from Maven
+# Central (connectors/pom.xml): used where that fetch is missing (no Maven)
+JDBC_JARS = {
+    "postgresql": "/usr/share/java/postgresql.jar",
+    "mariadb-java-client": "/usr/share/java/mariadb-java-client.jar",
+    "sqlite-jdbc": "/usr/share/java/sqlite-jdbc.jar",
+}
 
 
 # what Delta needs of a session (its SQL extension, and its catalog in front of Spark's own)
