@@ -24,8 +24,7 @@ def _git(repo: Path, *args: str) -> None:
 def test_the_hook_validates_changed_suites_and_griffin_configs(tmp_path):
     repo = tmp_path / "repo"
     (repo / "griffin").mkdir(parents=True)
-    (repo / "data").mkdir()
-    shutil.copy(ROOT / "examples" / "data" / "users.csv", repo / "data" / "users.csv")
+    shutil.copytree(ROOT / "examples" / "data", repo / "data")  # what the Griffin config reads
     (repo / "good.dq").write_text('suite good\nsource users = csv("data/users.csv")\n', encoding="utf-8")
     (repo / "bad.dq").write_text('suite bad\nsource users = csv("data/users.csv"\n', encoding="utf-8")  # no ")"
     shutil.copy(ROOT / "examples" / "griffin" / "measures.json", repo / "griffin" / "measures.json")
