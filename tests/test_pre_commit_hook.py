@@ -25,7 +25,9 @@ def test_the_hook_validates_changed_suites_and_griffin_configs(tmp_path):
     repo = tmp_path / "repo"
     (repo / "griffin").mkdir(parents=True)
     shutil.copytree(ROOT / "examples" / "data", repo / "data")  # what the Griffin config reads
-    (repo / "good.dq").write_text('suite good\nsource users = csv("data/users.csv")\n', encoding="utf-8")
+    (repo / "good.dq").write_text(
+        'suite good\nsource users = csv("data/users.csv")\ncompleteness ids on users: user_id\n', encoding="utf-8"
+    )
     (repo / "bad.dq").write_text('suite bad\nsource users = csv("data/users.csv"\n', encoding="utf-8")  # no ")"
     shutil.copy(ROOT / "examples" / "griffin" / "measures.json", repo / "griffin" / "measures.json")
     (repo / "package.json").write_text("{not a griffin config", encoding="utf-8")  # not the hook's: left alone
