@@ -32,9 +32,10 @@ WORKERS ?= 2
 test: setup-tests
 	.venv/bin/python -m pytest -q -n $(WORKERS) --dist loadgroup
 
-# DuckDB only: the tests that need a Spark server carry the `spark` marker (tests/conftest.py)
+# DuckDB only: the tests that need a Spark server carry the `spark` marker (tests/conftest.py); the
+# wheel's build and install (`wheel` marker) are left to `make test` too
 test-fast: setup-tests
-	.venv/bin/python -m pytest -q -n $(WORKERS) -m "not spark"
+	.venv/bin/python -m pytest -q -n $(WORKERS) -m "not spark and not wheel"
 
 # mypy, one folder at a time (strict on compiler/, default mode elsewhere: pyproject.toml).
 # TYPED: the folders `make lint` holds clean (all three: a new top-level package joins here).

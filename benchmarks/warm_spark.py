@@ -2,6 +2,7 @@
 
     python -m benchmarks.warm_spark --repeats 5               # starts a local server of its own
     python -m benchmarks.warm_spark --remote sc://host:15002   # or uses one that runs already
+    python -m benchmarks.warm_spark --remote local             # `gryph spark start`'s, gryph run --remote local
 
 Side by side, in turns, on one warm server: ``--warm-up`` untimed rounds of every system first
 (3 by default: a server that has served a few dozen runs, as one that runs already has; its JIT
@@ -79,23 +80,24 @@ def _gryph_api(url: str) -> tuple[float, dict]:
     return time.perf_counter() - started, json.loads(json.dumps(result.metrics, default=str))
 
 
-def systems(url: str) -> dict:
-    """Each system: a function returning (seconds, metrics as JSON values)."""
+def systems(url: str, cli_remote: str) -> dict:
+    """Each system: a function returning (seconds, metrics as JSON values); gryph's CLI is given
+    ``cli_remote`` (``url``, or ``local`` for the server `gryph spark start` keeps at ``url``)."""
     hand = [sys.executable, "-m", "benchmarks.warm_spark_by_hand", url]
     return {
         "import-pyspark": lambda: _process([sys.executable, "-c", "import pyspark.sql.connect.session"]),
         "hand-process": lambda: _process(hand),
-        "gryph-cli": lambda: _process(_gryph_cli(url)),
-        "gryph-cli-metrics": lambda: _process(_gryph_cli(url, "--sample", "0")),
+        "gryph-cli": lambda: _process(_gryph_cli(cli_remote)),
+        "gryph-cli-metrics": lambda: _process(_gryph_cli(cli_remote, "--sample", "0")),
         "hand-api": lambda: _hand_api(url),
         "gryph-api": lambda: _gryph_api(url),
     }
 
 
-def measure(url: str, repeats: int, warm_up: int) -> dict[str, list[float]]:
+def measure(url: str, cli_remote: str, repeats: int, warm_up: int) -> dict[str, list[float]]:
     """Seconds of each system, ``repeats`` times after ``warm_up`` untimed rounds, the order
     turning each round; metrics compared."""
-    runs = systems(url)
+    runs = systems(url, cli_remote)
     names = list(runs)
     _, expected = runs["hand-process"]()
     times: dict[str, list[float]] = {name: [] for name in names}
@@ -135,9 +137,22 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--warm-up", type=int, default=3, help="untimed rounds first (default 3)")
-    parser.add_argument("--remote", help="a running Connect server (default: start a local one for the run)")
+    parser.add_argument(
+        "--remote",
+        help="a running Connect server, or local: the one `gryph spark start` keeps (default: start one for the run)",
+    )
     args = parser.parse_args()
     server = None
+    if args.remote == "local":
+        from gryph.client.spark.session.warm_server import running_server
+
+        kept = running_server()
+        if kept is None:
+            raise SystemExit("no local Spark server is running: `gryph spark start` first")
+        args.remote = kept.url
+        cli_remote = "local"
+    else:
+        cli_remote = args.remote
     if args.remote is None:
         from gryph.client.spark.session.local_server import start_local_server
 
@@ -145,7 +160,7 @@ def main() -> int:
     try:
         url = args.remote or server.url
         print(f"server {url}; load average at start {os.getloadavg()[0]:.1f} ({os.cpu_count()} cores)")
-        times = measure(url, args.repeats, max(args.warm_up, 1))
+        times = measure(url, cli_remote or url, args.repeats, max(args.warm_up, 1))
         print(f"load average at end {os.getloadavg()[0]:.1f}")
     finally:
         if server is not None:

@@ -31,6 +31,7 @@ from .engine_choice import engine_for, load_env
 from .export_command import add_export_options, export_command
 from .history_commands import add_history_options, add_report_options, history_command, report_command
 from .run_commands import add_backfill_options, add_run_options, backfill_command, run_command
+from .spark_commands import add_spark_options, spark_command
 from .stream_commands import add_stream_options, run_stream_command
 from .suggest_command import add_suggest_options, run_suggest_command
 
@@ -103,6 +104,17 @@ exit codes:
     ),
     "export": Command(
         "write a suite as an ODCS v3.1.0 data contract", add_export_options, export_command, on_engine=False
+    ),
+    "spark": Command(
+        "keep a local Spark Connect server running between runs, for --remote local",
+        add_spark_options,
+        spark_command,
+        on_engine=False,
+        epilog="""examples:
+  gryph spark start                                    start it (once; connectors fetched on first use)
+  gryph run users.dq --remote local                    runs on it, in seconds
+  gryph spark status                                   exit 0 while it runs, 1 when none does
+  gryph spark stop""",
     ),
 }
 

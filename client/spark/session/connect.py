@@ -265,7 +265,8 @@ def _open(url: str) -> tuple[SparkSession, str]:
 
 
 def connect(remote: str | None = None) -> Connection:
-    """Connect to ``remote``: an ``sc://`` URL, ``"local"`` (start a private server), or None.
+    """Connect to ``remote``: an ``sc://`` URL, ``"local"`` (the server ``gryph spark start`` keeps
+    running, else a private one started for this run), or None.
 
     None reads the ``SPARK_REMOTE`` environment variable.
     """
@@ -276,6 +277,12 @@ def connect(remote: str | None = None) -> Connection:
         )
     if remote == "local":
         _import_pyspark()
+        from .warm_server import running_server  # here: `python -m ...connector_jars` finds it unimported
+
+        kept = running_server()  # `gryph spark start`'s server: warm, and left running after the run
+        if kept is not None:
+            session, version = _open(kept.url)
+            return Connection(session, kept.url, version)
         server = start_local_server()
         try:
             session, version = _open(server.url)

@@ -17,13 +17,14 @@ import contextlib
 import hashlib
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 from gryph.compiler.errors import EngineError
 from gryph.compiler.support.cache_folders import cache_dir, default_cache_dir
+
+from .maven_fetch import run_maven
 
 POM = Path(__file__).with_name("connectors") / "pom.xml"
 # what a user runs to fetch the connectors by hand (a test checks the module is there)
@@ -66,11 +67,11 @@ def cached_connector_jars(spark_version: str, spark_jars: Path) -> list[Path]:
     folder = connectors_folder(spark_version)
     if not (folder / _COMPLETE).exists():
         return []
-    shipped = {_artifact(jar.name) for jar in spark_jars.glob("*.jar")}
-    return sorted(jar for jar in folder.glob("*.jar") if _artifact(jar.name) not in shipped)
+    shipped = {artifact(jar.name) for jar in spark_jars.glob("*.jar")}
+    return sorted(jar for jar in folder.glob("*.jar") if artifact(jar.name) not in shipped)
 
 
-def _artifact(file_name: str) -> str:
+def artifact(file_name: str) -> str:
     """A jar's artifact name without its version: ``kafka-clients-3.9.2.jar`` -> ``kafka-clients``."""
     return _VERSION_SUFFIX.sub("", file_name)
 
@@ -103,15 +104,15 @@ def fetch_jars(pom: Path, folder: Path, what: str, properties: dict[str, str]) -
     # fetched beside the cache and renamed into place: a failed or concurrent fetch leaves no half folder
     staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     try:
-        command = [mvn, "-B", "-q", "-Dstyle.color=never", "-f", str(pom), "dependency:copy-dependencies"]
+        # batch mode, not quiet: each file downloaded is a line the progress sums
+        command = [mvn, "-B", "-Dstyle.color=never", "-f", str(pom), "dependency:copy-dependencies"]
         command += ["-DincludeScope=runtime", f"-DoutputDirectory={staging}"]
         command += [f"-D{key}={value}" for key, value in properties.items()]
-        try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=FETCH_TIMEOUT, check=False)
-        except subprocess.TimeoutExpired:
-            raise _fetch_failed(what, f"Maven did not finish within {FETCH_TIMEOUT:.0f} s", "") from None
-        if done.returncode != 0:
-            raise _fetch_failed(what, f"Maven exited with {done.returncode}", done.stdout + done.stderr)
+        code, output = run_maven(command, what, FETCH_TIMEOUT)
+        if code is None:
+            raise _fetch_failed(what, f"Maven did not finish within {FETCH_TIMEOUT:.0f} s", output)
+        if code != 0:
+            raise _fetch_failed(what, f"Maven exited with {code}", output)
         (staging / _COMPLETE).write_text(fetched)
         if folder.exists():  # an older fetch: moved aside first (a rename does not replace a folder)
             old = Path(tempfile.mkdtemp(prefix=f".{folder.name}.old.", dir=folder.parent))

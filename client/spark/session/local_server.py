@@ -15,7 +15,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from gryph.compiler.errors import EngineError
@@ -120,18 +120,23 @@ class _Process:
     def kill(self, graceful: bool = True) -> None:
         """Terminate the whole process group (script, JVM), then force it if it lingers;
         not ``graceful``: force it at once, as a crash would end it."""
-        pgid = self.popen.pid  # start_new_session made the child its group leader
-        signals = ((signal.SIGTERM, 15.0), (signal.SIGKILL, 5.0)) if graceful else ((signal.SIGKILL, 5.0),)
-        for sig, grace in signals:
-            try:
-                os.killpg(pgid, sig)
-            except ProcessLookupError:
-                pass
-            deadline = time.monotonic() + grace
-            while time.monotonic() < deadline:
-                if self._gone():
-                    return
-                time.sleep(0.1)
+        kill_group(self.popen.pid, self._gone, graceful)  # start_new_session made the child its group leader
+
+
+def kill_group(pgid: int, gone: Callable[[], bool], graceful: bool = True) -> None:
+    """SIGTERM the process group ``pgid``, then SIGKILL it if ``gone()`` stays false; not ``graceful``:
+    SIGKILL at once."""
+    signals = ((signal.SIGTERM, 15.0), (signal.SIGKILL, 5.0)) if graceful else ((signal.SIGKILL, 5.0),)
+    for sig, grace in signals:
+        try:
+            os.killpg(pgid, sig)
+        except ProcessLookupError:
+            pass
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline:
+            if gone():
+                return
+            time.sleep(0.1)
 
 
 class LocalSpark:
@@ -142,6 +147,7 @@ class LocalSpark:
         self.connectors = connectors  # load spark-avro and the Kafka connector (connector_jars)
         self.url = ""
         self.master_url: str | None = None
+        self.connect_pid: int | None = None  # the Connect server's process group
         self._processes: list[_Process] = []
         self._home = spark_home()
         self._env = dict(
@@ -239,24 +245,29 @@ class LocalSpark:
         for key, value in settings.items():
             argv += ["--conf", f"{key}={value}"]
         self._launch("connect-server", argv, port, timeout)
+        self.connect_pid = self._processes[-1].popen.pid
         self.url = f"sc://127.0.0.1:{port}"
         return self.url
 
     def _jars(self) -> dict[str, str]:
-        """``spark.jars``: the JDBC drivers Debian installed, and the connectors fetched for this
-        Spark (fetched on the first start where Maven is installed; a server starts without them
-        otherwise, and a source that needs one fails with a hint saying how to get it); with
+        """``spark.jars``: the connectors fetched for this Spark, the JDBC drivers among them (fetched
+        on the first start where Maven is installed; a server starts without them otherwise, with
+        Debian's JDBC drivers where installed, and a source that needs one fails with a hint); with
         Delta among them, the session settings it needs."""
         from pyspark import __version__ as spark_version
 
-        from .connector_jars import cached_connector_jars, fetch_connectors
+        from .connector_jars import artifact, cached_connector_jars, fetch_connectors
 
         if self.connectors:
             with contextlib.suppress(EngineError):
                 fetch_connectors(spark_version)
-        jars = [jar for jar in JDBC_JARS if Path(jar).is_file()]
-        if self.connectors:
-            jars += [str(jar) for jar in cached_connector_jars(spark_version, self._home / "jars")]
+        fetched = (
+            [str(jar) for jar in cached_connector_jars(spark_version, self._home / "jars")] if self.connectors else []
+        )
+        drivers = {artifact(Path(jar).name) for jar in fetched}
+        # Debian's driver only where Maven Central's was not fetched: one driver of a kind on the classpath
+        jars = [jar for name, jar in JDBC_JARS.items() if name not in drivers and Path(jar).is_file()]
+        jars += fetched
         settings = {"spark.jars": ",".join(jars)} if jars else {}
         if any(Path(jar).name.startswith("delta-spark_") for jar in jars):
             settings.update(DELTA_SETTINGS)  # Delta reads only in a session configured for it
@@ -280,13 +291,13 @@ class LocalSpark:
 
 
 # JDBC drivers from Debian's packages (libpostgresql-jdbc-java, libmariadb-java,
-# libxerial-sqlite-jdbc-java), so the local server reads PostgreSQL, MySQL and SQLite sources
-# (SQLite's native part is found in Debian's JNI folder, which Debian's Java searches)
-JDBC_JARS = (
-    "/usr/share/java/postgresql.jar",
-    "/usr/share/java/mariadb-java-client.jar",
-    "/usr/share/java/sqlite-jdbc.jar",
-)
+# libxerial-sqlite-jdbc-java), by the artifact of the same driver the connectors fetch from Maven
+# Central (connectors/pom.xml): used where that fetch is missing (no Maven)
+JDBC_JARS = {
+    "postgresql": "/usr/share/java/postgresql.jar",
+    "mariadb-java-client": "/usr/share/java/mariadb-java-client.jar",
+    "sqlite-jdbc": "/usr/share/java/sqlite-jdbc.jar",
+}
 
 
 # what Delta needs of a session (its SQL extension, and its catalog in front of Spark's own)
@@ -305,10 +316,12 @@ def start_local_server(
     timeout: float = START_TIMEOUT,
     confs: Mapping[str, str] | None = None,
     connectors: bool = True,
+    workdir: Path | None = None,
 ) -> LocalSpark:
     """A Spark Connect server on a free port of 127.0.0.1, ready to accept clients; ``connectors``:
-    with spark-avro and the Kafka connector (fetched and cached on the first start)."""
-    server = LocalSpark(_workdir(), connectors)
+    with spark-avro and the Kafka connector (fetched and cached on the first start); ``workdir``:
+    its logs and scratch (default: a new temporary folder)."""
+    server = LocalSpark(workdir or _workdir(), connectors)
     server.start_connect(master, timeout, confs)
     return server
 

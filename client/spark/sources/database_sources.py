@@ -1,7 +1,8 @@
 """PostgreSQL, MySQL and SQLite sources on Spark: a JDBC read that runs on the cluster.
 
-The server needs the JDBC driver on its classpath (``spark.jars``; the local test server gets
-Debian's jars, see local_server.py). Spark itself prunes columns and pushes filters into the
+The server needs the JDBC driver on its classpath (``spark.jars``: a local server gets them from
+Maven Central with the connectors, see local_server.py; a server without one is DRIVER_MISSING,
+naming the Maven coordinates to start it with). Spark itself prunes columns and pushes filters into the
 JDBC query. With ``partition_column`` and ``num_partitions`` the table is read in that many
 ranges of a numeric column, bounded by its min and max (asked of the database first).
 """
@@ -108,11 +109,35 @@ def _partitioned(rows, bounds_reader, spec: SourceSpec):
     )
 
 
+# each driver as Maven coordinates for a server's --packages: connectors/pom.xml's versions
+# (tests/spark/test_jdbc_drivers.py holds the two equal)
+DRIVER_PACKAGES = {
+    "org.postgresql.Driver": "org.postgresql:postgresql:42.7.4",
+    "org.mariadb.jdbc.Driver": "org.mariadb.jdbc:mariadb-java-client:2.7.12",
+    "org.sqlite.JDBC": "org.xerial:sqlite-jdbc:3.46.1.3",
+}
+
+
+def _driver_missing(error: GryphError, spec: SourceSpec) -> EngineError | None:
+    """A server without the source's JDBC driver: said so, with the package that brings it."""
+    driver = resolve(spec).jdbc_driver()
+    if "ClassNotFoundException" not in error.message or driver not in error.message:
+        return None
+    return EngineError(
+        "DRIVER_MISSING",
+        f"source {spec.name!r}: the Spark server has no JDBC driver {driver}",
+        location=spec.location,
+        text=spec.describe(),
+        hint=f"start the server with --packages {DRIVER_PACKAGES[driver]} (or its jar in spark.jars)",
+    )
+
+
 def _as_source_error(error: GryphError, spec: SourceSpec) -> GryphError:
     """The error named after the source (gryph's errors never show a password); a table or query
-    the database refuses is the suite's mistake."""
+    the database refuses is the suite's mistake, a driver the server lacks the server's."""
     return (
-        statement_timed_out([spec], error.message)
+        _driver_missing(error, spec)
+        or statement_timed_out([spec], error.message)
         or refused_by_database(spec, error.message)
         or EngineError(error.code, error.message, location=spec.location, text=spec.describe(), hint=error.hint)
     )
