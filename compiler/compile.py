@@ -24,6 +24,7 @@ from .plan.sharing import costly_parts
 from .results import Failed, MeasureResult, ResultRow, RuleResult
 from .sources.stream_sources import MALFORMED, TMST
 from .spark_dialect.spark_names import quoted
+from .suites.kept_rows import KeptView
 from .suites.suite import RuleSpec, Suite, ViewSpec
 from .support.gc_pause import without_cyclic_gc
 from .support.recursion_room import recursion_room
@@ -239,6 +240,13 @@ def view_plans(suite: Suite, schemas: dict[str, Schema]) -> tuple[View, ...]:
     return tuple(view_plan(suite, view, schemas) for view in suite.views)
 
 
+def _kept_rows_sql(view: KeptView) -> str:
+    """The kept rows a batch reads (at least as recent as ``since``), after the batch's own; made
+    of quoted names and an integer, nothing a user wrote."""
+    kept = f"SELECT * FROM {quoted(view.kept)} WHERE {quoted(TMST)} >= {int(view.since)}"
+    return kept if view.batch is None else f"SELECT * FROM {quoted(view.batch)} UNION ALL {kept}"
+
+
 def view_plan(suite: Suite, view: ViewSpec, schemas: dict[str, Schema]) -> View:
     """One pre-processing step as a plan view; a union needs the schemas of what it unites, a JSON
     table the schema inferred from its documents."""
@@ -255,6 +263,8 @@ def view_plan(suite: Suite, view: ViewSpec, schemas: dict[str, Schema]) -> View:
             if TMST in schemas.get(view.stamp_of, Schema(()))
             else f"SELECT *, CAST({int(suite.timestamp_ms or 0)} AS BIGINT) AS {quoted(TMST)} FROM {stamped}"
         )
+    if view.kept is not None:
+        text = _kept_rows_sql(view.kept)
     if view.union_of:
         missing = [name for name in view.union_of if name not in schemas]
         if missing:

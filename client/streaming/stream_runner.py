@@ -10,6 +10,7 @@ number), then the caller's (the printed line, the report, alerts).
 from __future__ import annotations
 
 import datetime as dt
+import os
 import shutil
 import time
 from collections.abc import Iterator, Sequence
@@ -22,6 +23,8 @@ from gryph.compiler.errors import GryphError, InvalidInput, Location
 from gryph.compiler.lowering import Options
 from gryph.compiler.rule_kinds import metric_name
 from gryph.compiler.safe_names import safe_file_name
+from gryph.compiler.suites.kept_reads import kept_readers, longest_windows, reading_kept
+from gryph.compiler.suites.kept_rows import KeptRole, KeptRows
 from gryph.compiler.suites.suite import Suite
 
 from ..results.document import Check, ResultDocument
@@ -29,20 +32,11 @@ from ..results.run_result import RunResult
 from ..run.runner import load_suite, opened_engine, run_loaded
 from ..store.history import HistoryStore
 from ..store.stream_state import COMMITTED, INTENT, Batch, BatchInput, Owner, StreamState
-from .accuracy_retries import (
-    PENDING_PREFIX,
-    Settled,
-    accuracy_row,
-    misses_by_time,
-    misses_file,
-    retrying_rules,
-    settle,
-    with_retries,
-)
+from .accuracy_retries import Settled, accuracy_row, misses_by_time, misses_export, misses_file, settle
 from .batch_inputs import bounded_suite, next_input
 from .failpoints import reached
 from .kafka_stream import one_connection
-from .key_windows import batch_number, kept_windows, rows_file, windowed_rules, with_windows
+from .key_windows import batch_number, rows_file
 from .outbox import Output, publish
 from .replayed_inputs import check_replayed
 from .stream_source import stream_sources
@@ -163,9 +157,9 @@ class _BatchRunner:
         self.record_sample = record_sample
         self.kept = kept
         self.sources = stream_sources(suite)
-        self.retries = retrying_rules(suite)
-        self.windowed = windowed_rules(suite)
-        self.kept_windows = kept_windows(self.windowed)
+        self.readers = kept_readers(suite)
+        self.retries = [reader for reader in self.readers if reader.read.role is KeptRole.MISSES]
+        self.kept_windows = longest_windows(self.readers, KeptRole.EARLIER)
 
     def recover(self) -> Iterator[RunResult]:
         """Publish what was committed but not published; run again a batch that was not committed."""
@@ -206,7 +200,7 @@ class _BatchRunner:
         for retrying in self.retries:  # the misses the last batch left, still inside the retry window
             if last is not None:
                 batch_input.pending[retrying.rule.name] = misses_file(self._folder(last.number), retrying)
-            batch_input.cutoff[retrying.rule.name] = tmst - retrying.window_ms
+            batch_input.cutoff[retrying.rule.name] = retrying.since(tmst)
         for source, window in self.kept_windows.items():  # earlier batches' rows the windows read
             numbers = self.state.batches_since(tmst - window)
             batch_input.history[source] = [rows_file(self.kept, source, number) for number in numbers]
@@ -226,7 +220,8 @@ class _BatchRunner:
     def _run(self, batch: Batch, lag: dict[str, int]) -> RunResult | None:
         """Run the batch of ``batch``'s intent, then skip it (it read nothing) or commit it and publish."""
         present, left_out = self._readable(batch)
-        bounded = self._bounded(batch, present)
+        kept = self._kept(batch)
+        bounded = reading_kept(bounded_suite(self.suite, self.sources, present, batch.tmst), self.readers, kept)
         settled: dict[str, Settled] = {}
         started = dt.datetime.fromtimestamp(batch.tmst / 1000, dt.timezone.utc)
         try:
@@ -236,7 +231,7 @@ class _BatchRunner:
                 started,
                 self._options(batch),
                 self.store,
-                settle=lambda metrics: settled.update(self._settled(batch, bounded, metrics)),
+                settle=lambda metrics: settled.update(self._settled(batch, kept, metrics)),
             )
         except GryphError as error:
             error.message += f" (batch {batch.number}; nothing was committed: the next start runs it again)"
@@ -260,12 +255,15 @@ class _BatchRunner:
             getattr(present, source.part)[name] = list(read)
         return present, left_out
 
-    def _bounded(self, batch: Batch, present: BatchInput) -> Suite:
-        """The suite over the batch: its stream sources bounded, the misses and earlier rows its
-        retrying and windowed rules read again added."""
-        bounded = bounded_suite(self.suite, self.sources, present, batch.tmst)
-        bounded = with_retries(bounded, self.retries, batch.input.pending, batch.input.cutoff)
-        return with_windows(bounded, self.windowed, batch.input.history, batch.tmst)
+    def _kept(self, batch: Batch) -> list[KeptRows]:
+        """What the stream kept that the batch reads again: the misses the batch before it left
+        (when it left a file), the rows of the earlier batches inside the windows."""
+        misses = [
+            KeptRows(rule, KeptRole.MISSES, (path,))
+            for rule, path in batch.input.pending.items()
+            if os.path.exists(path)
+        ]
+        return misses + [KeptRows(kept, KeptRole.EARLIER, tuple(files)) for kept, files in batch.input.history.items()]
 
     def _options(self, batch: Batch) -> Options:
         return Options(
@@ -274,19 +272,19 @@ class _BatchRunner:
             count_rows=True,
             streams=self.suite.streams,
             records_to=self._folder(batch.number) if self.retries else None,
-            export_only=frozenset(retrying.export for retrying in self.retries),
+            export_only=frozenset(misses_export(retrying) for retrying in self.retries),
             keep_rows=tuple((source, rows_file(self.kept, source, batch.number)) for source in self.kept_windows),
         )
 
-    def _settled(self, batch: Batch, bounded: Suite, metrics: dict) -> dict[str, Settled]:
+    def _settled(self, batch: Batch, kept: list[KeptRows], metrics: dict) -> dict[str, Settled]:
         """Each retrying accuracy rule's result over the batches of its window, this one's written
         into ``metrics`` (settle() in run_loaded, before the checks judge them)."""
         settled = {}
+        fed = {rows.of for rows in kept if rows.role is KeptRole.MISSES}  # rules that read earlier misses
         for retrying in self.retries:
             name = retrying.rule.name
-            cutoff = batch.input.cutoff[name]
-            fed = f"{PENDING_PREFIX}{name}" in bounded.sources
-            earlier = self.state.accuracy_times(name, cutoff) if fed else {}
+            # the earlier batches whose misses the rule read: those inside its window, as the compiler reads them
+            earlier = self.state.accuracy_times(name, retrying.since(batch.tmst)) if name in fed else {}
             earlier.pop(batch.tmst, None)
             misses = misses_by_time(self.active, misses_file(self._folder(batch.number), retrying))
             # a Griffin job's metrics are one map (its metric wrapper), a suite's one per rule

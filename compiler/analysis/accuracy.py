@@ -85,7 +85,7 @@ class AccuracyChecker(TwoSidedChecker):
             restrict = conjuncts(resolver.condition(body.condition))
             judged = [t for t in restrict if not any(n.startswith(prefix) for n in field_names(t))]
             joined = [t for t in restrict if t not in judged]
-        for key in ("retry", "lookback"):  # read by a stream (client/streaming/): checked here, located
+        for key in ("retry", "lookback"):  # read by a stream (suites/kept_rows.py): checked here, located
             self.duration(key)
         return CheckedAccuracy(rule, source, target, prefix, tuple(terms), tuple(judged), tuple(joined), source_fields)
 

@@ -91,7 +91,7 @@ class DuplicatesChecker(RuleChecker):
     def with_target(self) -> tuple[str, tuple[Scalar, ...], tuple[str, ...], str | None, tuple[Scalar, ...]]:
         """``keys()``, then the target (None: none, or the source itself) and its selected values."""
         source, keys, names = self.keys()
-        self.duration("window")  # read by a stream (client/streaming/key_windows.py): checked here, located
+        self.duration("window")  # read by a stream (suites/kept_rows.py): checked here, located
         target = self.rule.target or source
         if target == source:
             return source, keys, names, None, ()

@@ -12,6 +12,7 @@ from ..language.ruletree.statements import SegmentBy
 from ..plan.data_types import DataType
 from ..sources.source_specs import SourceSpec
 from .griffin_measure_specs import MeasureConfig
+from .kept_rows import KeptView
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ class RuleSpec:
     # per detail option: where its key and where its value stand
     detail_locations: dict[str, tuple[Location, Location]] = field(default_factory=dict)
     # what an accuracy rule reads in place of its source or target, under their names (in a stream:
-    # the batch and the misses it matches again, a target's earlier rows; client/streaming/)
+    # the batch and the misses it matches again, a target's earlier rows; kept_reads.py)
     reads: dict[str, str] = field(default_factory=dict)
     segment: SegmentBy | None = None  # `by COLUMN`: the metrics per value of the column too
 
@@ -160,6 +161,8 @@ class ViewSpec:
     # Griffin's __tmst: the rows of this source or view with the suite's time (``timestamp_ms``,
     # a stream's batch time) as the column ``__tmst``, unless they have one
     stamp_of: str | None = None
+    # rows a stream kept that a batch reads again (kept_reads.py)
+    kept: KeptView | None = None
 
 
 @dataclass
