@@ -68,6 +68,10 @@ def source_statements(profile: SourceProfile, now: dt.datetime, taken: set[str])
         lines += _listed(f"completeness {rule} on {source}: ", [dsl_name(c.name) for c in complete])
         lines.append(f'check {dsl_string(f"{source} complete")}: metrics[{dsl_string(rule)}]["incomplete"] == 0')
     keys = [c.name for c in profile.columns if _is_key(c) and writable_name(c.name)][:MAX_KEYS]
+    if keys:  # one measure of every key, read by a check each
+        items = ",\n    ".join(f"count(distinct {dsl_name(k)}) / count({dsl_name(k)}) as {dsl_name(k)}" for k in keys)
+        measure = f"measure {dsl_string(_distinct_measure(source))} as map: select\n    {items}\nfrom {source}"
+        lines += ["", "# the key columns' distinct values per filled row, each read by its column's check", measure]
     conditions: list[Condition] = []
     for column in profile.columns:
         block = _column_block(source, rows, column, now, column.name in keys, conditions, taken)
@@ -134,8 +138,6 @@ def _column_block(
     # a NULL fails a condition: where the data had NULLs, its condition lets them pass
     missing = f"{dsl_name(column.name)} is null or " if column.filled < rows else ""
     conditions += [replace(f, text=missing + f.text) for f in found if isinstance(f, Condition)]
-    if not statements:
-        statements = ["# its values: conditions of the validity rules below"]
     return lines + statements
 
 
@@ -155,11 +157,10 @@ def _column_rules(
     if key and column.distinct is not None:
         distinct = Fraction(column.distinct, column.filled)
         unique = distinct == 1
-        yield from _measured(
-            f"{label} distinct per filled row",
-            f"select count(distinct {name}) / count({name}) from {source}",
+        yield _check(
             f"{label} unique" if unique else f"{label} nearly unique",
-            "== 1" if unique else f">= {_decimal(_floor_hundredths(distinct))}",
+            f"{_measure(_distinct_measure(source))}[{dsl_string(column.name)}] "
+            + ("== 1" if unique else f">= {_decimal(_floor_hundredths(distinct))}"),
         )
     if column.values:  # says more than a range or a length would
         literals = ", ".join(_value(v) for v in column.values)
@@ -233,14 +234,13 @@ def _freshness(source: str, column: str, name: str, newest: int, now: dt.datetim
     yield statement
 
 
-def _measured(measure: str, query: str, check: str, condition: str) -> Iterator[str]:
-    """A measure that is no count of rows, and its check."""
-    yield f"measure {dsl_string(measure)}: {query}"
-    yield _check(check, f"{_measure(measure)} {condition}")
-
-
 def _check(name: str, expression: str, warn: bool = False) -> str:
     return f"{'warn ' if warn else ''}check {dsl_string(name)}: {expression}"
+
+
+def _distinct_measure(source: str) -> str:
+    """The measure of the distinct values per filled row of each key column of ``source``."""
+    return f"{source} distinct per filled row"
 
 
 def _measure(name: str) -> str:
