@@ -4,9 +4,12 @@ saying what the data showed (or why a column got no rule).
 Every check is written so that it passes on the profiled data: fractions are rounded down,
 observed ranges and lengths are the bounds, freshness allows a day more than the data's age (and
 data already older than ``STALE_DAYS`` gets no hard freshness check: it is historical, and would
-fail in a day or two). Observed ranges and lengths are ``warn check``s: new data may move them
-without being wrong. A constraint on rows is one statement, ``rows(SOURCE where CONDITION)``, so a
-failing check shows the rows it counts.
+fail in a day or two). A constraint on each row's values (allowed values, non-negativity, no NaN,
+a fixed length) is one condition of the source's ``validity`` rule, and those the data showed
+(ranges and lengths as profiled) of a second one whose check is a ``warn check``: new data may move
+them without being wrong. A run samples a failing rule's rows with the conditions each failed.
+Every other constraint is one statement too: a ``rows(SOURCE where CONDITION)`` check (whose
+failing check shows the rows it counts), a completeness or a freshness rule.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from gryph.compiler.plan.data_types import Kind
@@ -30,6 +34,16 @@ DAY = 86400
 STALE_DAYS = 30  # data whose newest value is older than this when profiled is historical
 _SCHEMA_TYPES = {Kind.BOOLEAN, Kind.INTEGER, Kind.DOUBLE, Kind.STRING, Kind.DATE, Kind.TIMESTAMP, Kind.BINARY}
 _PER_LINE = 8  # names per line in a long list
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One condition every row of a column's source must meet, named by what it says; ``warn``:
+    what the data showed when profiled (a range, lengths), not a rule of the data."""
+
+    name: str
+    text: str
+    warn: bool = False
 
 
 def source_statements(profile: SourceProfile, now: dt.datetime, taken: set[str]) -> list[str]:
@@ -54,9 +68,38 @@ def source_statements(profile: SourceProfile, now: dt.datetime, taken: set[str])
         lines += _listed(f"completeness {rule} on {source}: ", [dsl_name(c.name) for c in complete])
         lines.append(f'check {dsl_string(f"{source} complete")}: metrics[{dsl_string(rule)}]["incomplete"] == 0')
     keys = [c.name for c in profile.columns if _is_key(c) and writable_name(c.name)][:MAX_KEYS]
+    if keys:  # one measure of every key, read by a check each
+        items = ",\n    ".join(f"count(distinct {dsl_name(k)}) / count({dsl_name(k)}) as {dsl_name(k)}" for k in keys)
+        measure = f"measure {dsl_string(_distinct_measure(source))} as map: select\n    {items}\nfrom {source}"
+        lines += ["", "# the key columns' distinct values per filled row, each read by its column's check", measure]
+    conditions: list[Condition] = []
     for column in profile.columns:
-        lines += ["", *_column_block(source, rows, column, now, column.name in keys)]
+        block = _column_block(source, rows, column, now, column.name in keys, conditions, taken)
+        lines += ["", *block]
+    lines += _validity(source, [c for c in conditions if not c.warn], "valid", taken)
+    lines += _validity(source, [c for c in conditions if c.warn], "as_profiled", taken)
     return lines
+
+
+def _validity(source: str, conditions: list[Condition], what: str, taken: set[str]) -> list[str]:
+    """A validity rule of ``conditions``, one a line, and its check of the rows failing any."""
+    if not conditions:
+        return []
+    rule = identifier(f"{source}_{what}", taken)
+    listed = ",\n".join(f"    {c.text} as {dsl_name(c.name)}" for c in conditions)
+    about = (
+        "as profiled: a warning when new data moves them"
+        if conditions[0].warn
+        else "; a run samples failing rows, naming the conditions each failed"
+    )
+    return [
+        "",
+        f"# each row's values{' ' if conditions[0].warn else ''}{about}",
+        f"validity {rule} on {source}:\n{listed}",
+        _check(
+            f"{source} {what.replace('_', ' ')}", f'metrics[{dsl_string(rule)}]["invalid"] == 0', conditions[0].warn
+        ),
+    ]
 
 
 def _schema(profile: SourceProfile) -> list[str]:
@@ -72,22 +115,35 @@ def _schema(profile: SourceProfile) -> list[str]:
     return _listed(f"schema {profile.spec.name}: required(", items, ")")
 
 
-def _column_block(source: str, rows: int, column: ColumnProfile, now: dt.datetime, key: bool) -> list[str]:
+def _column_block(
+    source: str,
+    rows: int,
+    column: ColumnProfile,
+    now: dt.datetime,
+    key: bool,
+    conditions: list[Condition],
+    taken: set[str],
+) -> list[str]:
+    """The column's summary and its statements; its conditions are added to ``conditions``."""
     label = f"{source}.{column.name}"
     lines = [f"# {comment_text(dsl_name(column.name))} ({column.dtype}): {_summary(rows, column)}"]
     if not writable_name(column.name):  # written raw, it would act on the terminal or editor showing the suite
         return [*lines, "# no rule: its name holds control or bidirectional characters; rename the column to check it"]
     if _is_key(column) and not key:
         lines.append(f"# no key check: the first {MAX_KEYS} key columns of the source have one")
-    statements = list(_column_rules(source, rows, label, column, now, key))
-    if not statements:
+    found = list(_column_rules(source, rows, label, column, now, key, taken))
+    if not found:
         return [*lines, f"# no rule: {_why_none(rows, column)}"]
+    statements = [f for f in found if isinstance(f, str)]
+    # a NULL fails a condition: where the data had NULLs, its condition lets them pass
+    missing = f"{dsl_name(column.name)} is null or " if column.filled < rows else ""
+    conditions += [replace(f, text=missing + f.text) for f in found if isinstance(f, Condition)]
     return lines + statements
 
 
 def _column_rules(
-    source: str, rows: int, label: str, column: ColumnProfile, now: dt.datetime, key: bool
-) -> Iterator[str]:
+    source: str, rows: int, label: str, column: ColumnProfile, now: dt.datetime, key: bool, taken: set[str]
+) -> Iterator[str | Condition]:
     name, kind = dsl_name(column.name), column.dtype.kind
     if rows == 0 or column.filled == 0:
         return
@@ -101,27 +157,23 @@ def _column_rules(
     if key and column.distinct is not None:
         distinct = Fraction(column.distinct, column.filled)
         unique = distinct == 1
-        yield from _measured(
-            f"{label} distinct per filled row",
-            f"select count(distinct {name}) / count({name}) from {source}",
+        yield _check(
             f"{label} unique" if unique else f"{label} nearly unique",
-            "== 1" if unique else f">= {_decimal(_floor_hundredths(distinct))}",
+            f"{_measure(_distinct_measure(source))}[{dsl_string(column.name)}] "
+            + ("== 1" if unique else f">= {_decimal(_floor_hundredths(distinct))}"),
         )
     if column.values:  # says more than a range or a length would
         literals = ", ".join(_value(v) for v in column.values)
         only = len(column.values) == 1
-        yield _none(
-            f"{label} is always {literals}" if only else f"{label} is one of its {len(column.values)} values",
-            source,
-            f"{name} not in ({literals})",
-        )
+        what = f"is always {literals}" if only else f"is one of its {len(column.values)} values"
+        yield Condition(f"{column.name} {what}", f"{name} in ({literals})")
         return
     if kind in NUMBERS:
-        yield from _number_rules(source, label, name, column)
+        yield from _number_rules(name, column)
     if kind is Kind.STRING and column.shortest is not None and column.longest is not None:
-        yield from _length_rules(source, label, name, column.shortest, column.longest)
+        yield from _length_rules(name, column.name, column.shortest, column.longest)
     if kind in (Kind.DATE, Kind.TIMESTAMP) and column.newest is not None:
-        yield from _freshness(source, label, name, column.newest, now)
+        yield from _freshness(source, column.name, name, column.newest, now, taken)
 
 
 def _is_key(column: ColumnProfile) -> bool:
@@ -134,77 +186,61 @@ def _is_key(column: ColumnProfile) -> bool:
     )
 
 
-def _number_rules(source: str, label: str, name: str, column: ColumnProfile) -> Iterator[str]:
+def _number_rules(name: str, column: ColumnProfile) -> Iterator[str | Condition]:
     double = column.dtype.kind is Kind.DOUBLE
     if double and column.nans == 0:
-        yield _none(f"{label} has no NaN", source, f"{name} is nan")
+        yield Condition(f"{column.name} has no NaN", f"{name} is not nan")
     low, high = column.low, column.high
     if low is None or high is None:
         return
-    if low >= 0:
-        yield _none(f"{label} not negative", source, f"{name} < 0")
+    if low >= 0:  # NaN is above every number: it is not negative
+        yield Condition(f"{column.name} not negative", f"{name} >= 0")
     low_text, high_text = dsl_number(low), dsl_number(high)
     if low_text is None or high_text is None:
         yield f"# no range check: the values reach {low} .. {high}"
         return
-    outside = f"{name} < {low_text} or {name} > {high_text}"
-    where = f"({outside}) and {name} is not nan" if double else outside
-    yield _none(f"{label} within {low_text} .. {high_text} (as profiled)", source, where, warn=True)
+    within = f"{name} between {low_text} and {high_text}"
+    # a NaN, where the data had one, is no value out of range
+    text = f"{name} is nan or {within}" if double and column.nans else within
+    yield Condition(f"{column.name} within {low_text} .. {high_text}", text, warn=True)
 
 
-def _length_rules(source: str, label: str, name: str, shortest: int, longest: int) -> Iterator[str]:
+def _length_rules(name: str, column: str, shortest: int, longest: int) -> Iterator[Condition]:
     if shortest == longest:
-        yield _none(
-            f"{label} is {shortest} character{'' if shortest == 1 else 's'} long",
-            source,
-            f"length({name}) != {shortest}",
-        )
+        plural = "" if shortest == 1 else "s"
+        yield Condition(f"{column} is {shortest} character{plural} long", f"length({name}) = {shortest}")
         return
-    yield _none(
-        f"{label} {shortest} to {longest} characters long (as profiled)",
-        source,
-        f"length({name}) < {shortest} or length({name}) > {longest}",
+    yield Condition(
+        f"{column} {shortest} to {longest} characters long",
+        f"length({name}) between {shortest} and {longest}",
         warn=True,
     )
 
 
-def _freshness(source: str, label: str, name: str, newest: int, now: dt.datetime) -> Iterator[str]:
-    """The newest value's age at the run against a day more than it had when profiled; for
-    historical data (older than ``STALE_DAYS``), that check commented out, saying why."""
+def _freshness(source: str, column: str, name: str, newest: int, now: dt.datetime, taken: set[str]) -> Iterator[str]:
+    """A freshness rule: the newest value's age at the run against a day more than it had when
+    profiled; for historical data (older than ``STALE_DAYS``), commented out, saying why."""
     age = int(now.timestamp()) - newest
     days = max(1, math.ceil(age / DAY) + 1)
     shown = dt.datetime.fromtimestamp(newest, dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
-    plural = "s" if days != 1 else ""
-    statements = list(
-        _measured(
-            f"{label} age in seconds",
-            f"select unix_timestamp() - unix_timestamp(max({name})) from {source}",
-            f"{label} newest at most {days} day{plural} old",
-            f"<= {days} * {DAY}",
-        )
-    )
+    rule = identifier(f"{source}_{column}_fresh", taken)
+    statement = f"freshness {rule} on {source}: {name} with error = {days}d"
     if age > STALE_DAYS * DAY:
         yield f"# newest {shown} UTC, {_age(age)}: historical data (older than {STALE_DAYS} days), so no"
         yield "# freshness check (it would fail in a day); if new rows are still to come, uncomment:"
-        yield from (f"# {statement}" for statement in statements)
+        yield f"# {statement}"
         return
     yield f"# newest {shown} UTC, {_age(age)}; a day older than that is stale"
-    yield from statements
-
-
-def _measured(measure: str, query: str, check: str, condition: str) -> Iterator[str]:
-    """A measure that is no count of rows, and its check."""
-    yield f"measure {dsl_string(measure)}: {query}"
-    yield _check(check, f"{_measure(measure)} {condition}")
-
-
-def _none(check: str, source: str, condition: str, warn: bool = False) -> str:
-    """A check that no row of ``source`` breaks a rule: the rows where ``condition`` holds."""
-    return _check(check, f"rows({source} where {condition}) == 0", warn)
+    yield statement
 
 
 def _check(name: str, expression: str, warn: bool = False) -> str:
     return f"{'warn ' if warn else ''}check {dsl_string(name)}: {expression}"
+
+
+def _distinct_measure(source: str) -> str:
+    """The measure of the distinct values per filled row of each key column of ``source``."""
+    return f"{source} distinct per filled row"
 
 
 def _measure(name: str) -> str:

@@ -141,21 +141,30 @@ def test_each_kind_of_rule_from_a_small_table(tmp_path: Path):
         'check "t has rows": rows(t) > 0',
         "completeness t_complete on t: id, amount, code, at",
         'check "t complete": metrics["t_complete"]["incomplete"] == 0',
-        'check "t.id unique": measures["t.id distinct per filled row"] == 1',
-        'warn check "t.id within 1 .. 6 (as profiled)": rows(t where id < 1 or id > 6) == 0',
-        'check "t.id not negative": rows(t where id < 0) == 0',
+        'measure "t distinct per filled row" as map: select',
+        "    count(distinct id) / count(id) as id",
+        'check "t.id unique": measures["t distinct per filled row"]["id"] == 1',
         # 5 of 6 filled: at least 83%, so at most 17% NULL
         'check "t.kind filled in at least 83% of rows": 100 * rows(t where kind is null) <= 17 * rows(t)',
-        'check "t.kind is one of its 2 values": rows(t where kind not in ("a", "b")) == 0',
-        'warn check "t.amount within 0.5 .. 3.5 (as profiled)": '
-        "rows(t where (amount < 0.5 or amount > 3.5) and amount is not nan) == 0",
-        'check "t.code is one of its 3 values": rows(t where code not in ("x1", "y2", "z3")) == 0',
+        # the values each row must hold: one validity rule, a condition a line, one check
+        "validity t_valid on t:",
+        "    id >= 0 as `id not negative`,",
+        '    kind is null or kind in ("a", "b") as `kind is one of its 2 values`,',  # its NULL passes
+        "    amount >= 0 as `amount not negative`,",  # 0.5 .. 3.5, and NaN is no negative number
+        '    code in ("x1", "y2", "z3") as `code is one of its 3 values`',
+        'check "t valid": metrics["t_valid"]["invalid"] == 0',
+        # ranges as profiled: a second rule, its check a warning
+        "validity t_as_profiled on t:",
+        "    id between 1 and 6 as `id within 1 .. 6`,",
+        "    amount is nan or amount between 0.5 and 3.5 as `amount within 0.5 .. 3.5`",  # it had a NaN
+        'warn check "t as profiled": metrics["t_as_profiled"]["invalid"] == 0',
         # 2026-11-01 10:00 is 26 hours before NOW: 2 days, and a day more
-        'check "t.at newest at most 3 days old": measures["t.at age in seconds"] <= 3 * 86400',
+        "freshness t_at_fresh on t: at with error = 3d",
         "pass when all",
     ]
     assert [line for line in expected if line not in lines] == []
-    assert not any("t.amount has no NaN" in line for line in lines)  # it has one
+    assert not any("amount has no NaN" in line for line in lines)  # it has one
+    assert text.count("rows(t where") == 1  # the fill fraction's: every other constraint is a condition
     assert "t.kind nearly unique" not in text and "t.code unique" not in text
 
 
@@ -170,8 +179,8 @@ def test_historical_data_gets_no_hard_freshness_check(tmp_path: Path):
         "# newest 2009-11-02 12:00:00 UTC, 6209 days before the suggestion: historical data (older than 30 days), so no"
         in lines
     )
-    assert '# check "t.at newest at most 6210 days old": measures["t.at age in seconds"] <= 6210 * 86400' in lines
-    assert not any(line.startswith(("check", "measure")) and "age in seconds" in line for line in lines)
+    assert "# freshness t_at_fresh on t: at with error = 6210d" in lines
+    assert not any(line.startswith("freshness") for line in lines)
     suite.write_text(text, encoding="utf-8")
     _passes_on_its_data(suite)
 
@@ -181,22 +190,22 @@ def test_data_30_days_old_still_gets_its_freshness_check(tmp_path: Path):
     table = pa.table({"at": pa.array([dt.datetime(2026, 10, 3, 12)], pa.timestamp("us"))})
     _write(table, tmp_path / "t.parquet")
     text = suggest([str(tmp_path / "t.parquet")], output=tmp_path / "s.dq", now=NOW)
-    assert 'check "t.at newest at most 31 days old": measures["t.at age in seconds"] <= 31 * 86400' in text.splitlines()
+    assert "freshness t_at_fresh on t: at with error = 31d" in text.splitlines()
 
 
 def test_odd_column_names_are_quoted(tmp_path: Path):
     table = pa.table({"a b": [1, 2, 3], "ünï": ["x", "y", "z"], "q\"t`o'": [1, 1, 1], "order": [4, 5, 6]})
     text, suite = _suggested(tmp_path, table)
     assert "schema t: required(`a b` integer, `ünï` string, `q\"t``o'` integer, `order` integer)" in text
-    assert 'check "t.q\\"t`o\' is always 1": rows(t where `q"t``o\'` not in (1)) == 0' in text
-    assert "rows(t where `order` < 4 or `order` > 6) == 0" in text
+    assert "    `q\"t``o'` in (1) as `q\"t``o' is always 1`" in text
+    assert "    `order` between 4 and 6 as `order within 4 .. 6`" in text
     _passes_on_its_data(suite)
 
 
 def test_a_dollar_brace_in_a_value_or_name_is_no_variable(tmp_path: Path):
     table = pa.table({"${x}": ["${y}", "${y}", "$", "$"], "k": [1, 1, 2, 2]})
     text, suite = _suggested(tmp_path, table)
-    assert '`${x}` not in ("$", "$${y}")' in text  # $${ is the text ${
+    assert '`${x}` in ("$", "$${y}")' in text  # $${ is the text ${
     _passes_on_its_data(suite)
 
 
@@ -239,7 +248,7 @@ def test_an_empty_table_gets_a_suite_saying_why(tmp_path: Path):
 def test_a_one_row_table(tmp_path: Path):
     text, suite = _suggested(tmp_path, pa.table({"id": [7], "s": ["x"], "f": [1.5]}))
     assert "unique" not in text  # one row tells nothing of a key
-    assert 'check "t.s is 1 character long": rows(t where length(s) != 1) == 0' in text
+    assert "    length(s) = 1 as `s is 1 character long`" in text
     _passes_on_its_data(suite)
 
 
@@ -257,7 +266,8 @@ def test_a_table_of_2000_columns(tmp_path: Path):
     table = pa.table({f"c{i}": [i % 7, 1, 2, 3] for i in range(2000)})
     text, suite = _suggested(tmp_path, table)
     # every column is a key, but only the first ten get a distinct count
-    assert text.count('distinct per filled row": select') == 10
+    assert text.count('distinct per filled row" as map: select\n') == 1  # one measure of the keys
+    assert text.count("count(distinct ") == 10
     assert "# no key check: the first 10 key columns of the source have one" in text
     _passes_on_its_data(suite)
 
@@ -302,7 +312,7 @@ def test_text_that_is_not_utf8_is_read_as_latin1_and_said_so(tmp_path: Path, cap
     assert code == 0 and re.search(
         r'source bad = csv\("[^"]*bad.csv", encoding = "latin-1", schema = "id integer, name string"\)', out
     )
-    assert "bad.name is 4 characters long" in out  # 'café', four characters as Latin-1 reads it
+    assert "length(name) = 4 as `name is 4 characters long`" in out  # 'café', four characters as Latin-1 reads it
     code, out, err = _cli(capsys, f'csv("{tmp_path / "bad.csv"}", encoding = "utf-8")')
     assert (code, out) == (3, "")
     assert "SOURCE_UNREADABLE" in err and "byte 13: 0xE9 is not UTF-8" in err and 'encoding = "latin-1"' in err
@@ -360,8 +370,11 @@ def test_a_folder_a_sqlite_table_and_a_duckdb_table(tmp_path: Path, capsys):
     assert 'source lake = parquet("lake")' in text
     assert 'source orders = sqlite("shop.db", table = "orders")' in text
     assert 'source items = table("main.items")' in text
-    assert 'check "orders.country is one of its 2 values": rows(orders where country not in ("FR", "US")) == 0' in text
-    assert 'warn check "lake.id within 1 .. 4 (as profiled)": rows(lake where id < 1 or id > 4) == 0' in text
+    assert (
+        'validity orders_valid on orders:\n    id >= 0 as `id not negative`,\n    country in ("FR", "US") as `country is one of its 2 values`'
+        in text
+    )
+    assert "validity lake_as_profiled on lake:\n    id between 1 and 4 as `id within 1 .. 4`" in text
     assert main(["run", str(output), "--no-history", "--database", str(tmp_path / "w.duckdb")]) == 0
 
 
@@ -390,9 +403,7 @@ def test_a_sqlite_file_is_recognized_and_each_table_profiled(tmp_path: Path, cap
     assert "# ---- airports: 4 rows, 3 columns" in text and "# ---- run_ways: 3 rows, 2 columns" in text
     # ORY 291, LAX 128, CDG 392 are above 100
     assert "# ---- high: 3 rows, 3 columns" in text
-    assert (
-        'check "airports.country is one of its 2 values": rows(airports where country not in ("FR", "US")) == 0' in text
-    )
+    assert '    country in ("FR", "US") as `country is one of its 2 values`' in text
     _passes_on_its_data(tmp_path / "s.dq")
 
 
