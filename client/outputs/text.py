@@ -128,13 +128,19 @@ def check_details(check: Check) -> str:
     return values
 
 
-def failing_rows_text(check: Check) -> list[str]:
-    """A failing check's rows, per row-count measure it reads: how many, the first few as a table,
-    and the one column's most frequent values among them."""
+def failing_rows_text(check: Check, shown_under: dict[str, str] | None = None) -> list[str]:
+    """A failing check's rows, per row-count measure (or rule) it reads: how many, the first few
+    as a table, and the one column's most frequent values among them. ``shown_under``: the rows
+    already shown, by what they are of, and under which check (a report shows them once)."""
     lines = []
-    for sample in check.failing_rows.values():
+    for name, sample in check.failing_rows.items():
         count = sample.count
         what = f"{count} row{'' if count == 1 else 's'} of {sample.source} where {sample.where}"
+        if shown_under is not None and name in shown_under:
+            lines += ["", for_terminal(f"{check.name}: {what}, shown under {shown_under[name]!r}")]
+            continue
+        if shown_under is not None:
+            shown_under[name] = check.name
         lines += ["", for_terminal(f"{check.name}: {what}")]
         shown = list(sample.rows[:SAMPLE_ROWS_SHOWN])
         if shown:
@@ -168,8 +174,9 @@ def to_text(result: RunResult, strict: bool = False) -> str:
                 [[check.status, check.name, check_details(check)] for check in document.checks],
             ),
         ]
+    shown_under: dict[str, str] = {}
     for check in document.checks:
-        lines += failing_rows_text(check)
+        lines += failing_rows_text(check, shown_under)
     if document.failed:
         lines += [
             "",
@@ -224,8 +231,11 @@ def _shown(value: object, is_duration: bool) -> object:
 
 def _records_text(document: ResultDocument) -> list[str]:
     lines = []
+    # a rule whose flagged rows a failing check shows (failing_checks.attach_rule_records) is not
+    # shown twice: its rows stand under that check
+    under_checks = {name for check in document.checks for name in check.failing_rows}
     for rule, record in document.records.items():
-        if not record.count:
+        if not record.count or rule in under_checks:
             continue
         count, output = record.count, record.output
         named = f" ({output})" if output != rule else ""  # Griffin's name for the records, when it has its own

@@ -11,7 +11,9 @@ from gryph.compiler.checks.verdict import CheckOutcome
 from gryph.compiler.compile import CompiledSuite
 from gryph.compiler.engine import Engine
 from gryph.compiler.lowering.failing_rows import CountedRows, failing_rows, samples_plan
+from gryph.compiler.results import RuleResult
 from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.suites.suite import Suite
 
 from .progress import Phase, no_progress
 
@@ -42,6 +44,29 @@ def fetch_failing_rows(
     samples = failing_rows(counted, measures, engine.run(plan, sources))
     for outcome in _failing(outcomes):
         outcome.failing_rows = {name: samples[name] for name in _counted_reads(outcome, compiled) if name in samples}
+
+
+def attach_rule_records(outcomes: list[CheckOutcome], results: list[RuleResult], suite: Suite) -> None:
+    """Give each failing check that reads a rule's metric the rows that rule flagged (the sample
+    of its record output: invalid, incomplete, duplicated or unmatched rows), shown under the check
+    as a row-count measure's rows are; they were sampled with the run, so this costs nothing."""
+    flagged = {r.rule: r.records[0] for r in results if r.records and r.records[0].count}
+    sources = {rule.name: rule.source for rule in suite.rules}
+    for outcome in _failing(outcomes):
+        for ref in outcome.reads:
+            name = str(ref.get("name"))
+            if ref.get("source") != "metric" or name not in flagged or name in outcome.failing_rows:
+                continue
+            record = flagged[name]
+            outcome.failing_rows = {
+                **outcome.failing_rows,
+                name: {
+                    "source": sources.get(name) or name,
+                    "where": f"{name} flags them ({record.name})",
+                    "count": record.count,
+                    "rows": record.sample,
+                },
+            }
 
 
 def _failing(outcomes: list[CheckOutcome]) -> list[CheckOutcome]:

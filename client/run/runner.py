@@ -43,7 +43,7 @@ from ..store.history import HistoryStore
 from ..store.history_writes import HistoryWriteError
 from . import quarantine
 from .engines import OnDemandEngine, open_engine
-from .failing_checks import fetch_failing_rows
+from .failing_checks import attach_rule_records, fetch_failing_rows
 from .progress import Phase, no_progress
 from .refusals import refuse_plan, refuse_rules
 
@@ -367,6 +367,7 @@ def run_loaded(
     )
     with _located(Location(suite.file)):
         fetch_failing_rows(verdict.checks, compiled, values, active, suite.sources, options.record_sample, phase)
+    attach_rule_records(verdict.checks, results, suite)
     failed = {r.rule: r.error for r in results if r.error is not None}
     failed.update((m.name, m.value.error) for m in measures if isinstance(m.value, Failed))
     return RunResult(
