@@ -253,11 +253,11 @@ def _named(builder: Builder, args: list[c.CheckNamedArgument], known: dict[str, 
         if arg.name in seen:
             raise builder.error("BAD_ANOMALY_CHECK", f"{arg.name} is given twice", arg)
         seen.add(arg.name)
-        values[arg.name] = _constant(builder, arg)
+        values[arg.name] = constant_argument(builder, arg)
     return values
 
 
-def _constant(builder: Builder, arg: c.CheckNamedArgument) -> object:
+def constant_argument(builder: Builder, arg: c.CheckNamedArgument) -> object:
     """A parameter's value: a number (signed), string, boolean, or a bare word (``down``)."""
     if isinstance(arg.value, c.CheckName):
         return arg.value.name.lower()

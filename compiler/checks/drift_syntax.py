@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from ..language.ruletree import check_nodes as c
 from ..language.ruletree.nodes import Node
-from .anomaly_syntax import Builder
+from .anomaly_syntax import Builder, constant_argument
 from .check_functions import BaselineQuery, is_number
 from .drift import DEFAULT_THRESHOLDS, METHODS, Drift
-from .tree_nodes import Const, MeasureRef, Traced
+from .tree_nodes import MeasureRef, Traced
 
 HINT = "e.g. drift(orders.amount), drift(orders.amount, method = ks, threshold = 0.1)"
 
@@ -35,7 +35,7 @@ def build_drift(builder: Builder, node: c.CheckCall, check: str) -> Drift:
             raise bad(f"drift() has no parameter {arg.name!r}", arg, "its parameters: method, threshold")
         if arg.name in options:
             raise bad(f"{arg.name} is given twice", arg)
-        options[arg.name] = _constant(builder, arg)
+        options[arg.name] = constant_argument(builder, arg)
     method = str(options.get("method", "psi"))
     if method not in METHODS:
         raise bad(f"method must be psi or ks, got {options['method']!r}", _arg(node, "method"))
@@ -44,16 +44,6 @@ def build_drift(builder: Builder, node: c.CheckCall, check: str) -> Drift:
         raise bad(f"threshold must be a number > 0, got {threshold!r}", _arg(node, "threshold"))
     query = BaselineQuery("measure", sketch.name, check, include_failed=True, include_anomalies=True)
     return Drift(sketch, query, method, float(threshold))  # type: ignore[arg-type]
-
-
-def _constant(builder: Builder, arg: c.CheckNamedArgument) -> object:
-    """A bare word (``ks``) or a constant number."""
-    if isinstance(arg.value, c.CheckName):
-        return arg.value.name.lower()
-    built = builder.build(arg.value)
-    if isinstance(built, Const):
-        return built.value
-    raise builder.error("NOT_CONSTANT", f"{arg.name} must be a constant", arg.value)
 
 
 def _arg(node: c.CheckCall, name: str) -> Node:

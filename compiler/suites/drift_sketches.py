@@ -15,7 +15,7 @@ from ..errors import InvalidInput, did_you_mean
 from ..language.ruletree import check_nodes as c
 from ..language.ruletree import nodes as n
 from ..language.ruletree.nodes import located
-from ..rule_kinds import RuleKind
+from .row_counts import hidden_measure
 from .suite import MeasureSpec, RuleSpec
 
 QUANTILE_STEPS = 20  # quantiles at 0, 1/20, ..., 20/20 of the values
@@ -97,28 +97,7 @@ def _measure(column: c.CheckColumn, name: str) -> MeasureSpec:
             for step, token in fractions
         ),
     )
-    query = n.SelectQuery(
-        location=at,
-        text=column.text,
-        distinct=False,
-        items=items,
-        source=column.source,
-        where=None,
-        groups=(),
-        having=None,
-        orders=(),
-        limit=None,
-    )
-    return MeasureSpec(
-        kind=RuleKind.MEASURE.value,
-        name=name,
-        source=None,
-        target=None,
-        body=query,
-        details={},
-        location=at,
-        shape="map",
-    )
+    return hidden_measure(name, column.source, items, None, at, column.text, "map")
 
 
 def _quoted(name: str) -> str:

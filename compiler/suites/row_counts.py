@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..errors import did_you_mean
+from ..errors import Location, did_you_mean
 from ..language.ruletree import check_nodes as c
 from ..language.ruletree import nodes as n
 from ..language.ruletree.nodes import located
@@ -62,13 +62,28 @@ def _measure(rows: c.CheckRows) -> MeasureSpec:
     at, text = rows.location, "count(*)"
     star = n.Star(location=at, text="*")
     count = n.FunctionCall(raw_name="count", name="count", distinct=False, args=(star,), location=at, text=text)
+    items = (n.SelectItem(expr=count, alias=None, location=at, text=text),)
+    return hidden_measure(rows.text, rows.source, items, rows.condition, rows.location, rows.text, "value")
+
+
+def hidden_measure(
+    name: str,
+    source: str,
+    items: tuple[n.SelectItem, ...],
+    where: n.Expr | None,
+    at: Location,
+    text: str,
+    shape: str,
+) -> MeasureSpec:
+    """A measure a check's expression stands for (``rows(...)``, a drift check's sketch): ``select
+    ITEMS from SOURCE [where ...]``, named ``name`` and located where the check wrote it."""
     query = n.SelectQuery(
-        location=rows.location,
-        text=rows.text,
+        location=at,
+        text=text,
         distinct=False,
-        items=(n.SelectItem(expr=count, alias=None, location=at, text=text),),
-        source=rows.source,
-        where=rows.condition,
+        items=items,
+        source=source,
+        where=where,
         groups=(),
         having=None,
         orders=(),
@@ -76,11 +91,11 @@ def _measure(rows: c.CheckRows) -> MeasureSpec:
     )
     return MeasureSpec(
         kind=RuleKind.MEASURE.value,
-        name=rows.text,
+        name=name,
         source=None,
         target=None,
         body=query,
         details={},
-        location=rows.location,
-        shape="value",
+        location=at,
+        shape=shape,
     )
