@@ -65,6 +65,20 @@ class LineageTarget:
             print(f"warning: {failure}", file=sys.stderr)
 
 
+def _client_from_environment(make: Callable[[], OpenLineageClient]) -> OpenLineageClient:
+    """The client its environment configures. Given ``OPENLINEAGE_URL``, openlineage-python writes
+    ``OPENLINEAGE__TRANSPORT__*`` variables into this process's environment; they are taken back
+    once it is made, so that they neither reach the processes gryph starts nor read as a
+    configuration of their own later in this one."""
+    before = {name: value for name, value in os.environ.items() if name.startswith("OPENLINEAGE__")}
+    try:
+        return make()
+    finally:
+        for name in [name for name in os.environ if name.startswith("OPENLINEAGE__") and name not in before]:
+            del os.environ[name]
+        os.environ.update(before)
+
+
 def lineage_target(option: str | None) -> LineageTarget | None:
     """The target ``--openlineage`` names, else the client's configuration from the environment;
     None when neither is given. A bad ``--openlineage`` is refused here, before the run."""
@@ -83,7 +97,7 @@ def lineage_target(option: str | None) -> LineageTarget | None:
         described = (
             _described(url) if url else f"the transport of {os.environ.get('OPENLINEAGE_CONFIG', 'OPENLINEAGE__')}"
         )
-        client = OpenLineageClient()
+        client = _client_from_environment(OpenLineageClient)
         if client.transport.kind == "console" and (client.config.transport or {}).get("type") != "console":
             # the client's fallback when its file is missing or unreadable: say so rather than send nothing
             raise InvalidInput(

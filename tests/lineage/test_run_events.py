@@ -160,3 +160,17 @@ def test_a_bad_openlineage_option_is_refused_before_the_run(tmp_path, capsys):
     assert "--openlineage takes an http(s) URL or a file" in capsys.readouterr().err
     (tmp_path / "a-file").write_text("", encoding="utf-8")
     assert _run(suite, "--openlineage", str(tmp_path / "a-file" / "events.jsonl")) == 2
+
+
+def test_the_clients_environment_variables_do_not_outlive_it(monkeypatch, tmp_path):
+    # openlineage-python writes OPENLINEAGE__TRANSPORT__* into the process's environment when
+    # OPENLINEAGE_URL is set: left there, every later run in the process (and every process it
+    # starts) read as configured by them (the full test run's stream tests broke so)
+    from gryph.client.lineage.emitter import lineage_target
+
+    before = {k for k in os.environ if k.startswith("OPENLINEAGE")}
+    monkeypatch.setenv("OPENLINEAGE_URL", "http://127.0.0.1:9")
+    assert lineage_target(None) is not None
+    monkeypatch.delenv("OPENLINEAGE_URL")
+    assert {k for k in os.environ if k.startswith("OPENLINEAGE")} == before
+    assert lineage_target(None) is None
