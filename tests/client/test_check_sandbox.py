@@ -17,7 +17,7 @@ MEASURE = "measure m on t: select count(*) from t\n"
 @pytest.mark.parametrize(
     "check, code",
     [
-        ("measures.__class__", "SYNTAX_ERROR"),
+        ("measures.__class__", "BAD_DRIFT_CHECK"),  # read as a column, which only drift(...) takes
         ('measures["m"].__class__', "SYNTAX_ERROR"),
         ('__import__("os")', "UNKNOWN_FUNCTION"),
         ('open("/etc/passwd")', "UNKNOWN_FUNCTION"),
