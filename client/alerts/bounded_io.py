@@ -18,6 +18,8 @@ import threading
 from collections.abc import Callable
 from contextvars import ContextVar
 
+from gryph.compiler.support.worker_threads import DeadlinePassed, within_deadline
+
 MAX_ANSWER_BYTES = 64 * 1024
 
 
@@ -92,27 +94,20 @@ def current_limits() -> DeliveryLimits:
 def run_within(limits: DeliveryLimits, delivery: Callable[[], None]) -> None:
     """Run ``delivery`` in a worker thread under ``limits``: its own exception is raised here, and
     ``LimitExceeded`` when the deadline passes first."""
-    outcome: list[BaseException | None] = []
 
     def work() -> None:
         _current.set(limits)
-        try:
-            delivery()
-            outcome.append(None)
-        except BaseException as error:  # handed to the caller's thread, which reports it
-            outcome.append(error)
+        delivery()
 
-    worker = threading.Thread(target=work, name="gryph-alert", daemon=True)
-    worker.start()
-    worker.join(limits.seconds)
-    if worker.is_alive():
-        limits.expire()
-        raise LimitExceeded(limits.deadline_passed())
-    limits.close()
-    if isinstance(outcome[0], TimeoutError):  # a socket's own timeout is the whole deadline too
-        raise LimitExceeded(limits.deadline_passed())
-    if outcome[0] is not None:
-        raise outcome[0]
+    try:
+        within_deadline(limits.seconds, work, "gryph-alert")
+    except DeadlinePassed:
+        limits.expire()  # wakes the worker's reads and writes
+        raise LimitExceeded(limits.deadline_passed()) from None
+    except TimeoutError:  # a socket's own timeout is the whole deadline too
+        raise LimitExceeded(limits.deadline_passed()) from None
+    finally:
+        limits.close()
 
 
 class _Budgeted(io.RawIOBase):

@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import os
 import sys
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -21,6 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 from gryph.compiler.error_codes import ALERT_NOT_SENT
 from gryph.compiler.errors import GryphError, InvalidInput, Location
 from gryph.compiler.redaction import redact, register_secret
+from gryph.compiler.support.worker_threads import within_deadline
 
 from ..results.output_files import check_writable_path
 
@@ -51,7 +51,7 @@ class LineageTarget:
     def emit(self, event: RunEvent) -> None:
         """Send ``event`` within the deadline; a failure is kept and warned about, never raised."""
         try:
-            _within(DEADLINE_SECONDS, lambda: self.client.emit(event))
+            within_deadline(DEADLINE_SECONDS, lambda: self.client.emit(event), "gryph-lineage")
         except Exception as error:  # any transport's failure: the run's verdict must not change
             failure = LineageDeliveryError(
                 "LINEAGE_NOT_SENT",
@@ -145,24 +145,3 @@ def _described(url: str) -> str:
     parts = urlsplit(url)
     host = parts.hostname or ""
     return f"{parts.scheme}://{host}" + (f":{parts.port}" if parts.port else "")
-
-
-def _within(seconds: float, send: Callable[[], None]) -> None:
-    """Run ``send`` in a worker thread; its error is raised here, and ``TimeoutError`` when the
-    deadline passes first (a worker still waiting is left to end alone, as a daemon thread)."""
-    outcome: list[BaseException | None] = []
-
-    def work() -> None:
-        try:
-            send()
-            outcome.append(None)
-        except BaseException as error:  # handed to the caller's thread, which reports it
-            outcome.append(error)
-
-    worker = threading.Thread(target=work, name="gryph-lineage", daemon=True)
-    worker.start()
-    worker.join(seconds)
-    if worker.is_alive():
-        raise TimeoutError(f"no answer within the {seconds:g} s deadline")
-    if outcome[0] is not None:
-        raise outcome[0]

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..errors import InvalidInput, did_you_mean
+from ..errors import InvalidInput
 from ..language.ruletree import check_nodes as c
 from ..language.ruletree import nodes as n
-from ..language.ruletree.nodes import located
-from .row_counts import hidden_measure
+from .row_counts import hidden_measure, known_source, measure_read
 from .suite import MeasureSpec, RuleSpec
 
 QUANTILE_STEPS = 20  # quantiles at 0, 1/20, ..., 20/20 of the values
@@ -42,18 +41,10 @@ def with_drift_sketches(expr: c.CheckExpr, measures: dict[str, MeasureSpec], sou
     column = top.args[0]
     if not isinstance(column, c.CheckColumn):
         return expr  # the check pass says what drift() compares
-    if column.source not in sources:
-        raise located(
-            "UNKNOWN_SOURCE",
-            f"drift({column.text}) reads unknown source {column.source!r}",
-            column,
-            did_you_mean(column.source, sources) or 'declare it first: source NAME = csv("path")',
-        )
+    known_source(column, column.source, sources, f"drift({column.text}) reads unknown source {column.source!r}")
     name = sketch_name(column)
     measures.setdefault(name, _measure(column, name))
-    at, text = column.location, column.text
-    key = c.CheckSubscript(c.CheckString(name, location=at, text=text), location=at, text=text)
-    read = c.CheckAccess(c.CheckName("measures", location=at, text=text), (key,), location=at, text=text)
+    read = measure_read(name, column)
     return replace(top, args=(read, *top.args[1:]))
 
 

@@ -25,17 +25,9 @@ def with_row_counts(expr: c.CheckExpr, measures: dict[str, MeasureSpec], sources
 
     def walk(node: c.CheckExpr) -> c.CheckExpr:
         if isinstance(node, c.CheckRows):
-            if node.source not in sources:
-                raise located(
-                    "UNKNOWN_SOURCE",
-                    f"{node.text} counts the rows of unknown source {node.source!r}",
-                    node,
-                    did_you_mean(node.source, sources) or 'declare it first: source NAME = csv("path")',
-                )
+            known_source(node, node.source, sources, f"{node.text} counts the rows of unknown source {node.source!r}")
             measures.setdefault(node.text, _measure(node))
-            at, text = node.location, node.text
-            key = c.CheckSubscript(c.CheckString(text, location=at, text=text), location=at, text=text)
-            return c.CheckAccess(c.CheckName("measures", location=at, text=text), (key,), location=at, text=text)
+            return measure_read(node.text, node)
         if isinstance(node, c.CheckChain):
             return replace(node, operands=tuple(walk(o) for o in node.operands))
         if isinstance(node, c.CheckUnary):
@@ -55,6 +47,20 @@ def with_row_counts(expr: c.CheckExpr, measures: dict[str, MeasureSpec], sources
         return replace(node, value=walk(node.value)) if isinstance(node, c.CheckNamedArgument) else walk(node)
 
     return walk(expr)
+
+
+def known_source(node: c.CheckExpr, source: str, sources: list[str], problem: str) -> None:
+    """Refuse, located at ``node``, a hidden measure's source that the suite does not declare."""
+    if source not in sources:
+        hint = did_you_mean(source, sources) or 'declare it first: source NAME = csv("path")'
+        raise located("UNKNOWN_SOURCE", problem, node, hint)
+
+
+def measure_read(name: str, node: c.CheckExpr) -> c.CheckAccess:
+    """``measures["name"]``, standing where ``node`` was written (a check reads its hidden measure so)."""
+    at, text = node.location, node.text
+    key = c.CheckSubscript(c.CheckString(name, location=at, text=text), location=at, text=text)
+    return c.CheckAccess(c.CheckName("measures", location=at, text=text), (key,), location=at, text=text)
 
 
 def _measure(rows: c.CheckRows) -> MeasureSpec:
