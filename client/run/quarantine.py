@@ -16,7 +16,6 @@ import ctypes
 import json
 import os
 import shutil
-import signal
 import sys
 import uuid
 from collections.abc import Iterable, Sequence
@@ -28,6 +27,7 @@ from gryph.compiler.lowering.row_failures import Split
 from gryph.compiler.safe_names import safe_file_name
 from gryph.compiler.suites.split_outputs import row_level_sources
 from gryph.compiler.suites.suite import Suite
+from gryph.compiler.support.crash_points import crash_if_chosen
 
 OUTPUTS = ("quarantine", "valid")
 MARK = "_gryph_run"  # the run that wrote a folder (Spark and parquet readers skip names starting with _)
@@ -153,7 +153,7 @@ def publish(staged: Sequence[Staged], run_id: str) -> None:
                     hint="on a remote Spark server, write outputs to storage both share; a local server works",
                 )
             (folder / MARK).write_text(run_id, "utf-8")
-    _crash_point("staged")
+    crash_if_chosen(CRASH_AT, "staged")
     for each in staged:
         swaps = {
             "run": run_id,
@@ -181,7 +181,7 @@ def _swap_all(journal: dict, crash_between: bool = False) -> None:
         else:
             _commit_delta(Path(stage), Path(final), partition)
         if crash_between and index == 0:
-            _crash_point("swapped")
+            crash_if_chosen(CRASH_AT, "swapped")
 
 
 def _swap_in(stage: Path, final: Path, run_id: str) -> None:
@@ -245,12 +245,6 @@ def _exchange(a: Path, b: Path) -> None:
     if result != 0:
         errno = ctypes.get_errno()
         raise OSError(errno, f"exchanging {a} with {b}: {os.strerror(errno)}")
-
-
-def _crash_point(point: str) -> None:
-    """Die at once, as a killed process would, when a test chose this point."""
-    if os.environ.get(CRASH_AT) == point:
-        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def described(staged: Iterable[Staged], counted: dict[str, dict], run_id: str) -> dict[str, dict[str, object]]:

@@ -5,8 +5,7 @@ dictionary lookup."""
 
 from __future__ import annotations
 
-import os
-import signal
+from gryph.compiler.support.crash_points import crash_if_chosen
 
 POINTS = ("intent", "computed", "committed", "history", "printed", "report", "junit", "markdown", "alerts", "lineage")
 
@@ -14,5 +13,4 @@ POINTS = ("intent", "computed", "committed", "history", "printed", "report", "ju
 def reached(point: str) -> None:
     """Die at once, as a killed process would (no cleanup, no flush), when this is the chosen point."""
     assert point in POINTS, point
-    if os.environ.get("GRYPH_STREAM_CRASH_AT") == point:
-        os.kill(os.getpid(), signal.SIGKILL)
+    crash_if_chosen("GRYPH_STREAM_CRASH_AT", point)
