@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from gryph.compiler.contracts.contract_export import export_contract
-
+from ..results.output_files import write_whole
 from .exit_codes import EXIT_OK
 
 
@@ -18,9 +16,11 @@ def add_export_options(command: argparse.ArgumentParser) -> None:
 
 
 def export_command(args: argparse.Namespace) -> int:
+    from gryph.compiler.contracts.contract_export import export_contract  # YAML loads for this command only
+
     text = export_contract(args.file)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_whole(text, args.output)  # whole or not at all, as every output gryph writes
     else:
         sys.stdout.write(text)
     return EXIT_OK

@@ -16,7 +16,7 @@ from gryph.compiler.checks.check_functions import Clock, NoHistory
 from gryph.compiler.checks.schema_checks import columns_of
 from gryph.compiler.checks.verdict import judge
 from gryph.compiler.compile import CompiledSuite, compile_suite, view_plan
-from gryph.compiler.contracts import is_contract, load_contract
+from gryph.compiler.contracts.contract_files import is_contract
 from gryph.compiler.engine import Engine
 from gryph.compiler.errors import EngineError, ErrorList, GryphError, InvalidInput, InvalidInputs, Location
 from gryph.compiler.griffin.json_frames import json_documents_plan, json_view_schema
@@ -74,6 +74,8 @@ def load_suite(
             suite = load_griffin_job(path)
             check_all_used(values, frozenset(), str(path))
         elif is_contract(path):
+            from gryph.compiler.contracts.contract_suite import load_contract  # YAML and JSON Schema: only here
+
             suite = load_contract(path, server)
             check_all_used(values, frozenset(), str(path))  # a contract's {object} is its own, never a --var
         else:

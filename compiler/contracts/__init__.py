@@ -1,5 +1,2 @@
-"""A third front end: an ODCS v3.1.0 data contract (YAML) read into a ``Suite``."""
-
-from .contract_suite import is_contract, load_contract
-
-__all__ = ["is_contract", "load_contract"]
+"""A third front end: an ODCS v3.1.0 data contract (YAML) read into a ``Suite``
+(``contract_suite.load_contract``); ``contract_files.is_contract`` tells one without loading it."""

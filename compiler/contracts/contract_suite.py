@@ -16,18 +16,6 @@ from .quality_rules import Unsupported
 from .schema_validation import validate_contract
 from .yaml_document import YamlDocument, YamlMap, read_yaml, show_path
 
-_SUFFIXES = (".yaml", ".yml")
-
-
-def is_contract(path: Path) -> bool:
-    """A YAML file whose top level says ``kind: DataContract`` (ODCS), whatever it is named."""
-    if path.suffix.lower() not in _SUFFIXES or not path.is_file():
-        return False
-    head = read_utf8(path)[:20000]
-    return any(
-        line.split("#")[0].strip() in ("kind: DataContract", 'kind: "DataContract"') for line in head.splitlines()
-    )
-
 
 def load_contract(path: str | Path, server: str | None = None, with_data: bool = True) -> Suite:
     """The suite a contract states, reading its objects from server ``server`` (default: the first).

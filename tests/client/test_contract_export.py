@@ -8,8 +8,8 @@ import yaml
 
 from gryph.client import run
 from gryph.client.cli.main import main
-from gryph.compiler.contracts import load_contract
 from gryph.compiler.contracts.contract_export import export_contract
+from gryph.compiler.contracts.contract_suite import load_contract
 from gryph.compiler.errors import InvalidInput
 
 SUITE = """suite people

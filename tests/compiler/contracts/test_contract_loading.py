@@ -9,7 +9,8 @@ import pytest
 
 from gryph.client import validate
 from gryph.client.run.runner import load_suite
-from gryph.compiler.contracts import is_contract, load_contract
+from gryph.compiler.contracts.contract_files import is_contract
+from gryph.compiler.contracts.contract_suite import load_contract
 from gryph.compiler.contracts.schema_validation import validate_contract
 from gryph.compiler.contracts.yaml_document import read_yaml
 from gryph.compiler.errors import InvalidInput
