@@ -12,7 +12,6 @@ old rows, and its stage is removed.
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
 import shutil
@@ -240,6 +239,8 @@ def _mark(folder: Path) -> str | None:
 
 def _exchange(a: Path, b: Path) -> None:
     """Swap two folders in one step (Linux's renameat2)."""
+    import ctypes  # loaded for a run that writes outputs, not at every start
+
     libc = ctypes.CDLL(None, use_errno=True)
     result = libc.renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
     if result != 0:

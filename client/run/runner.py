@@ -436,7 +436,7 @@ def run_data_time(suite: Suite, given: str | None) -> dt.datetime | None:
 def refuse_missing_packages(suite: Suite, engine: Engine) -> None:
     """Raise, at its declaration, a source whose kind needs a package the engine lacks (Delta,
     Iceberg, Kafka, Avro on a Spark server): the engine is asked only when a source needs one."""
-    needing = [spec for spec in suite.sources.values() if spec.kind.package(engine.name) is not None]
+    needing = [spec for spec in suite.sources.values() if spec.kind.kind in engine.capabilities.packages]
     missing = engine.missing_packages(needing) if needing else []
     if missing:
         raise missing[0]
