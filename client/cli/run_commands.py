@@ -4,6 +4,7 @@ data time of a range, with its outputs, history and alerts."""
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -86,6 +87,7 @@ def run_command(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv 
     lineage = run_lineage(args.openlineage, args.openlineage_namespace, suite, engine)  # and a bad --openlineage
     history = None if args.no_history else args.history
     not_stored: HistoryWriteError | None = None
+    started = dt.datetime.now(dt.timezone.utc)
     lineage.start()
     with terminal_progress(shows_progress(args.quiet, args.format == "json")) as phase:
         try:
@@ -104,7 +106,8 @@ def run_command(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv 
             assert error.result is not None
             result, not_stored = error.result, error
         except GryphError as error:  # it broke: a trace in the history and an alert, then the error
-            _keep_broken(suite, engine, history, alerts, runner.run_data_time(suite, args.data_time), error, lineage)
+            data_time = runner.run_data_time(suite, args.data_time)
+            _keep_broken(suite, engine, history, alerts, data_time, started, error, lineage)
             raise
         write_sinks(sinks, suite, result.metrics, result.run_id or f"gryph-{result.started}")
         if wants_report(args):
@@ -155,6 +158,7 @@ def backfill_command(args, engine: Engine | str) -> int:
         suite = runner.load_suite(args.file, variables=variables, server=args.server)
         alerts = alert_targets(suite, args.notify)  # a bad target is refused before the first run
         lineage = run_lineage(args.openlineage, args.openlineage_namespace, suite, engine)
+        started = dt.datetime.now(dt.timezone.utc)
         lineage.start()
         try:
             result = runner.run(suite, engine, remote=args.remote, history=args.history, data_time=data_time)
@@ -168,7 +172,7 @@ def backfill_command(args, engine: Engine | str) -> int:
             if args.format == "text":
                 print(for_terminal(f"{data_time}: ERROR {error.code}"))
             print(for_terminal_lines(f"{data_time}: {error}"), file=sys.stderr)
-            _keep_broken(suite, engine, args.history, alerts, moment, error, lineage)
+            _keep_broken(suite, engine, args.history, alerts, moment, started, error, lineage)
             not_sent += lineage.failures
             continue
         outcomes.append({"data_time": data_time, "run_id": result.run_id, "pass": result.passed})
@@ -193,13 +197,14 @@ def _keep_broken(
     history: str | None,
     alerts: AlertTargets,
     data_time,
+    started: dt.datetime,
     error: GryphError,
     lineage: RunLineage,
 ) -> None:
     """A run that broke, kept in the history as an errored run, alerting as an incident and ending
     its lineage with FAIL; the history's own errors are not a run's (nothing is written to a
     history that failed)."""
-    result = errored_run(suite, engine, data_time, error)
+    result = errored_run(suite, engine, data_time, error, started)
     lineage.end(result.document(), False)
     if error.code.startswith("HISTORY_") or error.code == "BAD_OUTPUT_PATH":
         return

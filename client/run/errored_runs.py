@@ -15,13 +15,16 @@ from ..store.history import HistoryStore
 from ..store.history_writes import HistoryWriteError
 
 
-def errored_run(suite: Suite, engine: object, data_time: dt.datetime | None, error: GryphError) -> RunResult:
-    """The result of ``suite``'s run that ended with ``error``: no metric, measure or check."""
+def errored_run(
+    suite: Suite, engine: object, data_time: dt.datetime | None, error: GryphError, started: dt.datetime
+) -> RunResult:
+    """The result of ``suite``'s run, begun at ``started`` (UTC), that ended with ``error``: no
+    metric, measure or check; its duration is the time it took to break."""
     return RunResult(
         name=suite.name,
         engine=str(getattr(engine, "name", engine)),
-        started=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-        duration_seconds=0.0,
+        started=started.isoformat(timespec="seconds"),
+        duration_seconds=round((dt.datetime.now(dt.timezone.utc) - started).total_seconds(), 3),
         metrics={},
         records={},
         passed=False,

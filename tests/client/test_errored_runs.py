@@ -54,6 +54,7 @@ def test_a_backfill_runs_every_day_keeps_the_broken_one_and_exits_with_the_worst
     broken = documents[1]
     assert broken.error is not None and "t_2026-03-02.csv" in broken.error.message and broken.error.exit_code == 3
     assert broken.measures == {} and broken.checks == ()
+    assert broken.duration_seconds > 0  # the time it took to break (the engine opened, the file sought)
     # 03-03's anomaly check compared with 03-01, the errored day read as no value: it judged (no SKIP)
     assert [c.status for c in documents[2].checks] == ["PASS", "PASS"]
     assert main(["report", "s", "--history", str(tmp_path / "h.duckdb"), "-o", str(tmp_path / "r.html")]) == 0
