@@ -191,6 +191,11 @@ def backfill_command(args, engine: Engine | str) -> int:
     return not_sent[0].exit_code if not_sent else EXIT_OK
 
 
+# a history that cannot be opened or written, or an output path refused, broke where the run is
+# kept, not the run: nothing more is written there
+_ERRORS_OF_WHERE_RUNS_GO = frozenset({"HISTORY_UNREADABLE", "HISTORY_LOCKED", "HISTORY_NOT_WRITTEN", "BAD_OUTPUT_PATH"})
+
+
 def _keep_broken(
     suite: Suite,
     engine: Engine | str,
@@ -206,7 +211,7 @@ def _keep_broken(
     history that failed)."""
     result = errored_run(suite, engine, data_time, error, started)
     lineage.end(result.document(), False)
-    if error.code.startswith("HISTORY_") or error.code == "BAD_OUTPUT_PATH":
+    if error.code in _ERRORS_OF_WHERE_RUNS_GO:
         return
     not_stored = store_errored(history, result, data_time)
     if not_stored is not None:
