@@ -130,9 +130,7 @@ def judge_anomaly(check: Anomaly, value: object, clock: Clock) -> Finding:
     history = _history(check, clock)
     needed = max(check.min_history, runs_needed(strategy))
     if len(history) < needed:
-        return Finding(
-            None, {"baseline runs": len(history)}, f"not enough history: {len(history)} earlier runs, {needed} needed"
-        )
+        return Finding(None, {"baseline runs": len(history)}, _unjudged(check, clock, len(history), needed))
     lower: float | None
     upper: float | None
     if isinstance(strategy, HoltWinters):
@@ -157,6 +155,15 @@ def judge_anomaly(check: Anomaly, value: object, clock: Clock) -> Finding:
         anomalous,
         {**{k: v for k, v in bounds.items() if v is not None}, "baseline runs": len(history), **shown},
     )
+
+
+def _unjudged(check: Anomaly, clock: Clock, runs: int, needed: int) -> str:
+    """Why the check could not judge: too few earlier runs, or for ``seasonal`` no run one period
+    back (the window it looked in named, so a missing day last week is seen as the cause)."""
+    if isinstance(check.strategy, Seasonal) and runs == 0:
+        since, until = period_back(clock.started, dt.timedelta(milliseconds=check.strategy.period_ms))
+        return f"no run one period back: seasonal() found none from {since:%Y-%m-%d %H:%M} to {until:%Y-%m-%d %H:%M}"
+    return f"not enough history: {runs} earlier runs, {needed} needed"
 
 
 def _history(check: Anomaly, clock: Clock) -> list[Point]:

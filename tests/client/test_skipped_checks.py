@@ -52,7 +52,11 @@ def test_history_checks_skip_until_their_earlier_run_exists(tmp_path):
     by_name = {c.name: c for c in first.checks}
     assert by_name["week on week"].skipped == 'no earlier run yet: value_ago("n", "7d") found none'
     assert by_name["as last time"].skipped == 'no earlier run yet: get_previous_measure_values("n", 1) found none'
-    assert by_name["seasonal"].skipped == "not enough history: 0 earlier runs, 1 needed"
+    # one period back from Monday 00:00, give or take a tenth of 7 days (16.8 h)
+    assert (
+        by_name["seasonal"].skipped
+        == "no run one period back: seasonal() found none from 2026-10-25 07:12 to 2026-10-26 16:48"
+    )
     assert first.to_dict()["check"] == {
         "has rows": True,
         "week on week": None,
@@ -68,6 +72,9 @@ def test_history_checks_skip_until_their_earlier_run_exists(tmp_path):
     # Monday's run is one day back: the daily comparisons judge, the weekly ones still wait
     assert statuses["near the average"] == "PASS" and statuses["as last time"] == "FAIL"  # 12 != 10
     assert statuses["week on week"] == "SKIP" and statuses["seasonal"] == "SKIP"
+    # Monday's run is no Tuesday's last week: the window it looked in is named
+    (seasonal,) = [c for c in tuesday.checks if c.name == "seasonal"]
+    assert seasonal.skipped == "no run one period back: seasonal() found none from 2026-10-26 07:12 to 2026-10-27 16:48"
     next_monday = _day(tmp_path, 4, monday + dt.timedelta(days=7))
     statuses = {c.name: c.status for c in next_monday.checks}
     assert statuses["week on week"] == "FAIL" and statuses["seasonal"] == "FAIL"  # 4 < half of 10
