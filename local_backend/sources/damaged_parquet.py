@@ -43,7 +43,7 @@ def damaged_parquet(
             if "://" in file:
                 continue
             try:
-                cursor = con.execute(f"SELECT * FROM {read_parquet_sql(f'[{string(file)}]')}")
+                cursor = con.execute(f"SELECT * FROM {read_parquet_sql(con, f'[{string(file)}]')}")
                 while cursor.fetchmany(_BATCH):
                     pass
             except duckdb.Error as error:

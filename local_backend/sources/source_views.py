@@ -295,24 +295,46 @@ def located_parquet(con: duckdb.DuckDBPyConnection, spec: SourceSpec, file_colum
     if not spec.kind.footers:  # parquet: the files DuckDB numbers rows of
         return None
     files = _file_list(spec)
-    columns = {row[0].lower() for row in con.execute(f"DESCRIBE SELECT * FROM {read_parquet_sql(files)}").fetchall()}
+    columns = {
+        row[0].lower() for row in con.execute(f"DESCRIBE SELECT * FROM {read_parquet_sql(con, files)}").fetchall()
+    }
     if _FILE_ROW_NUMBER in columns or file_column.lower() in columns:
         return None
-    relation = read_parquet_sql(files, f"filename = {string(file_column)}")
+    relation = read_parquet_sql(con, files, f"filename = {string(file_column)}", virtual=(_FILE_ROW_NUMBER,))
     # without a declared schema, ``*`` holds the file column already
     file = (ident(file_column),) if spec.schema is not None else ()
     return _declared(spec, relation, (*file, f"{_FILE_ROW_NUMBER} AS {ident(row_column)}"))
 
 
-def read_parquet_sql(files: str, *options: str) -> str:
-    """A scan of parquet ``files`` that does not trust the footer's min/max to bound NaN.
+def read_parquet_sql(con: duckdb.DuckDBPyConnection, files: str, *options: str, virtual: tuple[str, ...] = ()) -> str:
+    """A scan of parquet ``files`` whose answers never come from the footers' min/max.
 
     Writers such as pyarrow leave NaN out of a column's min/max, as the parquet spec asks, but
     DuckDB reads that range as holding every value unless told ``can_have_nan`` (default false
     since duckdb/duckdb#17883): it then prunes ``x > max``, ``x = 'NaN'`` and ``isnan(x)`` to no
     rows and answers ``max(x)`` from the footer, dropping the NaN Spark counts (duckdb/duckdb#25521).
+    Told ``can_have_nan``, DuckDB 2.0.1 takes the footer's max as NaN and still answers ``max(x)``
+    from it: NaN over 1.0 and 10.0. So each float column is also read through an expression that
+    keeps its value and hides the footer's range (the scan's own bounds on other columns stay);
+    the ``virtual`` columns DuckDB adds on request (``file_row_number``) are kept beside them.
     """
-    return f"read_parquet({', '.join((files, *options, 'can_have_nan = true'))})"
+    scan = f"read_parquet({', '.join((files, *options, 'can_have_nan = true'))})"
+    try:
+        described = con.execute(f"DESCRIBE SELECT * FROM {scan}").fetchall()
+    except duckdb.Error:  # a file that cannot be read: reading the scan itself says why, located
+        return scan
+    floats = [row[0] for row in described if row[1] in _FLOAT_TYPES]
+    if not floats:
+        return scan
+    kept = ", ".join(f"CASE WHEN {ident(n)} IS NULL THEN NULL ELSE {ident(n)} END AS {ident(n)}" for n in floats)
+    return f"(SELECT {', '.join((f'* REPLACE ({kept})', *virtual))} FROM {scan})"
+
+
+_FLOAT_TYPES = frozenset({"FLOAT", "DOUBLE"})
+
+
+def _parquet(con: duckdb.DuckDBPyConnection, spec: SourceSpec, arrow_name: str) -> tuple[str, tuple[str, ...]]:
+    return _declared(spec, read_parquet_sql(con, _file_list(spec))), ()
 
 
 def _json_files(spec: SourceSpec) -> str:
@@ -440,7 +462,7 @@ _READERS: dict[SourceKind, Reader] = {
     SourceKind.CSV: _delimited_text,
     SourceKind.TSV: _delimited_text,
     SourceKind.JSON: _json,
-    SourceKind.PARQUET: _native(lambda spec: read_parquet_sql(_file_list(spec))),
+    SourceKind.PARQUET: _parquet,
     SourceKind.TEXT: _native(lambda spec: _text_lines(spec)),
     SourceKind.TABLE: _catalog_table,
     SourceKind.KAFKA: _kafka,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 from decimal import Decimal
 from pathlib import Path
 
@@ -205,6 +206,26 @@ def test_nan_outside_a_parquet_footers_min_max_is_read(tmp_path):
     for relation in ("t", located):
         for query, expected in NAN_FORMS.items():
             assert con.execute(query.format(r=relation)).fetchone()[0] == expected, (relation, query)
+
+
+def test_a_parquet_columns_min_and_max_are_its_values_with_or_without_nan(tmp_path):
+    """The scan's can_have_nan makes DuckDB take a column's footer max as NaN, and it answered
+    max(x) from that alone: NaN for a column holding 1.0 and 10.0. By hand: max 10.0 and min 1.0;
+    with a NaN beside them, max NaN (NaN is above every number) and min 1.0."""
+    from gryph.client import run
+
+    pq.write_table(pa.table({"x": pa.array([1.0, 10.0], pa.float64())}), tmp_path / "plain.parquet")
+    pq.write_table(pa.table({"x": pa.array([1.0, float("nan"), 10.0], pa.float64())}), tmp_path / "nan.parquet")
+    for name in ("plain", "nan"):
+        (tmp_path / f"{name}.dq").write_text(
+            f'source t = parquet("{tmp_path / name}.parquet")\n'
+            "measure top: select max(x) from t\nmeasure bottom: select min(x) from t\n"
+            "measure both: select max(x), count(*) from t\n"
+        )
+    plain = run(str(tmp_path / "plain.dq")).measures
+    assert (plain["top"], plain["bottom"], plain["both"]) == (10.0, 1.0, {"max(x)": 10.0, "count(*)": 2})
+    with_nan = run(str(tmp_path / "nan.dq")).measures
+    assert math.isnan(with_nan["top"]) and with_nan["bottom"] == 1.0
 
 
 def test_json_lines_and_json_array(engine, tmp_path):
