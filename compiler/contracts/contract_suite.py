@@ -11,8 +11,8 @@ from ..errors import InvalidInput, InvalidInputs, Location, did_you_mean
 from ..suites.native_suites import parse_suite
 from ..suites.suite import Suite
 from ..support.text_files import read_utf8
-from .contract_statements import ContractProblem, Statement, contract_statements
-from .quality_rules import Unsupported
+from .contract_statements import Statement, contract_statements
+from .quality_rules import ContractProblem, Unsupported
 from .schema_validation import validate_contract
 from .yaml_document import YamlDocument, YamlMap, read_yaml, show_path
 
