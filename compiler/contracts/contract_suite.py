@@ -11,6 +11,7 @@ from ..errors import InvalidInput, InvalidInputs, Location, did_you_mean
 from ..suites.native_suites import parse_suite
 from ..suites.suite import Suite
 from ..support.text_files import read_utf8
+from .contract_servers import duckdb_database
 from .contract_statements import Statement, contract_statements
 from .quality_rules import ContractProblem, Unsupported
 from .schema_validation import validate_contract
@@ -43,6 +44,15 @@ def load_contract(path: str | Path, server: str | None = None, with_data: bool =
     except InvalidInput as error:
         raise _relocated(document, lines, error) from None
     return _pointed_back(suite, document, lines)
+
+
+def contract_database(path: str | Path, server: str | None = None) -> Path | None:
+    """The DuckDB file the contract's server ``server`` (default: the first) names, when it is of type duckdb."""
+    document = read_yaml(read_utf8(Path(path)), str(path))
+    if not isinstance(document.data, dict) or not document.data.get("servers"):
+        return None
+    chosen = _server(document, server)
+    return duckdb_database(chosen[1], Path(path).parent) if chosen else None
 
 
 def _suite_name(contract: YamlMap, path: Path) -> str:
