@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..language.ruletree.fast_expressions import KEYWORDS
 from ..spark_dialect.spark_names import quoted
 from .contract_servers import source_statement
 from .quality_rules import (
@@ -49,8 +50,15 @@ class Statement:
 
 def source_name(obj: YamlMap) -> str:
     """The name a schema object's source has in the suite: its ``name``, made a plain identifier."""
-    name = re.sub(r"\W", "_", str(obj.get("name") or "object"))
-    return name if not name[0].isdigit() else f"_{name}"
+    return plain_name(str(obj.get("name") or "object"))
+
+
+def plain_name(text: str, prefix: str = "_") -> str:
+    """``text`` as a suite's identifier: other characters as ``_``, ``prefix`` before a leading
+    digit, and ``_`` after a word the language keeps (an object named ``order`` is ``order_``)."""
+    name = re.sub(r"\W", "_", text) or "_"
+    name = name if not name[0].isdigit() else f"{prefix}{name}"
+    return f"{name}_" if name.lower() in KEYWORDS else name
 
 
 def contract_statements(contract: YamlMap, server: YamlMap | None) -> list[Statement]:

@@ -12,7 +12,7 @@ from ..suites.native_suites import parse_suite
 from ..suites.suite import Suite
 from ..support.text_files import read_utf8
 from .contract_servers import duckdb_database
-from .contract_statements import Statement, contract_statements
+from .contract_statements import Statement, contract_statements, plain_name
 from .quality_rules import ContractProblem, Unsupported
 from .schema_validation import validate_contract
 from .yaml_document import YamlDocument, YamlMap, read_yaml, show_path
@@ -56,9 +56,7 @@ def contract_database(path: str | Path, server: str | None = None) -> Path | Non
 
 
 def _suite_name(contract: YamlMap, path: Path) -> str:
-    name = str(contract.get("name") or contract.get("id") or path.name.split(".")[0])
-    cleaned = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
-    return cleaned if cleaned and not cleaned[0].isdigit() else f"c_{cleaned}"
+    return plain_name(str(contract.get("name") or contract.get("id") or path.name.split(".")[0]), prefix="c_")
 
 
 def _server(document: YamlDocument, name: str | None) -> tuple[int, YamlMap] | None:

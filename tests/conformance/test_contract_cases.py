@@ -51,3 +51,11 @@ def test_the_cases_are_many_and_explained():
     # issue 43 asks for at least 60 contracts with test_contract_semantics.py's; every case says why
     assert len(CASES) == len(DATA["cases"]) >= 30
     assert all(case["why"].strip() for case in DATA["cases"])
+
+
+def test_a_contract_named_as_a_keyword_runs(tmp_path):
+    # 'between' is a word of the language: the suite is between_, its checks named as the contract says
+    case = {"name": "between", "schema": [{"name": "t", "quality": [{"metric": "rowCount", "mustBe": 7}]}]}
+    result = run(str(write_contract(tmp_path, case)), "duckdb")
+    assert result.name == "between_"
+    assert [(c.name, c.status) for c in result.checks] == [("schema[0].quality[0]", "PASS")]
