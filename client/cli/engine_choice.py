@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gryph.compiler.contracts.contract_files import is_contract
 from gryph.compiler.errors import EngineError, InvalidInput
 
 from ..outputs.visible_text import for_terminal
@@ -43,19 +44,38 @@ def engine_for(args: argparse.Namespace, env: GriffinEnv | None) -> Engine | str
                 for_terminal(f"note: {args.env}: not applied, set them on the Spark server: {refused}"), file=sys.stderr
             )
         return spark
-    if args.database is not None and not Path(args.database).is_file():
-        raise EngineError("DATABASE_NOT_FOUND", f"no DuckDB database at {args.database}", text=args.database)
-    if args.database is None and args.memory_limit is None and args.temp_directory is None:
+    database = args.database if args.database is not None else _contract_database(args, name)
+    if database is not None and not Path(database).is_file():
+        raise EngineError("DATABASE_NOT_FOUND", f"no DuckDB database at {database}", text=database)
+    if database is None and args.memory_limit is None and args.temp_directory is None:
         return name
     # the user's database is only read, unless the run writes its records into it
     writes = (getattr(args, "records_to", None) or "").startswith("table:")
     return open_engine(
         "duckdb",
-        database=args.database,
+        database=database,
         memory_limit=args.memory_limit,
         temp_directory=args.temp_directory,
-        read_only=args.database is not None and not writes,
+        read_only=database is not None and not writes,
     )
+
+
+def _contract_database(args: argparse.Namespace, name: str) -> str | None:
+    """The DuckDB file a data contract's chosen server of type duckdb names (read by the duckdb engine only)."""
+    file = getattr(args, "file", None)
+    if file is None or not is_contract(Path(file)):
+        return None
+    from gryph.compiler.contracts.contract_suite import contract_database  # YAML: only for a contract
+
+    database = contract_database(file, getattr(args, "server", None))
+    if database is not None and name != "duckdb":
+        raise InvalidInput(
+            "BAD_OPTION",
+            f"the contract's server is the DuckDB file {database}: the duckdb engine reads it",
+            text=str(database),
+            hint="drop --engine/--remote, or pick another server with --server",
+        )
+    return None if database is None else str(database)
 
 
 def _refuse_other_engines_options(args: argparse.Namespace, name: str) -> None:

@@ -6,6 +6,9 @@ Credentials come from the environment only, under datacontract-cli's names
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from ..source_kinds import SourceKind, source_kind
 from .quality_rules import Unsupported
 from .yaml_document import YamlMap
@@ -43,8 +46,29 @@ def source_statement(server: YamlMap, obj: YamlMap, name: str) -> str:
             f"source {name} = {database.kind}({_string(url)}, table = {_string(qualified)}, "
             f'user_env = "{env}_USERNAME", password_env = "{env}_PASSWORD")'
         )
+    if kind == "duckdb":  # a table of the DuckDB file the engine opens (duckdb_database), its catalog named
+        catalog = Path(str(server["database"])).stem  # as DuckDB names an opened file: a schema may share it
+        return f"source {name} = table({_string(_dotted(catalog, server.get('schema') or 'main', table))})"
+    if kind == "databricks":  # a table of the Spark engine's catalog, through Spark Connect
+        return f"source {name} = table({_string(_dotted(server['catalog'], server['schema'], table))})"
     raise Unsupported(
-        f"servers of type {kind!r} are not read by gryph (postgres, mysql, files of type local, s3, gcs or azure)"
+        f"servers of type {kind!r} are not read by gryph (postgres, mysql, duckdb, databricks, "
+        "files of type local, s3, gcs or azure)"
+    )
+
+
+def duckdb_database(server: YamlMap, folder: Path) -> Path | None:
+    """The DuckDB file a ``duckdb`` server names (relative to the contract's folder); None for other servers."""
+    if str(server.get("type", "")).lower() != "duckdb":
+        return None
+    return folder / str(server["database"])
+
+
+def _dotted(*parts: object) -> str:
+    """A catalog table's name, each part double-quoted unless it is a plain identifier."""
+    return ".".join(
+        str(part) if re.fullmatch(r"[A-Za-z_]\w*", str(part)) else '"' + str(part).replace('"', '""') + '"'
+        for part in parts
     )
 
 

@@ -9,19 +9,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..language.ruletree.fast_expressions import KEYWORDS
 from ..spark_dialect.spark_names import quoted
 from .contract_servers import source_statement
 from .quality_rules import (
     NON_BLOCKING,
+    ContractProblem,
     Unsupported,
     comparison,
     duplicate_keys,
     duplicates_measure,
     library_count,
-    literal,
-    pattern_condition,
+    on_exclusive_bound,
     percent_of,
 )
+from .relationships import relationships
+from .type_options import option_condition
 from .yaml_document import Path, YamlMap, show_path
 
 # logicalType -> the type a schema statement names (compared by logical type: bigint ~ int)
@@ -33,6 +36,10 @@ _DURATIONS = {"d": "d", "day": "d", "days": "d", "h": "h", "hr": "h", "hour": "h
               "seconds": "s"}  # fmt: skip
 
 
+# the name's tail of the warning that a mustBeBetween rule's value is on a bound
+BOUND_WARNING = "(on a bound, which mustBeBetween excludes)"
+
+
 @dataclass(frozen=True)
 class Statement:
     """One line of the native suite and the contract path it comes from."""
@@ -41,18 +48,17 @@ class Statement:
     path: Path
 
 
-class ContractProblem(Exception):
-    """A part of the contract gryph cannot run, at its path."""
-
-    def __init__(self, path: Path, message: str):
-        super().__init__(message)
-        self.path = path
-
-
 def source_name(obj: YamlMap) -> str:
     """The name a schema object's source has in the suite: its ``name``, made a plain identifier."""
-    name = re.sub(r"\W", "_", str(obj.get("name") or "object"))
-    return name if not name[0].isdigit() else f"_{name}"
+    return plain_name(str(obj.get("name") or "object"))
+
+
+def plain_name(text: str, prefix: str = "_") -> str:
+    """``text`` as a suite's identifier: other characters as ``_``, ``prefix`` before a leading
+    digit, and ``_`` after a word the language keeps (an object named ``order`` is ``order_``)."""
+    name = re.sub(r"\W", "_", text) or "_"
+    name = name if not name[0].isdigit() else f"{prefix}{name}"
+    return f"{name}_" if name.lower() in KEYWORDS else name
 
 
 def contract_statements(contract: YamlMap, server: YamlMap | None) -> list[Statement]:
@@ -67,6 +73,8 @@ def contract_statements(contract: YamlMap, server: YamlMap | None) -> list[State
     objects = contract.get("schema") or []
     named = {str(o.get(key)): o for o in objects for key in ("physicalName", "name") if o.get(key)}
     out.extend(_sla_statements(contract, named))
+    found = relationships(objects, [source_name(obj) for obj in objects])
+    out.extend(Statement(text, relation.path) for relation in found for text in relation.statements())
     return out
 
 
@@ -104,31 +112,16 @@ def _property_statements(prop: YamlMap, table: str, column: str, path: Path) -> 
         out.append(Statement(f'check "{name}": measures["{name}"] == 0', path))
     options = prop.get("logicalTypeOptions") or {}
     for key, value in options.items():
-        condition = _option_condition(key, value, col)
+        where = (*path, "logicalTypeOptions", key)
+        try:
+            condition = option_condition(key, value, col, prop.get("logicalType"))
+        except Unsupported as exc:
+            raise ContractProblem(where, str(exc)) from None
         if condition is not None:
-            where = (*path, "logicalTypeOptions", key)
             out.append(Statement(f'check "{show_path(where)}": rows({table} where {condition}) == 0', where))
     for index, rule in enumerate(prop.get("quality") or []):
         out.extend(_quality(rule, table, column, (*path, "quality", index)))
     return out
-
-
-def _option_condition(key: str, value: object, col: str) -> str | None:
-    """The rows breaking one logicalTypeOptions bound (NULL breaks none); None for options that state no row test."""
-    bounds = {"minLength": f"length({col}) < {{}}", "maxLength": f"length({col}) > {{}}",
-              "minimum": f"{col} < {{}}", "maximum": f"{col} > {{}}",
-              "exclusiveMinimum": f"{col} <= {{}}", "exclusiveMaximum": f"{col} >= {{}}",
-              "multipleOf": f"{col} % {{}} != 0"}  # fmt: skip
-    if key in bounds:
-        if isinstance(value, bool):  # the JSON Schema draft-4 form, exclusiveMinimum: true, is not ODCS's
-            return None
-        return bounds[key].format(literal(value))
-    if key == "pattern":
-        try:
-            return pattern_condition(col, value)
-        except Unsupported as exc:
-            raise ContractProblem(("logicalTypeOptions", key), str(exc)) from None
-    return None
 
 
 def _key_statements(table: str, names: list[str], path: Path) -> list[Statement]:
@@ -153,9 +146,11 @@ def _quality(rule: YamlMap, table: str, column: str | None, path: Path) -> list[
         if rule_type == "sql":
             query = _placeholders(str(rule.get("query", "")), table, column)
             measure = Statement(f'measure "{name}": sql {_sql_text(query)}', path)
+            value = f'measures["{name}"]'
             return [
                 measure,
-                Statement(f'{check} "{name}": {comparison(rule, f"measures[{chr(34)}{name}{chr(34)}]")}', path),
+                Statement(f'{check} "{name}": {comparison(rule, value)}', path),
+                *_bound_warning(rule, name, value, path),
             ]
         metric = rule.get("metric") or rule.get("rule")
         arguments = rule.get("arguments") or {}
@@ -169,9 +164,18 @@ def _quality(rule: YamlMap, table: str, column: str | None, path: Path) -> list[
         if rule.get("unit") == "percent":
             count = percent_of(count, table)
         statements.append(Statement(f'{check} "{name}": {comparison(rule, count)}', path))
-        return statements
+        return statements + _bound_warning(rule, name, count, path)
     except Unsupported as exc:
         raise ContractProblem(path, str(exc)) from None
+
+
+def _bound_warning(rule: YamlMap, name: str, value: str, path: Path) -> list[Statement]:
+    """A warning beside a ``mustBeBetween`` rule, failing when the value is on a bound: the rule
+    then failed only because ODCS's bounds are exclusive."""
+    condition = on_exclusive_bound(rule, value)
+    if condition is None:
+        return []
+    return [Statement(f'warn check "{name} {BOUND_WARNING}": {condition}', path)]
 
 
 def _custom(rule: YamlMap, path: Path) -> list[Statement]:

@@ -11,8 +11,9 @@ from ..errors import InvalidInput, InvalidInputs, Location, did_you_mean
 from ..suites.native_suites import parse_suite
 from ..suites.suite import Suite
 from ..support.text_files import read_utf8
-from .contract_statements import ContractProblem, Statement, contract_statements
-from .quality_rules import Unsupported
+from .contract_servers import duckdb_database
+from .contract_statements import Statement, contract_statements, plain_name
+from .quality_rules import ContractProblem, Unsupported
 from .schema_validation import validate_contract
 from .yaml_document import YamlDocument, YamlMap, read_yaml, show_path
 
@@ -45,10 +46,17 @@ def load_contract(path: str | Path, server: str | None = None, with_data: bool =
     return _pointed_back(suite, document, lines)
 
 
+def contract_database(path: str | Path, server: str | None = None) -> Path | None:
+    """The DuckDB file the contract's server ``server`` (default: the first) names, when it is of type duckdb."""
+    document = read_yaml(read_utf8(Path(path)), str(path))
+    if not isinstance(document.data, dict) or not document.data.get("servers"):
+        return None
+    chosen = _server(document, server)
+    return duckdb_database(chosen[1], Path(path).parent) if chosen else None
+
+
 def _suite_name(contract: YamlMap, path: Path) -> str:
-    name = str(contract.get("name") or contract.get("id") or path.name.split(".")[0])
-    cleaned = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
-    return cleaned if cleaned and not cleaned[0].isdigit() else f"c_{cleaned}"
+    return plain_name(str(contract.get("name") or contract.get("id") or path.name.split(".")[0]), prefix="c_")
 
 
 def _server(document: YamlDocument, name: str | None) -> tuple[int, YamlMap] | None:

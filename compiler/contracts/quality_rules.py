@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from ..spark_dialect.regex_syntax import pattern_problem
 from ..spark_dialect.spark_names import quoted
-from .yaml_document import YamlMap
+from .yaml_document import Path, YamlMap
 
 # the ODCS comparison operators, each a check over the measured value ``v``
 OPERATORS = {
@@ -27,6 +27,14 @@ OPERATORS = {
     "mustNotBeBetween": "({v} <= {a} or {v} >= {b})",
 }
 NON_BLOCKING = frozenset({"info", "warning", "low", "minor", "trivial"})  # as datacontract-cli: `warn check`
+
+
+class ContractProblem(Exception):
+    """A part of the contract gryph cannot run, at its path."""
+
+    def __init__(self, path: Path, message: str):
+        super().__init__(message)
+        self.path = path
 
 
 class Unsupported(Exception):
@@ -56,6 +64,15 @@ def comparison(rule: YamlMap, value: str) -> str:
             raise Unsupported(f"{used[0]} takes two numbers, [low, high]")
         return OPERATORS[used[0]].format(v=value, a=literal(bound[0]), b=literal(bound[1]))
     return OPERATORS[used[0]].format(v=value, a=literal(bound))
+
+
+def on_exclusive_bound(rule: YamlMap, value: str) -> str | None:
+    """For ``mustBeBetween``: the check that ``value`` is on neither bound, so that a value failing
+    only because ODCS's bounds are exclusive warns as such; None for the other operators."""
+    bound = rule.get("mustBeBetween")
+    if not isinstance(bound, list) or len(bound) != 2:
+        return None
+    return f"({value} != {literal(bound[0])} and {value} != {literal(bound[1])})"
 
 
 def pattern_condition(column: str, pattern: object) -> str:
