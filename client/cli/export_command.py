@@ -1,4 +1,5 @@
-"""``gryph export odcs SUITE [-o contract.yaml]``: a native suite written as an ODCS v3.1.0 data contract."""
+"""``gryph export odcs FILE [-o contract.yaml]``: a native suite, a Griffin job config or a contract
+written as an ODCS v3.1.0 data contract."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from .exit_codes import EXIT_OK
 
 def add_export_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("format", choices=["odcs"], help="what to write: odcs, an ODCS v3.1.0 data contract")
-    command.add_argument("file", help="a native suite (.dq) of one file source")
+    command.add_argument("file", help="a native suite (.dq), a Griffin job config (.json) or a contract")
     command.add_argument("-o", "--output", metavar="PATH", help="write the contract here instead of stdout")
 
 
