@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from ..results.output_files import write_whole
 from .exit_codes import EXIT_OK
@@ -17,11 +18,20 @@ def add_export_options(command: argparse.ArgumentParser) -> None:
 
 
 def export_command(args: argparse.Namespace) -> int:
-    from gryph.compiler.contracts.contract_export import export_contract  # YAML loads for this command only
-
-    text = export_contract(args.file)
+    text = exported_contract(args.file)
     if args.output:
         write_whole(text, args.output)  # whole or not at all, as every output gryph writes
     else:
         sys.stdout.write(text)
     return EXIT_OK
+
+
+def exported_contract(path: str) -> str:
+    """The contract of a native suite, a contract, or a Griffin job config (``.json``: its suite text)."""
+    from gryph.compiler.contracts.contract_export import export_contract, suite_contract  # YAML: this command only
+
+    if Path(path).suffix == ".json":
+        from gryph.compiler.griffin.suite_text import griffin_suite_text
+
+        return suite_contract(griffin_suite_text(path), path)
+    return export_contract(path)

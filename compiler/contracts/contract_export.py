@@ -32,21 +32,18 @@ _SUITE_LINE = re.compile(r"^\s*suite\s+\w+\s*(#.*)?$")
 
 
 def export_contract(path: str | Path) -> str:
-    """The contract of the suite, Griffin job config or contract at ``path``, as YAML text that
-    validates against the ODCS schema."""
+    """The contract of the native suite or contract at ``path``, as YAML text that validates against
+    the ODCS schema (a Griffin job config: its suite text, griffin/suite_text.py, to ``suite_contract``)."""
     file = str(path)
-    if Path(path).suffix == ".json":
-        from .griffin_export import griffin_suite_text
-
-        return _suite_contract(griffin_suite_text(path), file)
     if is_contract(Path(path)):
         document = read_yaml(read_utf8(Path(path)), file)
         validate_contract(document)
         return dump_yaml(document.data)  # the contract's data as read: docs/contracts.md lists what changes
-    return _suite_contract(read_utf8(Path(path)), file)
+    return suite_contract(read_utf8(Path(path)), file)
 
 
-def _suite_contract(text: str, file: str) -> str:
+def suite_contract(text: str, file: str) -> str:
+    """The contract of native suite ``text`` (read from ``file``; its paths are relative to its folder)."""
     suite = parse_suite(text, file)
     served = _served_sources(suite, file)
     exported = [spec for spec in suite.schemas if spec.source in served and not spec.exact]

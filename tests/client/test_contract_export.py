@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from gryph.client import run
+from gryph.client.cli.export_command import exported_contract
 from gryph.client.cli.main import main
 from gryph.client.run.engines import open_engine
 from gryph.compiler.contracts.contract_export import export_contract
@@ -178,7 +179,7 @@ def test_a_griffin_config_exported_runs_to_the_same_metrics(examples):
 )
 def test_a_griffin_config_without_statements_of_the_same_metrics_is_refused(examples, config, refusal):
     with pytest.raises(InvalidInput) as error:
-        export_contract(examples / "griffin" / config)
+        exported_contract(str(examples / "griffin" / config))
     assert error.value.code == "CONTRACT_UNSUPPORTED"
     assert error.value.message.startswith(refusal)
 

@@ -1,4 +1,5 @@
-"""A Griffin job config as the text of a native suite, for ``gryph export odcs``: each plain file
+"""A Griffin job config as the text of a native suite, for ``gryph export odcs`` (which writes that
+suite as a contract: compiler/contracts/contract_export.py): each plain file
 connector a ``source`` statement, each griffin-dsl rule the statement of its kind with its
 ``details`` as ``with`` options. What has no statement of the same metrics (``pre.proc`` steps,
 spark-sql rules, generation B ``measures``, connector options, metric outputs renamed or
@@ -11,10 +12,10 @@ import re
 from pathlib import Path
 
 from ..errors import InvalidInput, Location
-from ..griffin import load_griffin_job
-from ..griffin.df_ops import is_df_ops
-from ..griffin.document import load_document
 from ..suites.suite import RuleSpec, Suite
+from .df_ops import is_df_ops
+from .document import load_document
+from .job import load_griffin_job
 
 _FILE_FORMATS = ("parquet", "json", "avro", "orc")
 _STATEMENT_KINDS = {"accuracy", "profiling", "completeness", "uniqueness", "distinctness", "timeliness"}
