@@ -4,6 +4,7 @@ run, gives the same metrics and verdict as the suite."""
 from __future__ import annotations
 
 import datetime
+import json
 import shutil
 from pathlib import Path
 
@@ -270,3 +271,64 @@ def test_the_docs_contract_exported_runs_to_the_same_checks(tmp_path):
     exported = tmp_path / "exported.odcs.yaml"
     exported.write_text(export_contract(contract), encoding="utf-8")
     _same_run(run(str(contract), "duckdb"), run(str(exported), "duckdb"))
+
+
+HAND_MADE_GRIFFIN = {
+    "name": "users_rules",
+    "process.type": "batch",
+    "data.sources": [
+        {"name": "users", "connector": {"type": "file", "config": {"format": "parquet", "paths": ["data/users_copy.parquet"]}}},
+        {"name": "orders", "connector": {"type": "file", "config": {"format": "json", "paths": ["data/orders.jsonl"]}}},
+    ],
+    "evaluate.rule": {
+        "rules": [
+            {"dsl.type": "griffin-dsl", "dq.type": "completeness", "out.dataframe.name": "contact", "rule": "email, post_code"},
+            {"dsl.type": "griffin-dsl", "dq.type": "uniqueness", "out.dataframe.name": "ids", "rule": "user_id",
+             "details": {"source": "users", "target": "users", "duplication.array": "dup"}},
+            {"dsl.type": "griffin-dsl", "dq.type": "distinct", "out.dataframe.name": "names", "rule": "first_name",
+             "details": {"source": "users"}},
+            {"dsl.type": "griffin-dsl", "dq.type": "profiling", "out.dataframe.name": "by_country",
+             "rule": "country, count(*) as cnt from orders group by country"},
+            {"dsl.type": "griffin-dsl", "dq.type": "timeliness", "out.dataframe.name": "delivery",
+             "rule": "created_ts, shipped_ts", "details": {"source": "orders", "threshold": "3m",
+                                                           "percentile.values": [0.5, 0.95]}},
+        ]
+    },
+}  # fmt: skip
+
+
+def test_a_hand_made_griffin_config_of_every_rule_kind_runs_to_the_same_metrics(examples):
+    config = examples / "rules.json"
+    config.write_text(json.dumps(HAND_MADE_GRIFFIN), encoding="utf-8")
+    contract = examples / "rules.odcs.yaml"
+    contract.write_text(exported_contract(str(config)), encoding="utf-8")
+    written = yaml.safe_load(contract.read_text(encoding="utf-8"))
+    assert [o["name"] for o in written["schema"]] == ["users"]  # orders (json) stays a source statement
+    original, exported = run(str(config), "duckdb"), run(str(contract), "duckdb")
+    assert set(exported.metrics) == {"contact", "ids", "names", "by_country", "delivery"}
+    # a Griffin job's metric document merges its rules' metrics in order (a later "total" wins); a
+    # profiling rule's rows stay under its name
+    merged: dict[str, object] = {}
+    for name, metrics in exported.metrics.items():
+        merged |= metrics if isinstance(metrics, dict) else {name: metrics}
+    assert original.metrics == merged
+    assert exported.metrics["contact"]["total"] == 50  # by hand: the 50 users of users_copy.parquet
+
+
+def test_a_file_of_unicode_and_spaces_in_its_name_is_read_by_its_physical_name(tmp_path):
+    folder = tmp_path / "dätä"
+    folder.mkdir()
+    shutil.copy(EXAMPLES / "data" / "users_copy.parquet", folder / "üsers copy.parquet")
+    shutil.copy(EXAMPLES / "data" / "users_copy.parquet", folder / "b.parquet")
+    suite = tmp_path / "u.dq"
+    suite.write_text(
+        'source u = parquet("dätä/üsers copy.parquet")\nsource b = parquet("dätä/b.parquet")\n'
+        'check "same rows": rows(u) == rows(b)\ncheck "no null id": rows(u where user_id is null) == 0\n',
+        encoding="utf-8",
+    )
+    contract = tmp_path / "u.odcs.yaml"
+    contract.write_text(export_contract(suite), encoding="utf-8")
+    written = yaml.safe_load(contract.read_text(encoding="utf-8"))
+    assert written["servers"][0]["path"] == "dätä/{object}.parquet"
+    assert [(o["name"], o.get("physicalName")) for o in written["schema"]] == [("u", "üsers copy"), ("b", None)]
+    assert run(str(contract), "duckdb").to_dict()["check"] == {"same rows": True, "no null id": True}
