@@ -14,7 +14,8 @@ from .quality_rules import Unsupported
 from .yaml_document import YamlMap
 
 _FILE_TYPES = ("local", "s3", "gcs", "azure", "file")
-_FORMATS = {"csv": "csv", "parquet": "parquet", "json": "json", "delta": "delta", "iceberg": "iceberg"}
+_FORMATS = {"csv": "csv", "parquet": "parquet", "json": "json", "delta": "delta", "iceberg": "iceberg",
+            "avro": "avro", "orc": "orc"}  # fmt: skip  # avro, orc: what an exported Griffin config reads
 
 
 def _string(value: object) -> str:
