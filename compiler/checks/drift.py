@@ -8,6 +8,7 @@ below the lowest (values outside the previous range are a shift too); each bin's
 rows: PSI = Σ (now - before) · ln(now / before), a share of 0 counted as 0.0001. KS compares the
 numbers only.
 KS is the largest gap between the two CDFs. No earlier run, or no rows: SKIP.
+A text or boolean column's categories are compared in ``drift_categories.py``.
 """
 
 from __future__ import annotations
@@ -16,19 +17,23 @@ import bisect
 import math
 from dataclasses import dataclass
 
+from ..suites.drift_frequencies import CATEGORIES
 from ..suites.drift_sketches import NANS, QUANTILE_STEPS, ROWS, VALUES, quantile_name
 from .check_functions import BaselineQuery, CheckError, Clock, type_name
+from .drift_categories import category_bins, frequencies_of, linf
 from .tree_nodes import MeasureRef
 
-METHODS = ("psi", "ks")
-# PSI above 0.2 is the industry's "significant shift"; KS: a fifth of the values moved past each other
-DEFAULT_THRESHOLDS = {"psi": 0.2, "ks": 0.2}
+NUMBER_METHODS = ("psi", "ks")
+CATEGORY_METHODS = ("psi", "linf")  # a text or boolean column (drift_categories.py)
+# PSI above 0.2 is the industry's "significant shift"; KS: a fifth of the values moved past each
+# other; linf: a tenth of the rows changed category
+DEFAULT_THRESHOLDS = {"psi": 0.2, "ks": 0.2, "linf": 0.1}
 EMPTY_SHARE = 0.0001  # a bin's share when it holds nothing, so ln(now / before) stays finite
 
 
 @dataclass(frozen=True, slots=True)
 class Drift:
-    """``drift(source.column, method = psi | ks, threshold = t)``: a whole check."""
+    """``drift(source.column, method = psi | ks | linf, threshold = t)``: a whole check."""
 
     sketch: MeasureRef  # the column's sketch measure
     query: BaselineQuery  # the previous run's sketch (every run, whatever its verdict)
@@ -56,12 +61,18 @@ class DriftFinding:
     unjudged: str | None = None
 
 
-def sketch_of(value: object) -> Sketch:
-    """A sketch measure's value (a map by column, as run and as stored) as a ``Sketch``."""
+def check_row(value: object) -> dict[str, object]:
+    """A sketch measure's value (a map by column, as run and as stored) as a dict."""
     names = getattr(value, "names", None)
     row = dict(zip(names, value.values, strict=True)) if names is not None else value  # type: ignore[attr-defined]
     if not isinstance(row, dict):
         raise CheckError(f"drift() reads a column's sketch, got {type_name(value)}")
+    return row
+
+
+def sketch_of(value: object) -> Sketch:
+    """A sketch measure's value as a ``Sketch``."""
+    row = check_row(value)
     quantiles = [row.get(quantile_name(step)) for step in range(QUANTILE_STEPS + 1)]
     numbers = () if any(q is None for q in quantiles) else tuple(float(q) for q in quantiles)  # type: ignore[arg-type]
     return Sketch(int(row.get(ROWS) or 0), int(row.get(VALUES) or 0), int(row.get(NANS) or 0), numbers)
@@ -124,11 +135,15 @@ def ks(before: tuple[float, ...], now: tuple[float, ...]) -> float:
 
 def judge_drift(check: Drift, value: object, clock: Clock) -> DriftFinding:
     """Whether the column's distribution in this run (``value``: its sketch) drifted from the previous run's."""
-    now = sketch_of(value)
     earlier = clock.history.baseline(clock.suite, check.query, 1)
+    if isinstance(check_row(value).get(CATEGORIES), list):
+        return _judge_categories(check, check_row(value), [check_row(point.value) for point in earlier], earlier)
+    now = sketch_of(value)
     shown: dict[str, object] = {"method": check.method, "threshold": check.threshold, "values now": now.values}
     if not earlier:
         return DriftFinding(None, shown, "no earlier run to compare with")
+    if isinstance(check_row(earlier[0].value).get(CATEGORIES), list):
+        return DriftFinding(None, shown, "the previous run counted the column's categories: it was not numbers then")
     before = sketch_of(earlier[0].value)
     shown = {**shown, "previous run": earlier[0].started.isoformat(), "values before": before.values}
     for sketch, when in ((now, "this run"), (before, "the previous run")):
@@ -147,4 +162,35 @@ def judge_drift(check: Drift, value: object, clock: Clock) -> DriftFinding:
             "quantiles before": list(before.quantiles),
             "quantiles now": list(now.quantiles),
         }
+    return DriftFinding(statistic > check.threshold, shown)
+
+
+def _judge_categories(
+    check: Drift, now_row: dict[str, object], rows: list[dict[str, object]], earlier: list
+) -> DriftFinding:
+    """A text or boolean column's drift: its categories' shares now against the previous run's."""
+    now = frequencies_of(now_row)
+    shown: dict[str, object] = {"method": check.method, "threshold": check.threshold, "rows now": now.rows}
+    if not rows:
+        return DriftFinding(None, shown, "no earlier run to compare with")
+    if not isinstance(rows[0].get(CATEGORIES), list):
+        return DriftFinding(None, shown, "the previous run sketched the column's numbers: it was not categories then")
+    before = frequencies_of(rows[0])
+    shown = {**shown, "previous run": earlier[0].started.isoformat(), "rows before": before.rows}
+    for counts, when in ((now, "this run"), (before, "the previous run")):
+        if counts.rows == 0:
+            return DriftFinding(None, shown, f"{when} has no rows to compare")
+    bins, appeared, vanished = category_bins(before, now)
+    shares = [(was / before.rows, is_ / now.rows) for _, was, is_ in bins]
+    statistic = math.fsum(_term(*pair) for pair in shares) if check.method == "psi" else linf(shares)
+    shown = {
+        **shown,
+        check.method: statistic,
+        "bins": [
+            {"bin": name, "before": round(was, 4), "now": round(is_, 4)}
+            for (name, _, _), (was, is_) in zip(bins, shares, strict=True)
+        ],
+        "appeared": appeared,
+        "vanished": vanished,
+    }
     return DriftFinding(statistic > check.threshold, shown)

@@ -65,8 +65,10 @@ def test_the_previous_run_is_the_previous_data_time(tmp_path):
 @pytest.mark.parametrize(
     "check,says,column",
     [
-        ("drift(t.name)", "drift() compares a column of numbers, and t.name is not one", 18),
-        ("drift(t.amount, method = chi)", "method must be psi or ks, got 'chi'", 28),
+        ("drift(t.day)", "drift() compares a column of numbers, text or booleans, and t.day is none of them", 18),
+        ("drift(t.amount, method = chi)", "method must be psi or ks for a column of numbers, got 'chi'", 28),
+        ("drift(t.amount, method = linf)", "method must be psi or ks for a column of numbers, got 'linf'", 28),
+        ("drift(t.name, method = ks)", "method must be psi or linf for a text or boolean column's categories, got 'ks'", 26),
         ("drift(t.amount, threshold = 0)", "threshold must be a number > 0, got 0", 28),
         ("drift(t.amount, window = 3)", "drift() has no parameter 'window'", 28),
         ("drift(t.amount) and true", "drift(...) is not a value: a drift check is a check of its own", 12),
@@ -75,7 +77,7 @@ def test_the_previous_run_is_the_previous_data_time(tmp_path):
     ],
 )
 def test_a_wrong_drift_check_is_a_located_error(tmp_path, check, says, column):
-    (tmp_path / "t.csv").write_text("amount,name\n1,a\n", encoding="utf-8")
+    (tmp_path / "t.csv").write_text("amount,name,day\n1,a,2026-03-01\n", encoding="utf-8")
     (tmp_path / "s.dq").write_text(
         f'source t = csv("t.csv")\nmeasure "m": select count(*) from t\ncheck "c": {check}\n', encoding="utf-8"
     )
