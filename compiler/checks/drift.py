@@ -19,8 +19,9 @@ from dataclasses import dataclass
 
 from ..suites.drift_frequencies import CATEGORIES
 from ..suites.drift_sketches import NANS, QUANTILE_STEPS, ROWS, VALUES, quantile_name
-from .check_functions import BaselineQuery, CheckError, Clock, type_name
-from .drift_categories import category_bins, frequencies_of, linf
+from .check_functions import BaselineQuery, CheckError, Clock, Point, type_name
+from .drift_categories import compare_categories, frequencies_of
+from .psi import psi_term
 from .tree_nodes import MeasureRef
 
 NUMBER_METHODS = ("psi", "ks")
@@ -28,7 +29,6 @@ CATEGORY_METHODS = ("psi", "linf")  # a text or boolean column (drift_categories
 # PSI above 0.2 is the industry's "significant shift"; KS: a fifth of the values moved past each
 # other; linf: a tenth of the rows changed category
 DEFAULT_THRESHOLDS = {"psi": 0.2, "ks": 0.2, "linf": 0.1}
-EMPTY_SHARE = 0.0001  # a bin's share when it holds nothing, so ln(now / before) stays finite
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,14 +103,9 @@ def psi(before: Sketch, now: Sketch) -> tuple[float, list[dict[str, object]]]:
         shares = [_part(s, s.values - s.nans) * _share(s.quantiles, low, high) for s in (before, now)]
         edge = {"from": None if low == -math.inf else low, "to": None if high == math.inf else high}
         bins.append({**edge, "before": shares[0], "now": shares[1]})
-    index = math.fsum(_term(float(b["before"]), float(b["now"])) for b in bins)  # type: ignore[arg-type]
+    index = math.fsum(psi_term(float(b["before"]), float(b["now"])) for b in bins)  # type: ignore[arg-type]
     # shares shown to four places: the index is computed from the exact ones
     return index, [{**b, "before": round(b["before"], 4), "now": round(b["now"], 4)} for b in bins]  # type: ignore[call-overload]
-
-
-def _term(before: float, now: float) -> float:
-    before, now = max(before, EMPTY_SHARE), max(now, EMPTY_SHARE)
-    return (now - before) * math.log(now / before)
 
 
 def _part(sketch: Sketch, count: int) -> float:
@@ -137,7 +132,7 @@ def judge_drift(check: Drift, value: object, clock: Clock) -> DriftFinding:
     """Whether the column's distribution in this run (``value``: its sketch) drifted from the previous run's."""
     earlier = clock.history.baseline(clock.suite, check.query, 1)
     if isinstance(check_row(value).get(CATEGORIES), list):
-        return _judge_categories(check, check_row(value), [check_row(point.value) for point in earlier], earlier)
+        return _judge_categories(check, check_row(value), earlier)
     now = sketch_of(value)
     shown: dict[str, object] = {"method": check.method, "threshold": check.threshold, "values now": now.values}
     if not earlier:
@@ -165,32 +160,20 @@ def judge_drift(check: Drift, value: object, clock: Clock) -> DriftFinding:
     return DriftFinding(statistic > check.threshold, shown)
 
 
-def _judge_categories(
-    check: Drift, now_row: dict[str, object], rows: list[dict[str, object]], earlier: list
-) -> DriftFinding:
+def _judge_categories(check: Drift, now_row: dict[str, object], earlier: list[Point]) -> DriftFinding:
     """A text or boolean column's drift: its categories' shares now against the previous run's."""
     now = frequencies_of(now_row)
     shown: dict[str, object] = {"method": check.method, "threshold": check.threshold, "rows now": now.rows}
-    if not rows:
+    if not earlier:
         return DriftFinding(None, shown, "no earlier run to compare with")
-    if not isinstance(rows[0].get(CATEGORIES), list):
+    previous = check_row(earlier[0].value)
+    if not isinstance(previous.get(CATEGORIES), list):
         return DriftFinding(None, shown, "the previous run sketched the column's numbers: it was not categories then")
-    before = frequencies_of(rows[0])
+    before = frequencies_of(previous)
     shown = {**shown, "previous run": earlier[0].started.isoformat(), "rows before": before.rows}
     for counts, when in ((now, "this run"), (before, "the previous run")):
         if counts.rows == 0:
             return DriftFinding(None, shown, f"{when} has no rows to compare")
-    bins, appeared, vanished = category_bins(before, now)
-    shares = [(was / before.rows, is_ / now.rows) for _, was, is_ in bins]
-    statistic = math.fsum(_term(*pair) for pair in shares) if check.method == "psi" else linf(shares)
-    shown = {
-        **shown,
-        check.method: statistic,
-        "bins": [
-            {"bin": name, "before": round(was, 4), "now": round(is_, 4)}
-            for (name, _, _), (was, is_) in zip(bins, shares, strict=True)
-        ],
-        "appeared": appeared,
-        "vanished": vanished,
-    }
+    statistic, bins, appeared, vanished = compare_categories(before, now, check.method)
+    shown = {**shown, check.method: statistic, "bins": bins, "appeared": appeared, "vanished": vanished}
     return DriftFinding(statistic > check.threshold, shown)

@@ -11,9 +11,11 @@ bin's two shares (Deequ's categorical L-infinity distance, its ``linf_simple``).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..suites.drift_frequencies import CATEGORIES, NULLS, OTHER, ROWS
+from .psi import psi_term
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +52,19 @@ def _known(name: str, run: Frequencies) -> bool:
     return name in run.categories or run.other == 0
 
 
-def linf(shares: list[tuple[float, float]]) -> float:
-    """The largest gap between a bin's share before and now."""
-    return max(abs(now - before) for before, now in shares)
+def compare_categories(
+    before: Frequencies, now: Frequencies, method: str
+) -> tuple[float, list[dict[str, object]], list[str], list[str]]:
+    """PSI or linf of ``now`` against ``before`` (both with rows), each bin's shares of the rows
+    (shown to four places; the statistic uses the exact ones), and the categories that appeared and vanished."""
+    bins, appeared, vanished = category_bins(before, now)
+    shares = [(was / before.rows, is_ / now.rows) for _, was, is_ in bins]
+    if method == "psi":
+        statistic = math.fsum(psi_term(was, is_) for was, is_ in shares)
+    else:
+        statistic = max(abs(is_ - was) for was, is_ in shares)
+    shown = [
+        {"bin": name, "before": round(was, 4), "now": round(is_, 4)}
+        for (name, _, _), (was, is_) in zip(bins, shares, strict=True)
+    ]
+    return statistic, shown, appeared, vanished

@@ -98,3 +98,68 @@ def test_the_html_report_draws_both_distributions(tmp_path):
     assert [b["share"] for b in bars if b["run"] == "now" and b["bin"] in ("9 – 10", "10 – 11")] == [0.1, 0.0]
     # KS: each run's quantile q_i at cumulative share i / 20
     assert [(p["value"], p["share"]) for p in lines if p["run"] == "now"] == [(i / 2, i / 20) for i in range(21)]
+
+
+STATUS_SUITE = (
+    'suite orders\ndata_time = ${day}\nsource orders = csv("${day}.csv")\n'
+    'check "psi": drift(orders.status)\n'
+    'check "linf": drift(orders.status, method = linf)\n'
+)
+PAID_MOSTLY = ["paid", "paid", "paid", "open", ""]  # an empty field is NULL: shares 0.6, 0.2, NULL 0.2
+REFUNDS = ["paid", "open", "open", "refunded", ""]  # 0.2, 0.4, 0.2 (refunded: new), NULL 0.2
+
+
+def _status_days(folder, days: dict[str, list[str]]) -> None:
+    for day, values in days.items():
+        (folder / f"{day}.csv").write_text("status\n" + "\n".join(values) + "\n", encoding="utf-8")
+    (folder / "orders.dq").write_text(STATUS_SUITE, encoding="utf-8")
+
+
+def test_a_text_columns_categories_drift_read_back_from_the_history(tmp_path):
+    _status_days(tmp_path, {"2026-03-01": PAID_MOSTLY, "2026-03-02": REFUNDS})
+    done = gryph(
+        "backfill", "orders.dq", "--from", "2026-03-01", "--to", "2026-03-02", "--var", "day={data_time}", cwd=tmp_path
+    )
+    assert done.stdout.splitlines() == ["2026-03-01: passed", "2026-03-02: FAILED"]
+    done = gryph("run", "orders.dq", "--var", "day=2026-03-02", "--format", "json", "--junit", "j.xml", cwd=tmp_path)
+    checks = {check["name"]: check for check in json.loads(done.stdout)["check_details"]}
+    psi = checks["psi"]["values"]
+    # paid (0.2 - 0.6) ln(1/3) + open 0.2 ln 2 + refunded (0.2 - 0.0001) ln 2000; NULL unchanged
+    assert psi["psi"] == pytest.approx(-0.4 * math.log(1 / 3) + 0.2 * math.log(2) + 0.1999 * math.log(2000))
+    assert psi["previous run"] == "2026-03-01T00:00:00+00:00" and psi["appeared"] == ["refunded"]
+    assert [b["bin"] for b in psi["bins"]] == ["NULL", "paid", "open", "refunded", "other"]
+    assert checks["linf"]["values"]["linf"] == pytest.approx(0.4)  # paid: 0.6 -> 0.2
+    assert checks["psi"]["status"] == checks["linf"]["status"] == "FAIL"
+    junit = (tmp_path / "j.xml").read_text(encoding="utf-8")
+    assert junit.count("<failure") == 2 and "linf = 0.4" in junit
+    stored = gryph("history", "orders", "--measure", "sketch(orders.status)", "--format", "json", cwd=tmp_path)
+    by_day = {run["data_time"]: run["value"] for run in json.loads(stored.stdout)["runs"]}
+    assert by_day["2026-03-01"] == {"rows": 5, "null": 1, "other": 0, "categories": [["paid", 3], ["open", 1]]}
+
+
+def test_the_html_report_draws_both_runs_category_bars(tmp_path):
+    _status_days(tmp_path, {"2026-03-01": PAID_MOSTLY, "2026-03-02": REFUNDS})
+    gryph("run", "orders.dq", "--var", "day=2026-03-01", cwd=tmp_path)
+    gryph("run", "orders.dq", "--var", "day=2026-03-02", "--html", "report.html", cwd=tmp_path)
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    specs = re.findall(r'<figure class="chart" id="drift-[^"]*"><svg.*?class="vl-spec">(.*?)</script>', page, re.S)
+    for spec in specs:  # both checks (psi and linf) draw the same bars
+        bars = {(b["bin"], b["run"]): b["share"] for b in json.loads(spec)["data"]["values"]}
+        assert bars[("paid", "before")] == 0.6 and bars[("paid", "now")] == 0.2
+        assert bars[("refunded", "before")] == 0.0 and bars[("refunded", "now")] == 0.2
+    assert len(specs) == 2
+
+
+def test_a_boolean_column_drifts_as_two_categories(tmp_path):
+    (tmp_path / "s.dq").write_text(
+        'suite flags\ndata_time = ${day}\nsource t = csv("${day}.csv")\ncheck "c": drift(t.ok, method = linf)\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "2026-03-01.csv").write_text("ok\ntrue\ntrue\ntrue\nfalse\n", encoding="utf-8")
+    (tmp_path / "2026-03-02.csv").write_text("ok\ntrue\nfalse\nfalse\nfalse\n", encoding="utf-8")
+    gryph("run", "s.dq", "--var", "day=2026-03-01", cwd=tmp_path)
+    done = gryph("run", "s.dq", "--var", "day=2026-03-02", "--format", "json", cwd=tmp_path)
+    [check] = json.loads(done.stdout)["check_details"]
+    # true 3/4 -> 1/4, false 1/4 -> 3/4: linf 0.5
+    assert check["status"] == "FAIL" and check["values"]["linf"] == pytest.approx(0.5)
+    assert [b["bin"] for b in check["values"]["bins"]] == ["NULL", "true", "false", "other"]

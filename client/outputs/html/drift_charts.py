@@ -1,5 +1,5 @@
 """A drift check's two distributions drawn side by side: the previous run's and this run's shares
-of each PSI bin as paired bars, or their cumulative shares (from the quantiles) as two lines for KS."""
+of each PSI bin (or category, for PSI and linf) as paired bars, or their cumulative shares (from the quantiles) as two lines for KS."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ RUNS = alt.Scale(domain=["before", "now"], range=["#9e9e9e", "#1565c0"])
 
 def drift_chart(check: str, values: Mapping[str, object]) -> Chart | None:
     """The chart of a drift check's values (``compiler/checks/drift.py``), or None for any other check."""
-    if "psi" in values and isinstance(values.get("bins"), list):
+    if ("psi" in values or "linf" in values) and isinstance(values.get("bins"), list):
         return _bins(check, values["bins"])  # type: ignore[arg-type]
     before, now = values.get("quantiles before"), values.get("quantiles now")
     if "ks" in values and isinstance(before, list) and isinstance(now, list):
