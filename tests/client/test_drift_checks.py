@@ -68,7 +68,11 @@ def test_the_previous_run_is_the_previous_data_time(tmp_path):
         ("drift(t.day)", "drift() compares a column of numbers, text or booleans, and t.day is none of them", 18),
         ("drift(t.amount, method = chi)", "method must be psi or ks for a column of numbers, got 'chi'", 28),
         ("drift(t.amount, method = linf)", "method must be psi or ks for a column of numbers, got 'linf'", 28),
-        ("drift(t.name, method = ks)", "method must be psi or linf for a text or boolean column's categories, got 'ks'", 26),
+        (
+            "drift(t.name, method = ks)",
+            "method must be psi or linf for a text or boolean column's categories, got 'ks'",
+            26,
+        ),
         ("drift(t.amount, threshold = 0)", "threshold must be a number > 0, got 0", 28),
         ("drift(t.amount, window = 3)", "drift() has no parameter 'window'", 28),
         ("drift(t.amount) and true", "drift(...) is not a value: a drift check is a check of its own", 12),
