@@ -59,7 +59,7 @@ def as_drift_error(error: InvalidInput, measure: RuleSpec) -> InvalidInput:
         f"drift() compares a column of numbers, text or booleans, and {column} is none of them",
         location=measure.location,
         text=f"drift({column})",
-        hint="a date's drift: compare a measure's number of it, e.g. its days since a fixed date",
+        hint="a date's drift: read it as a number of days (a database source's query = \"select ...\") and compare that",
     )
 
 
