@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from ..suites.drift_frequencies import CATEGORIES
 from ..suites.drift_sketches import NANS, QUANTILE_STEPS, ROWS, VALUES, quantile_name
@@ -61,7 +62,7 @@ class DriftFinding:
     unjudged: str | None = None
 
 
-def check_row(value: object) -> dict[str, object]:
+def check_row(value: object) -> dict[str, Any]:
     """A sketch measure's value (a map by column, as run and as stored) as a dict."""
     names = getattr(value, "names", None)
     row = dict(zip(names, value.values, strict=True)) if names is not None else value  # type: ignore[attr-defined]
@@ -160,7 +161,7 @@ def judge_drift(check: Drift, value: object, clock: Clock) -> DriftFinding:
     return DriftFinding(statistic > check.threshold, shown)
 
 
-def _judge_categories(check: Drift, now_row: dict[str, object], earlier: list[Point]) -> DriftFinding:
+def _judge_categories(check: Drift, now_row: dict[str, Any], earlier: list[Point]) -> DriftFinding:
     """A text or boolean column's drift: its categories' shares now against the previous run's."""
     now = frequencies_of(now_row)
     shown: dict[str, object] = {"method": check.method, "threshold": check.threshold, "rows now": now.rows}

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
-from ..suites.drift_frequencies import CATEGORIES, NULLS, OTHER, ROWS
+from ..suites.drift_frequencies import CATEGORIES, NULLS, OTHER
+from ..suites.drift_sketches import ROWS
 from .psi import psi_term
 
 
@@ -28,11 +30,11 @@ class Frequencies:
     categories: dict[str, int]
 
 
-def frequencies_of(row: dict[str, object]) -> Frequencies:
+def frequencies_of(row: dict[str, Any]) -> Frequencies:
     """A frequency measure's value (as run and as stored) as ``Frequencies``."""
     pairs = row.get(CATEGORIES) or []
-    categories = {str(name): int(count) for name, count in pairs}  # type: ignore[attr-defined]
-    return Frequencies(int(row.get(ROWS) or 0), int(row.get(NULLS) or 0), int(row.get(OTHER) or 0), categories)  # type: ignore[call-overload]
+    categories = {str(name): int(count) for name, count in pairs}
+    return Frequencies(int(row.get(ROWS) or 0), int(row.get(NULLS) or 0), int(row.get(OTHER) or 0), categories)
 
 
 def category_bins(before: Frequencies, now: Frequencies) -> tuple[list[tuple[str, int, int]], list[str], list[str]]:

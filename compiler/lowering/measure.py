@@ -30,7 +30,7 @@ class MeasureLowering(QueryLowering):
     row_limit = 1
 
     def lower(self) -> MeasureFinisher:
-        if self.rule.shape == FREQUENCIES:
+        if self._counts_categories():
             return self._frequencies()
         by_segment: Callable[[Results], Segments] | None = None
         if not isinstance(self.checked, CheckedQuery):
@@ -70,6 +70,9 @@ class MeasureLowering(QueryLowering):
 
         return finish
 
+    def _counts_categories(self) -> bool:
+        return isinstance(self.rule, MeasureSpec) and self.rule.shape == FREQUENCIES
+
     def _frequencies(self) -> MeasureFinisher:
         """A drift check's counts of a column's categories (``compiler/suites/drift_frequencies.py``):
         one row per distinct value, kept as one value."""
@@ -88,7 +91,7 @@ class MeasureLowering(QueryLowering):
         return lambda results: segments.finish(results, lambda get: {name: get(ref) for name, ref in refs})
 
     def too_many_rows(self) -> ResultError:
-        if self.rule.shape == FREQUENCIES:
+        if self._counts_categories():
             return ResultError(
                 "MEASURE_NOT_ONE_ROW",
                 f"{self.rule.name} counts more than {MAX_DISTINCT} distinct values: too many to compare as categories",
