@@ -90,13 +90,18 @@ def test_a_wrong_drift_check_is_a_located_error(tmp_path, check, says, column):
     assert f"s.dq:3:{column}: error BAD_DRIFT_CHECK: {says}" in done.stdout + done.stderr
 
 
+def _drift_charts(folder, suite: str) -> list[list[dict]]:
+    """The data of each drift chart in the HTML report of 2026-03-02's run, after 2026-03-01's."""
+    gryph("run", suite, "--var", "day=2026-03-01", cwd=folder)
+    gryph("run", suite, "--var", "day=2026-03-02", "--html", "report.html", cwd=folder)
+    page = (folder / "report.html").read_text(encoding="utf-8")
+    specs = re.findall(r'<figure class="chart" id="drift-[^"]*"><svg.*?class="vl-spec">(.*?)</script>', page, re.S)
+    return [json.loads(spec)["data"]["values"] for spec in specs]
+
+
 def test_the_html_report_draws_both_distributions(tmp_path):
     _suite(tmp_path, {"2026-03-01": EVEN, "2026-03-02": SQUEEZED})
-    gryph("run", "amounts.dq", "--var", "day=2026-03-01", cwd=tmp_path)
-    gryph("run", "amounts.dq", "--var", "day=2026-03-02", "--html", "report.html", cwd=tmp_path)
-    page = (tmp_path / "report.html").read_text(encoding="utf-8")
-    specs = re.findall(r'<figure class="chart" id="drift-[^"]*"><svg.*?class="vl-spec">(.*?)</script>', page, re.S)
-    bars, lines = (json.loads(spec)["data"]["values"] for spec in specs)
+    bars, lines = _drift_charts(tmp_path, "amounts.dq")
     # PSI: 1/20 of the rows in each of [0, 1) .. [19, 20) before; now 1/10 in each of [0, 1) .. [9, 10)
     assert {(b["bin"], b["run"]): b["share"] for b in bars}[("0 – 1", "before")] == 0.05
     assert [b["share"] for b in bars if b["run"] == "now" and b["bin"] in ("9 – 10", "10 – 11")] == [0.1, 0.0]
@@ -143,15 +148,12 @@ def test_a_text_columns_categories_drift_read_back_from_the_history(tmp_path):
 
 def test_the_html_report_draws_both_runs_category_bars(tmp_path):
     _status_days(tmp_path, {"2026-03-01": PAID_MOSTLY, "2026-03-02": REFUNDS})
-    gryph("run", "orders.dq", "--var", "day=2026-03-01", cwd=tmp_path)
-    gryph("run", "orders.dq", "--var", "day=2026-03-02", "--html", "report.html", cwd=tmp_path)
-    page = (tmp_path / "report.html").read_text(encoding="utf-8")
-    specs = re.findall(r'<figure class="chart" id="drift-[^"]*"><svg.*?class="vl-spec">(.*?)</script>', page, re.S)
-    for spec in specs:  # both checks (psi and linf) draw the same bars
-        bars = {(b["bin"], b["run"]): b["share"] for b in json.loads(spec)["data"]["values"]}
+    charts = _drift_charts(tmp_path, "orders.dq")
+    for chart in charts:  # both checks (psi and linf) draw the same bars
+        bars = {(b["bin"], b["run"]): b["share"] for b in chart}
         assert bars[("paid", "before")] == 0.6 and bars[("paid", "now")] == 0.2
         assert bars[("refunded", "before")] == 0.0 and bars[("refunded", "now")] == 0.2
-    assert len(specs) == 2
+    assert len(charts) == 2
 
 
 def test_a_boolean_column_drifts_as_two_categories(tmp_path):
