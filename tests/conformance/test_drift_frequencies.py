@@ -48,3 +48,13 @@ def test_an_empty_table_and_a_column_of_nulls(dq_engine):
 def test_a_boolean_column_has_the_categories_true_and_false(dq_engine):
     counts = _counts(dq_engine, "bool", [True, False, None, True])
     assert counts == {"rows": 4, "null": 1, "other": 0, "categories": [["true", 2], ["false", 1]]}
+
+
+def test_more_distinct_values_than_counted_is_the_checks_error_never_a_cut(dq_engine, monkeypatch):
+    monkeypatch.setattr("gryph.compiler.lowering.measure.MAX_DISTINCT", 3)  # 100,000 in earnest
+    table = {"columns": [["x", "string"]], "rows": [["a"], ["b"], ["c"], ["d"]]}
+    result = run(load_suite(SUITE, {"t": arrow_table(table)}), dq_engine)
+    [check] = result.checks
+    assert result.measures[NAME]["error"]["code"] == "MEASURE_NOT_ONE_ROW"
+    # a check reading a failed measure fails with its error, as any other check does
+    assert check.status == "FAIL" and "counts more than 3 distinct values" in check.error
