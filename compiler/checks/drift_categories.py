@@ -65,8 +65,10 @@ def compare_categories(
         statistic = math.fsum(psi_term(was, is_) for was, is_ in shares)
     else:
         statistic = max(abs(is_ - was) for was, is_ in shares)
+    last = len(bins) - 1
     shown = [
-        {"bin": name, "before": round(was, 4), "now": round(is_, 4)}
-        for (name, _, _), (was, is_) in zip(bins, shares, strict=True)
+        # NULL and other are bins; a category has its own key, so one named "other" is not the rest
+        {("bin" if i in (0, last) else "category"): name, "before": round(was, 4), "now": round(is_, 4)}
+        for i, ((name, _, _), (was, is_)) in enumerate(zip(bins, shares, strict=True))
     ]
     return statistic, shown, appeared, vanished

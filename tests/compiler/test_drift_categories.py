@@ -37,9 +37,9 @@ def test_psi_of_shares_with_an_appearing_category_and_nulls():
     assert statistic == pytest.approx(expected) and statistic == pytest.approx(2.097495, abs=1e-6)
     assert bins == [
         {"bin": "NULL", "before": 0.2, "now": 0.2},
-        {"bin": "paid", "before": 0.6, "now": 0.2},
-        {"bin": "open", "before": 0.2, "now": 0.4},
-        {"bin": "refunded", "before": 0.0, "now": 0.2},
+        {"category": "paid", "before": 0.6, "now": 0.2},
+        {"category": "open", "before": 0.2, "now": 0.4},
+        {"category": "refunded", "before": 0.0, "now": 0.2},
         {"bin": "other", "before": 0.0, "now": 0.0},
     ]
     assert appeared == ["refunded"] and vanished == []
@@ -58,3 +58,15 @@ def test_a_category_counted_in_one_run_only_joins_other_when_the_other_run_hid_i
     bins, appeared, vanished = category_bins(before, now)
     assert bins == [("NULL", 0, 0), ("a", 5, 5), ("b", 1, 0), ("other", 4, 5)]
     assert appeared == [] and vanished == ["b"]
+
+
+def test_a_category_named_other_or_null_is_not_those_bins():
+    before = _counts({"other": 2, "NULL": 1}, nulls=1)
+    statistic, bins, _, _ = compare_categories(before, before, "psi")
+    assert statistic == 0.0
+    assert bins == [
+        {"bin": "NULL", "before": 0.25, "now": 0.25},
+        {"category": "other", "before": 0.5, "now": 0.5},
+        {"category": "NULL", "before": 0.25, "now": 0.25},
+        {"bin": "other", "before": 0.0, "now": 0.0},
+    ]

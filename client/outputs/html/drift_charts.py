@@ -3,6 +3,7 @@ of each PSI bin (or category, for PSI and linf) as paired bars, or their cumulat
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 
 import altair as alt
@@ -47,6 +48,8 @@ def _bins(check: str, bins: list[dict]) -> Chart:
 
 
 def _label(bin: dict) -> str:
+    if "category" in bin:  # quoted: a category named NULL or other is not that bin
+        return json.dumps(bin["category"], ensure_ascii=False)
     if "bin" in bin:
         return str(bin["bin"])
     low, high = bin.get("from"), bin.get("to")
