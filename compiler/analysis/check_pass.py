@@ -17,6 +17,7 @@ from ..errors import ErrorList, InvalidInput
 from ..language.ruletree.nodes import StatementRule
 from ..plan.data_types import Schema
 from ..rule_kinds import RuleKind
+from ..suites.drift_frequencies import with_frequency_sketches
 from ..suites.drift_sketches import as_drift_error
 from ..suites.suite import RuleSpec, Suite
 from ..support.gc_pause import without_cyclic_gc
@@ -91,6 +92,7 @@ def check_suite(suite: Suite, schemas: Mapping[str, Schema], now_ms: int = 0) ->
         rules = _checked(errors, suite.rules, schemas, now_ms)
         with errors.statement():
             suite = with_implied_checks(suite, rules)
+        suite = replace(suite, measures=with_frequency_sketches(suite.measures, schemas))
         measures = _checked(errors, suite.measures, schemas, now_ms)
         measure_types = _measure_types(measures)
         checks = tuple(compile_checks(suite, measure_types, schemas, errors))

@@ -19,6 +19,7 @@ from ..language.ruletree import check_nodes as c
 from ..language.ruletree.nodes import Node, located
 from ..plan.data_types import Schema
 from ..sources.typed_text import metrics_name, typed_sources
+from ..suites.drift_frequencies import SHAPE as FREQUENCIES
 from ..suites.suite import CheckSpec, PassSpec, SchemaSpec, Suite
 from .anomaly_syntax import STRATEGY_PARAMETERS, MeasureTypes, build_anomaly
 from .check_functions import FUNCTIONS
@@ -52,7 +53,8 @@ class _Builder:
         if isinstance(top, c.CheckCall) and top.name == "anomaly":
             return CompiledCheck(check, build_anomaly(self, top, check.name, self.measure_types))
         if isinstance(top, c.CheckCall) and top.name == "drift":
-            return CompiledCheck(check, build_drift(self, top, check.name))
+            categorical = {m.name for m in self.suite.measures if m.shape == FREQUENCIES}
+            return CompiledCheck(check, build_drift(self, top, check.name, categorical))
         expr = self.build(check.expr)
         # operator chains fold into nested nodes: bound the depth of the result, not only of the text
         if _too_deep(expr):

@@ -11,13 +11,15 @@ from ..language.ruletree import check_nodes as c
 from ..language.ruletree.nodes import Node
 from .anomaly_syntax import Builder, constant_argument
 from .check_functions import BaselineQuery, is_number
-from .drift import DEFAULT_THRESHOLDS, METHODS, Drift
+from .drift import CATEGORY_METHODS, DEFAULT_THRESHOLDS, NUMBER_METHODS, Drift
 from .tree_nodes import MeasureRef, Traced
 
-HINT = "e.g. drift(orders.amount), drift(orders.amount, method = ks, threshold = 0.1)"
+HINT = "e.g. drift(orders.amount, method = ks, threshold = 0.1), drift(orders.status, method = linf)"
 
 
-def build_drift(builder: Builder, node: c.CheckCall, check: str) -> Drift:
+def build_drift(builder: Builder, node: c.CheckCall, check: str, categorical: set[str]) -> Drift:
+    """The check; ``categorical``: the sketch measures that count a text or boolean column's categories."""
+
     def bad(message: str, at: Node, hint: str | None = HINT) -> Exception:
         return builder.error("BAD_DRIFT_CHECK", message, at, hint)
 
@@ -37,8 +39,11 @@ def build_drift(builder: Builder, node: c.CheckCall, check: str) -> Drift:
             raise bad(f"{arg.name} is given twice", arg)
         options[arg.name] = constant_argument(builder, arg)
     method = str(options.get("method", "psi"))
-    if method not in METHODS:
-        raise bad(f"method must be psi or ks, got {options['method']!r}", _arg(node, "method"))
+    methods = CATEGORY_METHODS if sketch.name in categorical else NUMBER_METHODS
+    if method not in methods:
+        kind = "a text or boolean column's categories" if sketch.name in categorical else "a column of numbers"
+        said = f"method must be {' or '.join(methods)} for {kind}, got {options['method']!r}"
+        raise bad(said, _arg(node, "method"))
     threshold = options.get("threshold", DEFAULT_THRESHOLDS[method])
     if not is_number(threshold) or not threshold > 0:  # type: ignore[operator]
         raise bad(f"threshold must be a number > 0, got {threshold!r}", _arg(node, "threshold"))

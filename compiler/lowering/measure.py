@@ -15,6 +15,8 @@ from ..errors import ResultError
 from ..plan import Read, Relation, Sql
 from ..results import MeasureResult, ResultRow, Row, Segments
 from ..rule_kinds import RuleKind
+from ..suites.drift_frequencies import MAX_DISTINCT, frequencies_row
+from ..suites.drift_frequencies import SHAPE as FREQUENCIES
 from ..suites.suite import MeasureSpec, NativeSql
 from .profiling import QueryLowering, fused_items
 from .query_collector import Results
@@ -28,6 +30,8 @@ class MeasureLowering(QueryLowering):
     row_limit = 1
 
     def lower(self) -> MeasureFinisher:
+        if self._counts_categories():
+            return self._frequencies()
         by_segment: Callable[[Results], Segments] | None = None
         if not isinstance(self.checked, CheckedQuery):
             body = self.rule.body
@@ -66,6 +70,18 @@ class MeasureLowering(QueryLowering):
 
         return finish
 
+    def _counts_categories(self) -> bool:
+        return isinstance(self.rule, MeasureSpec) and self.rule.shape == FREQUENCIES
+
+    def _frequencies(self) -> MeasureFinisher:
+        """A drift check's counts of a column's categories (``compiler/suites/drift_frequencies.py``):
+        one row per distinct value, kept as one value."""
+        assert isinstance(self.checked, CheckedQuery)  # built as a query, checked as one
+        self.row_limit = MAX_DISTINCT
+        finish_query = self.lower_query(self.checked)
+        name = self.rule.name
+        return lambda results: MeasureResult(name, frequencies_row(finish_query(results).writes[0].rows), "map")
+
     def _by_segment(self, query: CheckedQuery) -> Callable[[Results], Segments] | None:
         """A measure `by COLUMN`: its items again per segment, in the grouped query of its source."""
         if query.segment is None:
@@ -75,6 +91,14 @@ class MeasureLowering(QueryLowering):
         return lambda results: segments.finish(results, lambda get: {name: get(ref) for name, ref in refs})
 
     def too_many_rows(self) -> ResultError:
+        if self._counts_categories():
+            return ResultError(
+                "MEASURE_NOT_ONE_ROW",
+                f"{self.rule.name} counts more than {MAX_DISTINCT} distinct values: too many to compare as categories",
+                location=self.rule.location,
+                text=None,
+                hint="drift() a column with fewer distinct values",
+            )
         return ResultError(
             "MEASURE_NOT_ONE_ROW",
             f"measure {self.rule.name!r} returns more than one row; a measure must return exactly one row",

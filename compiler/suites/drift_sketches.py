@@ -19,6 +19,7 @@ from .suite import MeasureSpec, RuleSpec
 
 QUANTILE_STEPS = 20  # quantiles at 0, 1/20, ..., 20/20 of the values
 ROWS, VALUES, NANS = "rows", "values", "nan"
+ROWS_AT, COUNTED_AT = 0, 1  # the sketch's items count(*) and count(col)
 
 
 def quantile_name(step: int) -> str:
@@ -55,10 +56,10 @@ def as_drift_error(error: InvalidInput, measure: RuleSpec) -> InvalidInput:
     column = measure.name.removeprefix("sketch(").removesuffix(")")
     return InvalidInput(
         "BAD_DRIFT_CHECK",
-        f"drift() compares a column of numbers, and {column} is not one",
+        f"drift() compares a column of numbers, text or booleans, and {column} is none of them",
         location=measure.location,
         text=f"drift({column})",
-        hint="compare a numeric column (a string column's frequencies are not compared)",
+        hint="a date's drift: read it as a number of days (a database source's query = \"select ...\") and compare that",
     )
 
 

@@ -1,8 +1,9 @@
 """A drift check's two distributions drawn side by side: the previous run's and this run's shares
-of each PSI bin as paired bars, or their cumulative shares (from the quantiles) as two lines for KS."""
+of each PSI bin (or category, for PSI and linf) as paired bars, or their cumulative shares (from the quantiles) as two lines for KS."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 
 import altair as alt
@@ -16,7 +17,7 @@ RUNS = alt.Scale(domain=["before", "now"], range=["#9e9e9e", "#1565c0"])
 
 def drift_chart(check: str, values: Mapping[str, object]) -> Chart | None:
     """The chart of a drift check's values (``compiler/checks/drift.py``), or None for any other check."""
-    if "psi" in values and isinstance(values.get("bins"), list):
+    if ("psi" in values or "linf" in values) and isinstance(values.get("bins"), list):
         return _bins(check, values["bins"])  # type: ignore[arg-type]
     before, now = values.get("quantiles before"), values.get("quantiles now")
     if "ks" in values and isinstance(before, list) and isinstance(now, list):
@@ -47,6 +48,8 @@ def _bins(check: str, bins: list[dict]) -> Chart:
 
 
 def _label(bin: dict) -> str:
+    if "category" in bin:  # quoted: a category named NULL or other is not that bin
+        return json.dumps(bin["category"], ensure_ascii=False)
     if "bin" in bin:
         return str(bin["bin"])
     low, high = bin.get("from"), bin.get("to")
