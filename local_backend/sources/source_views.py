@@ -31,8 +31,8 @@ from gryph.compiler.sources.unchanged_files import while_unchanged
 from gryph.compiler.sources.unreadable_files import damaged_file, source_of_file, unreadable_source
 
 from ..sql.quoting import ident, string
-from .csv_comments import without_comment_lines
 from .csv_inference import spark_typed
+from .csv_skipped_lines import without_skipped_lines
 from .duck_types import to_duckdb
 from .typed_json import typed_json
 from .typed_text import null_markers, row_file_argument, text_columns, typed_from_text
@@ -183,7 +183,7 @@ def _file_list(spec: SourceSpec, files: list[str] | None = None) -> str:
 
 def _csv_relation(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> str:
     dialect = csv_dialect(spec)
-    copies = without_comment_lines(expand_paths(spec), dialect)
+    copies = without_skipped_lines(expand_paths(spec), dialect)
     if copies is not None:  # DuckDB would end a line at a comment character after a value
         dialect = replace(dialect, comment="")
     args = [_file_list(spec, copies), *(f"{name} = {value}" for name, value in _dialect_arguments(dialect))]

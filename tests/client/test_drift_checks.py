@@ -120,7 +120,9 @@ REFUNDS = ["paid", "open", "open", "refunded", ""]  # 0.2, 0.4, 0.2 (refunded: n
 
 def _status_days(folder, days: dict[str, list[str]]) -> None:
     for day, values in days.items():
-        (folder / f"{day}.csv").write_text("status\n" + "\n".join(values) + "\n", encoding="utf-8")
+        # two columns: in a file of one column an empty line is no row (as Spark reads it)
+        rows = "".join(f"{i},{value}\n" for i, value in enumerate(values))
+        (folder / f"{day}.csv").write_text("id,status\n" + rows, encoding="utf-8")
     (folder / "orders.dq").write_text(STATUS_SUITE, encoding="utf-8")
 
 
