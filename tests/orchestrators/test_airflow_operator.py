@@ -18,6 +18,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from tests.client.test_alerts import Hook
+
 ROOT = Path(__file__).resolve().parents[2]
 USERS = ROOT / "examples" / "data" / "users.csv"
 LOGICAL_DATE = "2026-11-24T06:00:00+00:00"
@@ -34,8 +36,8 @@ PATHS = json.load(open(__file__ + ".json"))  # the bundle parses this file too: 
 with DAG("gryph_users", schedule=None, start_date=dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)) as dag:
     GryphOperator(task_id="passing", suite=PATHS["passing"], history=PATHS["history"],
                   json=PATHS["json"], junit=PATHS["junit"], html=PATHS["html"])
-    GryphOperator(task_id="failing", suite=PATHS["failing"], history=PATHS["history"])
-    GryphOperator(task_id="broken", suite=PATHS["broken"], history=PATHS["history"])
+    GryphOperator(task_id="failing", suite=PATHS["failing"], history=PATHS["history"], notify=[PATHS["hook"]])
+    GryphOperator(task_id="broken", suite=PATHS["broken"], history=PATHS["history"], notify=[PATHS["hook"]])
     GryphOperator(task_id="templated", suite=PATHS["templated"], history=PATHS["history"], data_time="{{ ds }}")
 
 if __name__ == "__main__":
@@ -59,7 +61,14 @@ def _suite(path: Path, name: str, body: str, source: Path = USERS) -> str:
 
 
 @pytest.fixture(scope="module")
-def dag_run(tmp_path_factory: pytest.TempPathFactory) -> dict:
+def hook():
+    server = Hook()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def dag_run(tmp_path_factory: pytest.TempPathFactory, hook: Hook) -> dict:
     home = tmp_path_factory.mktemp("airflow_home")
     work = tmp_path_factory.mktemp("gryph")
     counts = (
@@ -82,6 +91,7 @@ def dag_run(tmp_path_factory: pytest.TempPathFactory) -> dict:
         "junit": str(work / "out" / "junit.xml"),
         "html": str(work / "out" / "report.html"),
         "logical_date": LOGICAL_DATE,
+        "hook": hook.url,
     }
     (work / "out").mkdir()
     dags = home / "dags"
@@ -102,7 +112,12 @@ def dag_run(tmp_path_factory: pytest.TempPathFactory) -> dict:
     )
     lines = [line for line in done.stdout.splitlines() if line.startswith("DAG-RESULT ")]
     assert done.returncode == 0 and lines, done.stdout[-4000:] + done.stderr[-4000:]
-    return {**json.loads(lines[-1].removeprefix("DAG-RESULT ")), "paths": paths, "log": done.stdout + done.stderr}
+    return {
+        **json.loads(lines[-1].removeprefix("DAG-RESULT ")),
+        "paths": paths,
+        "log": done.stdout + done.stderr,
+        "alerts": [json.dumps(post["body"]) for post in hook.received],
+    }
 
 
 def _history_rows(path: str) -> dict[str, tuple]:
@@ -155,3 +170,11 @@ def test_the_output_files_hold_the_run(dag_run):
     junit = Path(paths["junit"]).read_text(encoding="utf-8")
     assert 'tests="3"' in junit and 'failures="0"' in junit
     assert "af_passing" in Path(paths["html"]).read_text(encoding="utf-8")
+
+
+def test_the_failed_and_the_broken_run_alert(dag_run):
+    assert len(dag_run["alerts"]) == 2
+    failed = next(alert for alert in dag_run["alerts"] if "af_failing" in alert)
+    assert "more than 50" in failed
+    broken = next(alert for alert in dag_run["alerts"] if "af_broken" in alert)
+    assert "SOURCE_NOT_FOUND" in broken
