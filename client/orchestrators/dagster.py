@@ -49,7 +49,15 @@ def gryph_asset_checks(
 ) -> list[AssetChecksDefinition]:
     """The asset checks of ``suite`` on ``asset`` (an asset, its key or a key's string), run by one
     gryph run; its arguments are ``GryphOperator``'s. A run that broke fails the checks' step."""
-    task = TaskRun(suite, engine, remote, history, dict(variables or {}), outputs or TaskOutputs(), tuple(notify))
+    task = TaskRun(
+        suite,
+        engine=engine,
+        remote=remote,
+        history=history,
+        variables=dict(variables or {}),
+        outputs=outputs or TaskOutputs(),
+        notify=tuple(notify),
+    )
     loaded = runner.load_suite(suite, variables=task.variables)
     named = _dagster_names([*loaded.checks, *loaded.schemas])
     specs = [
