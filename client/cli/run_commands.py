@@ -107,7 +107,7 @@ def run_command(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv 
             result, not_stored = error.result, error
         except GryphError as error:  # it broke: a trace in the history and an alert, then the error
             data_time = runner.run_data_time(suite, args.data_time)
-            _keep_broken(suite, engine, history, alerts, data_time, started, error, lineage)
+            keep_broken(suite, engine, history, alerts, data_time, started, error, lineage)
             raise
         write_sinks(sinks, suite, result.metrics, result.run_id or f"gryph-{result.started}")
         if wants_report(args):
@@ -172,7 +172,7 @@ def backfill_command(args, engine: Engine | str) -> int:
             if args.format == "text":
                 print(for_terminal(f"{data_time}: ERROR {error.code}"))
             print(for_terminal_lines(f"{data_time}: {error}"), file=sys.stderr)
-            _keep_broken(suite, engine, args.history, alerts, moment, started, error, lineage)
+            keep_broken(suite, engine, args.history, alerts, moment, started, error, lineage)
             not_sent += lineage.failures
             continue
         outcomes.append({"data_time": data_time, "run_id": result.run_id, "pass": result.passed})
@@ -196,7 +196,7 @@ def backfill_command(args, engine: Engine | str) -> int:
 _ERRORS_OF_WHERE_RUNS_GO = frozenset({"HISTORY_UNREADABLE", "HISTORY_LOCKED", "HISTORY_NOT_WRITTEN", "BAD_OUTPUT_PATH"})
 
 
-def _keep_broken(
+def keep_broken(
     suite: Suite,
     engine: Engine | str,
     history: str | None,
