@@ -23,7 +23,7 @@ from .compile.type_mapping import schema_of
 from .rewrites.action_answers import answers
 from .rewrites.one_action import Part, collect_together
 from .rewrites.passes import PASSES, RunState
-from .rewrites.read_once import Copies, keep, keep_all
+from .rewrites.read_once import Copies, keep_all
 from .rewrites.small_sources import reads_only_small, restore, set_for_small_run
 from .session.connect import Connection, connect
 from .session.failures import read_failures, spark_errors
@@ -197,10 +197,7 @@ class SparkEngine:
                     self._register(ctx, name, df, as_views)
             for view in views:
                 with spark_errors(f"building view {view.name!r}"):
-                    df = compile_relation(view.relation, ctx)
-                    if view.kept:  # a split's flagged rows: computed once, for both outputs and their counts
-                        df = keep(df, None, view.name, (copies or Copies()).small)
-                    self._register(ctx, view.name, df, as_views)
+                    self._register(ctx, view.name, compile_relation(view.relation, ctx), as_views)
             yield ctx
         except BaseException as failure:
             # the failure that ended the block is the one to report; cleaning up after it must

@@ -11,8 +11,9 @@ from .relations import Relation
 class View:
     """A relation registered under ``name`` before the queries run (pre-processing steps).
 
-    ``kept``: computed once for the run where the engine can keep rows (DuckDB: a temporary
-    table, spilling beyond its memory limit), for relations several exports and queries read.
+    ``kept``: computed once for the run where the engine keeps rows (DuckDB: a temporary table,
+    spilling beyond its memory limit; Spark reads it through, over its kept source), for
+    relations several exports and queries read.
     """
 
     name: str
