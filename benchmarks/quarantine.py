@@ -74,7 +74,7 @@ def _spark_hand(spark, files: dict[str, str], out: Path) -> tuple[int, int]:
     sql = HAND_FLAGGED.split("AS", 1)[1]  # the same SELECT, over the registered files
     for name in ("events_copy", "events"):  # copy first: 'events' is a prefix of it
         sql = sql.replace("read_parquet({" + name.replace("events_copy", "copy") + "})", name)
-    flagged = spark.sql(sql.replace("IS NOT DISTINCT FROM", "<=>")).cache()
+    flagged = spark.sql(sql.replace("IS NOT DISTINCT FROM", "<=>").replace("AS VARCHAR", "AS STRING")).cache()
     for name, where in (("bad", "__bad"), ("good", "NOT __bad")):
         flagged.filter(where).drop("__bad").write.mode("overwrite").parquet(str(out / f"spark-{name}"))
     counts = flagged.selectExpr("count_if(__bad)", "count_if(NOT __bad)").collect()[0]
