@@ -1,11 +1,13 @@
 """Quarantine outputs against the same suite's metrics-only run and a hand-written split, on
-DuckDB, over the benchmark data (``benchmarks/generate.py``), each timed in the same process.
+DuckDB or Spark, over the benchmark data (``benchmarks/generate.py``), each timed in the same process.
 
-    python -m benchmarks.quarantine --rows 1000000 [--memory-limit 2GB] [--repeat 3]
+    python -m benchmarks.quarantine --rows 1000000 [--memory-limit 2GB] [--repeat 3] [--engine spark]
 
 The hand-written split is the floor: the four rules' predicates written once as SQL, the rows
-flagged in one ``CREATE TEMP TABLE ... AS`` and written by two ``COPY ... WHERE``; it checks that
-gryph's folders hold the same number of rows.
+flagged in one ``CREATE TEMP TABLE ... AS`` (Spark: the same SELECT over the two files, cached)
+and written by two ``COPY ... WHERE`` (Spark: a ``filter`` pair, each written by the cluster); it
+checks that gryph's folders hold the same number of rows. Spark runs on a local server
+(``--remote local``) unless ``--remote`` names one.
 """
 
 from __future__ import annotations
@@ -49,15 +51,35 @@ LEFT JOIN misses m ON e.id IS NOT DISTINCT FROM m.id AND e.email IS NOT DISTINCT
 """
 
 
-def _gryph(suite_text: str, memory_limit: str | None, quarantine_to: str | None) -> dict:
-    from gryph.client.run.engines import open_engine
+def _gryph(suite_text: str, engine, quarantine_to: str | None) -> dict:
     from gryph.client.run.runner import load_suite, run
+
+    return run(load_suite(suite_text), engine, record_sample=0, quarantine_to=quarantine_to).outputs
+
+
+def _duckdb_gryph(suite_text: str, memory_limit: str | None, quarantine_to: str | None) -> dict:
+    from gryph.client.run.engines import open_engine
 
     engine = open_engine("duckdb", memory_limit=memory_limit)
     try:
-        return run(load_suite(suite_text), engine, record_sample=0, quarantine_to=quarantine_to).outputs
+        return _gryph(suite_text, engine, quarantine_to)
     finally:
         engine.close()
+
+
+def _spark_hand(spark, files: dict[str, str], out: Path) -> tuple[int, int]:
+    """The hand-written split on Spark: the flagged rows cached once, a filter pair written by the cluster."""
+    for name in ("events", "events_copy"):
+        spark.read.parquet(files[name]).createOrReplaceTempView(name)
+    sql = HAND_FLAGGED.split("AS", 1)[1]  # the same SELECT, over the registered files
+    for name in ("events_copy", "events"):  # copy first: 'events' is a prefix of it
+        sql = sql.replace("read_parquet({" + name.replace("events_copy", "copy") + "})", name)
+    flagged = spark.sql(sql.replace("IS NOT DISTINCT FROM", "<=>").replace("AS VARCHAR", "AS STRING")).cache()
+    for name, where in (("bad", "__bad"), ("good", "NOT __bad")):
+        flagged.filter(where).drop("__bad").write.mode("overwrite").parquet(str(out / f"spark-{name}"))
+    counts = flagged.selectExpr("count_if(__bad)", "count_if(NOT __bad)").collect()[0]
+    flagged.unpersist()
+    return int(counts[0]), int(counts[1])
 
 
 def _hand(files: dict[str, str], out: Path, memory_limit: str | None) -> tuple[int, int]:
@@ -88,22 +110,37 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--memory-limit", default=None)
+    parser.add_argument("--engine", choices=("duckdb", "spark"), default="duckdb")
+    parser.add_argument("--remote", default="local", help="Spark: the sc:// server (default: a local one)")
     args = parser.parse_args(argv)
     generate(args.rows, quiet=True)
     files = paths(args.rows)
     suite_text = SUITE.format(events=files["events"], copy=files["events_copy"])
     work = Path(tempfile.mkdtemp(prefix="gryph-quarantine-bench-"))
+    spark = None
     try:
-        metrics_s, _ = _timed(lambda: _gryph(suite_text, args.memory_limit, None), args.repeat)
-        split_s, outputs = _timed(lambda: _gryph(suite_text, args.memory_limit, str(work / "q")), args.repeat)
-        hand_s, counts = _timed(lambda: _hand(files, work, args.memory_limit), args.repeat)
+        if args.engine == "spark":
+            from gryph.client.run.engines import open_engine
+
+            spark = open_engine("spark", remote=args.remote)
+            metrics_s, _ = _timed(lambda: _gryph(suite_text, spark, None), args.repeat)
+            split_s, outputs = _timed(lambda: _gryph(suite_text, spark, str(work / "q")), args.repeat)
+            hand_s, counts = _timed(lambda: _spark_hand(spark.spark, files, work), args.repeat)
+        else:
+            metrics_s, _ = _timed(lambda: _duckdb_gryph(suite_text, args.memory_limit, None), args.repeat)
+            split_s, outputs = _timed(
+                lambda: _duckdb_gryph(suite_text, args.memory_limit, str(work / "q")), args.repeat
+            )
+            hand_s, counts = _timed(lambda: _hand(files, work, args.memory_limit), args.repeat)
     finally:
+        if spark is not None:
+            spark.close()
         shutil.rmtree(work, ignore_errors=True)
     written = outputs["events"]  # type: ignore[index]
     ours = (written["quarantine"]["rows"], written["valid"]["rows"])
     print(f"rows {args.rows:,}  memory limit {args.memory_limit or 'none'}  median of {args.repeat}")
-    print(f"  duckdb-gryph metrics only      {metrics_s:8.2f} s")
-    print(f"  duckdb-gryph with quarantine   {split_s:8.2f} s   {split_s / metrics_s:5.2f}x metrics only")
+    print(f"  {args.engine}-gryph metrics only      {metrics_s:8.2f} s")
+    print(f"  {args.engine}-gryph with quarantine   {split_s:8.2f} s   {split_s / metrics_s:5.2f}x metrics only")
     print(f"  hand-written split (floor)     {hand_s:8.2f} s   {split_s / hand_s:5.2f}x floor")
     print(f"  quarantined / valid: gryph {ours}, by hand {counts}: {'same' if ours == counts else 'DIFFERENT'}")
 

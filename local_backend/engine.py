@@ -27,7 +27,7 @@ from .sources.damaged_parquet import damaged_parquet
 from .sources.database_sources import failed_read
 from .sources.duck_types import schema_of_relation
 from .sources.python_readers import missing_readers
-from .sources.source_views import Loaded, expand_paths, register_source, unreadable_file
+from .sources.source_views import KeptTable, Loaded, expand_paths, register_source, unreadable_file
 from .sql.quoting import ident, string
 from .sql.relations import Aliases, query_sql, relation_sql
 from .tuning.located_rows import Locate, Locations
@@ -239,11 +239,12 @@ class DuckDBEngine:
                 else:
                     registered.append(register_source(self._con, spec, name))
             for view in views:
+                kind = "TABLE" if view.kept else "VIEW"  # a kept view's rows: computed once, spilling
                 self._execute(
-                    f"CREATE OR REPLACE TEMP VIEW {ident(view.name)} AS {relation_sql(view.relation, Aliases())}",
+                    f"CREATE OR REPLACE TEMP {kind} {ident(view.name)} AS {relation_sql(view.relation, Aliases())}",
                     f"view {view.name!r}",
                 )
-                registered.append(Loaded(view.name))
+                registered.append(KeptTable(view.name) if view.kept else Loaded(view.name))
             yield
         finally:
             for loaded in reversed(registered):

@@ -84,6 +84,7 @@ def add_stream_options(command: argparse.ArgumentParser) -> None:
     options.lineage(command)
     options.output_format(command)
     options.sample(command)
+    options.quarantine_to(command)
     command.add_argument("--to", choices=("earliest", "latest"), help="reset: where Kafka sources start again")
     command.add_argument("--yes", action="store_true", help="reset: yes, forget where the stream stands")
 
@@ -135,6 +136,7 @@ def run_stream_command(args: argparse.Namespace, engine, env: GriffinEnv | None 
         record_sample=max(args.sample, 0),
         adopt_state=args.adopt_state,
         outputs=outputs.each(),
+        quarantine_to=args.quarantine_to,
     ):
         passed = passed and gate_passes(result, False)
     if not passed:

@@ -84,11 +84,13 @@ def plan_outputs(
     run: tuple[str | None, ...],
     engine: str,
     delta: dict[str, frozenset[str]] | None = None,
+    key: str | None = None,
 ) -> tuple[list[Staged], tuple[Split, ...]]:
     """The staged outputs, and the splits the compiler exports to them (DuckDB writes one file,
-    Spark a folder of parts: both read as ``data_time=KEY/*.parquet``)."""
+    Spark a folder of parts: both read as ``KEY/*.parquet``). ``key`` names a parquet output's
+    folder (a stream's batch: ``batch=N``), by default the data time's: ``data_time=...``."""
     run_id, data_time = run[1], run[2] or "none"
-    key = "data_time=" + data_time.replace(":", "-")
+    key = key or "data_time=" + data_time.replace(":", "-")
     staged, splits = [], []
     for source, outs in sorted(folders.items()):
         tables = (delta or {}).get(source, frozenset())
@@ -139,6 +141,13 @@ def finish_pending(folders: dict[str, dict[str, Path]]) -> None:
         for folder in outs.values():
             for stage in folder.glob("_staging-*"):  # a run killed before its journal: its rows never count
                 shutil.rmtree(stage, ignore_errors=True)
+
+
+def discard(staged: Sequence[Staged]) -> None:
+    """Drop what a run staged and will not publish (a stream's batch that read no rows)."""
+    for each in staged:
+        for folder in each.staging.values():
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def publish(staged: Sequence[Staged], run_id: str) -> None:

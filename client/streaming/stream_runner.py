@@ -5,6 +5,11 @@ suite's one compiled plan over it on the engine — the same compiler and execut
 run — and commits the sources' positions with the batch's result (stream_state.py), then
 publishes it to each output (outbox.py): history (one run per batch, keyed by stream and batch
 number), then the caller's (the printed line, the report, alerts).
+
+A suite's quarantine and valid outputs (or ``quarantine_to``) get a folder per batch,
+``.../quarantine/batch=N/``, swapped in (quarantine.py) before the batch commits: a batch killed
+before its commit runs again over the same input and its folder is replaced, so each batch's rows
+are there once, whatever step the stream was killed at.
 """
 
 from __future__ import annotations
@@ -14,13 +19,14 @@ import os
 import shutil
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from gryph.compiler.checks.verdict import CheckOutcome
 from gryph.compiler.engine import Engine
 from gryph.compiler.errors import GryphError, InvalidInput, Location
 from gryph.compiler.lowering import Options
+from gryph.compiler.lowering.row_failures import Split
 from gryph.compiler.rule_kinds import metric_name
 from gryph.compiler.safe_names import safe_file_name
 from gryph.compiler.suites.kept_reads import kept_readers, longest_windows, reading_kept
@@ -29,6 +35,7 @@ from gryph.compiler.suites.suite import Suite
 
 from ..results.document import Check, ResultDocument
 from ..results.run_result import RunResult
+from ..run import quarantine
 from ..run.runner import load_suite, opened_engine, run_loaded
 from ..store.history import HistoryStore
 from ..store.stream_state import COMMITTED, INTENT, Batch, BatchInput, Owner, StreamState
@@ -69,15 +76,6 @@ def stream_suite(source: str | Path | Suite) -> Suite:
             location=Location(suite.file, 1, 1),
             hint='run it with gryph run, or declare a source such as folder("incoming/", format = "json", ...)',
         )
-    if suite.outputs:  # a batch's split is not committed with the batch yet: refused, never skipped
-        source, kind = next(iter(suite.outputs))
-        raise InvalidInput(
-            "UNSUPPORTED",
-            f"gryph stream does not write {kind} outputs yet ({kind} {source!r})",
-            location=Location(suite.file, 1, 1),
-            text=source,
-            hint="run the suite's batches with gryph run, or leave the quarantine and valid statements out",
-        )
     return suite
 
 
@@ -96,6 +94,7 @@ def stream(
     record_sample: int = 20,
     adopt_state: bool = False,
     outputs: Sequence[Output] = (),
+    quarantine_to: str | None = None,
 ) -> Iterator[RunResult]:
     """Run ``source``'s batches and yield each committed batch's result, in order.
 
@@ -109,17 +108,24 @@ def stream(
     ``cluster_state``: where the engine keeps what a stream leaves there (the misses accuracy
     rules match again); a folder of the cluster for a remote Spark, by default beside ``state``.
     ``adopt_state``: take over the state of another suite file (this one, moved).
+    ``quarantine_to``: a folder for each batch's failing and valid rows, as ``gryph run``'s
+    (else the suite's quarantine and valid statements say where).
     """
     suite = stream_suite(source)
     store = HistoryStore(history) if history is not None else None
     if store is not None:
         store.check_writable()
     trigger = trigger_ms or suite.stream_every_ms or DEFAULT_TRIGGER_MS
+    folders = quarantine.output_folders(suite, quarantine_to)
+    if folders:  # before any batch
+        quarantine.check_targets(quarantine_to, folders, Location(suite.file))
     stream_state = open_state(suite, state, adopt_state)
     kept = cluster_state or f"{stream_state.path}.pending"
     try:
+        quarantine.finish_pending(folders)  # under the state's lease: no other client swaps these
+        split = _Split(folders, quarantine.delta_outputs(suite, quarantine_to))
         with opened_engine(engine, remote) as active:
-            runner = _BatchRunner(suite, active, stream_state, store, record_sample, kept, outputs)
+            runner = _BatchRunner(suite, active, stream_state, store, record_sample, kept, outputs, split)
             limit = 1 if once else max_batches
             done = 0
             for recovered in runner.recover():
@@ -139,6 +145,28 @@ def stream(
         stream_state.close()
 
 
+@dataclass(frozen=True)
+class _Split:
+    """Where a stream's batches write their sources' failing and valid rows (quarantine.py)."""
+
+    folders: dict[str, dict[str, Path]]
+    delta: dict[str, frozenset[str]]
+
+    def staged(self, suite: Suite, engine: str, batch: Batch) -> tuple[str, list[quarantine.Staged], tuple[Split, ...]]:
+        """A run id for the batch's run, its outputs as that run stages them, and the splits
+        that write them."""
+        run_id = quarantine.new_run_id()
+        if not self.folders:
+            return run_id, [], ()
+        # the batch's exact time: a Delta output's data_time partition, one per batch
+        moment = dt.datetime.fromtimestamp(batch.tmst / 1000, dt.timezone.utc)
+        shown = moment.replace(tzinfo=None).isoformat(timespec="milliseconds") + "Z"
+        staged, splits = quarantine.plan_outputs(
+            self.folders, (suite.name, run_id, shown, engine), engine, self.delta, key=f"batch={batch.number}"
+        )
+        return run_id, staged, splits
+
+
 class _BatchRunner:
     """One stream's batches on an open engine."""
 
@@ -151,9 +179,10 @@ class _BatchRunner:
         record_sample: int,
         kept: str,
         outputs: Sequence[Output],
+        split: _Split,
     ) -> None:
         self.suite, self.active, self.state, self.store = suite, active, state, store
-        self.outputs = outputs
+        self.outputs, self.split = outputs, split
         self.record_sample = record_sample
         self.kept = kept
         self.sources = stream_sources(suite)
@@ -224,12 +253,13 @@ class _BatchRunner:
         bounded = reading_kept(bounded_suite(self.suite, self.sources, present, batch.tmst), self.readers, kept)
         settled: dict[str, Settled] = {}
         started = dt.datetime.fromtimestamp(batch.tmst / 1000, dt.timezone.utc)
+        run_id, staged, splits = self.split.staged(self.suite, self.active.name, batch)
         try:
             result = run_loaded(
                 bounded,
                 self.active,
                 started,
-                self._options(batch),
+                replace(self._options(batch), splits=splits),
                 self.store,
                 settle=lambda metrics: settled.update(self._settled(batch, kept, metrics)),
             )
@@ -239,8 +269,12 @@ class _BatchRunner:
         self._shape(result, batch, lag, left_out, settled)
         reached("computed")
         if all(self.sources[name].read_nothing(batch.input, result) for name in batch.input.sources):
+            quarantine.discard(staged)
             self.state.skip(batch)
             return None
+        if staged:  # swapped in before the commit: a batch killed between runs again and replaces them
+            quarantine.publish(staged, run_id)
+            result.outputs = quarantine.described(staged, result.outputs, run_id)
         self.state.commit(batch, result.to_dict(), {name: done.times for name, done in settled.items()})
         reached("committed")
         self._forget(batch)

@@ -109,8 +109,8 @@ class Collector:
         self._views: list[View] = []
         self._exports: list[Export] = []
 
-    def view(self, name: str, relation: Relation) -> None:
-        self._views.append(View(name, relation))
+    def view(self, name: str, relation: Relation, kept: bool = False) -> None:
+        self._views.append(View(name, relation, kept))
 
     def export(self, export: Export) -> None:
         """Write a relation in full on the engine's side (full record outputs)."""

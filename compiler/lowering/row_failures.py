@@ -95,7 +95,11 @@ def split_exports(
 ) -> SplitCounts:
     """Export the split's two relations and count them in the run's queries."""
     read = Read(split.source, schemas[split.source])
-    flagged, flags = _flagged(read, row_level(rules, split.source), schemas)
+    joined, flags = _flagged(read, row_level(rules, split.source), schemas)
+    # the rows with what flags them, computed once: both outputs and their counts read them
+    name = free_prefix(f"__gryph_split_{split.source}", schemas.keys())
+    collector.view(name, joined, kept=True)
+    flagged = Read(name, joined.schema)
     failing = or_all([f for f, _ in flags]) if flags else Literal(False, BOOLEAN)
     columns = tuple(Named(Field(c.name, c.dtype), c.name) for c in read.schema.columns)
     errors = _errors(flags)

@@ -261,7 +261,8 @@ def format_plan(plan: Plan, conditional: frozenset[str] = frozenset()) -> str:
     """
     blocks = []
     for view in plan.views:
-        blocks.append(f"view {quote_name(view.name)}:\n" + format_relation(view.relation, 1))
+        kept = " (kept: computed once)" if view.kept else ""
+        blocks.append(f"view {quote_name(view.name)}{kept}:\n" + format_relation(view.relation, 1))
     for query in plan.queries:
         limit = f" (limit {query.limit})" if query.limit is not None else ""
         when = " (only if its record output has rows)" if query.name in conditional else ""

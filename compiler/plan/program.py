@@ -9,10 +9,16 @@ from .relations import Relation
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """A relation registered under ``name`` before the queries run (pre-processing steps)."""
+    """A relation registered under ``name`` before the queries run (pre-processing steps).
+
+    ``kept``: computed once for the run where the engine keeps rows (DuckDB: a temporary table,
+    spilling beyond its memory limit; Spark reads it through, over its kept source), for
+    relations several exports and queries read.
+    """
 
     name: str
     relation: Relation
+    kept: bool = False
 
 
 @dataclass(frozen=True, slots=True)

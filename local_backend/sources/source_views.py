@@ -54,6 +54,16 @@ class Loaded:
             con.unregister(name)
 
 
+class KeptTable:
+    """A kept view's rows, computed once into a temporary table for the run."""
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+
+    def drop(self, con: duckdb.DuckDBPyConnection) -> None:
+        con.execute(f"DROP TABLE IF EXISTS {ident(self.table)}")
+
+
 def register_source(con: duckdb.DuckDBPyConnection, spec: SourceSpec, view: str) -> Loaded:
     """Create (or replace) the temporary view ``view`` over the data of ``spec``."""
     check_local_files(spec)

@@ -176,19 +176,6 @@ def test_the_history_keeps_where_the_rows_went(tmp_path):
     assert outputs["run_id"] == marked
 
 
-def test_a_stream_refuses_output_statements_it_does_not_write_yet(tmp_path):
-    (tmp_path / "in").mkdir()
-    (tmp_path / "s.dq").write_text(
-        'suite st\nsource ev = folder("in/", format = "csv", schema = "id bigint")\n'
-        'completeness c on ev: id\nquarantine ev to "bad"\n',
-        "utf-8",
-    )
-    done = gryph("stream", "s.dq", "--once", cwd=tmp_path)
-    assert done.returncode == 2
-    assert "UNSUPPORTED: gryph stream does not write quarantine outputs yet (quarantine 'ev')" in done.stderr
-    assert not (tmp_path / "bad").exists()
-
-
 def test_a_delta_table_of_another_shape_is_left_unchanged(tmp_path):
     import pyarrow as pa
     from deltalake import DeltaTable, write_deltalake

@@ -41,6 +41,23 @@ def test_groupings_larger_than_the_memory_limit_spill_and_count_right(wide_keys,
     assert spill.is_dir()
 
 
+def test_a_split_larger_than_the_memory_limit_spills_and_writes_every_row_once(wide_keys, tmp_path):
+    spill = tmp_path / "spill"
+    engine = DuckDBEngine(memory_limit="150MB", temp_directory=str(spill))
+    suite = f'source d = parquet("{wide_keys}")\nuniqueness u on d: k\n'
+    result = run(suite, engine, record_sample=0, quarantine_to=str(tmp_path / "q"))
+    # keys 0..999 twice: their 2,000 rows fail, the other 2,999,000 rows are valid
+    rows = {kind: result.outputs["d"][kind]["rows"] for kind in ("quarantine", "valid")}
+    assert rows == {"quarantine": 2_000, "valid": ROWS - 2_000}
+    for kind, expected in rows.items():
+        written = str(tmp_path / "q" / "d" / kind / "data_time=none" / "*.parquet")
+        counted = duckdb.sql(f"SELECT count(*), count(DISTINCT s) FROM read_parquet('{written}')").fetchall()
+        assert counted == [(expected, expected)]  # every md5 text is distinct: no row twice
+    assert spill.is_dir()  # the run did not fit in 150 MB
+    # the kept rows are the run's: dropped with it
+    assert engine.connection.execute("SELECT count(*) FROM duckdb_tables() WHERE temporary").fetchone() == (0,)
+
+
 def test_the_limit_is_the_connection_setting(tmp_path):
     engine = DuckDBEngine(memory_limit="64MB", temp_directory=str(tmp_path / "t"))
     limit, folder = engine.connection.execute(
