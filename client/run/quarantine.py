@@ -103,18 +103,23 @@ def plan_outputs(
     tables_of: dict[str, dict[str, SourceSpec]] | None = None,
 ) -> tuple[list[Staged], tuple[Split, ...]]:
     """The staged outputs, and the splits the compiler exports to them (DuckDB writes one file,
-    Spark a folder of parts: both read as ``data_time=KEY/*.parquet``)."""
+    Spark a folder of parts: both read as ``data_time=KEY/*.parquet``). Spark commits a Delta
+    output itself (no row comes to the client): it is written to the table, not staged."""
     run_id, data_time = run[1], run[2] or "none"
     key = "data_time=" + data_time.replace(":", "-")
     staged, splits = [], []
     for source, outs in sorted(folders.items()):
         tables = (delta or {}).get(source, frozenset())
+        by_engine = tables if engine == "spark" else frozenset()
         # absolute: a local Spark server's working folder is not the client's
-        stage = {out: (folder / f"_staging-{run_id}").absolute() for out, folder in outs.items()}
+        stage = {
+            out: (folder / f"_staging-{run_id}").absolute() for out, folder in outs.items() if out not in by_engine
+        }
         final = {out: folder if out in tables else folder / key for out, folder in outs.items()}
         staged.append(Staged(source, outs, stage, final, data_time, tables, (tables_of or {}).get(source, {})))
         paths = {out: str(path / "part-0.parquet") if engine == "duckdb" else str(path) for out, path in stage.items()}
-        splits.append(Split(source, paths["quarantine"], paths.get("valid"), run))
+        paths.update({out: str(final[out].absolute()) for out in by_engine})
+        splits.append(Split(source, paths["quarantine"], paths.get("valid"), run, by_engine))
     return staged, tuple(splits)
 
 

@@ -207,3 +207,44 @@ def test_a_table_outputs_options_are_its_kinds(tmp_path):
     done = _run(tmp_path, "2026-11-24")
     assert done.returncode == 2
     assert "s.dq:5:1: error QUARANTINE_TARGET: quarantine table 'out/bad' has no option 'mode'" in done.stderr
+
+
+@pytest.mark.spark
+def test_spark_commits_a_delta_output_itself_and_a_rerun_replaces_its_data_time(tmp_path, spark_remote):
+    """The cluster writes the Delta table with replaceWhere (no stage on the client); read back
+    with deltalake and with Spark, each data time holds its bad rows once."""
+    from deltalake import DeltaTable
+    from pyspark.sql import SparkSession
+
+    def run(orders: str, day: str):
+        _write(tmp_path, 'quarantine orders to delta("out/bad")\nvalid orders to "out/good"\n', orders)
+        done = _run(tmp_path, day, "--engine", "spark", "--remote", spark_remote)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)["outputs"]["orders"]["quarantine"]
+
+    table = str(tmp_path / "out" / "bad")
+    run(FIRST, "2026-11-24")
+    run(SECOND, "2026-11-25")
+    again = run(SECOND, "2026-11-25")  # the same data time again: its rows once, one more commit
+    expected = sorted(
+        [
+            (2, None, "2026-11-24", ["orders_complete"]),
+            (3, "cy", "2026-11-24", ["orders_ids"]),
+            (3, "dée", "2026-11-24", ["orders_ids"]),
+            (4, None, "2026-11-25", ["orders_complete"]),
+        ],
+        key=repr,
+    )
+    read = DeltaTable(table).to_pyarrow_table().to_pylist()
+    got = [(r["id"], r["customer"], r["data_time"], [e["rule"] for e in r["_dq_errors"]]) for r in read]
+    assert sorted(got, key=repr) == expected
+    assert again["format"] == "delta" and again["version"] == DeltaTable(table).version() == 2
+    assert not [p for p in (tmp_path / "out" / "bad").iterdir() if p.name.startswith("_staging")]
+    spark = SparkSession.builder.remote(spark_remote).create()
+    try:
+        rows = spark.read.format("delta").load(table).collect()
+        by_spark = [(r["id"], r["customer"], r["data_time"], [e["rule"] for e in r["_dq_errors"]]) for r in rows]
+    finally:
+        spark.stop()
+    assert sorted(by_spark, key=repr) == expected
+    assert {r["_dq_run"]["engine"] for r in read} == {"spark"}
