@@ -8,6 +8,7 @@ A rerun of the data time replaces its rows; a run killed before the commit leave
 from __future__ import annotations
 
 import importlib
+import warnings
 from pathlib import Path
 
 from gryph.compiler.errors import EngineError, InvalidInput
@@ -85,7 +86,9 @@ def _commit_iceberg(spec: SourceSpec, rows, data_time: str) -> int:
         catalog.create_namespace_if_not_exists(identifier[:-1])
         table = catalog.create_table(identifier, schema=rows.schema)
     # EqualTo's own __init__ takes (term, literal); its pydantic fields are what mypy reads
-    table.overwrite(rows, overwrite_filter=EqualTo(DATA_TIME, data_time))  # type: ignore[call-arg, arg-type]
+    with warnings.catch_warnings():  # a data time's first rows replace none: not worth a warning
+        warnings.filterwarnings("ignore", "Delete operation did not match any records")
+        table.overwrite(rows, overwrite_filter=EqualTo(DATA_TIME, data_time))  # type: ignore[call-arg, arg-type]
     return table.current_snapshot().snapshot_id
 
 
