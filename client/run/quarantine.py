@@ -18,15 +18,18 @@ import shutil
 import sys
 import uuid
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from gryph.compiler.errors import EngineError, InvalidInput, Location
 from gryph.compiler.lowering.row_failures import Split
 from gryph.compiler.safe_names import safe_file_name
+from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.suites.split_outputs import row_level_sources
 from gryph.compiler.suites.suite import Suite
 from gryph.compiler.support.crash_points import crash_if_chosen
+
+from . import quarantine_tables
 
 OUTPUTS = ("quarantine", "valid")
 MARK = "_gryph_run"  # the run that wrote a folder (Spark and parquet readers skip names starting with _)
@@ -34,6 +37,7 @@ JOURNAL = "_swaps-{run}.json"
 CRASH_AT = "GRYPH_QUARANTINE_CRASH_AT"  # a test's point to die at: "staged" or "swapped"
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
+TABLE_STAGES = Path(".gryph") / "outputs"  # where a table output's rows are staged before their commit
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,7 @@ class Staged:
     final: dict[str, Path]  # a parquet output's data time folder, a Delta output's table
     data_time: str  # the value of a Delta table's data_time partition
     delta: frozenset[str] = frozenset()  # the outputs that are Delta tables
+    tables: dict[str, SourceSpec] = field(default_factory=dict)  # the outputs committed into tables
 
 
 def new_run_id() -> str:
@@ -64,7 +69,18 @@ def output_folders(suite: Suite, root: str | None) -> dict[str, dict[str, Path]]
         }
     found: dict[str, dict[str, Path]] = {}
     for (source, out), (folder, _) in suite.outputs.items():
-        found.setdefault(source, {})[out] = Path(folder)
+        staged_at = TABLE_STAGES / safe_file_name(source) / out if (source, out) in suite.output_tables else None
+        found.setdefault(source, {})[out] = staged_at or Path(folder)
+    return found
+
+
+def table_outputs(suite: Suite, root: str | None) -> dict[str, dict[str, SourceSpec]]:
+    """Per source, its outputs the suite commits into tables (none with ``--quarantine-to``),
+    each reached (and writable) before any scan."""
+    found: dict[str, dict[str, SourceSpec]] = {}
+    for (source, out), spec in suite.output_tables.items() if root is None else ():
+        quarantine_tables.check_table(spec)
+        found.setdefault(source, {})[out] = spec
     return found
 
 
@@ -85,21 +101,28 @@ def plan_outputs(
     engine: str,
     delta: dict[str, frozenset[str]] | None = None,
     key: str | None = None,
+    tables_of: dict[str, dict[str, SourceSpec]] | None = None,
 ) -> tuple[list[Staged], tuple[Split, ...]]:
     """The staged outputs, and the splits the compiler exports to them (DuckDB writes one file,
     Spark a folder of parts: both read as ``KEY/*.parquet``). ``key`` names a parquet output's
-    folder (a stream's batch: ``batch=N``), by default the data time's: ``data_time=...``."""
+    folder (a stream's batch: ``batch=N``), by default the data time's: ``data_time=...``. Spark
+    commits a Delta output itself (no row comes to the client): it is written to the table, not
+    staged."""
     run_id, data_time = run[1], run[2] or "none"
     key = key or "data_time=" + data_time.replace(":", "-")
     staged, splits = [], []
     for source, outs in sorted(folders.items()):
         tables = (delta or {}).get(source, frozenset())
+        by_engine = tables if engine == "spark" else frozenset()
         # absolute: a local Spark server's working folder is not the client's
-        stage = {out: (folder / f"_staging-{run_id}").absolute() for out, folder in outs.items()}
+        stage = {
+            out: (folder / f"_staging-{run_id}").absolute() for out, folder in outs.items() if out not in by_engine
+        }
         final = {out: folder if out in tables else folder / key for out, folder in outs.items()}
-        staged.append(Staged(source, outs, stage, final, data_time, tables))
+        staged.append(Staged(source, outs, stage, final, data_time, tables, (tables_of or {}).get(source, {})))
         paths = {out: str(path / "part-0.parquet") if engine == "duckdb" else str(path) for out, path in stage.items()}
-        splits.append(Split(source, paths["quarantine"], paths.get("valid"), run))
+        paths.update({out: str(final[out].absolute()) for out in by_engine})
+        splits.append(Split(source, paths["quarantine"], paths.get("valid"), run, by_engine))
     return staged, tuple(splits)
 
 
@@ -150,8 +173,10 @@ def discard(staged: Sequence[Staged]) -> None:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def publish(staged: Sequence[Staged], run_id: str) -> None:
-    """Swap every staged output into its data time's folder, as one journaled step."""
+def publish(staged: Sequence[Staged], run_id: str) -> dict[tuple[str, str], dict[str, object]]:
+    """Swap every staged output into its data time's folder, as one journaled step, then commit
+    each table output; what each table's commit made (its snapshot)."""
+    committed: dict[tuple[str, str], dict[str, object]] = {}
     for each in staged:
         for folder in each.staging.values():
             if not folder.is_dir():  # a remote Spark server writes to its own file system
@@ -168,6 +193,7 @@ def publish(staged: Sequence[Staged], run_id: str) -> None:
             "swaps": [
                 [str(each.staging[o]), str(each.final[o]), each.data_time if o in each.delta else None]
                 for o in each.staging
+                if o not in each.tables
             ],
         }
         journal = each.folders["quarantine"] / JOURNAL.format(run=run_id)
@@ -179,6 +205,12 @@ def publish(staged: Sequence[Staged], run_id: str) -> None:
         finally:
             if sys.exc_info()[0] in (None, DeltaNotWritten):
                 journal.unlink()
+        for out, spec in each.tables.items():  # each table's commit is one step by itself
+            try:
+                committed[(each.source, out)] = quarantine_tables.commit(spec, each.staging[out], each.data_time)
+            finally:
+                shutil.rmtree(each.staging[out], ignore_errors=True)
+    return committed
 
 
 def _swap_all(journal: dict, crash_between: bool = False) -> None:
@@ -257,7 +289,12 @@ def _exchange(a: Path, b: Path) -> None:
         raise OSError(errno, f"exchanging {a} with {b}: {os.strerror(errno)}")
 
 
-def described(staged: Iterable[Staged], counted: dict[str, dict], run_id: str) -> dict[str, dict[str, object]]:
+def described(
+    staged: Iterable[Staged],
+    counted: dict[str, dict],
+    run_id: str,
+    committed: dict[tuple[str, str], dict[str, object]] | None = None,
+) -> dict[str, dict[str, object]]:
     """What the result document and the history keep of the outputs: per source, each folder
     written with its rows (``counted``: the run's counts of the quarantined and valid rows), and
     the run that wrote them."""
@@ -268,6 +305,11 @@ def described(staged: Iterable[Staged], counted: dict[str, dict], run_id: str) -
             **{
                 kind: {"path": str(path), "rows": rows[kind], **_version(path, kind in each.delta)}
                 for kind, path in each.final.items()
+                if kind not in each.tables
+            },
+            **{
+                kind: {"path": spec.describe(), "rows": rows[kind], **(committed or {}).get((each.source, kind), {})}
+                for kind, spec in each.tables.items()
             },
             "run_id": run_id,
         }

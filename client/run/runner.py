@@ -284,6 +284,7 @@ def run(
     if folders:
         quarantine.check_targets(quarantine_to, folders, Location(suite.file))
         quarantine.finish_pending(folders)
+        tables = quarantine.table_outputs(suite, quarantine_to)
     with opened_engine(engine, remote) as active:
         started = dt.datetime.now(dt.timezone.utc)
         options = Options(
@@ -302,13 +303,14 @@ def run(
                 (suite.name, run_id, shown, active.name),
                 active.name,
                 quarantine.delta_outputs(suite, quarantine_to),
+                tables,
             )
         result = run_loaded(suite, active, started, options, store, phase, data_time=keyed)
         if staged:
             phase("publishing the quarantine and valid rows")
             with _located(Location(suite.file)):
-                quarantine.publish(staged, run_id)
-            result.outputs = quarantine.described(staged, result.outputs, run_id)
+                committed = quarantine.publish(staged, run_id)
+            result.outputs = quarantine.described(staged, result.outputs, run_id, committed)
         if store is not None:
             phase("storing the run in the history")
             try:

@@ -7,6 +7,7 @@ import weakref
 from collections.abc import Mapping, Sequence
 
 from pyspark.sql import DataFrame
+from pyspark.sql.connect import functions as F
 
 from gryph.compiler.engine import Rows
 from gryph.compiler.errors import EngineError
@@ -138,9 +139,17 @@ class SparkEngine:
         """Write a relation in full on the cluster: nothing comes back to the client."""
         where = export.path if export.table is None else f"table {table_label(export.table)}"
         with spark_errors(f"writing {export.name!r} to {where}"):
-            writer = compile_relation(export.relation, ctx).write.mode("overwrite")
+            frame = compile_relation(export.relation, ctx)
+            if export.replace is not None:  # a Delta table: the data time's rows replaced in one commit
+                column, value = export.replace
+                writer = frame.withColumn(column, F.lit(value)).write.format("delta").mode("overwrite")
+                writer = writer.partitionBy(column).option("replaceWhere", f"{quoted(column)} = {_sql_text(value)}")
+            else:
+                writer = frame.write.mode("overwrite")
             with wide_codegen(ctx):
-                if export.table is not None:
+                if export.replace is not None:
+                    writer.save(export.path)
+                elif export.table is not None:
                     writer.saveAsTable(".".join(quoted(part) for part in export.table))
                 else:
                     assert export.path is not None  # an Export names exactly one of the two
@@ -237,3 +246,8 @@ class SparkEngine:
         with spark_errors("dropping temporary views"):
             for name in dict.fromkeys(names):
                 self.spark.catalog.dropTempView(name)
+
+
+def _sql_text(value: str) -> str:
+    """A Spark SQL string literal (its escapes are backslashes)."""
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"

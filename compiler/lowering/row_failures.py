@@ -56,6 +56,7 @@ ERRORS, RUN = "_dq_errors", "_dq_run"
 ERROR_FIELDS = ("rule", "condition", "message")
 ERROR = struct(tuple((name, STRING) for name in ERROR_FIELDS))
 RUN_FIELDS = ("suite", "run_id", "data_time", "engine")
+DATA_TIME = "data_time"  # the partition column of a Delta output the engine commits (Split.delta)
 ROW_LEVEL = (CheckedCompleteness, CheckedValidity, CheckedAccuracy, CheckedUniqueness)
 
 
@@ -68,6 +69,7 @@ class Split:
     quarantine: str
     valid: str | None
     run: tuple[str | None, ...]
+    delta: frozenset[str] = frozenset()  # the outputs the engine commits into Delta tables itself
 
 
 @dataclass(frozen=True)
@@ -105,10 +107,12 @@ def split_exports(
     errors = _errors(flags)
     run = _struct(tuple(zip(RUN_FIELDS, (Literal(v, STRING) for v in split.run), strict=True)))
     quarantined = Project(Filter(flagged, failing), (*columns, Named(errors, ERRORS), Named(run, RUN)))
-    collector.export(Export(f"{split.source}__quarantine", quarantined, split.quarantine))
+    collector.export(
+        Export(f"{split.source}__quarantine", quarantined, split.quarantine, replace=_replace(split, "quarantine"))
+    )
     valid = Project(Filter(flagged, not_(failing)), columns)
     if split.valid is not None:
-        collector.export(Export(f"{split.source}__valid", valid, split.valid))
+        collector.export(Export(f"{split.source}__valid", valid, split.valid, replace=_replace(split, "valid")))
     return SplitCounts(
         split.source,
         collector.value(flagged, count_all(filter=failing)),
@@ -207,3 +211,8 @@ def _text(value: str) -> Literal:
 def _struct(fields: tuple[tuple[str, Scalar], ...]) -> Scalar:
     dtype: DataType = struct(tuple((name, value.dtype) for name, value in fields))
     return Call(Fn.MAKE_STRUCT, tuple(part for name, value in fields for part in (_text(name), value)), dtype)
+
+
+def _replace(split: Split, output: str) -> tuple[str, str] | None:
+    """A Delta output's partition: its data time's rows (the run's data time, else "none")."""
+    return (DATA_TIME, split.run[2] or "none") if output in split.delta else None

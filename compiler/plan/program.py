@@ -41,6 +41,9 @@ class Export:
     relation: Relation
     path: str | None = None
     table: tuple[str, ...] | None = None  # [database, schema,] table: each part one identifier
+    # (column, value): ``path`` is a Delta table partitioned by ``column``; the rows get it set to
+    # ``value`` and replace the table's rows of that value in one commit (Spark's replaceWhere)
+    replace: tuple[str, str] | None = None
 
     def __post_init__(self) -> None:
         if (self.path is None) == (self.table is None):

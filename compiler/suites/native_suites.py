@@ -43,7 +43,7 @@ from ..support.text_files import read_utf8
 from .drift_sketches import with_drift_sketches
 from .notify_targets import notify_target
 from .row_counts import with_row_counts
-from .split_outputs import split_output
+from .split_outputs import output_table, split_output
 from .suite import CheckSpec, MeasureSpec, NativeSql, NotifySpec, PassSpec, RuleBody, RuleSpec, SchemaSpec, Suite
 from .syntax_recovery import parse_recovering
 
@@ -201,6 +201,9 @@ def parse_suite(
     for output in outputs:
         with errors.statement():
             suite.outputs[(output.source, output.kind)] = split_output(output, suite, base, known_sources)
+            table = output_table(output)
+            if table is not None:
+                suite.output_tables[(output.source, output.kind)] = table
     errors.raise_any(partial=suite)
     return suite
 

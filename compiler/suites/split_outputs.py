@@ -1,6 +1,7 @@
 """A suite's ``quarantine SOURCE to "PATH"`` and ``valid SOURCE to "PATH"`` statements, checked:
 the source is declared and a row-level rule reads it, the folder lies inside the suite's folder,
-and each output is named once."""
+and each output is named once. A table output (``iceberg(...)``, ``postgres(...)``)
+is described as a source of its kind, so its name, catalog and credentials are read as a source's."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from pathlib import Path
 from ..errors import InvalidInput, did_you_mean
 from ..language.ruletree.statements import OutputDecl
 from ..rule_kinds import RuleKind
+from ..sources.databases import check_database_source
+from ..sources.source_specs import SourceSpec
 from .suite import Suite
 
 # the rule kinds whose failures are rows of their source (compiler/lowering/row_failures.py)
@@ -45,7 +48,7 @@ def split_output(statement: OutputDecl, suite: Suite, base: Path, known_sources:
         problem = f"holds rows of source {source!r}, which no completeness, validity, accuracy or uniqueness rule reads"
     elif kind == "valid" and (source, "quarantine") not in suite.outputs:
         problem = f"comes before a 'quarantine {source} to ...' statement"
-    elif Path(statement.path).is_absolute() or not _inside(base / statement.path, base):
+    elif _is_folder(statement) and (Path(statement.path).is_absolute() or not _inside(base / statement.path, base)):
         problem = "is outside the suite's folder"
     if problem is not None:
         raise InvalidInput(
@@ -55,7 +58,44 @@ def split_output(statement: OutputDecl, suite: Suite, base: Path, known_sources:
             text=statement.path,
             hint=f'write: quarantine {source} to "out/{source}_bad" (a folder under the suite\'s), then valid ...',
         )
+    if not _is_folder(statement):
+        return statement.path, statement.format
     return str(base / statement.path), statement.format
+
+
+def output_table(statement: OutputDecl) -> SourceSpec | None:
+    """A table output as a source of its kind (checked as one), or None for a folder."""
+    odd = next(
+        (key for key, _ in statement.options if statement.format != "postgres" and not key.startswith("catalog.")), None
+    )
+    if odd is not None:
+        _refuse(statement, f"has no option {odd!r}", 'iceberg("lake.dq.bad_orders", catalog.uri = "sqlite:///...")')
+    if _is_folder(statement):
+        return None
+    form = statement.format
+    name = f"{statement.kind} of {statement.source}"
+    spec = SourceSpec(name, form, paths=(statement.path,), options=statement.options, location=statement.location)
+    if form == "postgres":
+        if spec.option("query") is not None:
+            _refuse(statement, "is a query: an output is a table", 'postgres("URL", table = "dq.bad_orders")')
+        check_database_source(spec)
+    elif len(statement.path.split(".")) < 3:
+        _refuse(statement, "is not a catalog's table", 'iceberg("lake.dq.bad_orders", catalog.uri = "sqlite:///...")')
+    return spec
+
+
+def _is_folder(statement: OutputDecl) -> bool:
+    return statement.format in ("parquet", "delta")
+
+
+def _refuse(statement: OutputDecl, problem: str, example: str) -> None:
+    raise InvalidInput(
+        "QUARANTINE_TARGET",
+        f"{statement.kind} table {statement.path!r} {problem}",
+        location=statement.location,
+        text=statement.path,
+        hint=f"write: {statement.kind} {statement.source} to {example}",
+    )
 
 
 def _inside(path: Path, base: Path) -> bool:

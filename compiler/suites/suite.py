@@ -187,6 +187,9 @@ class Suite:
     # ``quarantine orders to "out/bad"`` / ``valid orders to delta("out/good")``: (source, kind) ->
     # (folder, format: parquet or delta)
     outputs: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+    # the outputs that are tables a run commits into (iceberg, postgres, ``table:`` in --database), as
+    # sources of that kind name them: (source, kind) -> the table's description
+    output_tables: dict[tuple[str, str], SourceSpec] = field(default_factory=dict)
     data_time: str | None = None  # ``data_time = "2026-11-24"`` (or ``= ${day}``): keys the run's history
 
     # Griffin: the data sources (views) over a kafka connector, whose rows are a stream's

@@ -153,6 +153,10 @@ SUITES = [
     "VALIDITY v ON `odd t`: `a b` between 1 and 2 as `in range`\n",
     # an option of several texts: null markers
     "source t = csv('a.csv', nullValue = [\"n/a\", '-', ''], schema = 'a double')\nsource u = csv('b.csv', nullValue = ['NA'])\n",
+    # quarantine and valid outputs: folders and tables, a table's options as a source's
+    'quarantine t to "out/bad"\nvalid t to delta("out/good")\n'
+    "quarantine `a b` to iceberg('lake.dq.bad', catalog.uri = \"sqlite:///c.db\", catalog.warehouse = 'file:///w')\n"
+    'valid u to postgres("postgresql://u@h/db", table = "dq.good", password_env = "PW", connect_timeout = "5s")\n',
 ]
 
 

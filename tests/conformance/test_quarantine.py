@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 
 from gryph.client import load_suite, run
 from tests.conformance.conformance_support import arrow_table
@@ -133,3 +134,52 @@ def test_a_validity_rule_quarantines_a_row_per_condition_it_fails(dq_engine, tmp
     assert sum(valid.values()) == 5
     errors = sorted(e["condition"] for row in found["rows"]["quarantine"] for e in row["_dq_errors"])
     assert errors == ["customer != 'bob'", "customer != 'bob'", "customer != 'bob'", "non_negative"]
+
+
+def _table_outputs(kind: str, folder: Path, postgres) -> str:
+    """The suite's quarantine and valid statements writing ORDERS to two tables of ``kind``."""
+    if kind == "delta":
+        return 'quarantine orders to delta("bad")\nvalid orders to delta("good")\n'
+    if kind == "iceberg":
+        catalog = f'catalog.uri = "sqlite:///{folder}/catalog.db", catalog.warehouse = "file://{folder}"'
+        return f'quarantine orders to iceberg("lake.q.bad", {catalog})\nvalid orders to iceberg("lake.q.good", {catalog})\n'
+    url = postgres.url()
+    return f'quarantine orders to postgres("{url}", table = "q.bad")\nvalid orders to postgres("{url}", table = "q.good")\n'
+
+
+def _table_rows(kind: str, folder: Path, postgres, name: str) -> list[dict]:
+    """A table output's rows as dicts, read back with that table's own library."""
+    if kind == "delta":
+        from deltalake import DeltaTable
+
+        return DeltaTable(str(folder / name)).to_pyarrow_table().to_pylist()
+    if kind == "iceberg":
+        from pyiceberg.catalog import load_catalog
+
+        catalog = load_catalog("lake", uri=f"sqlite:///{folder}/catalog.db", warehouse=f"file://{folder}")
+        return catalog.load_table(("q", name)).scan().to_arrow().to_pylist()
+    import json
+
+    import adbc_driver_postgresql.dbapi as pg
+
+    with pg.connect(postgres.url()) as con, con.cursor() as cursor:
+        cursor.execute(f"select * from q.{name}")
+        rows = cursor.fetch_arrow_table().to_pylist()
+    return [{**r, "_dq_errors": json.loads(r["_dq_errors"])} if "_dq_errors" in r else r for r in rows]
+
+
+@pytest.mark.parametrize("kind", ["delta", "iceberg", "postgres"])
+def test_each_table_kind_holds_the_hand_worked_rows(kind, dq_engine, tmp_path, monkeypatch, request):
+    postgres = request.getfixturevalue("postgres") if kind == "postgres" else None
+    if postgres is not None:
+        postgres.execute("drop schema if exists q cascade")
+    monkeypatch.chdir(tmp_path)  # the suite's folder: a Delta folder and the tables' stage are inside it
+    frames = {"orders": arrow_table(ORDERS), "customers": arrow_table(CUSTOMERS)}
+    suite = load_suite(SUITE + _table_outputs(kind, tmp_path, postgres), frames)
+    run(suite, dq_engine, data_time="2026-11-24")
+    bad, good = (_table_rows(kind, tmp_path, postgres, name) for name in ("bad", "good"))
+    columns = ("id", "customer", "amount")
+    quarantined = Counter((*(_key(r[c]) for c in columns), tuple(e["rule"] for e in r["_dq_errors"])) for r in bad)
+    assert quarantined == Counter(QUARANTINED)
+    assert Counter(tuple(_key(r[c]) for c in columns) for r in good) == Counter(VALID)
+    assert {r["data_time"] for r in bad + good} == {"2026-11-24"}

@@ -168,7 +168,12 @@ _STATEMENTS: dict[str, Callable[[SuiteConverter, Any], s.Statement]] = {
     "SchemaDecl": SuiteConverter.schema,
     "NotifyDecl": SuiteConverter.notify,
     "OutputDecl": lambda v, m: s.OutputDecl(
-        m.kind, unquote_name(m.source), unquote_string(m.path.value), m.format or "parquet", **v.at(m)
+        m.kind,
+        unquote_name(m.source),
+        unquote_string(m.path.value),
+        m.format or "parquet",
+        tuple((arg.key, literal_value(arg.value)) for arg in m.options),
+        **v.at(m),
     ),
 }
 

@@ -24,6 +24,7 @@ SOURCE_FORMAT = re.compile(
     r"(?ai:csv|tsv|parquet|json|avro|orc|table|postgres|mysql|sqlite|kafka|folder|delta|iceberg)\b", FLAGS
 )
 OPTION_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*", FLAGS)
+OUTPUT_FORMATS = ("delta", "iceberg", "postgres")  # the tables an output statement may name (suite.tx)
 LABEL = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`]|``)*`|[A-Za-z_][A-Za-z0-9_]*""", FLAGS)
 CHECK_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", FLAGS)
 # a name and a dot: a source's column (orders.amount), read by drift(...)
@@ -85,15 +86,22 @@ class SuiteParser(ExpressionParser):
             self.take_word()
             source = unquote_name(self.name())
             self.expect_keyword("to")
-            delta = self.keyword("delta")
-            if delta:
+            form = next((f for f in OUTPUT_FORMATS if self.keyword(f)), None)
+            if form:
                 self.expect_punct("(")
             if self.char() not in ("'", '"'):
                 raise Unhandled("a path")
             path = unquote_string(self.expect(STRING))
-            if delta:
+            options: list[tuple[str, object]] = []
+            if form:
+                while self.punct(","):
+                    key = self.expect(OPTION_KEY)
+                    self.expect_punct("=")
+                    options.append((key, self.option_value()))
                 self.expect_punct(")")
-            return s.OutputDecl(word, source, path, "delta" if delta else "parquet", **self.span(start, self.last_end))
+            return s.OutputDecl(
+                word, source, path, form or "parquet", tuple(options), **self.span(start, self.last_end)
+            )
         raise Unhandled("a statement")
 
     def keyword_list(self, keyword: str, item: Callable[[], str]) -> tuple[str, ...]:

@@ -133,7 +133,8 @@ class OutputDecl(Node):
     kind: str  # quarantine | valid
     source: str
     path: str
-    format: str = "parquet"  # a folder of parquet files per data time, or a "delta" table
+    format: str = "parquet"  # a folder of parquet files per data time, or a delta, iceberg or postgres table
+    options: tuple[tuple[str, object], ...] = ()  # a table's: iceberg's catalog.*, postgres's table and credentials
 
 
 Statement = (

@@ -1,0 +1,179 @@
+"""Quarantine outputs that are tables: an Iceberg table of a catalog (PyIceberg) and a PostgreSQL
+table. The engine writes the rows to a stage folder as for a parquet output; each is then put in
+its table in one commit that replaces the data time's rows (``data_time``, a column the table
+holds): Iceberg's overwrite with a filter on it, PostgreSQL's delete and insert in one transaction.
+A rerun of the data time replaces its rows; a run killed before the commit leaves the old ones.
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from pathlib import Path
+
+from gryph.compiler.errors import EngineError, InvalidInput
+from gryph.compiler.sources.databases import resolve
+from gryph.compiler.sources.lake_tables import catalog_properties, iceberg_identifier
+from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.compiler.sources.table_names import split_qualified
+
+DATA_TIME = "data_time"  # the column a table output's rows carry their data time in
+
+
+def check_table(spec: SourceSpec) -> None:
+    """Before any scan: the table's database or catalog is reached and can be written (a
+    read-only PostgreSQL server or session is refused here, not after the scan)."""
+    if spec.format != "postgres":
+        _catalog(spec)
+        return
+    connection = _postgres(spec)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "select pg_is_in_recovery(), case when to_regclass($1) is not null"
+                " then has_table_privilege($1, 'INSERT') and has_table_privilege($1, 'DELETE')"
+                " when to_regnamespace($2) is not null then has_schema_privilege($2, 'CREATE')"
+                " else has_database_privilege(current_database(), 'CREATE') end",
+                (_qualified(spec), schema_of(spec) or "public"),
+            )
+            standby, allowed = cursor.fetchone()
+    finally:
+        connection.rollback()
+        connection.close()
+    if standby or not allowed:
+        raise _refused(
+            spec,
+            "cannot be written (" + ("the server is a read-only standby" if standby else "its user may not") + ")",
+            "name a table of a server that takes writes, whose user may insert and delete its rows",
+        )
+
+
+def commit(spec: SourceSpec, stage: Path, data_time: str) -> dict[str, object]:
+    """Replace the data time's rows of the table with the staged ones, in one commit; what the
+    history keeps of it (Iceberg: the snapshot id)."""
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    rows = ds.dataset(str(stage), format="parquet").to_table()
+    rows = rows.append_column(DATA_TIME, pa.array([data_time] * rows.num_rows, pa.string()))
+    try:
+        if spec.format == "postgres":
+            _commit_postgres(spec, rows, data_time)
+            return {"format": "postgres"}
+        return {"format": "iceberg", "snapshot": _commit_iceberg(spec, rows, data_time)}
+    except (EngineError, InvalidInput):
+        raise
+    except Exception as error:  # the drivers' own errors: a table of another shape, a lost connection
+        raise EngineError(
+            "QUARANTINE_NOT_WRITTEN",
+            f"{spec.name} {spec.describe()} was not written: {str(error).splitlines()[0]}",
+            location=spec.location,
+            text=spec.describe(),
+            hint=f"a {spec.format} output must be a table of the columns the run writes, {DATA_TIME} included "
+            "(a new name makes one)",
+        ) from None
+
+
+def _commit_iceberg(spec: SourceSpec, rows, data_time: str) -> int:
+    from pyiceberg.exceptions import NoSuchTableError
+    from pyiceberg.expressions import EqualTo
+
+    catalog = _catalog(spec)
+    identifier = iceberg_identifier(spec)[1:]
+    try:
+        table = catalog.load_table(identifier)
+    except NoSuchTableError:
+        catalog.create_namespace_if_not_exists(identifier[:-1])
+        table = catalog.create_table(identifier, schema=rows.schema)
+    # EqualTo's own __init__ takes (term, literal); its pydantic fields are what mypy reads
+    with warnings.catch_warnings():  # a data time's first rows replace none: not worth a warning
+        warnings.filterwarnings("ignore", "Delete operation did not match any records")
+        table.overwrite(rows, overwrite_filter=EqualTo(DATA_TIME, data_time))  # type: ignore[call-arg, arg-type]
+    return table.current_snapshot().snapshot_id
+
+
+def _commit_postgres(spec: SourceSpec, rows, data_time: str) -> None:
+    name = _qualified(spec)
+    connection = _postgres(spec)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("set transaction read write")  # gryph's sessions start read-only
+            cursor.execute("select to_regclass($1) is not null", (name,))
+            (exists,) = cursor.fetchone()
+            if exists:
+                cursor.execute(f"delete from {name} where {_quoted(DATA_TIME)} = $1", (data_time,))
+            elif schema_of(spec) is not None:
+                cursor.execute(f"create schema if not exists {_quoted(schema_of(spec) or '')}")
+            # ADBC makes the table from the rows' Arrow types, or appends to the one there
+            cursor.adbc_ingest(name_of(spec), _as_json(rows), mode="create_append", db_schema_name=schema_of(spec))
+        connection.commit()
+    except BaseException:
+        connection.rollback()
+        raise
+    finally:
+        connection.close()
+
+
+def _as_json(rows):
+    """The rows with ``_dq_errors`` and ``_dq_run`` (where they are) as JSON text (ADBC maps no Arrow struct to a
+    PostgreSQL type; ``::jsonb`` reads them back)."""
+    import json
+
+    import pyarrow as pa
+
+    for column in ("_dq_errors", "_dq_run"):
+        at = rows.schema.get_field_index(column)
+        if at < 0:
+            continue  # a valid output has no reasons
+        texts = [json.dumps(value, ensure_ascii=False) for value in rows.column(at).to_pylist()]
+        rows = rows.set_column(at, column, pa.array(texts, pa.string()))
+    return rows
+
+
+def name_of(spec: SourceSpec) -> str:
+    return split_qualified(str(spec.option("table")))[-1]
+
+
+def schema_of(spec: SourceSpec) -> str | None:
+    parts = split_qualified(str(spec.option("table")))
+    return parts[-2] if len(parts) > 1 else None
+
+
+def _qualified(spec: SourceSpec) -> str:
+    """The table's name quoted part by part for PostgreSQL's SQL."""
+    return ".".join(_quoted(part) for part in split_qualified(str(spec.option("table"))))
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _postgres(spec: SourceSpec):
+    pg = importlib.import_module("adbc_driver_postgresql.dbapi")  # installed with gryph[postgres]; no stubs
+    try:
+        return pg.connect(resolve(spec).adbc_uri(), autocommit=False)
+    except Exception as error:  # the driver's errors: a refused login, an unreachable server
+        raise _refused(
+            spec, f"cannot be reached: {str(error).splitlines()[0]}", "check the URL and credentials"
+        ) from None
+
+
+def _catalog(spec: SourceSpec):
+    from pyiceberg.catalog import load_catalog
+
+    try:
+        return load_catalog(iceberg_identifier(spec)[0], **catalog_properties(spec))
+    except Exception as error:  # each catalog kind raises its own errors
+        raise _refused(
+            spec, f"has no catalog: {str(error).splitlines()[0]}", "give catalog.uri and catalog.warehouse"
+        ) from None
+
+
+def _refused(spec: SourceSpec, problem: str, hint: str) -> InvalidInput:
+    return InvalidInput(
+        "QUARANTINE_TARGET",
+        f"{spec.name} {spec.describe()} {problem}",
+        location=spec.location,
+        text=spec.describe(),
+        hint=hint,
+    )
