@@ -303,7 +303,7 @@ def run(
                 (suite.name, run_id, shown, active.name),
                 active.name,
                 quarantine.delta_outputs(suite, quarantine_to),
-                tables,
+                tables_of=tables,
             )
         result = run_loaded(suite, active, started, options, store, phase, data_time=keyed)
         if staged:
