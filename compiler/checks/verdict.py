@@ -10,7 +10,7 @@ checks never fail the run, even with --strict.
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..suites.suite import CheckSpec, PassSpec, SchemaSpec
 from .anomaly import Anomaly, judge_anomaly
@@ -20,6 +20,7 @@ from .check_tree import CompiledCheck
 from .drift import Drift, judge_drift
 from .interpreter import Env, evaluate
 from .schema_checks import SchemaCheck, judge_schema
+from .segment_checks import NO_SEGMENTS, Segmented, SegmentedReads, failing_summary, segment_inputs, segment_label
 
 _COMPARE = {
     "==": operator.eq,
@@ -50,6 +51,8 @@ class CheckOutcome:
     bounds: list[dict[str, object]] = field(default_factory=list)
     # a failing check's rows, per row-count measure it reads (compiler/lowering/failing_rows.py)
     failing_rows: dict[str, dict[str, object]] = field(default_factory=dict)
+    # a `by COLUMN` check: each segment's value and outcome, in the order of what it reads
+    segments: list[tuple[object, CheckOutcome]] = field(default_factory=list)
 
     @property
     def status(self) -> str:
@@ -69,10 +72,55 @@ class Verdict:
 
 
 def judge(
-    checks: list[CompiledCheck], policy: PassSpec, measures: dict[str, object], metrics: dict[str, object], clock: Clock
+    checks: list[CompiledCheck],
+    policy: PassSpec,
+    measures: dict[str, object],
+    metrics: dict[str, object],
+    clock: Clock,
+    segments: Segmented = NO_SEGMENTS,
 ) -> Verdict:
-    outcomes = [_placed(check, _run(check, measures, metrics, clock)) for check in checks]
+    outcomes = [
+        _placed(
+            check,
+            _run(check, measures, metrics, clock)
+            if check.by_segment is None
+            else _by_segment(check, check.by_segment, measures, metrics, clock, segments),
+        )
+        for check in checks
+    ]
     return Verdict(outcomes, holds(policy, outcomes), policy)
+
+
+def _by_segment(
+    check: CompiledCheck,
+    reading: SegmentedReads,
+    measures: dict[str, object],
+    metrics: dict[str, object],
+    clock: Clock,
+    segments: Segmented,
+) -> CheckOutcome:
+    """A `by COLUMN` check: judged per segment, passed when no segment failed; SKIP when no
+    segment could be judged (or there was none)."""
+    assert isinstance(check.spec, CheckSpec)  # only a check statement takes `by`
+    spec, whole = check.spec, replace(check, by_segment=None)
+    judged = [
+        (value, _run(whole, {**measures, **seg_measures}, {**metrics, **seg_metrics}, clock))
+        for value, seg_measures, seg_metrics in segment_inputs(reading, segments.measures, segments.metrics)
+    ]
+    outcome = CheckOutcome(spec.name, _text(spec), True, spec.warn, segments=judged)
+    failed = [(value, o) for value, o in judged if o.skipped is None and not o.passed]
+    if failed:
+        # a failing segment is a failure of the check; one whose evaluation broke is its error
+        outcome.passed = False
+        outcome.values = {
+            "segments failed": failing_summary([value for value, _ in failed], len(judged)),
+            **{segment_label(value): o.values for value, o in failed},
+        }
+        broken = [f"in segment {segment_label(value)}: {o.error}" for value, o in failed if o.error is not None]
+        outcome.error = "; ".join(broken) or None
+    elif all(o.skipped is not None for _, o in judged):
+        outcome.skipped = f"no segment of {reading.column} could be judged" if judged else "no segment to judge"
+    return outcome
 
 
 def _placed(check: CompiledCheck, outcome: CheckOutcome) -> CheckOutcome:
