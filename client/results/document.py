@@ -89,6 +89,7 @@ class CheckSegment:
     values: Mapping[str, object] = dataclass_field(default_factory=dict)
     error: str | None = None
     skipped: str | None = None
+    anomaly: bool | None = None  # an anomaly check's finding in this segment
 
 
 @dataclass(frozen=True)
@@ -367,6 +368,7 @@ def _check_segment(item: object, what: str) -> CheckSegment:
         cast(dict, optional(item, "values", dict, what, {})),
         cast(str | None, optional(item, "error", str, what)),
         cast(str | None, optional(item, "skipped", str, what)),
+        cast(bool | None, optional(item, "anomaly", bool, what)),
     )
 
 

@@ -158,11 +158,13 @@ def to_json(document: dict, one_line: bool = False) -> str:
 
 
 def _segment_outcome(value: object, outcome: CheckOutcome) -> dict:
-    """One segment of a `by COLUMN` check: its value, status, what it read, and its error or why it skipped."""
+    """One segment of a `by COLUMN` check: its value, status, what it read, its error or why it
+    skipped, and an anomaly check's finding there."""
     return {
         "segment": value,
         "status": outcome.status,
         "values": outcome.values,
         **({"error": outcome.error} if outcome.error is not None else {}),
         **({"skipped": outcome.skipped} if outcome.skipped is not None else {}),
+        **({"anomaly": outcome.anomaly} if outcome.anomaly is not None else {}),
     }

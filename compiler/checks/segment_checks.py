@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import InvalidInput
 from ..results import MeasureResult, Row, RuleResult
 from ..suites.suite import CheckSpec, Suite
+from .anomaly import Anomaly
 from .check_bounds import reads
 
 # per measure or rule split `by` a column: that column's name and each segment's value and metrics
@@ -101,6 +102,24 @@ def segment_inputs(
 def _keyed(values: list[tuple[Any, object]]) -> list[tuple[tuple[str, Any], object]]:
     # 1 and True, or 1 and 1.0, are one dict key: keep a segment's value apart by its type too
     return [((type(value).__name__, value), metrics) for value, metrics in values]
+
+
+def segment_key(value: object) -> str:
+    """A segment's value as the history stores it, to find the same segment in earlier runs."""
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def segment_check(check: str, key: str) -> str:
+    """The name a segment's anomaly findings are stored under (a unit separator no label holds
+    unescaped keeps it from any check's name)."""
+    return f"{check}\x1f{key}"
+
+
+def segment_anomaly(check: Anomaly, key: str) -> Anomaly:
+    """An anomaly check of one segment: its baseline that segment's earlier values, less the runs
+    where the check found that segment anomalous."""
+    query = replace(check.query, segment=key, check=segment_check(check.query.check, key))
+    return replace(check, query=query)
 
 
 def segment_label(value: object) -> str:
