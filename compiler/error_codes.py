@@ -117,6 +117,7 @@ CODES: dict[str, ErrorCode] = {
         ANOMALY_NOT_NUMERIC="an anomaly check watches <value>, which is not a number",
         ANOMALY_EXTRA_MISSING="<strategy> needs <package>, which is not installed",
         BAD_DRIFT_CHECK="drift check: <problem>",
+        BAD_SEGMENT_CHECK="check <name> by <column>: <problem>",
         NOT_CONSTANT="<argument> of <function> must be a constant",
         ARGUMENT_OUT_OF_RANGE="<argument> of <function> must be in <range>",
         BAD_FRACTION="<fraction> is not in [0, 1]",

@@ -3,8 +3,6 @@ value is shown, and the warning naming the cap when the column held more values 
 
 from __future__ import annotations
 
-import json
-
 from gryph.compiler.rule_kinds import RuleKind, metric_name
 
 from ..results.document import Rule, RuleSegments, Segment
@@ -12,13 +10,6 @@ from .visible_text import for_terminal
 
 # per rule kind, the metric counting a segment's bad rows and the one counting all of them
 BAD_OF_ALL = {RuleKind.COMPLETENESS: ("incomplete", "total")}
-
-
-def segment_label(value: object) -> str:
-    """A segment's value: text in quotes (so "" and "NULL" are told from NULL), NULL, a number."""
-    if value is None:
-        return "NULL"
-    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value)
 
 
 def ordered(segments: RuleSegments, rule: Rule | None) -> tuple[list[Segment], str]:

@@ -6,13 +6,14 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TypeGuard
 
+from gryph.compiler.checks.segment_checks import segment_label
 from gryph.compiler.rule_kinds import RuleKind
 
 from ..results.document import Check, MalformedColumn, ResultDocument, Rule
 from ..results.run_result import RunResult, json_safe
 from .headline import run_headline
 from .readable_values import duration, number
-from .segments_text import cap_warning, ordered, segment_label
+from .segments_text import cap_warning, ordered
 from .visible_text import for_terminal
 
 SAMPLE_ROWS_SHOWN = 5

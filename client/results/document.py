@@ -81,6 +81,18 @@ class FailingRows:
 
 
 @dataclass(frozen=True)
+class CheckSegment:
+    """One segment of a `check ... by COLUMN`: the column's value and the check's outcome there."""
+
+    value: object  # as the engine gave it: text, a number, or None for NULL
+    status: str  # PASS, FAIL, WARN or SKIP
+    values: Mapping[str, object] = dataclass_field(default_factory=dict)
+    error: str | None = None
+    skipped: str | None = None
+    anomaly: bool | None = None  # an anomaly check's finding in this segment
+
+
+@dataclass(frozen=True)
 class Check:
     name: str
     expression: str
@@ -93,6 +105,7 @@ class Check:
     reads: tuple[Reference, ...] = ()
     bounds: tuple[Bound, ...] = ()
     failing_rows: Mapping[str, FailingRows] = dataclass_field(default_factory=dict)
+    segments: tuple[CheckSegment, ...] = ()  # a `by COLUMN` check's outcome per segment
 
     @property
     def outcome(self) -> Outcome:
@@ -336,6 +349,26 @@ def _check(check: object, what: str) -> Check:
         reads=tuple(_reference(r, f"{what}'s reads") for r in cast(list, optional(check, "reads", list, what, []))),
         bounds=tuple(_bound(b, f"{what}'s bounds") for b in cast(list, optional(check, "bounds", list, what, []))),
         failing_rows=_each(failing, f"{what}'s failing rows", lambda rows, where, _: _failing(rows, where)),
+        segments=tuple(
+            _check_segment(item, f"{what}'s segment {index + 1}")
+            for index, item in enumerate(cast(list, optional(check, "segments", list, what, [])))
+        ),
+    )
+
+
+def _check_segment(item: object, what: str) -> CheckSegment:
+    if not isinstance(item, dict) or "segment" not in item:
+        raise Damaged(f"{what} is {shown(item)}, not a segment and its outcome")
+    status = text(field(item, "status", str, what), what)
+    if status not in STATUSES:
+        raise Damaged(f"{what}'s status is {status!r}, not one of {', '.join(STATUSES)}")
+    return CheckSegment(
+        item["segment"],
+        status,
+        cast(dict, optional(item, "values", dict, what, {})),
+        cast(str | None, optional(item, "error", str, what)),
+        cast(str | None, optional(item, "skipped", str, what)),
+        cast(bool | None, optional(item, "anomaly", bool, what)),
     )
 
 

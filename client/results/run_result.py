@@ -90,6 +90,7 @@ class RunResult:
                     **({"reads": check.reads} if check.reads else {}),
                     **({"bounds": check.bounds} if check.bounds else {}),
                     **({"failing_rows": check.failing_rows} if check.failing_rows else {}),
+                    **({"segments": [_segment_outcome(v, o) for v, o in check.segments]} if check.segments else {}),
                 }
                 for check in self.checks
             ],
@@ -154,3 +155,16 @@ def to_json(document: dict, one_line: bool = False) -> str:
     """The document as JSON text: indented, or on one line (a stream prints a document per line)."""
     indent = None if one_line else 2
     return json.dumps(json_safe(document), indent=indent, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def _segment_outcome(value: object, outcome: CheckOutcome) -> dict:
+    """One segment of a `by COLUMN` check: its value, status, what it read, its error or why it
+    skipped, and an anomaly check's finding there."""
+    return {
+        "segment": value,
+        "status": outcome.status,
+        "values": outcome.values,
+        **({"error": outcome.error} if outcome.error is not None else {}),
+        **({"skipped": outcome.skipped} if outcome.skipped is not None else {}),
+        **({"anomaly": outcome.anomaly} if outcome.anomaly is not None else {}),
+    }

@@ -14,6 +14,7 @@ from gryph.compiler.analysis import CheckedSuite, check_suite
 from gryph.compiler.analysis.sql_reads import check_suite_sql
 from gryph.compiler.checks.check_functions import Clock, NoHistory
 from gryph.compiler.checks.schema_checks import columns_of
+from gryph.compiler.checks.segment_checks import segmented
 from gryph.compiler.checks.verdict import judge
 from gryph.compiler.compile import CompiledSuite, compile_suite, view_plan
 from gryph.compiler.contracts.contract_files import is_contract
@@ -368,6 +369,7 @@ def run_loaded(
         values,
         {**metrics, **_source_metrics(suite, malformed_values)},
         Clock(suite.name, data_time or started, store.before(data_time or started) if store else NoHistory(), columns),
+        segmented(results, measures),
     )
     with _located(Location(suite.file)):
         fetch_failing_rows(verdict.checks, compiled, values, active, suite.sources, options.record_sample, phase)

@@ -47,6 +47,10 @@ _SCHEMA = (
     # time supersedes the earlier run (kept, never deleted), which history functions then skip
     """create table if not exists data_times (
         run_id varchar, suite varchar, data_time timestamp, superseded_by varchar)""",
+    # each measure's value and rule's metrics per segment of its `by COLUMN` (segment: the value's JSON)
+    """create table if not exists segment_values (
+        run_id varchar, seq bigint, suite varchar, source varchar, name varchar, segment varchar,
+        started timestamp, value varchar)""",
     # runs whose values `gryph history accept` marked as normal: every anomaly baseline includes them
     """create table if not exists accepted_runs (run_id varchar, suite varchar, accepted timestamp)""",
     # each source's columns (name -> logical type, JSON) as the run found them: schema_changes reads them
@@ -59,6 +63,7 @@ _TABLES = (
     "metric_values",
     "check_anomalies",
     "source_schemas",
+    "segment_values",
     "data_times",
     "accepted_runs",
 )

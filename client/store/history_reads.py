@@ -71,15 +71,20 @@ class HistoryReads(HistoryFile):
         runs that passed, and where the check found no anomaly, unless the query includes them; runs
         accepted by hand, and those of a streak of ``relearn_after`` anomalies, whatever their verdict."""
         table, column = ("measure_values", "measure") if query.source == "measure" else ("metric_values", "rule")
+        if query.segment is not None:
+            table, column = "segment_values", "name"
 
         def build(tables: set[str]) -> tuple[str, list] | None:
             if table not in tables:
                 return None
-            # table and column are one of the two pairs above, never the user's text
+            # table and column are one of the pairs above, never the user's text
             params: list[object] = []
             sql = f"select v.value, v.run_time from {self._current(table, tables, params)} v join runs r on r.run_id = v.run_id "
             sql += f"where v.suite = ? and v.{column} = ? "
             params += [suite, query.name]
+            if query.segment is not None:
+                sql += "and v.source = ? and v.segment = ? "
+                params += [query.source, query.segment]
             usual = ["r.passed"] if not query.include_failed else []
             if not query.include_anomalies and "check_anomalies" in tables:
                 usual.append(
@@ -117,6 +122,30 @@ class HistoryReads(HistoryFile):
             f"from check_anomalies a join {runs} c on c.run_id = a.run_id "
             "where a.suite = ? and a.check_name = ?)) where anomaly and streak >= ?"
         )
+
+    def segments(self, suite: str, source: str, name: str) -> list[str] | None:
+        """The segments (their keys) of measure or rule ``name`` in the newest current run of
+        ``suite`` that stored some, or None."""
+
+        def build(tables: set[str]) -> tuple[str, list] | None:
+            if "segment_values" not in tables:
+                return None
+            params: list[object] = []
+            rows = self._current("segment_values", tables, params)
+            newest = f"select run_id from {rows} where suite = ? and source = ? and name = ? "
+            newest += "order by run_time desc, seq desc limit 1"
+            params += [suite, source, name]
+            return (
+                f"select segment from segment_values where run_id = ({newest}) and source = ? and name = ? order by rowid",
+                [
+                    *params,
+                    source,
+                    name,
+                ],
+            )
+
+        found = self._query_with(build, lambda row: text(row[0], "a stored segment"))
+        return found or None
 
     def schema(self, suite: str, source: str) -> dict[str, str] | None:
         """The columns of ``source`` stored with the newest current run of ``suite`` that read it, or None."""

@@ -6,7 +6,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 import uuid
+from collections.abc import Mapping
 
+from gryph.compiler.checks.segment_checks import segment_check, segment_key
 from gryph.compiler.error_codes import HISTORY_NOT_STORED
 from gryph.compiler.errors import GryphError
 
@@ -56,6 +58,7 @@ class HistoryWrites(HistoryFile):
                     self._write_measures(con, run_id, seq, document.name, _utc(started), measures)
                     self._write_metrics(con, run_id, seq, document, _utc(started))
                     self._write_schemas(con, run_id, seq, document, _utc(started))
+                    self._write_segments(con, run_id, seq, document, _utc(started), measures)
                     if data_time is not None:
                         self._write_data_time(con, run_id, document.name, _utc(data_time))
                     con.execute("commit")
@@ -139,11 +142,42 @@ class HistoryWrites(HistoryFile):
                     for rule, value in metrics.items()
                 ],
             )
-        findings = [c for c in document.checks if c.anomaly is not None]
+        findings = [(c.name, c.anomaly) for c in document.checks if c.anomaly is not None]
+        findings += [
+            (segment_check(c.name, segment_key(s.value)), s.anomaly)
+            for c in document.checks
+            for s in c.segments
+            if s.anomaly is not None
+        ]
         if findings:
             con.executemany(
                 "insert into check_anomalies values (?, ?, ?, ?)",
-                [[run_id, suite, c.name, c.anomaly] for c in findings],
+                [[run_id, suite, name, anomaly] for name, anomaly in findings],
+            )
+
+    @staticmethod
+    def _write_segments(
+        con, run_id: str, seq: int, document: ResultDocument, started: dt.datetime, measures: dict[str, object]
+    ) -> None:
+        """Each segment's metrics of a rule `by COLUMN`, and each segment's value of a measure in the
+        shape its value over all rows is stored in, for per-segment anomaly checks."""
+        rows: list[tuple[str, str, object, object]] = [
+            ("metric", name, segment.value, dict(segment.metrics))
+            for name, part in document.segments.items()
+            for segment in part.values
+        ]
+        rows += [
+            ("measure", name, segment.value, _measure_shaped(measures.get(name), segment.metrics))
+            for name, part in document.measure_segments.items()
+            for segment in part.values
+        ]
+        if rows:
+            con.executemany(
+                "insert into segment_values values (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    [run_id, seq, document.name, source, name, segment_key(value), started, _json(metrics)]
+                    for source, name, value, metrics in rows
+                ],
             )
 
     @staticmethod
@@ -164,3 +198,16 @@ class HistoryWrites(HistoryFile):
             [run_id, suite, data_time],
         )
         con.execute("insert into data_times values (?, ?, ?, null)", [run_id, suite, data_time])
+
+
+def _measure_shaped(whole: object, row: Mapping[str, object]) -> object:
+    """A segment's row as its measure over all rows is stored: a map, a list, or its one value."""
+    if isinstance(whole, dict):
+        return dict(row)
+    if isinstance(whole, list):
+        return list(row.values())
+    return next(iter(row.values()))
+
+
+def _json(value: object) -> str:
+    return json.dumps(json_safe(value), allow_nan=False)

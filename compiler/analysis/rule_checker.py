@@ -37,7 +37,7 @@ class RuleChecker:
                 "UNSUPPORTED",
                 f"a {rule.kind} rule's metrics are not split by segment",
                 rule.segment,
-                "write `by COLUMN` on a completeness rule, or drop it",
+                "completeness rules and measures take `by COLUMN`; drop it here",
             )
 
     def segment_field(self, resolver: Resolver) -> Field | None:

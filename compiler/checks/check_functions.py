@@ -50,6 +50,7 @@ class BaselineQuery:
     relearn_after: int = 0
     since: dt.datetime | None = None
     until: dt.datetime | None = None
+    segment: str | None = None  # a `check ... by COLUMN`: this segment's values (segment_checks.segment_key)
 
 
 class HistoryReader(Protocol):
@@ -73,6 +74,10 @@ class HistoryReader(Protocol):
     def schema(self, suite: str, source: str) -> Columns | None:
         """The columns of ``source`` stored with the newest earlier run of ``suite`` that read it."""
 
+    def segments(self, suite: str, source: str, name: str) -> list[str] | None:
+        """The segments (their keys) of measure or rule ``name`` in the newest earlier run of
+        ``suite`` that stored some; None when none did."""
+
 
 class NoHistory:
     """No history store: every history function sees no earlier runs."""
@@ -94,6 +99,9 @@ class NoHistory:
         return []
 
     def schema(self, suite: str, source: str) -> Columns | None:
+        return None
+
+    def segments(self, suite: str, source: str, name: str) -> list[str] | None:
         return None
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import ErrorList, InvalidInput, Location, did_you_mean
@@ -21,10 +21,12 @@ from ..plan.data_types import Schema
 from ..sources.typed_text import metrics_name, typed_sources
 from ..suites.drift_frequencies import SHAPE as FREQUENCIES
 from ..suites.suite import CheckSpec, PassSpec, SchemaSpec, Suite
+from .anomaly import Anomaly
 from .anomaly_syntax import STRATEGY_PARAMETERS, MeasureTypes, build_anomaly
 from .check_functions import FUNCTIONS
 from .drift_syntax import build_drift
 from .schema_checks import SchemaCheck, columns_of
+from .segment_checks import SegmentedReads, segmented_reads
 from .tree_nodes import Binary, Call, Const, Index, ListOf, MeasureRef, MetricRef, Traced, Unary
 
 MAX_DEPTH = 64  # nesting of a check expression; deeper is an error, not a stack overflow
@@ -34,6 +36,7 @@ MAX_DEPTH = 64  # nesting of a check expression; deeper is an error, not a stack
 class CompiledCheck:
     spec: CheckSpec | SchemaSpec
     expr: object
+    by_segment: SegmentedReads | None = None  # `check ... by COLUMN`: judged per segment
 
 
 class _Builder:
@@ -47,6 +50,13 @@ class _Builder:
     error = staticmethod(located)
 
     def check(self, check: CheckSpec) -> CompiledCheck:
+        compiled = self._check(check)
+        if check.segment is None:
+            return compiled
+        read = compiled.expr.subject if isinstance(compiled.expr, Anomaly) else compiled.expr
+        return replace(compiled, by_segment=segmented_reads(self.suite, check, read))
+
+    def _check(self, check: CheckSpec) -> CompiledCheck:
         top = check.expr
         while isinstance(top, c.CheckGroup):
             top = top.expr

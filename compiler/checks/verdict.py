@@ -9,8 +9,9 @@ checks never fail the run, even with --strict.
 
 from __future__ import annotations
 
+import json
 import operator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..suites.suite import CheckSpec, PassSpec, SchemaSpec
 from .anomaly import Anomaly, judge_anomaly
@@ -20,6 +21,16 @@ from .check_tree import CompiledCheck
 from .drift import Drift, judge_drift
 from .interpreter import Env, evaluate
 from .schema_checks import SchemaCheck, judge_schema
+from .segment_checks import (
+    NO_SEGMENTS,
+    Segmented,
+    SegmentedReads,
+    failing_summary,
+    segment_anomaly,
+    segment_inputs,
+    segment_key,
+    segment_label,
+)
 
 _COMPARE = {
     "==": operator.eq,
@@ -50,6 +61,8 @@ class CheckOutcome:
     bounds: list[dict[str, object]] = field(default_factory=list)
     # a failing check's rows, per row-count measure it reads (compiler/lowering/failing_rows.py)
     failing_rows: dict[str, dict[str, object]] = field(default_factory=dict)
+    # a `by COLUMN` check: each segment's value and outcome, in the order of what it reads
+    segments: list[tuple[object, CheckOutcome]] = field(default_factory=list)
 
     @property
     def status(self) -> str:
@@ -69,10 +82,68 @@ class Verdict:
 
 
 def judge(
-    checks: list[CompiledCheck], policy: PassSpec, measures: dict[str, object], metrics: dict[str, object], clock: Clock
+    checks: list[CompiledCheck],
+    policy: PassSpec,
+    measures: dict[str, object],
+    metrics: dict[str, object],
+    clock: Clock,
+    segments: Segmented = NO_SEGMENTS,
 ) -> Verdict:
-    outcomes = [_placed(check, _run(check, measures, metrics, clock)) for check in checks]
+    outcomes = [
+        _placed(
+            check,
+            _run(check, measures, metrics, clock)
+            if check.by_segment is None
+            else _by_segment(check, check.by_segment, measures, metrics, clock, segments),
+        )
+        for check in checks
+    ]
     return Verdict(outcomes, holds(policy, outcomes), policy)
+
+
+def _by_segment(
+    check: CompiledCheck,
+    reading: SegmentedReads,
+    measures: dict[str, object],
+    metrics: dict[str, object],
+    clock: Clock,
+    segments: Segmented,
+) -> CheckOutcome:
+    """A `by COLUMN` check: judged per segment, passed when no segment failed; SKIP when no
+    segment could be judged (or there was none). An anomaly check learns each segment's baseline
+    from that segment's history: a segment new since the run before is not evaluated (SKIP, saying
+    so), and one of the run before that is gone is a warning row naming it."""
+    assert isinstance(check.spec, CheckSpec)  # only a check statement takes `by`
+    spec, whole = check.spec, replace(check, by_segment=None)
+    anomaly = check.expr if isinstance(check.expr, Anomaly) else None
+    earlier = None if anomaly is None else clock.history.segments(clock.suite, anomaly.query.source, anomaly.query.name)
+    judged = []
+    for value, seg_measures, seg_metrics in segment_inputs(reading, segments.measures, segments.metrics):
+        key = segment_key(value)
+        one = whole if anomaly is None else replace(whole, expr=segment_anomaly(anomaly, key))
+        judged.append((value, _run(one, {**measures, **seg_measures}, {**metrics, **seg_metrics}, clock)))
+        skipped = judged[-1][1].skipped
+        if skipped is not None and earlier is not None and key not in earlier:
+            judged[-1][1].skipped = f"a new segment, not in the run before: not evaluated ({skipped})"
+    outcome = CheckOutcome(spec.name, _text(spec), True, spec.warn)
+    failed = [(value, o) for value, o in judged if o.skipped is None and not o.passed]
+    if failed:
+        # a failing segment is a failure of the check; one whose evaluation broke is its error
+        outcome.passed = False
+        outcome.values = {
+            "segments failed": failing_summary([value for value, _ in failed], len(judged)),
+            **{segment_label(value): o.values for value, o in failed},
+        }
+        broken = [f"in segment {segment_label(value)}: {o.error}" for value, o in failed if o.error is not None]
+        outcome.error = "; ".join(broken) or None
+    elif all(o.skipped is not None for _, o in judged):
+        outcome.skipped = f"no segment of {reading.column} could be judged" if judged else "no segment to judge"
+    gone = [json.loads(key) for key in earlier or () if key not in {segment_key(v) for v, _ in judged}]
+    if gone:
+        outcome.values = {**outcome.values, "segments vanished": ", ".join(map(segment_label, gone))}
+    vanished: dict[str, object] = {"vanished": f"in the run before, not in this one's {reading.column}"}
+    outcome.segments = judged + [(value, CheckOutcome(spec.name, _text(spec), False, True, vanished)) for value in gone]
+    return outcome
 
 
 def _placed(check: CompiledCheck, outcome: CheckOutcome) -> CheckOutcome:

@@ -106,6 +106,7 @@ def parse_suite(
                     with_drift_sketches(with_row_counts(statement.expr, counted, readable), counted, readable),
                     location,
                     statement.warn,
+                    statement.segment,
                 )
                 _unique(check.name, seen, "check", statement, location)
                 checks.append(check)

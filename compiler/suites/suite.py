@@ -82,6 +82,7 @@ class CheckSpec:
     expr: CheckExpr
     location: Location
     warn: bool = False
+    segment: SegmentBy | None = None  # `by COLUMN`: judged once per segment of the metrics it reads
 
 
 @dataclass(frozen=True)

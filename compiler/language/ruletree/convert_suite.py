@@ -162,7 +162,9 @@ _STATEMENTS: dict[str, Callable[[SuiteConverter, Any], s.Statement]] = {
     "SelectionsDecl": lambda v, m: v.rule(m, v.select_list(m)),
     "FreshnessDecl": lambda v, m: v.rule(m, v.select_list(m)),
     "MeasureDecl": SuiteConverter.measure,
-    "CheckDecl": lambda v, m: s.CheckDecl(unquote_label(m.name), bool(m.warn), v.check(m.expr), **v.at(m)),
+    "CheckDecl": lambda v, m: s.CheckDecl(
+        unquote_label(m.name), bool(m.warn), v.check(m.expr), v._segment(m.segment), **v.at(m)
+    ),
     "PassDecl": lambda v, m: s.PassDecl(v.policy(m.policy), **v.at(m)),
     "StreamDecl": lambda v, m: s.StreamDecl(int(time_literal_ms(m.interval.value)), **v.at(m)),
     "SchemaDecl": SuiteConverter.schema,

@@ -59,9 +59,10 @@ class SuiteParser(ExpressionParser):
             warn = self.keyword("warn")
             self.expect_keyword("check")
             name = unquote_label(self.expect(LABEL))
+            segment = self.segment()
             self.expect_punct(":")
             expr = self.check()
-            return s.CheckDecl(name, warn, expr, **self.span(start, self.last_end))
+            return s.CheckDecl(name, warn, expr, segment, **self.span(start, self.last_end))
         if word == "pass":
             self.take_word()
             self.expect_keyword("when")
@@ -205,7 +206,7 @@ class SuiteParser(ExpressionParser):
         return s.RuleDecl(kind, name, source, target, body, details, segment, **at)
 
     def segment(self) -> s.SegmentBy | None:
-        """``by COLUMN`` before a selections rule's colon, if written."""
+        """``by COLUMN`` before a selections rule's, a measure's or a check's colon, if written."""
         start = self.pos
         if not self.keyword("by"):
             return None

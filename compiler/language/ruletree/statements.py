@@ -70,6 +70,7 @@ class CheckDecl(Node):
     name: str
     warn: bool
     expr: CheckExpr
+    segment: SegmentBy | None = None  # `by COLUMN`: judged once per segment of what it reads
 
 
 @dataclass(frozen=True, slots=True)
