@@ -192,3 +192,52 @@ def test_a_kept_source_known_here_costs_no_schema_request(spark_engine, tmp_path
     # users is scanned three times: copied once for the run, with the columns it uses
     assert sorted(sent) == [("execute", "checkpoint_command"), ("execute", "root")], sent
     assert result.metrics["ids"]["unique"] == 2
+
+
+def test_a_second_run_of_a_suite_sends_only_its_copies_and_its_action(spark_engine, tmp_path, monkeypatch):
+    """What a repeated run (a benchmark's repeats, a stream's batches) pays the server: no schema,
+    capability, package or setting request again, only the copies of its sources and one action."""
+    import decimal
+
+    import gryph.client.spark.rewrites.small_sources as small_runs
+
+    # decimal columns: a footer Spark's own inference reads, so each schema is asked of the server
+    amounts = pa.array([decimal.Decimal("1.50"), None, decimal.Decimal("2.00")], pa.decimal128(9, 2))
+    events, copy = tmp_path / "events.parquet", tmp_path / "copy.parquet"
+    pq.write_table(pa.table({"id": pa.array([1, 2, 2], pa.int64()), "amount": amounts}), events)
+    pq.write_table(pa.table({"id": pa.array([1, 2], pa.int64()), "amount": amounts[:2]}), copy)
+    suite = load_suite(
+        f'source events = parquet("{events}")\nsource copy = parquet("{copy}")\n'
+        "completeness paid on events: amount\nuniqueness ids on events: id\n"
+        "accuracy same on events, copy: events.id = copy.id\ncompleteness copied on copy: amount\n"
+    )
+    monkeypatch.setattr(small_runs, "SMALL_SOURCE_BYTES", 0)  # these few rows stand for large files
+    sent = _requests(spark_engine, monkeypatch)
+    client, settings_set = spark_engine.spark.client, []
+    config = client.config
+
+    def spy_config(operation):
+        if operation.WhichOneof("op_type") in ("set", "unset"):
+            settings_set.append(operation)
+        return config(operation)
+
+    monkeypatch.setattr(client, "config", spy_config)
+    first = run_on(suite, spark_engine, record_sample=0)
+    # by hand: each source's schema asked once; each is scanned by two queries (events: its
+    # completeness, uniqueness and the accuracy; copy: its completeness and the accuracy), so each is
+    # copied once for the run; one action for the metrics
+    assert sorted(sent) == [("analyze", "schema")] * 2 + [("execute", "checkpoint_command")] * 2 + [
+        ("execute", "root")
+    ], sent
+    sent.clear()
+    second = run_on(suite, spark_engine, record_sample=0)
+    assert sorted(sent) == [("execute", "checkpoint_command")] * 2 + [("execute", "root")], sent
+    assert settings_set == []  # a large run leaves the session's settings as they are
+    # by hand: one of three amounts NULL; ids 1 2 2 (1 unique); both events' ids have a copy;
+    # one of the copy's two amounts NULL
+    for result in (first, second):
+        metrics = result.metrics
+        assert (metrics["paid"]["total"], metrics["paid"]["incomplete"]) == (3, 1)
+        assert metrics["ids"]["unique"] == 1
+        assert (metrics["same"]["miss"], metrics["same"]["matched"]) == (0, 3)
+        assert (metrics["copied"]["total"], metrics["copied"]["incomplete"]) == (2, 1)
