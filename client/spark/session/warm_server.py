@@ -18,7 +18,7 @@ from pathlib import Path
 from gryph.compiler.errors import EngineError
 
 from .connector_jars import jar_cache
-from .local_server import START_TIMEOUT, kill_group, port_open, start_local_server
+from .local_server import START_TIMEOUT, kill_group, port_open, spark_home, start_local_server
 
 _STATE = "server.json"
 
@@ -74,6 +74,7 @@ def start_server(timeout: float = START_TIMEOUT) -> tuple[WarmServer, bool]:
     server = running_server()
     if server is not None:
         return server, False
+    spark_home()  # pyspark installed, or SPARK_MISSING naming the extra, before anything is made
     from pyspark import __version__ as spark_version
 
     folder = server_folder()
