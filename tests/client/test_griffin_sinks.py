@@ -11,7 +11,7 @@ STAMP = 1700000000000
 
 
 def setup_job(tmp_path, sinks: list[str], env_sinks: list[dict]) -> tuple[str, str]:
-    (tmp_path / "ids.csv").write_text("id\n1\n\"\"\n3\n", encoding="utf-8")
+    (tmp_path / "ids.csv").write_text('id\n1\n""\n3\n', encoding="utf-8")
     job = {
         "name": "ids_job",
         "timestamp": STAMP,
@@ -70,7 +70,7 @@ def test_a_sink_the_env_does_not_define(tmp_path, capsys):
 
 
 def test_measures_write_one_document_each(tmp_path, capsys):
-    (tmp_path / "ids.csv").write_text("id\n1\n1\n\"\"\n", encoding="utf-8")
+    (tmp_path / "ids.csv").write_text('id\n1\n1\n""\n', encoding="utf-8")
     job = {
         "name": "m_job",
         "timestamp": STAMP,

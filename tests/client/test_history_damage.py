@@ -92,7 +92,7 @@ CASES = [(which, *damage[:3]) for damage in DAMAGES for which in damage[3]]
 def stored(tmp_path_factory) -> Path:
     """A history holding one run of a real suite."""
     folder = tmp_path_factory.mktemp("history")
-    (folder / "t.csv").write_text("name\na\n\"\"\n", encoding="utf-8")
+    (folder / "t.csv").write_text('name\na\n""\n', encoding="utf-8")
     (folder / "users.dq").write_text(SUITE.format(data=folder / "t.csv"), encoding="utf-8")
     assert main(["run", str(folder / "users.dq"), "--history", str(folder / "h.duckdb")]) in (0, 1)
     return folder

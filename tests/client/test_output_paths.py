@@ -19,7 +19,7 @@ SUITE = 'source t = csv("t.csv")\ncompleteness c on t: id\n'
 
 @pytest.fixture()
 def workdir(tmp_path: Path) -> Path:
-    (tmp_path / "t.csv").write_text("id\n1\n\"\"\n")
+    (tmp_path / "t.csv").write_text('id\n1\n""\n')
     (tmp_path / "s.dq").write_text(SUITE)
     (tmp_path / "folder").mkdir()
     (tmp_path / "file").write_text("earlier\n")

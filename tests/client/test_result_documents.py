@@ -67,7 +67,7 @@ def _old_history(path) -> None:
 
 
 def test_the_json_output_names_its_format_first_and_is_otherwise_as_before(tmp_path):
-    (tmp_path / "t.csv").write_text("name\nann\n\"\"\nbob\n")
+    (tmp_path / "t.csv").write_text('name\nann\n""\nbob\n')
     (tmp_path / "s.dq").write_text(SUITE)
     done = gryph("run", "s.dq", "--format", "json", cwd=tmp_path)
     assert done.returncode == 1  # "at most two" fails on 3 rows
@@ -94,7 +94,7 @@ def test_the_json_output_names_its_format_first_and_is_otherwise_as_before(tmp_p
 
 
 def test_checks_and_rules_read_with_their_outcome_severity_and_kind(tmp_path):
-    (tmp_path / "t.csv").write_text("name\nann\n\"\"\nbob\n")  # 3 rows, one name empty (NULL)
+    (tmp_path / "t.csv").write_text('name\nann\n""\nbob\n')  # 3 rows, one name empty (NULL)
     (tmp_path / "s.dq").write_text(SUITE)
     document = run(str(tmp_path / "s.dq")).document()
     read = {check.name: (check.outcome, check.severity) for check in document.checks}

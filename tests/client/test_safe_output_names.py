@@ -64,7 +64,7 @@ def workdir(tmp_path: Path) -> Path:
     """A folder two levels down, so ``../..`` would land in the test's own tmp folder."""
     work = tmp_path / "a" / "b"
     work.mkdir(parents=True)
-    (work / "ids.csv").write_text("id\n1\n\"\"\n3\n", encoding="utf-8")
+    (work / "ids.csv").write_text('id\n1\n""\n3\n', encoding="utf-8")
     return work
 
 

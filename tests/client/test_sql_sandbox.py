@@ -132,7 +132,7 @@ def test_sql_over_files_in_several_folders_globs_and_formats_still_runs(tmp_path
     for folder in ("a", "b", "c", "d"):
         (tmp_path / folder).mkdir()
     (tmp_path / "a" / "x1.csv").write_text("id\n1\n2\n", encoding="utf-8")
-    (tmp_path / "a" / "x2.csv").write_text("id\n3\n\"\"\n", encoding="utf-8")  # one empty id
+    (tmp_path / "a" / "x2.csv").write_text('id\n3\n""\n', encoding="utf-8")  # one empty id
     pq.write_table(pa.table({"id": [10, 20]}), tmp_path / "b" / "p.parquet")
     (tmp_path / "c" / "j.json").write_text('{"id": 100}\n{"id": 200}\n', encoding="utf-8")
     schema = parse_schema({"type": "record", "name": "r", "fields": [{"name": "id", "type": "long"}]})

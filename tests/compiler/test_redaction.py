@@ -91,7 +91,7 @@ def test_a_run_stores_its_history_whatever_short_secret_was_registered(registry_
     register_secret("a")
     register_secret("name")  # long enough to mask, and a key of every result document
     suite = tmp_path / "s.dq"
-    (tmp_path / "t.csv").write_text("name\nx\n\"\"\n")
+    (tmp_path / "t.csv").write_text('name\nx\n""\n')
     suite.write_text(f'source t = csv("{tmp_path / "t.csv"}")\ncompleteness c on t: name\n')
     history = tmp_path / "h.duckdb"
     assert main(["run", str(suite), "--history", str(history), "--quiet", "--output", str(tmp_path / "o")]) == 0
