@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import importlib
 import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from gryph.compiler.errors import EngineError, InvalidInput
+from gryph.compiler.source_kinds import SourceKind
 from gryph.compiler.sources.databases import resolve
 from gryph.compiler.sources.lake_tables import catalog_properties, iceberg_identifier
 from gryph.compiler.sources.source_specs import SourceSpec
@@ -23,9 +27,10 @@ DATA_TIME = "data_time"  # the column a table output's rows carry their data tim
 def check_table(spec: SourceSpec) -> None:
     """Before any scan: the table's database or catalog is reached and can be written (a
     read-only PostgreSQL server or session is refused here, not after the scan)."""
-    if spec.format != "postgres":
-        _catalog(spec)
-        return
+    _WRITERS[spec.kind.kind].check(spec)
+
+
+def _check_postgres(spec: SourceSpec) -> None:
     connection = _postgres(spec)
     try:
         with connection.cursor() as cursor:
@@ -57,10 +62,7 @@ def commit(spec: SourceSpec, stage: Path, data_time: str) -> dict[str, object]:
     rows = ds.dataset(str(stage), format="parquet").to_table()
     rows = rows.append_column(DATA_TIME, pa.array([data_time] * rows.num_rows, pa.string()))
     try:
-        if spec.format == "postgres":
-            _commit_postgres(spec, rows, data_time)
-            return {"format": "postgres"}
-        return {"format": "iceberg", "snapshot": _commit_iceberg(spec, rows, data_time)}
+        return {"format": spec.format, **_WRITERS[spec.kind.kind].commit(spec, rows, data_time)}
     except (EngineError, InvalidInput):
         raise
     except Exception as error:  # the drivers' own errors: a table of another shape, a lost connection
@@ -74,7 +76,7 @@ def commit(spec: SourceSpec, stage: Path, data_time: str) -> dict[str, object]:
         ) from None
 
 
-def _commit_iceberg(spec: SourceSpec, rows, data_time: str) -> int:
+def _commit_iceberg(spec: SourceSpec, rows, data_time: str) -> dict[str, object]:
     from pyiceberg.exceptions import NoSuchTableError
     from pyiceberg.expressions import EqualTo
 
@@ -89,10 +91,10 @@ def _commit_iceberg(spec: SourceSpec, rows, data_time: str) -> int:
     with warnings.catch_warnings():  # a data time's first rows replace none: not worth a warning
         warnings.filterwarnings("ignore", "Delete operation did not match any records")
         table.overwrite(rows, overwrite_filter=EqualTo(DATA_TIME, data_time))  # type: ignore[call-arg, arg-type]
-    return table.current_snapshot().snapshot_id
+    return {"snapshot": table.current_snapshot().snapshot_id}
 
 
-def _commit_postgres(spec: SourceSpec, rows, data_time: str) -> None:
+def _commit_postgres(spec: SourceSpec, rows, data_time: str) -> dict[str, object]:
     name = _qualified(spec)
     connection = _postgres(spec)
     try:
@@ -112,6 +114,7 @@ def _commit_postgres(spec: SourceSpec, rows, data_time: str) -> None:
         raise
     finally:
         connection.close()
+    return {}
 
 
 def _as_json(rows):
@@ -177,3 +180,18 @@ def _refused(spec: SourceSpec, problem: str, hint: str) -> InvalidInput:
         text=spec.describe(),
         hint=hint,
     )
+
+
+@dataclass(frozen=True)
+class _TableWriter:
+    """How a table kind is checked before the scan and committed to after it (what the commit
+    made, for the history)."""
+
+    check: Callable[[SourceSpec], object]
+    commit: Callable[[SourceSpec, Any, str], dict[str, object]]
+
+
+_WRITERS = {
+    SourceKind.POSTGRES: _TableWriter(_check_postgres, _commit_postgres),
+    SourceKind.ICEBERG: _TableWriter(_catalog, _commit_iceberg),
+}

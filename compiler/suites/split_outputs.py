@@ -10,6 +10,7 @@ from pathlib import Path
 from ..errors import InvalidInput, did_you_mean
 from ..language.ruletree.statements import OutputDecl
 from ..rule_kinds import RuleKind
+from ..source_kinds import SourceKindSpec, source_kind
 from ..sources.databases import check_database_source
 from ..sources.source_specs import SourceSpec
 from .suite import Suite
@@ -65,9 +66,8 @@ def split_output(statement: OutputDecl, suite: Suite, base: Path, known_sources:
 
 def output_table(statement: OutputDecl) -> SourceSpec | None:
     """A table output as a source of its kind (checked as one), or None for a folder."""
-    odd = next(
-        (key for key, _ in statement.options if statement.format != "postgres" and not key.startswith("catalog.")), None
-    )
+    kind = source_kind(statement.format)
+    odd = next((key for key, _ in statement.options if not _output_option(kind, key)), None)
     if odd is not None:
         _refuse(statement, f"has no option {odd!r}", 'iceberg("lake.dq.bad_orders", catalog.uri = "sqlite:///...")')
     if _is_folder(statement):
@@ -75,7 +75,7 @@ def output_table(statement: OutputDecl) -> SourceSpec | None:
     form = statement.format
     name = f"{statement.kind} of {statement.source}"
     spec = SourceSpec(name, form, paths=(statement.path,), options=statement.options, location=statement.location)
-    if form == "postgres":
+    if kind.family == "database":
         if spec.option("query") is not None:
             _refuse(statement, "is a query: an output is a table", 'postgres("URL", table = "dq.bad_orders")')
         check_database_source(spec)
@@ -85,7 +85,14 @@ def output_table(statement: OutputDecl) -> SourceSpec | None:
 
 
 def _is_folder(statement: OutputDecl) -> bool:
-    return statement.format in ("parquet", "delta")
+    """A parquet or Delta output: the files of a folder (an Iceberg or database one is a table)."""
+    return source_kind(statement.format).paths_are == "files"
+
+
+def _output_option(kind: SourceKindSpec, key: str) -> bool:
+    """An option an output of ``kind`` takes: a database's (its table, its credentials) or a
+    catalog's property; what a source is read by (a version, a snapshot) is no output's."""
+    return kind.family == "database" or (bool(kind.option_prefix) and key.startswith(kind.option_prefix))
 
 
 def _refuse(statement: OutputDecl, problem: str, example: str) -> None:
