@@ -5,7 +5,6 @@ from its boundary, latency axes in units, a suite of measures only; and every fi
 from __future__ import annotations
 
 import datetime as dt
-import os
 import stat
 import subprocess
 import sys
@@ -15,7 +14,7 @@ import pytest
 from gryph.client.cli.main import main
 from gryph.client.outputs.html.axes import duration_unit, percent_text, time_axis
 from tests.client.test_html_report import chart, specs, values
-from tests.support.gryph_cli import GRYPH
+from tests.support.gryph_cli import GRYPH, with_umask
 
 
 @pytest.mark.parametrize(
@@ -104,11 +103,10 @@ def test_every_output_file_takes_the_users_umask(tmp_path, umask, mode):
     command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli.main"]
     outputs = ["--html", "r.html", "--junit", "j.xml", "--markdown", "m.md", "--output", "o.json", "--png", "png"]
     done = subprocess.run(
-        [*command, "run", "s.dq", "--no-history", "--quiet", *outputs],
+        with_umask(umask, [*command, "run", "s.dq", "--no-history", "--quiet", *outputs]),
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        preexec_fn=lambda: os.umask(umask),
     )
     assert done.returncode == 0, done.stderr
     files = ["r.html", "j.xml", "m.md", "o.json", *(f"png/{p.name}" for p in (tmp_path / "png").iterdir())]

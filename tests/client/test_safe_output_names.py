@@ -16,7 +16,7 @@ import duckdb
 import pytest
 
 from gryph.compiler.safe_names import safe_file_name
-from tests.support.gryph_cli import GRYPH
+from tests.support.gryph_cli import GRYPH, with_umask
 
 STAMP = 1700000000000
 LONG = "x" * 300
@@ -168,11 +168,10 @@ def test_reports_are_written_with_the_users_umask_and_keep_an_existing_mode(work
     command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli.main"]
     for output in ("old.json", "new.json", "private.json"):
         done = subprocess.run(
-            [*command, "run", "s.dq", "--no-history", "--format", "json", "--output", output],
+            with_umask(0o022, [*command, "run", "s.dq", "--no-history", "--format", "json", "--output", output]),
             cwd=workdir,
             capture_output=True,
             text=True,
-            preexec_fn=lambda: os.umask(0o022),
         )
         assert done.returncode == 0, done.stderr
     modes = {name: stat.S_IMODE((workdir / name).stat().st_mode) for name in ("old.json", "new.json", "private.json")}

@@ -22,3 +22,10 @@ def gryph(
     return subprocess.run(
         command + list(args), cwd=cwd, capture_output=True, text=True, timeout=timeout, env=environment
     )
+
+
+def with_umask(umask: int, command: list[str]) -> list[str]:
+    """``command`` run under ``umask``, set by ``sh`` before it execs the command. Not a
+    ``preexec_fn``: Python code between fork and exec in a test worker whose gRPC threads run
+    (a Spark test before it) aborted the child (gRPC's fork handler: epoll_wait, bad file descriptor)."""
+    return ["sh", "-c", f'umask {umask:03o} && exec "$@"', "sh", *command]
