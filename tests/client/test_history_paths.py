@@ -7,9 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import resource
 import shutil
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -20,21 +18,23 @@ import pytest
 
 from gryph.client.store.history import HistoryStore
 from gryph.compiler.errors import EngineError
+from tests.support.gryph_cli import limited
 from tests.support.result_documents import result_document
 
 ROOT = Path(__file__).resolve().parents[2]
 GRYPH = ROOT / ".venv" / "bin" / "gryph"
 
 
-def gryph(*args: str, cwd: Path, prefix: tuple[str, ...] = (), preexec_fn=None) -> subprocess.CompletedProcess:
+def gryph(
+    *args: str, cwd: Path, prefix: tuple[str, ...] = (), file_size: int | None = None
+) -> subprocess.CompletedProcess:
     command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli.main"]
     return subprocess.run(
-        [*prefix, *command, *args],
+        limited([*prefix, *command, *args], file_size=file_size),
         cwd=cwd,
         capture_output=True,
         text=True,
         timeout=120,  # a history that hangs the run (a pipe) fails here instead of hanging the tests
-        preexec_fn=preexec_fn,
     )
 
 
@@ -154,16 +154,14 @@ def test_a_history_without_write_permission_is_refused_before_the_scan(workdir, 
     assert not (workdir / "out.json").exists()
 
 
-def _small_disk() -> None:
-    """A disk that fills at 8 KiB, before DuckDB's headers (12 KiB) are written: the reports fit."""
-    resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails instead of killing
+# a disk that fills at 8 KiB, before DuckDB's headers (12 KiB) are written: the reports fit
+_SMALL_DISK = 8192
 
 
 def test_a_history_write_that_fails_after_the_run_keeps_its_outputs(workdir):
     # no record samples: the reports stay under the small disk's 8 KiB, the history's headers do not
     outputs = ["--output", "out.json", "--format", "json", "--junit", "j.xml", "--markdown", "m.md", "--sample", "0"]
-    done = gryph("run", "users.dq", "--history", "h.duckdb", *outputs, cwd=workdir, preexec_fn=_small_disk)
+    done = gryph("run", "users.dq", "--history", "h.duckdb", *outputs, cwd=workdir, file_size=_SMALL_DISK)
     assert done.returncode == 4, done.stderr  # the example passes: 4 says only the history is missing
     assert done.stderr.startswith("h.duckdb: error HISTORY_NOT_WRITTEN: the run was not stored in the history h.duckdb")
     assert "File too large" in done.stderr and done.stderr.rstrip().endswith("the run passed")
@@ -178,7 +176,7 @@ def test_a_failed_run_whose_history_write_fails_still_exits_1(tmp_path):
         'source t = csv("t.csv", schema = "a bigint")\nmeasure "n": count(*)\ncheck "empty": measures["n"] == 0\n'
         "pass when all\n"
     )
-    done = gryph("run", "s.dq", "--history", "h.duckdb", "--junit", "j.xml", cwd=tmp_path, preexec_fn=_small_disk)
+    done = gryph("run", "s.dq", "--history", "h.duckdb", "--junit", "j.xml", cwd=tmp_path, file_size=_SMALL_DISK)
     assert done.returncode == 1, done.stderr  # the data's verdict comes first
     assert "error HISTORY_NOT_WRITTEN" in done.stderr and done.stderr.rstrip().endswith("the run failed")
     assert "<failure" in (tmp_path / "j.xml").read_text()

@@ -4,15 +4,13 @@ work, 3 when writing fails), never an internal error, no partial file, earlier f
 from __future__ import annotations
 
 import os
-import resource
-import signal
 import stat
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.support.gryph_cli import GRYPH, gryph
+from tests.support.gryph_cli import GRYPH, gryph, limited
 
 SUITE = 'source t = csv("t.csv")\ncompleteness c on t: id\n'
 
@@ -75,12 +73,9 @@ def test_a_database_file_duckdb_cannot_open_is_an_engine_error(workdir, content)
 def test_a_write_failing_half_way_leaves_the_earlier_file_and_no_partial_one(workdir):
     """The file size limit (which binds root too) stops the report half-way, as a full disk would."""
 
-    def limit_file_size():
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails, not the process
-        resource.setrlimit(resource.RLIMIT_FSIZE, (64, 64))
-
     command = [str(GRYPH), "run", "s.dq", "--no-history", "--format", "json", "--output", "file"]
-    done = subprocess.run(command, cwd=workdir, capture_output=True, text=True, timeout=300, preexec_fn=limit_file_size)
+    # a write past 64 bytes fails, not the process
+    done = subprocess.run(limited(command, file_size=64), cwd=workdir, capture_output=True, text=True, timeout=300)
     assert done.returncode == 3, done.stderr
     assert "file: error OUTPUT_NOT_WRITTEN: cannot write file: File too large" in done.stderr
     assert (workdir / "file").read_text() == "earlier\n"
@@ -105,21 +100,16 @@ def test_a_pipe_is_written_in_place_and_a_link_stays_a_link(workdir):
 def test_records_to_on_a_full_disk_is_exit_3_without_a_partial_file(tmp_path):
     """The file size limit stops the record export half-way, as a full disk would."""
 
-    def limit_file_size():
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-        resource.setrlimit(resource.RLIMIT_FSIZE, (65536, 65536))
-
     # 30,000 incomplete rows: their parquet export is well over the 64 KiB limit
     rows = "".join(f"{i},\n" if i % 2 else f"{i},user{i}@example.org\n" for i in range(60000))
     (tmp_path / "d.csv").write_text("id,email\n" + rows, encoding="utf-8")
     (tmp_path / "s.dq").write_text('source s = csv("d.csv")\ncompleteness c on s: email\n', encoding="utf-8")
     done = subprocess.run(
-        [str(GRYPH), "run", "s.dq", "--no-history", "--records-to", "out"],
+        limited([str(GRYPH), "run", "s.dq", "--no-history", "--records-to", "out"], file_size=65536),
         cwd=tmp_path,
         capture_output=True,
         text=True,
         timeout=300,
-        preexec_fn=limit_file_size,
     )
     assert done.returncode == 3 and "File too large" in done.stderr, done.stderr
     assert list((tmp_path / "out").iterdir()) == []

@@ -14,7 +14,7 @@ import pytest
 from gryph.client.cli.main import main
 from gryph.client.outputs.html.axes import duration_unit, percent_text, time_axis
 from tests.client.test_html_report import chart, specs, values
-from tests.support.gryph_cli import GRYPH, with_umask
+from tests.support.gryph_cli import GRYPH, limited
 
 
 @pytest.mark.parametrize(
@@ -103,7 +103,7 @@ def test_every_output_file_takes_the_users_umask(tmp_path, umask, mode):
     command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli.main"]
     outputs = ["--html", "r.html", "--junit", "j.xml", "--markdown", "m.md", "--output", "o.json", "--png", "png"]
     done = subprocess.run(
-        with_umask(umask, [*command, "run", "s.dq", "--no-history", "--quiet", *outputs]),
+        limited([*command, "run", "s.dq", "--no-history", "--quiet", *outputs], umask=umask),
         cwd=tmp_path,
         capture_output=True,
         text=True,

@@ -16,7 +16,7 @@ import duckdb
 import pytest
 
 from gryph.compiler.safe_names import safe_file_name
-from tests.support.gryph_cli import GRYPH, with_umask
+from tests.support.gryph_cli import GRYPH, limited
 
 STAMP = 1700000000000
 LONG = "x" * 300
@@ -168,7 +168,7 @@ def test_reports_are_written_with_the_users_umask_and_keep_an_existing_mode(work
     command = [str(GRYPH)] if GRYPH.exists() else [sys.executable, "-m", "gryph.client.cli.main"]
     for output in ("old.json", "new.json", "private.json"):
         done = subprocess.run(
-            with_umask(0o022, [*command, "run", "s.dq", "--no-history", "--format", "json", "--output", output]),
+            limited([*command, "run", "s.dq", "--no-history", "--format", "json", "--output", output], umask=0o022),
             cwd=workdir,
             capture_output=True,
             text=True,

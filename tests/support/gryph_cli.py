@@ -24,8 +24,14 @@ def gryph(
     )
 
 
-def with_umask(umask: int, command: list[str]) -> list[str]:
-    """``command`` run under ``umask``, set by ``sh`` before it execs the command. Not a
-    ``preexec_fn``: Python code between fork and exec in a test worker whose gRPC threads run
-    (a Spark test before it) aborted the child (gRPC's fork handler: epoll_wait, bad file descriptor)."""
-    return ["sh", "-c", f'umask {umask:03o} && exec "$@"', "sh", *command]
+def limited(command: list[str], *, umask: int | None = None, file_size: int | None = None) -> list[str]:
+    """``command`` run under ``umask`` and a ``file_size`` limit in bytes (a write past it fails
+    with "File too large", SIGXFSZ ignored), set by ``sh`` and ``prlimit`` before the command
+    starts. Not a ``preexec_fn``: Python code between fork and exec in a test worker whose gRPC
+    threads run (a Spark test before it) aborted the child (gRPC's fork handler: epoll_wait, bad
+    file descriptor)."""
+    steps = ['trap "" XFSZ'] if file_size is not None else []
+    if umask is not None:
+        steps.append(f"umask {umask:03o}")
+    limit = f"prlimit --fsize={file_size}:{file_size} -- " if file_size is not None else ""
+    return ["sh", "-c", " && ".join([*steps, f'exec {limit}"$@"']), "sh", *command]
