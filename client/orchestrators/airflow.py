@@ -19,7 +19,7 @@ from airflow.sdk.exceptions import AirflowException, AirflowFailException
 
 from gryph.compiler.errors import GryphError
 
-from ..outputs.headline import gate_passes
+from ..outputs.headline import gate_failures, gate_passes
 from ..results.run_result import to_json
 from .task_runs import TaskOutputs, TaskRun, run_task
 
@@ -81,7 +81,7 @@ class GryphOperator(BaseOperator):
         document = json.loads(to_json(result.to_dict()))  # JSON's own types: NaN travels as "NaN"
         if not gate_passes(result, self.strict):
             context["ti"].xcom_push(key=FAILED_RESULT_KEY, value=document)
-            failing = [check.name for check in result.checks if check.status in ("FAIL", "WARN")]
+            failing = gate_failures(result, self.strict)
             raise AirflowFailException(f"gryph: suite {result.name!r} failed: {', '.join(failing) or 'its policy'}")
         return document
 

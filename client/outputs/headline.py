@@ -50,6 +50,12 @@ def gate_passes(result: RunResult, strict: bool = False) -> bool:
     return result.passed and not (strict and result.warnings_failed())
 
 
+def gate_failures(result: RunResult, strict: bool = False) -> list[str]:
+    """The checks that stop CI, by name: the failed ones, and with ``strict`` the failed warnings."""
+    stopping = ("FAIL", "WARN") if strict else ("FAIL",)
+    return [check.name for check in result.checks if check.status in stopping]
+
+
 def run_headline(result: RunResult, strict: bool = False) -> Headline:
     """The headline of a finished run, as CI sees it (``strict`` included)."""
     if result.error is not None:
