@@ -168,8 +168,16 @@ def _value_rows(run_cells: list[object], run: dict) -> list[list[object]]:
     values += [
         (f"metrics[{json.dumps(rule, ensure_ascii=False)}]", metrics_summary(v)) for rule, v in run["metrics"].items()
     ]
+    if run.get("error"):
+        values = [("error", _error_line(run["error"]))]
     blank = [""] * len(run_cells)
     return [[*(run_cells if i == 0 else blank), name, v] for i, (name, v) in enumerate(values or [("", "")])]
+
+
+def _error_line(error: dict) -> str:
+    """A broken run's reason on one line, its code named once (a located message carries it)."""
+    first = (error["message"].splitlines() or [""])[0]
+    return first if error["code"] in first else f"{error['code']}: {first}".rstrip(": ")
 
 
 def _data_time_cell(run: dict) -> str:

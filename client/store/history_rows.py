@@ -48,7 +48,7 @@ def run_row(row: tuple, superseded: bool) -> dict:
     """A line of ``gryph history``: the run's id, times, engine, verdict and measures."""
     run_id, started, engine, passed, document, data_time, superseded_by = row
     what = f"run {text(run_id, 'a run id')}"
-    measures = dict(read_document(json_object(document, f"{what}'s document"), f"{what}'s document").measures)
+    stored = read_document(json_object(document, f"{what}'s document"), f"{what}'s document")
     if not isinstance(passed, bool):
         raise Damaged(f"{what}'s verdict is {passed!r}, not true or false")
     run = {
@@ -57,8 +57,10 @@ def run_row(row: tuple, superseded: bool) -> dict:
         "data_time": None if data_time is None else shown_data_time(_utc_aware(data_time, what)),
         "engine": text(engine, f"{what}'s engine"),
         "pass": passed,
-        "measure": measures,
+        "measure": dict(stored.measures),
     }
+    if stored.error is not None:  # a run that broke: why, in place of values it never measured
+        run["error"] = {"code": stored.error.code, "message": stored.error.message}
     if superseded:
         run["superseded_by"] = superseded_by
     return run

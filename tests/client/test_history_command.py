@@ -76,3 +76,21 @@ def test_runs_stored_before_rule_metrics_were_kept_list_their_measures(tmp_path)
     assert [r["metrics"] for r in runs] == [{}, {}]
     text = gryph("history", "s", "--history", str(history)).stdout
     assert "metrics[" not in text and text.count('measures["größe') == 2
+
+
+def test_a_run_that_broke_shows_why_in_place_of_its_values(tmp_path):
+    history = tmp_path / "h.duckdb"
+    _runs(tmp_path, history)
+    (tmp_path / "t.csv").unlink()  # the third run finds no file: it breaks, and the history keeps it
+    broken = gryph("run", str(tmp_path / "s.dq"), "--history", str(history), cwd=tmp_path)
+    assert broken.returncode == 3, broken.stderr
+
+    runs = json.loads(gryph("history", "s", "--history", str(history), "--format", "json").stdout)["runs"]
+    assert [r["pass"] for r in runs] == [False, True, True]
+    assert runs[0]["error"]["code"] == "SOURCE_NOT_FOUND" and "t.csv" in runs[0]["error"]["message"]
+    assert runs[0]["measure"] == {} and "error" not in runs[1]
+
+    lines = gryph("history", "s", "--history", str(history)).stdout.splitlines()
+    newest = re.split(r"\s{2,}", lines[2].strip())
+    assert newest[-3] == "False" and newest[-2] == "error"
+    assert "SOURCE_NOT_FOUND" in newest[-1] and "t.csv" in newest[-1]
