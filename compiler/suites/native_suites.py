@@ -199,9 +199,12 @@ def parse_suite(
         schemas=schemas,
         notify=tuple(notify),
     )
+    earlier: set[tuple[str, str]] = set()
     for output in outputs:
         with errors.statement():
-            suite.outputs[(output.source, output.kind)] = split_output(output, suite, base, known_sources)
+            before = set(earlier)
+            earlier.add((output.source, output.kind))
+            suite.outputs[(output.source, output.kind)] = split_output(output, suite, base, known_sources, before)
             table = output_table(output)
             if table is not None:
                 suite.output_tables[(output.source, output.kind)] = table

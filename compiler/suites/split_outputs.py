@@ -31,8 +31,12 @@ def row_level_sources(suite: Suite) -> list[str]:
     )
 
 
-def split_output(statement: OutputDecl, suite: Suite, base: Path, known_sources: tuple[str, ...]) -> tuple[str, str]:
-    """The folder of one output statement, as a path from the current folder, and its format."""
+def split_output(
+    statement: OutputDecl, suite: Suite, base: Path, known_sources: tuple[str, ...], earlier: set[tuple[str, str]]
+) -> tuple[str, str]:
+    """The folder of one output statement, as a path from the current folder, and its format.
+    ``earlier`` holds the (source, output) of the statements before it, those found wrong too: a
+    mistake in one is not reported again as a missing or second statement in the next."""
     source, kind = statement.source, statement.kind
     if source not in suite.sources and source not in known_sources:
         raise InvalidInput(
@@ -43,11 +47,11 @@ def split_output(statement: OutputDecl, suite: Suite, base: Path, known_sources:
             hint=did_you_mean(source, list(suite.sources)) or 'declare it first: source NAME = csv("path")',
         )
     problem = None
-    if (source, kind) in suite.outputs:
+    if (source, kind) in earlier:
         problem = f"is the second {kind} folder of source {source!r}"
     elif source not in row_level_sources(suite):
         problem = f"holds rows of source {source!r}, which no completeness, validity, accuracy or uniqueness rule reads"
-    elif kind == "valid" and (source, "quarantine") not in suite.outputs:
+    elif kind == "valid" and (source, "quarantine") not in earlier:
         problem = f"comes before a 'quarantine {source} to ...' statement"
     elif _is_folder(statement) and (Path(statement.path).is_absolute() or not _inside(base / statement.path, base)):
         problem = "is outside the suite's folder"

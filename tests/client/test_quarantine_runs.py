@@ -122,6 +122,21 @@ def test_a_bad_output_statement_is_a_located_error(tmp_path, parser, statement, 
 
 
 @pytest.mark.parametrize("parser", ["fast", "textx"])
+def test_a_wrong_quarantine_statement_is_reported_once_not_again_by_the_next(tmp_path, parser):
+    _suite(tmp_path, FIRST)
+    with (tmp_path / "s.dq").open("a", encoding="utf-8") as suite:
+        suite.write('quarantine orders to "../bad"\nvalid orders to "good"\nquarantine orders to "bad2"\n')
+    done = gryph("validate", "s.dq", cwd=tmp_path, env={"GRYPH_PARSER": parser})
+    shown = done.stdout + done.stderr
+    assert done.returncode == 2, shown
+    # line 5: outside; line 6 follows a quarantine statement (a wrong one): no error of its own;
+    # line 7 is the source's second quarantine statement
+    assert "s.dq:5:" in shown and "outside the suite's folder" in shown
+    assert "s.dq:6:" not in shown and "comes before" not in shown
+    assert "s.dq:7:" in shown and "is the second quarantine folder of source 'orders'" in shown
+
+
+@pytest.mark.parametrize("parser", ["fast", "textx"])
 def test_a_delta_quarantine_replaces_its_data_time_in_one_commit(tmp_path, parser):
     from deltalake import DeltaTable
 
