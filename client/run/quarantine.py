@@ -30,6 +30,7 @@ from gryph.compiler.suites.suite import Suite
 from gryph.compiler.support.crash_points import crash_if_chosen
 
 from . import quarantine_tables
+from .delta_shapes import check_delta_outputs
 
 OUTPUTS = ("quarantine", "valid")
 MARK = "_gryph_run"  # the run that wrote a folder (Spark and parquet readers skip names starting with _)
@@ -131,6 +132,13 @@ def check_targets(root: str | None, folders: dict[str, dict[str, Path]], locatio
     found before any scan."""
     for folder in [Path(root)] if root is not None else [f for outs in folders.values() for f in outs.values()]:
         _check_target(folder, location)
+
+
+def check_delta_tables(suite: Suite, root: str | None, folders: dict[str, dict[str, Path]]) -> None:
+    """Each Delta output that already holds a table has the shape gryph writes, found before any
+    scan (delta_shapes.py)."""
+    columns = {name: spec.schema.names if spec.schema else None for name, spec in suite.sources.items()}
+    check_delta_outputs(folders, delta_outputs(suite, root), columns, Location(suite.file))
 
 
 def _check_target(path: Path, location: Location) -> None:

@@ -284,6 +284,7 @@ def run(
     folders = quarantine.output_folders(suite, quarantine_to)
     if folders:
         quarantine.check_targets(quarantine_to, folders, Location(suite.file))
+        quarantine.check_delta_tables(suite, quarantine_to, folders)
         quarantine.finish_pending(folders)
         tables = quarantine.table_outputs(suite, quarantine_to)
     with opened_engine(engine, remote) as active:

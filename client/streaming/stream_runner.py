@@ -119,6 +119,7 @@ def stream(
     folders = quarantine.output_folders(suite, quarantine_to)
     if folders:  # before any batch
         quarantine.check_targets(quarantine_to, folders, Location(suite.file))
+        quarantine.check_delta_tables(suite, quarantine_to, folders)
     stream_state = open_state(suite, state, adopt_state)
     kept = cluster_state or f"{stream_state.path}.pending"
     try:

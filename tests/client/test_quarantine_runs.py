@@ -136,6 +136,34 @@ def test_a_wrong_quarantine_statement_is_reported_once_not_again_by_the_next(tmp
     assert "s.dq:7:" in shown and "is the second quarantine folder of source 'orders'" in shown
 
 
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ({"x": [1, 2]}, "quarantine table 'out/bad' is partitioned by nothing, not by ['data_time']"),
+        # gryph's own shape but for a source whose column was named otherwise: no 'customer' column
+        (
+            {"id": [1], "client": ["a"], "_dq_errors": ["[]"], "_dq_run": ["{}"], "data_time": ["2026-11-01"]},
+            "quarantine table 'out/bad' has no column 'customer'",
+        ),
+    ],
+)
+def test_a_delta_table_of_another_shape_is_refused_before_any_scan(tmp_path, table, message):
+    import pyarrow as pa
+    from deltalake import DeltaTable, write_deltalake
+
+    _suite(tmp_path, FIRST)
+    (tmp_path / "orders.csv").unlink()  # a scan would say the file is missing: the table is found first
+    partitions = ["data_time"] if "data_time" in table else None
+    write_deltalake(str(tmp_path / "out" / "bad"), pa.table(table), partition_by=partitions)
+    with (tmp_path / "s.dq").open("a", encoding="utf-8") as suite:
+        suite.write('quarantine orders to delta("out/bad")\n')
+    done = gryph("run", "s.dq", "--no-history", "--data-time", "2026-11-24", cwd=tmp_path)
+    shown = done.stdout + done.stderr
+    assert done.returncode == 2, shown
+    assert "QUARANTINE_TARGET" in shown and message in shown and "SOURCE_NOT_FOUND" not in shown
+    assert DeltaTable(str(tmp_path / "out" / "bad")).version() == 0  # left as it was
+
+
 @pytest.mark.parametrize("parser", ["fast", "textx"])
 def test_a_delta_quarantine_replaces_its_data_time_in_one_commit(tmp_path, parser):
     from deltalake import DeltaTable
@@ -191,16 +219,18 @@ def test_the_history_keeps_where_the_rows_went(tmp_path):
     assert outputs["run_id"] == marked
 
 
-def test_a_delta_table_of_another_shape_is_left_unchanged(tmp_path):
+def test_a_delta_table_whose_column_types_differ_is_left_unchanged(tmp_path):
     import pyarrow as pa
     from deltalake import DeltaTable, write_deltalake
 
     _suite(tmp_path, FIRST)
     with (tmp_path / "s.dq").open("a", encoding="utf-8") as suite:
         suite.write('quarantine orders to delta("out/bad")\n')
-    write_deltalake(str(tmp_path / "out" / "bad"), pa.table({"x": [1]}))
+    # every column there, partitioned as gryph's, but _dq_errors is text: only the commit finds it
+    old = {"id": [1], "customer": ["a"], "_dq_errors": ["[]"], "_dq_run": ["{}"], "data_time": ["2026-11-01"]}
+    write_deltalake(str(tmp_path / "out" / "bad"), pa.table(old), partition_by=["data_time"])
     done = gryph("run", "s.dq", "--no-history", "--data-time", "2026-11-24", cwd=tmp_path)
-    assert done.returncode == 3
+    assert done.returncode == 3, done.stderr
     assert "s.dq: error QUARANTINE_NOT_WRITTEN: output folder 'out/bad' was not written" in done.stderr
     table = DeltaTable(str(tmp_path / "out" / "bad"))
-    assert (table.version(), table.to_pyarrow_table().to_pylist()) == (0, [{"x": 1}])
+    assert (table.version(), table.to_pyarrow_table().to_pylist()) == (0, [{k: v[0] for k, v in old.items()}])
