@@ -176,3 +176,16 @@ def _kept_custom(suite, rule):
     original, exported = run(str(suite), "duckdb"), run(str(contract), "duckdb")
     for key in ("metrics", "check", "pass"):
         assert original.to_dict()[key] == exported.to_dict()[key], key
+
+
+def test_a_foreign_key_to_an_object_the_server_does_not_read_stays_custom(tmp_path):
+    _write(tmp_path, "orders.json", ORDERS)
+    (tmp_path / "customers.csv").write_text("cid\na\nb\n", encoding="utf-8")
+    suite = tmp_path / "kept.dq"
+    rule = "accuracy fk on orders, customers: orders.cust = customers.cid when customers.cid is not null"
+    suite.write_text(
+        'source orders = json("orders.json")\nsource customers = csv("customers.csv")\n'  # not the server's format
+        f'{rule}\ncheck "fk": metrics["fk"]["miss"] == 0\n',
+        encoding="utf-8",
+    )
+    _kept_custom(suite, rule)
