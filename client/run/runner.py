@@ -560,7 +560,8 @@ def _metrics(suite: Suite, results: list[RuleResult]) -> dict:
     if suite.griffin:
         # Griffin's metric wrapper merges every rule's writes into one map
         return merge_writes([write for result in results for write in result.writes])
-    return {result.rule: result.metrics() for result in results}
+    # a Griffin measure without a metric output (`metric = false`) has none, as in its job config
+    return {result.rule: result.metrics() for result in results if result.writes or result.rows_metric or result.error}
 
 
 def _scalar_details(rule: RuleSpec) -> dict[str, object]:

@@ -1,6 +1,7 @@
 """A native suite or a Griffin job config written back as an ODCS v3.1.0 contract: each source a
 ``local`` server can state (one file of the server's format, no options) a schema object, its
-``schema`` statements as properties; every other statement, the other sources' among them, one
+``schema`` statements as properties, its accuracy rules that state a foreign key as ``relationships``
+(contracts/foreign_keys.py); every other statement, the other sources' among them, one
 ``custom`` rule with ``engine: gryph`` on the last object (its statements may read every source), as
 written.
 
@@ -18,12 +19,14 @@ from pathlib import Path
 import yaml
 
 from ..errors import InvalidInput, Location
+from ..language.ruletree.convert_suite import parse_suite_tree
 from ..plan.data_types import DataType
 from ..sources.source_specs import SourceSpec
 from ..suites.native_suites import parse_suite
 from ..suites.suite import Suite
 from ..support.text_files import read_utf8
 from .contract_files import is_contract
+from .foreign_keys import ForeignKey, foreign_keys
 from .schema_validation import validate_contract
 from .yaml_document import read_yaml
 
@@ -47,8 +50,11 @@ def suite_contract(text: str, file: str) -> str:
     suite = parse_suite(text, file)
     served = _served_sources(suite, file)
     exported = [spec for spec in suite.schemas if spec.source in served and not spec.exact]
+    tree = parse_suite_tree(text, file)
+    keys = foreign_keys(list(tree.statements) if tree else [], set(served))
     left_out = {spec.location.line if spec.location else 0 for spec in served.values()}
     left_out |= {spec.location.line for spec in exported}
+    left_out |= {line for key in keys for line in key.lines}
     rest = [
         line
         for number, line in enumerate(text.splitlines(), start=1)
@@ -64,8 +70,16 @@ def suite_contract(text: str, file: str) -> str:
         properties = [
             _property(column, kind) for spec in exported if spec.source == name for column, kind in spec.columns
         ]
+        properties += _key_properties(name, keys, {str(p["name"]) for p in properties})
         if properties:
             obj["properties"] = properties
+        related = [key for key in keys if key.source == name]
+        for prop in properties:
+            prop_keys = [key.relationship() for key in related if key.columns == (prop["name"],)]
+            if prop_keys:
+                prop["relationships"] = prop_keys
+        if any(len(key.columns) > 1 for key in related):
+            obj["relationships"] = [key.relationship() for key in related if len(key.columns) > 1]
         objects.append(obj)
     if rest:
         objects[-1]["quality"] = [{"type": "custom", "engine": "gryph", "implementation": "\n".join(rest) + "\n"}]
@@ -137,6 +151,14 @@ def _server_path(paths: list[str]) -> tuple[str, list[str | None]]:
     suffix = suffixes.pop() if len(suffixes) == 1 else ""
     stems = [path[len(folder) : len(path) - len(suffix)] for path in paths]
     return f"{folder}{{object}}{suffix}", list(stems)
+
+
+def _key_properties(name: str, keys: list[ForeignKey], declared: set[str]) -> list[dict[str, object]]:
+    """The columns of ``name`` that its foreign keys name and its schema statements do not: properties
+    that a relationship may name (the import checks that they exist, as the accuracy rule needed)."""
+    named = [c for key in keys if key.source == name for c in key.columns]
+    named += [c for key in keys if key.target == name for c in key.referenced]
+    return [{"name": column} for column in dict.fromkeys(named) if column not in declared]
 
 
 def _property(column: str, kind: DataType | None) -> dict[str, object]:

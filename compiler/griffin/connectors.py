@@ -23,12 +23,12 @@ from ..source_kinds import source_kind
 from ..sources.databases import check_database_source
 from ..sources.declared_schemas import parse_schema_columns
 from ..sources.source_specs import SourceSpec
-from ..spark_dialect.spark_names import quoted
+from ..spark_dialect.spark_names import quoted, with_frames
 from ..suites.suite import ViewSpec
 from .df_ops import from_json_view, is_df_ops
 from .document import Node
 from .known_keys import KNOWN_KEYS, check_keys
-from .sql_text import check_condition, with_frames
+from .sql_text import check_condition
 from .streaming import Checkpoint, NotApplied, kafka_source, read_checkpoint
 from .time_patterns import fill_time_patterns
 

@@ -14,8 +14,12 @@ from ..errors import Location, did_you_mean
 from ..language.ruletree.convert import parse_rule_text
 from ..language.ruletree.nodes import Expr, SelectList
 from ..plan.data_types import TYPE_NAMES, Kind, parse_type_name
-from ..rule_kinds import RuleKind, griffin_names, griffin_spellings
+from ..rule_kinds import RuleKind
+from ..spark_dialect.spark_names import with_frames
 from ..suites.griffin_measure_specs import (
+    BAD_FLAGS,
+    MEASURE_KINDS,
+    TYPE_SPELLINGS,
     AccuracyConfig,
     ColumnRef,
     CompletenessConfig,
@@ -24,20 +28,13 @@ from ..suites.griffin_measure_specs import (
     SchemaConformanceConfig,
     SparkSqlConfig,
     TypeCheck,
+    integer_range,
 )
 from ..suites.suite import MetricOutput, RuleBody, RuleSpec, ViewSpec
 from .connectors import DataSources
 from .document import Node
 from .known_keys import check_keys
 from .outputs import read_outputs
-from .sql_text import with_frames
-
-# the RuleSpec kind of each measure type, by Griffin's MeasureTypes names (lower-cased)
-MEASURE_KINDS = griffin_names("griffin measure")
-TYPE_SPELLINGS = griffin_spellings("griffin measure")  # Griffin's spelling of each type, for hints
-BAD_FLAGS = ("duplicate", "unique", "non_unique", "distinct")
-# Spark's integer types narrower than gryph's 64-bit integers, and their ranges
-NARROW_INTEGERS = {"tinyint": 8, "byte": 8, "smallint": 16, "short": 16, "int": 32, "integer": 32}
 
 
 def read_measures(measures: list[Node], data: DataSources) -> list[RuleSpec]:
@@ -236,8 +233,7 @@ def _type_check(item: Node) -> TypeCheck:
             f"{node.where}: {name!r} is not a type gryph can check",
             did_you_mean(name, [n for n in TYPE_NAMES if n != "binary"]),
         )
-    bits = NARROW_INTEGERS.get(name.strip().lower())
-    return TypeCheck(_column(item, "source.col"), dtype, (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if bits else None)
+    return TypeCheck(_column(item, "source.col"), dtype, integer_range(name))
 
 
 def _spark_sql(config: Node, name: str, data: DataSources) -> SparkSqlConfig:

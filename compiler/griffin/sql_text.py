@@ -1,19 +1,9 @@
-"""Spark SQL text that the Griffin loader writes around users' SQL: quoted names, the frames a
-step may read, and a check that a ``where`` filter is one condition and nothing more."""
+"""Spark SQL text that the Griffin loader writes around users' SQL: a check that a ``where`` filter
+is one condition and nothing more (the frames a step may read: spark_dialect/spark_names.py)."""
 
 from __future__ import annotations
 
-from ..spark_dialect.spark_names import quoted
 from .document import Node
-
-
-def with_frames(text: str, frames: dict[str, str]) -> str:
-    """``text`` run with each name of ``frames`` bound to the view it stands for (as CTEs, which
-    shadow any table of the same name for this query alone)."""
-    query = text.strip().rstrip(";").rstrip()
-    bindings = ", ".join(f"{quoted(name)} AS (SELECT * FROM {quoted(view)})" for name, view in frames.items())
-    # the query stays inside parentheses, so it can only ever be one query
-    return f"{'WITH ' + bindings + ' ' if bindings else ''}SELECT * FROM (\n{query}\n)"
 
 
 def check_condition(condition: str, node: Node) -> None:

@@ -8,14 +8,29 @@ loader keeps every name's location and the lowering reports unknown names there.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from ..errors import Location
 from ..language.ruletree.nodes import Expr
 from ..plan.data_types import DataType
+from ..rule_kinds import griffin_names, griffin_spellings
+
+# the RuleSpec kind of each measure type, by Griffin's MeasureTypes names (lower-cased)
+MEASURE_KINDS = griffin_names("griffin measure")
+TYPE_SPELLINGS = griffin_spellings("griffin measure")  # Griffin's spelling of each type, for hints
+BAD_FLAGS = ("duplicate", "unique", "non_unique", "distinct")
+# Spark's integer types narrower than gryph's 64-bit integers, and their widths
+_NARROW_INTEGERS = {"tinyint": 8, "byte": 8, "smallint": 16, "short": 16, "int": 32, "integer": 32}
 
 
-class ColumnRef(NamedTuple):
+def integer_range(type_name: str) -> tuple[int, int] | None:
+    """The range of Spark's integer type ``type_name`` when narrower than 64 bits (its cast is NULL
+    outside it), else None."""
+    bits = _NARROW_INTEGERS.get(type_name.strip().lower())
+    return (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if bits else None
+
+
+@dataclass(frozen=True)
+class ColumnRef:
     """A column named in a measure's config, and where the name stands."""
 
     name: str

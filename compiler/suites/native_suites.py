@@ -10,6 +10,7 @@ from ..errors import ErrorList, InvalidInput, Location, did_you_mean
 from ..language.number_literals import number_from_text
 from ..language.ruletree.statements import (
     CheckDecl,
+    GriffinMeasureDecl,
     MeasureDecl,
     NativeText,
     NotifyDecl,
@@ -41,10 +42,22 @@ from ..sources.stream_sources import check_stream_source
 from ..support.gc_pause import without_cyclic_gc
 from ..support.text_files import read_utf8
 from .drift_sketches import with_drift_sketches
+from .griffin_measure_statements import griffin_measure
 from .notify_targets import notify_target
 from .row_counts import with_row_counts
 from .split_outputs import output_table, split_output
-from .suite import CheckSpec, MeasureSpec, NativeSql, NotifySpec, PassSpec, RuleBody, RuleSpec, SchemaSpec, Suite
+from .suite import (
+    CheckSpec,
+    MeasureSpec,
+    NativeSql,
+    NotifySpec,
+    PassSpec,
+    RuleBody,
+    RuleSpec,
+    SchemaSpec,
+    Suite,
+    ViewSpec,
+)
 from .syntax_recovery import parse_recovering
 
 
@@ -75,6 +88,7 @@ def parse_suite(
     name = tree.name or (Path(file).stem if file else "suite")
     sources: dict[str, SourceSpec] = {}
     rules: list[RuleSpec] = []
+    views: list[ViewSpec] = []  # the queries of sparkSQL measures
     measures: list[MeasureSpec] = []
     row_counts: dict[str, MeasureSpec] = {}  # the measures of the checks' rows(...)
     checks: list[CheckSpec] = []
@@ -151,7 +165,11 @@ def parse_suite(
                 notify.append(notify_target(statement.url, location, options, statement.tones, statement.checks))
                 continue
             rule: RuleSpec
-            if isinstance(statement, MeasureDecl):
+            if isinstance(statement, GriffinMeasureDecl):
+                rule, view = griffin_measure(statement)
+                _unique(rule.name, seen, "rule", statement, location)
+                views.extend([view] if view is not None else [])
+            elif isinstance(statement, MeasureDecl):
                 _unique(statement.name, seen, "measure", statement, location)
                 body: RuleBody | None = statement.sql if statement.sql is not None else statement.query
                 if statement.native is not None:
@@ -190,7 +208,7 @@ def parse_suite(
         name,
         sources,
         rules,
-        [],
+        views,
         file,
         measures=measures,
         checks=checks,

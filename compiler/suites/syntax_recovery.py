@@ -17,7 +17,7 @@ from ..language.ruletree.statements import SuiteTree
 from ..rule_kinds import dsl_keywords
 
 # the words a statement starts with (the grammar's Statement), a rule's kind among them
-_STATEMENT_WORDS = frozenset({"source", "measure", "check", "warn", "pass", "stream", "schema", "notify"})
+_STATEMENT_WORDS = frozenset({"source", "measure", "check", "warn", "pass", "stream", "schema", "notify", "griffin"})
 # the name a statement declares, read from its text (for statements that do not parse)
 _DECLARED_NAME = re.compile(
     r"""\s*(?:source\s+(?P<source>\w+)|(?:warn\s+)?check\s+(?P<check>"[^"]*"|'[^']*'|\w+)"""

@@ -157,6 +157,11 @@ SUITES = [
     'quarantine t to "out/bad"\nvalid t to delta("out/good")\n'
     "quarantine `a b` to iceberg('lake.dq.bad', catalog.uri = \"sqlite:///c.db\", catalog.warehouse = 'file:///w')\n"
     'valid u to postgres("postgresql://u@h/db", table = "dq.good", password_env = "PW", connect_timeout = "5s")\n',
+    # Griffin's generation-B measures, as export writes them
+    "griffin completeness c on t: a is not null and `b c` > 0\nGRIFFIN duplication d on t: * with bad.record.definition"
+    ' = "duplicate", metric = false\ngriffin accuracy a on s, `r t`: s.id = `r t`.id, s.x = `r t`.y\n'
+    "griffin schemaConformance s on t: cast(a as int), cast(`é` as decimal(10, 2))\n"
+    "griffin sparkSQL q on t: 'select 1 as x' with bad.record.definition = \"x > 1\", records = false\n",
 ]
 
 

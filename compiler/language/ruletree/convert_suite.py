@@ -80,6 +80,18 @@ class SuiteConverter(Converter):
             **self.at(model),
         )
 
+    def griffin_measure(self, model: Any) -> s.GriffinMeasureDecl:
+        details = () if model.details is None else tuple(self._detail(entry) for entry in model.details.entries)
+        return s.GriffinMeasureDecl(
+            unquote_name(model.type),
+            unquote_name(model.name),
+            unquote_name(model.source),
+            unquote_name(model.target) if model.target else None,
+            self.select_list(model),
+            details,
+            **self.at(model),
+        )
+
     def _segment(self, model: Any) -> s.SegmentBy | None:
         if model is None:
             return None
@@ -168,6 +180,7 @@ _STATEMENTS: dict[str, Callable[[SuiteConverter, Any], s.Statement]] = {
     "PassDecl": lambda v, m: s.PassDecl(v.policy(m.policy), **v.at(m)),
     "StreamDecl": lambda v, m: s.StreamDecl(int(time_literal_ms(m.interval.value)), **v.at(m)),
     "SchemaDecl": SuiteConverter.schema,
+    "GriffinMeasureDecl": SuiteConverter.griffin_measure,
     "NotifyDecl": SuiteConverter.notify,
     "OutputDecl": lambda v, m: s.OutputDecl(
         m.kind,

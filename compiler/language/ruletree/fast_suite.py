@@ -75,6 +75,8 @@ class SuiteParser(ExpressionParser):
             return s.StreamDecl(int(interval), **self.span(start, self.last_end))
         if word == "schema":
             return self.schema(start)
+        if word == "griffin":
+            return self.griffin_measure(start)
         if word == "notify":
             self.take_word()
             if self.char() not in ("'", '"'):
@@ -204,6 +206,19 @@ class SuiteParser(ExpressionParser):
         if grammar == "selections":
             body = n.SelectList(items, **at)  # as convert_suite builds it: at the whole statement
         return s.RuleDecl(kind, name, source, target, body, details, segment, **at)
+
+    def griffin_measure(self, start: int) -> s.GriffinMeasureDecl:
+        self.take_word()
+        measure_type = unquote_name(self.name())
+        name = unquote_name(self.name())
+        self.expect_keyword("on")
+        source = unquote_name(self.name())
+        target = unquote_name(self.name()) if self.punct(",") else None
+        self.expect_punct(":")
+        items = self.select_items()
+        details = self.details()
+        at = self.span(start, self.last_end)
+        return s.GriffinMeasureDecl(measure_type, name, source, target, n.SelectList(items, **at), details, **at)
 
     def segment(self) -> s.SegmentBy | None:
         """``by COLUMN`` before a selections rule's, a measure's or a check's colon, if written."""

@@ -138,8 +138,30 @@ class OutputDecl(Node):
     options: tuple[tuple[str, object], ...] = ()  # a table's: iceberg's catalog.*, postgres's table and credentials
 
 
+@dataclass(frozen=True, slots=True)
+class GriffinMeasureDecl(Node):
+    """``griffin TYPE NAME on SOURCE[, REF]: items [with ...]``: a Griffin generation-B measure; its
+    items and details are read by the measure's type (compiler/suites/griffin_measure_statements.py)."""
+
+    measure_type: str  # as written: Griffin's spelling, any case
+    name: str
+    source: str
+    target: str | None
+    body: SelectList  # at the whole statement, as a selections rule's
+    details: tuple[Detail, ...]
+
+
 Statement = (
-    SourceDecl | RuleDecl | MeasureDecl | CheckDecl | PassDecl | StreamDecl | SchemaDecl | NotifyDecl | OutputDecl
+    SourceDecl
+    | RuleDecl
+    | MeasureDecl
+    | CheckDecl
+    | PassDecl
+    | StreamDecl
+    | SchemaDecl
+    | NotifyDecl
+    | OutputDecl
+    | GriffinMeasureDecl
 )
 
 
