@@ -10,8 +10,10 @@ import re
 from dataclasses import dataclass
 
 from ..language.ruletree.fast_expressions import KEYWORDS
+from ..plan.data_types import parse_type_name
 from ..spark_dialect.spark_names import quoted
 from .contract_servers import source_statement
+from .physical_types import physical_type
 from .quality_rules import (
     NON_BLOCKING,
     ContractProblem,
@@ -69,7 +71,7 @@ def contract_statements(contract: YamlMap, server: YamlMap | None) -> list[State
         table = source_name(obj)
         if server is not None:
             out.append(Statement(source_statement(server, obj, table), path))
-        out.extend(_object_statements(obj, table, path))
+        out.extend(_object_statements(obj, table, path, server.get("type") if server else None))
     objects = contract.get("schema") or []
     named = {str(o.get(key)): o for o in objects for key in ("physicalName", "name") if o.get(key)}
     out.extend(_sla_statements(contract, named))
@@ -78,7 +80,7 @@ def contract_statements(contract: YamlMap, server: YamlMap | None) -> list[State
     return out
 
 
-def _object_statements(obj: YamlMap, table: str, path: Path) -> list[Statement]:
+def _object_statements(obj: YamlMap, table: str, path: Path, server_type: object) -> list[Statement]:
     out: list[Statement] = []
     properties = obj.get("properties") or []
     typed = []
@@ -86,7 +88,7 @@ def _object_statements(obj: YamlMap, table: str, path: Path) -> list[Statement]:
     for index, prop in enumerate(properties):
         where: Path = (*path, "properties", index)
         column = str(prop.get("physicalName") or prop["name"])
-        kind = _TYPES.get(str(prop.get("logicalType")))
+        kind = _column_type(prop, where, server_type)
         typed.append(f"{quoted(column)} {kind}" if kind else quoted(column))
         out.extend(_property_statements(prop, table, column, where))
         if prop.get("primaryKey"):
@@ -99,6 +101,32 @@ def _object_statements(obj: YamlMap, table: str, path: Path) -> list[Statement]:
     for index, rule in enumerate(obj.get("quality") or []):
         out.extend(_quality(rule, table, None, (*path, "quality", index)))
     return out
+
+
+def _column_type(prop: YamlMap, path: Path, server_type: object) -> str | None:
+    """The type the schema check compares: the physicalType's on the server when it names one (the
+    more precise), else the logicalType's; a physicalType of another kind than its logicalType is refused."""
+    logical = _TYPES.get(str(prop.get("logicalType")))
+    if "physicalType" not in prop:
+        return logical
+    where = (*path, "physicalType")
+    try:
+        physical = physical_type(prop["physicalType"], str(server_type) if server_type else None)
+    except Unsupported as exc:
+        raise ContractProblem(where, str(exc)) from None
+    if logical and physical and _kind(logical) != _kind(physical):
+        raise ContractProblem(
+            where,
+            f"physicalType {prop['physicalType']!r} is of type {_kind(physical)}, logicalType "
+            f"{prop['logicalType']!r} of type {_kind(logical)}: no column is both",
+        )
+    return physical or logical
+
+
+def _kind(type_name: str) -> str:
+    """The logical type a schema statement's type name is compared as (bigint: integer)."""
+    dtype = parse_type_name(type_name)
+    return dtype.kind.value if dtype else type_name
 
 
 def _property_statements(prop: YamlMap, table: str, column: str, path: Path) -> list[Statement]:
