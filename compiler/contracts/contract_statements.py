@@ -36,6 +36,10 @@ _TYPES = {"string": "string", "integer": "bigint", "boolean": "boolean",
 _DURATIONS = {"d": "d", "day": "d", "days": "d", "h": "h", "hr": "h", "hour": "h", "hours": "h",
               "m": "m", "min": "m", "minute": "m", "minutes": "m", "s": "s", "sec": "s", "second": "s",
               "seconds": "s"}  # fmt: skip
+# a retention's units, in days as datacontract-cli counts them (a year 365 days, a month 30);
+# `m` is left out: minutes for a latency, months for datacontract-cli's retention
+_RETENTION_DAYS = {"y": 365, "yr": 365, "year": 365, "years": 365, "mo": 30, "month": 30, "months": 30,
+                   "d": 1, "day": 1, "days": 1}  # fmt: skip
 
 
 # the name's tail of the warning that a mustBeBetween rule's value is on a bound
@@ -235,18 +239,21 @@ def _sla_statements(contract: YamlMap, objects: dict[str, YamlMap]) -> list[Stat
     out = []
     for index, sla in enumerate(contract.get("slaProperties") or []):
         path: Path = ("slaProperties", index)
-        if sla.get("property") not in ("latency", "freshness"):
-            continue  # retention, availability...: promises about the service, not rows
+        kind = sla.get("property")
+        if kind not in ("latency", "freshness", "retention"):
+            continue  # availability, endOfLife...: promises about the service, not rows
         element = str(sla.get("element") or "")
         table, _, column = element.rpartition(".")
-        unit = _DURATIONS.get(str(sla.get("unit", "d")).lower())
-        if table not in objects or not column or unit is None or not isinstance(sla.get("value"), (int, float)):
-            raise ContractProblem(
-                path,
-                "a freshness or latency SLA needs element 'object.property', a number value and a unit of d, h, m or s",
-            )
+        value, unit = sla.get("value"), str(sla.get("unit", "d")).lower()
+        if kind == "retention":  # the oldest row no older than the period
+            days = _RETENTION_DAYS.get(unit)
+            limit, of = (f"{value * days}d" if days and isinstance(value, int) else None), "of = oldest, "
+            wanted = "a whole number value and a unit of y, mo or d (a year of 365 days, a month of 30)"
+        else:
+            limit = f"{value}{_DURATIONS[unit]}" if unit in _DURATIONS and isinstance(value, (int, float)) else None
+            of, wanted = "", "a number value and a unit of d, h, m or s"
+        if table not in objects or not column or limit is None or isinstance(value, bool):
+            raise ContractProblem(path, f"a {kind} SLA needs element 'object.property', {wanted}")
         source = source_name(objects[table])
-        out.append(
-            Statement(f"freshness sla_{index} on {source}: {quoted(column)} with error = {sla['value']}{unit}", path)
-        )
+        out.append(Statement(f"freshness sla_{index} on {source}: {quoted(column)} with {of}error = {limit}", path))
     return out

@@ -185,7 +185,6 @@ def test_latency_and_freshness_slas_are_freshness_checks(tmp_path, dq_engine):
         {"property": "latency", "value": 2, "unit": "d", "element": "t.ts"},
         {"property": "freshness", "value": 36, "unit": "hours", "element": "t.ts"},
         {"property": "freshness", "value": 12, "unit": "h", "element": "t.ts"},
-        {"property": "retention", "value": 3, "unit": "y", "element": "t.ts"},  # about storage: not a check
     ]
     checks = _checks(_contract(tmp_path, table=table, sla=sla), dq_engine, data_time="2026-11-21")
     day = 24 * 3600 * 1000
@@ -194,3 +193,29 @@ def test_latency_and_freshness_slas_are_freshness_checks(tmp_path, dq_engine):
         "freshness sla_1 (error)": ("PASS", day),
         "freshness sla_2 (error)": ("FAIL", day),
     }
+
+
+def test_a_retention_sla_bounds_the_age_of_the_oldest_row(tmp_path, dq_engine):
+    # the oldest ts is 2023-11-23 (the NULL has no time); at data time 2026-11-21 its age is 1094 days:
+    # within 3 y (1095 days), beyond 36 mo (1080 days) and 1000 d; the newest row's age (1 day) is not judged
+    table = {"columns": [["ts", "timestamp"]], "rows": [["2026-11-20T00:00:00"], ["2023-11-23T00:00:00"], [None]]}
+    sla = [
+        {"property": "retention", "value": 3, "unit": "y", "element": "t.ts"},
+        {"property": "retention", "value": 36, "unit": "months", "element": "t.ts"},
+        {"property": "retention", "value": 1000, "element": "t.ts"},  # no unit: days
+    ]
+    checks = _checks(_contract(tmp_path, table=table, sla=sla), dq_engine, data_time="2026-11-21")
+    age = 1094 * 24 * 3600 * 1000
+    assert checks == {
+        "freshness sla_0 (error)": ("PASS", age),
+        "freshness sla_1 (error)": ("FAIL", age),
+        "freshness sla_2 (error)": ("FAIL", age),
+    }
+
+
+def test_a_retention_sla_over_no_time_fails(tmp_path, dq_engine):
+    # no row has a time: the oldest is unknown, so is its age, and the check fails (as datacontract-cli's)
+    table = {"columns": [["ts", "timestamp"]], "rows": [[None]]}
+    sla = [{"property": "retention", "value": 1, "unit": "y", "element": "t.ts"}]
+    checks = _checks(_contract(tmp_path, table=table, sla=sla), dq_engine, data_time="2026-11-21")
+    assert checks == {"freshness sla_0 (error)": ("FAIL", None)}

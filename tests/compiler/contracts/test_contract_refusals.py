@@ -119,3 +119,17 @@ def test_a_physical_type_of_another_kind_than_the_logical_type_is_refused(tmp_pa
 def test_a_decimal_of_more_than_38_digits_is_refused(tmp_path):
     error, _ = _refusal(tmp_path, _physical("'DECIMAL(40,2)'", "number"))
     assert error.message.endswith("a decimal holds 1 to 38 digits, its scale at most its precision")
+
+
+def test_a_retention_in_m_is_refused_as_ambiguous(tmp_path):
+    # m is minutes for a latency and months for datacontract-cli's retention: gryph asks for mo or min
+    schema = (
+        "schema:\n  - name: t\n    properties:\n      - name: ts\n        logicalType: timestamp\n"
+        "slaProperties:\n  - property: retention\n    value: 6\n    unit: m\n    element: t.ts\n"
+    )
+    error, line = _refusal(tmp_path, schema)
+    assert error.message == (
+        "slaProperties[0]: a retention SLA needs element 'object.property', a whole number value and a unit of "
+        "y, mo or d (a year of 365 days, a month of 30)"
+    )
+    assert line == "- property: retention"
