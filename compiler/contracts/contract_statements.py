@@ -99,11 +99,14 @@ def _object_statements(obj: YamlMap, table: str, path: Path, server_type: object
             keys.append((int(prop.get("primaryKeyPosition") or 0), column))
     if typed:
         out.insert(0, Statement(f"schema {table}: required({', '.join(typed)})", path))
+    integers = frozenset(
+        str(p.get("physicalName") or p["name"]) for p in properties if p.get("logicalType") == "integer"
+    )
     if keys:
         names = [column for _, column in sorted(keys)]
-        out.extend(_key_statements(table, names, (*path, "primaryKey")))
+        out.extend(_key_statements(table, names, (*path, "primaryKey"), integers))
     for index, rule in enumerate(obj.get("quality") or []):
-        out.extend(_quality(rule, table, None, (*path, "quality", index)))
+        out.extend(_quality(rule, table, None, (*path, "quality", index), integers))
     return out
 
 
@@ -156,17 +159,19 @@ def _property_statements(prop: YamlMap, table: str, column: str, path: Path) -> 
     return out
 
 
-def _key_statements(table: str, names: list[str], path: Path) -> list[Statement]:
+def _key_statements(table: str, names: list[str], path: Path, integers: frozenset[str]) -> list[Statement]:
     name = show_path(path)
     nulls = " or ".join(f"{quoted(column)} is null" for column in names)
     return [
         Statement(f'check "{name} (required)": rows({table} where {nulls}) == 0', path),
-        Statement(f'measure "{name}": sql {_sql_text(duplicates_measure(table, names))}', path),
+        Statement(f'measure "{name}": sql {_sql_text(duplicates_measure(table, names, integers))}', path),
         Statement(f'check "{name}": measures["{name}"] == 0', path),
     ]
 
 
-def _quality(rule: YamlMap, table: str, column: str | None, path: Path) -> list[Statement]:
+def _quality(
+    rule: YamlMap, table: str, column: str | None, path: Path, integers: frozenset[str] = frozenset()
+) -> list[Statement]:
     name = show_path(path)
     check = "warn check" if str(rule.get("severity", "")).lower() in NON_BLOCKING else "check"
     rule_type = rule.get("type", "library")
@@ -189,7 +194,8 @@ def _quality(rule: YamlMap, table: str, column: str | None, path: Path) -> list[
         statements = []
         if metric == "duplicateValues":
             keys = duplicate_keys(column, arguments)
-            statements.append(Statement(f'measure "{name}": sql {_sql_text(duplicates_measure(table, keys))}', path))
+            measure = duplicates_measure(table, keys, integers)
+            statements.append(Statement(f'measure "{name}": sql {_sql_text(measure)}', path))
             count = f'measures["{name}"]'
         else:
             count = library_count(str(metric), table, quoted(column) if column else None, arguments)

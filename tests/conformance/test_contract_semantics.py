@@ -125,6 +125,29 @@ def test_schema_level_duplicates_and_composite_primary_key(tmp_path, dq_engine):
     assert checks["schema[0].primaryKey (required)"] == ("FAIL", 1)
 
 
+def test_composite_duplicates_with_an_integer_part_count_the_same(tmp_path, dq_engine):
+    # a key with a declared integer part is grouped over the rows whose integer part repeats only:
+    # (1, x) three times -> 2; (1, y), (2, x), (3, z) once; (2, NULL) and (NULL, x) twice have a NULL
+    # part (not judged, and (2, x) then repeats no integer among whole keys) -> 2, whichever part is first
+    table = {
+        "columns": [["k", "int64"], ["c", "string"]],
+        "rows": [[1, "x"], [1, "y"], [1, "x"], [1, "x"], [2, "x"], [2, None], [None, "x"], [None, "x"], [3, "z"]],
+    }
+    properties = [
+        {"name": "k", "logicalType": "integer", "primaryKey": True, "primaryKeyPosition": 1},
+        {"name": "c", "logicalType": "string", "primaryKey": True, "primaryKeyPosition": 2},
+    ]
+    quality = [
+        {"metric": "duplicateValues", "arguments": {"properties": ["c", "k"]}, "mustBe": 0},
+        {"metric": "duplicateValues", "arguments": {"properties": ["k", "c"]}, "mustBeLessThan": 3},
+    ]
+    checks = _checks(_contract(tmp_path, properties, quality, table=table), dq_engine)
+    assert checks["schema[0].quality[0]"] == ("FAIL", 2)
+    assert checks["schema[0].quality[1]"] == ("PASS", 2)
+    assert checks["schema[0].primaryKey"] == ("FAIL", 2)
+    assert checks["schema[0].primaryKey (required)"] == ("FAIL", 3)
+
+
 def test_required_unique_and_type_options(tmp_path, dq_engine):
     properties = [
         {"name": "id", "required": True, "unique": True},  # 1 NULL; 2 repeated
