@@ -194,8 +194,8 @@ def _quality(
         statements = []
         if metric == "duplicateValues":
             keys = duplicate_keys(column, arguments)
-            measure = duplicates_measure(table, keys, integers)
-            statements.append(Statement(f'measure "{name}": sql {_sql_text(measure)}', path))
+            query = duplicates_measure(table, keys, integers)
+            statements.append(Statement(f'measure "{name}": sql {_sql_text(query)}', path))
             count = f'measures["{name}"]'
         else:
             count = library_count(str(metric), table, quoted(column) if column else None, arguments)
