@@ -134,14 +134,15 @@ _SPECS = (
         metrics=("total", "incomplete", "complete"),
         options=("error.confs",),
     ),
-    # a native kind (Griffin has none): the newest time of one column and its age at the run's data
-    # time; its warn and error durations become checks of that age (compiler/analysis/freshness.py)
+    # a native kind (Griffin has none): the newest time of one column (`of = oldest`: the oldest) and
+    # its age at the run's data time; its warn and error durations become checks of that age
+    # (compiler/analysis/freshness.py)
     KindSpec(
         RuleKind.FRESHNESS,
         "rule",
         "selections",
-        metrics=("total", "newest", "age_ms"),
-        options=("warn", "error"),
+        metrics=("total", "newest", "oldest", "age_ms"),
+        options=("warn", "error", "of"),
         named_source=True,
     ),
     # a native kind: named conditions each row must meet; besides these metrics, one per condition

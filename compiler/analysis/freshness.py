@@ -1,4 +1,5 @@
-"""Freshness: the newest time of one column, and the checks its ``warn`` and ``error`` ages imply.
+"""Freshness: the newest time of one column (``of = oldest``: the oldest, a retention), and the
+checks its ``warn`` and ``error`` ages imply.
 
 The rule measures (its lowering writes ``newest`` and ``age_ms``); the thresholds are checks of
 that age as a user would write them (``metrics["orders"]["age_ms"] <= 24h``), so they judge like
@@ -29,12 +30,14 @@ THRESHOLDS = (("warn", True), ("error", False))
 @dataclass(frozen=True)
 class CheckedFreshness(CheckedRule):
     """``time``: the selected column in epoch milliseconds, present where ``valid`` holds;
-    ``age_checks``: the checks of its ``warn`` and ``error`` ages."""
+    ``age_checks``: the checks of its ``warn`` and ``error`` ages; ``oldest``: the age is the
+    oldest time's, not the newest's."""
 
     source: str
     time: Scalar
     valid: Scalar
     age_checks: tuple[CheckSpec, ...]
+    oldest: bool = False
 
     def implied_checks(self) -> tuple[CheckSpec, ...]:
         return self.age_checks
@@ -72,7 +75,15 @@ class FreshnessChecker(RuleChecker):
             for key, is_warning in THRESHOLDS
             if (limit := limits[key]) is not None
         )
-        return CheckedFreshness(self.rule, source, epoch_millis(expr, item, self.kind), not_(IsNull(expr)), checks)
+        time = epoch_millis(expr, item, self.kind)
+        return CheckedFreshness(self.rule, source, time, not_(IsNull(expr)), checks, self._of() == "oldest")
+
+    def _of(self) -> str:
+        """Which end of the column's times the age is of: ``newest`` (the default) or ``oldest``."""
+        end = str(self.rule.details.get("of", "newest"))
+        if end not in ("newest", "oldest"):
+            raise self.detail_error("of", "BAD_DETAIL", f"of is newest or oldest, not {end!r}", "e.g. of = oldest")
+        return end
 
 
 def age_check(rule: RuleSpec, key: str, limit_ms: int, warn: bool) -> CheckSpec:

@@ -319,6 +319,7 @@ _FUNCTIONS = [
     # arrays and maps
     Function("size", Fn.SIZE, 1, 1, _typed("an array or a map", result=INTEGER)),
     Function("array_contains", None, 2, 2, _array_and_element, build.array_contains),
+    Function("array_distinct", Fn.ARRAY_DISTINCT, 1, 1, _typed("an array", result=_first_type)),
     Function("map_keys", Fn.MAP_KEYS, 1, 1, _map_part(0)),
     Function("map_values", Fn.MAP_VALUES, 1, 1, _map_part(1)),
 ]

@@ -10,8 +10,10 @@ import re
 from dataclasses import dataclass
 
 from ..language.ruletree.fast_expressions import KEYWORDS
+from ..plan.data_types import parse_type_name
 from ..spark_dialect.spark_names import quoted
 from .contract_servers import source_statement
+from .physical_types import physical_type
 from .quality_rules import (
     NON_BLOCKING,
     ContractProblem,
@@ -34,6 +36,10 @@ _TYPES = {"string": "string", "integer": "bigint", "boolean": "boolean",
 _DURATIONS = {"d": "d", "day": "d", "days": "d", "h": "h", "hr": "h", "hour": "h", "hours": "h",
               "m": "m", "min": "m", "minute": "m", "minutes": "m", "s": "s", "sec": "s", "second": "s",
               "seconds": "s"}  # fmt: skip
+# a retention's units, in days as datacontract-cli counts them (a year 365 days, a month 30);
+# `m` is left out: minutes for a latency, months for datacontract-cli's retention
+_RETENTION_DAYS = {"y": 365, "yr": 365, "year": 365, "years": 365, "mo": 30, "month": 30, "months": 30,
+                   "d": 1, "day": 1, "days": 1}  # fmt: skip
 
 
 # the name's tail of the warning that a mustBeBetween rule's value is on a bound
@@ -69,7 +75,7 @@ def contract_statements(contract: YamlMap, server: YamlMap | None) -> list[State
         table = source_name(obj)
         if server is not None:
             out.append(Statement(source_statement(server, obj, table), path))
-        out.extend(_object_statements(obj, table, path))
+        out.extend(_object_statements(obj, table, path, server.get("type") if server else None))
     objects = contract.get("schema") or []
     named = {str(o.get(key)): o for o in objects for key in ("physicalName", "name") if o.get(key)}
     out.extend(_sla_statements(contract, named))
@@ -78,7 +84,7 @@ def contract_statements(contract: YamlMap, server: YamlMap | None) -> list[State
     return out
 
 
-def _object_statements(obj: YamlMap, table: str, path: Path) -> list[Statement]:
+def _object_statements(obj: YamlMap, table: str, path: Path, server_type: object) -> list[Statement]:
     out: list[Statement] = []
     properties = obj.get("properties") or []
     typed = []
@@ -86,19 +92,48 @@ def _object_statements(obj: YamlMap, table: str, path: Path) -> list[Statement]:
     for index, prop in enumerate(properties):
         where: Path = (*path, "properties", index)
         column = str(prop.get("physicalName") or prop["name"])
-        kind = _TYPES.get(str(prop.get("logicalType")))
+        kind = _column_type(prop, where, server_type)
         typed.append(f"{quoted(column)} {kind}" if kind else quoted(column))
         out.extend(_property_statements(prop, table, column, where))
         if prop.get("primaryKey"):
             keys.append((int(prop.get("primaryKeyPosition") or 0), column))
     if typed:
         out.insert(0, Statement(f"schema {table}: required({', '.join(typed)})", path))
+    integers = frozenset(
+        str(p.get("physicalName") or p["name"]) for p in properties if p.get("logicalType") == "integer"
+    )
     if keys:
         names = [column for _, column in sorted(keys)]
-        out.extend(_key_statements(table, names, (*path, "primaryKey")))
+        out.extend(_key_statements(table, names, (*path, "primaryKey"), integers))
     for index, rule in enumerate(obj.get("quality") or []):
-        out.extend(_quality(rule, table, None, (*path, "quality", index)))
+        out.extend(_quality(rule, table, None, (*path, "quality", index), integers))
     return out
+
+
+def _column_type(prop: YamlMap, path: Path, server_type: object) -> str | None:
+    """The type the schema check compares: the physicalType's on the server when it names one (the
+    more precise), else the logicalType's; a physicalType of another kind than its logicalType is refused."""
+    logical = _TYPES.get(str(prop.get("logicalType")))
+    if "physicalType" not in prop:
+        return logical
+    where = (*path, "physicalType")
+    try:
+        physical = physical_type(prop["physicalType"], str(server_type) if server_type else None)
+    except Unsupported as exc:
+        raise ContractProblem(where, str(exc)) from None
+    if logical and physical and _kind(logical) != _kind(physical):
+        raise ContractProblem(
+            where,
+            f"physicalType {prop['physicalType']!r} is of type {_kind(physical)}, logicalType "
+            f"{prop['logicalType']!r} of type {_kind(logical)}: no column is both",
+        )
+    return physical or logical
+
+
+def _kind(type_name: str) -> str:
+    """The logical type a schema statement's type name is compared as (bigint: integer)."""
+    dtype = parse_type_name(type_name)
+    return dtype.kind.value if dtype else type_name
 
 
 def _property_statements(prop: YamlMap, table: str, column: str, path: Path) -> list[Statement]:
@@ -124,17 +159,19 @@ def _property_statements(prop: YamlMap, table: str, column: str, path: Path) -> 
     return out
 
 
-def _key_statements(table: str, names: list[str], path: Path) -> list[Statement]:
+def _key_statements(table: str, names: list[str], path: Path, integers: frozenset[str]) -> list[Statement]:
     name = show_path(path)
     nulls = " or ".join(f"{quoted(column)} is null" for column in names)
     return [
         Statement(f'check "{name} (required)": rows({table} where {nulls}) == 0', path),
-        Statement(f'measure "{name}": sql {_sql_text(duplicates_measure(table, names))}', path),
+        Statement(f'measure "{name}": sql {_sql_text(duplicates_measure(table, names, integers))}', path),
         Statement(f'check "{name}": measures["{name}"] == 0', path),
     ]
 
 
-def _quality(rule: YamlMap, table: str, column: str | None, path: Path) -> list[Statement]:
+def _quality(
+    rule: YamlMap, table: str, column: str | None, path: Path, integers: frozenset[str] = frozenset()
+) -> list[Statement]:
     name = show_path(path)
     check = "warn check" if str(rule.get("severity", "")).lower() in NON_BLOCKING else "check"
     rule_type = rule.get("type", "library")
@@ -157,7 +194,8 @@ def _quality(rule: YamlMap, table: str, column: str | None, path: Path) -> list[
         statements = []
         if metric == "duplicateValues":
             keys = duplicate_keys(column, arguments)
-            statements.append(Statement(f'measure "{name}": sql {_sql_text(duplicates_measure(table, keys))}', path))
+            query = duplicates_measure(table, keys, integers)
+            statements.append(Statement(f'measure "{name}": sql {_sql_text(query)}', path))
             count = f'measures["{name}"]'
         else:
             count = library_count(str(metric), table, quoted(column) if column else None, arguments)
@@ -207,18 +245,21 @@ def _sla_statements(contract: YamlMap, objects: dict[str, YamlMap]) -> list[Stat
     out = []
     for index, sla in enumerate(contract.get("slaProperties") or []):
         path: Path = ("slaProperties", index)
-        if sla.get("property") not in ("latency", "freshness"):
-            continue  # retention, availability...: promises about the service, not rows
+        kind = sla.get("property")
+        if kind not in ("latency", "freshness", "retention"):
+            continue  # availability, endOfLife...: promises about the service, not rows
         element = str(sla.get("element") or "")
         table, _, column = element.rpartition(".")
-        unit = _DURATIONS.get(str(sla.get("unit", "d")).lower())
-        if table not in objects or not column or unit is None or not isinstance(sla.get("value"), (int, float)):
-            raise ContractProblem(
-                path,
-                "a freshness or latency SLA needs element 'object.property', a number value and a unit of d, h, m or s",
-            )
+        value, unit = sla.get("value"), str(sla.get("unit", "d")).lower()
+        if kind == "retention":  # the oldest row no older than the period
+            days = _RETENTION_DAYS.get(unit)
+            limit, of = (f"{value * days}d" if days and isinstance(value, int) else None), "of = oldest, "
+            wanted = "a whole number value and a unit of y, mo or d (a year of 365 days, a month of 30)"
+        else:
+            limit = f"{value}{_DURATIONS[unit]}" if unit in _DURATIONS and isinstance(value, (int, float)) else None
+            of, wanted = "", "a number value and a unit of d, h, m or s"
+        if table not in objects or not column or limit is None or isinstance(value, bool):
+            raise ContractProblem(path, f"a {kind} SLA needs element 'object.property', {wanted}")
         source = source_name(objects[table])
-        out.append(
-            Statement(f"freshness sla_{index} on {source}: {quoted(column)} with error = {sla['value']}{unit}", path)
-        )
+        out.append(Statement(f"freshness sla_{index} on {source}: {quoted(column)} with {of}error = {limit}", path))
     return out

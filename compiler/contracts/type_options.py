@@ -44,11 +44,8 @@ def option_condition(key: str, value: object, column: str, logical_type: str | N
     if logical_type in ("date", "timestamp") and key in _TIME_BOUNDS:
         return _NUMBER_BOUNDS[key].format(c=column, v=_time_literal(value, logical_type))
     if key == "uniqueItems":
-        if value is True:
-            raise Unsupported(
-                "uniqueItems is not checked: DuckDB's and Spark's distinct elements disagree on NULL elements"
-            )
-        return None
+        # NULL elements are the same value, as JSON Schema compares null: [null, null] repeats one
+        return f"size(array_distinct({column})) < size({column})" if value is True else None
     if key in _NUMBER_BOUNDS:
         if isinstance(value, bool):
             return None  # the JSON Schema draft-4 form, exclusiveMinimum: true, is not ODCS's

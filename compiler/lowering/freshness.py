@@ -1,4 +1,5 @@
-"""Freshness: the newest time of a column (epoch milliseconds) and its age at the run's data time.
+"""Freshness: the newest time of a column (epoch milliseconds) and its age at the run's data time;
+with ``of = oldest``, the oldest time (``oldest``) and its age, for a retention period.
 
 ``total`` rows with a time, ``newest`` the latest of them, ``age_ms`` the data time
 (``--data-time``, else the run's start; a stream's batch time) minus ``newest``: negative for a
@@ -24,19 +25,21 @@ class FreshnessLowering(RuleLowering[CheckedFreshness]):
         rule, checked = self.rule, self.checked
         read = self.read(checked.source)
         total_ref = self.collector.value(read, count_all(filter=checked.valid))
-        newest_ref = self.collector.value(
-            read, AggregateCall(AggFn.MAX, (checked.time,), INTEGER, filter=checked.valid)
+        end = "oldest" if checked.oldest else "newest"
+        end_ref = self.collector.value(
+            read,
+            AggregateCall(AggFn.MIN if checked.oldest else AggFn.MAX, (checked.time,), INTEGER, filter=checked.valid),
         )
         data_time = self.options.data_time_ms
         reference = data_time if data_time is not None else self.options.now_ms
         names = self.metric_names()
 
         def finish(results: Results) -> RuleResult:
-            newest = results.value(newest_ref)
+            time = results.value(end_ref)
             row = {
                 names["total"]: results.value(total_ref) or 0,
-                names["newest"]: newest,
-                names["age_ms"]: None if newest is None else reference - newest,
+                names[end]: time,
+                names["age_ms"]: None if time is None else reference - time,
             }
             return RuleResult(rule.name, rule.kind, [self.write([row])], [])
 

@@ -97,6 +97,9 @@ class Fn(str, Enum):
     FLATTEN = "flatten"  # an array of arrays concatenated (no NULL inner arrays)
     SLICE = "slice"  # elements from..to, 0-based and inclusive; negative bounds count from the end
     SIZE = "size"  # elements of an array, entries of a map
+    # an array's distinct elements in the order they first come; NULLs are one element (kept once),
+    # NaN equals NaN (Spark's array_distinct)
+    ARRAY_DISTINCT = "array_distinct"
     # (array, value): true if present; else NULL if the array holds a NULL; NaN is found
     ARRAY_CONTAINS = "array_contains"
     MAKE_ARRAY = "make_array"  # an array of its arguments, in order (a quarantined row's errors)

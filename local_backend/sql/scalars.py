@@ -538,6 +538,19 @@ def _size(node: Call, args: list[str]) -> str:
     return f"cardinality({args[0]})" if node.args[0].dtype.kind is Kind.MAP else f"len({args[0]})"
 
 
+def _array_distinct(node: Call, args: list[str]) -> str:
+    # Spark's: the first of each value in order, NULL kept once (DuckDB's list_distinct drops NULLs
+    # and keeps no order); element i is kept when no element before it is the same
+    items = args[0]
+    i = ident(free_prefix("__i", field_names(node.args[0])))
+    before = f"{items}[1:{i} - 1]"
+    first = (
+        f"CASE WHEN {items}[{i}] IS NULL THEN list_count({before}) = {i} - 1 "
+        f"ELSE NOT coalesce(list_contains({before}, {items}[{i}]), false) END"
+    )
+    return f"[{items}[{i}] for {i} in range(1, len({items}) + 1) if {first}]"
+
+
 def _array_contains(node: Call, args: list[str]) -> str:
     # Spark: not found in an array holding a NULL is NULL (unknown), not false
     items, value = args
@@ -629,6 +642,7 @@ CALLS: dict[Fn, Handler] = {
     Fn.SLICE: _slice,
     Fn.SIZE: _size,
     Fn.ARRAY_CONTAINS: _array_contains,
+    Fn.ARRAY_DISTINCT: _array_distinct,
     Fn.MAKE_ARRAY: _function("list_value"),
     Fn.MAKE_STRUCT: _make_struct,
     Fn.MAP_KEYS: _function("map_keys"),

@@ -116,6 +116,7 @@ BAD = [
     ("freshness orders: created_ts, id", "WRONG_ARITY", 31, "id"),
     ("freshness ordrs: created_ts", "UNKNOWN_SOURCE", 11, "ordrs"),
     ("freshness orders: created_ts with wran = 6h", "UNKNOWN_DETAIL", 35, "wran"),
+    ('freshness orders: created_ts with of = "first"', "BAD_DETAIL", 40, "'first'"),
     ("freshness orders on orders, orders: created_ts", "TARGET_NOT_ALLOWED", 21, "orders"),
     ("freshness orders: created_ts\ncheck c: metrics['orders']['age'] < 1h", "UNKNOWN_METRIC", None, "['age']"),
 ]

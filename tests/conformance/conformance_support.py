@@ -3,15 +3,17 @@
 Case tables are held as data: ``{"columns": [[name, type], ...], "rows": [[...], ...]}``.
 Values are JSON values read through their column's type: in a ``float64`` column the strings
 ``"NaN"``, ``"inf"`` and ``"-inf"`` are those floats; ``timestamp``, ``timestamptz`` and ``date`` columns
-hold ISO text. Everything else is taken as written (``null`` is NULL).
+hold ISO text, ``decimal(p, s)`` columns decimal text (``"1.50"``). Everything else is taken as written (``null`` is NULL).
 """
 
 from __future__ import annotations
 
 import copy
 import datetime as dt
+import decimal
 import json
 import math
+import re
 from pathlib import Path
 
 import pyarrow as pa
@@ -37,6 +39,9 @@ def arrow_type(name: str) -> pa.DataType:
     name = name.strip()
     if name in ARROW_TYPES:
         return ARROW_TYPES[name]
+    digits = re.fullmatch(r"decimal\((\d+),\s*(\d+)\)", name)
+    if digits:
+        return pa.decimal128(int(digits.group(1)), int(digits.group(2)))
     outer, _, inner = name.partition("<")
     parts = _split(inner[:-1])
     if outer == "list":
@@ -81,6 +86,8 @@ def _value(value, type_name: str):
         return dt.datetime.fromisoformat(value)
     if type_name == "date":
         return dt.date.fromisoformat(value)
+    if type_name.startswith("decimal("):
+        return decimal.Decimal(value)  # written as text: "1.50"
     return value
 
 

@@ -125,6 +125,29 @@ def test_schema_level_duplicates_and_composite_primary_key(tmp_path, dq_engine):
     assert checks["schema[0].primaryKey (required)"] == ("FAIL", 1)
 
 
+def test_composite_duplicates_with_an_integer_part_count_the_same(tmp_path, dq_engine):
+    # a key with a declared integer part is grouped over the rows whose integer part repeats only:
+    # (1, x) three times -> 2; (1, y), (2, x), (3, z) once; (2, NULL) and (NULL, x) twice have a NULL
+    # part (not judged, and (2, x) then repeats no integer among whole keys) -> 2, whichever part is first
+    table = {
+        "columns": [["k", "int64"], ["c", "string"]],
+        "rows": [[1, "x"], [1, "y"], [1, "x"], [1, "x"], [2, "x"], [2, None], [None, "x"], [None, "x"], [3, "z"]],
+    }
+    properties = [
+        {"name": "k", "logicalType": "integer", "primaryKey": True, "primaryKeyPosition": 1},
+        {"name": "c", "logicalType": "string", "primaryKey": True, "primaryKeyPosition": 2},
+    ]
+    quality = [
+        {"metric": "duplicateValues", "arguments": {"properties": ["c", "k"]}, "mustBe": 0},
+        {"metric": "duplicateValues", "arguments": {"properties": ["k", "c"]}, "mustBeLessThan": 3},
+    ]
+    checks = _checks(_contract(tmp_path, properties, quality, table=table), dq_engine)
+    assert checks["schema[0].quality[0]"] == ("FAIL", 2)
+    assert checks["schema[0].quality[1]"] == ("PASS", 2)
+    assert checks["schema[0].primaryKey"] == ("FAIL", 2)
+    assert checks["schema[0].primaryKey (required)"] == ("FAIL", 3)
+
+
 def test_required_unique_and_type_options(tmp_path, dq_engine):
     properties = [
         {"name": "id", "required": True, "unique": True},  # 1 NULL; 2 repeated
@@ -185,7 +208,6 @@ def test_latency_and_freshness_slas_are_freshness_checks(tmp_path, dq_engine):
         {"property": "latency", "value": 2, "unit": "d", "element": "t.ts"},
         {"property": "freshness", "value": 36, "unit": "hours", "element": "t.ts"},
         {"property": "freshness", "value": 12, "unit": "h", "element": "t.ts"},
-        {"property": "retention", "value": 3, "unit": "y", "element": "t.ts"},  # about storage: not a check
     ]
     checks = _checks(_contract(tmp_path, table=table, sla=sla), dq_engine, data_time="2026-11-21")
     day = 24 * 3600 * 1000
@@ -194,3 +216,29 @@ def test_latency_and_freshness_slas_are_freshness_checks(tmp_path, dq_engine):
         "freshness sla_1 (error)": ("PASS", day),
         "freshness sla_2 (error)": ("FAIL", day),
     }
+
+
+def test_a_retention_sla_bounds_the_age_of_the_oldest_row(tmp_path, dq_engine):
+    # the oldest ts is 2023-11-23 (the NULL has no time); at data time 2026-11-21 its age is 1094 days:
+    # within 3 y (1095 days), beyond 36 mo (1080 days) and 1000 d; the newest row's age (1 day) is not judged
+    table = {"columns": [["ts", "timestamp"]], "rows": [["2026-11-20T00:00:00"], ["2023-11-23T00:00:00"], [None]]}
+    sla = [
+        {"property": "retention", "value": 3, "unit": "y", "element": "t.ts"},
+        {"property": "retention", "value": 36, "unit": "months", "element": "t.ts"},
+        {"property": "retention", "value": 1000, "element": "t.ts"},  # no unit: days
+    ]
+    checks = _checks(_contract(tmp_path, table=table, sla=sla), dq_engine, data_time="2026-11-21")
+    age = 1094 * 24 * 3600 * 1000
+    assert checks == {
+        "freshness sla_0 (error)": ("PASS", age),
+        "freshness sla_1 (error)": ("FAIL", age),
+        "freshness sla_2 (error)": ("FAIL", age),
+    }
+
+
+def test_a_retention_sla_over_no_time_fails(tmp_path, dq_engine):
+    # no row has a time: the oldest is unknown, so is its age, and the check fails (as datacontract-cli's)
+    table = {"columns": [["ts", "timestamp"]], "rows": [[None]]}
+    sla = [{"property": "retention", "value": 1, "unit": "y", "element": "t.ts"}]
+    checks = _checks(_contract(tmp_path, table=table, sla=sla), dq_engine, data_time="2026-11-21")
+    assert checks == {"freshness sla_0 (error)": ("FAIL", None)}

@@ -281,6 +281,16 @@ CASES = {
     "size": (c(Fn.SIZE, arr, dtype=INT), [3, 0, N, 1]),
     "size_map": (c(Fn.SIZE, m, dtype=INT), [1, 0, N, 1]),
     "array_contains": (c(Fn.ARRAY_CONTAINS, arr, L(4)), [False, False, N, True]),
+    # i, 7, i, NULL, NULL: first comers in order, the NULLs kept once (i NULL: it is the first NULL)
+    "array_distinct": (
+        c(Fn.ARRAY_DISTINCT, c(Fn.MAKE_ARRAY, i, L(7), i, L(N), L(N), dtype=ARR), dtype=ARR),
+        [[7, N], [-7, 7, N], [N, 7], [0, 7, N]],
+    ),
+    # x, x, 1.0: NaN is one value, as NULL is
+    "array_distinct_nan": (
+        c(Fn.ARRAY_DISTINCT, c(Fn.MAKE_ARRAY, x, x, L(1.0, DBL), dtype=G.array(DBL)), dtype=G.array(DBL)),
+        [[2.5, 1.0], [-2.5, 1.0], [N, 1.0], [NAN, 1.0]],
+    ),
     "map_keys": (c(Fn.MAP_KEYS, m, dtype=G.array(STR)), [["a"], [], N, ["b"]]),
     "map_values": (c(Fn.MAP_VALUES, m, dtype=ARR), [[1], [], N, [2]]),
     # other scalar nodes

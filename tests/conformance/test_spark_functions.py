@@ -126,6 +126,9 @@ ROW_CASES = {
     "size(arr)": [2, 0, 1, N],
     "array_contains(arr, 3)": [N, False, True, N],
     "array_contains(arr, 1)": [True, False, False, N],
+    # the elements in their place, a NULL one kept (the scalar conformance cases repeat them)
+    "array_distinct(arr)": [[1, N], [], [3], N],
+    "size(array_distinct(arr))": [2, 0, 1, N],
 }
 
 

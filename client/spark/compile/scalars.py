@@ -449,6 +449,7 @@ CALLS: dict[Fn, Callable[..., Column]] = {
     Fn.FLATTEN: _unary(F.flatten),
     Fn.SLICE: _slice,
     Fn.SIZE: _sql("size"),  # NULL for NULL, with ANSI on
+    Fn.ARRAY_DISTINCT: _sql("array_distinct"),
     Fn.ARRAY_CONTAINS: _sql("array_contains"),
     Fn.MAKE_ARRAY: lambda n, *args: F.array(*args),
     Fn.MAKE_STRUCT: _make_struct,

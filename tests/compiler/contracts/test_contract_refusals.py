@@ -1,6 +1,6 @@
 """What a contract asks that gryph does not check is refused at its element (CONTRACT_UNSUPPORTED,
 the contract path, the YAML line of its key), never skipped: unknown formats, dates that do not
-read, uniqueItems, relationships that name no object or pair up unevenly."""
+read, physical types outside the server's table, relationships that name no object or pair up unevenly."""
 
 from __future__ import annotations
 
@@ -47,10 +47,7 @@ def test_a_date_bound_that_is_no_date(tmp_path):
     assert line == "minimum: '2024-02-30'"
 
 
-def test_unique_items_is_refused_and_false_asks_nothing(tmp_path):
-    error, line = _refusal(tmp_path, _options("array", "          uniqueItems: true\n"))
-    assert "uniqueItems is not checked" in error.message
-    assert line == "uniqueItems: true"
+def test_unique_items_false_asks_nothing(tmp_path):
     path = tmp_path / "ok.odcs.yaml"
     path.write_text(HEAD + _options("array", "          uniqueItems: false\n"), encoding="utf-8")
     assert not load_contract(path).checks  # nothing but the schema statement
@@ -88,3 +85,51 @@ def test_a_composite_relationship_pairs_its_columns(tmp_path):
     error, line = _refusal(tmp_path, schema)
     assert error.message == "schema[0].relationships[0]: 'from' names 2 properties and 'to' 1: they pair up"
     assert line == "- from: [orders.a, orders.b]"
+
+
+def _physical(physical_type: str, logical_type: str = "string") -> str:
+    return (
+        f"schema:\n  - name: t\n    properties:\n      - name: c\n        logicalType: {logical_type}\n"
+        f"        physicalType: {physical_type}\n"
+    )
+
+
+def test_a_physical_type_the_table_does_not_know_is_refused_with_the_closest(tmp_path):
+    # Bitol's adventureworks writes varchar[50]: in PostgreSQL an array of text, no name of the table
+    error, line = _refusal(tmp_path, _physical("'varchar[50]'"))
+    assert error.message == (
+        "schema[0].properties[0].physicalType: physicalType 'varchar[50]' is not a type gryph knows on servers "
+        "of type local (closest: 'varchar'): see the physicalType table of docs/contracts.md"
+    )
+    assert line == "physicalType: 'varchar[50]'"
+    error, line = _refusal(tmp_path, _physical("Name"))  # a PostgreSQL domain: its base type is not in the contract
+    assert "physicalType 'Name' is not a type gryph knows" in error.message
+    assert line == "physicalType: Name"
+
+
+def test_a_physical_type_of_another_kind_than_the_logical_type_is_refused(tmp_path):
+    error, line = _refusal(tmp_path, _physical("BIGINT", "string"))
+    assert error.message == (
+        "schema[0].properties[0].physicalType: physicalType 'BIGINT' is of type integer, logicalType 'string' of "
+        "type string: no column is both"
+    )
+    assert line == "physicalType: BIGINT"
+
+
+def test_a_decimal_of_more_than_38_digits_is_refused(tmp_path):
+    error, _ = _refusal(tmp_path, _physical("'DECIMAL(40,2)'", "number"))
+    assert error.message.endswith("a decimal holds 1 to 38 digits, its scale at most its precision")
+
+
+def test_a_retention_in_m_is_refused_as_ambiguous(tmp_path):
+    # m is minutes for a latency and months for datacontract-cli's retention: gryph asks for mo or min
+    schema = (
+        "schema:\n  - name: t\n    properties:\n      - name: ts\n        logicalType: timestamp\n"
+        "slaProperties:\n  - property: retention\n    value: 6\n    unit: m\n    element: t.ts\n"
+    )
+    error, line = _refusal(tmp_path, schema)
+    assert error.message == (
+        "slaProperties[0]: a retention SLA needs element 'object.property', a whole number value and a unit of "
+        "y, mo or d (a year of 365 days, a month of 30)"
+    )
+    assert line == "- property: retention"
