@@ -142,9 +142,19 @@ def _table_outputs(kind: str, folder: Path, postgres) -> str:
         return 'quarantine orders to delta("bad")\nvalid orders to delta("good")\n'
     if kind == "iceberg":
         catalog = f'catalog.uri = "sqlite:///{folder}/catalog.db", catalog.warehouse = "file://{folder}"'
-        return f'quarantine orders to iceberg("lake.q.bad", {catalog})\nvalid orders to iceberg("lake.q.good", {catalog})\n'
+        name = _catalog_name(folder)
+        return (
+            f'quarantine orders to iceberg("{name}.q.bad", {catalog})\n'
+            f'valid orders to iceberg("{name}.q.good", {catalog})\n'
+        )
     url = postgres.url()
     return f'quarantine orders to postgres("{url}", table = "q.bad")\nvalid orders to postgres("{url}", table = "q.good")\n'
+
+
+def _catalog_name(folder: Path) -> str:
+    """A catalog name of the test's own: Spark opens a catalog once per session, and the
+    conformance engine's session is shared by every test (another catalog is named lake too)."""
+    return "lake_" + folder.name
 
 
 def _table_rows(kind: str, folder: Path, postgres, name: str) -> list[dict]:
@@ -156,7 +166,9 @@ def _table_rows(kind: str, folder: Path, postgres, name: str) -> list[dict]:
     if kind == "iceberg":
         from pyiceberg.catalog import load_catalog
 
-        catalog = load_catalog("lake", uri=f"sqlite:///{folder}/catalog.db", warehouse=f"file://{folder}")
+        catalog = load_catalog(
+            _catalog_name(folder), uri=f"sqlite:///{folder}/catalog.db", warehouse=f"file://{folder}"
+        )
         return catalog.load_table(("q", name)).scan().to_arrow().to_pylist()
     import json
 
