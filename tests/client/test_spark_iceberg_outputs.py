@@ -182,3 +182,21 @@ def test_duckdb_and_spark_write_the_same_rows_into_one_table(tmp_path, spark_rem
     assert (
         by_engine["duckdb"] == by_engine["spark"] == (_dated(FIRST_BAD, "2026-11-24"), _dated(FIRST_GOOD, "2026-11-24"))
     )
+
+
+def test_an_iceberg_table_of_another_shape_is_refused_and_keeps_its_rows(tmp_path, spark_remote):
+    import pyarrow as pa
+    from pyiceberg.catalog import load_catalog
+
+    _write(tmp_path, FIRST)
+    catalog = load_catalog("lake", uri=f"sqlite:///{tmp_path}/lake/catalog.db", warehouse=f"file://{tmp_path}/lake")
+    catalog.create_namespace("dq")
+    catalog.create_table(("dq", "bad_orders"), schema=pa.schema([("x", pa.int64())])).append(pa.table({"x": [7]}))
+    before = _read(tmp_path, "bad_orders")
+    done = _run(tmp_path, spark_remote, "2026-11-24")
+    assert done.returncode == 3
+    assert (
+        "s.dq: error QUARANTINE_NOT_WRITTEN: output 'orders__quarantine' (table lake.dq.bad_orders) was not written"
+        in done.stderr
+    )
+    assert _read(tmp_path, "bad_orders") == before == ([{"x": 7}], before[1])
