@@ -200,3 +200,18 @@ def test_an_iceberg_table_of_another_shape_is_refused_and_keeps_its_rows(tmp_pat
         in done.stderr
     )
     assert _read(tmp_path, "bad_orders") == before == ([{"x": 7}], before[1])
+
+
+def test_an_iceberg_quarantine_beside_a_parquet_valid_folder(tmp_path, spark_remote):
+    """The cluster commits the quarantine table and writes the valid folder, which the client
+    swaps in (its journal kept where the quarantine's stage would be, a folder made for it)."""
+    import pyarrow.dataset as ds
+
+    _write(tmp_path, FIRST)
+    quarantine_only = _outputs(tmp_path).splitlines()[0]
+    (tmp_path / "s.dq").write_text(f'{SUITE}{quarantine_only}\nvalid orders to "out/good"\n', "utf-8")
+    done = _run(tmp_path, spark_remote, "2026-11-24")
+    assert done.returncode == 0, done.stderr
+    assert _bad(_read(tmp_path, "bad_orders")[0]) == _dated(FIRST_BAD, "2026-11-24")
+    good = ds.dataset(str(tmp_path / "out" / "good" / "data_time=2026-11-24"), format="parquet").to_table()
+    assert sorted(((r["id"], r["customer"], r["amount"]) for r in good.to_pylist()), key=repr) == FIRST_GOOD
