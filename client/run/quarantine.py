@@ -27,7 +27,7 @@ from gryph.compiler.safe_names import safe_file_name
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.suites.split_outputs import row_level_sources
 from gryph.compiler.suites.suite import Suite
-from gryph.compiler.support.crash_points import crash_if_chosen
+from gryph.compiler.support.crash_points import QUARANTINE_CRASH_AT, crash_if_chosen
 
 from . import quarantine_tables
 from .delta_shapes import check_delta_outputs
@@ -35,7 +35,6 @@ from .delta_shapes import check_delta_outputs
 OUTPUTS = ("quarantine", "valid")
 MARK = "_gryph_run"  # the run that wrote a folder (Spark and parquet readers skip names starting with _)
 JOURNAL = "_swaps-{run}.json"
-CRASH_AT = "GRYPH_QUARANTINE_CRASH_AT"  # a test's point to die at: "staged" or "swapped"
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 TABLE_STAGES = Path(".gryph") / "outputs"  # where a table output's rows are staged before their commit
@@ -107,23 +106,27 @@ def plan_outputs(
     """The staged outputs, and the splits the compiler exports to them (DuckDB writes one file,
     Spark a folder of parts: both read as ``KEY/*.parquet``). ``key`` names a parquet output's
     folder (a stream's batch: ``batch=N``), by default the data time's: ``data_time=...``. Spark
-    commits a Delta output itself (no row comes to the client): it is written to the table, not
-    staged."""
+    commits a Delta or Iceberg output itself (no row comes to the client): it is written to the
+    table, not staged."""
     run_id, data_time = run[1], run[2] or "none"
     key = key or "data_time=" + data_time.replace(":", "-")
     staged, splits = [], []
     for source, outs in sorted(folders.items()):
         tables = (delta or {}).get(source, frozenset())
-        by_engine = tables if engine == "spark" else frozenset()
+        catalogs = (tables_of or {}).get(source, {})
+        # the outputs Spark commits itself: its Delta tables, and Iceberg's through its runtime
+        iceberg = {out: spec for out, spec in catalogs.items() if quarantine_tables.spark_commits(spec)}
+        by_engine = tables | iceberg.keys() if engine == "spark" else frozenset()
         # absolute: a local Spark server's working folder is not the client's
         stage = {
             out: (folder / f"_staging-{run_id}").absolute() for out, folder in outs.items() if out not in by_engine
         }
         final = {out: folder if out in tables else folder / key for out, folder in outs.items()}
-        staged.append(Staged(source, outs, stage, final, data_time, tables, (tables_of or {}).get(source, {})))
+        staged.append(Staged(source, outs, stage, final, data_time, tables, catalogs))
         paths = {out: str(path / "part-0.parquet") if engine == "duckdb" else str(path) for out, path in stage.items()}
         paths.update({out: str(final[out].absolute()) for out in by_engine})
-        splits.append(Split(source, paths["quarantine"], paths.get("valid"), run, by_engine))
+        on_spark = tuple(sorted(iceberg.items())) if engine == "spark" else ()
+        splits.append(Split(source, paths["quarantine"], paths.get("valid"), run, tables & by_engine, on_spark))
     return staged, tuple(splits)
 
 
@@ -194,7 +197,7 @@ def publish(staged: Sequence[Staged], run_id: str) -> dict[tuple[str, str], dict
                     hint="on a remote Spark server, write outputs to storage both share; a local server works",
                 )
             (folder / MARK).write_text(run_id, "utf-8")
-    crash_if_chosen(CRASH_AT, "staged")
+    crash_if_chosen(QUARANTINE_CRASH_AT, "staged")
     for each in staged:
         swaps = {
             "run": run_id,
@@ -204,21 +207,31 @@ def publish(staged: Sequence[Staged], run_id: str) -> dict[tuple[str, str], dict
                 if o not in each.tables
             ],
         }
-        journal = each.folders["quarantine"] / JOURNAL.format(run=run_id)
-        partial = journal.with_suffix(".partial")
-        partial.write_text(json.dumps(swaps), "utf-8")
-        os.replace(partial, journal)
-        try:
-            _swap_all(swaps, crash_between=True)
-        finally:
-            if sys.exc_info()[0] in (None, DeltaNotWritten):
-                journal.unlink()
+        if swaps["swaps"]:  # none when every output is a table
+            _journaled(swaps, each.folders["quarantine"] / JOURNAL.format(run=run_id))
         for out, spec in each.tables.items():  # each table's commit is one step by itself
+            if out not in each.staging:  # committed by the engine during the run
+                committed[(each.source, out)] = quarantine_tables.committed_by_engine(spec)
+                continue
             try:
                 committed[(each.source, out)] = quarantine_tables.commit(spec, each.staging[out], each.data_time)
             finally:
                 shutil.rmtree(each.staging[out], ignore_errors=True)
     return committed
+
+
+def _journaled(swaps: dict, journal: Path) -> None:
+    """Do the swaps, kept in ``journal`` (in the quarantine's folder, made if Spark committed the
+    quarantine into a table) until they are done."""
+    journal.parent.mkdir(parents=True, exist_ok=True)
+    partial = journal.with_suffix(".partial")
+    partial.write_text(json.dumps(swaps), "utf-8")
+    os.replace(partial, journal)
+    try:
+        _swap_all(swaps, crash_between=True)
+    finally:
+        if sys.exc_info()[0] in (None, DeltaNotWritten):
+            journal.unlink()
 
 
 def _swap_all(journal: dict, crash_between: bool = False) -> None:
@@ -229,7 +242,7 @@ def _swap_all(journal: dict, crash_between: bool = False) -> None:
         else:
             _commit_delta(Path(stage), Path(final), partition)
         if crash_between and index == 0:
-            crash_if_chosen(CRASH_AT, "swapped")
+            crash_if_chosen(QUARANTINE_CRASH_AT, "swapped")
 
 
 def _swap_in(stage: Path, final: Path, run_id: str) -> None:

@@ -3,6 +3,8 @@ table. The engine writes the rows to a stage folder as for a parquet output; eac
 its table in one commit that replaces the data time's rows (``data_time``, a column the table
 holds): Iceberg's overwrite with a filter on it, PostgreSQL's delete and insert in one transaction.
 A rerun of the data time replaces its rows; a run killed before the commit leaves the old ones.
+On Spark an Iceberg table is committed by the cluster through Iceberg's Spark runtime, from the
+same catalog (client/spark/sources/lake_outputs.py): no stage, no row on the client.
 """
 
 from __future__ import annotations
@@ -76,6 +78,19 @@ def commit(spec: SourceSpec, stage: Path, data_time: str) -> dict[str, object]:
         ) from None
 
 
+def spark_commits(spec: SourceSpec) -> bool:
+    """Whether a Spark run's cluster commits the output into its table itself (Iceberg, through its
+    Spark runtime), rather than staging its rows for the client to commit."""
+    return _WRITERS[spec.kind.kind].spark_commits
+
+
+def committed_by_engine(spec: SourceSpec) -> dict[str, object]:
+    """What the history keeps of an output the engine committed itself: its table's snapshot
+    after the commit, read through the catalog this client reaches too."""
+    table = _catalog(spec).load_table(iceberg_identifier(spec)[1:])
+    return {"format": spec.format, "snapshot": table.current_snapshot().snapshot_id}
+
+
 def _commit_iceberg(spec: SourceSpec, rows, data_time: str) -> dict[str, object]:
     from pyiceberg.exceptions import NoSuchTableError
     from pyiceberg.expressions import EqualTo
@@ -86,7 +101,10 @@ def _commit_iceberg(spec: SourceSpec, rows, data_time: str) -> dict[str, object]
         table = catalog.load_table(identifier)
     except NoSuchTableError:
         catalog.create_namespace_if_not_exists(identifier[:-1])
+        # partitioned by the data time, as Spark's writer makes it: a data time's rows are whole files
         table = catalog.create_table(identifier, schema=rows.schema)
+        with table.update_spec() as spec_update:
+            spec_update.add_identity(DATA_TIME)
     # EqualTo's own __init__ takes (term, literal); its pydantic fields are what mypy reads
     with warnings.catch_warnings():  # a data time's first rows replace none: not worth a warning
         warnings.filterwarnings("ignore", "Delete operation did not match any records")
@@ -189,9 +207,10 @@ class _TableWriter:
 
     check: Callable[[SourceSpec], object]
     commit: Callable[[SourceSpec, Any, str], dict[str, object]]
+    spark_commits: bool = False  # on Spark the cluster commits it (client/spark/sources/lake_outputs.py)
 
 
 _WRITERS = {
     SourceKind.POSTGRES: _TableWriter(_check_postgres, _commit_postgres),
-    SourceKind.ICEBERG: _TableWriter(_catalog, _commit_iceberg),
+    SourceKind.ICEBERG: _TableWriter(_catalog, _commit_iceberg, spark_commits=True),
 }

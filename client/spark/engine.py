@@ -7,7 +7,6 @@ import weakref
 from collections.abc import Mapping, Sequence
 
 from pyspark.sql import DataFrame
-from pyspark.sql.connect import functions as F
 
 from gryph.compiler.engine import Rows
 from gryph.compiler.errors import EngineError
@@ -28,6 +27,7 @@ from .rewrites.read_once import Copies, keep_all
 from .rewrites.small_sources import reads_only_small, restore, set_for_small_run
 from .session.connect import Connection, connect
 from .session.failures import read_failures, spark_errors
+from .sources.lake_outputs import lake_commit
 from .sources.lake_sources import lake_log
 from .sources.source_loading import load_source
 from .sources.source_packages import missing_packages
@@ -140,15 +140,12 @@ class SparkEngine:
         where = export.path if export.table is None else f"table {table_label(export.table)}"
         with spark_errors(f"writing {export.name!r} to {where}"):
             frame = compile_relation(export.relation, ctx)
-            if export.replace is not None:  # a Delta table: the data time's rows replaced in one commit
-                column, value = export.replace
-                writer = frame.withColumn(column, F.lit(value)).write.format("delta").mode("overwrite")
-                writer = writer.partitionBy(column).option("replaceWhere", f"{quoted(column)} = {_sql_text(value)}")
-            else:
-                writer = frame.write.mode("overwrite")
+            # a lake table's data time replaced in one commit, or a whole folder or table written
+            commit = lake_commit(self.spark, frame, export) if export.replace is not None else None
+            writer = frame.write.mode("overwrite")
             with wide_codegen(ctx):
-                if export.replace is not None:
-                    writer.save(export.path)
+                if commit is not None:
+                    commit()
                 elif export.table is not None:
                     writer.saveAsTable(".".join(quoted(part) for part in export.table))
                 else:
@@ -246,8 +243,3 @@ class SparkEngine:
         with spark_errors("dropping temporary views"):
             for name in dict.fromkeys(names):
                 self.spark.catalog.dropTempView(name)
-
-
-def _sql_text(value: str) -> str:
-    """A Spark SQL string literal (its escapes are backslashes)."""
-    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"

@@ -49,6 +49,8 @@ from ..plan import (
 from ..plan.data_types import BOOLEAN, INTEGER, STRING, Column, DataType, Schema, array, struct
 from ..plan.histograms import COUNT
 from ..plan.scalars import Scalar, field_names
+from ..sources.lake_tables import catalog_properties, iceberg_identifier
+from ..sources.source_specs import SourceSpec
 from .accuracy import miss_relation
 from .query_collector import Collector, ValueRef
 
@@ -56,7 +58,7 @@ ERRORS, RUN = "_dq_errors", "_dq_run"
 ERROR_FIELDS = ("rule", "condition", "message")
 ERROR = struct(tuple((name, STRING) for name in ERROR_FIELDS))
 RUN_FIELDS = ("suite", "run_id", "data_time", "engine")
-DATA_TIME = "data_time"  # the partition column of a Delta output the engine commits (Split.delta)
+DATA_TIME = "data_time"  # the partition column of a Delta or Iceberg output the engine commits
 ROW_LEVEL = (CheckedCompleteness, CheckedValidity, CheckedAccuracy, CheckedUniqueness)
 
 
@@ -70,6 +72,8 @@ class Split:
     valid: str | None
     run: tuple[str | None, ...]
     delta: frozenset[str] = frozenset()  # the outputs the engine commits into Delta tables itself
+    # the outputs the engine commits into Iceberg tables itself, each described as a source of its kind
+    iceberg: tuple[tuple[str, SourceSpec], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -107,12 +111,10 @@ def split_exports(
     errors = _errors(flags)
     run = _struct(tuple(zip(RUN_FIELDS, (Literal(v, STRING) for v in split.run), strict=True)))
     quarantined = Project(Filter(flagged, failing), (*columns, Named(errors, ERRORS), Named(run, RUN)))
-    collector.export(
-        Export(f"{split.source}__quarantine", quarantined, split.quarantine, replace=_replace(split, "quarantine"))
-    )
+    collector.export(_export(split, "quarantine", quarantined, split.quarantine))
     valid = Project(Filter(flagged, not_(failing)), columns)
     if split.valid is not None:
-        collector.export(Export(f"{split.source}__valid", valid, split.valid, replace=_replace(split, "valid")))
+        collector.export(_export(split, "valid", valid, split.valid))
     return SplitCounts(
         split.source,
         collector.value(flagged, count_all(filter=failing)),
@@ -213,6 +215,12 @@ def _struct(fields: tuple[tuple[str, Scalar], ...]) -> Scalar:
     return Call(Fn.MAKE_STRUCT, tuple(part for name, value in fields for part in (_text(name), value)), dtype)
 
 
-def _replace(split: Split, output: str) -> tuple[str, str] | None:
-    """A Delta output's partition: its data time's rows (the run's data time, else "none")."""
-    return (DATA_TIME, split.run[2] or "none") if output in split.delta else None
+def _export(split: Split, output: str, relation: Relation, path: str) -> Export:
+    """One output's export: a parquet folder, a Delta table's folder or an Iceberg catalog's table
+    (these two with their data time's rows replaced: the run's data time, else "none")."""
+    name, data_time = f"{split.source}__{output}", (DATA_TIME, split.run[2] or "none")
+    table = dict(split.iceberg).get(output)
+    if table is not None:
+        catalog = tuple(sorted(catalog_properties(table).items()))
+        return Export(name, relation, table=iceberg_identifier(table), replace=data_time, catalog=catalog)
+    return Export(name, relation, path, replace=data_time if output in split.delta else None)

@@ -44,6 +44,9 @@ class Export:
     # (column, value): ``path`` is a Delta table partitioned by ``column``; the rows get it set to
     # ``value`` and replace the table's rows of that value in one commit (Spark's replaceWhere)
     replace: tuple[str, str] | None = None
+    # an Iceberg table of the catalog with these properties (PyIceberg's names): ``table`` names it
+    # (catalog, namespace, table) and ``replace`` its data time's rows, replaced in one commit
+    catalog: tuple[tuple[str, str], ...] | None = None
 
     def __post_init__(self) -> None:
         if (self.path is None) == (self.table is None):

@@ -6,6 +6,10 @@ from __future__ import annotations
 import os
 import signal
 
+# a quarantine's points: "staged", "swapped" (client/run/quarantine.py), "engine_commit" (just
+# before Spark commits an output into its table itself)
+QUARANTINE_CRASH_AT = "GRYPH_QUARANTINE_CRASH_AT"
+
 
 def crash_if_chosen(variable: str, point: str) -> None:
     """Die at once, as a killed process would (no cleanup, no flush), when the environment's

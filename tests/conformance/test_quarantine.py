@@ -89,15 +89,19 @@ def test_each_row_goes_where_its_failures_say(dq_engine, tmp_path):
     assert (outputs["quarantine"]["rows"], outputs["valid"]["rows"]) == (6, 3)
 
 
-def test_valid_and_quarantined_are_the_input_exactly(dq_engine, tmp_path):
+def _generated() -> list[list]:
+    """300 rows drawn from few ids, names and amounts (NULL, NaN, -0.0, '', unicode), 25 repeated whole."""
     rng = random.Random(42)
     names = ["alice", "émile", "bob", "", None]
     rows = [
         [rng.choice([1, 2, 3, None, *range(10, 40)]), rng.choice(names), rng.choice([1.0, "NaN", None, -0.0])]
         for _ in range(300)
     ]
-    rows += rows[:25]  # whole rows repeated
-    quarantined, valid, _ = _split(dq_engine, {**ORDERS, "rows": rows}, tmp_path)
+    return rows + rows[:25]
+
+
+def _expected(rows: list[list]) -> tuple[Counter, Counter]:
+    """The quarantined rows (with the rules each fails) and the valid ones, worked out in Python."""
     ids = Counter(row[0] for row in rows)
     expected_bad, expected_good = Counter(), Counter()
     for id_, customer, amount in rows:
@@ -114,6 +118,13 @@ def test_valid_and_quarantined_are_the_input_exactly(dq_engine, tmp_path):
             expected_bad[(id_, customer, amount, failed)] += 1
         else:
             expected_good[(id_, customer, amount)] += 1
+    return expected_bad, expected_good
+
+
+def test_valid_and_quarantined_are_the_input_exactly(dq_engine, tmp_path):
+    rows = _generated()
+    quarantined, valid, _ = _split(dq_engine, {**ORDERS, "rows": rows}, tmp_path)
+    expected_bad, expected_good = _expected(rows)
     assert quarantined == expected_bad and valid == expected_good
     together = Counter(row[:3] for row in quarantined.elements()) + valid
     assert together == Counter(tuple(row) for row in rows)
@@ -142,9 +153,19 @@ def _table_outputs(kind: str, folder: Path, postgres) -> str:
         return 'quarantine orders to delta("bad")\nvalid orders to delta("good")\n'
     if kind == "iceberg":
         catalog = f'catalog.uri = "sqlite:///{folder}/catalog.db", catalog.warehouse = "file://{folder}"'
-        return f'quarantine orders to iceberg("lake.q.bad", {catalog})\nvalid orders to iceberg("lake.q.good", {catalog})\n'
+        name = _catalog_name(folder)
+        return (
+            f'quarantine orders to iceberg("{name}.q.bad", {catalog})\n'
+            f'valid orders to iceberg("{name}.q.good", {catalog})\n'
+        )
     url = postgres.url()
     return f'quarantine orders to postgres("{url}", table = "q.bad")\nvalid orders to postgres("{url}", table = "q.good")\n'
+
+
+def _catalog_name(folder: Path) -> str:
+    """A catalog name of the test's own: Spark opens a catalog once per session, and the
+    conformance engine's session is shared by every test (another catalog is named lake too)."""
+    return "lake_" + folder.name
 
 
 def _table_rows(kind: str, folder: Path, postgres, name: str) -> list[dict]:
@@ -156,7 +177,9 @@ def _table_rows(kind: str, folder: Path, postgres, name: str) -> list[dict]:
     if kind == "iceberg":
         from pyiceberg.catalog import load_catalog
 
-        catalog = load_catalog("lake", uri=f"sqlite:///{folder}/catalog.db", warehouse=f"file://{folder}")
+        catalog = load_catalog(
+            _catalog_name(folder), uri=f"sqlite:///{folder}/catalog.db", warehouse=f"file://{folder}"
+        )
         return catalog.load_table(("q", name)).scan().to_arrow().to_pylist()
     import json
 
@@ -183,3 +206,34 @@ def test_each_table_kind_holds_the_hand_worked_rows(kind, dq_engine, tmp_path, m
     assert quarantined == Counter(QUARANTINED)
     assert Counter(tuple(_key(r[c]) for c in columns) for r in good) == Counter(VALID)
     assert {r["data_time"] for r in bad + good} == {"2026-11-24"}
+
+
+def test_iceberg_tables_hold_the_same_generated_rows_on_both_engines(
+    duckdb_engine, spark_conformance_engine, tmp_path, monkeypatch
+):
+    """The generated rows into Iceberg tables, committed by PyIceberg on DuckDB and by the cluster
+    through Iceberg's Spark runtime on Spark: the same multisets, each row with its errors in full
+    (rule, condition, message), and the ones worked out in Python."""
+    rows = _generated()
+    frames = {"orders": arrow_table({**ORDERS, "rows": rows}), "customers": arrow_table(CUSTOMERS)}
+    columns = ("id", "customer", "amount")
+    found = {}
+    for engine in (duckdb_engine, spark_conformance_engine):
+        folder = tmp_path / f"{tmp_path.name}_{engine.name}"
+        folder.mkdir()
+        monkeypatch.chdir(folder)
+        run(load_suite(SUITE + _table_outputs("iceberg", folder, None), frames), engine, data_time="2026-11-24")
+        bad, good = (_table_rows("iceberg", folder, None, name) for name in ("bad", "good"))
+        assert {r["_dq_run"]["engine"] for r in bad} == {engine.name}
+        found[engine.name] = (
+            Counter((*(_key(r[c]) for c in columns), tuple(tuple(e.values()) for e in r["_dq_errors"])) for r in bad),
+            Counter(tuple(_key(r[c]) for c in columns) for r in good),
+        )
+    assert found["duckdb"] == found["spark"]
+    expected_bad, expected_good = _expected(rows)
+    bad, good = found["spark"]
+    by_rules: Counter = Counter()
+    for row, times in bad.items():
+        by_rules[(*row[:3], tuple(error[0] for error in row[3]))] += times
+    assert by_rules == expected_bad
+    assert good == expected_good

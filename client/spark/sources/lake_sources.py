@@ -142,12 +142,19 @@ def _metadata_file(spark: SparkSession, spec: SourceSpec) -> str:
 
 def _configure_catalog(spark: SparkSession, spec: SourceSpec) -> None:
     """The source's ``catalog.*`` options as the Iceberg catalog of this session (none given: the
-    server's own catalog of that name). A session opens a catalog once: other properties for a
-    catalog it already has are refused."""
+    server's own catalog of that name)."""
     properties = catalog_properties(spec)
-    if not properties:
-        return
-    name = iceberg_identifier(spec)[0]
+    if properties:
+        described = f"source {spec.name!r} ({spec.describe()})"
+        open_catalog(spark, iceberg_identifier(spec)[0], properties, described, spec)
+
+
+def open_catalog(
+    spark: SparkSession, name: str, properties: dict[str, str], described: str, spec: SourceSpec | None = None
+) -> None:
+    """An Iceberg catalog of PyIceberg's ``properties`` as the session's catalog ``name``, for the
+    source or output ``described`` (``spec``: where it is declared). A session opens a catalog
+    once: other properties for a catalog it already has are refused."""
     prefix = f"spark.sql.catalog.{name}"
     settings = {prefix: "org.apache.iceberg.spark.SparkCatalog"}
     settings.update({f"{prefix}.{key}": value for key, value in _spark_catalog_properties(properties).items()})
@@ -157,11 +164,11 @@ def _configure_catalog(spark: SparkSession, spec: SourceSpec) -> None:
     if current is not None and current != settings.get(f"{prefix}.uri"):
         raise EngineError(
             "CATALOG_UNREADABLE",
-            f"source {spec.name!r} ({spec.describe()}): this Spark session already has the Iceberg catalog "
-            f"{name!r} at {current}; a session opens a catalog once",
-            location=spec.location,
-            text=spec.describe(),
-            hint="read tables of different catalogs under different catalog names, or in separate runs",
+            f"{described}: this Spark session already has the Iceberg catalog {name!r} at {current}; "
+            "a session opens a catalog once",
+            location=None if spec is None else spec.location,
+            text=None if spec is None else spec.describe(),
+            hint="read and write tables of different catalogs under different catalog names, or in separate runs",
         )
     for key, value in settings.items():
         spark.conf.set(key, value)
