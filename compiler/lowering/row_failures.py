@@ -138,23 +138,23 @@ def _flagged(
     the rules' a clause does not name, then the clauses' (a contract's, in its order)."""
     relation: Relation = read
     flags: list[Flag] = []
-    named = {c.clause.rule: c.clause for c in clauses if c.clause.rule is not None}
+    claimed = {c.clause.rule for c in clauses}
+    by_name = {rule.spec.name: rule for rule in rules}
     for index, rule in enumerate(rules):
-        if rule.spec.name not in named:
+        if rule.spec.name not in claimed:
             relation, found = _rule_flags(relation, read, rule, index, schemas)
             flags.extend(found)
-    by_name = {rule.spec.name: (index, rule) for index, rule in enumerate(rules)}
-    for each in clauses:
+    for index, each in enumerate(clauses, len(rules)):
         clause = each.clause
         fields = (clause.name, clause.condition)
         if clause.rule is not None:  # the rule's flags, under the clause's name
-            relation, found = _rule_flags(relation, read, by_name[clause.rule][1], by_name[clause.rule][0], schemas)
+            relation, found = _rule_flags(relation, read, by_name[clause.rule], index, schemas)
             flags.extend((flag, (*fields, message)) for flag, (_, _, message) in found)
         elif each.fails is not None:
             flags.append((_false_if_null(each.fails), (*fields, "the contract counts this row against the clause")))
         else:
             present = Filter(read, and_all([not_(IsNull(key)) for key in each.keys]))
-            relation, flag = _duplicated(relation, present, each.keys, len(rules))
+            relation, flag = _duplicated(relation, present, each.keys, index)
             flags.append((flag, (*fields, "its key occurs more than once")))
     return relation, flags
 
