@@ -188,6 +188,30 @@ def test_the_contract_gives_the_same_checks_with_a_quarantine(dq_engine, tmp_pat
     assert split.measures == plain.measures and split.metrics == plain.metrics
 
 
+def test_a_format_a_maximum_and_a_composite_duplicate_count_quarantine_their_rows(dq_engine, tmp_path):
+    properties = [
+        {"name": "id"},
+        {"name": "email", "logicalType": "string", "logicalTypeOptions": {"format": "email"}},
+        {"name": "code"},
+        {"name": "amount", "logicalType": "number", "logicalTypeOptions": {"maximum": 9.5}},
+        {"name": "customer"},
+    ]
+    quality = [{"metric": "duplicateValues", "arguments": {"properties": ["code", "customer"]}, "mustBe": 0}]
+    quarantined, valid, _ = _split(dq_engine, tmp_path, ORDERS, properties=properties, quality=quality)
+    email, maximum, twice = (
+        f"{P}[1].logicalTypeOptions.format",
+        f"{P}[3].logicalTypeOptions.maximum",
+        "schema[0].quality[0]",
+    )
+    # by hand: only 'bad' is no email (é@ü.de and ü@ß.de are); 10, 11 and NaN (above every number)
+    # are over 9.5, NULL is not; (code, customer) pairs held twice or more: (A, ann) rows 1, 3, 8,
+    # 12, 14, 16; (B, émile) rows 2, 13, 17; (B, ann) rows 7, 15 -- a pair with a NULL is no key
+    failed = {1: (maximum, twice), 3: (email, twice), 8: (maximum, twice), 16: (maximum, twice)}
+    failed |= {n: (twice,) for n in (2, 7, 12, 13, 14, 15, 17)}
+    assert quarantined == Counter((*map(_key, ORDERS[n - 1]), rules) for n, rules in failed.items())
+    assert valid == Counter(tuple(map(_key, ORDERS[n - 1])) for n in (4, 5, 6, 9, 10, 11, 18))
+
+
 def test_valid_and_quarantined_are_the_input_exactly(dq_engine, tmp_path):
     rng = random.Random(43)
     rows = [
