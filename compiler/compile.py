@@ -202,7 +202,7 @@ def _lower(
     )
     for source, path in options.keep_rows:
         collector.export(Export(f"{source}__rows", Read(source, schemas[source]), path))
-    splits = [split_exports(checked.rules, schemas, split, collector) for split in options.splits]
+    splits = [split_exports(checked.rules, checked.row_clauses, schemas, split, collector) for split in options.splits]
     counters = count_rows_read(suite.sources, schemas, collector, options.streams) if options.count_rows else {}
     malformed = count_malformed(options.streams, schemas, collector, MALFORMED)
     plan = collector.plan()

@@ -208,7 +208,7 @@ def quarantine_to(command: argparse.ArgumentParser) -> None:
     group(command, "outputs").add_argument(
         "--quarantine-to",
         metavar="DIR",
-        help="write each source's rows that fail a completeness, validity, accuracy or uniqueness rule, with their "
-        "errors, to DIR/SOURCE/quarantine/ and the others to DIR/SOURCE/valid/, one folder per data time "
-        "(a rerun replaces it; a stream: one per batch)",
+        help="write each source's rows that fail a completeness, validity, accuracy or uniqueness rule (or a "
+        "contract's row-level clause), with their errors, to DIR/SOURCE/quarantine/ and the others to "
+        "DIR/SOURCE/valid/, one folder per data time (a rerun replaces it; a stream: one per batch)",
     )

@@ -61,12 +61,21 @@ def new_run_id() -> str:
 
 def output_folders(suite: Suite, root: str | None) -> dict[str, dict[str, Path]]:
     """Per source, its outputs' folders: ``root/SOURCE/quarantine`` and ``.../valid`` for every
-    source a row-level rule reads (``--quarantine-to``), else the suite's statements."""
+    source a row-level rule reads (``--quarantine-to``: at least one, or nothing would be
+    written), else the suite's statements."""
     if root is not None:
-        return {
-            source: {out: Path(root) / safe_file_name(source) / out for out in OUTPUTS}
-            for source in row_level_sources(suite)
-        }
+        sources = row_level_sources(suite)
+        if not sources:
+            raise InvalidInput(
+                "QUARANTINE_TARGET",
+                f"quarantine folder {root!r} would stay empty: suite {suite.name!r} has no row-level rule",
+                location=Location(suite.file),
+                text=root,
+                hint="a source's rows are quarantined by a completeness, validity, accuracy or uniqueness rule on it "
+                "(in a contract: required, unique, primaryKey, logicalTypeOptions, relationships, or a nullValues, "
+                "missingValues, invalidValues or duplicateValues rule); rowCount, sql and freshness judge no row",
+            )
+        return {source: {out: Path(root) / safe_file_name(source) / out for out in OUTPUTS} for source in sources}
     found: dict[str, dict[str, Path]] = {}
     for (source, out), (folder, _) in suite.outputs.items():
         staged_at = TABLE_STAGES / safe_file_name(source) / out if (source, out) in suite.output_tables else None

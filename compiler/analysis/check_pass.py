@@ -23,7 +23,7 @@ from ..suites.suite import RuleSpec, Suite
 from ..support.gc_pause import without_cyclic_gc
 from ..support.recursion_room import recursion_room
 from .accuracy import AccuracyChecker, KeyedAccuracyChecker
-from .checked_rules import CheckedQuery, CheckedRule
+from .checked_rules import CheckedQuery, CheckedRowClause, CheckedRule
 from .freshness import FreshnessChecker
 from .griffin_measures import (
     AccuracyMeasureChecker,
@@ -34,6 +34,7 @@ from .griffin_measures import (
     SparkSqlMeasureChecker,
 )
 from .queries import MeasureChecker, QueryChecker
+from .row_clauses import checked_row_clauses
 from .row_rules import CompletenessChecker, DistinctnessChecker, TimelinessChecker, UniquenessChecker
 from .rule_checker import RuleChecker
 from .validity import ValidityChecker
@@ -81,6 +82,7 @@ class CheckedSuite:
     rules: tuple[CheckedRule, ...]
     measures: tuple[CheckedRule, ...]
     checks: tuple[CompiledCheck, ...]
+    row_clauses: tuple[CheckedRowClause, ...] = ()
 
 
 @without_cyclic_gc
@@ -98,8 +100,9 @@ def check_suite(suite: Suite, schemas: Mapping[str, Schema], now_ms: int = 0) ->
         checks = tuple(compile_checks(suite, measure_types, schemas, errors))
         with errors.statement():
             check_reads(suite, measure_types)
+        clauses = checked_row_clauses(suite.row_clauses, measures, schemas, errors)
         errors.raise_any()
-        return CheckedSuite(suite, rules, measures, checks)
+        return CheckedSuite(suite, rules, measures, checks, clauses)
 
 
 def _checked(

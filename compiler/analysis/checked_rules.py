@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..plan import Field, Named, Scalar
 from ..rule_kinds import RuleKind
-from ..suites.suite import CheckSpec, RuleSpec
+from ..suites.suite import CheckSpec, RowClause, RuleSpec
 
 
 @dataclass(frozen=True)
@@ -195,3 +195,14 @@ class CheckedMeasureProfiling(CheckedRule):
     columns: tuple[Field, ...]
     approximate_name: bool
     round_scale: int
+
+
+@dataclass(frozen=True)
+class CheckedRowClause:
+    """A row clause (``RowClause``) read against its source: a row fails it where ``fails``
+    holds (the condition its measure counts under), or where its ``keys``, no part NULL, are
+    another row's too; a clause of a ``rule`` fails the rows that rule fails."""
+
+    clause: RowClause
+    fails: Scalar | None = None
+    keys: tuple[Field, ...] = ()

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ..language.ruletree.fast_expressions import KEYWORDS
 from ..plan.data_types import parse_type_name
 from ..spark_dialect.spark_names import quoted
+from ..suites.suite import RowClause
 from .contract_servers import source_statement
 from .physical_types import physical_type
 from .quality_rules import (
@@ -21,9 +22,10 @@ from .quality_rules import (
     comparison,
     duplicate_keys,
     duplicates_measure,
-    library_count,
+    library_condition,
     on_exclusive_bound,
     percent_of,
+    rows_where,
 )
 from .relationships import relationships
 from .type_options import option_condition
@@ -48,10 +50,12 @@ BOUND_WARNING = "(on a bound, which mustBeBetween excludes)"
 
 @dataclass(frozen=True)
 class Statement:
-    """One line of the native suite and the contract path it comes from."""
+    """One line of the native suite and the contract path it comes from, with the clause whose
+    failing rows a quarantine takes, if it states one."""
 
     text: str
     path: Path
+    clause: RowClause | None = None
 
 
 def source_name(obj: YamlMap) -> str:
@@ -80,7 +84,9 @@ def contract_statements(contract: YamlMap, server: YamlMap | None) -> list[State
     named = {str(o.get(key)): o for o in objects for key in ("physicalName", "name") if o.get(key)}
     out.extend(_sla_statements(contract, named))
     found = relationships(objects, [source_name(obj) for obj in objects])
-    out.extend(Statement(text, relation.path) for relation in found for text in relation.statements())
+    for relation in found:
+        accuracy, check = relation.statements()
+        out += [Statement(accuracy, relation.path, relation.clause()), Statement(check, relation.path)]
     return out
 
 
@@ -140,11 +146,9 @@ def _property_statements(prop: YamlMap, table: str, column: str, path: Path) -> 
     out: list[Statement] = []
     col = quoted(column)
     if prop.get("required"):
-        out.append(Statement(f'check "{show_path((*path, "required"))}": rows({table} where {col} is null) == 0', path))
+        out.append(_none_where(show_path((*path, "required")), table, f"{col} is null", path))
     if prop.get("unique"):
-        name = show_path((*path, "unique"))
-        out.append(Statement(f'measure "{name}": sql {_sql_text(duplicates_measure(table, [column]))}', path))
-        out.append(Statement(f'check "{name}": measures["{name}"] == 0', path))
+        out.extend(_no_duplicates(show_path((*path, "unique")), table, [column], path))
     options = prop.get("logicalTypeOptions") or {}
     for key, value in options.items():
         where = (*path, "logicalTypeOptions", key)
@@ -153,7 +157,7 @@ def _property_statements(prop: YamlMap, table: str, column: str, path: Path) -> 
         except Unsupported as exc:
             raise ContractProblem(where, str(exc)) from None
         if condition is not None:
-            out.append(Statement(f'check "{show_path(where)}": rows({table} where {condition}) == 0', where))
+            out.append(_none_where(show_path(where), table, condition, where))
     for index, rule in enumerate(prop.get("quality") or []):
         out.extend(_quality(rule, table, column, (*path, "quality", index)))
     return out
@@ -163,10 +167,32 @@ def _key_statements(table: str, names: list[str], path: Path, integers: frozense
     name = show_path(path)
     nulls = " or ".join(f"{quoted(column)} is null" for column in names)
     return [
-        Statement(f'check "{name} (required)": rows({table} where {nulls}) == 0', path),
-        Statement(f'measure "{name}": sql {_sql_text(duplicates_measure(table, names, integers))}', path),
+        _none_where(f"{name} (required)", table, nulls, path, clause=name),
+        *_no_duplicates(name, table, names, path, integers),
+    ]
+
+
+def _none_where(name: str, table: str, condition: str, path: Path, clause: str | None = None) -> Statement:
+    """The check that no row of ``table`` is under ``condition``: those rows fail the clause at
+    ``path`` (named ``clause``, by default as the check)."""
+    count = rows_where(table, condition)
+    return Statement(f'check "{name}": {count} == 0', path, RowClause(clause or name, table, condition, count))
+
+
+def _no_duplicates(
+    name: str, table: str, keys: list[str], path: Path, integers: frozenset[str] = frozenset()
+) -> list[Statement]:
+    """The measure of ``keys``' duplicates (``duplicates_measure``) and the check that there are none."""
+    return [
+        _duplicates(name, table, keys, path, integers),
         Statement(f'check "{name}": measures["{name}"] == 0', path),
     ]
+
+
+def _duplicates(name: str, table: str, keys: list[str], path: Path, integers: frozenset[str]) -> Statement:
+    """The measure ``name`` counting ``keys``' duplicates: every row holding a duplicated key fails its clause."""
+    clause = RowClause(name, table, f"unique({', '.join(quoted(key) for key in keys)})", keys=tuple(keys))
+    return Statement(f'measure "{name}": sql {_sql_text(duplicates_measure(table, keys, integers))}', path, clause)
 
 
 def _quality(
@@ -192,16 +218,17 @@ def _quality(
         metric = rule.get("metric") or rule.get("rule")
         arguments = rule.get("arguments") or {}
         statements = []
+        clause = None
         if metric == "duplicateValues":
-            keys = duplicate_keys(column, arguments)
-            query = duplicates_measure(table, keys, integers)
-            statements.append(Statement(f'measure "{name}": sql {_sql_text(query)}', path))
+            statements.append(_duplicates(name, table, duplicate_keys(column, arguments), path, integers))
             count = f'measures["{name}"]'
         else:
-            count = library_count(str(metric), table, quoted(column) if column else None, arguments)
+            condition = library_condition(str(metric), quoted(column) if column else None, arguments)
+            count = rows_where(table, condition)
+            clause = RowClause(name, table, condition, count) if condition is not None else None
         if rule.get("unit") == "percent":
             count = percent_of(count, table)
-        statements.append(Statement(f'{check} "{name}": {comparison(rule, count)}', path))
+        statements.append(Statement(f'{check} "{name}": {comparison(rule, count)}', path, clause))
         return statements + _bound_warning(rule, name, count, path)
     except Unsupported as exc:
         raise ContractProblem(path, str(exc)) from None

@@ -43,7 +43,10 @@ def load_contract(path: str | Path, server: str | None = None, with_data: bool =
         raise InvalidInputs([_relocated(document, lines, e) for e in errors.errors]) from None
     except InvalidInput as error:
         raise _relocated(document, lines, error) from None
-    return _pointed_back(suite, document, lines)
+    clauses = tuple(
+        dataclasses.replace(s.clause, location=document.key_location(s.path)) for s in statements if s.clause
+    )
+    return dataclasses.replace(_pointed_back(suite, document, lines), row_clauses=clauses)
 
 
 def contract_database(path: str | Path, server: str | None = None) -> Path | None:

@@ -93,31 +93,36 @@ def duplicate_keys(column: str | None, arguments: YamlMap) -> list[str]:
     return names
 
 
-def library_count(metric: str, table: str, column: str | None, arguments: YamlMap) -> str:
-    """The check-language value that counts the rows the library metric is about (all but duplicateValues,
-    a measure of its own: ``duplicates_measure``)."""
+def library_condition(metric: str, column: str | None, arguments: YamlMap) -> str | None:
+    """The condition of the rows the library metric counts (None for ``rowCount``: every row);
+    ``duplicateValues`` is a measure of its own (``duplicates_measure``)."""
     if metric == "rowCount":
-        return f"rows({table})"
+        return None
     if column is None:
         raise Unsupported(f"{metric} is a property's metric: write it under a property")
     if metric == "nullValues":
-        return f"rows({table} where {column} is null)"
+        return f"{column} is null"
     if metric == "missingValues":
         listed = arguments.get("missingValues")
         if not isinstance(listed, list) or not listed:
             raise Unsupported("missingValues needs arguments.missingValues, a list of values")
-        return f"rows({table} where {_among(column, listed)})"
+        return _among(column, listed)
     if metric == "invalidValues":
         if "validValues" in arguments:
             valid = [value for value in arguments["validValues"] if value is not None]
             if not valid:
-                return f"rows({table} where {column} is not null)"
+                return f"{column} is not null"
             listed = ", ".join(literal(value) for value in valid)
-            return f"rows({table} where {column} is not null and {column} not in ({listed}))"
+            return f"{column} is not null and {column} not in ({listed})"
         if "pattern" in arguments:
-            return f"rows({table} where {pattern_condition(column, arguments['pattern'])})"
+            return pattern_condition(column, arguments["pattern"])
         raise Unsupported("invalidValues needs arguments.validValues or arguments.pattern")
     raise Unsupported(f"unknown library metric {metric!r}")
+
+
+def rows_where(table: str, condition: str | None) -> str:
+    """The check language's count of the object's rows under ``condition`` (None: all of them)."""
+    return f"rows({table})" if condition is None else f"rows({table} where {condition})"
 
 
 def _among(column: str, listed: Sequence[object]) -> str:

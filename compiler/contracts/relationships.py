@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..spark_dialect.spark_names import quoted
+from ..suites.suite import RowClause
 from .quality_rules import ContractProblem
 from .yaml_document import Path, YamlMap, show_path
 
@@ -29,21 +30,29 @@ class Relationship:
         """The accuracy rule's name: its contract path as an identifier."""
         return "rel_" + "_".join(str(part) for part in self.path if isinstance(part, int))
 
-    def statements(self) -> list[str]:
-        """The accuracy rule and the check that it misses no row."""
-        same = " and ".join(
+    @property
+    def same(self) -> str:
+        """The condition a row's key meets in a row of the other object."""
+        return " and ".join(
             f"{self.source}.{quoted(a)} = {self.target}.{quoted(b)}"
             for a, b in zip(self.columns, self.referenced, strict=True)
         )
+
+    def clause(self) -> RowClause:
+        """The rows the accuracy rule misses fail the relationship, named by its contract path."""
+        return RowClause(show_path(self.path), self.source, self.same, rule=self.rule)
+
+    def statements(self) -> tuple[str, str]:
+        """The accuracy rule and the check that it misses no row."""
         # a NULL key part is no value on either side (Griffin's accuracy would match '' with NULL)
         present = " and ".join(
             [f"{self.source}.{quoted(a)} is not null" for a in self.columns]
             + [f"{self.target}.{quoted(b)} is not null" for b in self.referenced]
         )
-        return [
-            f"accuracy {self.rule} on {self.source}, {self.target}: {same} when {present}",
+        return (
+            f"accuracy {self.rule} on {self.source}, {self.target}: {self.same} when {present}",
             f'check "{show_path(self.path)}": metrics["{self.rule}"]["miss"] == 0',
-        ]
+        )
 
 
 def relationships(objects: list[YamlMap], source_names: list[str]) -> list[Relationship]:

@@ -2,7 +2,9 @@
 
 A row fails a completeness rule where a selected value is missing, a validity rule where one of
 its conditions does not hold (an error per condition), an accuracy rule where it is
-a miss, a uniqueness rule (against the source itself) where its key occurs more than once. Each
+a miss, a uniqueness rule (against the source itself) where its key occurs more than once; a
+contract's row clause (``RowClause``) where its counted condition holds or its key, no part NULL,
+occurs more than once, and a relationship as its accuracy rule. Each
 rule adds one boolean per row through a LEFT join with a set of distinct values (the misses'
 values, the duplicated keys), so no row is ever repeated or lost: the quarantined rows (any
 failure, with ``_dq_errors`` naming each) and the valid rows (none) are the source's rows,
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from ..analysis.checked_rules import (
     CheckedAccuracy,
     CheckedCompleteness,
+    CheckedRowClause,
     CheckedRule,
     CheckedUniqueness,
     CheckedValidity,
@@ -97,11 +100,16 @@ def row_level(rules: Iterable[CheckedRule], source: str) -> list[CheckedRule]:
 
 
 def split_exports(
-    rules: Sequence[CheckedRule], schemas: Mapping[str, Schema], split: Split, collector: Collector
+    rules: Sequence[CheckedRule],
+    clauses: Sequence[CheckedRowClause],
+    schemas: Mapping[str, Schema],
+    split: Split,
+    collector: Collector,
 ) -> SplitCounts:
     """Export the split's two relations and count them in the run's queries."""
     read = Read(split.source, schemas[split.source])
-    joined, flags = _flagged(read, row_level(rules, split.source), schemas)
+    mine = [c for c in clauses if c.clause.source == split.source]
+    joined, flags = _flagged(read, row_level(rules, split.source), mine, schemas)
     # the rows with what flags them, computed once: both outputs and their counts read them
     name = free_prefix(f"__gryph_split_{split.source}", schemas.keys())
     collector.view(name, joined, kept=True)
@@ -125,32 +133,60 @@ def split_exports(
 Flag = tuple[Scalar, tuple[str, str, str]]  # a row's failure of one rule, and its error's fields
 
 
-def _flagged(read: Read, rules: list[CheckedRule], schemas: Mapping[str, Schema]) -> tuple[Relation, list[Flag]]:
-    """The source's rows, joined with what each rule needs to flag them, and the flags."""
+def _flagged(
+    read: Read, rules: list[CheckedRule], clauses: list[CheckedRowClause], schemas: Mapping[str, Schema]
+) -> tuple[Relation, list[Flag]]:
+    """The source's rows, joined with what each rule and clause needs to flag them, and the flags:
+    the rules' a clause does not name, then the clauses' (a contract's, in its order)."""
     relation: Relation = read
     flags: list[Flag] = []
+    claimed = {c.clause.rule for c in clauses}
+    by_name = {rule.spec.name: rule for rule in rules}
     for index, rule in enumerate(rules):
-        condition = str(getattr(rule.spec.body, "text", "") or rule.spec.kind)
-        if isinstance(rule, CheckedValidity):  # one error per condition the row fails
-            flags.extend(
-                (fails, (rule.spec.name, name, "the condition does not hold"))
-                for name, fails in rule.failures().items()
-            )
-            continue
-        flag: Scalar
-        if isinstance(rule, CheckedCompleteness):
-            flag = Call(Fn.COALESCE, (rule.incomplete, Literal(False, BOOLEAN)), BOOLEAN)
-            message = "a selected value is missing"
-        elif isinstance(rule, CheckedAccuracy):
-            misses = miss_relation(rule, read, Read(rule.target, schemas[rule.target]))
-            relation, flag = _marked(relation, misses, _source_columns(rule, read))
-            message = f"no row of {rule.target!r} matches"
+        if rule.spec.name not in claimed:
+            relation, found = _rule_flags(relation, read, rule, index, schemas)
+            flags.extend(found)
+    for index, each in enumerate(clauses, len(rules)):
+        clause = each.clause
+        fields = (clause.name, clause.condition)
+        if clause.rule is not None:  # the rule's flags, under the clause's name
+            relation, found = _rule_flags(relation, read, by_name[clause.rule], index, schemas)
+            flags.extend((flag, (*fields, message)) for flag, (_, _, message) in found)
+        elif each.fails is not None:
+            flags.append((_false_if_null(each.fails), (*fields, "the contract counts this row against the clause")))
         else:
-            assert isinstance(rule, CheckedUniqueness)  # row_level keeps these four kinds
-            relation, flag = _duplicated(relation, read, rule, index)
-            message = "its key occurs more than once"
-        flags.append((flag, (rule.spec.name, condition, message)))
+            present = Filter(read, and_all([not_(IsNull(key)) for key in each.keys]))
+            relation, flag = _duplicated(relation, present, each.keys, index)
+            flags.append((flag, (*fields, "its key occurs more than once")))
     return relation, flags
+
+
+def _rule_flags(
+    relation: Relation, read: Read, rule: CheckedRule, index: int, schemas: Mapping[str, Schema]
+) -> tuple[Relation, list[Flag]]:
+    """``relation`` with what one rule needs to flag its rows, and its flags."""
+    condition = str(getattr(rule.spec.body, "text", "") or rule.spec.kind)
+    if isinstance(rule, CheckedValidity):  # one error per condition the row fails
+        return relation, [
+            (fails, (rule.spec.name, name, "the condition does not hold")) for name, fails in rule.failures().items()
+        ]
+    flag: Scalar
+    if isinstance(rule, CheckedCompleteness):
+        flag = _false_if_null(rule.incomplete)
+        message = "a selected value is missing"
+    elif isinstance(rule, CheckedAccuracy):
+        misses = miss_relation(rule, read, Read(rule.target, schemas[rule.target]))
+        relation, flag = _marked(relation, misses, _source_columns(rule, read))
+        message = f"no row of {rule.target!r} matches"
+    else:
+        assert isinstance(rule, CheckedUniqueness)  # row_level keeps these four kinds
+        relation, flag = _duplicated(relation, read, rule.keys, index)
+        message = "its key occurs more than once"
+    return relation, [(flag, (rule.spec.name, condition, message))]
+
+
+def _false_if_null(flag: Scalar) -> Scalar:
+    return Call(Fn.COALESCE, (flag, Literal(False, BOOLEAN)), BOOLEAN)
 
 
 def _source_columns(rule: CheckedAccuracy, read: Read) -> tuple[Column, ...]:
@@ -176,20 +212,21 @@ def _marked(relation: Relation, misses: Relation, used: tuple[Column, ...]) -> t
     return Join(JoinKind.LEFT, relation, values, on), not_(IsNull(Field(mark.name, BOOLEAN)))
 
 
-def _duplicated(relation: Relation, read: Read, rule: CheckedUniqueness, index: int) -> tuple[Relation, Scalar]:
-    """``relation`` with how many source rows hold each row's key."""
+def _duplicated(
+    relation: Relation, counted_in: Relation, key_values: Sequence[Scalar], index: int
+) -> tuple[Relation, Scalar]:
+    """``relation`` with how many rows of ``counted_in`` (the source's, or those of them a key
+    counts in) hold each row's key, and the flag of a row whose key more than one holds."""
     prefix = free_prefix(f"__dq_key{index}_", relation.schema)
-    keys = tuple(Named(expr, f"{prefix}{i}") for i, expr in enumerate(rule.keys))
-    counted = grouped_counts(read, keys)
+    keys = tuple(Named(expr, f"{prefix}{i}") for i, expr in enumerate(key_values))
+    counted = grouped_counts(counted_in, keys)
     count = Named(Field(COUNT, INTEGER), f"{prefix}count")
     counts = Project(counted, (*(Named(Field(k.name, k.expr.dtype), k.name) for k in keys), count))
     on = and_all(
         [Call(Fn.EQ_NULL_SAFE, (k.expr, Field(k.name, k.expr.dtype)), BOOLEAN) for k in keys]  # keys read the source
     )
     more_than_once = Call(Fn.GT, (Field(count.name, INTEGER), Literal(1, INTEGER)), BOOLEAN)
-    return Join(JoinKind.LEFT, relation, counts, on), Call(
-        Fn.COALESCE, (more_than_once, Literal(False, BOOLEAN)), BOOLEAN
-    )
+    return Join(JoinKind.LEFT, relation, counts, on), _false_if_null(more_than_once)
 
 
 def _errors(flags: list[Flag]) -> Scalar:

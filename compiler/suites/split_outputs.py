@@ -20,14 +20,15 @@ ROW_KINDS = (RuleKind.COMPLETENESS, RuleKind.VALIDITY, RuleKind.ACCURACY, RuleKi
 
 
 def row_level_sources(suite: Suite) -> list[str]:
-    """The sources whose rows a row-level rule judges, in name order (uniqueness against another
-    target judges values, not rows)."""
+    """The sources whose rows a row-level rule or a contract's row-level clause judges, in name
+    order (uniqueness against another target judges values, not rows)."""
     return sorted(
         {
             rule.source
             for rule in suite.rules
             if rule.source and rule.kind in ROW_KINDS and not (rule.kind == RuleKind.UNIQUENESS and rule.target)
         }
+        | {clause.source for clause in suite.row_clauses}
     )
 
 

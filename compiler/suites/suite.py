@@ -102,6 +102,23 @@ class SchemaSpec:
         return f"schema {self.source}"
 
 
+@dataclass(frozen=True)
+class RowClause:
+    """A clause whose failures are rows of ``source`` though no row-level rule states it (a
+    contract's ``required``, a pattern, a key): quarantine flags them, naming the clause ``name``
+    with ``condition`` what it checks. The failing rows are those the measure ``measure`` counts
+    (``rows(T where P)``: where P holds), or with ``keys`` those whose key (no part NULL) another
+    row holds too, or with ``rule`` those the row-level rule of that name fails."""
+
+    name: str
+    source: str
+    condition: str
+    measure: str | None = None
+    keys: tuple[str, ...] = ()
+    rule: str | None = None
+    location: Location | None = None
+
+
 DEFAULT_NOTIFY_TIMEOUT_SECONDS = 10.0  # one delivery, start to end: a slow target never holds up the run
 
 
@@ -192,6 +209,7 @@ class Suite:
     # sources of that kind name them: (source, kind) -> the table's description
     output_tables: dict[tuple[str, str], SourceSpec] = field(default_factory=dict)
     data_time: str | None = None  # ``data_time = "2026-11-24"`` (or ``= ${day}``): keys the run's history
+    row_clauses: tuple[RowClause, ...] = ()  # a contract's row-level clauses (a quarantine reads them)
 
     # Griffin: the data sources (views) over a kafka connector, whose rows are a stream's
     stream_views: tuple[str, ...] = ()
