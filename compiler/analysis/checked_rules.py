@@ -53,6 +53,7 @@ class CheckedValidity(CheckedRule):
 
     source: str
     conditions: tuple[RowCondition, ...]
+    segment: Field | None = None  # `by COLUMN`: the metrics per value of this column too
 
     def failures(self) -> dict[str, Scalar]:
         """Each condition's name with its predicate of a failing row, in the rule's order."""
@@ -93,6 +94,7 @@ class CheckedTimeliness(CheckedRule):
     threshold_ms: int | None
     step_ms: int | None
     fractions: tuple[float, ...]
+    segment: Field | None = None  # `by COLUMN`: the metrics per value of this column too
 
 
 @dataclass(frozen=True)

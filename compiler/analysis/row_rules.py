@@ -118,12 +118,14 @@ class UniquenessChecker(DuplicatesChecker):
 
 class TimelinessChecker(RuleChecker):
     kind = RuleKind.TIMELINESS
+    segmented = True
 
     def check(self) -> CheckedTimeliness:
         source = self.rule.source
         self.schema(source)
         assert source is not None  # the schema of None is an error
-        selections = self.selections(self.body_as(SelectList).items, Resolver(self.source_scope(source)))
+        resolver = Resolver(self.source_scope(source))
+        selections = self.selections(self.body_as(SelectList).items, resolver)
         if len(selections) not in (1, 2):
             raise self.error(
                 "WRONG_ARITY",
@@ -140,7 +142,9 @@ class TimelinessChecker(RuleChecker):
         valid = and_all([not_(IsNull(expr)) for expr, _, _ in selections])
         threshold = self.duration("threshold")
         step = self.duration("step.size")
-        return CheckedTimeliness(self.rule, source, begin, end, valid, threshold, step, self._fractions())
+        return CheckedTimeliness(
+            self.rule, source, begin, end, valid, threshold, step, self._fractions(), self.segment_field(resolver)
+        )
 
     def _fractions(self) -> tuple[float, ...]:
         values = self.rule.details.get("percentile.values")

@@ -95,3 +95,48 @@ def test_a_measure_by_segment_joins_the_grouped_query(dq_engine):
         "Ünïcode 東京": {"n": 1, "emails": 1},
         "DE": {"n": 1, "emails": 0},
     }
+
+
+def test_validity_by_segment(dq_engine):
+    text = "validity sane on users by country: id <= 4 as early, phone is not null as has_phone\n"
+    document = _run(text, dq_engine).to_dict()
+    # early fails ids 5-9; has_phone fails ids 3, 4, 7 (NULL fails a condition); invalid: 3-9
+    assert document["metrics"]["sane"] == {"total": 9, "valid": 2, "invalid": 7, "early": 5, "has_phone": 3}
+    assert _by_segment(document, "sane") == {
+        "FR": {"total": 3, "valid": 2, "invalid": 1, "early": 0, "has_phone": 1},  # row 3 lacks a phone
+        None: {"total": 2, "valid": 0, "invalid": 2, "early": 1, "has_phone": 1},  # 4 no phone, 5 late id
+        "": {"total": 2, "valid": 0, "invalid": 2, "early": 2, "has_phone": 1},  # 6, 7 late ids, 7 no phone
+        "Ünïcode 東京": {"total": 1, "valid": 0, "invalid": 1, "early": 1, "has_phone": 0},
+        "DE": {"total": 1, "valid": 0, "invalid": 1, "early": 1, "has_phone": 0},
+    }
+
+
+# latencies (finished - started, epoch ms): 1000, 3000, -, 500, 7, 0, -, -4, -3 (a NULL time: not counted)
+ORDERS = {
+    "columns": [["id", "int64"], ["started", "int64"], ["finished", "int64"], ["country", "string"]],
+    "rows": [
+        [1, 0, 1000, "FR"],
+        [2, 0, 3000, "FR"],
+        [3, 0, None, "FR"],
+        [4, 100, 600, None],
+        [5, 0, 7, None],
+        [6, 10, 10, ""],
+        [7, None, 5, ""],
+        [8, 0, -4, "DE"],
+        [9, 0, -3, "DE"],
+    ],
+}
+
+
+def test_timeliness_by_segment(dq_engine):
+    text = "timeliness lag on orders by country: started, finished with percentile.values = (0.5)\n"
+    document = run(load_suite(text, {"orders": arrow_table(ORDERS)}), dq_engine).to_dict()
+    # 7 latencies summing to 4500: avg 642 (642.86 truncated); the 4th of -4, -3, 0, 7, 500, 1000, 3000 is 7
+    assert document["metrics"]["lag"] == {"total": 7, "avg": 642, "percentile_50": 7}
+    part = document["segments"]["lag"]
+    assert part["values"] == [
+        {"segment": "FR", "metrics": {"total": 2, "avg": 2000, "percentile_50": 1000}},  # 3 rows, 2 timed
+        {"segment": None, "metrics": {"total": 2, "avg": 253, "percentile_50": 7}},  # 507 / 2 truncated
+        {"segment": "", "metrics": {"total": 1, "avg": 0, "percentile_50": 0}},  # row 7 has no start
+        {"segment": "DE", "metrics": {"total": 2, "avg": -3, "percentile_50": -4}},  # -3.5 toward zero
+    ]
