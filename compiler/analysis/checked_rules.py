@@ -71,6 +71,7 @@ class CheckedDuplicates(CheckedRule):
     names: tuple[str, ...]
     target: str | None = None
     target_keys: tuple[Scalar, ...] = ()
+    segment: Field | None = None  # `by COLUMN`: the metrics per value of this column too
 
 
 @dataclass(frozen=True)

@@ -45,10 +45,10 @@ def test_unknown_segment_column_is_located_with_did_you_mean():
     assert "'country'" in error.hint
 
 
-def test_by_on_a_rule_kind_without_segments_is_refused_where_it_stands():
-    error = _error("uniqueness u on orders by country: order_id")
-    assert (error.code, error.column) == ("UNSUPPORTED", len("uniqueness u on orders ") + 1)
-    assert "completeness" in error.hint
+def test_uniqueness_against_another_source_by_a_column_is_refused_where_it_stands():
+    error = _error("uniqueness u on orders, users by country: user_id")
+    assert (error.code, error.column) == ("UNSUPPORTED", len("uniqueness u on orders, users ") + 1)
+    assert "uniqueness rule against another source (users)" in error.message
 
 
 def test_top_zero_is_refused():

@@ -140,3 +140,52 @@ def test_timeliness_by_segment(dq_engine):
         {"segment": "", "metrics": {"total": 1, "avg": 0, "percentile_50": 0}},  # row 7 has no start
         {"segment": "DE", "metrics": {"total": 2, "avg": -3, "percentile_50": -4}},  # -3.5 toward zero
     ]
+
+
+# code: x four times (FR twice, NULL, DE), y twice (FR, ''), NULL twice (NULL, ''), '' once ('')
+CODES = {
+    "columns": [["id", "int64"], ["code", "string"], ["country", "string"]],
+    "rows": [
+        [1, "x", "FR"],
+        [2, "x", "FR"],
+        [3, "y", "FR"],
+        [4, "x", None],
+        [5, None, None],
+        [6, "y", ""],
+        [7, None, ""],
+        [8, "", ""],
+        [9, "x", "DE"],
+    ],
+}
+
+
+def test_uniqueness_and_distinctness_by_segment(dq_engine):
+    text = "uniqueness once on codes by country: code\ndistinctness kinds on codes by country: code\n"
+    document = run(load_suite(text, {"codes": arrow_table(CODES)}), dq_engine).to_dict()
+    # over all rows only '' occurs once; x, y, NULL and '' are the four values
+    assert document["metrics"]["once"] == {"total": 9, "unique": 1}
+    assert document["metrics"]["kinds"] == {"total": 9, "distinct": 4}
+    # a value is counted within its segment: x is unique in NULL's and DE's, not in FR's
+    # order: 3 rows ('' before FR: ties by value), then NULL's 2, then DE's 1
+    assert document["segments"]["once"]["values"] == [
+        {"segment": "", "metrics": {"total": 3, "unique": 3}},  # y, NULL and '' once each
+        {"segment": "FR", "metrics": {"total": 3, "unique": 1}},  # x twice, y once
+        {"segment": None, "metrics": {"total": 2, "unique": 2}},  # x, NULL
+        {"segment": "DE", "metrics": {"total": 1, "unique": 1}},
+    ]
+    assert _by_segment(document, "kinds") == {
+        "": {"total": 3, "distinct": 3},
+        "FR": {"total": 3, "distinct": 2},
+        None: {"total": 2, "distinct": 2},
+        "DE": {"total": 1, "distinct": 1},
+    }
+
+
+def test_duplicates_by_segment_top_n(dq_engine):
+    text = "distinctness kinds on codes by country top 1: code\n"
+    part = run(load_suite(text, {"codes": arrow_table(CODES)}), dq_engine).to_dict()["segments"]["kinds"]
+    assert (part["cap"], part["capped"], part["values"]) == (
+        1,
+        True,
+        [{"segment": "", "metrics": {"total": 3, "distinct": 3}}],
+    )
