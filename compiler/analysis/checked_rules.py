@@ -111,6 +111,7 @@ class CheckedAccuracy(CheckedRule):
     judged: tuple[Scalar, ...]
     joined: tuple[Scalar, ...]
     source_fields: tuple[Field, ...]
+    segment: Field | None = None  # `by COLUMN` of the source: the metrics per value of this column too
 
 
 @dataclass(frozen=True)

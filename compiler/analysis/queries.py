@@ -35,6 +35,7 @@ Rewrite = Callable[[Scalar, Node], Scalar]
 
 class QueryChecker(RuleChecker):
     kind = RuleKind.PROFILING
+    unsegmented_hint = "a profiling query groups its own rows: write GROUP BY COLUMN in it (or a measure by COLUMN)"
 
     def check(self) -> CheckedRule:
         return self.check_query(self.body_as(SelectQuery))

@@ -15,6 +15,7 @@ from ..results import RuleResult
 from ..rule_kinds import RuleKind
 from .common import Finisher, RuleLowering
 from .query_collector import Results
+from .segments import SegmentRefs
 
 
 class FreshnessLowering(RuleLowering[CheckedFreshness]):
@@ -23,21 +24,29 @@ class FreshnessLowering(RuleLowering[CheckedFreshness]):
     def lower(self) -> Finisher:
         rule, checked = self.rule, self.checked
         read = self.read(checked.source)
-        total_ref = self.collector.value(read, count_all(filter=checked.valid))
-        newest_ref = self.collector.value(
-            read, AggregateCall(AggFn.MAX, (checked.time,), INTEGER, filter=checked.valid)
-        )
+        total = count_all(filter=checked.valid)
+        newest = AggregateCall(AggFn.MAX, (checked.time,), INTEGER, filter=checked.valid)
+        total_ref, newest_ref = self.collector.value(read, total), self.collector.value(read, newest)
+        if checked.segment is not None:
+            segments = SegmentRefs(self, read, checked.segment)
+            segment_refs = (segments.value(total), segments.value(newest))
         data_time = self.options.data_time_ms
         reference = data_time if data_time is not None else self.options.now_ms
         names = self.metric_names()
 
-        def finish(results: Results) -> RuleResult:
-            newest = results.value(newest_ref)
-            row = {
-                names["total"]: results.value(total_ref) or 0,
-                names["newest"]: newest,
-                names["age_ms"]: None if newest is None else reference - newest,
+        def metrics(rows: int | None, latest: int | None) -> dict[str, int | None]:
+            return {
+                names["total"]: rows or 0,
+                names["newest"]: latest,
+                names["age_ms"]: None if latest is None else reference - latest,
             }
-            return RuleResult(rule.name, rule.kind, [self.write([row])], [])
+
+        def finish(results: Results) -> RuleResult:
+            row = metrics(results.value(total_ref), results.value(newest_ref))
+            by_segment = None
+            if checked.segment is not None:
+                rows_ref, latest_ref = segment_refs
+                by_segment = segments.finish(results, lambda get: metrics(get(rows_ref), get(latest_ref)))
+            return RuleResult(rule.name, rule.kind, [self.write([row])], [], segments=by_segment)
 
         return finish

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..plan import Aggregate, Field, Named, Relation, Scalar, Sort, SortKey, count_all
-from ..plan.data_types import INTEGER
-from ..results import Segments
+from ..plan.data_types import INTEGER, DataType
+from ..results import ResultRow, Segments
 from .common import RuleLowering
 from .query_collector import GROUP_KEY, GroupedRef, Results
 
@@ -62,18 +62,37 @@ def segments_of_groups(
 ) -> Callable[[Results], Segments]:
     """Segments of a relation already grouped finer than the segment (a row per segment and
     value, as a duplicates rule counts them; ``key`` the segment's column there, shown as
-    ``column``): ``rows`` (the segment's source rows, from the
-    groups' aggregates) orders and caps them as the grouped query does, the most rows first, ties
-    by value, NULL first; ``metrics`` are aggregates of each segment's groups."""
-    cap, location = cap_of(lowering)
+    ``column``): ``rows``, the segment's source rows from the groups' aggregates, orders and caps
+    them; ``metrics`` are aggregates of each segment's groups."""
     measures = (Named(rows, SEGMENT_ROWS), *(Named(expr, name) for name, expr in metrics.items()))
     per_segment = Aggregate(groups, (Named(key, GROUP_KEY),), measures)
-    order = (SortKey(Field(SEGMENT_ROWS, INTEGER), ascending=False), SortKey(Field(GROUP_KEY, key.dtype)))
-    ref = lowering.collector.rows(Sort(per_segment, order), cap + 1)
+    return kept_segments(
+        lowering, per_segment, key.dtype, column, lambda row: {name: row[name] or 0 for name in metrics}
+    )
+
+
+def segment_order(key: DataType) -> tuple[SortKey, ...]:
+    """The order of a relation of segments (``GROUP_KEY``, ``SEGMENT_ROWS``): as the grouped query
+    keeps them, the most rows first, ties by value, NULL first."""
+    return (SortKey(Field(SEGMENT_ROWS, INTEGER), ascending=False), SortKey(Field(GROUP_KEY, key)))
+
+
+def kept_segments(
+    lowering: RuleLowering[Any],
+    per_segment: Relation,
+    key: DataType,
+    column: str,
+    metrics: Callable[[ResultRow], dict[str, Any]],
+) -> Callable[[Results], Segments]:
+    """The rule's ``Segments`` from a relation of a row per segment (its value in ``GROUP_KEY``, its
+    rows in ``SEGMENT_ROWS``), fetched in the order of ``segment_order`` up to the cap;
+    ``metrics`` reads a segment's metrics from its row."""
+    cap, location = cap_of(lowering)
+    ref = lowering.collector.rows(Sort(per_segment, segment_order(key)), cap + 1)
 
     def finish(results: Results) -> Segments:
         found = results.rows(ref)
-        values = [(row[GROUP_KEY], {name: row[name] or 0 for name in metrics}) for row in found[:cap]]
+        values = [(row[GROUP_KEY], metrics(row)) for row in found[:cap]]
         return Segments(column, cap, len(found) > cap, values, location)
 
     return finish

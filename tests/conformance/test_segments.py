@@ -189,3 +189,66 @@ def test_duplicates_by_segment_top_n(dq_engine):
         True,
         [{"segment": "", "metrics": {"total": 3, "distinct": 3}}],
     )
+
+
+KNOWN = {"columns": [["email", "string"]], "rows": [["a@x"], ["c@x"]]}
+
+
+def _accuracy(text: str, engine) -> dict:
+    suite = load_suite(text, {"users": arrow_table(USERS), "known": arrow_table(KNOWN)})
+    return run(suite, engine).to_dict()
+
+
+def test_accuracy_by_a_source_column(dq_engine):
+    document = _accuracy("accuracy known_emails on users, known by country: users.email = known.email\n", dq_engine)
+    # misses: b@x (row 4, NULL) and d@x (row 8, Ü); a row whose email is NULL is never a miss (Griffin's)
+    assert document["metrics"]["known_emails"] == {"total": 9, "miss": 2, "matched": 7, "matchedFraction": 7 / 9}
+    assert document["segments"]["known_emails"]["values"] == [
+        {"segment": "FR", "metrics": {"total": 3, "miss": 0, "matched": 3, "matchedFraction": 1.0}},
+        {"segment": None, "metrics": {"total": 2, "miss": 1, "matched": 1, "matchedFraction": 0.5}},
+        {"segment": "", "metrics": {"total": 2, "miss": 0, "matched": 2, "matchedFraction": 1.0}},
+        {"segment": "DE", "metrics": {"total": 1, "miss": 0, "matched": 1, "matchedFraction": 1.0}},
+        {"segment": "Ünïcode 東京", "metrics": {"total": 1, "miss": 1, "matched": 0, "matchedFraction": 0.0}},
+    ]
+
+
+def test_accuracy_by_a_column_splits_the_judged_rows_only(dq_engine):
+    text = "accuracy known_emails on users, known by country top 2: users.email = known.email when users.id > 3\n"
+    part = _accuracy(text, dq_engine)["segments"]["known_emails"]
+    # judged: ids 4-9, so FR (ids 1-3) is no segment; NULL and '' have 2 judged rows each, NULL first
+    assert (part["cap"], part["capped"]) == (2, True)
+    assert part["values"] == [
+        {"segment": None, "metrics": {"total": 2, "miss": 1, "matched": 1, "matchedFraction": 0.5}},
+        {"segment": "", "metrics": {"total": 2, "miss": 0, "matched": 2, "matchedFraction": 1.0}},
+    ]
+
+
+# seen (epoch ms): FR 1000 and 5000, NULL 3000 and a NULL time, '' 9000, DE none (its time NULL)
+SEEN = {
+    "columns": [["seen", "int64"], ["country", "string"]],
+    "rows": [[1000, "FR"], [5000, "FR"], [3000, None], [None, None], [9000, ""], [None, "DE"]],
+}
+
+
+def test_freshness_by_segment_checks_each_segment(dq_engine):
+    text = "freshness seen on visits by country: seen with error = 6s\n"
+    # the data time 1970-01-01T00:00:10Z is 10000 ms
+    result = run(load_suite(text, {"visits": arrow_table(SEEN)}), dq_engine, data_time="1970-01-01T00:00:10Z")
+    document = result.to_dict()
+    assert document["metrics"]["seen"] == {"total": 4, "newest": 9000, "age_ms": 1000}
+    # NULL and FR have 2 rows each (NULL first), '' and DE one
+    assert document["segments"]["seen"]["values"] == [
+        {"segment": None, "metrics": {"total": 1, "newest": 3000, "age_ms": 7000}},
+        {"segment": "FR", "metrics": {"total": 2, "newest": 5000, "age_ms": 5000}},
+        {"segment": "", "metrics": {"total": 1, "newest": 9000, "age_ms": 1000}},
+        {"segment": "DE", "metrics": {"total": 0, "newest": None, "age_ms": None}},
+    ]
+    # the error age is checked per segment: NULL is 7 s old, DE has no time at all
+    (check,) = [c for c in document["check_details"] if c["name"] == "freshness seen (error)"]
+    assert check["status"] == "FAIL"
+    assert [(s["segment"], s["status"]) for s in check["segments"]] == [
+        (None, "FAIL"),
+        ("FR", "PASS"),
+        ("", "PASS"),
+        ("DE", "FAIL"),
+    ]

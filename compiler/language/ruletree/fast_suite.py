@@ -182,14 +182,14 @@ class SuiteParser(ExpressionParser):
         source = target = None
         if grammar == "profiling":  # the query's FROM may name the source
             source = unquote_name(self.name()) if self.keyword("on") else None
-        elif not (spec.named_source and self.char() == ":"):  # without `on`: the source of its name
+        elif not (spec.named_source and (self.char() == ":" or self.is_keyword("by"))):  # without `on`: its name's
             self.expect_keyword("on")
             source = unquote_name(self.name())
             if two_sources:
                 self.expect_punct(",")
             if two_sources or self.punct(","):
                 target = unquote_name(self.name())
-        segment = self.segment() if grammar == "selections" else None
+        segment = self.segment()
         self.expect_punct(":")
         body: n.AccuracyBody | n.SelectQuery | n.SelectList
         items: tuple[n.SelectItem, ...] = ()
@@ -206,7 +206,7 @@ class SuiteParser(ExpressionParser):
         return s.RuleDecl(kind, name, source, target, body, details, segment, **at)
 
     def segment(self) -> s.SegmentBy | None:
-        """``by COLUMN`` before a selections rule's, a measure's or a check's colon, if written."""
+        """``by COLUMN`` before a rule's, a measure's or a check's colon, if written."""
         start = self.pos
         if not self.keyword("by"):
             return None
