@@ -58,11 +58,11 @@ def test_uniqueness_against_another_source_by_a_column_is_refused_where_it_stand
     assert "uniqueness rule against another source (users)" in error.message
 
 
-def test_by_on_profiling_is_refused_where_it_stands_naming_the_kind():
-    error = _error("profiling p on orders by country: select count(*) as n from orders")
+def test_a_grouped_profiling_query_by_a_column_is_refused_where_it_stands_naming_the_kind():
+    error = _error("profiling p on orders by country: select country, count(*) as n from orders group by country")
     assert (error.code, error.column) == ("UNSUPPORTED", len("profiling p on orders ") + 1)
-    assert error.message == "a profiling rule's metrics are not split by segment"
-    assert "GROUP BY" in error.hint
+    assert error.message == "this profiling rule's query is not split by segment"
+    assert "GROUP BY the column in the query itself" in error.hint
 
 
 def test_by_on_keyed_accuracy_is_refused_naming_the_kind():

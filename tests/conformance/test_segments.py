@@ -252,3 +252,17 @@ def test_freshness_by_segment_checks_each_segment(dq_engine):
         ("", "PASS"),
         ("DE", "FAIL"),
     ]
+
+
+def test_profiling_by_segment(dq_engine):
+    text = "profiling p on users by country: select count(*) as n, count(email) as emails, max(id) as last from users\n"
+    document = _run(text, dq_engine).to_dict()
+    assert document["metrics"]["p"] == [{"n": 9, "emails": 4, "last": 9}]
+    # emails present in rows 1 (FR), 4 (NULL), 6 (''), 8 (Ü)
+    assert _by_segment(document, "p") == {
+        "FR": {"n": 3, "emails": 1, "last": 3},
+        None: {"n": 2, "emails": 1, "last": 5},
+        "": {"n": 2, "emails": 1, "last": 7},
+        "Ünïcode 東京": {"n": 1, "emails": 1, "last": 8},
+        "DE": {"n": 1, "emails": 0, "last": 9},
+    }
