@@ -100,3 +100,24 @@ def test_a_segment_route_and_a_check_route_are_both_read_by_both_parsers(monkeyp
     assert (notify.tones, notify.checks, notify.segments) == (("fail",), ("a", "b"), ("ES", 7, None))
     (alone,) = fast_outcome("suite", 'notify "http://127.0.0.1:9/" for segments "ES"')[1].statements
     assert (alone.checks, alone.segments) == ((), ("ES",))
+
+
+@pytest.mark.parametrize(
+    "suite,line",
+    [
+        # no check of the suite is judged by a column
+        (
+            SUITE.replace(' by country: measures["rows"]', ': measures["rows"]')
+            + 'notify "http://127.0.0.1:9/" for segments "ES"',
+            5,
+        ),
+        # the one it watches is not
+        (SUITE + 'check "rows": measures["rows"] >= 1\nnotify "http://127.0.0.1:9/" for "rows" for segments "ES"', 6),
+    ],
+)
+def test_a_segment_route_watching_no_check_by_a_column_is_refused(tmp_path, capsys, suite, line):
+    (tmp_path / "s.dq").write_text(suite + "\n", encoding="utf-8")
+    (tmp_path / "t.csv").write_text(_day(2, 2, 2, 0), encoding="utf-8")
+    assert main(["validate", str(tmp_path / "s.dq")]) == 2
+    err = capsys.readouterr().err
+    assert f"s.dq:{line}:1: error BAD_NOTIFY: notify ... for segments: no check it watches is judged by a column" in err
