@@ -74,7 +74,7 @@ def alert_message(document: ResultDocument, event: Event, report: str | None, ta
 
 
 def _check(check: Check, target: NotifySpec) -> dict:
-    shown = {"name": check.name, "expression": check.expression, "values": dict(check.values)}
+    shown: dict[str, object] = {"name": check.name, "expression": check.expression, "values": dict(check.values)}
     if check.error:
         shown["error"] = check.error
     if target.segments:  # the segments of the target's that failed

@@ -111,11 +111,9 @@ def event_for(target: NotifySpec, document: ResultDocument, earlier: list[Result
         return None
     if before != now:
         # a run that broke judged no check: it says nothing of what recovered
-        judged_before = before is not None and now.tone != "error"
-        earlier_failed = before.failed if judged_before else ()
-        recovered = tuple(name for name in earlier_failed if name not in now.failed)
-        segments = _recovered(before.segments, now.segments) if before is not None and judged_before else ()
-        return Event(EVENTS[now.tone], recovered, recovered_segments=segments)
+        judged = before if before is not None and now.tone != "error" else View("pass", ())
+        recovered = tuple(name for name in judged.failed if name not in now.failed)
+        return Event(EVENTS[now.tone], recovered, recovered_segments=_recovered(judged.segments, now.segments))
     opened = _repeat_due(target, now, document, earlier)
     return None if opened is None else Event(EVENTS[now.tone], open_since=opened.isoformat())
 
