@@ -14,7 +14,7 @@ from gryph.compiler.suites.suite import NotifySpec
 from ..outputs.headline import document_headline
 from ..results.document import Check, ResultDocument, Severity
 from ..store.history import HistoryStore
-from .routing import Event, watched_failures
+from .routing import Event, failing_segments, watched_failures
 
 
 def previous_documents(
@@ -38,8 +38,8 @@ def previous_documents(
 
 def alert_message(document: ResultDocument, event: Event, report: str | None, target: NotifySpec) -> dict:
     """The one message of a run to ``target``: verdict, suite, data time, the failed and warning
-    checks it watches with the values and bounds they read, what recovered, rules that could not
-    finish, and the report's path."""
+    checks it watches with the values and bounds they read (routed to segments: each one's failing
+    segments), what recovered, rules that could not finish, and the report's path."""
     headline = document_headline(document)
     failed = watched_failures(document, target)
     message: dict[str, object] = {
@@ -49,13 +49,17 @@ def alert_message(document: ResultDocument, event: Event, report: str | None, ta
         "suite": document.name,
         "started": document.started,
         "engine": document.engine,
-        "failed": [_check(c) for c in failed if c.severity is Severity.ERROR],
-        "warnings": [_check(c) for c in failed if c.severity is Severity.WARNING],
+        "failed": [_check(c, target) for c in failed if c.severity is Severity.ERROR],
+        "warnings": [_check(c, target) for c in failed if c.severity is Severity.WARNING],
     }
     if target.checks:
         message["checks"] = list(target.checks)
+    if target.segments:
+        message["segments"] = list(target.segments)
     if event.recovered:
         message["recovered"] = list(event.recovered)
+    if event.recovered_segments:
+        message["recovered_segments"] = {name: list(values) for name, values in event.recovered_segments}
     if event.open_since is not None:
         message["open_since"] = event.open_since
     if document.data_time is not None:
@@ -69,8 +73,10 @@ def alert_message(document: ResultDocument, event: Event, report: str | None, ta
     return message
 
 
-def _check(check: Check) -> dict:
-    shown = {"name": check.name, "expression": check.expression, "values": dict(check.values)}
+def _check(check: Check, target: NotifySpec) -> dict:
+    shown: dict[str, object] = {"name": check.name, "expression": check.expression, "values": dict(check.values)}
     if check.error:
         shown["error"] = check.error
+    if target.segments:  # the segments of the target's that failed
+        shown["segments"] = list(failing_segments(check, target))
     return shown

@@ -8,6 +8,8 @@ text), and Teams' card holds each line as a ``TextRun``, which its renderer neve
 
 from __future__ import annotations
 
+from gryph.compiler.checks.segment_checks import segment_label
+
 from ..outputs.text import cell
 
 _TITLES = {"failure": "failed", "warning": "has warnings", "recovery": "recovered", "error": "broke"}
@@ -31,14 +33,24 @@ def text(message: dict) -> str:
         for check in message[key]:
             values = ", ".join(f"{name} = {cell(value)}" for name, value in check["values"].items())
             error = f" (error: {check['error']})" if "error" in check else ""
-            lines.append(f"{status} {check['name']}: {check['expression']}{error}" + (f" — {values}" if values else ""))
+            segments = f" in {_segments(check['segments'])}" if check.get("segments") else ""
+            lines.append(
+                f"{status} {check['name']}{segments}: {check['expression']}{error}" + (f" — {values}" if values else "")
+            )
     if message.get("recovered"):
         lines.append("recovered: " + ", ".join(message["recovered"]))
+    for name, segments in (message.get("recovered_segments") or {}).items():
+        lines.append(f"recovered: {name} in {_segments(segments)}")
     for name, error in (message.get("unfinished") or {}).items():
         lines.append(f"could not finish: {name}: {error}")
     if "report" in message:
         lines.append(f"report: {message['report']}")
     return "\n".join(lines)
+
+
+def _segments(values: list) -> str:
+    """Segments as the text report shows them: text quoted, NULL bare."""
+    return ", ".join(segment_label(value) for value in values)
 
 
 def slack(message: dict) -> dict:

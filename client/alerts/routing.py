@@ -2,7 +2,8 @@
 (the checks it watches, the tones it is told of) and compares that view with the runs before.
 
 A target's view of a run is a tone (``fail``, ``warn``, ``error`` or ``pass``) and the failed
-checks it watches. A view that is not ``pass`` is an open incident: the target is told when the
+checks it watches (routed to segments, ``for segments "ES", "FR"``: the checks failing in one of
+those segments, with those segments). A view that is not ``pass`` is an open incident: the target is told when the
 incident opens or changes (another tone, other checks), not again while it stays the same unless
 the route says ``repeat = 6h`` (then once each time another period has passed since it opened,
 counted in run time: data time, else start), and told of the recovery when the view turns
@@ -24,39 +25,77 @@ EVENTS = {"fail": "failure", "warn": "warning", "pass": "recovery", "error": "er
 INCIDENT_LOOKBACK = 500  # earlier runs read to find when an open incident began (for repeat)
 
 
+# per failed check a target routed to segments watches, its failing segments among those
+SegmentSets = tuple[tuple[str, tuple[object, ...]], ...]
+
+
 @dataclass(frozen=True)
 class View:
-    """A run as one target sees it: its tone and the failed checks it watches, in the run's order."""
+    """A run as one target sees it: its tone and the failed checks it watches, in the run's order;
+    for a target routed to segments, each one's failing segments it watches (an incident is a
+    check and its set of segments)."""
 
     tone: str
     failed: tuple[str, ...]
+    segments: SegmentSets = ()
 
 
 @dataclass(frozen=True)
 class Event:
     """What a target is told of a run: ``kind`` failure, warning, error or recovery; the checks
-    failing in the run before that no longer fail; for a repeat, when the incident opened."""
+    failing in the run before that no longer fail and, for a target routed to segments, each
+    check's segments that no longer fail; for a repeat, when the incident opened."""
 
     kind: str
     recovered: tuple[str, ...] = ()
     open_since: str | None = None
+    recovered_segments: SegmentSets = ()
 
 
 def view(document: ResultDocument, target: NotifySpec) -> View:
     """The run's tone and failed checks for ``target``: the run's own tone when it watches every
-    check, else the tone of its checks alone (an errored run is ``error`` to every target)."""
+    check and segment, else the tone of its checks alone (an errored run is ``error`` to every target)."""
     watched = watched_failures(document, target)
     failed = tuple(check.name for check in watched)
-    if document.error is not None or not target.checks:
-        return View(document_headline(document).tone, failed)
+    segments = tuple((check.name, failing_segments(check, target)) for check in watched) if target.segments else ()
+    if document.error is not None or not (target.checks or target.segments):
+        return View(document_headline(document).tone, failed, segments)
     if any(check.severity is Severity.ERROR for check in watched):
-        return View("fail", failed)
-    return View("warn" if watched else "pass", failed)
+        return View("fail", failed, segments)
+    return View("warn" if watched else "pass", failed, segments)
 
 
 def watched_failures(document: ResultDocument, target: NotifySpec) -> list[Check]:
-    """The run's failed checks (failures and warnings) that ``target`` watches, in the run's order."""
-    return [c for c in document.checks if c.outcome is Outcome.FAIL and (not target.checks or c.name in target.checks)]
+    """The run's failed checks (failures and warnings) that ``target`` watches, in the run's order:
+    for a target routed to segments, the checks failing in one of its segments."""
+    return [
+        c
+        for c in document.checks
+        if c.outcome is Outcome.FAIL
+        and (not target.checks or c.name in target.checks)
+        and (not target.segments or failing_segments(c, target))
+    ]
+
+
+def failing_segments(check: Check, target: NotifySpec) -> tuple[object, ...]:
+    """The segments where a `by COLUMN` check failed, those ``target`` watches when it names some."""
+    return tuple(
+        segment.value
+        for segment in check.segments
+        if segment.status in ("FAIL", "WARN") and (not target.segments or _named(segment.value, target.segments))
+    )
+
+
+def _named(value: object, values: tuple[object, ...]) -> bool:
+    """Whether a segment's value is one of ``values`` (a boolean segment is never the number 1 or 0)."""
+    return any(value == named and isinstance(value, bool) == isinstance(named, bool) for named in values)
+
+
+def _recovered(before: SegmentSets, now: SegmentSets) -> SegmentSets:
+    """Each check's segments failing before and not now."""
+    failing = dict(now)
+    gone = ((name, tuple(v for v in values if v not in failing.get(name, ()))) for name, values in before)
+    return tuple((name, values) for name, values in gone if values)
 
 
 def event_for(target: NotifySpec, document: ResultDocument, earlier: list[ResultDocument]) -> Event | None:
@@ -67,13 +106,14 @@ def event_for(target: NotifySpec, document: ResultDocument, earlier: list[Result
     if now.tone == "pass":
         if before is None or before.tone == "pass" or not _told_of(target, before.tone):
             return None
-        return Event("recovery", before.failed)
+        return Event("recovery", before.failed, recovered_segments=before.segments)
     if not _told_of(target, now.tone):
         return None
     if before != now:
         # a run that broke judged no check: it says nothing of what recovered
-        earlier_failed = before.failed if before is not None and now.tone != "error" else ()
-        return Event(EVENTS[now.tone], tuple(name for name in earlier_failed if name not in now.failed))
+        judged = before if before is not None and now.tone != "error" else View("pass", ())
+        recovered = tuple(name for name in judged.failed if name not in now.failed)
+        return Event(EVENTS[now.tone], recovered, recovered_segments=_recovered(judged.segments, now.segments))
     opened = _repeat_due(target, now, document, earlier)
     return None if opened is None else Event(EVENTS[now.tone], open_since=opened.isoformat())
 

@@ -34,7 +34,9 @@ def alert_targets(suite: Suite, urls: list[str]) -> AlertTargets:
     # a target named twice with the same route (in the suite and on the command line) gets one message
     unique: dict[tuple[object, ...], NotifySpec] = {}
     for target in targets:
-        unique.setdefault((target.kind, target.url, target.tones, target.checks, target.repeat_ms), target)
+        unique.setdefault(
+            (target.kind, target.url, target.tones, target.checks, target.repeat_ms, target.segments), target
+        )
     return AlertTargets(tuple(unique.values()), resolve_secrets(tuple(unique.values())))
 
 

@@ -9,7 +9,7 @@ from ..results.document import Rule, RuleSegments, Segment
 from .visible_text import for_terminal
 
 # per rule kind, the metric counting a segment's bad rows and the one counting all of them
-BAD_OF_ALL = {RuleKind.COMPLETENESS: ("incomplete", "total")}
+BAD_OF_ALL = {RuleKind.COMPLETENESS: ("incomplete", "total"), RuleKind.VALIDITY: ("invalid", "total")}
 
 
 def ordered(segments: RuleSegments, rule: Rule | None) -> tuple[list[Segment], str]:

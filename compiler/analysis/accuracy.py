@@ -54,6 +54,7 @@ class AccuracyChecker(TwoSidedChecker):
     only the source choose the rows the rule judges; the others join with the rule."""
 
     kind = RuleKind.ACCURACY
+    segmented = True
 
     def check(self) -> CheckedAccuracy:
         rule = self.rule
@@ -87,7 +88,10 @@ class AccuracyChecker(TwoSidedChecker):
             joined = [t for t in restrict if t not in judged]
         for key in ("retry", "lookback"):  # read by a stream (suites/kept_rows.py): checked here, located
             self.duration(key)
-        return CheckedAccuracy(rule, source, target, prefix, tuple(terms), tuple(judged), tuple(joined), source_fields)
+        segment = self.segment_field(Resolver(self.source_scope(source)))  # a column of the source
+        return CheckedAccuracy(
+            rule, source, target, prefix, tuple(terms), tuple(judged), tuple(joined), source_fields, segment
+        )
 
     def keys_first(self, terms: list[Scalar], hint: IndexHint, prefix: str) -> list[Scalar]:
         """The equalities the ``index`` hint names, first: they are the join's keys.

@@ -53,6 +53,7 @@ class CheckedValidity(CheckedRule):
 
     source: str
     conditions: tuple[RowCondition, ...]
+    segment: Field | None = None  # `by COLUMN`: the metrics per value of this column too
 
     def failures(self) -> dict[str, Scalar]:
         """Each condition's name with its predicate of a failing row, in the rule's order."""
@@ -70,6 +71,7 @@ class CheckedDuplicates(CheckedRule):
     names: tuple[str, ...]
     target: str | None = None
     target_keys: tuple[Scalar, ...] = ()
+    segment: Field | None = None  # `by COLUMN`: the metrics per value of this column too
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,7 @@ class CheckedTimeliness(CheckedRule):
     threshold_ms: int | None
     step_ms: int | None
     fractions: tuple[float, ...]
+    segment: Field | None = None  # `by COLUMN`: the metrics per value of this column too
 
 
 @dataclass(frozen=True)
@@ -108,6 +111,7 @@ class CheckedAccuracy(CheckedRule):
     judged: tuple[Scalar, ...]
     joined: tuple[Scalar, ...]
     source_fields: tuple[Field, ...]
+    segment: Field | None = None  # `by COLUMN` of the source: the metrics per value of this column too
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,13 @@ stored in the history.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import InvalidInput, Location
 from ..language.ruletree import check_nodes as c
 from ..language.ruletree.nodes import SelectList
 from ..language.time_literals import duration_literal
-from ..plan import IsNull, Scalar, not_
+from ..plan import Field, IsNull, Scalar, not_
 from ..rule_kinds import RuleKind, metric_name
 from ..suites.suite import CheckSpec, RuleSpec
 from .checked_rules import CheckedRule
@@ -38,6 +38,7 @@ class CheckedFreshness(CheckedRule):
     valid: Scalar
     age_checks: tuple[CheckSpec, ...]
     oldest: bool = False
+    segment: Field | None = None  # `by COLUMN`: the metrics per value of this column, each segment's age checked
 
     def implied_checks(self) -> tuple[CheckSpec, ...]:
         return self.age_checks
@@ -45,12 +46,14 @@ class CheckedFreshness(CheckedRule):
 
 class FreshnessChecker(RuleChecker):
     kind = RuleKind.FRESHNESS
+    segmented = True
 
     def check(self) -> CheckedFreshness:
         source = self.rule.source
         self.schema(source)
         assert source is not None  # the schema of None is an error
-        selections = self.selections(self.body_as(SelectList).items, Resolver(self.source_scope(source)))
+        resolver = Resolver(self.source_scope(source))
+        selections = self.selections(self.body_as(SelectList).items, resolver)
         if len(selections) != 1:
             raise self.error(
                 "WRONG_ARITY",
@@ -75,8 +78,10 @@ class FreshnessChecker(RuleChecker):
             for key, is_warning in THRESHOLDS
             if (limit := limits[key]) is not None
         )
-        time = epoch_millis(expr, item, self.kind)
-        return CheckedFreshness(self.rule, source, time, not_(IsNull(expr)), checks, self._of() == "oldest")
+        time, valid = epoch_millis(expr, item, self.kind), not_(IsNull(expr))
+        return CheckedFreshness(
+            self.rule, source, time, valid, checks, self._of() == "oldest", self.segment_field(resolver)
+        )
 
     def _of(self) -> str:
         """Which end of the column's times the age is of: ``newest`` (the default) or ``oldest``."""
@@ -103,7 +108,9 @@ def age_check(rule: RuleSpec, key: str, limit_ms: int, warn: bool) -> CheckSpec:
     limit_text = duration_literal(limit_ms)
     limit = c.CheckNumber(location=at, text=limit_text, token=str(limit_ms))
     expr = c.CheckChain(location=at, text=f"{age_text} <= {limit_text}", operands=(age, limit), ops=("<=",))
-    return CheckSpec(f"freshness {rule.name} ({key})", expr, at, warn)
+    # a rule by a column checks each segment's age (the rule's `top N` caps its segments, not the check)
+    segment = None if rule.segment is None else replace(rule.segment, top=None)
+    return CheckSpec(f"freshness {rule.name} ({key})", expr, at, warn, segment)
 
 
 def _value_location(rule: RuleSpec, key: str) -> Location:

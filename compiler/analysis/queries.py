@@ -35,9 +35,18 @@ Rewrite = Callable[[Scalar, Node], Scalar]
 
 class QueryChecker(RuleChecker):
     kind = RuleKind.PROFILING
+    segmented = True
 
     def check(self) -> CheckedRule:
-        return self.check_query(self.body_as(SelectQuery))
+        return self.segmented_query(self.check_query(self.body_as(SelectQuery)))
+
+    def segmented_query(self, checked: CheckedQuery) -> CheckedQuery:
+        """The checked query with its `by COLUMN`: a query of aggregates only, split per segment."""
+        segment = self.rule.segment
+        if segment is not None and not checked.fused:
+            what = "measure" if self.kind is RuleKind.MEASURE else f"{self.kind} rule"
+            raise located("UNSUPPORTED", f"this {what}'s query is not split by segment", segment, NOT_SEGMENTED_HINT)
+        return replace(checked, segment=self.segment_field(self.resolver))
 
     def check_query(self, query: SelectQuery) -> CheckedQuery:
         source = self._source(query)
@@ -208,14 +217,14 @@ class MeasureChecker(QueryChecker):
                     "UNSUPPORTED", "a measure's SQL text is not split by segment", segment, NOT_SEGMENTED_HINT
                 )
             return CheckedRule(self.rule)
-        checked = self.check_query(self.body_as(SelectQuery))
-        if segment is not None and not checked.fused:
-            raise located("UNSUPPORTED", "this measure's query is not split by segment", segment, NOT_SEGMENTED_HINT)
-        return replace(checked, segment=self.segment_field(self.resolver))
+        return self.segmented_query(self.check_query(self.body_as(SelectQuery)))
 
 
 # what a measure `by COLUMN` may be: aggregates that join the source's shared scan
-NOT_SEGMENTED_HINT = "a measure by a column is a query of aggregates only: no GROUP BY, ORDER BY, LIMIT or DISTINCT"
+NOT_SEGMENTED_HINT = (
+    "a measure or profiling query by a column is of aggregates only: no GROUP BY, ORDER BY, LIMIT or DISTINCT "
+    "(or GROUP BY the column in the query itself, without `by`)"
+)
 
 
 def _outside_aggregates(expr: Scalar) -> bool:

@@ -4,18 +4,25 @@ distinctness, uniqueness and timeliness."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import cast
+from typing import TypeVar, cast
 
 from ..language.ruletree.nodes import SelectItem, SelectList, located
 from ..plan import Call, Cast, Field, Fn, In, IsNull, Literal, RLike, Scalar, and_all, not_, or_all
 from ..plan.data_types import INTEGER, STRING, TIMESTAMP, Kind, Schema
 from ..rule_kinds import RuleKind
 from ..spark_dialect.regex_syntax import REGEX_HINT, pattern_problem
-from .checked_rules import CheckedCompleteness, CheckedDistinctness, CheckedTimeliness, CheckedUniqueness
+from .checked_rules import (
+    CheckedCompleteness,
+    CheckedDistinctness,
+    CheckedDuplicates,
+    CheckedTimeliness,
+    CheckedUniqueness,
+)
 from .resolve import Resolver, Side
 from .rule_checker import RuleChecker
 
 Selections = list[tuple[Scalar, str, SelectItem]]
+Counted = TypeVar("Counted", bound=CheckedDuplicates)
 
 
 class CompletenessChecker(RuleChecker):
@@ -80,6 +87,8 @@ class DuplicatesChecker(RuleChecker):
     """What distinctness and uniqueness share: the selected values of the source, and of a
     target when the rule has one."""
 
+    segmented = True
+
     def keys(self) -> tuple[str, tuple[Scalar, ...], tuple[str, ...]]:
         """The rule's source, its selected values and their output names."""
         source = self.rule.source
@@ -87,6 +96,24 @@ class DuplicatesChecker(RuleChecker):
         assert source is not None  # the schema of None is an error
         selections = self.selections(self.body_as(SelectList).items, Resolver(self.source_scope(source)))
         return source, tuple(expr for expr, _, _ in selections), tuple(name for _, name, _ in selections)
+
+    def checked_as(self, kind: type[Counted]) -> Counted:
+        """The checked rule of this checker's kind: its values, its target's, its segment."""
+        source, keys, names, target, target_keys = self.with_target()
+        return kind(self.rule, source, keys, names, target, target_keys, self.segment(target))
+
+    def segment(self, target: str | None) -> Field | None:
+        """The `by COLUMN` of a rule counting values within its source (None without one)."""
+        segment = self.rule.segment
+        if segment is not None and target is not None:
+            raise located(
+                "UNSUPPORTED",
+                f"a {self.kind} rule against another source ({target}) is not split by segment",
+                segment,
+                "count the values within its own source to split them `by COLUMN`",
+            )
+        assert self.rule.source is not None  # keys() read its schema
+        return self.segment_field(Resolver(self.source_scope(self.rule.source)))
 
     def with_target(self) -> tuple[str, tuple[Scalar, ...], tuple[str, ...], str | None, tuple[Scalar, ...]]:
         """``keys()``, then the target (None: none, or the source itself) and its selected values."""
@@ -106,24 +133,26 @@ class DistinctnessChecker(DuplicatesChecker):
     kind = RuleKind.DISTINCTNESS
 
     def check(self) -> CheckedDistinctness:
-        return CheckedDistinctness(self.rule, *self.with_target())
+        return self.checked_as(CheckedDistinctness)
 
 
 class UniquenessChecker(DuplicatesChecker):
     kind = RuleKind.UNIQUENESS
 
     def check(self) -> CheckedUniqueness:
-        return CheckedUniqueness(self.rule, *self.with_target())
+        return self.checked_as(CheckedUniqueness)
 
 
 class TimelinessChecker(RuleChecker):
     kind = RuleKind.TIMELINESS
+    segmented = True
 
     def check(self) -> CheckedTimeliness:
         source = self.rule.source
         self.schema(source)
         assert source is not None  # the schema of None is an error
-        selections = self.selections(self.body_as(SelectList).items, Resolver(self.source_scope(source)))
+        resolver = Resolver(self.source_scope(source))
+        selections = self.selections(self.body_as(SelectList).items, resolver)
         if len(selections) not in (1, 2):
             raise self.error(
                 "WRONG_ARITY",
@@ -140,7 +169,9 @@ class TimelinessChecker(RuleChecker):
         valid = and_all([not_(IsNull(expr)) for expr, _, _ in selections])
         threshold = self.duration("threshold")
         step = self.duration("step.size")
-        return CheckedTimeliness(self.rule, source, begin, end, valid, threshold, step, self._fractions())
+        return CheckedTimeliness(
+            self.rule, source, begin, end, valid, threshold, step, self._fractions(), self.segment_field(resolver)
+        )
 
     def _fractions(self) -> tuple[float, ...]:
         values = self.rule.details.get("percentile.values")

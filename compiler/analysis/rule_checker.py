@@ -26,6 +26,11 @@ class RuleChecker:
 
     kind: ClassVar[RuleKind]  # the kind it checks: its details are the registry's
     segmented: ClassVar[bool] = False  # whether its metrics can be split `by COLUMN`
+    # what a `by COLUMN` on a kind that is not split says to do instead
+    unsegmented_hint: ClassVar[str] = (
+        "completeness, validity, uniqueness, distinctness, timeliness, freshness and accuracy (its condition "
+        "form) rules and measures take `by COLUMN`; drop it here"
+    )
 
     def __init__(self, rule: RuleSpec, schemas: Mapping[str, Schema], now_ms: int) -> None:
         self.rule = rule
@@ -35,9 +40,9 @@ class RuleChecker:
         if rule.segment is not None and not self.segmented:
             raise located(
                 "UNSUPPORTED",
-                f"a {rule.kind} rule's metrics are not split by segment",
+                f"a {self.kind} rule's metrics are not split by segment",
                 rule.segment,
-                "completeness rules and measures take `by COLUMN`; drop it here",
+                self.unsegmented_hint,
             )
 
     def segment_field(self, resolver: Resolver) -> Field | None:

@@ -17,6 +17,7 @@ class ValidityChecker(RuleChecker):
     lets it pass)."""
 
     kind = RuleKind.VALIDITY
+    segmented = True
 
     def check(self) -> CheckedValidity:
         source = self.rule.source
@@ -47,4 +48,4 @@ class ValidityChecker(RuleChecker):
                     "DUPLICATE_NAME", f"two conditions are named {name!r}", item, "give one an alias with AS"
                 )
             conditions.append(RowCondition(name, not_(Call(Fn.COALESCE, (expr, Literal(False, BOOLEAN)), BOOLEAN))))
-        return CheckedValidity(self.rule, source, tuple(conditions))
+        return CheckedValidity(self.rule, source, tuple(conditions), self.segment_field(resolver))

@@ -20,7 +20,7 @@ from ..language.ruletree.nodes import Node, located
 from ..plan.data_types import Schema
 from ..sources.typed_text import metrics_name, typed_sources
 from ..suites.drift_frequencies import SHAPE as FREQUENCIES
-from ..suites.suite import CheckSpec, PassSpec, SchemaSpec, Suite
+from ..suites.suite import CheckSpec, NotifySpec, PassSpec, SchemaSpec, Suite
 from .anomaly import Anomaly
 from .anomaly_syntax import STRATEGY_PARAMETERS, MeasureTypes, build_anomaly
 from .check_functions import FUNCTIONS
@@ -249,6 +249,7 @@ def compile_checks(
     for target in suite.notify:
         with collected.statement():
             _known_checks(target.checks, [*suite.checks, *suite.schemas], "notify", target.location)
+            _segment_route(target, suite.checks)
     if errors is None:
         collected.raise_any()
     return compiled
@@ -285,6 +286,20 @@ def _known_checks(
                 hint=did_you_mean(name, by_name),
             )
     return by_name
+
+
+def _segment_route(target: NotifySpec, checks: list[CheckSpec]) -> None:
+    """A ``notify ... for segments`` watches some check judged by a column, else it could never be told."""
+    if target.segments and not any(
+        c.segment is not None and (not target.checks or c.name in target.checks) for c in checks
+    ):
+        raise InvalidInput(
+            "BAD_NOTIFY",
+            "notify ... for segments: no check it watches is judged by a column",
+            location=target.location,
+            text="for segments",
+            hint='judge a check per segment: check "rows" by country: measures["rows"] >= 1',
+        )
 
 
 def _check_policy(policy: PassSpec, checks: list[CheckSpec | SchemaSpec]) -> None:

@@ -15,7 +15,9 @@ from typing import Any, TypeVar
 from ..analysis.checked_rules import CheckedDistinctness, CheckedDuplicates, CheckedUniqueness
 from ..analysis.equality import compared_as_text, comparison_key
 from ..plan import (
+    AggFn,
     Aggregate,
+    AggregateCall,
     Call,
     Distinct,
     Field,
@@ -30,6 +32,7 @@ from ..plan import (
     Project,
     Read,
     Relation,
+    Scalar,
     and_all,
     count_all,
     free_prefix,
@@ -38,10 +41,11 @@ from ..plan import (
 )
 from ..plan.data_types import BOOLEAN, INTEGER
 from ..plan.histograms import COUNT, VALUES
-from ..results import MetricWrite, RuleResult
+from ..results import MetricWrite, RuleResult, Segments
 from ..rule_kinds import RuleKind
 from .common import Finisher, RuleLowering
 from .query_collector import Results
+from .segments import segments_of_groups
 
 Duplicates = TypeVar("Duplicates", bound=CheckedDuplicates)
 
@@ -72,13 +76,17 @@ class _DuplicateLowering(RuleLowering[Duplicates]):
         keys: list[Named],
         names: list[str],
         second: tuple[str, Callable[[dict[int | None, int]], int]],
+        per_segment: Scalar,
     ) -> Finisher:
-        """``total``, the rule's own count, the duplication array and the records.
+        """``total``, the rule's own count, the duplication array and the records; with `by
+        COLUMN`, each segment's ``total`` and own count (``per_segment``: that count as an
+        aggregate of the segment's counted values).
 
         Everything but ``total`` comes from one small histogram of the grouped values: how many
         values occur each number of times (so one query per set of keys, whatever is asked).
         """
         count = Field(COUNT, INTEGER)
+        by_segment = self._segments(read, keys, second[0], per_segment)
         total_ref = self.collector.value(read, count_all())
         histogram_ref = self.collector.rows(key_histogram(counted))
         array_name = self.rule.details.get("duplication.array")
@@ -107,9 +115,23 @@ class _DuplicateLowering(RuleLowering[Duplicates]):
                 )
             count_of_duplicated = sum(values for _, values in duplicated)
             records = [self.record(results, "dupRecords", count_of_duplicated, sample_ref)]
-            return RuleResult(self.rule.name, self.rule.kind, writes, records)
+            segments = None if by_segment is None else by_segment(results)
+            return RuleResult(self.rule.name, self.rule.kind, writes, records, segments=segments)
 
         return finish
+
+    def _segments(
+        self, read: Relation, keys: list[Named], second_name: str, second: Scalar
+    ) -> Callable[[Results], Segments] | None:
+        """Each segment's ``total`` and ``second``, from the values counted per segment and value."""
+        segment = self.checked.segment
+        if segment is None:
+            return None
+        key = Field(free_prefix("__segment", read.schema), segment.dtype)
+        counted = grouped_counts(read, (Named(segment, key.name), *keys))
+        rows = AggregateCall(AggFn.SUM, (Field(COUNT, INTEGER),), INTEGER)
+        metrics = {self.name_of("total"): rows, second_name: second}
+        return segments_of_groups(self, counted, key, segment.name, rows, metrics)
 
 
 class DistinctnessLowering(_DuplicateLowering[CheckedDistinctness]):
@@ -121,9 +143,8 @@ class DistinctnessLowering(_DuplicateLowering[CheckedDistinctness]):
         if self.checked.target is not None:
             return self._against_older(read, keys, names, self.checked.target)
         counted = grouped_counts(read, tuple(keys))
-        return self.finisher(
-            read, counted, keys, names, (self.name_of("distinct"), lambda histogram: sum(histogram.values()))
-        )
+        distinct = (self.name_of("distinct"), lambda histogram: sum(histogram.values()))
+        return self.finisher(read, counted, keys, names, distinct, count_all())
 
     def _against_older(self, read: Read, keys: list[Named], names: list[str], older: str) -> Finisher:
         """Griffin's streaming distinctness: the batch's values against a stream's earlier rows.
@@ -205,7 +226,8 @@ class UniquenessLowering(_DuplicateLowering[CheckedUniqueness]):
                 joined,
                 (*(Named(Field(k.name, k.expr.dtype), k.name) for k in keys), Named(Field(COUNT, INTEGER), COUNT)),
             )
-        return self.finisher(read, counted, keys, names, (self.name_of("unique"), _unique))
+        once = count_all(filter=Call(Fn.EQ, (Field(COUNT, INTEGER), Literal(1, INTEGER)), BOOLEAN))
+        return self.finisher(read, counted, keys, names, (self.name_of("unique"), _unique), once)
 
 
 def _counted_in(lowering: _DuplicateLowering[Any], values: Relation, keys: list[Named], target: str) -> Relation:

@@ -16,6 +16,7 @@ from ..results import RuleResult
 from ..rule_kinds import RuleKind
 from .common import Finisher, RuleLowering
 from .query_collector import Results
+from .segments import SegmentRefs
 
 
 class FreshnessLowering(RuleLowering[CheckedFreshness]):
@@ -24,23 +25,30 @@ class FreshnessLowering(RuleLowering[CheckedFreshness]):
     def lower(self) -> Finisher:
         rule, checked = self.rule, self.checked
         read = self.read(checked.source)
-        total_ref = self.collector.value(read, count_all(filter=checked.valid))
+        total = count_all(filter=checked.valid)
         end = "oldest" if checked.oldest else "newest"
-        end_ref = self.collector.value(
-            read,
-            AggregateCall(AggFn.MIN if checked.oldest else AggFn.MAX, (checked.time,), INTEGER, filter=checked.valid),
-        )
+        edge = AggregateCall(AggFn.MIN if checked.oldest else AggFn.MAX, (checked.time,), INTEGER, filter=checked.valid)
+        total_ref, edge_ref = self.collector.value(read, total), self.collector.value(read, edge)
+        if checked.segment is not None:
+            segments = SegmentRefs(self, read, checked.segment)
+            segment_refs = (segments.value(total), segments.value(edge))
         data_time = self.options.data_time_ms
         reference = data_time if data_time is not None else self.options.now_ms
         names = self.metric_names()
 
-        def finish(results: Results) -> RuleResult:
-            time = results.value(end_ref)
-            row = {
-                names["total"]: results.value(total_ref) or 0,
+        def metrics(rows: int | None, time: int | None) -> dict[str, int | None]:
+            return {
+                names["total"]: rows or 0,
                 names[end]: time,
                 names["age_ms"]: None if time is None else reference - time,
             }
-            return RuleResult(rule.name, rule.kind, [self.write([row])], [])
+
+        def finish(results: Results) -> RuleResult:
+            row = metrics(results.value(total_ref), results.value(edge_ref))
+            by_segment = None
+            if checked.segment is not None:
+                rows_ref, time_ref = segment_refs
+                by_segment = segments.finish(results, lambda get: metrics(get(rows_ref), get(time_ref)))
+            return RuleResult(rule.name, rule.kind, [self.write([row])], [], segments=by_segment)
 
         return finish

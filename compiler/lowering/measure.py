@@ -18,9 +18,8 @@ from ..rule_kinds import RuleKind
 from ..suites.drift_frequencies import MAX_DISTINCT, frequencies_row
 from ..suites.drift_frequencies import SHAPE as FREQUENCIES
 from ..suites.suite import MeasureSpec, NativeSql
-from .profiling import QueryLowering, fused_items
+from .profiling import QueryLowering
 from .query_collector import Results
-from .segments import SegmentRefs
 
 MeasureFinisher = Callable[[Results], MeasureResult]
 
@@ -50,7 +49,7 @@ class MeasureLowering(QueryLowering):
                 return rows
         else:
             finish_query = self.lower_query(self.checked)
-            by_segment = self._by_segment(self.checked)
+            by_segment = self.by_segment(self.checked)
 
             def rows_of(results: Results) -> list[ResultRow]:
                 return finish_query(results).writes[0].rows
@@ -81,14 +80,6 @@ class MeasureLowering(QueryLowering):
         finish_query = self.lower_query(self.checked)
         name = self.rule.name
         return lambda results: MeasureResult(name, frequencies_row(finish_query(results).writes[0].rows), "map")
-
-    def _by_segment(self, query: CheckedQuery) -> Callable[[Results], Segments] | None:
-        """A measure `by COLUMN`: its items again per segment, in the grouped query of its source."""
-        if query.segment is None:
-            return None
-        segments = SegmentRefs(self, self.read(query.source), query.segment)
-        refs = [(name, segments.value(expr)) for (_, name), expr in zip(query.items, fused_items(query), strict=True)]
-        return lambda results: segments.finish(results, lambda get: {name: get(ref) for name, ref in refs})
 
     def too_many_rows(self) -> ResultError:
         if self._counts_categories():

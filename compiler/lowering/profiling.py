@@ -7,6 +7,8 @@ brought back whole up to ``ROW_LIMIT`` rows (more is an error, never a silent cu
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..analysis.checked_rules import CheckedQuery, CheckedRule
 from ..errors import ResultError
 from ..plan import (
@@ -24,10 +26,11 @@ from ..plan import (
     SortKey,
     substitute,
 )
-from ..results import RuleResult
+from ..results import RuleResult, Segments
 from ..rule_kinds import RuleKind
 from .common import Finisher, RuleLowering
 from .query_collector import Results
+from .segments import SegmentRefs
 
 ROW_LIMIT = 10_000
 
@@ -43,10 +46,12 @@ class QueryLowering(RuleLowering[CheckedRule]):
         names = [name for _, name in query.items]
         if query.fused:
             refs = [self.collector.value(read, expr) for expr in fused_items(query)]
+            by_segment = self.by_segment(query)
 
             def finish_fused(results: Results) -> RuleResult:
                 row = {name: results.value(ref) for name, ref in zip(names, refs, strict=True)}
-                return RuleResult(rule.name, rule.kind, [self.write([row])], rows_metric=True)
+                segments = None if by_segment is None else by_segment(results)
+                return RuleResult(rule.name, rule.kind, [self.write([row])], rows_metric=True, segments=segments)
 
             return finish_fused
 
@@ -65,6 +70,14 @@ class QueryLowering(RuleLowering[CheckedRule]):
             return RuleResult(rule.name, rule.kind, [self.write(rows)], rows_metric=True)
 
         return finish
+
+    def by_segment(self, query: CheckedQuery) -> Callable[[Results], Segments] | None:
+        """A query of aggregates `by COLUMN`: its items again per segment, in the grouped query of its source."""
+        if query.segment is None:
+            return None
+        segments = SegmentRefs(self, self.read(query.source), query.segment)
+        refs = [(name, segments.value(expr)) for (_, name), expr in zip(query.items, fused_items(query), strict=True)]
+        return lambda results: segments.finish(results, lambda get: {name: get(ref) for name, ref in refs})
 
     def too_many_rows(self) -> ResultError:
         return ResultError(

@@ -10,7 +10,9 @@ fraction of latencies is <= v, computed exactly (the plan's PERCENTILE_DISC aggr
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 from ..analysis.checked_rules import CheckedTimeliness
 from ..plan import (
@@ -37,7 +39,8 @@ from ..plan.data_types import BOOLEAN, DOUBLE, INTEGER
 from ..results import MetricWrite, RuleResult
 from ..rule_kinds import RuleKind
 from .common import Finisher, RuleLowering, positive
-from .query_collector import Results, ValueRef
+from .query_collector import Results
+from .segments import SegmentRefs
 
 
 def percentile_name(prefix: str, fraction: float) -> str:
@@ -60,8 +63,15 @@ class TimelinessLowering(RuleLowering[CheckedTimeliness]):
         )
         latency_field = Field(latency_name, INTEGER)
 
-        total_ref = self.collector.value(read, count_all(filter=valid))
-        sum_ref = self.collector.value(read, AggregateCall(AggFn.SUM, (latency,), INTEGER, filter=valid))
+        # the aggregates the rule's own metrics read, and each segment's with `by COLUMN`
+        fractions = checked.fractions
+        counts: dict[str, Scalar] = {
+            "total": count_all(filter=valid),
+            "sum": AggregateCall(AggFn.SUM, (latency,), INTEGER, filter=valid),
+        }
+        percentiles = {f"p{i}": self._percentile(latency, valid, fraction) for i, fraction in enumerate(fractions)}
+        aggregates = counts | percentiles
+        refs = {key: self.collector.value(read, expr) for key, expr in counts.items()}
         threshold = checked.threshold_ms
         late_refs = None
         if threshold is not None:
@@ -76,28 +86,39 @@ class TimelinessLowering(RuleLowering[CheckedTimeliness]):
             if step_size is not None
             else None
         )
-        fractions = checked.fractions
-        percentile_refs = self._percentiles(read, latency, valid, fractions)
+        # asked after the late count, as before segments: the shared scan's columns keep their order
+        refs |= {key: self.collector.value(read, expr) for key, expr in percentiles.items()}
+        segment = checked.segment
+        if segment is not None:
+            segments = SegmentRefs(self, read, segment)
+            segment_refs = {key: segments.value(expr) for key, expr in aggregates.items()}
         names = self.metric_names()
 
-        def finish(results: Results) -> RuleResult:
-            total = results.value(total_ref) or 0
-            latency_sum = results.value(sum_ref)
+        def metrics(value: Callable[[str], Any]) -> dict[str, Any]:
+            """``total``, ``avg`` and the percentiles, from the aggregates ``value`` reads by key."""
+            total, latency_sum = value("total") or 0, value("sum")
             # integer division toward zero, as CAST(AVG(latency) AS BIGINT)
             average = None if not total or latency_sum is None else int(Fraction(latency_sum, total))
-            writes = [self.write([{names["total"]: total, names["avg"]: average}])]
+            row = {names["total"]: total, names["avg"]: average}
+            row.update({percentile_name(names["percentile"], p): value(f"p{i}") for i, p in enumerate(fractions)})
+            return row
+
+        def finish(results: Results) -> RuleResult:
+            row = metrics(lambda key: results.value(refs[key]))
+            # the percentiles are a write of their own, after the step histogram
+            percentile_row = {name: row.pop(name) for name in list(row) if name not in (names["total"], names["avg"])}
+            writes = [self.write([row])]
             records = []
             if late_refs is not None:
                 records.append(self.record(results, "lateRecords", results.value(late_refs[0]), late_refs[1]))
             if steps_ref is not None:
                 writes.append(MetricWrite(names["step"], results.rows(steps_ref), "array"))
-            if percentile_refs:
-                row = {
-                    percentile_name(names["percentile"], p): results.value(ref)
-                    for p, ref in zip(fractions, percentile_refs, strict=True)
-                }
-                writes.append(MetricWrite("__percentile", [row], "default"))
-            return RuleResult(rule.name, rule.kind, writes, records)
+            if percentile_row:
+                writes.append(MetricWrite("__percentile", [percentile_row], "default"))
+            by_segment = None
+            if segment is not None:
+                by_segment = segments.finish(results, lambda get: metrics(lambda key: get(segment_refs[key])))
+            return RuleResult(rule.name, rule.kind, writes, records, segments=by_segment)
 
         return finish
 
@@ -107,13 +128,7 @@ class TimelinessLowering(RuleLowering[CheckedTimeliness]):
         grouped = Aggregate(rows, (Named(step, step_name),), (Named(count_all(), self.name_of("count")),))
         return Sort(grouped, (SortKey(Field(step_name, INTEGER)),))
 
-    def _percentiles(
-        self, read: Relation, latency: Scalar, valid: Scalar, fractions: tuple[float, ...]
-    ) -> list[ValueRef]:
-        """One exact percentile_disc per fraction, in the source's shared scan."""
-        return [
-            self.collector.value(
-                read, AggregateCall(AggFn.PERCENTILE_DISC, (latency, Literal(p, DOUBLE)), INTEGER, filter=valid)
-            )
-            for p in fractions
-        ]
+    @staticmethod
+    def _percentile(latency: Scalar, valid: Scalar, fraction: float) -> AggregateCall:
+        """The exact percentile_disc of the valid rows' latencies."""
+        return AggregateCall(AggFn.PERCENTILE_DISC, (latency, Literal(fraction, DOUBLE)), INTEGER, filter=valid)

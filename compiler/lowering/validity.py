@@ -10,6 +10,7 @@ from ..results import RuleResult
 from ..rule_kinds import RuleKind
 from .common import Finisher, RuleLowering, positive
 from .query_collector import Results
+from .segments import SegmentRefs
 
 # the column of a sampled invalid row that names the conditions it failed, comma-separated
 FAILED_COLUMN = "_dq_failed"
@@ -29,16 +30,37 @@ class ValidityLowering(RuleLowering[CheckedValidity]):
         sample_ref = self.sample(self.invalid_rows(Filter(read, invalid)), "invalidRecords", positive(invalid_ref))
         names = self.metric_names()
 
-        def finish(results: Results) -> RuleResult:
-            total = results.value(total_ref) or 0
-            bad = results.value(invalid_ref) or 0
+        segment = self.checked.segment
+        if segment is not None:
+            segments = SegmentRefs(self, read, segment)
+            segment_refs = (
+                segments.value(count_all()),
+                segments.value(count_all(filter=invalid)),
+                {name: segments.value(count_all(filter=fails)) for name, fails in failures.items()},
+            )
+
+        def metrics(total: int | None, bad: int | None, failed: dict[str, int | None]) -> dict[str, int]:
+            total, bad = total or 0, bad or 0
             row = {names["total"]: total, names["valid"]: total - bad, names["invalid"]: bad}
-            row.update({name: results.value(ref) or 0 for name, ref in failed_refs.items()})
+            row.update({name: count or 0 for name, count in failed.items()})
+            return row
+
+        def finish(results: Results) -> RuleResult:
+            bad = results.value(invalid_ref) or 0
+            failed = {name: results.value(ref) for name, ref in failed_refs.items()}
+            by_segment = None
+            if segment is not None:
+                totals, invalids, fails = segment_refs
+                by_segment = segments.finish(
+                    results,
+                    lambda get: metrics(get(totals), get(invalids), {name: get(ref) for name, ref in fails.items()}),
+                )
             return RuleResult(
                 rule.name,
                 rule.kind,
-                [self.write([row])],
+                [self.write([metrics(results.value(total_ref), bad, failed)])],
                 [self.record(results, "invalidRecords", bad, sample_ref)],
+                segments=by_segment,
             )
 
         return finish

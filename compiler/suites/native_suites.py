@@ -162,7 +162,11 @@ def parse_suite(
                 continue
             if isinstance(statement, NotifyDecl):
                 options = {d.key: d.value for d in statement.details}
-                notify.append(notify_target(statement.url, location, options, statement.tones, statement.checks))
+                notify.append(
+                    notify_target(
+                        statement.url, location, options, statement.tones, statement.checks, statement.segments
+                    )
+                )
                 continue
             rule: RuleSpec
             if isinstance(statement, GriffinMeasureDecl):

@@ -44,11 +44,12 @@ def notify_target(
     options: Mapping[str, object] | None = None,
     tones: tuple[str, ...] = (),
     checks: tuple[str, ...] = (),
+    segments: tuple[object, ...] = (),
 ) -> NotifySpec:
     """The target ``url`` names, with the variable holding its secret (``token_env`` for a
     webhook's bearer token, ``password_env`` for an SMTP login), its delivery's deadline
-    (``timeout``, seconds), the tones and checks it is told of and how often an open incident is
-    told again (``repeat``); anything else is ``BAD_NOTIFY``."""
+    (``timeout``, seconds), the tones, checks and segments it is told of and how often an open
+    incident is told again (``repeat``); anything else is ``BAD_NOTIFY``."""
     kind, address = _kind(url)
     if kind is None:
         raise _bad(url, f"{_scheme(url)!r} is no alert target", location, _FORMS)
@@ -63,7 +64,10 @@ def notify_target(
     if problem is not None:
         raise _bad(url, problem, location, None)
     secret_env, timeout, repeat_ms = _options(url, kind, options or {}, location)
-    return NotifySpec(kind, address, secret_env, location, timeout, _tones(url, tones, location), checks, repeat_ms)
+    tones = _tones(url, tones, location)
+    return NotifySpec(
+        kind, address, secret_env, location, timeout, tones, checks, repeat_ms, tuple(dict.fromkeys(segments))
+    )
 
 
 def _tones(url: str, tones: tuple[str, ...], location: Location | None) -> tuple[str, ...]:

@@ -127,8 +127,8 @@ class NotifySpec:
     """Where an alert goes when the run's verdict changes: ``kind`` is webhook (a generic JSON
     document), slack, teams or smtp; ``secret_env`` names the environment variable holding its
     secret (a webhook's bearer token, the SMTP password), read at run time, never stored;
-    ``timeout_seconds`` bounds one delivery from its first byte to its last; ``tones``, ``checks``
-    and ``repeat_ms`` route it (client/alerts/routing.py)."""
+    ``timeout_seconds`` bounds one delivery from its first byte to its last; ``tones``, ``checks``,
+    ``segments`` and ``repeat_ms`` route it (client/alerts/routing.py)."""
 
     kind: str
     url: str  # without the slack:/teams: prefix
@@ -138,6 +138,7 @@ class NotifySpec:
     tones: tuple[str, ...] = ()  # `on fail, error`: the tones it is told of (empty: fail, warn and error)
     checks: tuple[str, ...] = ()  # `for "a", "b"`: the checks it watches (empty: every check)
     repeat_ms: int | None = None  # `repeat = 6h`: an open incident is told again this often
+    segments: tuple[object, ...] = ()  # `for segments "ES", "FR"`: the segments it watches (empty: every one)
 
 
 @dataclass(frozen=True)

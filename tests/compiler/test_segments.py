@@ -18,6 +18,13 @@ from tests.compiler.parser_outcomes import fast_outcome, textx_outcome
         ("completeness c on orders by country: order_id", "country", None),
         ("completeness c on orders by `ville natale` top 20: order_id", "ville natale", 20),
         ("completeness c on orders\n  by country\n  top 3 : order_id with incomplete = 'missing'", "country", 3),
+        ("validity v on orders by country: order_id > 0 as positive", "country", None),
+        ("uniqueness u on orders by country top 5: order_id", "country", 5),
+        ("timeliness t on orders by country: ts, end_ts", "country", None),
+        ("accuracy a on orders, users by country: orders.user_id = users.user_id", "country", None),
+        ("freshness orders by country: ts with warn = 1h", "country", None),
+        ("freshness f on orders by country: ts", "country", None),
+        ("profiling p on orders by country: select count(*) from orders", "country", None),
     ],
 )
 def test_both_parsers_read_by(text, column, top, monkeypatch):
@@ -45,10 +52,24 @@ def test_unknown_segment_column_is_located_with_did_you_mean():
     assert "'country'" in error.hint
 
 
-def test_by_on_a_rule_kind_without_segments_is_refused_where_it_stands():
-    error = _error("uniqueness u on orders by country: order_id")
-    assert (error.code, error.column) == ("UNSUPPORTED", len("uniqueness u on orders ") + 1)
-    assert "completeness" in error.hint
+def test_uniqueness_against_another_source_by_a_column_is_refused_where_it_stands():
+    error = _error("uniqueness u on orders, users by country: user_id")
+    assert (error.code, error.column) == ("UNSUPPORTED", len("uniqueness u on orders, users ") + 1)
+    assert "uniqueness rule against another source (users)" in error.message
+
+
+def test_a_grouped_profiling_query_by_a_column_is_refused_where_it_stands_naming_the_kind():
+    error = _error("profiling p on orders by country: select country, count(*) as n from orders group by country")
+    assert (error.code, error.column) == ("UNSUPPORTED", len("profiling p on orders ") + 1)
+    assert error.message == "this profiling rule's query is not split by segment"
+    assert "GROUP BY the column in the query itself" in error.hint
+
+
+def test_by_on_keyed_accuracy_is_refused_naming_the_kind():
+    error = _error("accuracy k on orders, users by country: @Key orders.user_id === users.user_id;")
+    assert (error.code, error.column) == ("UNSUPPORTED", len("accuracy k on orders, users ") + 1)
+    assert error.message == "a keyed accuracy rule's metrics are not split by segment"
+    assert "accuracy (its condition form)" in error.hint
 
 
 def test_top_zero_is_refused():

@@ -7,6 +7,7 @@ from .chart import Chart
 from .page import figure, html_page
 from .render import write_images
 from .rule_charts import rule_chart
+from .segment_tables import segments_section
 from .stream_batches import stream_chart, stream_section
 from .trends import trend_charts
 
@@ -29,6 +30,7 @@ class Report:
         self.stream_chart = stream_chart(documents)
         self.stream = stream_section(documents, self.stream_chart, figure)
         self.broken = tuple(document for document in documents if document.error is not None)
+        self.segments = segments_section(documents)
 
     def charts(self) -> list[Chart]:
         stream = [self.stream_chart] if self.stream_chart is not None else []
@@ -44,6 +46,7 @@ class Report:
             self.stream,
             self.broken,
             self.strict,
+            self.segments,
         )
 
     def write_images(self, folder: str, kind: str) -> list[str]:

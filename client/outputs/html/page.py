@@ -1,5 +1,5 @@
 """The report as one self-contained HTML page: the verdict, the checks, the measures (each beside
-the checks that read it), a collapsible section per rule (chart, metrics, record sample) and the
+the checks that read it), the checks' segments, a collapsible section per rule (chart, metrics, record sample) and the
 trends. Charts are inline SVG, each beside its
 Vega-Lite spec (JSON, for tools); the page loads nothing, runs no script, and escapes every text."""
 
@@ -34,7 +34,7 @@ text-align:left;vertical-align:top}th{background:#f5f5f5}td.num{text-align:right
 details{border:1px solid #e0e0e0;border-radius:4px;margin:6px 0;padding:4px 10px}
 summary{cursor:pointer;font-weight:600}figure{margin:8px 0}code{font-size:13px}
 figure svg{max-width:100%;height:auto}
-.muted{color:#666}
+.muted{color:#666}.cap-warning{color:#ef6c00}svg.trend{vertical-align:middle}
 input[name=show]{margin:0 2px 0 12px}input[name=show]:first-of-type{margin-left:0}
 """
 
@@ -48,17 +48,20 @@ def html_page(
     stream: str = "",
     broken: tuple[ResultDocument, ...] = (),
     strict: bool = False,
+    segments: str = "",
 ) -> str:
     """The page of one run (``document``) with its rules' charts and the trends of ``runs`` runs;
     its sources' schemas are compared with the ``previous`` run's; ``stream``: the section of a
     stream's batches (stream_batches.py), when the runs are a stream's; ``broken``: the runs among
     them that broke (an error, no value), listed newest first; ``strict``: the verdict as
-    ``--strict`` gives it (a failed warning fails the run)."""
+    ``--strict`` gives it (a failed warning fails the run); ``segments``: the section of the checks
+    judged by segment (segment_tables.py)."""
     parts = [
         f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>gryph report: {escape(document.name)}</title><style>{STYLE}</style></head><body>",
         _header(document, strict),
         _checks(document.checks),
+        segments,
         _measures(document.measures, document.checks),
         _schemas(document.schemas, previous.schemas if previous is not None and previous.schemas else None),
         malformed_section(document.malformed_values),
@@ -119,7 +122,7 @@ def _checks(checks: tuple[Check, ...]) -> str:
         anomaly = ' <span class="verdict anomaly">anomaly</span>' if check.anomaly is True else ""
         shows = f' class="result-{_slug(check.status)}"'
         rows.append(
-            f"<tr{shows}><td>{_badge(check.status)}{anomaly}</td>"
+            f"<tr{shows}><td>{badge(check.status)}{anomaly}</td>"
             f"<td>{escape(check.name)}</td><td><code>{escape(check.expression)}"
             f"</code></td><td>{escape(values)}</td></tr>"
         )
@@ -175,7 +178,7 @@ def _failing_rows(failing: Mapping[str, FailingRows]) -> str:
     return "".join(parts)
 
 
-def _badge(status: str) -> str:
+def badge(status: str) -> str:
     tone = {"PASS": "pass", "WARN": "warn", "SKIP": "skip"}.get(status, "fail")  # SKIP: grey, not judged yet
     return f'<span class="verdict {tone}">{escape(status)}</span>'
 
@@ -187,7 +190,7 @@ def _measures(measures: Mapping[str, object], checks: tuple[Check, ...]) -> str:
     rows = []
     for name, value in measures.items():
         reading = [
-            f"<div>{_badge(check.status)} {escape(check.name)}: <code>{escape(check.expression)}</code></div>"
+            f"<div>{badge(check.status)} {escape(check.name)}: <code>{escape(check.expression)}</code></div>"
             for check in checks
             if any(ref.source == "measure" and ref.name == name for ref in check.reads)
         ]

@@ -124,7 +124,8 @@ class SuiteConverter(Converter):
         details = () if model.details is None else tuple(self._detail(entry) for entry in model.details.entries)
         tones = tuple(unquote_name(tone) for tone in model.tones)
         checks = tuple(unquote_label(check) for check in model.checks)
-        return s.NotifyDecl(unquote_string(model.url.value), tones, checks, details, **self.at(model))
+        segments = tuple(literal_value(value) for value in model.segments)
+        return s.NotifyDecl(unquote_string(model.url.value), tones, checks, details, segments, **self.at(model))
 
     def policy(self, model: Any) -> s.PassChecks | s.PassCount | s.PassAlways:
         kind = type(model).__name__

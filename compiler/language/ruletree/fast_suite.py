@@ -83,8 +83,15 @@ class SuiteParser(ExpressionParser):
                 raise Unhandled("a URL")
             url = unquote_string(self.expect(STRING))
             tones = self.keyword_list("on", lambda: unquote_name(self.name()))
-            checks = self.keyword_list("for", lambda: unquote_label(self.expect(LABEL)))
-            return s.NotifyDecl(url, tones, checks, self.details(), **self.span(start, self.last_end))
+            checks = () if self.segments_next() else self.keyword_list("for", lambda: unquote_label(self.expect(LABEL)))
+            segments: tuple[object, ...] = ()
+            if self.keyword("for"):
+                self.expect_keyword("segments")
+                segments = (self.segment_value(),)
+                while self.punct(","):
+                    segments += (self.segment_value(),)
+            details = self.details()
+            return s.NotifyDecl(url, tones, checks, details, segments, **self.span(start, self.last_end))
         if word in ("quarantine", "valid"):
             self.take_word()
             source = unquote_name(self.name())
@@ -106,6 +113,24 @@ class SuiteParser(ExpressionParser):
                 word, source, path, form or "parquet", tuple(options), **self.span(start, self.last_end)
             )
         raise Unhandled("a statement")
+
+    def segments_next(self) -> bool:
+        """Whether ``for segments`` comes next (a notify's segments, not its checks)."""
+        mark = self.mark()
+        found = self.keyword("for") and self.keyword("segments")
+        self.reset(mark)
+        return found
+
+    def segment_value(self) -> object:
+        """A notify's segment: a string, a number or null."""
+        char = self.char()
+        if char in ("'", '"'):
+            return unquote_string(self.expect(STRING))
+        if char.isdigit() or char == ".":
+            return number_from_text(self.expect(NUMBER))
+        if self.keyword("null"):
+            return None
+        raise Unhandled("a segment value")
 
     def keyword_list(self, keyword: str, item: Callable[[], str]) -> tuple[str, ...]:
         """``keyword a, b, ...``: its items, or none when ``keyword`` does not come next."""
@@ -184,14 +209,14 @@ class SuiteParser(ExpressionParser):
         source = target = None
         if grammar == "profiling":  # the query's FROM may name the source
             source = unquote_name(self.name()) if self.keyword("on") else None
-        elif not (spec.named_source and self.char() == ":"):  # without `on`: the source of its name
+        elif not (spec.named_source and (self.char() == ":" or self.is_keyword("by"))):  # without `on`: its name's
             self.expect_keyword("on")
             source = unquote_name(self.name())
             if two_sources:
                 self.expect_punct(",")
             if two_sources or self.punct(","):
                 target = unquote_name(self.name())
-        segment = self.segment() if grammar == "selections" else None
+        segment = self.segment()
         self.expect_punct(":")
         body: n.AccuracyBody | n.SelectQuery | n.SelectList
         items: tuple[n.SelectItem, ...] = ()
@@ -221,7 +246,7 @@ class SuiteParser(ExpressionParser):
         return s.GriffinMeasureDecl(measure_type, name, source, target, n.SelectList(items, **at), details, **at)
 
     def segment(self) -> s.SegmentBy | None:
-        """``by COLUMN`` before a selections rule's, a measure's or a check's colon, if written."""
+        """``by COLUMN`` before a rule's, a measure's or a check's colon, if written."""
         start = self.pos
         if not self.keyword("by"):
             return None

@@ -119,12 +119,13 @@ class SchemaDecl(Node):
 @dataclass(frozen=True, slots=True)
 class NotifyDecl(Node):
     """``notify "URL" on fail, error for "a", "b" with token_env = "NAME"``: where an alert goes
-    when the verdict changes, for which tones and checks (empty: all)."""
+    when the verdict changes, for which tones, checks and segments (``for segments "ES"``; empty: all)."""
 
     url: str
     tones: tuple[str, ...]
     checks: tuple[str, ...]
     details: tuple[Detail, ...]
+    segments: tuple[object, ...] = ()  # text, numbers or None (the NULL segment)
 
 
 @dataclass(frozen=True, slots=True)
