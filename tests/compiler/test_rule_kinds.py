@@ -223,6 +223,8 @@ def test_each_kind_writes_exactly_the_registrys_metric_keys(data):
         written = _written_names(results[name], {"id", "name", "t0", "t1"})
         if kind is RuleKind.VALIDITY:  # and one count per condition, by its text, and the failed ones named
             assert written == {*RULE_KINDS[kind].metrics, "id > 1", "_dq_failed"}, name
+        elif kind is RuleKind.FRESHNESS:  # the newest time, or with `of = oldest` the oldest: one of them
+            assert written == set(RULE_KINDS[kind].metrics) - {"oldest"}, name
         elif RULE_KINDS[kind].metrics:
             assert written == set(RULE_KINDS[kind].metrics), name
         else:
