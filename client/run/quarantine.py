@@ -25,16 +25,16 @@ from gryph.compiler.errors import EngineError, InvalidInput, Location
 from gryph.compiler.lowering.row_failures import Split
 from gryph.compiler.safe_names import safe_file_name
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.compiler.suites.split_outputs import row_level_sources
+from gryph.compiler.suites.split_outputs import DATABASE_TABLE, row_level_sources
 from gryph.compiler.suites.suite import Suite
-from gryph.compiler.support.crash_points import crash_if_chosen
+from gryph.compiler.support.crash_points import QUARANTINE_CRASH_AT, crash_if_chosen
 
 from . import quarantine_tables
+from .quarantine_database import DatabaseTable
 
 OUTPUTS = ("quarantine", "valid")
 MARK = "_gryph_run"  # the run that wrote a folder (Spark and parquet readers skip names starting with _)
 JOURNAL = "_swaps-{run}.json"
-CRASH_AT = "GRYPH_QUARANTINE_CRASH_AT"  # a test's point to die at: "staged" or "swapped"
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 TABLE_STAGES = Path(".gryph") / "outputs"  # where a table output's rows are staged before their commit
@@ -52,6 +52,8 @@ class Staged:
     data_time: str  # the value of a Delta table's data_time partition
     delta: frozenset[str] = frozenset()  # the outputs that are Delta tables
     tables: dict[str, SourceSpec] = field(default_factory=dict)  # the outputs committed into tables
+    # the outputs the engine writes into tables of its DuckDB file, in the run's own transaction
+    in_database: dict[str, DatabaseTable] = field(default_factory=dict)
 
 
 def new_run_id() -> str:
@@ -66,9 +68,12 @@ def output_folders(suite: Suite, root: str | None) -> dict[str, dict[str, Path]]
         return {
             source: {out: Path(root) / safe_file_name(source) / out for out in OUTPUTS}
             for source in row_level_sources(suite)
+            if not root.startswith(DATABASE_TABLE)
         }
     found: dict[str, dict[str, Path]] = {}
-    for (source, out), (folder, _) in suite.outputs.items():
+    for (source, out), (folder, form) in suite.outputs.items():
+        if form == "table":
+            continue  # a table of the DuckDB file: written by the engine, never staged
         staged_at = TABLE_STAGES / safe_file_name(source) / out if (source, out) in suite.output_tables else None
         found.setdefault(source, {})[out] = staged_at or Path(folder)
     return found
@@ -79,6 +84,8 @@ def table_outputs(suite: Suite, root: str | None) -> dict[str, dict[str, SourceS
     each reached (and writable) before any scan."""
     found: dict[str, dict[str, SourceSpec]] = {}
     for (source, out), spec in suite.output_tables.items() if root is None else ():
+        if spec.kind.family == "catalog":
+            continue  # a table of the DuckDB file (quarantine_database.py)
         quarantine_tables.check_table(spec)
         found.setdefault(source, {})[out] = spec
     return found
@@ -102,6 +109,7 @@ def plan_outputs(
     delta: dict[str, frozenset[str]] | None = None,
     key: str | None = None,
     tables_of: dict[str, dict[str, SourceSpec]] | None = None,
+    in_database: dict[str, dict[str, DatabaseTable]] | None = None,
 ) -> tuple[list[Staged], tuple[Split, ...]]:
     """The staged outputs, and the splits the compiler exports to them (DuckDB writes one file,
     Spark a folder of parts: both read as ``KEY/*.parquet``). ``key`` names a parquet output's
@@ -111,6 +119,10 @@ def plan_outputs(
     run_id, data_time = run[1], run[2] or "none"
     key = key or "data_time=" + data_time.replace(":", "-")
     staged, splits = [], []
+    for source, tables_in_file in sorted((in_database or {}).items()):
+        staged.append(Staged(source, {}, {}, {}, data_time, in_database=tables_in_file))
+        parts = tuple((out, table.parts) for out, table in tables_in_file.items())
+        splits.append(Split(source, None, None, run, tables=parts))
     for source, outs in sorted(folders.items()):
         tables = (delta or {}).get(source, frozenset())
         by_engine = tables if engine == "spark" else frozenset()
@@ -186,8 +198,10 @@ def publish(staged: Sequence[Staged], run_id: str) -> dict[tuple[str, str], dict
                     hint="on a remote Spark server, write outputs to storage both share; a local server works",
                 )
             (folder / MARK).write_text(run_id, "utf-8")
-    crash_if_chosen(CRASH_AT, "staged")
+    crash_if_chosen(QUARANTINE_CRASH_AT, "staged")
     for each in staged:
+        if not each.staging:
+            continue  # written in the engine's DuckDB file, in the run's own transaction
         swaps = {
             "run": run_id,
             "swaps": [
@@ -221,7 +235,7 @@ def _swap_all(journal: dict, crash_between: bool = False) -> None:
         else:
             _commit_delta(Path(stage), Path(final), partition)
         if crash_between and index == 0:
-            crash_if_chosen(CRASH_AT, "swapped")
+            crash_if_chosen(QUARANTINE_CRASH_AT, "swapped")
 
 
 def _swap_in(stage: Path, final: Path, run_id: str) -> None:
@@ -310,6 +324,10 @@ def described(
             **{
                 kind: {"path": spec.describe(), "rows": rows[kind], **(committed or {}).get((each.source, kind), {})}
                 for kind, spec in each.tables.items()
+            },
+            **{
+                kind: {"path": f"table {table.label}", "rows": rows[kind], "format": "duckdb"}
+                for kind, table in each.in_database.items()
             },
             "run_id": run_id,
         }

@@ -63,13 +63,16 @@ ROW_LEVEL = (CheckedCompleteness, CheckedValidity, CheckedAccuracy, CheckedUniqu
 @dataclass(frozen=True)
 class Split:
     """Where one source's rows go: those failing a row-level rule to the parquet ``quarantine``
-    path, the others to ``valid`` (None: not written); ``run`` fills ``_dq_run`` (RUN_FIELDS)."""
+    path, the others to ``valid`` (None: not written); ``run`` fills ``_dq_run`` (RUN_FIELDS).
+    An output in ``tables`` goes to that table of the engine's database instead (its path None),
+    replacing the table's rows of the data time."""
 
     source: str
-    quarantine: str
+    quarantine: str | None
     valid: str | None
     run: tuple[str | None, ...]
     delta: frozenset[str] = frozenset()  # the outputs the engine commits into Delta tables itself
+    tables: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (output, the table's name parts)
 
 
 @dataclass(frozen=True)
@@ -107,12 +110,10 @@ def split_exports(
     errors = _errors(flags)
     run = _struct(tuple(zip(RUN_FIELDS, (Literal(v, STRING) for v in split.run), strict=True)))
     quarantined = Project(Filter(flagged, failing), (*columns, Named(errors, ERRORS), Named(run, RUN)))
-    collector.export(
-        Export(f"{split.source}__quarantine", quarantined, split.quarantine, replace=_replace(split, "quarantine"))
-    )
+    collector.export(_export(split, "quarantine", quarantined, split.quarantine))
     valid = Project(Filter(flagged, not_(failing)), columns)
-    if split.valid is not None:
-        collector.export(Export(f"{split.source}__valid", valid, split.valid, replace=_replace(split, "valid")))
+    if split.valid is not None or "valid" in dict(split.tables):
+        collector.export(_export(split, "valid", valid, split.valid))
     return SplitCounts(
         split.source,
         collector.value(flagged, count_all(filter=failing)),
@@ -213,6 +214,14 @@ def _struct(fields: tuple[tuple[str, Scalar], ...]) -> Scalar:
     return Call(Fn.MAKE_STRUCT, tuple(part for name, value in fields for part in (_text(name), value)), dtype)
 
 
-def _replace(split: Split, output: str) -> tuple[str, str] | None:
-    """A Delta output's partition: its data time's rows (the run's data time, else "none")."""
-    return (DATA_TIME, split.run[2] or "none") if output in split.delta else None
+def _export(split: Split, output: str, relation: Relation, path: str | None) -> Export:
+    """One output's export: to its table of the engine's database, else to its path."""
+    name, table = f"{split.source}__{output}", dict(split.tables).get(output)
+    if table is not None:
+        return Export(name, relation, table=table, replace=_data_time(split))
+    return Export(name, relation, path, replace=_data_time(split) if output in split.delta else None)
+
+
+def _data_time(split: Split) -> tuple[str, str]:
+    """A table's rows of the data time a run replaces (the run's data time, else "none")."""
+    return DATA_TIME, split.run[2] or "none"

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import signal
 
+QUARANTINE_CRASH_AT = "GRYPH_QUARANTINE_CRASH_AT"  # a quarantine's points: "staged", "swapped"
+
 
 def crash_if_chosen(variable: str, point: str) -> None:
     """Die at once, as a killed process would (no cleanup, no flush), when the environment's
