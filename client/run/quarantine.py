@@ -219,11 +219,12 @@ def publish(staged: Sequence[Staged], run_id: str) -> dict[tuple[str, str], dict
         finally:
             if sys.exc_info()[0] in (None, DeltaNotWritten):
                 journal.unlink()
-        for out, spec in each.tables.items():  # each table's commit is one step by itself
-            try:
-                committed[(each.source, out)] = quarantine_tables.commit(spec, each.staging[out], each.data_time)
-            finally:
+        try:  # a source's tables, together where their kind allows (quarantine_tables.py)
+            made = quarantine_tables.commit(each.tables, each.staging, each.data_time, run_id)
+        finally:
+            for out in each.tables:
                 shutil.rmtree(each.staging[out], ignore_errors=True)
+        committed.update(((each.source, out), info) for out, info in made.items())
     return committed
 
 
