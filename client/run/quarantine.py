@@ -31,6 +31,7 @@ from gryph.compiler.support.crash_points import QUARANTINE_CRASH_AT, crash_if_ch
 
 from . import quarantine_tables
 from .quarantine_database import DatabaseTable
+from .quarantine_tables import RUN_PROPERTY
 
 OUTPUTS = ("quarantine", "valid")
 MARK = "_gryph_run"  # the run that wrote a folder (Spark and parquet readers skip names starting with _)
@@ -234,7 +235,7 @@ def _swap_all(journal: dict, crash_between: bool = False) -> None:
         if partition is None:
             _swap_in(Path(stage), Path(final), run_id)
         else:
-            _commit_delta(Path(stage), Path(final), partition)
+            _commit_delta(Path(stage), Path(final), partition, run_id)
         if crash_between and index == 0:
             crash_if_chosen(QUARANTINE_CRASH_AT, "swapped")
 
@@ -254,21 +255,28 @@ def _swap_in(stage: Path, final: Path, run_id: str) -> None:
         os.rename(stage, final)
 
 
-def _commit_delta(stage: Path, table: Path, data_time: str) -> None:
+def _commit_delta(stage: Path, table: Path, data_time: str, run_id: str) -> None:
     """Replace the table's ``data_time`` partition with the staged rows in one Delta commit (done
-    again after a kill, it writes the same rows), then drop the stage."""
+    again after a kill, it writes the same rows), then drop the stage. The commit's metadata
+    names the run (``gryph.run_id``, as ``_dq_run`` does), so the table's history says which
+    version holds which run's rows."""
     if not stage.exists():
         return  # committed, and its stage removed
     import pyarrow as pa
     import pyarrow.dataset as ds
-    from deltalake import write_deltalake
+    from deltalake import CommitProperties, write_deltalake
 
     rows = ds.dataset(str(stage), format="parquet").to_table()  # _gryph_run: skipped as bookkeeping
     rows = rows.append_column("data_time", pa.array([data_time] * rows.num_rows, pa.string()))
     quoted = data_time.replace("'", "''")
     try:
         write_deltalake(
-            str(table), rows, mode="overwrite", partition_by=["data_time"], predicate=f"data_time = '{quoted}'"
+            str(table),
+            rows,
+            mode="overwrite",
+            partition_by=["data_time"],
+            predicate=f"data_time = '{quoted}'",
+            commit_properties=CommitProperties(custom_metadata={RUN_PROPERTY: run_id}),
         )
     except Exception as error:  # delta-rs raises its own classes: a table of another shape, a lost lock
         shutil.rmtree(stage)  # never retried by a later run: the table keeps its rows
