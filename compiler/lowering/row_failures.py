@@ -4,7 +4,8 @@ A row fails a completeness rule where a selected value is missing, a validity ru
 its conditions does not hold (an error per condition), an accuracy rule where it is
 a miss, a uniqueness rule (against the source itself) where its key occurs more than once. Each
 rule adds one boolean per row through a LEFT join with a set of distinct values (the misses'
-values, the duplicated keys), so no row is ever repeated or lost: the quarantined rows (any
+values, the duplicated keys), so no row is ever repeated or lost. Those sets may hold as many
+rows as the source (every key counted), so the joins are ``shuffled``, never broadcast: the quarantined rows (any
 failure, with ``_dq_errors`` naming each) and the valid rows (none) are the source's rows,
 exactly, whatever NULLs, NaNs and duplicates it holds.
 """
@@ -141,7 +142,7 @@ def _flagged(read: Read, rules: list[CheckedRule], schemas: Mapping[str, Schema]
             flag = Call(Fn.COALESCE, (rule.incomplete, Literal(False, BOOLEAN)), BOOLEAN)
             message = "a selected value is missing"
         elif isinstance(rule, CheckedAccuracy):
-            misses = miss_relation(rule, read, Read(rule.target, schemas[rule.target]))
+            misses = miss_relation(rule, read, Read(rule.target, schemas[rule.target]), shuffled=True)
             relation, flag = _marked(relation, misses, _source_columns(rule, read))
             message = f"no row of {rule.target!r} matches"
         else:
@@ -172,7 +173,7 @@ def _marked(relation: Relation, misses: Relation, used: tuple[Column, ...]) -> t
             for i, c in enumerate(used)
         ]
     )
-    return Join(JoinKind.LEFT, relation, values, on), not_(IsNull(Field(mark.name, BOOLEAN)))
+    return Join(JoinKind.LEFT, relation, values, on, shuffled=True), not_(IsNull(Field(mark.name, BOOLEAN)))
 
 
 def _duplicated(relation: Relation, read: Read, rule: CheckedUniqueness, index: int) -> tuple[Relation, Scalar]:
@@ -186,7 +187,7 @@ def _duplicated(relation: Relation, read: Read, rule: CheckedUniqueness, index: 
         [Call(Fn.EQ_NULL_SAFE, (k.expr, Field(k.name, k.expr.dtype)), BOOLEAN) for k in keys]  # keys read the source
     )
     more_than_once = Call(Fn.GT, (Field(count.name, INTEGER), Literal(1, INTEGER)), BOOLEAN)
-    return Join(JoinKind.LEFT, relation, counts, on), Call(
+    return Join(JoinKind.LEFT, relation, counts, on, shuffled=True), Call(
         Fn.COALESCE, (more_than_once, Literal(False, BOOLEAN)), BOOLEAN
     )
 
