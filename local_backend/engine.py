@@ -20,6 +20,7 @@ from gryph.compiler.sources.databases import is_database
 from gryph.compiler.sources.lake_tables import TableLog, is_lake_table
 from gryph.compiler.sources.source_specs import SourceSpec
 
+from . import output_tables
 from .capabilities import CAPABILITIES
 from .sandbox import guard, holds_user_sql
 from .sources.csv_inference import while_unchanged
@@ -82,6 +83,20 @@ class DuckDBEngine:
         _session(con)
         return con
 
+    def open_for_writes(self) -> bool:
+        """Reopen the database file writable, before a run writes tables into it; False when the
+        engine opened no file (an in-memory database's tables end with the run). A file another
+        process holds, or this user may not write, is DATABASE_UNREADABLE, before any scan."""
+        if not self._owned:
+            return True  # a caller's own connection: written as it was opened
+        if self._database is None:
+            return False
+        if self._read_only:
+            self._con.close()
+            self._read_only = False
+            self._con = self._open(self._memory_limit)
+        return True
+
     @property
     def connection(self) -> duckdb.DuckDBPyConnection:
         return self._con
@@ -126,6 +141,8 @@ class DuckDBEngine:
     def run(self, plan: Plan, sources: Mapping[str, SourceSpec]) -> dict[str, Rows]:
         """Register the sources the plan reads and its views, run every query, then drop them again."""
         relations = [q.relation for q in plan.queries] + [e.relation for e in plan.exports]
+        output_tables.check_shapes(self._con, plan.exports)  # before the scan
+        in_tables = output_tables.replacing(plan.exports)
         with (
             self._guarded([v.relation for v in plan.views] + relations, sources, plan.exports),
             self._registered(plan.views, relations, sources),
@@ -133,7 +150,10 @@ class DuckDBEngine:
         ):
             budget = GroupingBudget(self._con, sources, plan.views, self._memory_limit)
             for export in plan.exports:
-                self._export(export, budget)
+                if export not in in_tables:
+                    self._export(export, budget)
+            if in_tables:
+                output_tables.write_all(self._con, in_tables, lambda sql, export: self._into_table(sql, export, budget))
             together = [q for q in plan.queries if not in_order(q.relation)]
             locations = Locations(self._con, sources, list(sources) + [view.name for view in plan.views])
             try:
@@ -196,6 +216,13 @@ class DuckDBEngine:
             statement = f"COPY ({sql}) TO {string(export.path)} (FORMAT parquet)"
             what = f"writing {export.name!r} to {export.path}"
         self._execute(statement, what, budget.applied([export.relation]))
+
+    def _into_table(self, sql: str, export: Export, budget: GroupingBudget) -> None:
+        """One statement writing an export's rows into its table (output_tables.py)."""
+        assert export.table is not None
+        self._execute(
+            sql, f"writing {export.name!r} to table {table_label(export.table)}", budget.applied([export.relation])
+        )
 
     @contextlib.contextmanager
     def _guarded(self, relations: list, sources: Mapping[str, SourceSpec], exports):

@@ -49,8 +49,9 @@ def engine_for(args: argparse.Namespace, env: GriffinEnv | None) -> Engine | str
         raise EngineError("DATABASE_NOT_FOUND", f"no DuckDB database at {database}", text=database)
     if database is None and args.memory_limit is None and args.temp_directory is None:
         return name
-    # the user's database is only read, unless the run writes its records into it
-    writes = (getattr(args, "records_to", None) or "").startswith("table:")
+    # the user's database is only read, unless the run writes its records or outputs into it (a
+    # suite's own table: outputs reopen it writable before the scan: client/run/quarantine_database.py)
+    writes = any((getattr(args, option, None) or "").startswith("table:") for option in ("records_to", "quarantine_to"))
     return open_engine(
         "duckdb",
         database=database,

@@ -210,5 +210,6 @@ def quarantine_to(command: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="write each source's rows that fail a completeness, validity, accuracy or uniqueness rule (or a "
         "contract's row-level clause), with their errors, to DIR/SOURCE/quarantine/ and the others to "
-        "DIR/SOURCE/valid/, one folder per data time (a rerun replaces it; a stream: one per batch)",
+        "DIR/SOURCE/valid/, one folder per data time (a rerun replaces it; a stream: one per batch); "
+        "table:PREFIX: tables PREFIX+SOURCE__quarantine and PREFIX+SOURCE__valid of the --database DuckDB file",
     )

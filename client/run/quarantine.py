@@ -25,12 +25,14 @@ from gryph.compiler.errors import EngineError, InvalidInput, Location
 from gryph.compiler.lowering.row_failures import Split
 from gryph.compiler.safe_names import safe_file_name
 from gryph.compiler.sources.source_specs import SourceSpec
-from gryph.compiler.suites.split_outputs import row_level_sources
+from gryph.compiler.suites.split_outputs import DATABASE_TABLE, row_level_sources
 from gryph.compiler.suites.suite import Suite
 from gryph.compiler.support.crash_points import QUARANTINE_CRASH_AT, crash_if_chosen
 
 from . import quarantine_tables
 from .delta_shapes import check_delta_outputs
+from .quarantine_database import DatabaseTable
+from .quarantine_tables import RUN_PROPERTY
 
 OUTPUTS = ("quarantine", "valid")
 MARK = "_gryph_run"  # the run that wrote a folder (Spark and parquet readers skip names starting with _)
@@ -52,6 +54,8 @@ class Staged:
     data_time: str  # the value of a Delta table's data_time partition
     delta: frozenset[str] = frozenset()  # the outputs that are Delta tables
     tables: dict[str, SourceSpec] = field(default_factory=dict)  # the outputs committed into tables
+    # the outputs the engine writes into tables of its DuckDB file, in the run's own transaction
+    in_database: dict[str, DatabaseTable] = field(default_factory=dict)
 
 
 def new_run_id() -> str:
@@ -75,9 +79,13 @@ def output_folders(suite: Suite, root: str | None) -> dict[str, dict[str, Path]]
                 "(in a contract: required, unique, primaryKey, logicalTypeOptions, relationships, or a nullValues, "
                 "missingValues, invalidValues or duplicateValues rule); rowCount, sql and freshness judge no row",
             )
+        if root.startswith(DATABASE_TABLE):
+            return {}  # tables of the DuckDB file: written by the engine, never staged
         return {source: {out: Path(root) / safe_file_name(source) / out for out in OUTPUTS} for source in sources}
     found: dict[str, dict[str, Path]] = {}
-    for (source, out), (folder, _) in suite.outputs.items():
+    for (source, out), (folder, form) in suite.outputs.items():
+        if form == "table":
+            continue  # a table of the DuckDB file: written by the engine, never staged
         staged_at = TABLE_STAGES / safe_file_name(source) / out if (source, out) in suite.output_tables else None
         found.setdefault(source, {})[out] = staged_at or Path(folder)
     return found
@@ -88,6 +96,8 @@ def table_outputs(suite: Suite, root: str | None) -> dict[str, dict[str, SourceS
     each reached (and writable) before any scan."""
     found: dict[str, dict[str, SourceSpec]] = {}
     for (source, out), spec in suite.output_tables.items() if root is None else ():
+        if spec.kind.family == "catalog":
+            continue  # a table of the DuckDB file (quarantine_database.py)
         quarantine_tables.check_table(spec)
         found.setdefault(source, {})[out] = spec
     return found
@@ -111,6 +121,7 @@ def plan_outputs(
     delta: dict[str, frozenset[str]] | None = None,
     key: str | None = None,
     tables_of: dict[str, dict[str, SourceSpec]] | None = None,
+    in_database: dict[str, dict[str, DatabaseTable]] | None = None,
 ) -> tuple[list[Staged], tuple[Split, ...]]:
     """The staged outputs, and the splits the compiler exports to them (DuckDB writes one file,
     Spark a folder of parts: both read as ``KEY/*.parquet``). ``key`` names a parquet output's
@@ -120,6 +131,10 @@ def plan_outputs(
     run_id, data_time = run[1], run[2] or "none"
     key = key or "data_time=" + data_time.replace(":", "-")
     staged, splits = [], []
+    for source, tables_in_file in sorted((in_database or {}).items()):
+        staged.append(Staged(source, {}, {}, {}, data_time, in_database=tables_in_file))
+        parts = tuple((out, table.parts) for out, table in tables_in_file.items())
+        splits.append(Split(source, None, None, run, tables=parts))
     for source, outs in sorted(folders.items()):
         tables = (delta or {}).get(source, frozenset())
         catalogs = (tables_of or {}).get(source, {})
@@ -208,6 +223,8 @@ def publish(staged: Sequence[Staged], run_id: str) -> dict[tuple[str, str], dict
             (folder / MARK).write_text(run_id, "utf-8")
     crash_if_chosen(QUARANTINE_CRASH_AT, "staged")
     for each in staged:
+        if each.in_database:
+            continue  # written in the engine's DuckDB file, in the run's own transaction
         swaps = {
             "run": run_id,
             "swaps": [
@@ -218,14 +235,16 @@ def publish(staged: Sequence[Staged], run_id: str) -> dict[tuple[str, str], dict
         }
         if swaps["swaps"]:  # none when every output is a table
             _journaled(swaps, each.folders["quarantine"] / JOURNAL.format(run=run_id))
-        for out, spec in each.tables.items():  # each table's commit is one step by itself
+        for out, spec in each.tables.items():
             if out not in each.staging:  # committed by the engine during the run
                 committed[(each.source, out)] = quarantine_tables.committed_by_engine(spec)
-                continue
-            try:
-                committed[(each.source, out)] = quarantine_tables.commit(spec, each.staging[out], each.data_time)
-            finally:
+        staged_tables = {out: spec for out, spec in each.tables.items() if out in each.staging}
+        try:  # a source's tables, together where their kind allows (quarantine_tables.py)
+            made = quarantine_tables.commit(staged_tables, each.staging, each.data_time, run_id)
+        finally:
+            for out in staged_tables:
                 shutil.rmtree(each.staging[out], ignore_errors=True)
+        committed.update(((each.source, out), info) for out, info in made.items())
     return committed
 
 
@@ -249,7 +268,7 @@ def _swap_all(journal: dict, crash_between: bool = False) -> None:
         if partition is None:
             _swap_in(Path(stage), Path(final), run_id)
         else:
-            _commit_delta(Path(stage), Path(final), partition)
+            _commit_delta(Path(stage), Path(final), partition, run_id)
         if crash_between and index == 0:
             crash_if_chosen(QUARANTINE_CRASH_AT, "swapped")
 
@@ -269,21 +288,28 @@ def _swap_in(stage: Path, final: Path, run_id: str) -> None:
         os.rename(stage, final)
 
 
-def _commit_delta(stage: Path, table: Path, data_time: str) -> None:
+def _commit_delta(stage: Path, table: Path, data_time: str, run_id: str) -> None:
     """Replace the table's ``data_time`` partition with the staged rows in one Delta commit (done
-    again after a kill, it writes the same rows), then drop the stage."""
+    again after a kill, it writes the same rows), then drop the stage. The commit's metadata
+    names the run (``gryph.run_id``, as ``_dq_run`` does), so the table's history says which
+    version holds which run's rows."""
     if not stage.exists():
         return  # committed, and its stage removed
     import pyarrow as pa
     import pyarrow.dataset as ds
-    from deltalake import write_deltalake
+    from deltalake import CommitProperties, write_deltalake
 
     rows = ds.dataset(str(stage), format="parquet").to_table()  # _gryph_run: skipped as bookkeeping
     rows = rows.append_column("data_time", pa.array([data_time] * rows.num_rows, pa.string()))
     quoted = data_time.replace("'", "''")
     try:
         write_deltalake(
-            str(table), rows, mode="overwrite", partition_by=["data_time"], predicate=f"data_time = '{quoted}'"
+            str(table),
+            rows,
+            mode="overwrite",
+            partition_by=["data_time"],
+            predicate=f"data_time = '{quoted}'",
+            commit_properties=CommitProperties(custom_metadata={RUN_PROPERTY: run_id}),
         )
     except Exception as error:  # delta-rs raises its own classes: a table of another shape, a lost lock
         shutil.rmtree(stage)  # never retried by a later run: the table keeps its rows
@@ -340,6 +366,10 @@ def described(
             **{
                 kind: {"path": spec.describe(), "rows": rows[kind], **(committed or {}).get((each.source, kind), {})}
                 for kind, spec in each.tables.items()
+            },
+            **{
+                kind: {"path": f"table {table.label}", "rows": rows[kind], "format": "duckdb"}
+                for kind, table in each.in_database.items()
             },
             "run_id": run_id,
         }

@@ -1,17 +1,19 @@
 """Quarantine outputs that are tables: an Iceberg table of a catalog (PyIceberg) and a PostgreSQL
 table. The engine writes the rows to a stage folder as for a parquet output; each is then put in
 its table in one commit that replaces the data time's rows (``data_time``, a column the table
-holds): Iceberg's overwrite with a filter on it, PostgreSQL's delete and insert in one transaction.
-A rerun of the data time replaces its rows; a run killed before the commit leaves the old ones.
-On Spark an Iceberg table is committed by the cluster through Iceberg's Spark runtime, from the
-same catalog (client/spark/sources/lake_outputs.py): no stage, no row on the client.
+holds): Iceberg's overwrite with a filter on it, PostgreSQL's delete and insert in one transaction
+(a source's quarantine and valid tables of one server in the same one). A rerun of the data time
+replaces its rows; a run killed before the commit leaves the old ones. On Spark an Iceberg table
+is committed by the cluster through Iceberg's Spark runtime, from the same catalog
+(client/spark/sources/lake_outputs.py): no stage, no row on the client.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,8 +24,10 @@ from gryph.compiler.sources.databases import resolve
 from gryph.compiler.sources.lake_tables import catalog_properties, iceberg_identifier
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.table_names import split_qualified
+from gryph.compiler.support.crash_points import QUARANTINE_CRASH_AT, crash_if_chosen
 
 DATA_TIME = "data_time"  # the column a table output's rows carry their data time in
+RUN_PROPERTY = "gryph.run_id"  # an Iceberg snapshot's summary property: the run whose rows it holds
 
 
 def check_table(spec: SourceSpec) -> None:
@@ -55,19 +59,47 @@ def _check_postgres(spec: SourceSpec) -> None:
         )
 
 
-def commit(spec: SourceSpec, stage: Path, data_time: str) -> dict[str, object]:
-    """Replace the data time's rows of the table with the staged ones, in one commit; what the
-    history keeps of it (Iceberg: the snapshot id)."""
+def commit(
+    specs: Mapping[str, SourceSpec], stages: Mapping[str, Path], data_time: str, run_id: str
+) -> dict[str, dict[str, object]]:
+    """Replace the data time's rows of a source's tables (per output) with the staged ones; what
+    the history keeps of each (Iceberg: the snapshot id). PostgreSQL tables of one server are
+    committed in one transaction, so both change or neither; an Iceberg table in a commit of its
+    own (a catalog commits one table at a time), its snapshot marked with the run's id."""
     import pyarrow as pa
     import pyarrow.dataset as ds
 
-    rows = ds.dataset(str(stage), format="parquet").to_table()
-    rows = rows.append_column(DATA_TIME, pa.array([data_time] * rows.num_rows, pa.string()))
+    tables = []
+    for out, spec in specs.items():
+        rows = ds.dataset(str(stages[out]), format="parquet").to_table()
+        rows = rows.append_column(DATA_TIME, pa.array([data_time] * rows.num_rows, pa.string()))
+        tables.append((out, spec, rows))
+    done: dict[str, dict[str, object]] = {}
+    for group in _transactions(tables):
+        made = _WRITERS[group[0][1].kind.kind].commit([(spec, rows) for _, spec, rows in group], data_time, run_id)
+        done.update((out, {"format": spec.format, **info}) for (out, spec, _), info in zip(group, made, strict=True))
+    return done
+
+
+def _transactions(tables: list) -> list[list]:
+    """The tables committed together: the PostgreSQL tables of one server (URL and login), each
+    other table alone."""
+    groups: dict[object, list] = {}
+    for index, table in enumerate(tables):
+        spec = table[1]
+        key = resolve(spec).adbc_uri() if spec.kind.kind == SourceKind.POSTGRES else index
+        groups.setdefault(key, []).append(table)
+    return list(groups.values())
+
+
+@contextlib.contextmanager
+def _not_written(spec: SourceSpec) -> Iterator[None]:
+    """A driver's error writing ``spec`` (a table of another shape, a lost connection) as gryph's."""
     try:
-        return {"format": spec.format, **_WRITERS[spec.kind.kind].commit(spec, rows, data_time)}
+        yield
     except (EngineError, InvalidInput):
         raise
-    except Exception as error:  # the drivers' own errors: a table of another shape, a lost connection
+    except Exception as error:  # the drivers' own errors
         raise EngineError(
             "QUARANTINE_NOT_WRITTEN",
             f"{spec.name} {spec.describe()} was not written: {str(error).splitlines()[0]}",
@@ -91,7 +123,13 @@ def committed_by_engine(spec: SourceSpec) -> dict[str, object]:
     return {"format": spec.format, "snapshot": table.current_snapshot().snapshot_id}
 
 
-def _commit_iceberg(spec: SourceSpec, rows, data_time: str) -> dict[str, object]:
+def _commit_iceberg(tables: list, data_time: str, run_id: str) -> list[dict[str, object]]:
+    ((spec, rows),) = tables  # a catalog's commit holds one table
+    with _not_written(spec):
+        return [_commit_iceberg_table(spec, rows, data_time, run_id)]
+
+
+def _commit_iceberg_table(spec: SourceSpec, rows, data_time: str, run_id: str) -> dict[str, object]:
     from pyiceberg.exceptions import NoSuchTableError
     from pyiceberg.expressions import EqualTo
 
@@ -108,31 +146,45 @@ def _commit_iceberg(spec: SourceSpec, rows, data_time: str) -> dict[str, object]
     # EqualTo's own __init__ takes (term, literal); its pydantic fields are what mypy reads
     with warnings.catch_warnings():  # a data time's first rows replace none: not worth a warning
         warnings.filterwarnings("ignore", "Delete operation did not match any records")
-        table.overwrite(rows, overwrite_filter=EqualTo(DATA_TIME, data_time))  # type: ignore[call-arg, arg-type]
+        table.overwrite(
+            rows,
+            overwrite_filter=EqualTo(DATA_TIME, data_time),  # type: ignore[call-arg, arg-type]
+            snapshot_properties={RUN_PROPERTY: run_id},  # which run's rows the snapshot holds
+        )
     return {"snapshot": table.current_snapshot().snapshot_id}
 
 
-def _commit_postgres(spec: SourceSpec, rows, data_time: str) -> dict[str, object]:
-    name = _qualified(spec)
-    connection = _postgres(spec)
+def _commit_postgres(tables: list, data_time: str, run_id: str) -> list[dict[str, object]]:
+    """The tables of one server in one transaction: a kill between two leaves both old."""
+    connection = _postgres(tables[0][0])
     try:
         with connection.cursor() as cursor:
             cursor.execute("set transaction read write")  # gryph's sessions start read-only
-            cursor.execute("select to_regclass($1) is not null", (name,))
-            (exists,) = cursor.fetchone()
-            if exists:
-                cursor.execute(f"delete from {name} where {_quoted(DATA_TIME)} = $1", (data_time,))
-            elif schema_of(spec) is not None:
-                cursor.execute(f"create schema if not exists {_quoted(schema_of(spec) or '')}")
-            # ADBC makes the table from the rows' Arrow types, or appends to the one there
-            cursor.adbc_ingest(name_of(spec), _as_json(rows), mode="create_append", db_schema_name=schema_of(spec))
-        connection.commit()
+            for index, (spec, rows) in enumerate(tables):
+                if index:
+                    crash_if_chosen(QUARANTINE_CRASH_AT, "swapped")  # between two tables: neither committed
+                with _not_written(spec):
+                    _replace_rows(cursor, spec, rows, data_time)
+        with _not_written(tables[-1][0]):
+            connection.commit()
     except BaseException:
         connection.rollback()
         raise
     finally:
         connection.close()
-    return {}
+    return [{} for _ in tables]
+
+
+def _replace_rows(cursor, spec: SourceSpec, rows, data_time: str) -> None:
+    name = _qualified(spec)
+    cursor.execute("select to_regclass($1) is not null", (name,))
+    (exists,) = cursor.fetchone()
+    if exists:
+        cursor.execute(f"delete from {name} where {_quoted(DATA_TIME)} = $1", (data_time,))
+    elif schema_of(spec) is not None:
+        cursor.execute(f"create schema if not exists {_quoted(schema_of(spec) or '')}")
+    # ADBC makes the table from the rows' Arrow types, or appends to the one there
+    cursor.adbc_ingest(name_of(spec), _as_json(rows), mode="create_append", db_schema_name=schema_of(spec))
 
 
 def _as_json(rows):
@@ -206,7 +258,8 @@ class _TableWriter:
     made, for the history)."""
 
     check: Callable[[SourceSpec], object]
-    commit: Callable[[SourceSpec, Any, str], dict[str, object]]
+    # (table, rows) pairs committed together, the data time, the run's id -> what each commit made
+    commit: Callable[[list[tuple[SourceSpec, Any]], str, str], list[dict[str, object]]]
     spark_commits: bool = False  # on Spark the cluster commits it (client/spark/sources/lake_outputs.py)
 
 

@@ -42,7 +42,7 @@ from gryph.compiler.support.text_files import read_utf8
 from ..results.run_result import RunResult
 from ..store.history import HistoryStore
 from ..store.history_writes import HistoryWriteError
-from . import quarantine
+from . import quarantine, quarantine_database
 from .engines import OnDemandEngine, open_engine
 from .failing_checks import attach_rule_records, fetch_failing_rows
 from .progress import Phase, no_progress
@@ -282,12 +282,15 @@ def run(
     if store is not None:
         store.check_writable()  # before the scan: a history that can never be written fails first
     folders = quarantine.output_folders(suite, quarantine_to)
+    in_database = quarantine_database.in_database(suite, quarantine_to)
     if folders:
         quarantine.check_targets(quarantine_to, folders, Location(suite.file))
         quarantine.check_delta_tables(suite, quarantine_to, folders)
         quarantine.finish_pending(folders)
-        tables = quarantine.table_outputs(suite, quarantine_to)
+    tables = quarantine.table_outputs(suite, quarantine_to)
+    quarantine_database.refuse_engine(engine if isinstance(engine, str) else engine.name, in_database)
     with opened_engine(engine, remote) as active:
+        quarantine_database.open_for_writes(active, in_database)  # before any scan
         started = dt.datetime.now(dt.timezone.utc)
         options = Options(
             record_sample=record_sample,
@@ -297,7 +300,7 @@ def run(
             data_time_ms=None if keyed is None else int(keyed.timestamp() * 1000),
         )
         staged: list[quarantine.Staged] = []
-        if folders:
+        if folders or in_database:
             run_id = quarantine.new_run_id()
             shown = None if keyed is None else shown_data_time(keyed)
             staged, options.splits = quarantine.plan_outputs(
@@ -306,8 +309,10 @@ def run(
                 active.name,
                 quarantine.delta_outputs(suite, quarantine_to),
                 tables_of=tables,
+                in_database=in_database,
             )
-        result = run_loaded(suite, active, started, options, store, phase, data_time=keyed)
+        with quarantine_database.located(in_database):
+            result = run_loaded(suite, active, started, options, store, phase, data_time=keyed)
         if staged:
             phase("publishing the quarantine and valid rows")
             with _located(Location(suite.file)):

@@ -35,7 +35,7 @@ from gryph.compiler.suites.suite import Suite
 
 from ..results.document import Check, ResultDocument
 from ..results.run_result import RunResult
-from ..run import quarantine
+from ..run import quarantine, quarantine_database
 from ..run.runner import load_suite, opened_engine, run_loaded
 from ..store.history import HistoryStore
 from ..store.stream_state import COMMITTED, INTENT, Batch, BatchInput, Owner, StreamState
@@ -116,6 +116,7 @@ def stream(
     if store is not None:
         store.check_writable()
     trigger = trigger_ms or suite.stream_every_ms or DEFAULT_TRIGGER_MS
+    quarantine_database.refuse_in_stream(quarantine_database.in_database(suite, quarantine_to))
     folders = quarantine.output_folders(suite, quarantine_to)
     if folders:  # before any batch
         quarantine.check_targets(quarantine_to, folders, Location(suite.file))

@@ -107,11 +107,14 @@ def _judged(checked: CheckedAccuracy, source_read: Read) -> Relation:
     return Filter(source_read, and_all(list(checked.judged))) if checked.judged else source_read
 
 
-def miss_relation(checked: CheckedAccuracy, source_read: Read, target_read: Read) -> Relation:
-    """The judged source rows no target row matches (one anti join), all-NULL rows left out."""
+def miss_relation(checked: CheckedAccuracy, source_read: Read, target_read: Read, shuffled: bool = False) -> Relation:
+    """The judged source rows no target row matches (one anti join, ``shuffled`` as a Join's),
+    all-NULL rows left out."""
     prefix = checked.prefix
     condition = and_all(list(checked.terms + checked.joined))
     target_used = {name[len(prefix) :] for name in field_names(condition) if name.startswith(prefix)}
     target_rel = rename_all(target_read, lambda name: prefix + name, keep=target_used)
     all_null = and_all([IsNull(f) for f in checked.source_fields])
-    return Filter(Join(JoinKind.ANTI, _judged(checked, source_read), target_rel, condition), not_(all_null))
+    return Filter(
+        Join(JoinKind.ANTI, _judged(checked, source_read), target_rel, condition, shuffled=shuffled), not_(all_null)
+    )

@@ -6,7 +6,8 @@ a miss, a uniqueness rule (against the source itself) where its key occurs more 
 contract's row clause (``RowClause``) where its counted condition holds or its key, no part NULL,
 occurs more than once, and a relationship as its accuracy rule. Each
 rule adds one boolean per row through a LEFT join with a set of distinct values (the misses'
-values, the duplicated keys), so no row is ever repeated or lost: the quarantined rows (any
+values, the duplicated keys), so no row is ever repeated or lost. Those sets may hold as many
+rows as the source (every key counted), so the joins are ``shuffled``, never broadcast: the quarantined rows (any
 failure, with ``_dq_errors`` naming each) and the valid rows (none) are the source's rows,
 exactly, whatever NULLs, NaNs and duplicates it holds.
 """
@@ -68,15 +69,18 @@ ROW_LEVEL = (CheckedCompleteness, CheckedValidity, CheckedAccuracy, CheckedUniqu
 @dataclass(frozen=True)
 class Split:
     """Where one source's rows go: those failing a row-level rule to the parquet ``quarantine``
-    path, the others to ``valid`` (None: not written); ``run`` fills ``_dq_run`` (RUN_FIELDS)."""
+    path, the others to ``valid`` (None: not written); ``run`` fills ``_dq_run`` (RUN_FIELDS).
+    An output in ``tables`` goes to that table of the engine's database instead (its path None),
+    replacing the table's rows of the data time."""
 
     source: str
-    quarantine: str
+    quarantine: str | None
     valid: str | None
     run: tuple[str | None, ...]
     delta: frozenset[str] = frozenset()  # the outputs the engine commits into Delta tables itself
     # the outputs the engine commits into Iceberg tables itself, each described as a source of its kind
     iceberg: tuple[tuple[str, SourceSpec], ...] = ()
+    tables: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (output, the table's name parts) in the engine's database
 
 
 @dataclass(frozen=True)
@@ -121,7 +125,7 @@ def split_exports(
     quarantined = Project(Filter(flagged, failing), (*columns, Named(errors, ERRORS), Named(run, RUN)))
     collector.export(_export(split, "quarantine", quarantined, split.quarantine))
     valid = Project(Filter(flagged, not_(failing)), columns)
-    if split.valid is not None:
+    if split.valid is not None or "valid" in dict(split.tables):
         collector.export(_export(split, "valid", valid, split.valid))
     return SplitCounts(
         split.source,
@@ -175,7 +179,7 @@ def _rule_flags(
         flag = _false_if_null(rule.incomplete)
         message = "a selected value is missing"
     elif isinstance(rule, CheckedAccuracy):
-        misses = miss_relation(rule, read, Read(rule.target, schemas[rule.target]))
+        misses = miss_relation(rule, read, Read(rule.target, schemas[rule.target]), shuffled=True)
         relation, flag = _marked(relation, misses, _source_columns(rule, read))
         message = f"no row of {rule.target!r} matches"
     else:
@@ -209,7 +213,7 @@ def _marked(relation: Relation, misses: Relation, used: tuple[Column, ...]) -> t
             for i, c in enumerate(used)
         ]
     )
-    return Join(JoinKind.LEFT, relation, values, on), not_(IsNull(Field(mark.name, BOOLEAN)))
+    return Join(JoinKind.LEFT, relation, values, on, shuffled=True), not_(IsNull(Field(mark.name, BOOLEAN)))
 
 
 def _duplicated(
@@ -226,7 +230,7 @@ def _duplicated(
         [Call(Fn.EQ_NULL_SAFE, (k.expr, Field(k.name, k.expr.dtype)), BOOLEAN) for k in keys]  # keys read the source
     )
     more_than_once = Call(Fn.GT, (Field(count.name, INTEGER), Literal(1, INTEGER)), BOOLEAN)
-    return Join(JoinKind.LEFT, relation, counts, on), _false_if_null(more_than_once)
+    return Join(JoinKind.LEFT, relation, counts, on, shuffled=True), _false_if_null(more_than_once)
 
 
 def _errors(flags: list[Flag]) -> Scalar:
@@ -252,12 +256,14 @@ def _struct(fields: tuple[tuple[str, Scalar], ...]) -> Scalar:
     return Call(Fn.MAKE_STRUCT, tuple(part for name, value in fields for part in (_text(name), value)), dtype)
 
 
-def _export(split: Split, output: str, relation: Relation, path: str) -> Export:
-    """One output's export: a parquet folder, a Delta table's folder or an Iceberg catalog's table
-    (these two with their data time's rows replaced: the run's data time, else "none")."""
+def _export(split: Split, output: str, relation: Relation, path: str | None) -> Export:
+    """One output's export: a parquet folder, a Delta table's folder, an Iceberg catalog's table or a
+    table of the engine's database (all but the folder with their data time's rows replaced)."""
     name, data_time = f"{split.source}__{output}", (DATA_TIME, split.run[2] or "none")
-    table = dict(split.iceberg).get(output)
-    if table is not None:
-        catalog = tuple(sorted(catalog_properties(table).items()))
-        return Export(name, relation, table=iceberg_identifier(table), replace=data_time, catalog=catalog)
+    in_database, lake = dict(split.tables).get(output), dict(split.iceberg).get(output)
+    if in_database is not None:
+        return Export(name, relation, table=in_database, replace=data_time)
+    if lake is not None:
+        catalog = tuple(sorted(catalog_properties(lake).items()))
+        return Export(name, relation, table=iceberg_identifier(lake), replace=data_time, catalog=catalog)
     return Export(name, relation, path, replace=data_time if output in split.delta else None)

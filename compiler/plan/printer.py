@@ -222,7 +222,7 @@ def _aggregate_head(rel: Aggregate) -> str:
 @head.register
 def _join(rel: Join) -> str:
     on = f" ON {format_scalar(rel.on)}" if rel.on is not None else ""
-    return f"Join[{rel.kind.value}]{on}"
+    return f"Join[{rel.kind.value}{', shuffled' if rel.shuffled else ''}]{on}"
 
 
 @head.register

@@ -200,12 +200,15 @@ class PercentileSet(Part):
 
 @dataclass(frozen=True, slots=True)
 class Join(Relation):
-    """Join two relations; ANTI and SEMI keep only the left columns."""
+    """Join two relations; ANTI and SEMI keep only the left columns. ``shuffled``: both sides may
+    be as large as a source, so an engine that could copy the right side to every task (Spark's
+    broadcast, from estimates) shuffles both sides instead."""
 
     kind: JoinKind
     left: Relation
     right: Relation
     on: Scalar | None
+    shuffled: bool = False
 
     def __post_init__(self) -> None:
         if self.kind is JoinKind.CROSS:

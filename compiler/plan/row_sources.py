@@ -13,6 +13,8 @@ skipping row groups by row number; Spark: one scan of the copy for all of a sour
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .data_types import Column, Schema
 from .functions import JoinKind
 from .relations import Filter, Join, Read, Relation, Sql, walk_relations
@@ -42,7 +44,7 @@ def on_spine(rel: Relation, source: Read) -> Relation:
     if isinstance(rel, Filter):
         return Filter(on_spine(rel.input, source), rel.condition)
     if isinstance(rel, Join):
-        return Join(rel.kind, on_spine(rel.left, source), rel.right, rel.on)
+        return replace(rel, left=on_spine(rel.left, source))
     return source
 
 

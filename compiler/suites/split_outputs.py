@@ -1,7 +1,8 @@
 """A suite's ``quarantine SOURCE to "PATH"`` and ``valid SOURCE to "PATH"`` statements, checked:
 the source is declared and a row-level rule reads it, the folder lies inside the suite's folder,
 and each output is named once. A table output (``iceberg(...)``, ``postgres(...)``)
-is described as a source of its kind, so its name, catalog and credentials are read as a source's."""
+is described as a source of its kind, so its name, catalog and credentials are read as a source's;
+``"table:[schema.]name"`` is a table of the ``--database`` DuckDB file, a ``table`` source's."""
 
 from __future__ import annotations
 
@@ -13,7 +14,10 @@ from ..rule_kinds import RuleKind
 from ..source_kinds import SourceKindSpec, source_kind
 from ..sources.databases import check_database_source
 from ..sources.source_specs import SourceSpec
+from ..sources.table_names import split_qualified
 from .suite import Suite
+
+DATABASE_TABLE = "table:"  # a target in the --database DuckDB file: table:[schema.]name
 
 # the rule kinds whose failures are rows of their source (compiler/lowering/row_failures.py)
 ROW_KINDS = (RuleKind.COMPLETENESS, RuleKind.VALIDITY, RuleKind.ACCURACY, RuleKind.UNIQUENESS)
@@ -54,6 +58,11 @@ def split_output(
         problem = f"holds rows of source {source!r}, which no completeness, validity, accuracy or uniqueness rule reads"
     elif kind == "valid" and (source, "quarantine") not in earlier:
         problem = f"comes before a 'quarantine {source} to ...' statement"
+    elif kind == "valid" and _mixes_database(statement, suite):
+        problem = "must be a table: of the --database file as its quarantine is, or neither (they commit together)"
+    elif in_database(statement):
+        if database_table_parts(statement.path[len(DATABASE_TABLE) :]) is None:
+            problem = "is not a table name of the form table:[schema.]name"
     elif _is_folder(statement) and (Path(statement.path).is_absolute() or not _inside(base / statement.path, base)):
         problem = "is outside the suite's folder"
     if problem is not None:
@@ -66,19 +75,44 @@ def split_output(
         )
     if not _is_folder(statement):
         return statement.path, statement.format
+    if in_database(statement):
+        return statement.path, "table"
     return str(base / statement.path), statement.format
 
 
+def in_database(statement: OutputDecl) -> bool:
+    """A ``"table:[schema.]name"`` target: a table of the ``--database`` DuckDB file."""
+    return statement.format == "parquet" and statement.path.startswith(DATABASE_TABLE)
+
+
+def database_table_parts(name: str) -> list[str] | None:
+    """The parts of a ``[schema.]name`` table (a part may be double-quoted), or None when it is no such name."""
+    try:
+        parts = split_qualified(name)
+    except InvalidInput:
+        return None
+    return parts if len(parts) <= 2 else None
+
+
+def _mixes_database(statement: OutputDecl, suite: Suite) -> bool:
+    """A valid output in the DuckDB file beside a quarantine elsewhere, or the other way round."""
+    quarantine = suite.outputs.get((statement.source, "quarantine"))
+    return quarantine is not None and (quarantine[1] == "table") != in_database(statement)
+
+
 def output_table(statement: OutputDecl) -> SourceSpec | None:
-    """A table output as a source of its kind (checked as one), or None for a folder."""
+    """A table output as a source of its kind (checked as one; a ``table:`` one a ``table``
+    source of the DuckDB file), or None for a folder."""
     kind = source_kind(statement.format)
     odd = next((key for key, _ in statement.options if not _output_option(kind, key)), None)
     if odd is not None:
         _refuse(statement, f"has no option {odd!r}", 'iceberg("lake.dq.bad_orders", catalog.uri = "sqlite:///...")')
+    name = f"{statement.kind} of {statement.source}"
+    if in_database(statement):
+        return SourceSpec(name, "table", table=statement.path[len(DATABASE_TABLE) :], location=statement.location)
     if _is_folder(statement):
         return None
     form = statement.format
-    name = f"{statement.kind} of {statement.source}"
     spec = SourceSpec(name, form, paths=(statement.path,), options=statement.options, location=statement.location)
     if kind.family == "database":
         if spec.option("query") is not None:

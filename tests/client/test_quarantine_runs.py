@@ -195,6 +195,9 @@ def test_a_delta_quarantine_replaces_its_data_time_in_one_commit(tmp_path, parse
     assert day("2026-11-24").returncode == 0
     assert rows() == sorted([*(r for r in expected if r[1] == "2026-11-23"), (4, "2026-11-24", ["orders_complete"])])
     assert DeltaTable(str(tmp_path / "out" / "bad")).version() == version + 1  # one commit for the data time
+    (commit,) = DeltaTable(str(tmp_path / "out" / "bad")).history(1)
+    day_rows = DeltaTable(str(tmp_path / "out" / "bad")).to_pyarrow_table().to_pylist()
+    assert {commit["gryph.run_id"]} == {r["_dq_run"]["run_id"] for r in day_rows if r["data_time"] == "2026-11-24"}
 
 
 @pytest.mark.spark

@@ -44,6 +44,15 @@ def _catalog_rows(folder: Path) -> tuple[list[tuple], int]:
     return sorted(rows, key=repr), table.current_snapshot().snapshot_id
 
 
+def _snapshot_run(folder: Path) -> str:
+    """The run id the table's current snapshot carries in its summary."""
+    from pyiceberg.catalog import load_catalog
+
+    catalog = load_catalog("lake", uri=f"sqlite:///{folder}/lake/catalog.db", warehouse=f"file://{folder}/lake")
+    summary = catalog.load_table(("dq", "bad_orders")).current_snapshot().summary
+    return summary["gryph.run_id"]
+
+
 def _write(folder: Path, outputs: str, orders: str) -> None:
     (folder / "s.dq").write_text(HEAD + outputs, "utf-8")
     (folder / "orders.csv").write_text(orders, "utf-8")
@@ -64,8 +73,14 @@ def test_an_iceberg_table_holds_each_data_times_bad_rows_once(tmp_path):
     ]
     rows, snapshot = _catalog_rows(tmp_path)
     assert rows == day1
-    output = json.loads(first.stdout)["outputs"]["orders"]["quarantine"]
-    assert output == {"path": 'iceberg("lake.dq.bad_orders")', "rows": 3, "format": "iceberg", "snapshot": snapshot}
+    outputs = json.loads(first.stdout)["outputs"]["orders"]
+    assert outputs["quarantine"] == {
+        "path": 'iceberg("lake.dq.bad_orders")',
+        "rows": 3,
+        "format": "iceberg",
+        "snapshot": snapshot,
+    }
+    assert _snapshot_run(tmp_path) == outputs["run_id"]  # the snapshot says which run's rows it holds
     assert _run(tmp_path, "2026-11-24").returncode == 0  # the same data time again: the same rows
     assert _catalog_rows(tmp_path)[0] == day1
     _write(tmp_path, f"quarantine orders to {_iceberg(tmp_path)}\n", SECOND)
@@ -145,6 +160,23 @@ def test_postgres_tables_hold_the_bad_and_valid_rows_of_each_data_time_once(tmp_
     good = _pg_rows(clean_postgres, "select id, customer, data_time from dq.good_orders")
     assert good == sorted([(1, "ann", "2026-11-24"), (1, "ann", "2026-11-25"), (2, "bo", "2026-11-25")], key=repr)
     assert PASSWORD not in done.stdout + done.stderr
+
+
+def test_a_run_killed_between_its_two_postgres_tables_leaves_both_old(tmp_path, clean_postgres):
+    from tests.postgres_server import PASSWORD
+
+    env = {PASSWORD_ENV: PASSWORD}
+    _write(tmp_path, _postgres_outputs(clean_postgres), FIRST)
+    assert _run(tmp_path, "2026-11-24", env=env).returncode == 0
+    _write(tmp_path, _postgres_outputs(clean_postgres), SECOND)
+    killed = _run(tmp_path, "2026-11-24", env={**env, "GRYPH_QUARANTINE_CRASH_AT": "swapped"})
+    assert killed.returncode == -9  # after the quarantine's rows were replaced, before the valid table's
+    bad, good = "select id, customer from dq.bad_orders", "select id, customer from dq.good_orders"
+    # one transaction: the server rolled the quarantine's change back with the connection
+    assert _pg_rows(clean_postgres, bad) == [(2, None), (3, "cy"), (3, "dée")]
+    assert _pg_rows(clean_postgres, good) == [(1, "ann")]
+    assert _run(tmp_path, "2026-11-24", env=env).returncode == 0
+    assert (_pg_rows(clean_postgres, bad), _pg_rows(clean_postgres, good)) == ([(4, None)], [(1, "ann"), (2, "bo")])
 
 
 def test_a_postgres_table_of_another_shape_is_left_unchanged(tmp_path, clean_postgres):

@@ -198,6 +198,8 @@ def _join(rel: Join, ctx: Context) -> DataFrame:
     left, right = compile_relation(rel.left, ctx), compile_relation(rel.right, ctx)
     if rel.kind is JoinKind.CROSS:
         return left.crossJoin(right)
+    if rel.shuffled:  # a sort-merge join: a broadcast of a source-sized side fails the driver's memory
+        right = right.hint("merge")
     # The two sides never share a column name, so plain names resolve unambiguously.
     return left.join(right, on=compile_scalar(rel.on), how=JOIN_TYPES[rel.kind])
 
