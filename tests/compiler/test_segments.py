@@ -81,7 +81,7 @@ def test_rules_by_one_column_and_the_rest_share_one_query_of_grouping_sets():
     # the default cap and one more (to tell a capped column) ranks each grouping's groups
     assert "group_rank <= 1001" in format_plan(compile_text(text).plan)
     # another cap of the same column is the same grouping: each ref keeps its own number of groups
-    text += "completeness d on orders by country top 5: ts\nmeasure \"r\" by user_id: select count(*) from orders\n"
+    text += 'completeness d on orders by country top 5: ts\nmeasure "r" by user_id: select count(*) from orders\n'
     (query,) = _aggregate_queries(text)
     aggregate = _aggregate(query.relation)
     assert [k.expr.name for k in aggregate.keys] == ["country", "user_id"]
