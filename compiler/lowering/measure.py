@@ -15,7 +15,7 @@ from ..errors import ResultError
 from ..plan import Read, Relation, Sql
 from ..results import MeasureResult, ResultRow, Row, Segments
 from ..rule_kinds import RuleKind
-from ..suites.drift_frequencies import MAX_DISTINCT, frequencies_row
+from ..suites.drift_frequencies import CATEGORY, COUNT, MAX_DISTINCT, frequencies_row
 from ..suites.drift_frequencies import SHAPE as FREQUENCIES
 from ..suites.suite import MeasureSpec, NativeSql
 from .profiling import QueryLowering
@@ -74,12 +74,23 @@ class MeasureLowering(QueryLowering):
 
     def _frequencies(self) -> MeasureFinisher:
         """A drift check's counts of a column's categories (``compiler/suites/drift_frequencies.py``):
-        one row per distinct value, kept as one value."""
-        assert isinstance(self.checked, CheckedQuery)  # built as a query, checked as one
-        self.row_limit = MAX_DISTINCT
-        finish_query = self.lower_query(self.checked)
+        one count per distinct value, kept as one value. They are a grouping of the source's own
+        aggregate query, so the suite reads the source once for them and its other values."""
+        query = self.checked
+        assert isinstance(query, CheckedQuery) and query.grouping is not None  # built as a grouped query
+        (key,), (counted,) = query.grouping.keys, query.grouping.aggregates
+        counts = fused_items(replace(query, items=((counted.expr, COUNT),)))[0]  # its WHERE a filter
+        ref = self.collector.grouped_value(self.read(query.source), key.expr, counts, MAX_DISTINCT + 1)
         name = self.rule.name
-        return lambda results: MeasureResult(name, frequencies_row(finish_query(results).writes[0].rows), "map")
+
+        def finish(results: Results) -> MeasureResult:
+            groups = [(value, n) for value, n in results.groups(ref) if n]  # a group its WHERE left empty is none
+            if len(groups) > MAX_DISTINCT:
+                raise self.too_many_rows()
+            rows = [{CATEGORY: value, COUNT: n} for value, n in groups]
+            return MeasureResult(name, frequencies_row(rows), "map")
+
+        return finish
 
     def too_many_rows(self) -> ResultError:
         if self._counts_categories():

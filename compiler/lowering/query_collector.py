@@ -15,30 +15,38 @@ from typing import Any
 from ..plan import (
     Aggregate,
     AggregateCall,
+    Call,
     Export,
     Field,
+    Filter,
+    Fn,
+    GroupingSets,
+    Literal,
     Named,
     Plan,
     Project,
     Query,
     Relation,
     Scalar,
-    Sort,
     SortKey,
     View,
+    Window,
+    WindowCall,
+    WindowFn,
     count_all,
 )
-from ..plan.data_types import INTEGER
+from ..plan.data_types import BOOLEAN, INTEGER
 from ..plan.scalars import substitute
 from ..results import ResultRow
 
-GROUP_KEY = "group_key"  # a grouped query's key column
-GROUP_ROWS = "v0"  # and its row count, the first value every grouped query computes
+GROUP_KEY = "group_key"  # a grouped query's i-th key column, group_key{i}
+GROUPING_SET = "grouping_set"  # which grouping a row of a grouped query is of
+GROUP_RANK = "group_rank"  # and its rank there: the most rows first, ties by key
 
 
 @dataclass(frozen=True)
 class ValueRef:
-    """One value of a fused aggregate query."""
+    """One value of a fused aggregate query (of its row over all rows, if it is grouped too)."""
 
     query: str
     column: str
@@ -46,10 +54,13 @@ class ValueRef:
 
 @dataclass(frozen=True)
 class GroupedRef:
-    """One value per group of a grouped aggregate query, beside its key and its row count."""
+    """One value per group of a grouping of a fused aggregate query, for at most ``limit`` groups."""
 
     query: str
     column: str
+    grouping: int
+    key: str
+    limit: int
 
 
 @dataclass(frozen=True)
@@ -60,17 +71,15 @@ class RowsRef:
 
 
 class _Fused:
-    """The aggregate query of one input relation."""
+    """The aggregate query of one input relation: its values over all rows and per value of each
+    grouping key, all from one pass over the relation (grouping sets)."""
 
-    def __init__(self, name: str, relation: Relation, key: Scalar | None = None, limit: int | None = None) -> None:
+    def __init__(self, name: str, relation: Relation) -> None:
         self.name = name
         self.relation = relation
-        self.key = key  # grouped by this value: a row per group, the most rows first
-        self.limit = limit
         self.measures: dict[AggregateCall, str] = {}
         self.outputs: dict[Scalar, str] = {}
-        if key is not None:
-            self.add(count_all())  # v0: each group's rows, which order the groups
+        self.limits: dict[Scalar, int] = {}  # each grouping key, with the most groups asked of it
 
     def measure(self, call: AggregateCall) -> str:
         if call not in self.measures:
@@ -85,16 +94,35 @@ class _Fused:
             self.outputs[post] = f"v{len(self.outputs)}"
         return self.outputs[post]
 
+    def grouped(self, key: Scalar, expr: Scalar, limit: int) -> GroupedRef:
+        self.limits[key] = max(limit, self.limits.get(key, 0))
+        at = list(self.limits).index(key)
+        return GroupedRef(self.name, self.add(expr), at + 1, f"{GROUP_KEY}{at}", limit)
+
     def query(self) -> Query:
-        keys = () if self.key is None else (Named(self.key, GROUP_KEY),)
-        aggregate = Aggregate(self.relation, keys, tuple(Named(c, n) for c, n in self.measures.items()))
         columns = tuple(Named(expr, name) for expr, name in self.outputs.items())
-        if self.key is None:
-            return Query(self.name, Project(aggregate, columns))
-        grouped = Project(aggregate, (Named(Field(GROUP_KEY, self.key.dtype), GROUP_KEY), *columns))
+        if not self.limits:
+            return Query(self.name, Project(Aggregate(self.relation, (), self._measures()), columns))
+        # one pass over the relation for all rows (grouping set 0) and each grouping key (set i + 1
+        # for the i-th key); a key outside its row's set is NULL there, GROUPING_SET tells them apart
+        keys = tuple(Named(key, f"{GROUP_KEY}{i}") for i, key in enumerate(self.limits))
+        sets = ((), *((k.name,) for k in keys))
+        rows = Field(self.measure(count_all()), INTEGER)
+        aggregate = Aggregate(self.relation, keys, self._measures(), GroupingSets(sets, GROUPING_SET))
+        key_fields = tuple(Field(k.name, k.expr.dtype) for k in keys)
+        grouping = Field(GROUPING_SET, INTEGER)
+        projected = Project(
+            aggregate, (Named(grouping, GROUPING_SET), *(Named(f, f.name) for f in (*key_fields, rows)), *columns)
+        )
         # the groups with the most rows first, ties by key, so both engines keep the same ones
-        order = (SortKey(Field(GROUP_ROWS, INTEGER), ascending=False), SortKey(Field(GROUP_KEY, self.key.dtype)))
-        return Query(self.name, Sort(grouped, order), self.limit)
+        order = (SortKey(rows, ascending=False), *(SortKey(f) for f in key_fields))
+        rank = WindowCall(WindowFn.ROW_NUMBER, (grouping,), order)
+        ranked = Window(projected, (Named(rank, GROUP_RANK),))
+        kept = Call(Fn.LE, (Field(GROUP_RANK, INTEGER), Literal(max(self.limits.values()), INTEGER)), BOOLEAN)
+        return Query(self.name, Filter(ranked, kept))
+
+    def _measures(self) -> tuple[Named, ...]:
+        return tuple(Named(c, n) for c, n in self.measures.items())
 
 
 class Collector:
@@ -103,7 +131,6 @@ class Collector:
     def __init__(self, prefix: str = "") -> None:
         self._prefix = prefix  # keeps the query names of plans that run in one run apart
         self._fused: dict[Relation, _Fused] = {}
-        self._grouped: dict[tuple[Relation, Scalar, int], _Fused] = {}
         self._rows: dict[tuple[Relation, int | None], str] = {}
         self._conditions: dict[str, Callable[[Results], bool]] = {}
         self._views: list[View] = []
@@ -118,19 +145,20 @@ class Collector:
 
     def value(self, relation: Relation, expr: Scalar) -> ValueRef:
         """A single value: ``expr`` over aggregates of ``relation`` (no grouping)."""
-        fused = self._fused.get(relation)
-        if fused is None:
-            fused = self._fused[relation] = _Fused(f"{self._prefix}agg{len(self._fused)}", relation)
+        fused = self._fused_of(relation)
         return ValueRef(fused.name, fused.add(expr))
 
     def grouped_value(self, relation: Relation, key: Scalar, expr: Scalar, limit: int) -> GroupedRef:
         """``expr`` over aggregates of ``relation`` per value of ``key``, for at most ``limit``
-        groups (the most rows first): every value asked of the same grouping shares one query."""
-        fused = self._grouped.get((relation, key, limit))
+        groups (the most rows first). Every value asked of ``relation``, grouped by any key or
+        not, comes from one query that reads it once."""
+        return self._fused_of(relation).grouped(key, expr, limit)
+
+    def _fused_of(self, relation: Relation) -> _Fused:
+        fused = self._fused.get(relation)
         if fused is None:
-            name = f"{self._prefix}grouped{len(self._grouped)}"
-            fused = self._grouped[(relation, key, limit)] = _Fused(name, relation, key, limit)
-        return GroupedRef(fused.name, fused.add(expr))
+            fused = self._fused[relation] = _Fused(f"{self._prefix}agg{len(self._fused)}", relation)
+        return fused
 
     def aggregates(self, relation: Relation) -> bool:
         """Whether some value is already asked of ``relation`` (its aggregate query exists)."""
@@ -151,7 +179,7 @@ class Collector:
 
     def query_names(self) -> frozenset[str]:
         """The names of the queries asked for so far."""
-        fused = [f.name for f in (*self._fused.values(), *self._grouped.values())]
+        fused = [f.name for f in self._fused.values()]
         return frozenset(fused + list(self._rows.values()))
 
     def conditions(self) -> dict[str, Callable[[Results], bool]]:
@@ -159,7 +187,7 @@ class Collector:
         return dict(self._conditions)
 
     def plan(self) -> Plan:
-        queries = [fused.query() for fused in (*self._fused.values(), *self._grouped.values())]
+        queries = [fused.query() for fused in self._fused.values()]
         queries += [Query(name, relation, limit) for (relation, limit), name in self._rows.items()]
         return Plan(tuple(self._views), tuple(queries), tuple(self._exports))
 
@@ -171,12 +199,15 @@ class Results:
         self._rows = rows_by_query
 
     def value(self, ref: ValueRef) -> Any:  # whatever the engine computed
-        rows = self._rows[ref.query]
+        # the one row of an aggregate, or the row over all rows (set 0) of a grouped one
+        rows = [row for row in self._rows[ref.query] if row.get(GROUPING_SET, 0) == 0]
         return rows[0][ref.column] if rows else None
 
     def groups(self, ref: GroupedRef) -> list[tuple[Any, Any]]:
         """Each group's key and value, the groups with the most rows first."""
-        return [(row[GROUP_KEY], row[ref.column]) for row in self._rows.get(ref.query, [])]
+        rows = [row for row in self._rows.get(ref.query, []) if row[GROUPING_SET] == ref.grouping]
+        rows.sort(key=lambda row: row[GROUP_RANK])
+        return [(row[ref.key], row[ref.column]) for row in rows[: ref.limit]]
 
     def rows(self, ref: RowsRef) -> list[ResultRow]:
         # a conditional query whose condition did not hold has no rows

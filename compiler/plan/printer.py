@@ -216,6 +216,9 @@ def _project(rel: Project) -> str:
 @head.register
 def _aggregate_head(rel: Aggregate) -> str:
     keys = f"keys=[{_named(rel.keys)}] " if rel.keys else ""
+    if rel.grouping is not None:
+        sets = ", ".join("(" + ", ".join(quote_name(k) for k in keys_of) + ")" for keys_of in rel.grouping.sets)
+        keys += f"sets=[{sets}] as {quote_name(rel.grouping.column)} "
     return f"Aggregate {keys}measures=[{_named(rel.measures)}]"
 
 

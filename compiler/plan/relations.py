@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .data_types import Column, Kind, Schema
+from .data_types import INTEGER, Column, Kind, Schema
 from .functions import AggFn, JoinKind
 from .node import Node, Part, concrete_types, walk_nodes
 from .scalars import (
@@ -152,15 +152,33 @@ class Project(Relation):
 
 
 @dataclass(frozen=True, slots=True)
+class GroupingSets(Part):
+    """Several groupings of one input in one aggregate (SQL's GROUPING SETS): each set names the
+    keys it groups by (none: one row for all rows); a key outside a row's set is NULL there, and
+    the ``column`` says which set a row belongs to, as the set's index in ``sets``."""
+
+    sets: tuple[tuple[str, ...], ...]
+    column: str
+
+
+@dataclass(frozen=True, slots=True)
 class Aggregate(Relation):
-    """Group by ``keys`` (none: one row for the whole input) and compute ``measures``."""
+    """Group by ``keys`` (none: one row for the whole input) and compute ``measures``; with
+    ``grouping``, once per grouping set in the same pass over the input."""
 
     input: Relation
     keys: tuple[Named, ...]
     measures: tuple[Named, ...]
+    grouping: GroupingSets | None = None
 
     def __post_init__(self) -> None:
-        _check_unique("Aggregate", [k.name for k in self.keys] + [m.name for m in self.measures])
+        names = [k.name for k in self.keys] + [m.name for m in self.measures]
+        if self.grouping is not None:
+            key_names = {k.name for k in self.keys}
+            if not self.keys or not self.grouping.sets or any(not set(s) <= key_names for s in self.grouping.sets):
+                raise ValueError("Aggregate: grouping sets must be of its keys")
+            names.append(self.grouping.column)
+        _check_unique("Aggregate", names)
         for key in self.keys:
             if contains_aggregate(key.expr) or contains_window(key.expr):
                 raise ValueError("Aggregate: grouping keys cannot hold aggregates")
@@ -173,7 +191,10 @@ class Aggregate(Relation):
 
     @property
     def schema(self) -> Schema:
-        return Schema(tuple(Column(n.name, n.expr.dtype) for n in self.keys + self.measures))
+        columns = tuple(Column(n.name, n.expr.dtype) for n in self.keys + self.measures)
+        if self.grouping is None:
+            return Schema(columns)
+        return Schema((*columns, Column(self.grouping.column, INTEGER, False)))
 
     def percentile_sets(self) -> tuple[PercentileSet, ...]:
         """The PERCENTILE_DISC measures, gathered by the value and the rows they rank."""

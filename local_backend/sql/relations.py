@@ -107,6 +107,8 @@ def _aggregate(rel: Aggregate, aliases: Aliases) -> str:
         raise unsupported("an Aggregate with no keys and no measures")
     percentile_sets = rel.percentile_sets()
     keys = [f"{_grouped_value(scalar_sql(k.expr), k.expr.dtype)} AS {ident(k.name)}" for k in rel.keys]
+    if rel.grouping is not None:
+        keys.append(f"{_set_index(rel)} AS {ident(rel.grouping.column)}")
     if not percentile_sets:
         return _grouped(", ".join(keys + [_select_list((n,)) for n in rel.measures]), rel, aliases)
     # Percentiles of one value over the same rows are one quantile_disc over a list of
@@ -126,12 +128,31 @@ def _aggregate(rel: Aggregate, aliases: Aliases) -> str:
         f"{as_aggregate_type(element[n.name], n.expr.dtype)} AS {ident(n.name)}" if n.name in element else ident(n.name)
         for n in outputs
     ]
+    if rel.grouping is not None:
+        outer.append(ident(rel.grouping.column))
     grouped = _grouped(", ".join(inner + lists), rel, aliases)
     return f"SELECT {', '.join(outer)} FROM ({grouped}) AS {aliases.next()}"
 
 
+def _set_index(rel: Aggregate) -> str:
+    """Which grouping set a row is of: its index, told by GROUPING()'s bits (a key's bit, the
+    first key's the highest, is 1 where the row's set leaves it out)."""
+    assert rel.grouping is not None
+    names = [k.name for k in rel.keys]
+    grouping = f"GROUPING({', '.join(scalar_sql(k.expr) for k in rel.keys)})"
+    cases = " ".join(
+        f"WHEN {sum(1 << (len(names) - 1 - j) for j, name in enumerate(names) if name not in keys)} THEN {i}"
+        for i, keys in enumerate(rel.grouping.sets)
+    )
+    return f"CAST(CASE {grouping} {cases} END AS BIGINT)"
+
+
 def _grouped(select_list: str, rel: Aggregate, aliases: Aliases) -> str:
     sql = f"SELECT {select_list} FROM {_from(rel.input, aliases)}"
+    if rel.grouping is not None:
+        by_key = {k.name: scalar_sql(k.expr) for k in rel.keys}
+        sets = ", ".join("(" + ", ".join(by_key[name] for name in keys) + ")" for keys in rel.grouping.sets)
+        return f"{sql} GROUP BY GROUPING SETS ({sets})"
     if rel.keys:
         # by position: the keys lead the select list, and expressions need not be repeated
         sql += " GROUP BY " + ", ".join(str(i) for i in range(1, len(rel.keys) + 1))

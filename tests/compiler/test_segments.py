@@ -7,7 +7,7 @@ import pytest
 
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.language.ruletree.statements import SegmentBy
-from gryph.compiler.plan import Aggregate
+from gryph.compiler.plan import Aggregate, format_plan
 from tests.compiler.compiler_support import compile_text
 from tests.compiler.parser_outcomes import fast_outcome, textx_outcome
 
@@ -77,30 +77,36 @@ def test_top_zero_is_refused():
     assert (error.code, error.text) == ("BAD_NUMBER", "by country top 0")
 
 
-def _keys(relation) -> tuple | None:
-    """The grouping keys of the aggregate a query reads (None: a row query, no aggregate)."""
+def _aggregate(relation) -> Aggregate:
+    """The aggregate a query reads."""
     while not isinstance(relation, Aggregate):
-        relation = getattr(relation, "input", None)
-        if relation is None:
-            return None
-    return relation.keys
+        relation = relation.input
+    return relation
 
 
-def test_rules_by_one_column_share_one_grouped_query_beside_the_scan():
+def _aggregate_queries(text: str) -> list:
+    """The plan's queries of values (not its record samples' rows)."""
+    return [q for q in compile_text(text).plan.queries if not q.name.startswith("rows")]
+
+
+def test_rules_by_one_column_and_the_rest_share_one_query_of_grouping_sets():
     text = (
         "completeness a on orders by country: order_id\n"
         "completeness b on orders by country: user_id\n"
         "completeness c on orders: ts\n"
     )
-    plan = compile_text(text).plan
-    grouped = [q for q in plan.queries if _keys(q.relation)]
-    ungrouped = [q for q in plan.queries if _keys(q.relation) == ()]
-    assert len(grouped) == 1 and len(ungrouped) == 1  # one GROUP BY country, one scan for the totals
-    assert [k.expr.name for k in _keys(grouped[0].relation)] == ["country"]
-    assert grouped[0].limit == 1001  # the default cap, and one more to tell a capped column
-    # a different cap is a different query: its groups are cut elsewhere
-    text += "completeness d on orders by country top 5: ts\n"
-    assert len([q for q in compile_text(text).plan.queries if _keys(q.relation)]) == 2
+    (query,) = _aggregate_queries(text)  # one read of orders: the totals and the segments
+    aggregate = _aggregate(query.relation)
+    assert [k.expr.name for k in aggregate.keys] == ["country"]
+    assert aggregate.grouping is not None and aggregate.grouping.sets == ((), ("group_key0",))
+    # the default cap and one more (to tell a capped column) ranks each grouping's groups
+    assert "group_rank <= 1001" in format_plan(compile_text(text).plan)
+    # another cap of the same column is the same grouping: each ref keeps its own number of groups
+    text += 'completeness d on orders by country top 5: ts\nmeasure "r" by user_id: select count(*) from orders\n'
+    (query,) = _aggregate_queries(text)
+    aggregate = _aggregate(query.relation)
+    assert [k.expr.name for k in aggregate.keys] == ["country", "user_id"]
+    assert aggregate.grouping.sets == ((), ("group_key0",), ("group_key1",))
 
 
 def test_a_measure_by_column_reads_alike_in_both_parsers(monkeypatch):
@@ -127,5 +133,5 @@ def test_a_measure_that_cannot_join_the_grouped_query_is_refused_at_its_by(measu
 
 def test_a_measure_and_a_rule_by_one_column_share_the_grouped_query():
     text = 'measure "rows" by country: select count(*) from orders\ncompleteness c on orders by country: ts\n'
-    plan = compile_text(text).plan
-    assert len([q for q in plan.queries if _keys(q.relation)]) == 1
+    (query,) = _aggregate_queries(text)
+    assert [k.expr.name for k in _aggregate(query.relation).keys] == ["country"]

@@ -266,3 +266,27 @@ def test_profiling_by_segment(dq_engine):
         "Ünïcode 東京": {"n": 1, "emails": 1, "last": 8},
         "DE": {"n": 1, "emails": 0, "last": 9},
     }
+
+
+def test_percentiles_and_distinct_counts_over_all_rows_and_per_segment_in_one_read(dq_engine):
+    text = (
+        'measure "spread" by country: select percentile_approx(id, 0.5) as median, '
+        "count(distinct phone) as phones from users\n"
+        "completeness contact on users: email\n"
+        'check "countries": drift(users.country)\n'
+    )
+    document = _run(text, dq_engine).to_dict()
+    # the median is the value at rank ceil(n / 2): ids 1..9 -> 5; FR 1, 2, 3 -> 2; NULL 4, 5 -> 4;
+    # '' 6, 7 -> 6. Phones (NULL not counted): all 1 2 5 6 8 9; FR 1, 2; NULL 5; '' 6; Ü 8; DE 9
+    assert document["measure"]["spread"] == {"median": 5, "phones": 6}
+    part = document["measure_segments"]["spread"]
+    assert [(item["segment"], item["metrics"]) for item in part["values"]] == [
+        ("FR", {"median": 2, "phones": 2}),
+        (None, {"median": 4, "phones": 1}),
+        ("", {"median": 6, "phones": 1}),
+        ("DE", {"median": 9, "phones": 1}),
+        ("Ünïcode 東京", {"median": 8, "phones": 1}),
+    ]
+    assert document["metrics"]["contact"]["incomplete"] == 5  # ids 2, 3, 5, 7, 9
+    countries = document["measure"]["sketch(users.country)"]
+    assert (countries["null"], countries["categories"]) == (2, [["FR", 3], ["", 2], ["DE", 1], ["Ünïcode 東京", 1]])

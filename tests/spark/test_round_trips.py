@@ -12,6 +12,7 @@ import pyarrow.parquet as pq
 
 from gryph.client.run.runner import load_suite
 from gryph.client.run.runner import run as run_on
+from tests.support.spark_requests import requests_sent
 
 
 def _write(tmp_path):
@@ -34,30 +35,10 @@ completeness buyers on orders: user_id
 """
 
 
-def _requests(engine, monkeypatch) -> list[tuple[str, str]]:
-    """Every analyze and execute request the engine's session sends from now on, by kind."""
-    client = engine.spark.client
-    sent: list[tuple[str, str]] = []
-    analyze, execute = client._analyze, client._execute_and_fetch
-
-    def spy_analyze(method, **kwargs):
-        sent.append(("analyze", method))
-        return analyze(method, **kwargs)
-
-    def spy_execute(req, *args, **kwargs):
-        kind = req.plan.WhichOneof("op_type")
-        sent.append(("execute", req.plan.command.WhichOneof("command_type") if kind == "command" else kind))
-        return execute(req, *args, **kwargs)
-
-    monkeypatch.setattr(client, "_analyze", spy_analyze)
-    monkeypatch.setattr(client, "_execute_and_fetch", spy_execute)
-    return sent
-
-
 def test_a_run_of_files_here_asks_no_schema_and_runs_one_action(spark_engine, tmp_path, monkeypatch):
     users, copy, orders = _write(tmp_path)
     suite = load_suite(SUITE.format(users=users, copy=copy, orders=orders))
-    sent = _requests(spark_engine, monkeypatch)
+    sent = requests_sent(spark_engine, monkeypatch)
     result = run_on(suite, spark_engine, record_sample=0)
     # the three sources' schemas are known here (orders declared, the parquet footers read here;
     # was three schema requests); users is scanned three times: its file is small, so its copy
@@ -80,7 +61,7 @@ def test_a_schema_only_the_server_knows_is_asked_once(spark_engine, tmp_path, mo
     suite = load_suite(
         f'source users = csv("{inferred}")\ncompleteness contact on users: email\nuniqueness ids on users: id\n'
     )
-    sent = _requests(spark_engine, monkeypatch)
+    sent = requests_sent(spark_engine, monkeypatch)
     result = run_on(suite, spark_engine, record_sample=0)
     # the CSV's types are Spark's inference: one schema request, shared by compiling and running
     # (the file is scanned twice: copied once, lazily, in one partition)
@@ -104,7 +85,7 @@ def _samples(result) -> dict:
 def test_a_small_run_fetches_its_samples_in_its_one_action(spark_engine, tmp_path, monkeypatch):
     users, copy, orders = _write(tmp_path)
     suite = load_suite(SUITE.format(users=users, copy=copy, orders=orders))
-    sent = _requests(spark_engine, monkeypatch)
+    sent = requests_sent(spark_engine, monkeypatch)
     result = run_on(suite, spark_engine, record_sample=5)
     # small local files: the samples of the filters go with the metrics, not in a second action;
     # users, the copy and orders are scanned again by the samples: each copied once, lazily, and
@@ -119,7 +100,7 @@ def test_samples_of_a_larger_run_are_a_second_action_only_when_rows_failed(spark
     monkeypatch.setattr("gryph.client.spark.rewrites.small_sources.SMALL_SOURCE_BYTES", 0)
     users, copy, orders = _write(tmp_path)
     suite = load_suite(SUITE.format(users=users, copy=copy, orders=orders))
-    sent = _requests(spark_engine, monkeypatch)
+    sent = requests_sent(spark_engine, monkeypatch)
     result = run_on(suite, spark_engine, record_sample=5)
     assert [kind for kind in sent if kind[0] == "execute" and kind[1] == "root"] == [("execute", "root")] * 2, sent
     assert _samples(result) == SAMPLES
@@ -131,7 +112,7 @@ def test_spark_sql_text_reads_the_sources_as_temporary_views(spark_engine, tmp_p
         SUITE.format(users=users, copy=copy, orders=orders)
         + 'measure "users without email": sql "select count(*) from users where email is null"\n'
     )
-    sent = _requests(spark_engine, monkeypatch)
+    sent = requests_sent(spark_engine, monkeypatch)
     result = run_on(suite, spark_engine, record_sample=0)
     # the text may name any source: all three are views for the run, then dropped, and so is
     # orders' text, in which its values not of their declared types are counted
@@ -187,7 +168,7 @@ def test_a_kept_source_known_here_costs_no_schema_request(spark_engine, tmp_path
     users, copy, orders = _write(tmp_path)
     suite = load_suite(SUITE.format(users=users, copy=copy, orders=orders))
     monkeypatch.setattr(small_runs, "SMALL_SOURCE_BYTES", 0)  # these few rows stand for large files
-    sent = _requests(spark_engine, monkeypatch)
+    sent = requests_sent(spark_engine, monkeypatch)
     result = run_on(suite, spark_engine, record_sample=0)
     # users is scanned three times: copied once for the run, with the columns it uses
     assert sorted(sent) == [("execute", "checkpoint_command"), ("execute", "root")], sent
@@ -212,7 +193,7 @@ def test_a_second_run_of_a_suite_sends_only_its_copies_and_its_action(spark_engi
         "accuracy same on events, copy: events.id = copy.id\ncompleteness copied on copy: amount\n"
     )
     monkeypatch.setattr(small_runs, "SMALL_SOURCE_BYTES", 0)  # these few rows stand for large files
-    sent = _requests(spark_engine, monkeypatch)
+    sent = requests_sent(spark_engine, monkeypatch)
     client, settings_set = spark_engine.spark.client, []
     config = client.config
 

@@ -159,7 +159,9 @@ def _aggregate(rel: Aggregate, ctx: Context) -> DataFrame:
         distinct.append(False)
         element.update((name, column(f"{prefix}{i}")[k]) for k, (name, _) in enumerate(group.members))
     ctx.widest = max(ctx.widest, len(keys) + len(measures))
-    if keys:
+    if rel.grouping is not None:
+        out = _grouping_sets(df, rel, measures)
+    elif keys:
         out = df.groupBy(*keys).agg(*measures)
     elif splits_in_two(rel):
         out = df.agg(*(c for c, d in zip(measures, distinct, strict=True) if not d)).crossJoin(
@@ -175,7 +177,26 @@ def _aggregate(rel: Aggregate, ctx: Context) -> DataFrame:
             element[m.name].cast(to_spark(m.expr.dtype)).alias(m.name) if m.name in element else column(m.name)
             for m in rel.measures
         ),
+        *([] if rel.grouping is None else [column(rel.grouping.column)]),
     )
+
+
+def _grouping_sets(df: DataFrame, rel: Aggregate, measures: list[Column]) -> DataFrame:
+    """``rel``'s grouping sets in one aggregate. The keys are computed into columns of their own
+    first (grouping sets name the grouping columns), and each row's set told by grouping_id()'s
+    bits (a key's bit, the first key's the highest, is 1 where the row's set leaves it out)."""
+    assert rel.grouping is not None
+    prefix = free_prefix("__key", list(rel.input.schema.names))
+    keyed = df.select("*", *(compile_scalar(k.expr).alias(f"{prefix}{i}") for i, k in enumerate(rel.keys)))
+    at = {k.name: i for i, k in enumerate(rel.keys)}
+    index = F.lit(None)
+    for i, keys in enumerate(rel.grouping.sets):
+        mask = sum(1 << (len(at) - 1 - j) for name, j in at.items() if name not in keys)
+        index = F.when(F.grouping_id() == mask, i).otherwise(index)
+    sets = [[column(f"{prefix}{at[name]}") for name in keys] for keys in rel.grouping.sets]
+    grouped = keyed.groupingSets(sets, *(column(f"{prefix}{i}") for i in range(len(at))))
+    out = grouped.agg(*measures, index.cast("long").alias(rel.grouping.column))
+    return out.withColumnsRenamed({f"{prefix}{i}": k.name for i, k in enumerate(rel.keys)})
 
 
 def _percentiles(df: DataFrame, group: PercentileSet, argument: str) -> tuple[DataFrame, Column]:
