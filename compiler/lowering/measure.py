@@ -18,7 +18,7 @@ from ..rule_kinds import RuleKind
 from ..suites.drift_frequencies import CATEGORY, COUNT, MAX_DISTINCT, frequencies_row
 from ..suites.drift_frequencies import SHAPE as FREQUENCIES
 from ..suites.suite import MeasureSpec, NativeSql
-from .profiling import QueryLowering
+from .profiling import QueryLowering, fused_items
 from .query_collector import Results
 
 MeasureFinisher = Callable[[Results], MeasureResult]
