@@ -97,6 +97,7 @@ def split_exports(
 ) -> SplitCounts:
     """Export the split's two relations and count them in the run's queries."""
     read = Read(split.source, schemas[split.source])
+    collector.read_once(split.source)  # the metrics, the flags' joins and both outputs: one read of its files
     joined, flags = _flagged(read, row_level(rules, split.source), schemas)
     # the rows with what flags them, computed once: both outputs and their counts read them
     name = free_prefix(f"__gryph_split_{split.source}", schemas.keys())

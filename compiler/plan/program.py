@@ -57,6 +57,10 @@ class Plan:
     views: tuple[View, ...]
     queries: tuple[Query, ...]
     exports: tuple[Export, ...] = ()
+    # sources whose files are read once for the whole run, however many views, queries and
+    # exports read them (DuckDB: copied into a temporary table first; Spark keeps every source
+    # several scans read anyway)
+    read_once: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         names = [q.name for q in self.queries]
