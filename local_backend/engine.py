@@ -255,6 +255,8 @@ class DuckDBEngine:
                     f"view {view.name!r}",
                 )
                 registered.append(KeptTable(view.name) if view.kept else Loaded(view.name))
+                if view.kept and view.rows_of in read_once:
+                    registered.append(self._read_from(view.rows_of, view.name, registered))
             yield
         finally:
             for loaded in reversed(registered):
@@ -274,6 +276,17 @@ class DuckDBEngine:
         finally:
             loaded.drop(self._con)
         return KeptTable(name)
+
+    def _read_from(self, source: str, kept: str, registered: list) -> Loaded:
+        """The source read from a kept view that holds each of its rows once: its copy is dropped
+        and a view of the kept rows' source columns takes its name, so that one copy of the rows
+        is held for the run (DuckDB spills what exceeds its memory limit)."""
+        columns = [row[0] for row in self._con.execute(f"DESCRIBE {ident(source)}").fetchall()]
+        registered[:] = [each for each in registered if not (isinstance(each, KeptTable) and each.table == source)]
+        self._con.execute(f"DROP TABLE {ident(source)}")
+        items = ", ".join(ident(c) for c in columns)
+        self._con.execute(f"CREATE TEMP VIEW {ident(source)} AS SELECT {items} FROM {ident(kept)}")
+        return Loaded(source)
 
     @contextlib.contextmanager
     def _joins_as_written(self, relations: list):

@@ -110,8 +110,8 @@ class Collector:
         self._exports: list[Export] = []
         self._read_once: list[str] = []
 
-    def view(self, name: str, relation: Relation, kept: bool = False) -> None:
-        self._views.append(View(name, relation, kept))
+    def view(self, name: str, relation: Relation, kept: bool = False, rows_of: str | None = None) -> None:
+        self._views.append(View(name, relation, kept, rows_of))
 
     def read_once(self, source: str) -> None:
         """Have the engine read ``source``'s files once for the run (Plan.read_once)."""

@@ -19,6 +19,9 @@ class View:
     name: str
     relation: Relation
     kept: bool = False
+    # a kept view holding every row of this source once, with its columns (and more): where the
+    # source is read once, the engine may read the source from the view and drop its own copy
+    rows_of: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
