@@ -175,7 +175,9 @@ class DuckDBEngine:
         # column order kept: dicts preserve insertion order
         return [{name: normalize(value) for name, value in zip(names, row, strict=True)} for row in rows]
 
-    def _read_failure(self, exc: duckdb.Error, sources: Mapping[str, SourceSpec], what: str, sql: str) -> EngineError:
+    def _read_failure(
+        self, exc: duckdb.Error, sources: Mapping[str, SourceSpec], what: str, sql: str
+    ) -> EngineError | InvalidInput:
         """The source a failed statement could not read, located; else the statement's failure."""
         unreadable = (
             unreadable_file(exc, sources.values())
