@@ -1,18 +1,21 @@
 """Quarantine outputs against the same suite's metrics-only run and a hand-written split, on
 DuckDB or Spark, over the benchmark data (``benchmarks/generate.py``), each timed in the same process.
 
-    python -m benchmarks.quarantine --rows 1000000 [--memory-limit 2GB] [--repeat 3] [--engine spark]
+    python -m benchmarks.quarantine --rows 1000000 [--memory-limit 2GB] [--repeat 3] [--engine duckdb --engine spark]
 
 The hand-written split is the floor: the four rules' predicates written once as SQL, the rows
 flagged in one ``CREATE TEMP TABLE ... AS`` (Spark: the same SELECT over the two files, cached)
 and written by two ``COPY ... WHERE`` (Spark: a ``filter`` pair, each written by the cluster); it
 checks that gryph's folders hold the same number of rows. Spark runs on a local server
-(``--remote local``) unless ``--remote`` names one.
+(``--remote local``) unless ``--remote`` names one. Each time is the wall clock and, on DuckDB,
+the process's CPU time (on a shared machine the wall clock waits for other work); the results go
+to ``benchmarks/results/quarantine-ENGINE-ROWS.json``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import statistics
 import tempfile
@@ -21,7 +24,7 @@ from pathlib import Path
 
 import duckdb
 
-from .common import paths
+from .common import HERE, paths
 from .generate import generate
 
 SUITE = """suite quarantine_bench
@@ -96,13 +99,73 @@ def _hand(files: dict[str, str], out: Path, memory_limit: str | None) -> tuple[i
     return int(counts[0]), int(counts[1])
 
 
-def _timed(work, repeat: int) -> tuple[float, object]:
-    times, result = [], None
+def _timed(work, repeat: int) -> tuple[float, float, object]:
+    """The median wall clock and CPU time of ``repeat`` runs of ``work``, and its last result."""
+    walls, cpus, result = [], [], None
     for _ in range(repeat):
-        clock = time.perf_counter()
+        clock, cpu = time.perf_counter(), time.process_time()
         result = work()
-        times.append(time.perf_counter() - clock)
-    return statistics.median(times), result
+        walls.append(time.perf_counter() - clock)
+        cpus.append(time.process_time() - cpu)
+    return statistics.median(walls), statistics.median(cpus), result
+
+
+def _measure(engine: str, args: argparse.Namespace, suite_text: str, files: dict[str, str], work: Path) -> dict:
+    """The three runs on one engine, timed in this process."""
+    spark = None
+    try:
+        if engine == "spark":
+            from gryph.client.run.engines import open_engine
+
+            spark = open_engine("spark", remote=args.remote)
+            metrics = _timed(lambda: _gryph(suite_text, spark, None), args.repeat)
+            split = _timed(lambda: _gryph(suite_text, spark, str(work / "q")), args.repeat)
+            hand = _timed(lambda: _spark_hand(spark.spark, files, work), args.repeat)
+        else:
+            metrics = _timed(lambda: _duckdb_gryph(suite_text, args.memory_limit, None), args.repeat)
+            split = _timed(lambda: _duckdb_gryph(suite_text, args.memory_limit, str(work / "q")), args.repeat)
+            hand = _timed(lambda: _hand(files, work, args.memory_limit), args.repeat)
+    finally:
+        if spark is not None:
+            spark.close()
+    written = split[2]["events"]  # type: ignore[index]
+    return {
+        "engine": engine,
+        "rows": args.rows,
+        "memory_limit": args.memory_limit if engine == "duckdb" else None,
+        "repeat": args.repeat,
+        "seconds": {"metrics_only": metrics[0], "quarantine_and_valid": split[0], "hand_split": hand[0]},
+        # a Spark run's work is on the server: the client's CPU time says nothing of it
+        "cpu_seconds": None
+        if engine == "spark"
+        else {"metrics_only": metrics[1], "quarantine_and_valid": split[1], "hand_split": hand[1]},
+        "rows_written": {
+            "gryph": [written["quarantine"]["rows"], written["valid"]["rows"]],
+            "by_hand": list(hand[2]),  # type: ignore[arg-type]
+        },
+    }
+
+
+def _report(found: dict) -> None:
+    seconds, cpu = found["seconds"], found["cpu_seconds"] or {}
+    metrics, split, hand = seconds["metrics_only"], seconds["quarantine_and_valid"], seconds["hand_split"]
+    rows = found["rows_written"]
+    print(
+        f"{found['engine']}: rows {found['rows']:,}  memory limit {found['memory_limit'] or 'none'}  median of {found['repeat']}"
+    )
+    for label, key, value in (
+        ("gryph metrics only", "metrics_only", ""),
+        (
+            "gryph with quarantine",
+            "quarantine_and_valid",
+            f"{split / metrics:5.2f}x metrics only, {split / hand:5.2f}x floor",
+        ),
+        ("hand-written split (floor)", "hand_split", f"{hand / metrics:5.2f}x metrics only"),
+    ):
+        used = f"  cpu {cpu[key]:7.2f} s" if cpu else ""
+        print(f"  {label:28s} {seconds[key]:8.2f} s{used}   {value}")
+    same = "same" if rows["gryph"] == rows["by_hand"] else "DIFFERENT"
+    print(f"  quarantined / valid: gryph {rows['gryph']}, by hand {rows['by_hand']}: {same}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -110,39 +173,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--memory-limit", default=None)
-    parser.add_argument("--engine", choices=("duckdb", "spark"), default="duckdb")
+    parser.add_argument("--engine", choices=("duckdb", "spark"), action="append", help="one or both (default: duckdb)")
     parser.add_argument("--remote", default="local", help="Spark: the sc:// server (default: a local one)")
     args = parser.parse_args(argv)
     generate(args.rows, quiet=True)
     files = paths(args.rows)
     suite_text = SUITE.format(events=files["events"], copy=files["events_copy"])
-    work = Path(tempfile.mkdtemp(prefix="gryph-quarantine-bench-"))
-    spark = None
-    try:
-        if args.engine == "spark":
-            from gryph.client.run.engines import open_engine
-
-            spark = open_engine("spark", remote=args.remote)
-            metrics_s, _ = _timed(lambda: _gryph(suite_text, spark, None), args.repeat)
-            split_s, outputs = _timed(lambda: _gryph(suite_text, spark, str(work / "q")), args.repeat)
-            hand_s, counts = _timed(lambda: _spark_hand(spark.spark, files, work), args.repeat)
-        else:
-            metrics_s, _ = _timed(lambda: _duckdb_gryph(suite_text, args.memory_limit, None), args.repeat)
-            split_s, outputs = _timed(
-                lambda: _duckdb_gryph(suite_text, args.memory_limit, str(work / "q")), args.repeat
-            )
-            hand_s, counts = _timed(lambda: _hand(files, work, args.memory_limit), args.repeat)
-    finally:
-        if spark is not None:
-            spark.close()
-        shutil.rmtree(work, ignore_errors=True)
-    written = outputs["events"]  # type: ignore[index]
-    ours = (written["quarantine"]["rows"], written["valid"]["rows"])
-    print(f"rows {args.rows:,}  memory limit {args.memory_limit or 'none'}  median of {args.repeat}")
-    print(f"  {args.engine}-gryph metrics only      {metrics_s:8.2f} s")
-    print(f"  {args.engine}-gryph with quarantine   {split_s:8.2f} s   {split_s / metrics_s:5.2f}x metrics only")
-    print(f"  hand-written split (floor)     {hand_s:8.2f} s   {split_s / hand_s:5.2f}x floor")
-    print(f"  quarantined / valid: gryph {ours}, by hand {counts}: {'same' if ours == counts else 'DIFFERENT'}")
+    results = HERE / "results"
+    results.mkdir(exist_ok=True)
+    for engine in args.engine or ["duckdb"]:
+        work = Path(tempfile.mkdtemp(prefix="gryph-quarantine-bench-"))
+        try:
+            found = _measure(engine, args, suite_text, files, work)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        _report(found)
+        (results / f"quarantine-{engine}-{args.rows}.json").write_text(json.dumps(found, indent=2) + "\n", "utf-8")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import duckdb
 
 from gryph.compiler.engine import Rows
 from gryph.compiler.errors import EngineError, InvalidInput, Location
-from gryph.compiler.plan import Export, Plan, Query, View, reads
+from gryph.compiler.plan import Export, Plan, Query, View, free_prefix, reads
 from gryph.compiler.plan.batches import in_batches
 from gryph.compiler.plan.data_types import Schema
 from gryph.compiler.plan.printer import table_label
@@ -145,7 +145,7 @@ class DuckDBEngine:
         in_tables = output_tables.replacing(plan.exports)
         with (
             self._guarded([v.relation for v in plan.views] + relations, sources, plan.exports),
-            self._registered(plan.views, relations, sources),
+            self._registered(plan.views, relations, sources, frozenset(plan.read_once)),
             self._joins_as_written([v.relation for v in plan.views] + relations),
         ):
             budget = GroupingBudget(self._con, sources, plan.views, self._memory_limit)
@@ -155,7 +155,9 @@ class DuckDBEngine:
             if in_tables:
                 output_tables.write_all(self._con, in_tables, lambda sql, export: self._into_table(sql, export, budget))
             together = [q for q in plan.queries if not in_order(q.relation)]
-            locations = Locations(self._con, sources, list(sources) + [view.name for view in plan.views])
+            # a source read once has no file to locate rows in: its samples carry whole rows
+            located = {name: spec for name, spec in sources.items() if name not in plan.read_once}
+            locations = Locations(self._con, located, list(sources) + [view.name for view in plan.views])
             try:
                 batched = in_batches(
                     together,
@@ -189,14 +191,20 @@ class DuckDBEngine:
         try:
             names, rows = self._fetch(sql, [query.relation], budget)
         except duckdb.Error as exc:
-            unreadable = (
-                unreadable_file(exc, sources.values())
-                or failed_read(exc, sources.values())
-                or damaged_parquet(self._con, exc, sources.values())
-            )
-            raise (_failed(f"query {query.name!r}", exc, sql) if unreadable is None else unreadable) from None
+            raise self._read_failure(exc, sources, f"query {query.name!r}", sql) from None
         # column order kept: dicts preserve insertion order
         return [{name: normalize(value) for name, value in zip(names, row, strict=True)} for row in rows]
+
+    def _read_failure(
+        self, exc: duckdb.Error, sources: Mapping[str, SourceSpec], what: str, sql: str
+    ) -> EngineError | InvalidInput:
+        """The source a failed statement could not read, located; else the statement's failure."""
+        unreadable = (
+            unreadable_file(exc, sources.values())
+            or failed_read(exc, sources.values())
+            or damaged_parquet(self._con, exc, sources.values())
+        )
+        return _failed(what, exc, sql) if unreadable is None else unreadable
 
     def _fetch(self, sql: str, relations: list, budget: GroupingBudget) -> tuple[list[str], list[tuple]]:
         """The column names and rows of a statement that computes ``relations``."""
@@ -247,13 +255,17 @@ class DuckDBEngine:
             self._con = outer if self._database is None else self._open(self._memory_limit)
 
     @contextlib.contextmanager
-    def _registered(self, views, relations, sources: Mapping[str, SourceSpec]):
-        """Sources the relations read and the views, registered for the block, dropped after."""
+    def _registered(self, views, relations, sources: Mapping[str, SourceSpec], read_once: frozenset[str] = frozenset()):
+        """Sources the relations read and the views, registered for the block, dropped after;
+        the sources ``read_once`` are copied into temporary tables that every statement reads."""
         everything = [v.relation for v in views] + list(relations)
         wanted = _read_by(everything, sources)
         registered: list = []  # Loaded, DatabaseRead and LakeRead: each drops what it made
         try:
             for name in wanted:
+                if name in read_once:
+                    registered.append(self._read_once(name, sources, everything))
+                    continue
                 spec = sources[name]
                 if is_database(spec):
                     from .sources.database_sources import database_view
@@ -272,10 +284,38 @@ class DuckDBEngine:
                     f"view {view.name!r}",
                 )
                 registered.append(KeptTable(view.name) if view.kept else Loaded(view.name))
+                if view.kept and view.rows_of in read_once:
+                    registered.append(self._read_from(view.rows_of, view.name, registered))
             yield
         finally:
             for loaded in reversed(registered):
                 loaded.drop(self._con)
+
+    def _read_once(self, name: str, sources: Mapping[str, SourceSpec], everything: list) -> KeptTable:
+        """The source's rows, read from its files into a temporary table named after it (spilling
+        beyond the memory limit), so that its metrics, its split's joins and its outputs read its
+        files once in all."""
+        files = free_prefix(f"__gryph_read_{name}", [*sources, *(n for rel in everything for n in reads(rel))])
+        loaded = register_source(self._con, sources[name], files)
+        sql = f"CREATE OR REPLACE TEMP TABLE {ident(name)} AS SELECT * FROM {ident(files)}"
+        try:
+            self._con.execute(sql)
+        except duckdb.Error as exc:
+            raise self._read_failure(exc, sources, f"reading source {name!r}", sql) from None
+        finally:
+            loaded.drop(self._con)
+        return KeptTable(name)
+
+    def _read_from(self, source: str, kept: str, registered: list) -> Loaded:
+        """The source read from a kept view that holds each of its rows once: its copy is dropped
+        and a view of the kept rows' source columns takes its name, so that one copy of the rows
+        is held for the run (DuckDB spills what exceeds its memory limit)."""
+        columns = [row[0] for row in self._con.execute(f"DESCRIBE {ident(source)}").fetchall()]
+        registered[:] = [each for each in registered if not (isinstance(each, KeptTable) and each.table == source)]
+        self._con.execute(f"DROP TABLE {ident(source)}")
+        items = ", ".join(ident(c) for c in columns)
+        self._con.execute(f"CREATE TEMP VIEW {ident(source)} AS SELECT {items} FROM {ident(kept)}")
+        return Loaded(source)
 
     @contextlib.contextmanager
     def _joins_as_written(self, relations: list):

@@ -135,9 +135,15 @@ class Collector:
         self._conditions: dict[str, Callable[[Results], bool]] = {}
         self._views: list[View] = []
         self._exports: list[Export] = []
+        self._read_once: list[str] = []
 
-    def view(self, name: str, relation: Relation, kept: bool = False) -> None:
-        self._views.append(View(name, relation, kept))
+    def view(self, name: str, relation: Relation, kept: bool = False, rows_of: str | None = None) -> None:
+        self._views.append(View(name, relation, kept, rows_of))
+
+    def read_once(self, source: str) -> None:
+        """Have the engine read ``source``'s files once for the run (Plan.read_once)."""
+        if source not in self._read_once:
+            self._read_once.append(source)
 
     def export(self, export: Export) -> None:
         """Write a relation in full on the engine's side (full record outputs)."""
@@ -189,7 +195,7 @@ class Collector:
     def plan(self) -> Plan:
         queries = [fused.query() for fused in self._fused.values()]
         queries += [Query(name, relation, limit) for (relation, limit), name in self._rows.items()]
-        return Plan(tuple(self._views), tuple(queries), tuple(self._exports))
+        return Plan(tuple(self._views), tuple(queries), tuple(self._exports), tuple(self._read_once))
 
 
 class Results:

@@ -112,11 +112,12 @@ def split_exports(
 ) -> SplitCounts:
     """Export the split's two relations and count them in the run's queries."""
     read = Read(split.source, schemas[split.source])
+    collector.read_once(split.source)  # the metrics, the flags' joins and both outputs: one read of its files
     mine = [c for c in clauses if c.clause.source == split.source]
     joined, flags = _flagged(read, row_level(rules, split.source), mine, schemas)
     # the rows with what flags them, computed once: both outputs and their counts read them
     name = free_prefix(f"__gryph_split_{split.source}", schemas.keys())
-    collector.view(name, joined, kept=True)
+    collector.view(name, joined, kept=True, rows_of=split.source)  # LEFT joins with distinct sets: each row once
     flagged = Read(name, joined.schema)
     failing = or_all([f for f, _ in flags]) if flags else Literal(False, BOOLEAN)
     columns = tuple(Named(Field(c.name, c.dtype), c.name) for c in read.schema.columns)

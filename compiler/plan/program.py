@@ -19,6 +19,9 @@ class View:
     name: str
     relation: Relation
     kept: bool = False
+    # a kept view holding every row of this source once, with its columns (and more): where the
+    # source is read once, the engine may read the source from the view and drop its own copy
+    rows_of: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +63,10 @@ class Plan:
     views: tuple[View, ...]
     queries: tuple[Query, ...]
     exports: tuple[Export, ...] = ()
+    # sources whose files are read once for the whole run, however many views, queries and
+    # exports read them (DuckDB: copied into a temporary table first; Spark keeps every source
+    # several scans read anyway)
+    read_once: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         names = [q.name for q in self.queries]

@@ -222,3 +222,40 @@ def test_a_second_run_of_a_suite_sends_only_its_copies_and_its_action(spark_engi
         assert metrics["ids"]["unique"] == 1
         assert (metrics["same"]["miss"], metrics["same"]["matched"]) == (0, 3)
         assert (metrics["copied"]["total"], metrics["copied"]["incomplete"]) == (2, 1)
+
+
+def _plans_reading(engine, monkeypatch, file) -> list[str]:
+    """The kind of every request from now on whose plan reads ``file`` itself (a plan over a
+    kept copy names the copy, not the file)."""
+    client = engine.spark.client
+    reading: list[str] = []
+    analyze, execute = client._analyze, client._execute_and_fetch
+
+    def spy_analyze(method, **kwargs):
+        plan = kwargs.get("plan")
+        if plan is not None and str(file) in str(plan):
+            reading.append("analyze " + method)
+        return analyze(method, **kwargs)
+
+    def spy_execute(req, *args, **kwargs):
+        if str(file) in str(req.plan):
+            kind = req.plan.WhichOneof("op_type")
+            reading.append(req.plan.command.WhichOneof("command_type") if kind == "command" else kind)
+        return execute(req, *args, **kwargs)
+
+    monkeypatch.setattr(client, "_analyze", spy_analyze)
+    monkeypatch.setattr(client, "_execute_and_fetch", spy_execute)
+    return reading
+
+
+def test_a_run_with_quarantine_outputs_reads_its_source_once(spark_engine, tmp_path, monkeypatch):
+    users, copy, orders = _write(tmp_path)
+    suite = load_suite(SUITE.format(users=users, copy=copy, orders=orders))
+    reading = _plans_reading(spark_engine, monkeypatch, users)
+    result = run_on(suite, spark_engine, record_sample=0, quarantine_to=str(tmp_path / "q"))
+    # the metrics, the uniqueness counts, the accuracy misses and both outputs read one copy of
+    # users: its file is in one plan, the copy's
+    assert reading == ["checkpoint_command"], reading
+    # by hand: (2, NULL) has no email and no equal row in the copy, (3, c) no equal row, id 2
+    # occurs twice; only (1, a) is valid
+    assert (result.outputs["users"]["quarantine"]["rows"], result.outputs["users"]["valid"]["rows"]) == (3, 1)
