@@ -213,7 +213,7 @@ def keep_broken(
     lineage.end(result.document(), False)
     if error.code in _ERRORS_OF_WHERE_RUNS_GO:
         return
-    not_stored = store_errored(history, result, data_time)
+    not_stored = store_errored(history, result, data_time, started)
     if not_stored is not None:
         print(for_terminal_lines(str(not_stored)), file=sys.stderr)
     warn_not_sent(send_alerts(alerts, result, history, None), False)

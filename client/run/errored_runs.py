@@ -34,13 +34,16 @@ def errored_run(
     )
 
 
-def store_errored(history: str | None, result: RunResult, data_time: dt.datetime | None) -> HistoryWriteError | None:
-    """Keep the errored run in ``history`` (a run of the same data time it replaces, as any rerun
-    does); the write's own failure, if any, to be told beside the run's error."""
+def store_errored(
+    history: str | None, result: RunResult, data_time: dt.datetime | None, started: dt.datetime
+) -> HistoryWriteError | None:
+    """Keep the errored run, begun at ``started``, in ``history`` (a run of the same data time it
+    replaces, as any rerun does); the write's own failure, if any, to be told beside the run's
+    error. ``started`` keeps its fraction of a second, as a finished run's does: the history's
+    order of runs begun within one second is their order."""
     if history is None:
         return None
     try:
-        started = dt.datetime.fromisoformat(result.started)
         result.run_id = HistoryStore(history).record(result.document(), started, {}, data_time=data_time)
     except HistoryWriteError as error:
         return error

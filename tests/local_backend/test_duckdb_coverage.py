@@ -109,6 +109,7 @@ def sample_args(fn: Fn) -> tuple[tuple, object]:
         Fn.ARRAY_FILTER: ((xs, Lambda("e", Call(Fn.GT, (Variable("e", I), one(1, I)), B), B)), array(I)),
         Fn.FLATTEN: ((Call(Fn.ARRAY_MAP, (xs, Lambda("e", xs, array(I))), array(array(I))),), array(I)),
         Fn.SLICE: ((xs, one(0, I), one(-1, I)), array(I)),
+        Fn.ARRAY_DISTINCT: ((xs,), array(I)),
         Fn.JSON_PARSE: ((j,), JSON),
         Fn.JSON_FIELD: ((j, one("a", S)), JSON),
         Fn.JSON_ITEMS: ((Call(Fn.JSON_FIELD, (j, one("a", S)), JSON),), array(JSON)),
