@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from gryph.client.cli.main import main
-from tests.client.test_alerts import Hook
+from tests.client.test_alerts import Hook, hooks_named
 
 SUITE = """suite orders
 source t = csv("t.csv")
@@ -29,10 +29,8 @@ BROKEN = "id,email\n1,a@x\n"  # the column age is gone: the run breaks (exit 2)
 
 @pytest.fixture
 def hooks():
-    servers = {name: Hook() for name in ("all", "routed")}
-    yield servers
-    for server in servers.values():
-        server.close()
+    with hooks_named("all", "routed") as servers:
+        yield servers
 
 
 def _run(tmp_path, data: str, when: str, notify: str) -> int:

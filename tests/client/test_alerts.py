@@ -5,10 +5,12 @@ delivery failures as a warning with exit 5 that never changes the data verdict."
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from email import message_from_bytes
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -57,11 +59,20 @@ class Hook:
         self.server.server_close()
 
 
+@contextlib.contextmanager
+def hooks_named(*names: str) -> Iterator[dict[str, Hook]]:
+    """Recording servers by name, each closed when the block ends."""
+    with contextlib.ExitStack() as closing:
+        servers = {name: Hook() for name in names}
+        for server in servers.values():
+            closing.callback(server.close)
+        yield servers
+
+
 @pytest.fixture
 def hook():
-    server = Hook()
-    yield server
-    server.close()
+    with hooks_named("one") as servers:
+        yield servers["one"]
 
 
 class Mailbox:

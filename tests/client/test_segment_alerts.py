@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from gryph.client.cli.main import main
-from tests.client.test_alerts import Hook
+from tests.client.test_alerts import Hook, hooks_named
 
 SUITE = """suite orders
 source t = csv("t.csv")
@@ -25,10 +25,8 @@ def _day(es: int, fr: int, de: int, null: int) -> str:
 
 @pytest.fixture
 def hooks():
-    servers = {name: Hook() for name in ("all", "es_fr", "de_null")}
-    yield servers
-    for server in servers.values():
-        server.close()
+    with hooks_named("all", "es_fr", "de_null") as servers:
+        yield servers
 
 
 def _run(tmp_path, data: str, when: str, notify: str) -> int:
