@@ -115,12 +115,12 @@ def split_exports(
     collector.read_once(split.source)  # the metrics, the flags' joins and both outputs: one read of its files
     mine = [c for c in clauses if c.clause.source == split.source]
     joined, flags = _flagged(read, row_level(rules, split.source), mine, schemas)
-    # the rows with what flags them, computed once: both outputs and their counts read them
-    name = free_prefix(f"__gryph_split_{split.source}", schemas.keys())
-    collector.view(name, joined, kept=True, rows_of=split.source)  # LEFT joins with distinct sets: each row once
-    flagged = Read(name, joined.schema)
-    failing = or_all([f for f, _ in flags]) if flags else Literal(False, BOOLEAN)
     columns = tuple(Named(Field(c.name, c.dtype), c.name) for c in read.schema.columns)
+    kept, flags, failing = _flag_bits(joined, columns, flags)
+    # the rows with their flag bits, computed once: both outputs and their counts read them
+    name = free_prefix(f"__gryph_split_{split.source}", schemas.keys())
+    collector.view(name, kept, kept=True, rows_of=split.source)  # LEFT joins with distinct sets: each row once
+    flagged = Read(name, kept.schema)
     errors = _errors(flags)
     run = _struct(tuple(zip(RUN_FIELDS, (Literal(v, STRING) for v in split.run), strict=True)))
     quarantined = Project(Filter(flagged, failing), (*columns, Named(errors, ERRORS), Named(run, RUN)))
@@ -136,6 +136,18 @@ def split_exports(
 
 
 Flag = tuple[Scalar, tuple[str, str, str]]  # a row's failure of one rule, and its error's fields
+
+
+def _flag_bits(joined: Relation, columns: tuple[Named, ...], flags: list[Flag]) -> tuple[Relation, list[Flag], Scalar]:
+    """The source's columns of ``joined`` with one boolean per flag and one for any, in place of
+    the joined sets' columns (key copies, counts, marks): the kept rows are as narrow as they can
+    be, and each output filters on one stored bit. The flags and the failure, read from them."""
+    prefix = free_prefix("__dq_flag", joined.schema)
+    bits = tuple(Named(flag, f"{prefix}{i}") for i, (flag, _) in enumerate(flags))
+    failing = Named(or_all([f for f, _ in flags]) if flags else Literal(False, BOOLEAN), f"{prefix}any")
+    kept = Project(joined, (*columns, *bits, failing))
+    stored = [(Field(bit.name, BOOLEAN), fields) for bit, (_, fields) in zip(bits, flags, strict=True)]
+    return kept, stored, Field(failing.name, BOOLEAN)
 
 
 def _flagged(

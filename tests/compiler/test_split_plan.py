@@ -7,6 +7,8 @@ from __future__ import annotations
 from gryph.compiler.lowering import Options
 from gryph.compiler.lowering.row_failures import Split
 from gryph.compiler.plan import format_plan, reads
+from gryph.compiler.plan.data_types import BOOLEAN
+from gryph.compiler.plan.scalars import field_names
 
 from .compiler_support import ORDERS, USERS, compile_text
 
@@ -41,3 +43,16 @@ def test_a_source_named_like_the_view_keeps_its_own_name():
     (view,) = plan.views
     assert view.name == "___gryph_split_orders"
     assert [reads(export.relation) for export in plan.exports] == [[view.name]]
+
+
+def test_the_kept_view_holds_the_source_columns_and_one_bit_per_rule():
+    # three rules, one flag each: no copy of a joined key, count or mark is kept beside the rows
+    (view,) = _compiled("v/part-0.parquet").plan.views
+    bits = ["__dq_flag0", "__dq_flag1", "__dq_flag2", "__dq_flagany"]
+    assert [c.name for c in view.relation.schema.columns] == [*ORDERS.names, *bits]
+    assert {str(c.dtype) for c in view.relation.schema.columns if c.name in bits} == {str(BOOLEAN)}
+
+
+def test_the_outputs_filter_on_the_stored_bit():
+    for export in _compiled("v/part-0.parquet").plan.exports:
+        assert field_names(export.relation.input.condition) == {"__dq_flagany"}  # quarantined: it; valid: not it
