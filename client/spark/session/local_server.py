@@ -231,6 +231,10 @@ class LocalSpark:
             "spark.connect.grpc.binding.address": "127.0.0.1",
             "spark.connect.grpc.binding.port": str(port),
             "spark.sql.shuffle.partitions": "2",
+            # the server's one JVM is driver and executor: a kept source's block spilled to disk
+            # is read back into the heap whole, and at 1 GB (Spark's default) a 1M-row split's
+            # valid output died of it (java.lang.OutOfMemoryError in maybeCacheDiskBytesInMemory)
+            "spark.driver.memory": "2g",
             "spark.sql.session.timeZone": "UTC",
             "spark.local.dir": str(self.workdir / "local"),
             "spark.sql.warehouse.dir": str(self.workdir / "warehouse"),
