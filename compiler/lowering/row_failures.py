@@ -146,7 +146,7 @@ def _flag_bits(joined: Relation, columns: tuple[Named, ...], flags: list[Flag]) 
     bits = tuple(Named(flag, f"{prefix}{i}") for i, (flag, _) in enumerate(flags))
     failing = Named(or_all([f for f, _ in flags]) if flags else Literal(False, BOOLEAN), f"{prefix}any")
     kept = Project(joined, (*columns, *bits, failing))
-    stored = [(Field(bit.name, BOOLEAN), fields) for bit, (_, fields) in zip(bits, flags, strict=True)]
+    stored: list[Flag] = [(Field(bit.name, BOOLEAN), fields) for bit, (_, fields) in zip(bits, flags, strict=True)]
     return kept, stored, Field(failing.name, BOOLEAN)
 
 
