@@ -2,6 +2,7 @@
 DuckDB or Spark, over the benchmark data (``benchmarks/generate.py``), each timed in the same process.
 
     python -m benchmarks.quarantine --rows 1000000 [--memory-limit 2GB] [--repeat 3] [--engine duckdb --engine spark]
+        [--spark-memory 6g]
 
 The hand-written split is the floor: the four rules' predicates written once as SQL, the rows
 flagged in one ``CREATE TEMP TABLE ... AS`` (Spark: the same SELECT over the two files, cached)
@@ -112,12 +113,18 @@ def _timed(work, repeat: int) -> tuple[float, float, object]:
 
 def _measure(engine: str, args: argparse.Namespace, suite_text: str, files: dict[str, str], work: Path) -> dict:
     """The three runs on one engine, timed in this process."""
-    spark = None
+    spark = server = None
     try:
         if engine == "spark":
             from gryph.client.run.engines import open_engine
 
-            spark = open_engine("spark", remote=args.remote)
+            remote = args.remote
+            if remote == "local" and args.spark_memory:  # a private server with that heap
+                from gryph.client.spark.session.local_server import start_local_server
+
+                server = start_local_server(confs={"spark.driver.memory": args.spark_memory}, connectors=False)
+                remote = server.url
+            spark = open_engine("spark", remote=remote)
             metrics = _timed(lambda: _gryph(suite_text, spark, None), args.repeat)
             split = _timed(lambda: _gryph(suite_text, spark, str(work / "q")), args.repeat)
             hand = _timed(lambda: _spark_hand(spark.spark, files, work), args.repeat)
@@ -128,6 +135,8 @@ def _measure(engine: str, args: argparse.Namespace, suite_text: str, files: dict
     finally:
         if spark is not None:
             spark.close()
+        if server is not None:
+            server.stop()
     written = split[2]["events"]  # type: ignore[index]
     return {
         "engine": engine,
@@ -175,6 +184,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--memory-limit", default=None)
     parser.add_argument("--engine", choices=("duckdb", "spark"), action="append", help="one or both (default: duckdb)")
     parser.add_argument("--remote", default="local", help="Spark: the sc:// server (default: a local one)")
+    parser.add_argument("--spark-memory", default=None, help="Spark: the local server's heap (default: its own, 2g)")
     args = parser.parse_args(argv)
     generate(args.rows, quiet=True)
     files = paths(args.rows)
