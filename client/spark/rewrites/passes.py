@@ -94,7 +94,8 @@ def _read_once(state: RunState) -> RunState:
     """The sources several scans read, kept on the cluster for the run (read_once.py)."""
     if not state.read_once:
         return state
-    return replace(state, kept=sources_to_keep(state.relations, state.plan.views, state.sources, state.small))
+    kept = sources_to_keep(state.relations, state.plan.views, state.sources, state.small, state.plan.read_once)
+    return replace(state, kept=kept)
 
 
 def _number_samples(state: RunState) -> RunState:

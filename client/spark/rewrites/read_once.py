@@ -24,7 +24,7 @@ from __future__ import annotations
 import contextlib
 import warnings
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -83,8 +83,13 @@ def _expand(counts: Counter, through: Mapping[str, Counter]) -> Counter:
     return out
 
 
-def sources_to_keep(relations, views: tuple[View, ...], sources: Mapping[str, SourceSpec], small: bool) -> dict:
+def sources_to_keep(
+    relations, views: tuple[View, ...], sources: Mapping[str, SourceSpec], small: bool, once: Iterable[str] = ()
+) -> dict:
     """Sources scanned more than once, with the columns to keep (None: all of them).
+
+    A source ``once`` names (Plan.read_once: one a quarantine split reads) is kept small or not:
+    its metrics and outputs come from one read of its files.
 
     Frames are not kept: their rows travel with the plan and cost no file read. In a run that is
     not ``small``, small sources (``small_runs.is_small``) are not kept, and a scan that stops
@@ -101,7 +106,7 @@ def sources_to_keep(relations, views: tuple[View, ...], sources: Mapping[str, So
         if times > 1
         and name in sources
         and sources[name].kind.family != "memory"
-        and (small or not is_small(sources[name]))
+        and (small or not is_small(sources[name]) or name in once)
     }
 
 

@@ -172,13 +172,25 @@ def _bounded(call: Callable[[], _T], timeout: float, host: str, port: int) -> _T
     return values[0]
 
 
+# Settings the engines' semantic contract needs of every session (docs/rules.md on NaN).
+SEMANTIC_SETTINGS = {
+    # Times are computed in UTC whatever the server's default zone is.
+    "spark.sql.session.timeZone": "UTC",
+    # Parquet's min/max statistics leave NaN out (the format's rule), and Spark prunes row groups
+    # by them: `amount > 1000` skipped a group whose only match was NaN, which the contract ranks
+    # above every number (DuckDB counts it). A kept copy has no statistics, so the count also
+    # changed with whether the source was kept. Metrics scan whole sources: pruning saves little.
+    "spark.sql.parquet.filterPushdown": "false",
+}
+
+
 def _handshake(session: SparkSession, client_version: str, host: str, port: int) -> str:
     """The first request: the server's version; stops the session if anything fails."""
     try:
         server_version = session.version
         _check_versions(client_version, server_version)
-        # The contract computes times in UTC whatever the server's default zone is.
-        session.conf.set("spark.sql.session.timeZone", "UTC")
+        for key, value in SEMANTIC_SETTINGS.items():
+            session.conf.set(key, value)
         return server_version
     except EngineError:
         session.stop()
