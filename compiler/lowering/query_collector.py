@@ -21,8 +21,6 @@ from ..plan import (
     Filter,
     Fn,
     GroupingSets,
-    Join,
-    JoinKind,
     Literal,
     Named,
     Plan,
@@ -38,7 +36,7 @@ from ..plan import (
     count_all,
 )
 from ..plan.data_types import BOOLEAN, INTEGER
-from ..plan.scalars import substitute, walk
+from ..plan.scalars import substitute
 from ..results import ResultRow
 
 GROUP_KEY = "group_key"  # a grouped query's i-th key column, group_key{i}
@@ -82,7 +80,6 @@ class _Fused:
         self.measures: dict[AggregateCall, str] = {}
         self.outputs: dict[Scalar, str] = {}
         self.limits: dict[Scalar, int] = {}  # each grouping key, with the most groups asked of it
-        self.grouped_outputs: set[str] = set()  # the outputs asked per group too
 
     def measure(self, call: AggregateCall) -> str:
         if call not in self.measures:
@@ -100,9 +97,7 @@ class _Fused:
     def grouped(self, key: Scalar, expr: Scalar, limit: int) -> GroupedRef:
         self.limits[key] = max(limit, self.limits.get(key, 0))
         at = list(self.limits).index(key)
-        column = self.add(expr)
-        self.grouped_outputs.add(column)
-        return GroupedRef(self.name, column, at + 1, f"{GROUP_KEY}{at}", limit)
+        return GroupedRef(self.name, self.add(expr), at + 1, f"{GROUP_KEY}{at}", limit)
 
     def query(self) -> Query:
         columns = tuple(Named(expr, name) for expr, name in self.outputs.items())
@@ -113,19 +108,12 @@ class _Fused:
         keys = tuple(Named(key, f"{GROUP_KEY}{i}") for i, key in enumerate(self.limits))
         sets = ((), *((k.name,) for k in keys))
         rows = Field(self.measure(count_all()), INTEGER)
-        whole = self._whole_only(columns)
-        grouped = tuple(c for c in columns if c not in whole)
-        measures = self._measures_of((*grouped, Named(rows, rows.name)))
-        aggregate = Aggregate(self.relation, keys, measures, GroupingSets(sets, GROUPING_SET))
+        aggregate = Aggregate(self.relation, keys, self._measures(), GroupingSets(sets, GROUPING_SET))
         key_fields = tuple(Field(k.name, k.expr.dtype) for k in keys)
         grouping = Field(GROUPING_SET, INTEGER)
-        projected: Relation = Project(
-            aggregate, (Named(grouping, GROUPING_SET), *(Named(f, f.name) for f in (*key_fields, rows)), *grouped)
+        projected = Project(
+            aggregate, (Named(grouping, GROUPING_SET), *(Named(f, f.name) for f in (*key_fields, rows)), *columns)
         )
-        if whole:
-            # beside every group's row (set 0's is the one read for them)
-            plain = Project(Aggregate(self.relation, (), self._measures_of(whole)), whole)
-            projected = Join(JoinKind.CROSS, projected, plain, None)
         # the groups with the most rows first, ties by key, so both engines keep the same ones
         order = (SortKey(rows, ascending=False), *(SortKey(f) for f in key_fields))
         rank = WindowCall(WindowFn.ROW_NUMBER, (grouping,), order)
@@ -135,24 +123,6 @@ class _Fused:
 
     def _measures(self) -> tuple[Named, ...]:
         return tuple(Named(c, n) for c, n in self.measures.items())
-
-    def _measures_of(self, columns: tuple[Named, ...]) -> tuple[Named, ...]:
-        """The measures ``columns`` read."""
-        used = {node.name for c in columns for node in walk(c.expr) if isinstance(node, Field)}
-        return tuple(m for m in self._measures() if m.name in used)
-
-    def _whole_only(self, columns: tuple[Named, ...]) -> tuple[Named, ...]:
-        """The outputs over all rows only that count distinct values: they come from an aggregate
-        of their own without grouping sets, which would count them per group too (a hash of every
-        (group, value) pair: at 10M rows and 100 segments 2.6x the CPU of the unsegmented suite
-        on DuckDB, against 1.5x for the same source read a second time; benchmarks/README.md)."""
-        distinct = {n for c, n in self.measures.items() if c.distinct}
-        return tuple(
-            c
-            for c in columns
-            if c.name not in self.grouped_outputs
-            and any(isinstance(node, Field) and node.name in distinct for node in walk(c.expr))
-        )
 
 
 class Collector:

@@ -7,7 +7,7 @@ import pytest
 
 from gryph.compiler.errors import InvalidInput
 from gryph.compiler.language.ruletree.statements import SegmentBy
-from gryph.compiler.plan import Aggregate, AggregateCall, format_plan, walk_relations
+from gryph.compiler.plan import Aggregate, format_plan
 from tests.compiler.compiler_support import compile_text
 from tests.compiler.parser_outcomes import fast_outcome, textx_outcome
 
@@ -135,31 +135,3 @@ def test_a_measure_and_a_rule_by_one_column_share_the_grouped_query():
     text = 'measure "rows" by country: select count(*) from orders\ncompleteness c on orders by country: ts\n'
     (query,) = _aggregate_queries(text)
     assert [k.expr.name for k in _aggregate(query.relation).keys] == ["country"]
-
-
-def _aggregates(relation) -> list[Aggregate]:
-    """Every aggregate under a relation."""
-    return [r for r in walk_relations(relation) if isinstance(r, Aggregate)]
-
-
-def _distinct_counts(aggregate: Aggregate) -> list[str]:
-    return [m.name for m in aggregate.measures if isinstance(m.expr, AggregateCall) and m.expr.distinct]
-
-
-def test_a_distinct_count_over_all_rows_only_is_not_counted_per_segment():
-    text = (
-        'measure "users": select count(distinct user_id) as users, count(*) as n from orders\n'
-        "completeness c on orders by country: ts\n"
-    )
-    (query,) = _aggregate_queries(text)  # still one query of orders: its values and the segments
-    grouped, plain = _aggregates(query.relation)
-    assert grouped.grouping is not None and grouped.grouping.sets == ((), ("group_key0",))
-    # the distinct count in an aggregate without grouping sets of its own, beside every group's row;
-    # in the grouping sets it would be a hash of every (country, user) pair
-    assert _distinct_counts(grouped) == [] and len(_distinct_counts(plain)) == 1
-    assert plain.keys == () and plain.grouping is None
-    # asked per segment too, it stays in the grouping sets, and nothing is split off
-    text = text.replace('measure "users":', 'measure "users" by country:')
-    (query,) = _aggregate_queries(text)
-    (grouped,) = _aggregates(query.relation)
-    assert len(_distinct_counts(grouped)) == 1
