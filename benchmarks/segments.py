@@ -3,16 +3,20 @@ a local Spark Connect server, on generated parquet with 100 segments (98 values,
 
     python -m benchmarks.segments --rows 10000000 --repeats 3 [--no-spark]
 
-Prints each engine's median seconds unsegmented and segmented and their ratio (the target: at
-most 1.3), beside the floor: the same aggregates written by hand as one query, plain and with
-``GROUP BY GROUPING SETS ((), (segment))``; checks that both engines give identical metrics, per
-segment included; writes the numbers to ``results/segments_ROWS.json``.
+Prints each engine's median seconds (wall, and CPU: user + sys of this process, the client's
+only on Spark) unsegmented, segmented, and with the measure unsegmented beside the segmented
+rules, and their ratios (the target: at most 1.3), beside the
+floor: the same aggregates written by hand, plain and in the segmented ways a user could write
+them (``FLOOR``); checks that both engines give identical metrics, per segment included; writes the
+numbers to ``results/segments_ROWS.json``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import statistics
 import time
 from pathlib import Path
@@ -56,16 +60,35 @@ def suite_text(path: Path, segmented: bool) -> str:
     return RULES.format(path=path, by=" by segment" if segmented else "")
 
 
-def timed(engine, text: str, repeats: int) -> tuple[float, dict]:
-    """The median seconds of ``repeats`` runs (after one warm-up) and the last run's document."""
-    suite = load_suite(text)
-    document = run(suite, engine, record_sample=0).to_dict()
-    times = []
+def mixed_text(path: Path) -> str:
+    """The completeness rules by segment, the measure (its distinct count) over all rows only."""
+    return RULES.replace('measure "rows"{by}', 'measure "rows"').format(path=path, by=" by segment")
+
+
+def cpu_seconds() -> float:
+    """User and system seconds of this process so far, every thread's (DuckDB's included)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def medians(work, repeats: int) -> tuple[float, float]:
+    """The median wall and CPU seconds of ``repeats`` calls of ``work`` after one warm-up call."""
+    work()
+    walls, cpus = [], []
     for _ in range(repeats):
-        start = time.perf_counter()
-        document = run(suite, engine, record_sample=0).to_dict()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), document
+        start, cpu = time.perf_counter(), cpu_seconds()
+        work()
+        walls.append(time.perf_counter() - start)
+        cpus.append(cpu_seconds() - cpu)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def timed(engine, text: str, repeats: int) -> tuple[tuple[float, float], dict]:
+    """The median wall and CPU seconds of ``repeats`` runs (after one warm-up) and a run's document."""
+    suite = load_suite(text)
+    documents = []
+    seconds = medians(lambda: documents.append(run(suite, engine, record_sample=0).to_dict()), repeats)
+    return seconds, documents[-1]
 
 
 def comparable(document: dict) -> dict:
@@ -80,19 +103,40 @@ def comparable(document: dict) -> dict:
     return json.loads(json.dumps(parts), parse_float=lambda text: rounded(float(text)))
 
 
-# the suite's aggregates written by hand, over the whole file and per segment in the same query
+# the suite's aggregates written by hand, over the whole file and per segment
 AGGREGATES = (
     "count(*), count_if(email IS NULL), count_if(email IS NULL OR name IS NULL), count_if(account_id IS NULL),"
-    " sum(amount), count(DISTINCT user_id)"
+    " sum(amount)"
 )
+DISTINCT = "count(DISTINCT user_id)"
+# each way of writing them, as the statements it runs; "plain" is unsegmented, the others give the
+# same metrics over the whole file and per segment
 FLOOR = {
-    "plain": "SELECT {aggregates} FROM {table}",
-    "grouping_sets": "SELECT segment, grouping(segment), {aggregates} FROM {table} GROUP BY GROUPING SETS ((), (segment))",
+    "plain": ["SELECT {aggregates}, {distinct} FROM {table}"],
+    # one statement, one read
+    "grouping_sets": [
+        "SELECT segment, grouping(segment), {aggregates}, {distinct} FROM {table}"
+        " GROUP BY GROUPING SETS ((), (segment))"
+    ],
+    # two reads: the plain query, and the segments' in a GROUP BY of their own
+    "plain_and_group_by": [
+        "SELECT {aggregates}, {distinct} FROM {table}",
+        "SELECT segment, {aggregates}, {distinct} FROM {table} GROUP BY segment",
+    ],
+    # two reads: the plain query, then the distinct count per segment as a GROUP BY of (segment,
+    # value) pairs counted per segment beside the other aggregates per segment
+    "plain_and_pairs": [
+        "SELECT {aggregates}, {distinct} FROM {table}",
+        "SELECT segment, sum(n), sum(e), sum(c), sum(a), sum(s), count(user_id) FROM (SELECT segment, user_id,"
+        " count(*) AS n, count_if(email IS NULL) AS e, count_if(email IS NULL OR name IS NULL) AS c,"
+        " count_if(account_id IS NULL) AS a, sum(amount) AS s FROM {table} GROUP BY segment, user_id)"
+        " GROUP BY segment",
+    ],
 }
 
 
-def floor(name: str, engine, path: Path, repeats: int) -> dict[str, float]:
-    """The median seconds of the hand-written queries (after one warm-up each) on ``engine``."""
+def floor(name: str, engine, path: Path, repeats: int) -> dict[str, tuple[float, float]]:
+    """The median wall and CPU seconds of each hand-written way (after one warm-up) on ``engine``."""
     spark = name == "spark"
     table = f"parquet.`{path}`" if spark else f"read_parquet('{path}')"
 
@@ -100,15 +144,9 @@ def floor(name: str, engine, path: Path, repeats: int) -> dict[str, float]:
         return engine.spark.sql(sql).collect() if spark else engine.connection.execute(sql).fetchall()
 
     out = {}
-    for kind, template in FLOOR.items():
-        sql = template.format(aggregates=AGGREGATES, table=table)
-        collect(sql)
-        times = []
-        for _ in range(repeats):
-            start = time.perf_counter()
-            collect(sql)
-            times.append(time.perf_counter() - start)
-        out[kind] = statistics.median(times)
+    for kind, templates in FLOOR.items():
+        statements = [t.format(aggregates=AGGREGATES, distinct=DISTINCT, table=table) for t in templates]
+        out[kind] = medians(lambda statements=statements: [collect(sql) for sql in statements], repeats)
     return out
 
 
@@ -119,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-spark", action="store_true")
     args = parser.parse_args(argv)
     path = generate(args.rows)
+    load_before = os.getloadavg()[0]
     engines = ["duckdb"] + ([] if args.no_spark else ["spark"])
     server = None
     documents = {}
@@ -134,26 +173,39 @@ def main(argv: list[str] | None = None) -> int:
         try:
             plain, _ = timed(engine, suite_text(path, False), args.repeats)
             segmented, documents[name] = timed(engine, suite_text(path, True), args.repeats)
+            mixed, _ = timed(engine, mixed_text(path), args.repeats)
             by_hand = floor(name, engine, path, args.repeats)
         finally:
             engine.close()
             if server is not None:
                 server.stop()
         segments = len(documents[name]["segments"]["contact"]["values"])
+        best = min((kind for kind in by_hand if kind != "plain"), key=lambda kind: by_hand[kind][0])
         found[name] = {
             "segments": segments,
-            "unsegmented": plain,
-            "segmented": segmented,
-            "ratio": segmented / plain,
-            "floor_plain": by_hand["plain"],
-            "floor_grouping_sets": by_hand["grouping_sets"],
-            "floor_ratio": by_hand["grouping_sets"] / by_hand["plain"],
+            "unsegmented": plain[0],
+            "segmented": segmented[0],
+            "ratio": segmented[0] / plain[0],
+            "cpu_unsegmented": plain[1],
+            "cpu_segmented": segmented[1],
+            "mixed": mixed[0],
+            "cpu_mixed": mixed[1],
+            "mixed_ratio": mixed[0] / plain[0],
+            "floor": {kind: {"wall": wall, "cpu": cpu} for kind, (wall, cpu) in by_hand.items()},
+            "floor_best": best,
+            "floor_ratio": by_hand[best][0] / by_hand["plain"][0],
+            "segmented_to_floor": segmented[0] / by_hand[best][0],
         }
         print(
-            f"{name:7} rows {args.rows:>11,}  segments {segments}  unsegmented {plain:7.2f}s  "
-            f"segmented {segmented:7.2f}s  ratio {segmented / plain:5.2f}  by hand: plain "
-            f"{by_hand['plain']:7.2f}s  grouping sets {by_hand['grouping_sets']:7.2f}s  "
-            f"ratio {found[name]['floor_ratio']:5.2f}"
+            f"{name:7} rows {args.rows:>11,}  segments {segments}  unsegmented {plain[0]:7.2f}s (CPU {plain[1]:.2f})"
+            f"  segmented {segmented[0]:7.2f}s (CPU {segmented[1]:.2f})  ratio {segmented[0] / plain[0]:5.2f}"
+        )
+        print(f"        measure unsegmented   {mixed[0]:7.2f}s (CPU {mixed[1]:.2f})  ratio {mixed[0] / plain[0]:5.2f}")
+        for kind, (wall, cpu) in by_hand.items():
+            print(f"        by hand {kind:20} {wall:7.2f}s (CPU {cpu:.2f})")
+        print(
+            f"        floor ({best}) / by hand plain {found[name]['floor_ratio']:5.2f}  "
+            f"segmented / floor {found[name]['segmented_to_floor']:5.2f}"
         )
     same = None
     if len(documents) == 2:
@@ -161,7 +213,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"identical metrics on both engines (per segment included): {same}")
     RESULTS.mkdir(exist_ok=True)
     target = RESULTS / f"segments_{args.rows}.json"
-    record = {"rows": args.rows, "repeats": args.repeats, "engines": found, "identical_metrics": same}
+    load = os.getloadavg()[0]
+    print(f"load average (1 min) before {load_before:.2f}, after {load:.2f}")
+    record = {"rows": args.rows, "repeats": args.repeats, "load_average": [load_before, load], "engines": found}
+    record["identical_metrics"] = same
     target.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     return 1 if same is False else 0
 

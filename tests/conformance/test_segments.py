@@ -290,3 +290,22 @@ def test_percentiles_and_distinct_counts_over_all_rows_and_per_segment_in_one_re
     assert document["metrics"]["contact"]["incomplete"] == 5  # ids 2, 3, 5, 7, 9
     countries = document["measure"]["sketch(users.country)"]
     assert (countries["null"], countries["categories"]) == (2, [["FR", 3], ["", 2], ["DE", 1], ["Ünïcode 東京", 1]])
+
+
+def test_a_distinct_count_over_all_rows_beside_segmented_rules(dq_engine):
+    text = (
+        'measure "reach": select count(distinct phone) as phones, count(*) - count(distinct email) as repeats '
+        "from users\n"
+        "completeness contact on users by country: email\n"
+    )
+    document = _run(text, dq_engine).to_dict()
+    # phones (NULL not counted) 1 2 5 6 8 9; emails a b c d of 9 rows: 9 - 4 repeats
+    assert document["measure"]["reach"] == {"phones": 6, "repeats": 5}
+    assert "reach" not in document.get("measure_segments", {})
+    assert _by_segment(document, "contact") == {
+        "FR": {"total": 3, "incomplete": 2, "complete": 1},
+        None: {"total": 2, "incomplete": 1, "complete": 1},
+        "": {"total": 2, "incomplete": 1, "complete": 1},
+        "Ünïcode 東京": {"total": 1, "incomplete": 0, "complete": 1},
+        "DE": {"total": 1, "incomplete": 1, "complete": 0},
+    }
