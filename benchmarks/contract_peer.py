@@ -16,6 +16,7 @@ import json
 import subprocess
 import sys
 import tempfile
+from datetime import datetime
 from pathlib import Path
 
 import pyarrow as pa
@@ -37,7 +38,9 @@ def peer_executable(venv: Path = PEER_VENV) -> Path:
 
 
 # UniqueID: 1, 2, NULL, 4, 4 -- DataValue: 10, 600, 20, 30, 0 -- status: good, '', n/a, NULL, bad
-# note: NULL, NULL, a, b, c -- grp: x, x, x, y, NULL
+# note: NULL, NULL, a, b, c -- grp: x, x, x, y, NULL -- tags: [a, b], [a, a], NULL, [], [c, NULL, NULL]
+# measured: 2020-01-01, 2020-06-30, NULL, 2021-01-01, 2020-03-01 (long past, so retention verdicts hold
+# at any clock: both tools judge it at their run's start)
 AIR_QUALITY = pa.table(
     {
         "UniqueID": pa.array([1, 2, None, 4, 4], pa.int64()),
@@ -45,6 +48,11 @@ AIR_QUALITY = pa.table(
         "status": pa.array(["good", "", "n/a", None, "bad"]),
         "note": pa.array([None, None, "a", "b", "c"]),
         "grp": pa.array(["x", "x", "x", "y", None]),
+        "tags": pa.array([["a", "b"], ["a", "a"], None, [], ["c", None, None]], pa.list_(pa.string())),
+        "measured": pa.array(
+            [datetime(2020, 1, 1), datetime(2020, 6, 30), None, datetime(2021, 1, 1), datetime(2020, 3, 1)],
+            pa.timestamp("us"),
+        ),
     }
 )
 
@@ -85,9 +93,25 @@ CASES: list[tuple[str, str | None, dict[str, object], str, str]] = [
     ("minimum 0", "DataValue", {"logicalTypeOptions": {"minimum": 0}}, "NULL and logicalTypeOptions", "passed"),
     ("sql: values over 100 = 0", None,
      {"type": "sql", "query": "SELECT count(*) FROM {object} WHERE DataValue > 100", "mustBe": 0}, "-", "failed"),
+    # [a, a] and [c, NULL, NULL] repeat an element; NULL, [] and [a, b] do not
+    ("uniqueItems", "tags", {"logicalTypeOptions": {"uniqueItems": True}}, "uniqueItems", "failed"),
+    # the newest is 2021: oldest 2020-01-01 is under 100 years old, over 30 days
+    ("retention 100 y", "measured", {"slaProperties": [{"property": "retention", "value": 100, "unit": "y"}]},
+     "retention", "passed"),
+    ("retention 30 d", "measured", {"slaProperties": [{"property": "retention", "value": 30, "unit": "d"}]},
+     "retention", "failed"),
+    # bigint is the type of an int64 column; int is not that of a text column (no logicalType beside it)
+    ("physicalType bigint", "UniqueID", {"physicalType": "bigint"}, "physicalType", "passed"),
+    ("physicalType int on text", "note", {"physicalType": "int"}, "physicalType", "failed"),
 ]  # fmt: skip
 
-_PROPERTIES = {"UniqueID": "integer", "DataValue": "number", "status": "string", "note": "string", "grp": "string"}
+_PROPERTIES = {"UniqueID": "integer", "DataValue": "number", "status": "string", "note": "string", "grp": "string",
+               "tags": "array", "measured": "timestamp"}  # fmt: skip
+
+
+def typed(case: tuple[str, str | None, dict[str, object], str, str]) -> bool:
+    """Whether the case's rule is a column's type: judged by the type checks both tools otherwise leave aside."""
+    return "physicalType" in case[2]
 
 
 def contract(case: tuple[str, str | None, dict[str, object], str, str]) -> dict[str, object]:
@@ -96,12 +120,17 @@ def contract(case: tuple[str, str | None, dict[str, object], str, str]) -> dict[
     properties: list[dict[str, object]] = []
     for name, logical in _PROPERTIES.items():
         prop: dict[str, object] = {"name": name, "logicalType": logical}
-        if name == where:
+        if logical == "array":
+            prop["items"] = {"logicalType": "string"}
+        if name == where and "physicalType" in rule:
+            prop = {"name": name, **rule}  # its type alone, no logicalType to contradict it
+        elif name == where and "slaProperties" not in rule:
             prop |= rule if "metric" not in rule and "type" not in rule else {"quality": [rule]}
         properties.append(prop)
     obj: dict[str, object] = {"name": "Air_Quality", "physicalName": "Air_Quality", "properties": properties}
     if where is None:
         obj["quality"] = [rule]
+    sla = [{**item, "element": f"Air_Quality.{where}"} for item in rule.get("slaProperties", [])]
     return {
         "apiVersion": "v3.1.0",
         "kind": "DataContract",
@@ -111,20 +140,22 @@ def contract(case: tuple[str, str | None, dict[str, object], str, str]) -> dict[
         "status": "active",
         "servers": [{"server": "local", "type": "local", "format": "parquet", "path": "./Air_Quality.parquet"}],
         "schema": [obj],
+        **({"slaProperties": sla} if sla else {}),
     }
 
 
-def gryph_verdict(path: Path) -> str:
-    """failed when a check of the case's rule failed (the schema check aside), else passed."""
+def gryph_verdict(path: Path, types: bool = False) -> str:
+    """failed when a check of the case's rule failed (the schema check aside unless ``types``), else passed."""
     from gryph.client import run
 
     checks = run(str(path), "duckdb").to_dict()["check"]
-    ruled = {name: ok for name, ok in checks.items() if not name.startswith("schema Air_Quality")}
+    ruled = {name: ok for name, ok in checks.items() if types or not name.startswith("schema Air_Quality")}
     return "passed" if all(ruled.values()) else "failed"
 
 
-def peer_verdict(path: Path, peer: Path) -> str:
-    """datacontract-cli's verdict on the case's rule: its checks but the schema's (field present, type)."""
+def peer_verdict(path: Path, peer: Path, types: bool = False) -> str:
+    """datacontract-cli's verdict on the case's rule: its checks but the schema's (field present, and
+    type unless ``types``)."""
     out = path.with_suffix(".peer.json")
     subprocess.run(
         [str(peer), "test", str(path), "--output", str(out), "--output-format", "json"],
@@ -134,7 +165,8 @@ def peer_verdict(path: Path, peer: Path) -> str:
         timeout=300,
     )
     checks = json.loads(out.read_text(encoding="utf-8"))["checks"]
-    ruled = [c["result"] for c in checks if c["type"] not in ("field_is_present", "field_type")]
+    left_aside = ("field_is_present",) if types else ("field_is_present", "field_type")
+    ruled = [c["result"] for c in checks if c["type"] not in left_aside]
     if not ruled:
         return "not run"
     if "error" in ruled:
@@ -151,7 +183,8 @@ def compare(peer: Path) -> list[tuple[str, str, str, str, str]]:
         for index, case in enumerate(CASES):
             path = base / f"case_{index}.odcs.yaml"
             path.write_text(yaml.safe_dump(contract(case), sort_keys=False), encoding="utf-8")
-            rows.append((case[0], gryph_verdict(path), peer_verdict(path, peer), case[3], case[4]))
+            ours, theirs = gryph_verdict(path, typed(case)), peer_verdict(path, peer, typed(case))
+            rows.append((case[0], ours, theirs, case[3], case[4]))
     return rows
 
 

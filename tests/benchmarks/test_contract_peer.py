@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
-from benchmarks.contract_peer import AIR_QUALITY, CASES, contract, gryph_verdict, peer_executable, peer_verdict
+from benchmarks.contract_peer import AIR_QUALITY, CASES, contract, gryph_verdict, peer_executable, peer_verdict, typed
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "contracts.md"
 
@@ -29,7 +29,7 @@ def _write(folder, case):
 
 @pytest.mark.parametrize("case", CASES, ids=[case[0] for case in CASES])
 def test_gryph_gives_the_verdict_worked_out_by_hand(folder, case):
-    assert gryph_verdict(_write(folder, case)) == case[4]
+    assert gryph_verdict(_write(folder, case), typed(case)) == case[4]
 
 
 def _kept_table() -> dict[str, tuple[str, str, str]]:
@@ -51,11 +51,11 @@ def test_the_kept_table_covers_every_case_and_names_a_row_for_every_difference()
 
 # one case of each kind of difference and two of agreement: the peer takes ~3 s per contract
 PEER_SAMPLE = ["rowCount between [5, 10]", "duplicateValues <= 1, a value 3 times", "missingValues ['', 'n/a'] < 3",
-               "nullValues < 20 percent", "unique with NULLs"]  # fmt: skip
+               "nullValues < 20 percent", "unique with NULLs", "retention 30 d", "physicalType bigint"]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", PEER_SAMPLE)
 def test_datacontract_cli_says_what_the_kept_table_says(folder, name):
     peer = peer_executable()  # its own venv: it pins DuckDB 1.x, gryph runs on 2.x
     case = next(case for case in CASES if case[0] == name)
-    assert peer_verdict(_write(folder, case), peer) == _kept_table()[name][1]
+    assert peer_verdict(_write(folder, case), peer, typed(case)) == _kept_table()[name][1]
