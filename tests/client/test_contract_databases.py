@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from tests import mariadb_server
 from tests.postgres_server import DATABASE, PASSWORD, USER
 
 
@@ -71,3 +72,110 @@ schema:
     }
     assert result["measure"]["schema[0].properties[0].unique"] == 1
     assert PASSWORD not in done.stdout + done.stderr
+
+
+# each column's type as the server states it, and the physicalType a contract gives it
+TYPED_COLUMNS = {
+    "postgres": [
+        ("name", "varchar(50)", "VARCHAR(50)"),
+        ("price", "numeric(10,2)", "numeric(10,2)"),
+        ("seen", "timestamp with time zone", "timestamptz"),
+        ("n", "int", "int4"),
+        ("big", "bigint", "BIGINT"),
+        ("note", "text", "text"),
+    ],
+    "mysql": [
+        ("name", "varchar(50)", "VARCHAR(50)"),
+        ("price", "decimal(10,2)", "decimal(10,2)"),
+        ("seen", "datetime", "datetime"),
+        ("n", "int", "mediumint"),
+        ("big", "bigint", "BIGINT"),
+        ("note", "text", "longtext"),
+    ],
+}
+# and types that are not the columns': a decimal of another precision, a date for a time, a number
+# for a text (the length of a varchar is not compared: maxLength checks it)
+WRONG = {"price": "numeric(12,2)", "seen": "date", "note": "integer", "name": "varchar(10)"}
+
+
+def _typed_contract(folder, kind: str, port: int, database: str, wrong: bool):
+    properties = "".join(
+        f"      - name: {name}\n        physicalType: {WRONG.get(name, stated) if wrong else stated}\n"
+        for name, _, stated in TYPED_COLUMNS[kind]
+    )
+    server = "    schema: odcs\n" if kind == "postgres" else ""
+    path = folder / f"typed_{kind}_{wrong}.odcs.yaml"
+    path.write_text(
+        f"""apiVersion: v3.1.0
+kind: DataContract
+id: typed
+version: 1.0.0
+status: active
+servers:
+  - server: db
+    type: {kind}
+    host: 127.0.0.1
+    port: {port}
+    database: {database}
+{server}schema:
+  - name: typed
+    properties:
+{properties}""",
+        encoding="utf-8",
+    )
+    return path
+
+
+def _run_typed(path, env: dict[str, str]) -> tuple[int, dict]:
+    done = subprocess.run(
+        [sys.executable, "-m", "gryph.client.cli.main", "run", str(path), "--server", "db", "--format", "json"],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, **env),
+        timeout=300,
+    )
+    return done.returncode, json.loads(done.stdout) if done.stdout.strip() else {"stderr": done.stderr}
+
+
+def _wrong_types(result: dict) -> list[str]:
+    """The columns the schema check finds of another type, in the table's order."""
+    (schema,) = result["check_details"]
+    return [text.split(":")[0] for text in schema["values"].get("wrong types", [])]
+
+
+@pytest.fixture(scope="module")
+def typed_postgres(postgres):
+    columns = ", ".join(f"{name} {declared}" for name, declared, _ in TYPED_COLUMNS["postgres"])
+    postgres.execute("CREATE SCHEMA IF NOT EXISTS odcs")
+    postgres.execute(f"CREATE TABLE odcs.typed ({columns})")
+    postgres.execute("INSERT INTO odcs.typed VALUES ('a', 1.50, '2026-01-01 10:00+00', 1, 2, 'x')")
+    return postgres
+
+
+@pytest.fixture(scope="module")
+def typed_mariadb(mariadb):
+    columns = ", ".join(f"{name} {declared}" for name, declared, _ in TYPED_COLUMNS["mysql"])
+    mariadb.execute(f"CREATE TABLE {mariadb_server.DATABASE}.typed ({columns})")
+    mariadb.execute(f"INSERT INTO {mariadb_server.DATABASE}.typed VALUES ('a', 1.50, '2026-01-01 10:00:00', 1, 2, 'x')")
+    return mariadb
+
+
+@pytest.mark.parametrize("wrong", [False, True], ids=["stated", "wrong"])
+def test_physical_types_are_the_postgres_columns_types(typed_postgres, tmp_path, wrong):
+    path = _typed_contract(tmp_path, "postgres", typed_postgres.port, DATABASE, wrong)
+    env = {"DATACONTRACT_POSTGRES_USERNAME": USER, "DATACONTRACT_POSTGRES_PASSWORD": PASSWORD}
+    code, result = _run_typed(path, env)
+    # by hand: every stated type names its column's (int4 is int, timestamptz a timestamp); of the
+    # wrong ones, the precision 12, the date and the integer differ, varchar(10) is still a text
+    assert (code, result["check"]) == ((1, {"schema typed": False}) if wrong else (0, {"schema typed": True}))
+    assert _wrong_types(result) == (["price", "seen", "note"] if wrong else [])
+
+
+@pytest.mark.parametrize("wrong", [False, True], ids=["stated", "wrong"])
+def test_physical_types_are_the_mariadb_columns_types(typed_mariadb, tmp_path, wrong):
+    path = _typed_contract(tmp_path, "mysql", typed_mariadb.port, mariadb_server.DATABASE, wrong)
+    env = {"DATACONTRACT_MYSQL_USERNAME": mariadb_server.USER, "DATACONTRACT_MYSQL_PASSWORD": mariadb_server.PASSWORD}
+    code, result = _run_typed(path, env)
+    # by hand: mediumint and int are integers, datetime a timestamp, longtext and text texts
+    assert (code, result["check"]) == ((1, {"schema typed": False}) if wrong else (0, {"schema typed": True}))
+    assert _wrong_types(result) == (["price", "seen", "note"] if wrong else [])
