@@ -39,6 +39,7 @@ CODES: dict[str, ErrorCode] = {
         BAD_CONFIG="<where in the config> must be <what>",
         CONTRACT_INVALID="<path in the contract>: <what the ODCS v3.1.0 schema says>",
         CONTRACT_UNSUPPORTED="<path in the contract>: <what gryph cannot run, and why>",
+        TYPE_NOT_COMPARED="<path in the contract>: physicalType <name> is no type gryph knows (a warning: not compared)",
         BAD_ENCODING="<file> is not UTF-8 text",
         EMPTY_JSON="<file> holds no JSON document",
         FILE_NOT_FOUND="no file <path>",

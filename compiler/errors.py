@@ -100,6 +100,15 @@ class InvalidInput(GryphError):
     exit_code = BAD_INPUT
 
 
+class LocatedWarning(UserWarning):
+    """Something in the user's input that the run goes on without, located as an error is;
+    ``error`` is it as an error (what ``--strict`` raises, where a command offers it)."""
+
+    def __init__(self, error: InvalidInput) -> None:
+        super().__init__(str(error).replace(": error ", ": ", 1))  # shown after "warning: "
+        self.error = error
+
+
 MAX_ERRORS = 20  # errors of one input reported together
 # errors that only say a name is missing: left out when the statement declaring it had an error
 _MISSING_NAME = frozenset({"UNKNOWN_SOURCE", "UNKNOWN_MEASURE", "UNKNOWN_RULE", "UNKNOWN_CHECK"})

@@ -10,19 +10,15 @@ from __future__ import annotations
 import re
 import warnings
 
-from ..errors import InvalidInput
+from ..errors import InvalidInput, LocatedWarning
 from ..language.ruletree.nodes import Node, StringLit
 
 _KEPT = frozenset("ntr0\\'\"")  # the escapes a string literal means (see textx_parser.unquote_string)
 _ESCAPE = re.compile(r"\\(.)", re.S)
 
 
-class RegexEscapeWarning(UserWarning):
+class RegexEscapeWarning(LocatedWarning):
     """A pattern's literal drops a backslash; ``error`` says where and what to write."""
-
-    def __init__(self, error: InvalidInput) -> None:
-        super().__init__(str(error).replace(": error ", ": ", 1))  # shown after "warning: "
-        self.error = error
 
 
 def warn_lost_backslashes(pattern: Node) -> None:

@@ -14,7 +14,7 @@ from ..plan.data_types import parse_type_name
 from ..spark_dialect.spark_names import quoted
 from ..suites.suite import RowClause
 from .contract_servers import source_statement
-from .physical_types import physical_type
+from .physical_types import UnknownType, physical_type
 from .quality_rules import (
     NON_BLOCKING,
     ContractProblem,
@@ -44,6 +44,11 @@ _RETENTION_DAYS = {"y": 365, "yr": 365, "year": 365, "years": 365, "mo": 30, "mo
                    "d": 1, "day": 1, "days": 1}  # fmt: skip
 
 
+# (logicalType, physicalType's kind) that agree although they differ: ODCS v3.0's `date` is any
+# date or time (v3.1 adds `timestamp`), so a timestamp column may be a v3.0 date; ODCS has no
+# binary type, so a bytes column is a `string` in it
+_NARROWED = frozenset({("date", "timestamp"), ("string", "binary")})
+
 # the name's tail of the warning that a mustBeBetween rule's value is on a bound
 BOUND_WARNING = "(on a bound, which mustBeBetween excludes)"
 
@@ -51,11 +56,13 @@ BOUND_WARNING = "(on a bound, which mustBeBetween excludes)"
 @dataclass(frozen=True)
 class Statement:
     """One line of the native suite and the contract path it comes from, with the clause whose
-    failing rows a quarantine takes, if it states one."""
+    failing rows a quarantine takes, if it states one; or, with no text, a ``warning`` about the
+    element at its path that the contract runs without."""
 
     text: str
     path: Path
     clause: RowClause | None = None
+    warning: str = ""
 
 
 def source_name(obj: YamlMap) -> str:
@@ -98,7 +105,11 @@ def _object_statements(obj: YamlMap, table: str, path: Path, server_type: object
     for index, prop in enumerate(properties):
         where: Path = (*path, "properties", index)
         column = str(prop.get("physicalName") or prop["name"])
-        kind = _column_type(prop, where, server_type)
+        try:
+            kind = _column_type(prop, where, server_type)
+        except UnknownType as unknown:
+            out.append(Statement("", (*where, "physicalType"), warning=str(unknown)))
+            kind = _TYPES.get(str(prop.get("logicalType")))
         typed.append(f"{quoted(column)} {kind}" if kind else quoted(column))
         out.extend(_property_statements(prop, table, column, where))
         if prop.get("primaryKey"):
@@ -118,16 +129,19 @@ def _object_statements(obj: YamlMap, table: str, path: Path, server_type: object
 
 def _column_type(prop: YamlMap, path: Path, server_type: object) -> str | None:
     """The type the schema check compares: the physicalType's on the server when it names one (the
-    more precise), else the logicalType's; a physicalType of another kind than its logicalType is refused."""
+    more precise), else the logicalType's; a physicalType of another kind than its logicalType is
+    refused; one naming no type of the server's raises UnknownType."""
     logical = _TYPES.get(str(prop.get("logicalType")))
     if "physicalType" not in prop:
         return logical
     where = (*path, "physicalType")
     try:
         physical = physical_type(prop["physicalType"], str(server_type) if server_type else None)
+    except UnknownType:
+        raise
     except Unsupported as exc:
         raise ContractProblem(where, str(exc)) from None
-    if logical and physical and _kind(logical) != _kind(physical):
+    if logical and physical and _kind(logical) != _kind(physical) and (logical, _kind(physical)) not in _NARROWED:
         raise ContractProblem(
             where,
             f"physicalType {prop['physicalType']!r} is of type {_kind(physical)}, logicalType "

@@ -4,10 +4,11 @@ statements parsed as a native suite whose every location points back into the co
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from pathlib import Path
 from typing import Any
 
-from ..errors import InvalidInput, InvalidInputs, Location, did_you_mean
+from ..errors import InvalidInput, InvalidInputs, LocatedWarning, Location, did_you_mean
 from ..suites.native_suites import parse_suite
 from ..suites.suite import Suite
 from ..support.text_files import read_utf8
@@ -35,6 +36,11 @@ def load_contract(path: str | Path, server: str | None = None, with_data: bool =
         raise _unsupported(document, problem.path, str(problem)) from None
     except Unsupported as problem:  # a server's
         raise _unsupported(document, ("servers", chosen[0] if chosen else 0), str(problem)) from None
+    for statement in statements:
+        if statement.warning:  # the contract runs without the element: said, at its line
+            where = document.key_location(statement.path)
+            text = f"{show_path(statement.path)}: {statement.warning}"
+            warnings.warn(LocatedWarning(InvalidInput("TYPE_NOT_COMPARED", text, location=where)), stacklevel=2)
     text = f"suite {_suite_name(contract, Path(path))}\n" + "\n".join(s.text for s in statements) + "\n"
     lines = [Statement("", ("name",)), *statements]
     try:

@@ -4,8 +4,9 @@ Each server type knows the names its own database (or file format) writes; every
 one of gryph's logical types, the ones both engines agree on, so the schema check that compares
 them gives one verdict on DuckDB and Spark. Parameters: a decimal's precision and scale are
 compared; a text's length, a float's digits and a timestamp's precision and time zone are not (the
-engines keep none of them). A name the server type's table does not hold is refused. Docs:
-docs/contracts.md ("physicalType").
+engines keep none of them). A length in brackets (``varchar[50]``, as ODCS's examples write it) reads
+as one in parentheses. A name the server type's table does not hold (a domain, ``uuid``) is not
+compared: the contract goes on, with a warning. Docs: docs/contracts.md ("physicalType").
 """
 
 from __future__ import annotations
@@ -14,6 +15,11 @@ import difflib
 import re
 
 from .quality_rules import Unsupported
+
+
+class UnknownType(Unsupported):
+    """A physicalType naming no type of its server's table: its column's type is not compared."""
+
 
 # names of every SQL database and of Spark's and DuckDB's SQL -> the gryph type a schema statement names
 _SQL = {
@@ -56,13 +62,17 @@ TABLES: dict[str, dict[str, str]] = {
 
 # name, then (digits[, digits]), then words after them (timestamp(3) with time zone)
 _FORM = re.compile(r"([a-z][a-z0-9_]*(?: [a-z][a-z0-9_]*)*?)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\))?((?: [a-z]+)*)")
+# a length in brackets, as Bitol's examples write it (varchar[50]); PostgreSQL's array of text is
+# written varchar(50)[] or varchar[], and stays no type of the table
+_BRACKETS = re.compile(r"\[\s*(\d+)\s*(,\s*\d+\s*)?\]$")
 
 
 def physical_type(text: object, server_type: str | None) -> str | None:
     """The gryph type the column of physical type ``text`` must have on a server of ``server_type``
     (None: no server, every table's names); None when only the column is compared (a decimal
-    without its precision). Raises Unsupported for a name the table does not hold."""
-    written = " ".join(str(text).lower().split())
+    without its precision). Raises UnknownType for a name the table does not hold, Unsupported
+    for a decimal no engine holds."""
+    written = _BRACKETS.sub(lambda m: f"({m.group(1)}{m.group(2) or ''})", " ".join(str(text).lower().split()))
     form = _FORM.fullmatch(written)
     table = TABLES.get(str(server_type).lower()) if server_type else _every_name()
     if table is None:
@@ -71,9 +81,9 @@ def physical_type(text: object, server_type: str | None) -> str | None:
     if name not in table:
         close = difflib.get_close_matches(name or written, table, n=1)
         hint = f" (closest: {close[0]!r})" if close else ""
-        raise Unsupported(
-            f"physicalType {text!r} is not a type gryph knows on servers of type {server_type or 'any'}{hint}: "
-            "see the physicalType table of docs/contracts.md"
+        raise UnknownType(
+            f"physicalType {text!r} is not a type gryph knows on servers of type {server_type or 'any'}{hint}, so "
+            "its column's type is not compared: see the physicalType table of docs/contracts.md"
         )
     kind = table[name]
     if kind != "decimal":

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import warnings
 
-from ..errors import InvalidInput, closest
+from ..errors import LocatedWarning, closest
 from .document import Node
 
 # Griffin's own keys per object (its *Param classes), including those gryph reads but ignores
@@ -45,12 +45,8 @@ KNOWN_KEYS: dict[str, tuple[str, ...]] = {
 }
 
 
-class UnknownKeyWarning(UserWarning):
+class UnknownKeyWarning(LocatedWarning):
     """A key of a Griffin config that Griffin does not know; ``error`` is what ``--strict`` raises."""
-
-    def __init__(self, error: InvalidInput) -> None:
-        super().__init__(str(error).replace(": error ", ": ", 1))  # shown after "warning: "
-        self.error = error
 
 
 def check_keys(node: Node, kind: str) -> None:

@@ -1,13 +1,14 @@
 """What a contract asks that gryph does not check is refused at its element (CONTRACT_UNSUPPORTED,
 the contract path, the YAML line of its key), never skipped: unknown formats, dates that do not
-read, physical types outside the server's table, relationships that name no object or pair up unevenly."""
+read, relationships that name no object or pair up unevenly. A physicalType outside the server's
+table (a domain) is the one exception: a warning at its line, and that column's type not compared."""
 
 from __future__ import annotations
 
 import pytest
 
 from gryph.compiler.contracts.contract_suite import load_contract
-from gryph.compiler.errors import InvalidInput
+from gryph.compiler.errors import InvalidInput, LocatedWarning
 
 HEAD = (
     "apiVersion: v3.1.0\nkind: DataContract\nid: c\nversion: 1.0.0\nstatus: active\n"
@@ -94,17 +95,32 @@ def _physical(physical_type: str, logical_type: str = "string") -> str:
     )
 
 
-def test_a_physical_type_the_table_does_not_know_is_refused_with_the_closest(tmp_path):
-    # Bitol's adventureworks writes varchar[50]: in PostgreSQL an array of text, no name of the table
-    error, line = _refusal(tmp_path, _physical("'varchar[50]'"))
-    assert error.message == (
-        "schema[0].properties[0].physicalType: physicalType 'varchar[50]' is not a type gryph knows on servers "
-        "of type local (closest: 'varchar'): see the physicalType table of docs/contracts.md"
+def test_a_physical_type_the_table_does_not_know_is_a_located_warning_and_not_compared(tmp_path):
+    path = tmp_path / "c.odcs.yaml"
+    path.write_text(
+        HEAD + _physical("'varchar(9)[]'") + "      - name: d\n        physicalType: Name\n", encoding="utf-8"
     )
-    assert line == "physicalType: 'varchar[50]'"
-    error, line = _refusal(tmp_path, _physical("Name"))  # a PostgreSQL domain: its base type is not in the contract
-    assert "physicalType 'Name' is not a type gryph knows" in error.message
-    assert line == "physicalType: Name"
+    with pytest.warns(LocatedWarning) as caught:
+        suite = load_contract(path)
+    errors = [w.message.error for w in caught if isinstance(w.message, LocatedWarning)]
+    assert [(e.code, e.location.line) for e in errors] == [("TYPE_NOT_COMPARED", 16), ("TYPE_NOT_COMPARED", 18)]
+    assert errors[0].message == (
+        "schema[0].properties[0].physicalType: physicalType 'varchar(9)[]' is not a type gryph knows on servers "
+        "of type local (closest: 'varchar'), so its column's type is not compared: see the physicalType table "
+        "of docs/contracts.md"
+    )
+    # c keeps its logicalType's type, d (a PostgreSQL domain, its base type unknown) only its presence
+    (schema,) = suite.schemas
+    assert [(name, dtype and dtype.kind.value) for name, dtype in schema.columns] == [("c", "string"), ("d", None)]
+
+
+def test_a_v3_0_date_may_be_a_timestamp_and_a_string_bytes(tmp_path):
+    # ODCS v3.0's date is any date or time, and ODCS has no binary type (Bitol's adventureworks)
+    path = tmp_path / "c.odcs.yaml"
+    also = "      - name: d\n        logicalType: string\n        physicalType: blob\n"
+    path.write_text(HEAD + _physical("timestamp", "date") + also, encoding="utf-8")
+    (schema,) = load_contract(path).schemas
+    assert [dtype.kind.value for _, dtype in schema.columns] == ["timestamp", "binary"]
 
 
 def test_a_physical_type_of_another_kind_than_the_logical_type_is_refused(tmp_path):
