@@ -3,31 +3,40 @@
 Parquet's min/max statistics leave NaN out, so a row group holding 1, NaN, 5 and NULL says its
 largest value is 5: Spark pruned it for `amount > 1000` and counted 0 where DuckDB counts the NaN
 (and where Spark itself counted it once the source was kept on the cluster, with no statistics).
+The Delta log deltalake writes holds the same statistics: Spark skipped the file by them.
 """
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 import yaml
+from deltalake import write_deltalake
+from pyiceberg.catalog.sql import SqlCatalog
 
 from gryph.client import run
 
+# SQL text (`sql "..."`) goes to the engine as written: its WHERE is what Spark pushed to the
+# file. A measure gryph parses (at_most) is fused with the source's other rules into one
+# aggregate, its condition a FILTER clause that Spark does not push.
 SUITE = """suite nans
 source t = parquet("t.parquet")
-measure over: select count(*) from t where amount > 1000
+measure over: sql "select count(*) from t where amount > 1000"
 """
-# the measure alone, as a query of its own: with other rules of `t` it is fused into their
-# aggregate (a FILTER clause), which Spark does not push to the file
 RULES = """measure at_most: select count(*) from t where amount <= 1000
 validity bounded on t: amount <= 1000
 """
 
 
+AMOUNTS = pa.table({"amount": [1.0, float("nan"), 5.0, None]})
+
+
 def _suite(folder: Path, text: str = SUITE) -> str:
-    pq.write_table(pa.table({"amount": [1.0, float("nan"), 5.0, None]}), folder / "t.parquet")
+    pq.write_table(AMOUNTS, folder / "t.parquet")
     (folder / "nan.dq").write_text(text, encoding="utf-8")
     return str(folder / "nan.dq")
 
@@ -41,7 +50,7 @@ def _counts(result) -> tuple:
 EXPECTED = (1, 2, 2)
 
 
-def test_a_query_of_its_own_counts_nan_above_a_bound(dq_engine, tmp_path):
+def test_sql_text_counts_nan_above_a_bound(dq_engine, tmp_path):
     assert run(_suite(tmp_path), dq_engine).measures["over"] == 1
 
 
@@ -81,3 +90,25 @@ def test_a_contract_sql_rule_counts_nan_above_a_bound(dq_engine, tmp_path):
 
 def test_a_contract_sql_rule_on_spark_reading_per_scan(spark_rereading_engine, tmp_path):
     test_a_contract_sql_rule_counts_nan_above_a_bound(spark_rereading_engine, tmp_path)
+
+
+def _lake_source(folder: Path, kind: str) -> str:
+    """The amounts as a table of ``kind`` (its files' statistics written by deltalake or PyIceberg)."""
+    if kind == "delta":
+        write_deltalake(str(folder / "t"), AMOUNTS)
+        return f'delta("{folder / "t"}")'
+    uri = f"sqlite:///{folder}/catalog.db"
+    catalog = SqlCatalog("lake", uri=uri, warehouse=f"file://{folder}")
+    catalog.create_namespace("shop")
+    catalog.create_table("shop.t", schema=AMOUNTS.schema).append(AMOUNTS)
+    return f'iceberg("lake.shop.t", catalog.uri = "{uri}")'
+
+
+@pytest.mark.parametrize("kind", ["delta", "iceberg"])
+def test_sql_text_over_a_lake_table_counts_nan_above_a_bound(dq_engine, tmp_path, kind):
+    source = _lake_source(tmp_path, kind)
+    text = SUITE.replace('parquet("t.parquet")', source) + 'measure top: sql "select max(amount) from t"\n'
+    measures = run(_suite(tmp_path, text), dq_engine).measures
+    # by hand: NaN is above 1000, and the largest of 1, NaN, 5 (NULL aside)
+    assert measures["over"] == 1
+    assert math.isnan(measures["top"])

@@ -176,11 +176,22 @@ def _bounded(call: Callable[[], _T], timeout: float, host: str, port: int) -> _T
 SEMANTIC_SETTINGS = {
     # Times are computed in UTC whatever the server's default zone is.
     "spark.sql.session.timeZone": "UTC",
-    # Parquet's min/max statistics leave NaN out (the format's rule), and Spark prunes row groups
-    # by them: `amount > 1000` skipped a group whose only match was NaN, which the contract ranks
-    # above every number (DuckDB counts it). A kept copy has no statistics, so the count also
-    # changed with whether the source was kept. Metrics scan whole sources: pruning saves little.
+    # Min/max statistics leave NaN out: Parquet footers (the format's rule), and the Delta and
+    # Iceberg logs made from them. Whatever Spark decides from them misses the NaN the contract
+    # ranks above every number (DuckDB reads the rows), and a copy kept on the cluster has no
+    # statistics, so answers also changed with whether a source was kept. Metrics scan whole
+    # sources: skipping by statistics saves them little. What each setting turns off:
+    # Parquet row groups pruned by a pushed filter (`amount > 1000` skipped a group whose only
+    # match was NaN: 0 where DuckDB counts 1)
     "spark.sql.parquet.filterPushdown": "false",
+    # Delta files skipped by the log's statistics (the same filter, on a table deltalake wrote)
+    "spark.databricks.delta.stats.skipping": "false",
+    # a lone max(x) or min(x) answered from the Delta log: its largest number instead of NaN
+    "spark.databricks.delta.optimizeMetadataQuery.enabled": "false",
+    # Iceberg's counterpart: min/max pushed down to its manifests' bounds, which 1.12.0 takes as
+    # the range of a column that holds NaN (or of a string column, whose bounds it may truncate);
+    # changed in Iceberg after 1.12.0 (apache/iceberg#15070, #16320)
+    "spark.sql.iceberg.aggregate-push-down.enabled": "false",
 }
 
 

@@ -45,13 +45,6 @@ _ICEBERG_SETTINGS = (
     "spark.sql.catalog.<catalog>=org.apache.iceberg.spark.SparkCatalog and its type, uri and warehouse "
     "(gryph sets them in the session from the source's catalog.* options)",
 )
-# a lone max(x) or min(x) Delta would answer from its log's statistics, which leave NaN out (as
-# Parquet footers do): a column holding NaN would show its largest number instead of NaN
-_DELTA_STATISTICS_ANSWERS = "spark.databricks.delta.optimizeMetadataQuery.enabled"
-# Iceberg's counterpart: min/max pushed down to its manifests' bounds, which 1.12.0 takes as the
-# range of a column that holds NaN (or of a string column, whose bounds it may truncate); changed
-# in Iceberg after 1.12.0 (apache/iceberg#15070, #16320)
-_ICEBERG_STATISTICS_ANSWERS = "spark.sql.iceberg.aggregate-push-down.enabled"
 # Spark's conditions for a format it has no reader for, or a catalog it was not given
 _NOT_ENABLED = {
     "DATA_SOURCE_NOT_FOUND",
@@ -97,7 +90,6 @@ def read_lake_table(spark: SparkSession, spec: SourceSpec) -> DataFrame:
 
 
 def _delta_reader(spark: SparkSession, spec: SourceSpec) -> DataFrameReader:
-    spark.conf.set(_DELTA_STATISTICS_ANSWERS, "false")
     reader = spark.read.format("delta")
     moment = delta_timestamp(spec)
     if spec.option("version") is not None:
@@ -110,7 +102,6 @@ def _delta_reader(spark: SparkSession, spec: SourceSpec) -> DataFrameReader:
 def _iceberg_read(spark: SparkSession, spec: SourceSpec, metadata_table: str) -> DataFrame:
     """The Iceberg table at the snapshot the source asks for, or one of its metadata tables
     (``snapshots``, ``refs``: then the table's current metadata)."""
-    spark.conf.set(_ICEBERG_STATISTICS_ANSWERS, "false")
     reader = spark.read.format("iceberg")
     if spec.option("snapshot") is not None and not metadata_table:
         reader = reader.option("versionAsOf", str(spec.option("snapshot")))
