@@ -13,6 +13,23 @@ import pytest
 from tests import mariadb_server
 from tests.postgres_server import DATABASE, PASSWORD, USER
 
+POSTGRES_LOGIN = {"DATACONTRACT_POSTGRES_USERNAME": USER, "DATACONTRACT_POSTGRES_PASSWORD": PASSWORD}
+MYSQL_LOGIN = {
+    "DATACONTRACT_MYSQL_USERNAME": mariadb_server.USER,
+    "DATACONTRACT_MYSQL_PASSWORD": mariadb_server.PASSWORD,
+}
+
+
+def _run(contract, server: str, login: dict[str, str]) -> subprocess.CompletedProcess:
+    """``gryph run`` of ``contract`` on its server ``server``, as a user runs it, JSON out."""
+    return subprocess.run(
+        [sys.executable, "-m", "gryph.client.cli.main", "run", str(contract), "--server", server, "--format", "json"],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, **login),
+        timeout=300,
+    )
+
 
 @pytest.fixture(scope="module")
 def customers(postgres):
@@ -54,14 +71,7 @@ schema:
 """,
         encoding="utf-8",
     )
-    env = dict(os.environ, DATACONTRACT_POSTGRES_USERNAME=USER, DATACONTRACT_POSTGRES_PASSWORD=PASSWORD)
-    done = subprocess.run(
-        [sys.executable, "-m", "gryph.client.cli.main", "run", str(contract), "--server", "pg", "--format", "json"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
+    done = _run(contract, "pg", POSTGRES_LOGIN)
     assert done.returncode == 1, done.stderr  # the checks fail: the run is judged, not broken
     result = json.loads(done.stdout)
     # 2 appears twice: one duplicate; one NULL email
@@ -126,17 +136,6 @@ servers:
     return path
 
 
-def _run_typed(path, env: dict[str, str]) -> tuple[int, dict]:
-    done = subprocess.run(
-        [sys.executable, "-m", "gryph.client.cli.main", "run", str(path), "--server", "db", "--format", "json"],
-        capture_output=True,
-        text=True,
-        env=dict(os.environ, **env),
-        timeout=300,
-    )
-    return done.returncode, json.loads(done.stdout) if done.stdout.strip() else {"stderr": done.stderr}
-
-
 def _wrong_types(result: dict) -> list[str]:
     """The columns the schema check finds of another type, in the table's order."""
     (schema,) = result["check_details"]
@@ -160,22 +159,23 @@ def typed_mariadb(mariadb):
     return mariadb
 
 
-@pytest.mark.parametrize("wrong", [False, True], ids=["stated", "wrong"])
-def test_physical_types_are_the_postgres_columns_types(typed_postgres, tmp_path, wrong):
-    path = _typed_contract(tmp_path, "postgres", typed_postgres.port, DATABASE, wrong)
-    env = {"DATACONTRACT_POSTGRES_USERNAME": USER, "DATACONTRACT_POSTGRES_PASSWORD": PASSWORD}
-    code, result = _run_typed(path, env)
-    # by hand: every stated type names its column's (int4 is int, timestamptz a timestamp); of the
-    # wrong ones, the precision 12, the date and the integer differ, varchar(10) is still a text
-    assert (code, result["check"]) == ((1, {"schema typed": False}) if wrong else (0, {"schema typed": True}))
-    assert _wrong_types(result) == (["price", "seen", "note"] if wrong else [])
+# per server kind: the fixture holding its table, its database, the login from the environment
+SERVERS = {
+    "postgres": ("typed_postgres", DATABASE, POSTGRES_LOGIN),
+    "mysql": ("typed_mariadb", mariadb_server.DATABASE, MYSQL_LOGIN),
+}
 
 
 @pytest.mark.parametrize("wrong", [False, True], ids=["stated", "wrong"])
-def test_physical_types_are_the_mariadb_columns_types(typed_mariadb, tmp_path, wrong):
-    path = _typed_contract(tmp_path, "mysql", typed_mariadb.port, mariadb_server.DATABASE, wrong)
-    env = {"DATACONTRACT_MYSQL_USERNAME": mariadb_server.USER, "DATACONTRACT_MYSQL_PASSWORD": mariadb_server.PASSWORD}
-    code, result = _run_typed(path, env)
-    # by hand: mediumint and int are integers, datetime a timestamp, longtext and text texts
-    assert (code, result["check"]) == ((1, {"schema typed": False}) if wrong else (0, {"schema typed": True}))
+@pytest.mark.parametrize("kind", sorted(SERVERS))
+def test_physical_types_are_the_servers_column_types(request, tmp_path, kind, wrong):
+    fixture, database, login = SERVERS[kind]
+    done = _run(_typed_contract(tmp_path, kind, request.getfixturevalue(fixture).port, database, wrong), "db", login)
+    result = json.loads(done.stdout)
+    # by hand: every stated type names its column's (int4, mediumint: integers; timestamptz,
+    # datetime: timestamps; longtext: a text); of the wrong ones, the precision 12, the date and the
+    # integer differ, and varchar(10) is still a text (lengths are maxLength's)
+    assert (done.returncode, result["check"]) == (
+        (1, {"schema typed": False}) if wrong else (0, {"schema typed": True})
+    )
     assert _wrong_types(result) == (["price", "seen", "note"] if wrong else [])
