@@ -98,10 +98,11 @@ def _lake_source(folder: Path, kind: str) -> str:
         write_deltalake(str(folder / "t"), AMOUNTS)
         return f'delta("{folder / "t"}")'
     uri = f"sqlite:///{folder}/catalog.db"
-    catalog = SqlCatalog("lake", uri=uri, warehouse=f"file://{folder}")
+    # A catalog name of its own: a Spark session opens a name once, and other modules open "lake".
+    catalog = SqlCatalog("nan_lake", uri=uri, warehouse=f"file://{folder}")
     catalog.create_namespace("shop")
     catalog.create_table("shop.t", schema=AMOUNTS.schema).append(AMOUNTS)
-    return f'iceberg("lake.shop.t", catalog.uri = "{uri}")'
+    return f'iceberg("nan_lake.shop.t", catalog.uri = "{uri}")'
 
 
 @pytest.mark.parametrize("kind", ["delta", "iceberg"])
