@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gryph.compiler.errors import EngineError, InvalidInput, Location
-from gryph.compiler.lowering.row_failures import Split
+from gryph.compiler.lowering.row_failures import DATA_TIME, OUTPUTS, Split
+from gryph.compiler.plan.data_types import Schema
 from gryph.compiler.safe_names import safe_file_name
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.suites.split_outputs import DATABASE_TABLE, row_level_sources
@@ -30,11 +31,10 @@ from gryph.compiler.suites.suite import Suite
 from gryph.compiler.support.crash_points import QUARANTINE_CRASH_AT, crash_if_chosen
 
 from . import quarantine_tables
-from .delta_shapes import check_delta_outputs
+from .output_shapes import OutputTable, check_shapes, delta_table
 from .quarantine_database import DatabaseTable
 from .quarantine_tables import RUN_PROPERTY
 
-OUTPUTS = ("quarantine", "valid")
 MARK = "_gryph_run"  # the run that wrote a folder (Spark and parquet readers skip names starting with _)
 JOURNAL = "_swaps-{run}.json"
 _RENAME_EXCHANGE = 2
@@ -161,11 +161,19 @@ def check_targets(root: str | None, folders: dict[str, dict[str, Path]], locatio
         _check_target(folder, location)
 
 
-def check_delta_tables(suite: Suite, root: str | None, folders: dict[str, dict[str, Path]]) -> None:
-    """Each Delta output that already holds a table has the shape gryph writes, found before any
-    scan (delta_shapes.py)."""
-    columns = {name: spec.schema.names if spec.schema else None for name, spec in suite.sources.items()}
-    check_delta_outputs(folders, delta_outputs(suite, root), columns, Location(suite.file))
+def check_output_tables(staged: Sequence[Staged], schemas: dict[str, Schema], location: Location) -> None:
+    """Before the scan, once the sources' schemas are known: each Delta, Iceberg and PostgreSQL
+    output already there holds the columns the run writes (output_shapes.py)."""
+    tables: list[OutputTable] = []
+    for each in staged:
+        for out in sorted(each.delta):
+            tables.append(
+                OutputTable(each.source, out, repr(str(each.final[out])), location, delta_table(each.final[out]))
+            )
+        tables.extend(
+            quarantine_tables.output_table(each.source, out, spec) for out, spec in sorted(each.tables.items())
+        )
+    check_shapes(tables, schemas)
 
 
 def _check_target(path: Path, location: Location) -> None:
@@ -300,15 +308,15 @@ def _commit_delta(stage: Path, table: Path, data_time: str, run_id: str) -> None
     from deltalake import CommitProperties, write_deltalake
 
     rows = ds.dataset(str(stage), format="parquet").to_table()  # _gryph_run: skipped as bookkeeping
-    rows = rows.append_column("data_time", pa.array([data_time] * rows.num_rows, pa.string()))
+    rows = rows.append_column(DATA_TIME, pa.array([data_time] * rows.num_rows, pa.string()))
     quoted = data_time.replace("'", "''")
     try:
         write_deltalake(
             str(table),
             rows,
             mode="overwrite",
-            partition_by=["data_time"],
-            predicate=f"data_time = '{quoted}'",
+            partition_by=[DATA_TIME],
+            predicate=f"{DATA_TIME} = '{quoted}'",
             commit_properties=CommitProperties(custom_metadata={RUN_PROPERTY: run_id}),
         )
     except Exception as error:  # delta-rs raises its own classes: a table of another shape, a lost lock
@@ -317,8 +325,8 @@ def _commit_delta(stage: Path, table: Path, data_time: str, run_id: str) -> None
             "QUARANTINE_NOT_WRITTEN",
             f"output folder {str(table)!r} was not written: {error}",
             text=str(table),
-            hint="a Delta output must be a table of the suite's source columns with _dq_errors, _dq_run and "
-            "data_time (a new path makes one)",
+            hint=f"a Delta output must be a table of the columns {', '.join(rows.column_names)}, partitioned by "
+            f"{DATA_TIME} (a new path makes one)",
         ) from None
     shutil.rmtree(stage)
 

@@ -16,13 +16,12 @@ from dataclasses import dataclass
 
 from gryph.compiler.engine import Engine
 from gryph.compiler.errors import GryphError, InvalidInput, Location
+from gryph.compiler.lowering.row_failures import OUTPUTS
 from gryph.compiler.plan.printer import table_label
 from gryph.compiler.safe_names import safe_file_name
 from gryph.compiler.sources.table_names import split_qualified
 from gryph.compiler.suites.split_outputs import DATABASE_TABLE, row_level_sources
 from gryph.compiler.suites.suite import Suite
-
-OUTPUTS = ("quarantine", "valid")
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gryph.compiler.errors import EngineError, InvalidInput
+from gryph.compiler.errors import EngineError, InvalidInput, Location
+from gryph.compiler.lowering.row_failures import BOOKKEEPING, DATA_TIME
 from gryph.compiler.source_kinds import SourceKind
 from gryph.compiler.sources.databases import resolve
 from gryph.compiler.sources.lake_tables import catalog_properties, iceberg_identifier
@@ -26,7 +27,8 @@ from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.sources.table_names import split_qualified
 from gryph.compiler.support.crash_points import QUARANTINE_CRASH_AT, crash_if_chosen
 
-DATA_TIME = "data_time"  # the column a table output's rows carry their data time in
+from .output_shapes import FoundTable, OutputTable
+
 RUN_PROPERTY = "gryph.run_id"  # an Iceberg snapshot's summary property: the run whose rows it holds
 
 
@@ -57,6 +59,39 @@ def _check_postgres(spec: SourceSpec) -> None:
             "cannot be written (" + ("the server is a read-only standby" if standby else "its user may not") + ")",
             "name a table of a server that takes writes, whose user may insert and delete its rows",
         )
+
+
+def output_table(source: str, output: str, spec: SourceSpec) -> OutputTable:
+    """The output's table, for the shape check before the scan (output_shapes.py)."""
+    return OutputTable(
+        source, output, spec.describe(), spec.location or Location(), lambda: _WRITERS[spec.kind.kind].found(spec)
+    )
+
+
+def _postgres_table(spec: SourceSpec) -> FoundTable | None:
+    connection = _postgres(spec)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "select to_regclass($1) is not null, array(select attname::text from pg_attribute"
+                " where attrelid = to_regclass($1) and attnum > 0 and not attisdropped order by attnum)",
+                (_qualified(spec),),
+            )
+            exists, columns = cursor.fetchone()
+    finally:
+        connection.rollback()
+        connection.close()
+    return FoundTable(tuple(columns)) if exists else None
+
+
+def _iceberg_table(spec: SourceSpec) -> FoundTable | None:
+    from pyiceberg.exceptions import NoSuchTableError
+
+    try:
+        table = _catalog(spec).load_table(iceberg_identifier(spec)[1:])
+    except NoSuchTableError:
+        return None
+    return FoundTable(tuple(field.name for field in table.schema().fields))
 
 
 def commit(
@@ -188,16 +223,16 @@ def _replace_rows(cursor, spec: SourceSpec, rows, data_time: str) -> None:
 
 
 def _as_json(rows):
-    """The rows with ``_dq_errors`` and ``_dq_run`` (where they are) as JSON text (ADBC maps no Arrow struct to a
-    PostgreSQL type; ``::jsonb`` reads them back)."""
+    """The rows with a quarantine's bookkeeping columns (lists and structs) as JSON text (ADBC maps
+    no Arrow struct to a PostgreSQL type; ``::jsonb`` reads them back)."""
     import json
 
     import pyarrow as pa
 
-    for column in ("_dq_errors", "_dq_run"):
+    for column in BOOKKEEPING["quarantine"]:
         at = rows.schema.get_field_index(column)
         if at < 0:
-            continue  # a valid output has no reasons
+            continue  # a valid output has none
         texts = [json.dumps(value, ensure_ascii=False) for value in rows.column(at).to_pylist()]
         rows = rows.set_column(at, column, pa.array(texts, pa.string()))
     return rows
@@ -254,16 +289,17 @@ def _refused(spec: SourceSpec, problem: str, hint: str) -> InvalidInput:
 
 @dataclass(frozen=True)
 class _TableWriter:
-    """How a table kind is checked before the scan and committed to after it (what the commit
-    made, for the history)."""
+    """How a table kind is checked before the scan (reached and writable; its shape, once the
+    run's columns are known) and committed to after it (what the commit made, for the history)."""
 
     check: Callable[[SourceSpec], object]
+    found: Callable[[SourceSpec], FoundTable | None]  # what the table holds now (None: no table yet)
     # (table, rows) pairs committed together, the data time, the run's id -> what each commit made
     commit: Callable[[list[tuple[SourceSpec, Any]], str, str], list[dict[str, object]]]
     spark_commits: bool = False  # on Spark the cluster commits it (client/spark/sources/lake_outputs.py)
 
 
 _WRITERS = {
-    SourceKind.POSTGRES: _TableWriter(_check_postgres, _commit_postgres),
-    SourceKind.ICEBERG: _TableWriter(_catalog, _commit_iceberg, spark_commits=True),
+    SourceKind.POSTGRES: _TableWriter(_check_postgres, _postgres_table, _commit_postgres),
+    SourceKind.ICEBERG: _TableWriter(_catalog, _iceberg_table, _commit_iceberg, spark_commits=True),
 }

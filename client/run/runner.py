@@ -285,7 +285,6 @@ def run(
     in_database = quarantine_database.in_database(suite, quarantine_to)
     if folders:
         quarantine.check_targets(quarantine_to, folders, Location(suite.file))
-        quarantine.check_delta_tables(suite, quarantine_to, folders)
         quarantine.finish_pending(folders)
     tables = quarantine.table_outputs(suite, quarantine_to)
     quarantine_database.refuse_engine(engine if isinstance(engine, str) else engine.name, in_database)
@@ -312,7 +311,16 @@ def run(
                 in_database=in_database,
             )
         with quarantine_database.located(in_database):
-            result = run_loaded(suite, active, started, options, store, phase, data_time=keyed)
+            result = run_loaded(
+                suite,
+                active,
+                started,
+                options,
+                store,
+                phase,
+                data_time=keyed,
+                before_scan=lambda schemas: quarantine.check_output_tables(staged, schemas, Location(suite.file)),
+            )
         if staged:
             phase("publishing the quarantine and valid rows")
             with _located(Location(suite.file)):
@@ -337,17 +345,22 @@ def run_loaded(
     phase: Phase = no_progress,
     settle: Callable[[dict], None] | None = None,
     data_time: dt.datetime | None = None,
+    before_scan: Callable[[dict[str, Schema]], None] | None = None,
 ) -> RunResult:
     """Compile and run a loaded suite on an open engine, judge its checks (reading earlier runs
     from ``store``: those before ``data_time``, else before ``started``), and return the run (not
     stored: the caller stores it where it belongs).
-    ``settle`` may change the metrics before the checks read them (a stream's accuracy retries)."""
+    ``settle`` may change the metrics before the checks read them (a stream's accuracy retries);
+    ``before_scan`` hears the sources' schemas once they are learned, before any scan (it checks
+    the tables the run will write)."""
     clock = time.perf_counter()
     phase("learning the sources' schemas and compiling the rules")
     schemas = _schemas_for(suite, active)
     compiled = _blaming_data(lambda: compile_suite(suite, schemas, options), suite, schemas, active)
     columns = {name: columns_of(schemas[name]) for name in suite.sources}  # stored: schema_changes reads them
     refuse_plan(compiled, active.capabilities, lambda: check_for(suite, active))
+    if before_scan is not None:
+        before_scan(schemas)
     counting = MalformedCounts.of(suite.sources)  # run with the suite's queries: no scan of its own
     compiled = replace(
         compiled,

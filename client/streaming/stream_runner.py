@@ -120,7 +120,6 @@ def stream(
     folders = quarantine.output_folders(suite, quarantine_to)
     if folders:  # before any batch
         quarantine.check_targets(quarantine_to, folders, Location(suite.file))
-        quarantine.check_delta_tables(suite, quarantine_to, folders)
     stream_state = open_state(suite, state, adopt_state)
     kept = cluster_state or f"{stream_state.path}.pending"
     try:
@@ -264,6 +263,8 @@ class _BatchRunner:
                 replace(self._options(batch), splits=splits),
                 self.store,
                 settle=lambda metrics: settled.update(self._settled(batch, kept, metrics)),
+                # each batch, as its outputs are: a Delta table another writer changed is refused before the scan
+                before_scan=lambda schemas: quarantine.check_output_tables(staged, schemas, Location(self.suite.file)),
             )
         except GryphError as error:
             error.message += f" (batch {batch.number}; nothing was committed: the next start runs it again)"

@@ -62,7 +62,18 @@ ERRORS, RUN = "_dq_errors", "_dq_run"
 ERROR_FIELDS = ("rule", "condition", "message")
 ERROR = struct(tuple((name, STRING) for name in ERROR_FIELDS))
 RUN_FIELDS = ("suite", "run_id", "data_time", "engine")
-DATA_TIME = "data_time"  # the partition column of a Delta or Iceberg output the engine commits
+DATA_TIME = "data_time"  # the column of a table output (Delta, Iceberg, a database's) its data time's rows are found by
+OUTPUTS = ("quarantine", "valid")
+BOOKKEEPING = {"quarantine": (ERRORS, RUN), "valid": ()}  # what an output's rows carry after the source's columns
+
+
+def written_columns(source_columns: Sequence[str], output: str, table: bool) -> tuple[str, ...]:
+    """The columns of an output's rows, in order: the source's, then the output's bookkeeping,
+    then ``data_time`` in a table (one description for the split's exports and every check of
+    a table a run is about to write)."""
+    return (*source_columns, *BOOKKEEPING[output], *((DATA_TIME,) if table else ()))
+
+
 ROW_LEVEL = (CheckedCompleteness, CheckedValidity, CheckedAccuracy, CheckedUniqueness)
 
 
@@ -123,11 +134,11 @@ def split_exports(
     flagged = Read(name, kept.schema)
     errors = _errors(flags)
     run = _struct(tuple(zip(RUN_FIELDS, (Literal(v, STRING) for v in split.run), strict=True)))
-    quarantined = Project(Filter(flagged, failing), (*columns, Named(errors, ERRORS), Named(run, RUN)))
-    collector.export(_export(split, "quarantine", quarantined, split.quarantine))
-    valid = Project(Filter(flagged, not_(failing)), columns)
-    if split.valid is not None or "valid" in dict(split.tables):
-        collector.export(_export(split, "valid", valid, split.valid))
+    bookkeeping = {ERRORS: errors, RUN: run}
+    for output, path, failed in (("quarantine", split.quarantine, failing), ("valid", split.valid, not_(failing))):
+        if output == "quarantine" or path is not None or output in dict(split.tables):
+            kept_columns = (*columns, *(Named(bookkeeping[name], name) for name in BOOKKEEPING[output]))
+            collector.export(_export(split, output, Project(Filter(flagged, failed), kept_columns), path))
     return SplitCounts(
         split.source,
         collector.value(flagged, count_all(filter=failing)),

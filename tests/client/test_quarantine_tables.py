@@ -179,16 +179,59 @@ def test_a_run_killed_between_its_two_postgres_tables_leaves_both_old(tmp_path, 
     assert (_pg_rows(clean_postgres, bad), _pg_rows(clean_postgres, good)) == ([(4, None)], [(1, "ann"), (2, "bo")])
 
 
-def test_a_postgres_table_of_another_shape_is_left_unchanged(tmp_path, clean_postgres):
+def test_a_postgres_table_of_other_columns_is_refused_before_the_scan(tmp_path, clean_postgres):
     from tests.postgres_server import PASSWORD
 
     for statement in ("create schema dq", "create table dq.bad_orders (x int)", "insert into dq.bad_orders values (7)"):
         clean_postgres.execute(statement)
     _write(tmp_path, _postgres_outputs(clean_postgres), FIRST)
+    (tmp_path / "orders.csv").unlink()  # a scan would say the file is missing: the table is found first
     done = _run(tmp_path, "2026-11-24", env={PASSWORD_ENV: PASSWORD})
-    assert done.returncode == 3
+    assert done.returncode == 2, done.stderr
+    assert "s.dq:5:1: error QUARANTINE_TARGET: quarantine table postgres(" in done.stderr
+    # the run writes id, customer (the source's), _dq_errors, _dq_run (a quarantine's) and data_time
+    assert (
+        "has no column 'id', 'customer', '_dq_errors', '_dq_run', 'data_time'; "
+        "has columns the run does not write: 'x'" in done.stderr
+    )
+    assert "SOURCE_NOT_FOUND" not in done.stderr
+    assert _pg_rows(clean_postgres, "select x from dq.bad_orders") == [(7,)]
+
+
+def test_a_postgres_table_of_the_columns_but_other_types_is_left_unchanged(tmp_path, clean_postgres):
+    """Names are checked before the scan; a column of another type is the server's refusal at the
+    commit, in the transaction that leaves the old rows."""
+    from tests.postgres_server import PASSWORD
+
+    for statement in (
+        "create schema dq",
+        "create table dq.bad_orders (id bigint, customer int, _dq_errors text, _dq_run text, data_time text)",
+        "insert into dq.bad_orders values (7, 7, '[]', '{}', '2026-11-24')",
+    ):
+        clean_postgres.execute(statement)
+    _write(tmp_path, _postgres_outputs(clean_postgres), FIRST)
+    done = _run(tmp_path, "2026-11-24", env={PASSWORD_ENV: PASSWORD})
+    assert done.returncode == 3, done.stderr
     assert "s.dq:5:1: error QUARANTINE_NOT_WRITTEN: quarantine of orders postgres(" in done.stderr
-    assert _pg_rows(clean_postgres, "select x from dq.bad_orders") == [(7,)]  # its transaction rolled back
+    assert _pg_rows(clean_postgres, "select id, customer from dq.bad_orders") == [(7, 7)]  # rolled back
+
+
+def test_an_iceberg_table_of_other_columns_is_refused_before_the_scan(tmp_path):
+    import pyarrow as pa
+    from pyiceberg.catalog import load_catalog
+
+    _write(tmp_path, f"quarantine orders to {_iceberg(tmp_path)}\n", FIRST)
+    catalog = load_catalog("lake", uri=f"sqlite:///{tmp_path}/lake/catalog.db", warehouse=f"file://{tmp_path}/lake")
+    catalog.create_namespace("dq")
+    wrong = pa.table({"id": [7], "client": ["x"], "_dq_errors": ["[]"], "_dq_run": ["{}"], "data_time": ["d"]})
+    catalog.create_table(("dq", "bad_orders"), schema=wrong.schema).append(wrong)
+    snapshot = catalog.load_table(("dq", "bad_orders")).current_snapshot().snapshot_id
+    (tmp_path / "orders.csv").unlink()  # a scan would say the file is missing: the table is found first
+    done = _run(tmp_path, "2026-11-24")
+    assert done.returncode == 2, done.stderr
+    assert "s.dq:5:1: error QUARANTINE_TARGET: quarantine table iceberg(" in done.stderr
+    assert "has no column 'customer'; has columns the run does not write: 'client'" in done.stderr
+    assert catalog.load_table(("dq", "bad_orders")).current_snapshot().snapshot_id == snapshot
 
 
 def test_a_postgres_table_its_user_may_not_write_is_refused_before_the_scan(tmp_path, clean_postgres):

@@ -193,12 +193,11 @@ def test_an_iceberg_table_of_another_shape_is_refused_and_keeps_its_rows(tmp_pat
     catalog.create_namespace("dq")
     catalog.create_table(("dq", "bad_orders"), schema=pa.schema([("x", pa.int64())])).append(pa.table({"x": [7]}))
     before = _read(tmp_path, "bad_orders")
+    (tmp_path / "orders.csv").unlink()  # a scan would say the file is missing: the table is found first
     done = _run(tmp_path, spark_remote, "2026-11-24")
-    assert done.returncode == 3
-    assert (
-        "s.dq: error QUARANTINE_NOT_WRITTEN: output 'orders__quarantine' (table lake.dq.bad_orders) was not written"
-        in done.stderr
-    )
+    assert done.returncode == 2, done.stderr
+    assert "s.dq:6:1: error QUARANTINE_TARGET: quarantine table iceberg(" in done.stderr
+    assert "has columns the run does not write: 'x'" in done.stderr and "SOURCE_NOT_FOUND" not in done.stderr
     assert _read(tmp_path, "bad_orders") == before == ([{"x": 7}], before[1])
 
 

@@ -5,7 +5,7 @@ and by the metrics, not by the outputs."""
 from __future__ import annotations
 
 from gryph.compiler.lowering import Options
-from gryph.compiler.lowering.row_failures import Split
+from gryph.compiler.lowering.row_failures import Split, written_columns
 from gryph.compiler.plan import format_plan, reads
 from gryph.compiler.plan.data_types import BOOLEAN
 from gryph.compiler.plan.scalars import field_names
@@ -56,3 +56,13 @@ def test_the_kept_view_holds_the_source_columns_and_one_bit_per_rule():
 def test_the_outputs_filter_on_the_stored_bit():
     for export in _compiled("v/part-0.parquet").plan.exports:
         assert field_names(export.relation.input.condition) == {"__dq_flagany"}  # quarantined: it; valid: not it
+
+
+def test_the_outputs_hold_the_columns_every_table_check_expects():
+    # the one description of an output's columns (written_columns) is what the exports write
+    quarantine, valid = _compiled("v/part-0.parquet").plan.exports
+    assert quarantine.relation.schema.names == (*ORDERS.names, "_dq_errors", "_dq_run")
+    assert valid.relation.schema.names == ORDERS.names
+    for output, export in (("quarantine", quarantine), ("valid", valid)):
+        assert export.relation.schema.names == written_columns(ORDERS.names, output, table=False)
+        assert written_columns(ORDERS.names, output, table=True) == (*export.relation.schema.names, "data_time")

@@ -140,6 +140,25 @@ def test_a_folder_it_cannot_write_is_refused_before_any_batch(tmp_path):
     assert not (tmp_path / "s.duckdb").exists()  # no batch began
 
 
+def test_a_delta_table_of_other_columns_is_refused_before_the_first_batch_commits(tmp_path):
+    import pyarrow as pa
+    from deltalake import DeltaTable, write_deltalake
+
+    (tmp_path / "incoming").mkdir()
+    (tmp_path / "incoming" / "f0.json").write_text('{"id": 1, "name": null}\n', "utf-8")
+    outputs = 'quarantine landed to delta("out/bad")\n'
+    (tmp_path / "landed.dq").write_text(SUITE.format(source=FOLDER, outputs=outputs), "utf-8")
+    # a table of another source: no 'name' (the stream adds its batch time column, __tmst, to the source's)
+    other = {"id": [7], "label": ["x"], "_dq_errors": ["[]"], "_dq_run": ["{}"], "data_time": ["d"]}
+    write_deltalake(str(tmp_path / "out" / "bad"), pa.table(other), partition_by=["data_time"])
+    done = _stream(tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert "QUARANTINE_TARGET: quarantine table" in done.stderr
+    assert "has no column 'name', '__tmst'; has columns the run does not write: 'label'" in done.stderr
+    assert "nothing was committed" in done.stderr
+    assert DeltaTable(str(tmp_path / "out" / "bad")).version() == 0
+
+
 def test_kafka_batches_write_each_message_once_across_a_kill(kafka, tmp_path):
     topic = new_topic(kafka.bootstrap)
     rows = _file_rows(0) + _file_rows(1)
