@@ -15,7 +15,7 @@ __all__ = ["gate_passes", "to_junit", "to_markdown"]
 
 def to_junit(result: RunResult, strict: bool = False) -> str:
     """JUnit XML: a failed check is a <failure> (an <error> when it could not be evaluated) carrying
-    the values it read; a failed warning is <skipped>, or a failure with ``strict``; a check that
+    the values it read, a passed one its values as <system-out>; a failed warning is <skipped>, or a failure with ``strict``; a check that
     could not judge yet (SKIP) is <skipped/> with its reason."""
     import xml.etree.ElementTree as ET  # only runs that write JUnit pay for loading it
 
@@ -33,6 +33,8 @@ def to_junit(result: RunResult, strict: bool = False) -> str:
                 element.set("type", "CheckError" if check.error else "CheckFailed")
                 # the rows it failed on, as the text report shows them
                 element.text = "\n".join([check.expression, *failing_rows_text(check)])
+        elif check_details(check):  # what a pass read (and what it could not compare), as the text report shows
+            ET.SubElement(case, "system-out").text = check_details(check)
         cases.append(case)
     attributes = {
         "name": result.name,

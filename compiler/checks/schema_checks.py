@@ -31,7 +31,8 @@ class SchemaCheck:
 
 def judge_schema(check: SchemaCheck) -> tuple[bool, dict[str, object]]:
     """Whether the source has the columns the statement asks for, and what differs (shown beside
-    the check): missing columns, columns of another type, and for ``exact`` columns not asked for."""
+    the check): missing columns, columns of another type, and for ``exact`` columns not asked for;
+    beside them, the present columns whose stated type was not compared."""
     spec, actual = check.spec, check.actual
     expected = dict(spec.columns)
     found: dict[str, object] = {
@@ -44,7 +45,9 @@ def judge_schema(check: SchemaCheck) -> tuple[bool, dict[str, object]]:
         "unexpected columns": [name for name in actual if name not in expected] if spec.exact else [],
     }
     shown = {key: value for key, value in found.items() if value}
-    return not shown, shown
+    # said whether the check passes or not: a type nobody compared is no pass of that type
+    uncompared = [f"{name}: {stated} (found {actual[name]})" for name, stated in spec.uncompared if name in actual]
+    return not shown, {**shown, **({"types not compared": uncompared} if uncompared else {})}
 
 
 def schema_changes(previous: Columns | None, current: Columns) -> dict[str, list[Any]]:

@@ -63,6 +63,7 @@ class Statement:
     path: Path
     clause: RowClause | None = None
     warning: str = ""
+    uncompared: tuple[str, str, str] | None = None  # with a warning: (table, column, physicalType) not compared
 
 
 def source_name(obj: YamlMap) -> str:
@@ -108,7 +109,8 @@ def _object_statements(obj: YamlMap, table: str, path: Path, server_type: object
         try:
             kind = _column_type(prop, where, server_type)
         except UnknownType as unknown:
-            out.append(Statement("", (*where, "physicalType"), warning=str(unknown)))
+            stated = (table, column, str(prop["physicalType"]))
+            out.append(Statement("", (*where, "physicalType"), warning=str(unknown), uncompared=stated))
             kind = _TYPES.get(str(prop.get("logicalType")))
         typed.append(f"{quoted(column)} {kind}" if kind else quoted(column))
         out.extend(_property_statements(prop, table, column, where))

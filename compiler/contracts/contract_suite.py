@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import InvalidInput, InvalidInputs, LocatedWarning, Location, did_you_mean
 from ..suites.native_suites import parse_suite
-from ..suites.suite import Suite
+from ..suites.suite import SchemaSpec, Suite
 from ..support.text_files import read_utf8
 from .contract_servers import duckdb_database
 from .contract_statements import Statement, contract_statements, plain_name
@@ -52,7 +52,19 @@ def load_contract(path: str | Path, server: str | None = None, with_data: bool =
     clauses = tuple(
         dataclasses.replace(s.clause, location=document.key_location(s.path)) for s in statements if s.clause
     )
+    suite = dataclasses.replace(suite, schemas=_with_uncompared(suite.schemas, statements))
     return dataclasses.replace(_pointed_back(suite, document, lines), row_clauses=clauses)
+
+
+def _with_uncompared(schemas: list[SchemaSpec], statements: list[Statement]) -> list[SchemaSpec]:
+    """Each object's schema check, naming the columns whose physicalType is not compared (shown
+    beside the check, in reports and JUnit, not only warned of)."""
+    by_table: dict[str, list[tuple[str, str]]] = {}
+    for statement in statements:
+        if statement.uncompared is not None:
+            table, column, stated = statement.uncompared
+            by_table.setdefault(table, []).append((column, stated))
+    return [dataclasses.replace(spec, uncompared=tuple(by_table.get(spec.source, ()))) for spec in schemas]
 
 
 def contract_database(path: str | Path, server: str | None = None) -> Path | None:
