@@ -23,7 +23,7 @@ from .compile.type_mapping import schema_of
 from .rewrites.action_answers import answers
 from .rewrites.one_action import Part, collect_together
 from .rewrites.passes import PASSES, RunState
-from .rewrites.read_once import Copies, keep_all
+from .rewrites.read_once import Copies, keep, keep_all
 from .rewrites.small_sources import reads_only_small, restore, set_for_small_run
 from .session.connect import Connection, connect
 from .session.failures import read_failures, spark_errors
@@ -187,7 +187,7 @@ class SparkEngine:
         """Sources the views and relations read, then the views, registered for the block.
 
         Sources ``copies`` keeps are read once, with the columns it names, and kept for the
-        block (read_once.py).
+        block (read_once.py); so is a kept view's relation.
         They are temporary views (a request to create and one to drop each) only when Spark SQL
         text runs, which may name any of them; other relations read the DataFrames themselves.
         """
@@ -201,9 +201,12 @@ class SparkEngine:
             for name, df in keep_all(loaded, copies or Copies()).items():
                 with spark_errors(f"reading source {name!r}"):
                     self._register(ctx, name, df, as_views)
+            small = copies is not None and copies.small
             for view in views:
                 with spark_errors(f"building view {view.name!r}"):
-                    self._register(ctx, view.name, compile_relation(view.relation, ctx), as_views)
+                    df = compile_relation(view.relation, ctx)
+                    # a kept view (a split's flagged rows) computed once: both outputs and their counts read it
+                    self._register(ctx, view.name, keep(df, None, view.name, small) if view.kept else df, as_views)
             yield ctx
         except BaseException as failure:
             # the failure that ended the block is the one to report; cleaning up after it must

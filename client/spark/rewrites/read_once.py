@@ -167,7 +167,7 @@ def keep(
         # e.g. an endpoint without checkpoints. The queries still run over the source itself; if
         # the data is at fault they fail too, each with an error naming its query.
         warnings.warn(
-            f"source {name!r} could not be kept for the run, so each scan reads it ({first_line(exc)})", stacklevel=2
+            f"{name!r} could not be kept for the run, so each scan computes it again ({first_line(exc)})", stacklevel=2
         )
         return df
 
