@@ -19,6 +19,7 @@ import argparse
 import json
 import shutil
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -78,11 +79,17 @@ def _spark_hand(spark, files: dict[str, str], out: Path) -> tuple[int, int]:
     sql = HAND_FLAGGED.split("AS", 1)[1]  # the same SELECT, over the registered files
     for name in ("events_copy", "events"):  # copy first: 'events' is a prefix of it
         sql = sql.replace("read_parquet({" + name.replace("events_copy", "copy") + "})", name)
-    flagged = spark.sql(sql.replace("IS NOT DISTINCT FROM", "<=>").replace("AS VARCHAR", "AS STRING")).cache()
-    for name, where in (("bad", "__bad"), ("good", "NOT __bad")):
-        flagged.filter(where).drop("__bad").write.mode("overwrite").parquet(str(out / f"spark-{name}"))
-    counts = flagged.selectExpr("count_if(__bad)", "count_if(NOT __bad)").collect()[0]
-    flagged.unpersist()
+    # joins shuffled as gryph's are (Join.shuffled): a broadcast of 1M keys fails a 2 GB local server
+    threshold = spark.conf.get("spark.sql.autoBroadcastJoinThreshold")
+    spark.conf.set("spark.sql.autoBroadcastJoinThreshold", "-1")
+    try:
+        flagged = spark.sql(sql.replace("IS NOT DISTINCT FROM", "<=>").replace("AS VARCHAR", "AS STRING")).cache()
+        for name, where in (("bad", "__bad"), ("good", "NOT __bad")):
+            flagged.filter(where).drop("__bad").write.mode("overwrite").parquet(str(out / f"spark-{name}"))
+        counts = flagged.selectExpr("count_if(__bad)", "count_if(NOT __bad)").collect()[0]
+        flagged.unpersist()
+    finally:
+        spark.conf.set("spark.sql.autoBroadcastJoinThreshold", threshold)
     return int(counts[0]), int(counts[1])
 
 
@@ -108,6 +115,7 @@ def _timed(work, repeat: int) -> tuple[float, float, object]:
         result = work()
         walls.append(time.perf_counter() - clock)
         cpus.append(time.process_time() - cpu)
+        print(f"  one run: {walls[-1]:.2f} s (cpu {cpus[-1]:.2f})", file=sys.stderr)  # kept if a later run fails
     return statistics.median(walls), statistics.median(cpus), result
 
 
