@@ -2,7 +2,7 @@
 DuckDB or Spark, over the benchmark data (``benchmarks/generate.py``), each timed in the same process.
 
     python -m benchmarks.quarantine --rows 1000000 [--memory-limit 2GB] [--repeat 3] [--engine duckdb --engine spark]
-        [--spark-memory 6g]
+        [--spark-memory 6g] [--spark-logs DIR]
 
 The hand-written split is the floor: the four rules' predicates written once as SQL, the rows
 flagged in one ``CREATE TEMP TABLE ... AS`` (Spark: the same SELECT over the two files, cached)
@@ -144,6 +144,8 @@ def _measure(engine: str, args: argparse.Namespace, suite_text: str, files: dict
         if spark is not None:
             spark.close()
         if server is not None:
+            if args.spark_logs:  # the server's folder goes with it: its logs say why a server died
+                shutil.copytree(server.workdir, args.spark_logs, dirs_exist_ok=True)
             server.stop()
     written = split[2]["events"]  # type: ignore[index]
     return {
@@ -193,6 +195,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--engine", choices=("duckdb", "spark"), action="append", help="one or both (default: duckdb)")
     parser.add_argument("--remote", default="local", help="Spark: the sc:// server (default: a local one)")
     parser.add_argument("--spark-memory", default=None, help="Spark: the local server's heap (default: its own, 2g)")
+    parser.add_argument("--spark-logs", default=None, help="Spark: a folder for the private server's logs, kept")
     args = parser.parse_args(argv)
     generate(args.rows, quiet=True)
     files = paths(args.rows)
