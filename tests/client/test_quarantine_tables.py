@@ -323,3 +323,31 @@ def test_spark_commits_a_delta_output_itself_and_a_rerun_replaces_its_data_time(
         spark.stop()
     assert sorted(by_spark, key=repr) == expected
     assert {r["_dq_run"]["engine"] for r in read} == {"spark"}
+
+
+ODD_HEAD = """suite shop
+source orders = csv("orders.csv", header = true, schema = "`Order Id` bigint, `kündé` string, `a.b` string")
+completeness orders_complete on orders: `kündé`
+"""
+ODD = "Order Id,kündé,a.b\n1,ann,x\n2,,y\n"  # bad by hand: 2 (no kündé)
+
+
+@pytest.mark.parametrize("kind", ["delta", "iceberg", "postgres"])
+def test_a_table_gryph_wrote_for_odd_column_names_passes_its_shape_check_again(tmp_path, kind, request):
+    """Names with a blank, a dot, case and unicode are compared as the table spells them: the
+    table the first run made is the shape the second expects."""
+    env = None
+    if kind == "postgres":
+        from tests.postgres_server import PASSWORD
+
+        server, env = request.getfixturevalue("clean_postgres"), {PASSWORD_ENV: PASSWORD}
+        outputs = _pg(server, "quarantine", "dq.bad_orders")
+    else:
+        target = _iceberg(tmp_path) if kind == "iceberg" else 'delta("out/bad")'
+        outputs = f"quarantine orders to {target}\n"
+    (tmp_path / "s.dq").write_text(ODD_HEAD + outputs, "utf-8")
+    (tmp_path / "orders.csv").write_text(ODD, "utf-8")
+    for day in ("2026-11-24", "2026-11-24", "2026-11-25"):
+        done = _run(tmp_path, day, env=env)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["outputs"]["orders"]["quarantine"]["rows"] == 1
