@@ -29,6 +29,7 @@ from gryph.compiler.lowering import Options
 from gryph.compiler.lowering.row_failures import Split
 from gryph.compiler.rule_kinds import metric_name
 from gryph.compiler.safe_names import safe_file_name
+from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.compiler.suites.kept_reads import kept_readers, longest_windows, reading_kept
 from gryph.compiler.suites.kept_rows import KeptRole, KeptRows
 from gryph.compiler.suites.suite import Suite
@@ -120,11 +121,12 @@ def stream(
     folders = quarantine.output_folders(suite, quarantine_to)
     if folders:  # before any batch
         quarantine.check_targets(quarantine_to, folders, Location(suite.file))
+    tables = quarantine.table_outputs(suite, quarantine_to)  # reached and writable before any batch
     stream_state = open_state(suite, state, adopt_state)
     kept = cluster_state or f"{stream_state.path}.pending"
     try:
         quarantine.finish_pending(folders)  # under the state's lease: no other client swaps these
-        split = _Split(folders, quarantine.delta_outputs(suite, quarantine_to))
+        split = _Split(folders, quarantine.delta_outputs(suite, quarantine_to), tables)
         with opened_engine(engine, remote) as active:
             runner = _BatchRunner(suite, active, stream_state, store, record_sample, kept, outputs, split)
             limit = 1 if once else max_batches
@@ -152,6 +154,7 @@ class _Split:
 
     folders: dict[str, dict[str, Path]]
     delta: dict[str, frozenset[str]]
+    tables: dict[str, dict[str, SourceSpec]]  # the outputs committed into Iceberg and PostgreSQL tables
 
     def staged(self, suite: Suite, engine: str, batch: Batch) -> tuple[str, list[quarantine.Staged], tuple[Split, ...]]:
         """A run id for the batch's run, its outputs as that run stages them, and the splits
@@ -163,7 +166,12 @@ class _Split:
         moment = dt.datetime.fromtimestamp(batch.tmst / 1000, dt.timezone.utc)
         shown = moment.replace(tzinfo=None).isoformat(timespec="milliseconds") + "Z"
         staged, splits = quarantine.plan_outputs(
-            self.folders, (suite.name, run_id, shown, engine), engine, self.delta, key=f"batch={batch.number}"
+            self.folders,
+            (suite.name, run_id, shown, engine),
+            engine,
+            self.delta,
+            key=f"batch={batch.number}",
+            tables_of=self.tables,
         )
         return run_id, staged, splits
 
@@ -276,8 +284,8 @@ class _BatchRunner:
             self.state.skip(batch)
             return None
         if staged:  # swapped in before the commit: a batch killed between runs again and replaces them
-            quarantine.publish(staged, run_id)
-            result.outputs = quarantine.described(staged, result.outputs, run_id)
+            committed = quarantine.publish(staged, run_id)
+            result.outputs = quarantine.described(staged, result.outputs, run_id, committed)
         self.state.commit(batch, result.to_dict(), {name: done.times for name, done in settled.items()})
         reached("committed")
         self._forget(batch)

@@ -190,3 +190,73 @@ def test_spark_writes_the_same_batch_folders(spark_remote, tmp_path):
     assert [r.outputs["landed"]["quarantine"]["rows"] for r in results] == [3, 3]
     assert _rows(tmp_path, "bad") == _by_batch(_bad, 2)
     assert _rows(tmp_path, "good") == _by_batch(_good, 2)
+
+
+def _iceberg_outputs(folder: Path) -> str:
+    (folder / "lake").mkdir(exist_ok=True)
+    catalog = f'catalog.uri = "sqlite:///{folder}/lake/c.db", catalog.warehouse = "file://{folder}/lake"'
+    return (
+        f'quarantine landed to iceberg("lake.dq.bad", {catalog})\nvalid landed to iceberg("lake.dq.good", {catalog})\n'
+    )
+
+
+def _table_rows(folder: Path, table: str) -> tuple[list[tuple], int]:
+    """The Iceberg table's (id, name) rows as a sorted multiset, and how many data times they are of."""
+    from pyiceberg.catalog import load_catalog
+
+    catalog = load_catalog("lake", uri=f"sqlite:///{folder}/lake/c.db", warehouse=f"file://{folder}/lake")
+    rows = catalog.load_table(("dq", table)).scan().to_arrow().to_pylist()
+    return sorted(((r["id"], r["name"]) for r in rows), key=repr), len({r["data_time"] for r in rows})
+
+
+TABLE_KILLS = [("GRYPH_STREAM_CRASH_AT", p) for p in ("intent", "computed", "committed", "history")]
+TABLE_KILLS += [("GRYPH_QUARANTINE_CRASH_AT", "staged")]
+
+
+@pytest.mark.parametrize(("variable", "point"), TABLE_KILLS, ids=[p for _, p in TABLE_KILLS])
+def test_a_stream_commits_each_batch_into_iceberg_tables_once_across_a_kill(tmp_path, variable, point):
+    """Each batch's rows are its data time's rows of the tables (the batch's time), replaced when a
+    batch killed before its state's commit runs again: every row once. A stream used to write
+    them as a parquet folder under .gryph/outputs instead, saying nothing."""
+    _suite(tmp_path, 3)
+    (tmp_path / "landed.dq").write_text(SUITE.format(source=FOLDER, outputs=_iceberg_outputs(tmp_path)), "utf-8")
+    killed = _stream(tmp_path, env={variable: point})
+    assert killed.returncode == -9, killed.stderr  # SIGKILL in batch 1
+    resumed = _stream(tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    bad = sorted((row for n in range(3) for row in _bad(n)), key=repr)
+    good = sorted((row for n in range(3) for row in _good(n)), key=repr)
+    assert _table_rows(tmp_path, "bad") == (bad, 3)  # none twice, none lost, a data time per batch
+    assert _table_rows(tmp_path, "good") == (good, 3)
+    documents = [json.loads(line) for line in resumed.stdout.splitlines()]
+    assert all(d["outputs"]["landed"]["quarantine"]["path"] == 'iceberg("lake.dq.bad")' for d in documents)
+
+
+def test_a_stream_commits_each_batch_into_postgres_tables(tmp_path, postgres):
+    import adbc_driver_postgresql.dbapi as pg
+
+    from tests.postgres_server import PASSWORD
+
+    postgres.execute("drop schema if exists stream_dq cascade")
+    url = postgres.url(password=False)
+    outputs = "".join(
+        f'{kind} landed to postgres("{url}", table = "stream_dq.{table}", password_env = "GRYPH_TEST_PG")\n'
+        for kind, table in (("quarantine", "bad"), ("valid", "good"))
+    )
+    _suite(tmp_path, 2)
+    (tmp_path / "landed.dq").write_text(SUITE.format(source=FOLDER, outputs=outputs), "utf-8")
+    try:
+        done = _stream(tmp_path, env={"GRYPH_TEST_PG": PASSWORD})
+        assert done.returncode == 0, done.stderr
+        with pg.connect(postgres.url()) as con, con.cursor() as cursor:
+            tables = {}
+            for table in ("bad", "good"):
+                cursor.execute(f"select id, name, data_time from stream_dq.{table}")
+                tables[table] = cursor.fetchall()
+    finally:
+        postgres.execute("drop schema if exists stream_dq cascade")
+    for table, rows_of in (("bad", _bad), ("good", _good)):
+        assert sorted(((i, n) for i, n, _ in tables[table]), key=repr) == sorted(
+            (row for n in range(2) for row in rows_of(n)), key=repr
+        )
+        assert len({data_time for _, _, data_time in tables[table]}) == 2  # a data time per batch
