@@ -260,3 +260,15 @@ def test_a_stream_commits_each_batch_into_postgres_tables(tmp_path, postgres):
             (row for n in range(2) for row in rows_of(n)), key=repr
         )
         assert len({data_time for _, _, data_time in tables[table]}) == 2  # a data time per batch
+
+
+def test_on_spark_the_cluster_commits_each_batch_into_iceberg_tables(spark_remote, tmp_path):
+    _suite(tmp_path, 2)
+    (tmp_path / "landed.dq").write_text(SUITE.format(source=FOLDER, outputs=_iceberg_outputs(tmp_path)), "utf-8")
+    # a process of its own: its Spark session opens the catalog 'lake' at this test's place
+    args = ("stream", "landed.dq", "--available-now", "--format", "json", "--state", "s.duckdb")
+    done = gryph(*args, "--engine", "spark", "--remote", spark_remote, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert _table_rows(tmp_path, "bad") == (sorted([*_bad(0), *_bad(1)], key=repr), 2)
+    assert _table_rows(tmp_path, "good") == (sorted([*_good(0), *_good(1)], key=repr), 2)
+    assert not (tmp_path / ".gryph" / "outputs").exists()  # committed by the cluster: nothing staged here
