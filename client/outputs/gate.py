@@ -33,8 +33,8 @@ def to_junit(result: RunResult, strict: bool = False) -> str:
                 element.set("type", "CheckError" if check.error else "CheckFailed")
                 # the rows it failed on, as the text report shows them
                 element.text = "\n".join([check.expression, *failing_rows_text(check)])
-        elif check_details(check):  # what a pass read (and what it could not compare), as the text report shows
-            ET.SubElement(case, "system-out").text = check_details(check)
+        elif details := check_details(check):  # what a pass read (and what it could not compare), as the text shows
+            ET.SubElement(case, "system-out").text = details
         cases.append(case)
     attributes = {
         "name": result.name,
