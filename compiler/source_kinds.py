@@ -84,8 +84,8 @@ _ANY = ()  # not checked today: any value is passed on (a text is what works)
 
 @dataclass(frozen=True)
 class SourceKindSpec:
-    """One source kind. ``options``: the options it takes (none declared: a file's reader options,
-    passed to the engine's reader as they are); ``option_prefix`` (if any): options under it are passed on
+    """One source kind. ``options``: the options it takes (a native suite's source naming another
+    is refused: both engines honour each of these); ``option_prefix`` (if any): options under it are passed on
     (Kafka's consumer settings, an Iceberg catalog's properties); ``packages``: per engine, what it
     needs installed to read the kind; ``text``: its files are lines of delimited text (typed_text.py)."""
 
@@ -146,13 +146,19 @@ _DATABASE = (
     Option("connect_timeout", (str, int)),  # a duration: "10s", or milliseconds
     Option("statement_timeout", (str, int)),
 )
+# the options of a delimited text file that say part of its dialect (csv_dialects.py; Spark's
+# spellings `sep` and `charset` too)
+DIALECT_OPTIONS = ("delimiter", "sep", "quote", "escape", "comment", "header", "encoding", "charset", "multiLine")
+# ... and its null markers (null_markers.py), and whether its columns' types are inferred
+_DELIMITED_TEXT = tuple(Option(name, _ANY) for name in (*DIALECT_OPTIONS, "nullValue", "inferSchema"))
 _SPECS = (
-    SourceKindSpec(SourceKind.CSV, "file", text=True, text_values=True),
-    SourceKindSpec(SourceKind.TSV, "file", text=True, text_values=True, delimiter="\t", reader="csv"),
+    SourceKindSpec(SourceKind.CSV, "file", _DELIMITED_TEXT, text=True, text_values=True),
+    SourceKindSpec(SourceKind.TSV, "file", _DELIMITED_TEXT, text=True, text_values=True, delimiter="\t", reader="csv"),
     SourceKindSpec(
         SourceKind.PARQUET, "file", marks=Marks(b"PAR1", b"PAR1", "the PAR1 marks at its start and end"), footers=True
     ),
-    SourceKindSpec(SourceKind.JSON, "file", text_values=True),  # a field of a declared type is read as its JSON text
+    # a field of a declared type is read as its JSON text; `multiLine`: the file is one document
+    SourceKindSpec(SourceKind.JSON, "file", (Option("multiLine", _ANY),), text_values=True),
     SourceKindSpec(
         SourceKind.AVRO,
         "file",

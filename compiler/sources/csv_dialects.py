@@ -65,10 +65,6 @@ class CsvDialect:
         return tuple((key, value) for key, value, default in said if value != default)
 
 
-# the options of a source that say part of its dialect (Spark's spellings ``sep`` and ``charset`` too)
-DIALECT_OPTIONS = ("delimiter", "sep", "quote", "escape", "comment", "header", "encoding", "charset", "multiLine")
-
-
 def flag_option(spec: SourceSpec, key: str, default: bool) -> bool:
     """A true-or-false option of ``spec`` (``true``, ``"yes"``, ``0``...), ``default`` when absent."""
     value = spec.option(key, default)

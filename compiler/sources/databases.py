@@ -20,11 +20,10 @@ from ..language.time_literals import duration_ms
 from ..plan.data_types import BOOLEAN, DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, DataType, decimal
 from ..redaction import redact, register_secret
 from ..source_kinds import source_kind
-from .source_specs import SourceSpec
+from .source_specs import SourceSpec, check_option_names
 from .table_names import split_qualified
 
 # every option a database source takes (source_kinds.py); anything else is a mistake worth naming
-DATABASE_OPTIONS = source_kind("postgres").option_names
 # how a source connects: a native measure's hidden source connects the same way
 CONNECTION_OPTIONS = ("user_env", "password_env", "connect_timeout", "statement_timeout")
 # a server that accepts the connection and never answers fails the run after this long
@@ -148,15 +147,7 @@ def check_database_source(spec: SourceSpec) -> None:
     if table is not None:
         split_qualified(str(table))
     _check_timeouts(spec)
-    for key, _ in spec.options:
-        if key not in DATABASE_OPTIONS:
-            raise InvalidInput(
-                "BAD_SOURCE",
-                f"source {spec.name!r}: {spec.format}(...) has no option {key!r}",
-                location=where,
-                text=key,
-                hint="options: " + ", ".join(DATABASE_OPTIONS),
-            )
+    check_option_names(spec)
     if spec.kind.networked:
         _check_url(spec)
     partitions = spec.option("num_partitions")

@@ -14,9 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from ..errors import InvalidInput, did_you_mean
+from ..errors import InvalidInput
 from ..source_kinds import source_kind
-from .source_specs import SourceSpec
+from .source_specs import SourceSpec, check_option_names
 
 CATALOG_PREFIX = source_kind("iceberg").option_prefix  # a catalog's properties: catalog.uri, catalog.warehouse, ...
 # the time forms a timestamp option takes: a date, or a date and time (ISO 8601, "T" or a space)
@@ -47,14 +47,8 @@ def is_lake_table(spec: SourceSpec) -> bool:
 
 def check_lake_source(spec: SourceSpec) -> None:
     """Refuse, at parse time, a Delta or Iceberg source whose options could never be read."""
-    kind = spec.kind
-    allowed, prefix = kind.option_names, kind.option_prefix
-    for key, _ in spec.options:
-        if prefix and key.startswith(prefix) and len(key) > len(prefix):
-            continue
-        if key not in allowed:
-            shown = allowed + ((prefix + "uri", prefix + "warehouse") if prefix else ())
-            raise _bad(spec, f"{spec.format}(...) has no option {key!r}", key, did_you_mean(key, list(shown)) or None)
+    prefix = spec.kind.option_prefix
+    check_option_names(spec, (prefix + "uri", prefix + "warehouse") if prefix else ())
     if spec.option("version") is not None and spec.option("timestamp") is not None:
         raise _bad(spec, "delta(...) takes version = or timestamp =, not both", spec.describe())
     for key in ("version", "snapshot"):

@@ -20,6 +20,7 @@ from ..plan import Aggregate, Cast, Field, Filter, Limit, Named, Plan, Query, Re
 from ..plan.data_types import DOUBLE, STRING, TIMESTAMP, DataType, Kind, Schema
 from ..plan.scalars import IsNull, not_
 from ..spark_dialect.spark_names import quoted
+from .null_markers import NULL_VALUE
 from .source_specs import SourceSpec
 
 SHOWN = 5  # values that made the column text, most frequent first
@@ -131,7 +132,13 @@ def read_as_text(
         f"{'is' if reading.fits == 1 else 'are'}; so {error.location}: {error.message}",
         location=spec.location,
         text=spec.describe(),
-        hint=_fix(schema, suspect.column, _MEANT[reading.meant][1], reading.marker),
+        # a marker only where the kind reads markers (a JSON file's values are typed, not texts)
+        hint=_fix(
+            schema,
+            suspect.column,
+            _MEANT[reading.meant][1],
+            reading.marker if NULL_VALUE in spec.kind.option_names else None,
+        ),
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import InvalidInput, Location
+from ..errors import InvalidInput, Location, did_you_mean
 from ..plan.data_types import Schema
 from ..redaction import redact
 from ..source_kinds import SOURCE_KINDS, SourceKindSpec, source_kind
@@ -94,3 +94,24 @@ class SourceSpec:
             at = "".join(f", {key} = {value!r}" for key, value in self.options if key in self.kind.option_names)
             return f'{self.format}("{self.paths[0]}"{at})'.replace("'", '"')
         return f"{self.format}(" + ", ".join(f'"{p}"' for p in self.paths) + ")"
+
+
+def check_option_names(spec: SourceSpec, shown: tuple[str, ...] = ()) -> None:
+    """Refuse, located, an option ``spec``'s kind does not take (``delimeter``, ``nulValue``: a
+    typo would otherwise be read as nothing), with the closest it takes; ``shown``: examples of
+    its prefix's options for the hint."""
+    kind = spec.kind
+    prefix = kind.option_prefix
+    for key, _ in spec.options:
+        if prefix and key.startswith(prefix) and len(key) > len(prefix):
+            continue  # settings passed on, checked where they are (consumer_settings.py)
+        if key not in kind.option_names:
+            names = (*kind.option_names, *shown)
+            none = "no option but schema" if kind.family == "file" else "no options"
+            raise InvalidInput(
+                "BAD_SOURCE",
+                f"source {spec.name!r}: {spec.format}(...) has no option {key!r}",
+                location=spec.location,
+                text=key,
+                hint=did_you_mean(key, names) or f"{spec.format}(...) takes {none}",
+            )

@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from ..errors import EngineError, InvalidInput, Location, did_you_mean
+from ..errors import EngineError, InvalidInput, Location
 from ..language.time_literals import duration_ms
 from ..plan.data_types import BOOLEAN, INTEGER, STRING, TIMESTAMP, Column, Schema
 from ..source_kinds import SourceKind, source_kind
 from .consumer_settings import refused_setting
-from .source_specs import SourceSpec
+from .source_specs import SourceSpec, check_option_names
 from .stream_positions import KafkaRange
 
 TMST = "__tmst"  # Griffin's name for the batch time column
@@ -46,17 +46,7 @@ def is_stream(spec: SourceSpec) -> bool:
 def check_stream_source(spec: SourceSpec) -> None:
     """Refuse, located, a streaming source a stream could never read."""
     kind = spec.kind
-    allowed = kind.option_names
-    for key, _value in spec.options:
-        if kind.option_prefix and key.startswith(kind.option_prefix):
-            continue  # checked by consumer_options
-        if key not in allowed:
-            raise _bad(
-                spec,
-                f"{spec.format}(...) takes no option {key!r}",
-                key,
-                did_you_mean(key, list(allowed)) or f"its options: {', '.join(allowed)}",
-            )
+    check_option_names(spec)
     formats = kind.value_formats
     if value_format(spec) not in formats:
         raise _bad(spec, f"{spec.format}(...) reads format = one of {', '.join(formats)}", str(spec.option("format")))

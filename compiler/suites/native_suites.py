@@ -37,7 +37,7 @@ from ..sources.databases import (
 from ..sources.declared_schemas import parse_schema, parse_schema_columns
 from ..sources.lake_tables import check_lake_source, iceberg_is_path
 from ..sources.null_markers import check_option_lists
-from ..sources.source_specs import SourceSpec
+from ..sources.source_specs import SourceSpec, check_option_names
 from ..sources.stream_sources import check_stream_source
 from ..support.gc_pause import without_cyclic_gc
 from ..support.text_files import read_utf8
@@ -102,7 +102,11 @@ def parse_suite(
         with errors.statement():  # one statement's error does not hide the next's
             location = statement.location
             if isinstance(statement, SourceDecl):
-                source = _source(statement, base)
+                try:
+                    source = _source(statement, base)
+                except InvalidInput:
+                    errors.dropped.add(statement.name)  # its readers' "unknown source" would only repeat it
+                    raise
                 if source.name in sources:
                     raise InvalidInput(
                         "DUPLICATE_SOURCE",
@@ -281,8 +285,11 @@ def parse_suite_file(path: str | Path, known_sources: tuple[str, ...] = ()) -> S
 
 
 def _source(statement: SourceDecl, base: Path) -> SourceSpec:
-    """A source statement's spec, its list options checked."""
+    """A source statement's spec, its options' names and lists checked (the other families' own
+    checks include the names)."""
     source = _declared_source(statement, base)
+    if source.kind.family in ("file", "catalog"):
+        check_option_names(source)
     check_option_lists(source)
     return source
 

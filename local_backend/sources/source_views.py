@@ -403,10 +403,14 @@ def _table_name(con: duckdb.DuckDBPyConnection, spec: SourceSpec) -> str:
     ).fetchall()
     matches = [row for row in rows if _names_table(parts, row)]
     if not matches:
+        in_memory = con.execute("SELECT current_database()").fetchone() == ("memory",)
         raise EngineError(
             "SOURCE_NOT_FOUND",
             f"source {spec.name!r}: no table {spec.table!r} in the DuckDB database",
-            hint=did_you_mean(parts[-1], (r[2] for r in rows)),
+            # a suite of a database file's tables run without the file reads an empty database
+            hint="give the DuckDB file that holds it: gryph run SUITE --database FILE.duckdb"
+            if in_memory and not rows
+            else did_you_mean(parts[-1], (r[2] for r in rows)),
         )
     return ".".join(ident(part) for part in matches[0])
 

@@ -21,6 +21,9 @@ VALID = {
     SourceKind.FOLDER: 'folder("landing", schema = "id bigint"',
     SourceKind.DELTA: 'delta("lake/orders"',
     SourceKind.ICEBERG: 'iceberg("lake/items"',
+    SourceKind.CSV: 'csv("d.csv"',
+    SourceKind.TSV: 'tsv("d.tsv"',
+    SourceKind.JSON: 'json("d.json"',
 }
 # a value of each declared type, and one of none of them
 SAMPLES = {str: '"ünï"', int: "3", bool: "true"}

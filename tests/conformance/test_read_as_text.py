@@ -64,3 +64,18 @@ def test_a_header_only_file_is_blamed_at_the_source(dq_engine, tmp_path):
         "source 'orders': column 'price' was read as string because it holds no value to tell its type by; so "
     )
     assert error.hint == 'declare its types, schema = "name type, ...": a file without rows is then read in them'
+
+
+def test_a_json_files_hint_offers_types_not_a_null_marker(dq_engine, tmp_path):
+    # json(...) takes no nullValue (its values are typed JSON, not texts): the fix is its types alone
+    (tmp_path / "orders.json").write_text('{"id": 1, "amount": 2.5}\n{"id": 2, "amount": "n/a"}\n', encoding="utf-8")
+    suite = tmp_path / "s.dq"
+    suite.write_text('suite s\nsource orders = json("orders.json")\nmeasure "m": select sum(amount) from orders\n')
+    with pytest.raises(EngineError) as caught:
+        run(load_suite(str(suite)), dq_engine)
+    error = caught.value
+    assert (error.code, error.location.line) == ("SOURCE_READ_AS_TEXT", 2)
+    assert "'n/a' (1 row), while 1 value is" in error.message
+    assert error.hint == (
+        'declare its types, schema = "amount double, id integer" (a value that is not one is then NULL and counted)'
+    )

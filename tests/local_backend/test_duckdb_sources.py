@@ -361,6 +361,16 @@ def test_unknown_table(database):
     assert "users" in err.value.hint
 
 
+def test_a_table_asked_of_no_database_file_names_the_option_that_gives_one(tmp_path):
+    # a suite `gryph suggest shop.duckdb` wrote, run without --database: an empty in-memory database
+    engine = DuckDBEngine()
+    with pytest.raises(EngineError) as err:
+        engine.schema_of(SourceSpec("o", "table", table="main.orders"))
+    engine.close()
+    assert err.value.code == "SOURCE_NOT_FOUND"
+    assert err.value.hint == "give the DuckDB file that holds it: gryph run SUITE --database FILE.duckdb"
+
+
 def test_bad_table_name(engine):
     with pytest.raises(InvalidInput):
         engine.schema_of(SourceSpec("u", "table", table="a.b.c.d"))

@@ -19,8 +19,8 @@ from pyspark.sql.pandas.types import from_arrow_schema
 
 from gryph.compiler.errors import EngineError
 from gryph.compiler.plan.data_types import INTEGER, Column, Schema
-from gryph.compiler.source_kinds import SourceKind
-from gryph.compiler.sources.csv_dialects import DIALECT_OPTIONS, CsvDialect, csv_dialect, first_local_file
+from gryph.compiler.source_kinds import DIALECT_OPTIONS, SourceKind
+from gryph.compiler.sources.csv_dialects import CsvDialect, csv_dialect, first_local_file
 from gryph.compiler.sources.csv_whole_files import refuse_misread
 from gryph.compiler.sources.databases import is_database
 from gryph.compiler.sources.in_memory_tables import frame_to_arrow
