@@ -201,7 +201,7 @@ def _delta_table(spec: SourceSpec):
         raise _unreadable(spec, exc) from None
     version, moment = spec.option("version"), delta_timestamp(spec)
     if moment is not None:
-        version = _version_at(spec, table.history(), moment)
+        version = _version_at(spec, _commit_times(path, table.history()), moment)
     if version is None or version == table.version():
         return table
     if not isinstance(version, int) or version > table.version():
@@ -213,10 +213,32 @@ def _delta_table(spec: SourceSpec):
     return table
 
 
-def _version_at(spec: SourceSpec, history: list[dict], moment: datetime) -> int:
-    """The version current at ``moment``; as Delta on Spark, a moment before the first commit or
-    after the last is an error rather than the nearest version."""
-    commits = sorted((entry["version"], entry["timestamp"]) for entry in history)
+def _commit_times(path: str, history: list[dict]) -> list[tuple[int, int]]:
+    """Each version and the moment (epoch ms) of its commit as Delta on Spark tells it
+    (``DeltaHistoryManager``): the in-commit timestamp where the table keeps one, else the
+    modification time of the version's log file, a moment no later than the commit before made a
+    millisecond after it. The commit's own record (``commitInfo.timestamp``, taken before the file
+    was written, so earlier) would place a moment between the two in another version than Spark
+    does; it stands only for a log that is not a local file."""
+    log = Path(local_path(path)) / "_delta_log"
+    times: list[tuple[int, int]] = []
+    for entry in sorted(history, key=lambda entry: entry["version"]):
+        version, at = entry["version"], entry.get("inCommitTimestamp")
+        if at is None:
+            try:
+                at = (log / f"{version:020d}.json").stat().st_mtime_ns // 1_000_000
+            except OSError:
+                at = entry["timestamp"]
+            if times and at <= times[-1][1]:
+                at = times[-1][1] + 1
+        times.append((version, at))
+    return times
+
+
+def _version_at(spec: SourceSpec, commits: list[tuple[int, int]], moment: datetime) -> int:
+    """The version current at ``moment`` (``commits``: each version's commit, in order); as Delta
+    on Spark, a moment before the first commit or after the last is an error rather than the
+    nearest version."""
     millis = moment.timestamp() * 1000
     first, last = commits[0], commits[-1]
     if millis < first[1] or millis > last[1]:

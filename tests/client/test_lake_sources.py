@@ -62,11 +62,18 @@ def engine(request):
     return {"engine": "spark", "remote": request.getfixturevalue("spark_remote")}
 
 
+def _log_file(table, version: int):
+    return table / "_delta_log" / f"{version:020d}.json"
+
+
+def _utc_millis(millis: int) -> str:
+    return datetime.fromtimestamp(millis / 1000, timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
 def test_delta_at_its_last_version_a_version_and_a_timestamp(delta_table, engine):
-    """Last version: 4 rows, id NULL once. Version 0 and the moment of its commit: the first 2
-    rows, none NULL."""
-    first_commit = min(entry["timestamp"] for entry in DeltaTable(str(delta_table)).history())
-    moment = datetime.fromtimestamp(first_commit / 1000, timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")
+    """Last version: 4 rows, id NULL once. Version 0 and the moment of its commit (its log file's
+    modification time: the moment Delta on Spark gives a commit): the first 2 rows, none NULL."""
+    moment = _utc_millis(_log_file(delta_table, 0).stat().st_mtime_ns // 1_000_000)
     suite = f'''source last = delta("{delta_table}")
 source v0 = delta("{delta_table}", version = 0)
 source then = delta("{delta_table}", timestamp = "{moment}")
@@ -77,6 +84,29 @@ completeness ct on then: id
     metrics = run(suite, **engine).metrics
     assert metrics["c"] == {"total": 4, "incomplete": 1, "complete": 3}
     assert metrics["c0"] == metrics["ct"] == {"total": 2, "incomplete": 0, "complete": 2}
+
+
+def test_a_delta_timestamp_picks_the_same_version_on_both_engines(tmp_path, engine):
+    """A commit's moment is its log file's modification time on both engines, not the moment its
+    writer recorded in it (earlier: taken before the file was written). Here the writer's record
+    says t, the files say t + 5 s (version 0) and t + 10 s (version 1), by hand with utime: at
+    t + 1 s there is no version yet, at t + 7 s version 0 (2 rows), at t + 10 s version 1 (4)."""
+    table = tmp_path / "orders"
+    write_deltalake(str(table), FIRST)
+    write_deltalake(str(table), SECOND, mode="append")
+    recorded = min(entry["timestamp"] for entry in DeltaTable(str(table)).history())
+    for version, later in ((0, 5_000), (1, 10_000)):
+        nanos = (recorded + later) * 1_000_000  # exact: a float of seconds may land a microsecond early
+        os.utime(_log_file(table, version), ns=(nanos, nanos))
+
+    def rows_at(after: int) -> int:
+        suite = f'source o = delta("{table}", timestamp = "{_utc_millis(recorded + after)}")\nmeasure "n": select count(*) from o\n'
+        return run(suite, **engine).measures["n"]
+
+    with pytest.raises(InvalidInput) as caught:
+        rows_at(1_000)
+    assert caught.value.code == "LAKE_VERSION_NOT_FOUND"
+    assert (rows_at(7_000), rows_at(10_000)) == (2, 4)
 
 
 def test_delta_filters_keep_nan_as_the_largest_number(delta_table, engine):
