@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from gryph.compiler.checks.check_functions import BaselineQuery, Point
+from gryph.compiler.errors import EngineError
 
 from ..results.checked_values import text
 from ..results.document import ResultDocument
@@ -165,11 +166,27 @@ class HistoryReads(HistoryFile):
         """The newest current runs of ``suite`` (newest data time, else start, first): run id, start
         time, data time (None without), engine, verdict and measures; ``superseded`` adds the runs
         a rerun of their data time replaced, each with ``superseded_by``."""
-        return self._query_with(
+        runs = self._query_with(
             lambda tables: self._runs_sql(
                 "run_id, started, engine, passed, document", tables, superseded, suite, limit
             ),
             lambda row: run_row(row, superseded),
+        )
+        return runs if superseded else self._current_runs(suite, runs, limit)
+
+    def _current_runs(self, suite: str, found: list, limit: int) -> list:
+        """``found``, the current runs of ``suite``; none though it has runs is a damaged history
+        (HISTORY_UNREADABLE): a rerun replaces only the runs before it, so in a history gryph wrote
+        the newest run of each data time stays current."""
+        if found or limit <= 0 or self._before is not None or suite not in self.suites():
+            return found
+        raise EngineError(
+            "HISTORY_UNREADABLE",
+            f"the history {self.path} marks every stored run of suite {suite!r} as replaced by a rerun "
+            "of its data time, which gryph never writes: its data_times table was changed",
+            location=self._location,
+            text=suite,
+            hint=f"gryph history {suite} --all --history {self.path} lists the runs and what replaced each",
         )
 
     def _runs_sql(
@@ -218,4 +235,4 @@ class HistoryReads(HistoryFile):
         documents = self._query_with(
             lambda tables: self._runs_sql("run_id, started, document", tables, False, suite, limit), document_row
         )
-        return documents[::-1]
+        return self._current_runs(suite, documents, limit)[::-1]

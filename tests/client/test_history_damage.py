@@ -116,3 +116,26 @@ def test_a_damaged_row_is_history_unreadable_naming_the_file(stored, tmp_path, c
     assert f"error HISTORY_UNREADABLE: the history {history} holds a damaged run: " in err
     assert named in err
     assert "internal error" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("which", ["history", "report"])
+@pytest.mark.parametrize("replaced_by", ["run_id", "'no-such-run'"])
+def test_every_run_marked_replaced_is_history_unreadable(stored, tmp_path, capsys, which, replaced_by):
+    """A rerun replaces the runs of its data time before it, never the newest: a history whose every
+    run of a suite is marked replaced (by itself, by a run it does not hold) was edited (the report
+    was an IndexError, `history` an empty list)."""
+    history = tmp_path / "h.duckdb"
+    shutil.copy(stored / "h.duckdb", history)
+    with duckdb.connect(str(history)) as con:
+        con.execute("delete from data_times")
+        con.execute(f"insert into data_times select run_id, suite, timestamp '2026-11-24', {replaced_by} from runs")
+    capsys.readouterr()
+    assert main(_command(which, history)) == 3
+    err = capsys.readouterr().err
+    assert (
+        f"error HISTORY_UNREADABLE: the history {history} marks every stored run of suite 'users' as replaced "
+        "by a rerun of its data time" in err
+    )
+    assert "internal error" not in err and "Traceback" not in err
+    assert main(["history", "users", "--history", str(history), "--all"]) == 0  # listed as they are stored
+    assert "(superseded)" in capsys.readouterr().out
