@@ -4,6 +4,7 @@ must stop the stream as STREAM_STATE before anything acts on it."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import cast
 
@@ -24,10 +25,10 @@ def batch_row(row: tuple) -> tuple[int, int, dict, str, ResultDocument | None]:
     result document (None before it is committed)."""
     number, tmst, stored_input, status, document = row
     number = integer(number, "a batch's number")
+    if number < 1:
+        raise Damaged(f"a batch's number is {number}, not 1 or more")
     what = f"batch {number}"
-    tmst = integer(tmst, f"{what}'s time")
-    if not 0 <= tmst < LAST_TMST:
-        raise Damaged(f"{what}'s time is {tmst}, not epoch milliseconds of years 1970 to 9999")
+    tmst = _batch_time(tmst, f"{what}'s time")
     if status not in STATUSES:
         raise Damaged(f"{what}'s status is {status!r}, not one of {', '.join(STATUSES)}")
     parts = input_parts(stored_input, f"{what}'s input")
@@ -40,9 +41,9 @@ def input_parts(stored: object, what: str) -> dict:
     """The parts of a stored batch input, each checked: the keyword arguments of ``BatchInput``."""
     shaped = json_object(stored, what)
     return {
-        "kafka": _each(shaped, "kafka", what, lambda v, w: _row(v, _RANGE, w)),
-        "files": _each(shaped, "files", what, lambda v, w: _row(v, _FILE, w)),
-        "lost": _each(shaped, "lost", what, integer, listed=False),
+        "kafka": _each(shaped, "kafka", what, _kafka_range),
+        "files": _each(shaped, "files", what, _file_slice),
+        "lost": _each(shaped, "lost", what, _natural, listed=False),
         "pending": _each(shaped, "pending", what, text, listed=False),
         "cutoff": _each(shaped, "cutoff", what, integer, listed=False),
         "history": _each(shaped, "history", what, text),
@@ -63,6 +64,21 @@ def _each(shaped: dict, key: str, what: str, check: Callable[[object, str], obje
     return checked
 
 
+def _kafka_range(value: object, what: str) -> tuple:
+    topic, partition, start, end = _row(value, _RANGE, what)
+    for name, number in (("partition", partition), ("start", start), ("end", end)):
+        _natural(number, f"{what}'s {name}")
+    if start > end:
+        raise Damaged(f"{what} is offsets {start} to {end} of {topic}/{partition}, which are not a range of offsets")
+    return topic, partition, start, end
+
+
+def _file_slice(value: object, what: str) -> tuple:
+    path, mtime_ns, size = _row(value, _FILE, what)
+    _natural(size, f"{what}'s size")  # its modification time may well be before 1970
+    return path, mtime_ns, size
+
+
 def _row(value: object, kinds: tuple[type, ...], what: str) -> tuple:
     if not isinstance(value, list) or len(value) != len(kinds):
         raise Damaged(f"{what} is {value!r:.60}, not a list of {len(kinds)} values")
@@ -73,7 +89,14 @@ def position_row(row: tuple, source: str) -> tuple[tuple[str, int], int]:
     """A ``kafka_positions`` row: ``(topic, partition)`` and the next offset to read."""
     topic, part, offset = row
     what = f"the position of {source!r} on {topic}/{part}"
-    return (text(topic, what), integer(part, what)), _natural(offset, what)
+    return (text(topic, what), _natural(part, what)), _natural(offset, what)
+
+
+def _batch_time(value: object, what: str) -> int:
+    tmst = integer(value, what)
+    if not 0 <= tmst < LAST_TMST:
+        raise Damaged(f"{what} is {tmst}, not epoch milliseconds of years 1970 to 9999")
+    return tmst
 
 
 def _natural(value: object, what: str) -> int:
@@ -87,8 +110,9 @@ def _natural(value: object, what: str) -> int:
 def accuracy_row(row: tuple, rule: str) -> tuple[int, tuple[int, int]]:
     """An ``accuracy_times`` row: a batch time and the rule's ``(total, miss)`` at it."""
     tmst, total, miss = row
+    tmst = _batch_time(tmst, f"accuracy rule {rule!r}'s batch time")
     what = f"accuracy rule {rule!r}'s counts at {tmst}"
-    return integer(tmst, what), (_natural(total, what), _natural(miss, what))
+    return tmst, (_natural(total, what), _natural(miss, what))
 
 
 def meta_text(meta: dict, key: str) -> str:
@@ -97,3 +121,11 @@ def meta_text(meta: dict, key: str) -> str:
     if not isinstance(value, str) or not value:
         raise Damaged(f"its meta table has no {key}")
     return value
+
+
+def meta_format(meta: dict) -> int:
+    """The format number the state was written in (1 or more; a newer gryph's is higher)."""
+    stored = meta_text(meta, "format")
+    if not re.fullmatch("[0-9]+", stored) or int(stored) < 1:
+        raise Damaged(f"its format is {stored!r:.40}, not a format number (1 or more)")
+    return int(stored)

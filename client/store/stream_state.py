@@ -27,9 +27,9 @@ from gryph.compiler.sources.stream_positions import FileSlice, KafkaRange
 from ..results.checked_values import Damaged
 from ..results.document import ResultDocument
 from .locked_files import Busy, connect, gryph_lock, not_duckdb
-from .state_rows import accuracy_row, batch_row, meta_text, position_row
+from .state_rows import accuracy_row, batch_row, meta_format, meta_text, position_row
 
-FORMAT_VERSION = "1"
+FORMAT_VERSION = 1  # the state format written; this gryph reads it and the earlier ones
 
 _SCHEMA = (
     "create table if not exists meta (key varchar primary key, value varchar)",
@@ -117,10 +117,12 @@ class StreamState:
             foreign = self._foreign_tables()
             if foreign:
                 raise self._broken(f"it is a DuckDB database of other tables ({', '.join(foreign)}), not a stream's")
+            meta = self._meta()
+            self._check_format(meta)  # before anything is written: a newer gryph's state is left as it is
             with self._transaction():  # one commit, not one per table: each writes the file
                 for statement in _SCHEMA:
                     self._con.execute(statement)
-                self._claim(suite, owner, adopt)
+                self._claim(meta, suite, owner, adopt)
         except duckdb.Error as error:
             self.close()
             raise self._broken(str(error).splitlines()[0]) from None
@@ -154,32 +156,52 @@ class StreamState:
         names = sorted(name for (name,) in self._con.execute("select table_name from duckdb_tables()").fetchall())
         return [] if not names or "meta" in names else names[:5]
 
-    def _broken(self, problem: str) -> EngineError:
+    def _broken(self, problem: str, hint: str = "") -> EngineError:
         return EngineError(
             "STREAM_STATE",
             f"the stream state {self.path} cannot be used: {problem}",
             location=Location(str(self.path)),
             text=str(self.path),
-            hint="it is not a gryph stream state (or it is damaged): give another --state, or move it away to "
+            hint=hint
+            or "it is not a gryph stream state (or it is damaged): give another --state, or move it away to "
             "start the stream again",
         )
 
-    def _claim(self, suite: str, owner: Owner | None, adopt: bool) -> None:
+    def _meta(self) -> dict[str, str]:
+        """The state's ``meta`` table; none in a new file."""
+        if not self._con.execute("select 1 from duckdb_tables() where table_name = 'meta'").fetchall():
+            return {}
+        return dict(self._con.execute("select key, value from meta").fetchall())
+
+    def _check_format(self, meta: dict[str, str]) -> None:
+        """A state of a format this gryph does not read is refused: read as this format, its
+        batches and positions would be taken for others, and writing would damage them."""
+        if not meta:
+            return
+        found = self._checked(lambda: meta_format(meta))
+        if found > FORMAT_VERSION:
+            raise self._broken(
+                f"it is of state format {found}, and this gryph reads formats up to {FORMAT_VERSION}",
+                hint="it was written by a newer gryph: upgrade gryph to run this stream; the state was left as "
+                "it is (do not reset or overwrite it with this version: the stream would lose its positions)",
+            )
+
+    def _claim(self, meta: dict[str, str], suite: str, owner: Owner | None, adopt: bool) -> None:
         """The file belongs to one suite's stream: another suite's state is refused, not mixed.
         Two suite files of the same name are two suites: the state records its file (a state
         older than that record is claimed by the first to open it); ``adopt`` hands it to
         ``owner`` (the suite file moved)."""
-        meta = dict(self._con.execute("select key, value from meta").fetchall())
         if not meta:
             self._insert_many(
                 "insert into meta values (?, ?)",
-                [["suite", suite], ["stream_id", uuid.uuid4().hex], ["format", FORMAT_VERSION]],
+                [["suite", suite], ["stream_id", uuid.uuid4().hex], ["format", str(FORMAT_VERSION)]],
             )
-            meta = dict(self._con.execute("select key, value from meta").fetchall())
-        if meta.get("suite") != suite:
+            meta = self._meta()
+        stored_suite = self._checked(lambda: meta_text(meta, "suite"))
+        if stored_suite != suite:
             raise InvalidInput(
                 "STREAM_OTHER_SUITE",
-                f"the stream state {self.path} is the state of suite {meta.get('suite')!r}, not {suite!r}",
+                f"the stream state {self.path} is the state of suite {stored_suite!r}, not {suite!r}",
                 location=Location(str(self.path)),
                 text=str(self.path),
                 hint="give each suite its own --state",

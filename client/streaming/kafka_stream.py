@@ -94,8 +94,6 @@ class KafkaStream:
                 return where, f"a topic source {self.spec.name!r} does not read ({', '.join(declared)})"
             if r.part not in held:
                 return where, f"a partition the broker at {self.spec.paths[0]} does not have"
-            if not 0 <= r.start <= r.end:
-                return f"{where} offsets {r.start} to {r.end}", "which are not a range of offsets"
             if r.end > held[r.part].end:  # planned below the high watermark, which never falls
                 return f"{where} offsets {r.start} to {r.end}", "beyond the offsets the broker holds"
         return None

@@ -3,10 +3,10 @@ anything of it is read again.
 
 Its intent names what the batch reads (stream_state.py): Kafka ranges, a folder's files, the
 misses and earlier rows the stream keeps. Each must be what this stream could have planned: a
-declared stream source; a partition the broker holds of one of its topics, with offsets in order;
-a file directly inside the source's folder under a name the folder's listing takes; the kept
-files at the places this stream writes them. Anything else is ``STREAM_STATE`` naming the state
-and the input, and nothing is read.
+declared stream source; a partition the broker holds of one of its topics, with offsets it holds
+(their order is checked as the state is read, state_rows.py); a file directly inside the source's
+folder under a name the folder's listing takes; the kept files at the places this stream writes
+them. Anything else is ``STREAM_STATE`` naming the state and the input, and nothing is read.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ A target's URL may itself be a secret (the path of a Slack or Teams incoming web
 messages name a target by its kind and host only (``describe_target``) and a refused URL by its
 scheme only. Everything a delivery could trip on is refused here as ``BAD_NOTIFY``: an unknown
 scheme, a missing or malformed host, a port that is not a number from 1 to 65535, spaces, control
-or non-ASCII characters, and credentials written into the URL (``user:password@`` would otherwise
+or non-ASCII characters, a ``%`` that starts no escape, a fragment (``#...``, which no delivery
+sends), and credentials written into the URL (``user:password@`` would otherwise
 travel as plain text in the suite; secrets come from ``token_env`` / ``password_env``).
 """
 
@@ -36,6 +37,7 @@ _LABEL = r"[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?"
 _HOST_NAME = re.compile(rf"{_LABEL}(?:\.{_LABEL})*\.?")
 _DOTTED_NUMBERS = re.compile(r"[0-9.]+")
 _ADDRESS = re.compile(r"[^\s@<>,]+@[^\s@<>,]+")
+_BAD_ESCAPE = re.compile("%(?![0-9A-Fa-f]{2})")
 
 
 def notify_target(
@@ -53,14 +55,15 @@ def notify_target(
     kind, address = _kind(url)
     if kind is None:
         raise _bad(url, f"{_scheme(url)!r} is no alert target", location, _FORMS)
-    problem = _character_problem(address)
-    if problem is None:
-        try:
-            parts = urlsplit(address)
-        except ValueError:  # a "[" without its "]"
-            problem = "the host in brackets is no IPv6 address"
-        else:
-            problem = _address_problem(kind, parts)
+    found = _text_problem(address)
+    if found is not None:
+        raise _bad(url, found[0], location, found[1])
+    try:
+        parts = urlsplit(address)
+    except ValueError:  # a "[" without its "]"
+        problem: str | None = "the host in brackets is no IPv6 address"
+    else:
+        problem = _address_problem(kind, parts)
     if problem is not None:
         raise _bad(url, problem, location, None)
     secret_env, timeout, repeat_ms = _options(url, kind, options or {}, location)
@@ -96,16 +99,30 @@ def _kind(url: str) -> tuple[str | None, str]:
     return ("smtp" if scheme in MAIL_SCHEMES else None), url
 
 
-def _character_problem(url: str) -> str | None:
-    """A space, control or non-ASCII character, by position (never the text around it)."""
+def _text_problem(url: str) -> tuple[str, str] | None:
+    """What no target's URL may hold, whatever its kind, by position (never the text around it,
+    which may be its secret): a space, control or non-ASCII character, a ``%`` that starts no
+    escape (sent as it is, or decoded to something else), a fragment (dropped by every delivery).
+    The problem and its hint."""
     for position, char in enumerate(url, 1):
         if char.isspace():
-            return f"the URL holds a space at character {position}; write it as %20"
+            return f"the URL holds a space at character {position}", "write a space as %20"
         if not char.isprintable() or not char.isascii():
             return (
-                f"the URL holds the character U+{ord(char):04X} at character {position}: percent-encode it "
-                "(in a host name, write its xn-- form)"
+                f"the URL holds the character U+{ord(char):04X} at character {position}",
+                "percent-encode it (in a host name, write its xn-- form)",
             )
+    escape = _BAD_ESCAPE.search(url)
+    if escape is not None:
+        return (
+            f"the URL holds a % at character {escape.start() + 1} that is not followed by two hex digits",
+            "a % starts an escape such as %2F; write a % itself as %25",
+        )
+    if "#" in url:
+        return (
+            f"the URL holds a fragment (#...) at character {url.index('#') + 1}, which no delivery sends",
+            "remove it, or write a # itself as %23",
+        )
     return None
 
 

@@ -5,7 +5,9 @@ connectorx was measured against mysql-connector-python (benchmarks/README.md): a
 faster, and its stream holds one batch at a time. It opens a connection per query and binds no
 parameters, so filters reach it as literals (database_filters.py). Its connection pool waits 30
 seconds for a login the server refuses; a server out of reach is found first, within the
-source's connect timeout, by opening a socket to it.
+source's connect timeout, by opening a socket to it. A statement that fails while it streams (its
+``statement_timeout``) makes connectorx panic: its calls run with the panic's text kept off the
+terminal (native_stderr.py), gryph reporting the error from the exception.
 """
 
 from __future__ import annotations
@@ -13,11 +15,14 @@ from __future__ import annotations
 import importlib
 import os
 import socket
+from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pyarrow as pa
 
 from gryph.compiler.sources.databases import Database
+
+from .native_stderr import panics_held
 
 BATCH_ROWS = 65_536
 
@@ -44,16 +49,32 @@ class MysqlConnection:
         return _Cursor(self)
 
     def stream(self, sql: str) -> pa.RecordBatchReader:
-        return self._cx.read_sql(
-            self._database.mysql_uri(),
-            sql,
-            return_type="arrow_stream",
-            batch_size=BATCH_ROWS,
-            pre_execution_query=list(self._database.mysql_session()),
-        )
+        with panics_held():
+            reader = self._cx.read_sql(
+                self._database.mysql_uri(),
+                sql,
+                return_type="arrow_stream",
+                batch_size=BATCH_ROWS,
+                pre_execution_query=list(self._database.mysql_session()),
+            )
+        return pa.RecordBatchReader.from_batches(reader.schema, _held_batches(reader))
 
     def close(self) -> None:
         """Nothing held open: each query's connection closes with its stream."""
+
+
+def _held_batches(reader: pa.RecordBatchReader) -> Iterator[pa.RecordBatch]:
+    """``reader``'s batches, each pulled (where the query runs on, and may fail) with panics held."""
+    try:
+        while True:
+            with panics_held():
+                try:
+                    batch = reader.read_next_batch()
+                except StopIteration:
+                    return
+            yield batch
+    finally:
+        reader.close()
 
 
 class _Cursor:

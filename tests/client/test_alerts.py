@@ -294,6 +294,13 @@ def test_smtp_login_with_password_env(tmp_path, monkeypatch, capsys):
         ("https://bad_host!/Secret58", "no host name"),
         ("https://hooks.example/é/Secret58", "U+00E9 at character 23"),
         ("smtp://mail.example/?from=a@x.org&to=b@x.org%0d%0aBcc:Secret58@evil.example", "to= holds something"),
+        ("teams:https://x.webhook.office.com/webhookb2/Secret58%zz", "a % at character 48 that is not followed by"),
+        ("slack:https://hooks.slack.com/services/T0/B0/Secret58%4", "a % at character 48 that is not followed by"),
+        ("https://hooks.example/x?Secret58=%g1", "a % at character 34 that is not followed by two hex digits"),
+        ("smtp://mail.example/?from=a@x.org&to=b%zz@x.org", "a % at character 39 that is not followed by"),
+        ("teams:https://x.webhook.office.com/webhookb2/Secret58#frag", "a fragment (#...) at character 48"),
+        ("https://hooks.example/Secret58#", "a fragment (#...) at character 31, which no delivery sends"),
+        ("smtp://mail.example/?from=a@x.org&to=b@x.org#Secret58", "a fragment (#...) at character 45"),
     ],
 )
 def test_bad_urls_are_refused_at_validate_without_their_secrets(tmp_path, capsys, url, problem):
@@ -306,8 +313,26 @@ def test_bad_urls_are_refused_at_validate_without_their_secrets(tmp_path, capsys
     assert "Secret58" not in err and "PwInUrl77" not in err
 
 
+@pytest.mark.parametrize(
+    ("url", "hint"),
+    [
+        (
+            "teams:https://x.webhook.office.com/webhookb2/Secret58%zz",
+            "a % starts an escape such as %2F; write a % itself as %25",
+        ),
+        ("teams:https://x.webhook.office.com/webhookb2/a#Secret58", "remove it, or write a # itself as %23"),
+    ],
+)
+def test_a_bad_escape_or_a_fragment_says_how_to_write_it(tmp_path, capsys, url, hint):
+    suite(tmp_path, f'notify "{url}"\n')
+    assert main(["validate", str(tmp_path / "s.dq")]) == 2
+    err = capsys.readouterr().err
+    assert f"\n    near: teams:...\n    hint: {hint}\n" in err, err
+    assert "Secret58" not in err
+
+
 def test_a_good_url_and_its_timeout_validate(tmp_path, capsys):
-    suite(tmp_path, 'notify "teams:https://x.webhook.office.com:8443/webhookb2/Secret58?a=1" with timeout = 2.5\n')
+    suite(tmp_path, 'notify "teams:https://x.webhook.office.com:8443/webhookb2/Sec%2Fret58?a=%41" with timeout = 2.5\n')
     assert main(["validate", str(tmp_path / "s.dq")]) == 0
     for timeout in ("0", "3601", '"10s"'):
         suite(tmp_path, f'notify "https://hooks.example/x" with timeout = {timeout}\n')

@@ -352,7 +352,9 @@ measure "timeout" on o: native "select cast(@@session.max_statement_time as doub
     assert run(suite, **engine).measures["timeout"] == 300.0
 
 
-def test_a_sleeping_native_measure_is_a_located_statement_timeout(shop, engine):
+def test_a_sleeping_native_measure_is_a_located_statement_timeout(shop, engine, capfd):
+    """The error is gryph's alone: connectorx's panic at the ended statement (its text and backtrace,
+    printed to fd 2 from DuckDB's thread) never reaches the terminal."""
     suite = f'''source o = mysql("{shop.url()}", table = "shop.orders", statement_timeout = "1s")
 measure "slow" on o: native "select sleep(300) as s"
 '''
@@ -364,3 +366,25 @@ measure "slow" on o: native "select sleep(300) as s"
     assert (error.location.line, error.location.column) == (2, 22)  # the native text
     # ended by the timeout, not by SLEEP(300) (a Spark server's first read alone takes 30 s)
     assert time.monotonic() - started < 120
+    err = capfd.readouterr().err
+    assert "panicked" not in err and "connectorx" not in err, err
+
+
+@pytest.mark.parametrize("backtrace", ["0", "1"])
+def test_the_cli_shows_a_statement_timeout_without_a_panic(shop, tmp_path, backtrace):
+    """As a user runs it (with or without RUST_BACKTRACE): stderr is gryph's error, and only that."""
+    suite = _suite(
+        tmp_path,
+        f'''source o = mysql("{shop.url()}", table = "shop.orders", statement_timeout = "1s")
+measure "slow" on o: native "select sleep(300) as s"
+''',
+    )
+    done = subprocess.run(
+        [*_CLI, "run", str(suite), "--no-history"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "RUST_BACKTRACE": backtrace},
+    )
+    assert done.returncode == 3
+    assert done.stderr.startswith(f"{suite}:2:22: error STATEMENT_TIMEOUT: measure 'slow'"), done.stderr
+    assert "panicked" not in done.stderr and "connectorx" not in done.stderr and "backtrace" not in done.stderr

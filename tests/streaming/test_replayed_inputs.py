@@ -130,7 +130,7 @@ def test_a_replayed_kafka_batch_reads_only_partitions_of_its_topics(kafka, tmp_p
         ([[other, 0, 0, 1]], "a topic source 'clicks' does not read"),
         ([[topic, 3, 0, 2]], "a partition the broker at"),
         ([[topic, 0, 2, 0]], "which are not a range of offsets"),
-        ([[topic, 0, -5, 2]], "which are not a range of offsets"),
+        ([[topic, 0, -5, 2]], "item 1's start is -5, below 0"),
         ([[topic, 0, 0, 10**15]], "beyond the offsets the broker holds"),
     ):
         _set_intent(state, {**original, "kafka": {"clicks": forged}})
