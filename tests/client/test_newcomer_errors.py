@@ -86,6 +86,69 @@ def test_at_most_twenty_errors(folder):
     )
 
 
+def test_every_unknown_column_of_a_statement_is_reported(folder):
+    suite = folder / "s.dq"
+    suite.write_text('source users = csv("users.csv")\ncompleteness c on users: emial, post_cod\n')
+    done = gryph("validate", str(suite))
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"{suite}:2:26: error UNKNOWN_COLUMN: unknown column 'emial'\n    near: emial\n"
+        "    hint: did you mean 'email'?\n"
+        f"{suite}:2:33: error UNKNOWN_COLUMN: unknown column 'post_cod'\n    near: post_cod\n"
+        "    hint: did you mean 'post_code'?\n"
+        "2 errors\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "statement,unknown",
+    [
+        # the where clause is read first: its errors still come in the order they stand
+        (
+            "profiling p on users: max(emial) as m, count(*) as n where user_idd > 1 and post_cod is null",
+            ["emial", "user_idd", "post_cod"],
+        ),
+        # the keys read from the source and again from the target: each error once
+        ("uniqueness u on users, copy: emial, user_idd", ["emial", "user_idd"]),
+        ("distinctness d on users: emial, user_idd", ["emial", "user_idd"]),
+        (
+            "accuracy a on users, copy: users.user_idd = copy.user_idd and users.emial = copy.email "
+            "when post_cod is not null",
+            [".user_idd = copy", ".user_idd and", ".emial", "post_cod"],
+        ),
+        # no NO_SOURCE_COLUMN: the rule's source column is the unknown one
+        ("accuracy a on users, copy: users.user_idd = copy.user_id", [".user_idd"]),
+        # an unknown function hides neither its arguments nor the next condition
+        ("validity v on users: lenght(emial) > 1, post_cod is not null", ["lenght(", "emial", "post_cod"]),
+        # no TYPE_MISMATCH for times that are not there; the segment's name (at its `by`) checked with theirs
+        ("timeliness t on users by regionn: created_at, shipped_at", ["by regionn", "created_at", "shipped_at"]),
+        (
+            'griffin duplication d on users: emial, user_idd with bad.record.definition = "duplicate"',
+            ["emial", "user_idd"],
+        ),
+        # a measure's segment (located at its `by`) is a column of its source, not a name its query gives
+        ('measure "m" by n: select count(*) as n from users', ["by n"]),
+    ],
+)
+def test_each_unknown_name_of_a_rule_is_its_own_located_error(folder, statement, unknown):
+    (folder / "copy.csv").write_text(USERS)
+    suite = folder / "s.dq"
+    suite.write_text(f'source users = csv("users.csv")\nsource copy = csv("copy.csv")\n{statement}\n')
+    expected = [
+        ("UNKNOWN_FUNCTION" if text.endswith("(") else "UNKNOWN_COLUMN", 3, statement.index(text) + 1)
+        for text in unknown
+    ]
+    assert _errors(suite) == expected
+
+
+def test_at_most_twenty_errors_of_one_statement(folder):
+    suite = folder / "s.dq"
+    line = "completeness c on users: " + ", ".join(f"nope{i}" for i in range(25))
+    suite.write_text(f'source users = csv("users.csv")\n{line}\n')
+    found = _errors(suite)
+    assert len(found) == MAX_ERRORS and found[-1] == ("UNKNOWN_COLUMN", 2, line.index("nope19") + 1)
+
+
 def test_run_reports_the_syntax_errors_of_every_statement(folder):
     suite = folder / "s.dq"
     suite.write_text('source users = csv("users.csv")\ncompletness c on users: email\npass whn all\n')

@@ -12,7 +12,7 @@ from ...plan.scalars import contains_aggregate
 from ..function_builders import ArgumentError, Invocation
 from ..function_catalogue import FUNCTIONS, Function
 from ..regex_literals import warn_lost_backslashes
-from .scope import Context, Scope
+from .scope import Context, Scope, unknown_name
 
 # the functions whose second argument (a method's receiver counted) is a regular expression: a
 # string literal there loses a backslash as one after rlike does
@@ -33,9 +33,14 @@ class FunctionResolver:
         arg_nodes = node.args
         function = FUNCTIONS.get(name)
         if function is None:
-            raise self.scope.error(
+            error = self.scope.error(
                 "UNKNOWN_FUNCTION", f"unknown function {node.raw_name!r}", node, did_you_mean(name, FUNCTIONS)
             )
+            value = unknown_name(error, self.scope.unknown)
+            for written in arg_nodes:  # the names its arguments read are checked too
+                if not isinstance(written, Star):
+                    self._expr(written, ctx)
+            return value
         if any(isinstance(a, Star) for a in arg_nodes):
             if name != "count" or len(arg_nodes) != 1 or receiver is not None or node.distinct:
                 raise self.scope.error("STAR_NOT_ALLOWED", "'*' is only allowed as count(*)", node)
