@@ -4,6 +4,8 @@ backslash gets a warning with the fix."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from gryph.client import validate
@@ -147,6 +149,59 @@ def test_at_most_twenty_errors_of_one_statement(folder):
     suite.write_text(f'source users = csv("users.csv")\n{line}\n')
     found = _errors(suite)
     assert len(found) == MAX_ERRORS and found[-1] == ("UNKNOWN_COLUMN", 2, line.index("nope19") + 1)
+
+
+@pytest.mark.parametrize(
+    "declaration,code,message",
+    [
+        ('csv("data/empty.csv")', "SOURCE_EMPTY", "{base}/data/empty.csv is empty: no header, no rows"),
+        ('csv("data/binary.csv")', "SOURCE_NOT_TEXT", "{base}/data/binary.csv is not csv text (it holds NUL bytes)"),
+        ('csv( "data/empty.csv" , header = true)', "SOURCE_EMPTY", "{base}/data/empty.csv is empty"),
+        ('sqlite("data/shop.db", table = "t", query = "select 1")', "BAD_SOURCE", "takes exactly one of"),
+    ],
+)
+def test_an_error_at_a_source_quotes_it_as_the_suite_writes_it(folder, declaration, code, message):
+    """Paths are read from the suite's folder: the message names the file so read, near: the
+    declaration as written."""
+    suites = folder / "suites"
+    (suites / "data").mkdir(parents=True)
+    (suites / "data" / "empty.csv").write_bytes(b"")
+    (suites / "data" / "binary.csv").write_bytes(b"id\0\n")
+    (suites / "s.dq").write_text(f"source orders = {declaration}\ncompleteness c on orders: id\n")
+    done = gryph("validate", "suites/s.dq", cwd=folder)
+    assert done.returncode in (2, 3)
+    first, near = done.stderr.splitlines()[:2]
+    assert first.startswith(f"suites/s.dq:1:1: error {code}: source 'orders'")
+    assert message.format(base=suites.resolve()) in first
+    assert near == f"    near: {declaration}"
+
+
+def test_a_griffin_config_and_suggest_quote_a_path_as_written(folder):
+    (folder / "data").mkdir()
+    (folder / "data" / "empty.csv").write_bytes(b"")
+    config = {
+        "name": "g",
+        "process.type": "batch",
+        "data.sources": [
+            {
+                "name": "source",
+                "connector": {
+                    "type": "file",
+                    "config": {"format": "csv", "options": {"header": "true"}, "paths": ["data/empty.csv"]},
+                },
+            }
+        ],
+        "evaluate.rule": {
+            "rules": [{"dsl.type": "griffin-dsl", "dq.type": "profiling", "rule": "count(*) as n from source"}]
+        },
+    }
+    (folder / "g.json").write_text(json.dumps(config))
+    empty = folder.resolve() / "data" / "empty.csv"
+    for done in (gryph("validate", "g.json", cwd=folder), gryph("suggest", "data/empty.csv", cwd=folder)):
+        assert done.returncode == 3
+        first, near = done.stderr.splitlines()[:2]
+        assert "error SOURCE_EMPTY: source " in first and f"{empty} is empty" in first
+        assert near == "    near: data/empty.csv"
 
 
 def test_run_reports_the_syntax_errors_of_every_statement(folder):
