@@ -149,12 +149,15 @@ class ErrorList:
         self.dropped = set(dropped)
 
     def add(self, error: InvalidInput) -> None:
-        """``error`` (each of several), unless it only says a name from a statement in error is missing."""
+        """``error`` (each of several), unless it only says a name from a statement in error is
+        missing, or is one already kept (a name read twice at one place: a rule's selections
+        read from its source and from its target)."""
         if isinstance(error, InvalidInputs):
             self.dropped |= error.dropped
         for one in error.errors if isinstance(error, InvalidInputs) else [error]:
             missing = one.code in _MISSING_NAME and any(repr(name) in one.message for name in self.dropped)
-            if not missing and len(self.errors) < MAX_ERRORS:
+            kept = any(_same(one, other) for other in self.errors)
+            if not missing and not kept and len(self.errors) < MAX_ERRORS:
                 self.errors.append(one)
 
     @contextmanager
@@ -171,6 +174,10 @@ class ErrorList:
             raise self.errors[0]
         if self.errors:
             raise InvalidInputs(self.errors, partial, frozenset(self.dropped))
+
+
+def _same(one: InvalidInput, other: InvalidInput) -> bool:
+    return (one.code, one.location, one.message) == (other.code, other.location, other.message)
 
 
 class ResultError(InvalidInput):

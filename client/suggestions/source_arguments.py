@@ -95,7 +95,8 @@ def _sources_of(argument: str, cwd: Path) -> list[tuple[str, SourceSpec]]:
     if database is not None:
         return _database_tables(path, database, cwd)
     fmt = _file_format(path)
-    return [(path.stem if path.is_file() else path.name, SourceSpec("s", fmt, paths=(str(path.resolve()),)))]
+    spec = SourceSpec("s", fmt, paths=(str(path.resolve()),), written=argument)  # an error quotes it as typed
+    return [(path.stem if path.is_file() else path.name, spec)]
 
 
 def database_kind(path: Path) -> str | None:

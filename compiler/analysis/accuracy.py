@@ -64,6 +64,9 @@ class AccuracyChecker(TwoSidedChecker):
             griffin_equality(*term.args) if isinstance(term, Call) and term.fn is Fn.EQ else term
             for term in conjuncts(resolver.condition(body.rule))
         ]
+        # the condition and segment are read before the rule is judged: their unknown columns are reported with its own
+        restrict = conjuncts(resolver.condition(body.condition)) if body.condition is not None else []
+        segment = self.segment_field(Resolver(self.source_scope(source)))  # a column of the source
         used = set().union(*(field_names(t) for t in terms))
         source_fields = tuple(Field(c.name, c.dtype) for c in self.schema(source).columns if c.name in used)
         if not source_fields:
@@ -80,15 +83,10 @@ class AccuracyChecker(TwoSidedChecker):
             )
         if body.index is not None:
             terms = self.keys_first(terms, body.index, prefix)
-        judged: list[Scalar] = []
-        joined: list[Scalar] = []
-        if body.condition is not None:
-            restrict = conjuncts(resolver.condition(body.condition))
-            judged = [t for t in restrict if not any(n.startswith(prefix) for n in field_names(t))]
-            joined = [t for t in restrict if t not in judged]
+        judged = [t for t in restrict if not any(n.startswith(prefix) for n in field_names(t))]
+        joined = [t for t in restrict if t not in judged]
         for key in ("retry", "lookback"):  # read by a stream (suites/kept_rows.py): checked here, located
             self.duration(key)
-        segment = self.segment_field(Resolver(self.source_scope(source)))  # a column of the source
         return CheckedAccuracy(
             rule, source, target, prefix, tuple(terms), tuple(judged), tuple(joined), source_fields, segment
         )

@@ -152,4 +152,4 @@ def check_rule(rule: RuleSpec, schemas: Mapping[str, Schema], now_ms: int) -> Ch
     kind = RuleKind(rule.kind)
     if kind is RuleKind.ACCURACY and isinstance(rule.body, StatementRule):
         kind = RuleKind.KEYED_ACCURACY  # the older design's statement form
-    return CHECKERS[kind](rule, schemas, now_ms).check()
+    return CHECKERS[kind](rule, schemas, now_ms).checked()

@@ -54,6 +54,7 @@ class FreshnessChecker(RuleChecker):
         assert source is not None  # the schema of None is an error
         resolver = Resolver(self.source_scope(source))
         selections = self.selections(self.body_as(SelectList).items, resolver)
+        segment = self.segment_field(resolver)  # before the time is judged: its name is checked with the time's
         if len(selections) != 1:
             raise self.error(
                 "WRONG_ARITY",
@@ -79,9 +80,7 @@ class FreshnessChecker(RuleChecker):
             if (limit := limits[key]) is not None
         )
         time, valid = epoch_millis(expr, item, self.kind), not_(IsNull(expr))
-        return CheckedFreshness(
-            self.rule, source, time, valid, checks, self._of() == "oldest", self.segment_field(resolver)
-        )
+        return CheckedFreshness(self.rule, source, time, valid, checks, self._of() == "oldest", segment)
 
     def _of(self) -> str:
         """Which end of the column's times the age is of: ``newest`` (the default) or ``oldest``."""

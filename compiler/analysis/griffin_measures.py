@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..errors import InvalidInput, did_you_mean
 from ..language.ruletree.nodes import Expr
 from ..plan import Call, Field, Fn, IsNull, Literal, Named, Scalar, coerce, free_prefix
-from ..plan.data_types import BOOLEAN, INTEGER, STRING
+from ..plan.data_types import BOOLEAN, INTEGER, NULL, STRING
 from ..plan.scalars import not_, or_all
 from ..rule_kinds import RuleKind
 from ..suites.griffin_measure_specs import (
@@ -33,17 +33,20 @@ class GriffinMeasureChecker(RuleChecker):
     """Columns named in a measure's config."""
 
     def column(self, ref: ColumnRef, source: str | None) -> Field:
-        """A column a config names, or an error where it is named."""
+        """A column a config names; one not there is an error where it is named."""
         schema = self.schema(source)
         column = schema.get(ref.name)
-        if column is None:
-            raise InvalidInput(
-                "UNKNOWN_COLUMN",
-                f"measure {self.rule.name!r}: {source} has no column {ref.name!r}",
-                location=ref.location,
-                text=ref.name,
-                hint=did_you_mean(ref.name, schema.names),
+        if column is None:  # reported with the measure's other unknown columns, read as NULL's type until then
+            self.unknown.add(
+                InvalidInput(
+                    "UNKNOWN_COLUMN",
+                    f"measure {self.rule.name!r}: {source} has no column {ref.name!r}",
+                    location=ref.location,
+                    text=ref.name,
+                    hint=did_you_mean(ref.name, schema.names),
+                )
             )
+            return Field(ref.name, NULL)
         return Field(column.name, column.dtype)
 
     def condition(self, source: str, expr: Expr) -> Scalar:

@@ -46,7 +46,8 @@ class QueryChecker(RuleChecker):
         if segment is not None and not checked.fused:
             what = "measure" if self.kind is RuleKind.MEASURE else f"{self.kind} rule"
             raise located("UNSUPPORTED", f"this {what}'s query is not split by segment", segment, NOT_SEGMENTED_HINT)
-        return replace(checked, segment=self.segment_field(self.resolver))
+        # a column of the source, never a name the query gives
+        return replace(checked, segment=self.segment_field(Resolver(self.source_scope(checked.source))))
 
     def check_query(self, query: SelectQuery) -> CheckedQuery:
         source = self._source(query)

@@ -153,6 +153,7 @@ class TimelinessChecker(RuleChecker):
         assert source is not None  # the schema of None is an error
         resolver = Resolver(self.source_scope(source))
         selections = self.selections(self.body_as(SelectList).items, resolver)
+        segment = self.segment_field(resolver)  # before the times are judged: its name is checked with theirs
         if len(selections) not in (1, 2):
             raise self.error(
                 "WRONG_ARITY",
@@ -169,9 +170,7 @@ class TimelinessChecker(RuleChecker):
         valid = and_all([not_(IsNull(expr)) for expr, _, _ in selections])
         threshold = self.duration("threshold")
         step = self.duration("step.size")
-        return CheckedTimeliness(
-            self.rule, source, begin, end, valid, threshold, step, self._fractions(), self.segment_field(resolver)
-        )
+        return CheckedTimeliness(self.rule, source, begin, end, valid, threshold, step, self._fractions(), segment)
 
     def _fractions(self) -> tuple[float, ...]:
         values = self.rule.details.get("percentile.values")

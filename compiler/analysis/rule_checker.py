@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar, TypeVar
 
-from ..errors import InvalidInput, did_you_mean
+from ..errors import ErrorList, InvalidInput, did_you_mean
 from ..language.ruletree.nodes import FieldStep, Name, Node, Selection, SelectItem, Star, located
 from ..language.time_literals import duration_ms
 from ..plan import Field, Scalar
@@ -36,6 +36,7 @@ class RuleChecker:
         self.rule = rule
         self.schemas = schemas
         self.now_ms = now_ms  # the run's time: current_date() and the like are this constant
+        self.unknown = ErrorList()  # the columns and functions the rule names that are not there
         self.check_details()
         if rule.segment is not None and not self.segmented:
             raise located(
@@ -54,11 +55,26 @@ class RuleChecker:
             raise located("BAD_NUMBER", "`top 0` keeps no segment", segment, "write top 1 or more, or leave it out")
         name = Name(segment.column, location=segment.location, text=segment.text)
         field = resolver.expression(name, Context(clause="by"))
-        assert isinstance(field, Field)  # a name in a one-source scope is that source's column
-        return field
+        # a name in a one-source scope is that source's column, or unknown: kept with the rule's errors
+        return field if isinstance(field, Field) else None
 
     def check(self) -> CheckedRule:
         raise NotImplementedError
+
+    def checked(self) -> CheckedRule:
+        """``check()``, every unknown column and function of the rule reported together, in the
+        order they stand. An error after one is left out: it may only follow from it (a time
+        that is not a time, a rule that reads no column of its target)."""
+        try:
+            result: CheckedRule | None = self.check()
+        except InvalidInput:
+            if not self.unknown.errors:
+                raise
+            result = None
+        self.unknown.errors.sort(key=lambda error: (error.line or 0, error.column or 0))
+        self.unknown.raise_any()
+        assert result is not None  # else the unknown names were raised
+        return result
 
     def body_as(self, kind: type[Body]) -> Body:
         """The rule's body, which the loaders give every rule of this checker's kinds as a ``kind``."""
@@ -123,6 +139,7 @@ class RuleChecker:
             default or [s.source for s in sides],
             outside=outside,
             now_ms=self.now_ms,
+            unknown=self.unknown,
         )
 
     def source_scope(self, source: str) -> Scope:

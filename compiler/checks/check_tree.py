@@ -30,6 +30,9 @@ from .segment_checks import SegmentedReads, segmented_reads
 from .tree_nodes import Binary, Call, Const, Index, ListOf, MeasureRef, MetricRef, Traced, Unary
 
 MAX_DEPTH = 64  # nesting of a check expression; deeper is an error, not a stack overflow
+# functions of checks read before a call is built (rows(...) by the parser, as a measure; anomaly
+# and drift as whole checks): a name near one of them is most likely it
+_FORMS = ("rows", "anomaly", "drift")
 
 
 @dataclass(frozen=True)
@@ -186,7 +189,8 @@ class _Builder:
             )
         function = FUNCTIONS.get(name)
         if function is None:
-            raise self.error("UNKNOWN_FUNCTION", f"unknown function {name!r}", node, did_you_mean(name, FUNCTIONS))
+            hint = did_you_mean(name, [*FUNCTIONS, *_FORMS])
+            raise self.error("UNKNOWN_FUNCTION", f"unknown function {name!r}", node, hint)
         keyword = next((arg for arg in node.args if isinstance(arg, c.CheckNamedArgument)), None)
         if keyword is not None:
             raise self.error("NAMED_ARGUMENT", f"{name}() takes no named argument {keyword.name!r}", keyword)

@@ -213,7 +213,8 @@ def _file(config: Node, raw: str, name: str, base: Path) -> SourceSpec:
     if fmt not in FILE_FORMATS:
         raise format_node.unknown_value(tuple(FILE_FORMATS), "file format")
     fmt = FILE_FORMATS[fmt]
-    paths = _paths(config, "paths", base, name)
+    written = _paths(config, "paths", name)
+    paths = tuple(_resolve(base, path) for path in written)
     options = _options(config.obj("options"))
     schema = None
     if config.has("schema"):
@@ -226,8 +227,8 @@ def _file(config: Node, raw: str, name: str, base: Path) -> SourceSpec:
         )
     if source_kind(fmt).text and not any(key.lower() == "header" for key, _ in options):
         options = (*options, ("header", "false"))  # Spark's default: the first line is data
-    paths = _existing(paths, config.flag("skipErrorPaths", False), name, config)
-    return SourceSpec(raw, fmt, paths=paths, options=options, schema=schema)
+    paths = _existing(paths, written, config.flag("skipErrorPaths", False), name, config)
+    return SourceSpec(raw, fmt, paths=paths, options=options, schema=schema, written=", ".join(written))
 
 
 def _jdbc(config: Node, raw: str, name: str, base: Path) -> SourceSpec:
@@ -238,7 +239,8 @@ def _jdbc(config: Node, raw: str, name: str, base: Path) -> SourceSpec:
     database = config.text("database", "")
     options = (("table", f"{database}.{table}" if database else table),)
     if url.startswith("jdbc:sqlite:"):
-        spec = SourceSpec(raw, "sqlite", paths=(_resolve(base, url.removeprefix("jdbc:sqlite:")),), options=options)
+        database_file = url.removeprefix("jdbc:sqlite:")
+        spec = SourceSpec(raw, "sqlite", paths=(_resolve(base, database_file),), options=options, written=url)
     elif url.startswith(("jdbc:postgresql:", "jdbc:mysql:")):
         parts = urlsplit(url.removeprefix("jdbc:"))
         user, password = config.text("user", ""), config.text("password", "")
@@ -263,7 +265,7 @@ def _avro(config: Node, raw: str, name: str, base: Path) -> SourceSpec:
     if not folder and not file_name:
         raise config.error("BAD_CONFIG", f"avro connector of {name!r} needs file.path or file.name")
     joined = str(Path(folder) / file_name) if folder and file_name else folder or file_name
-    return SourceSpec(raw, "avro", paths=(_resolve(base, joined),))
+    return SourceSpec(raw, "avro", paths=(_resolve(base, joined),), written=joined)
 
 
 def _text_dir(config: Node, raw: str, name: str, base: Path) -> SourceSpec:
@@ -273,10 +275,11 @@ def _text_dir(config: Node, raw: str, name: str, base: Path) -> SourceSpec:
     if depth < 0 or depth != int(depth) or depth > 32:
         raise config.child("data.dir.depth").error("BAD_CONFIG", "data.dir.depth must be a whole number 0..32")
     pattern = str(Path(folder, *(["*"] * int(depth)))) if depth else folder
-    return SourceSpec(raw, "text", paths=(_resolve(base, pattern),))
+    return SourceSpec(raw, "text", paths=(_resolve(base, pattern),), written=folder)
 
 
-def _paths(config: Node, key: str, base: Path, name: str) -> tuple[str, ...]:
+def _paths(config: Node, key: str, name: str) -> tuple[str, ...]:
+    """The paths of ``key`` as the config writes them."""
     node = config.child(key)
     if isinstance(node.value, str):
         values = [node]
@@ -288,12 +291,15 @@ def _paths(config: Node, key: str, base: Path, name: str) -> tuple[str, ...]:
     for value in values:
         if not isinstance(value.value, str) or not value.value.strip():
             raise value.error("BAD_CONFIG", f"{value.where} must be a path (a non-empty string)")
-        out.append(_resolve(base, value.value))
+        out.append(value.value)
     return tuple(out)
 
 
-def _existing(paths: tuple[str, ...], skip_errors: bool, name: str, config: Node) -> tuple[str, ...]:
-    """With ``skipErrorPaths``, paths that do not exist are left out (Griffin logs and skips them)."""
+def _existing(
+    paths: tuple[str, ...], written: tuple[str, ...], skip_errors: bool, name: str, config: Node
+) -> tuple[str, ...]:
+    """With ``skipErrorPaths``, paths that do not exist are left out (Griffin logs and skips them);
+    ``written``: the paths as the config writes them."""
     if not skip_errors:
         return paths
     kept = tuple(p for p in paths if "://" in p or (glob.has_magic(p) and glob.glob(p)) or os.path.exists(p))
@@ -303,9 +309,9 @@ def _existing(paths: tuple[str, ...], skip_errors: bool, name: str, config: Node
     if not kept:
         raise EngineError(
             "SOURCE_NOT_FOUND",
-            f"data source {name!r}: none of its paths exists",
+            f"data source {name!r}: none of its paths exists ({', '.join(paths)})",
             location=config.location,
-            text=", ".join(paths),
+            text=", ".join(written),
         )
     return kept
 

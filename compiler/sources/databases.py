@@ -142,7 +142,7 @@ def check_database_source(spec: SourceSpec) -> None:
             "BAD_SOURCE",
             f'source {spec.name!r}: {spec.format}(...) takes exactly one of table = "..." and query = "..."',
             location=where,
-            text=spec.describe(),
+            text=spec.as_written(),
         )
     if table is not None:
         split_qualified(str(table))
@@ -163,7 +163,7 @@ def check_database_source(spec: SourceSpec) -> None:
             "BAD_SOURCE",
             f"source {spec.name!r}: partition_column and num_partitions go together",
             location=where,
-            text=spec.describe(),
+            text=spec.as_written(),
         )
 
 
@@ -404,7 +404,7 @@ def statement_timed_out(specs: Sequence[SourceSpec], message: str) -> EngineErro
         "STATEMENT_TIMEOUT",
         f"{' or '.join(names)}: the database ended the statement after {after} (statement_timeout)",
         location=first.location if len(timed) == 1 else None,
-        text=str(first.option("query") or first.describe()) if len(timed) == 1 else None,
+        text=str(first.option("query") or first.as_written()) if len(timed) == 1 else None,
         hint='make the query faster, or give its source a longer statement_timeout (e.g. statement_timeout = "30m")',
     )
 
@@ -419,6 +419,6 @@ def refused_by_database(spec: SourceSpec, message: str, sqlstate: str = "") -> I
         "TABLE_NOT_FOUND",
         f"source {spec.name!r} ({spec.describe()}): the database refuses what it reads: {message}",
         location=spec.location,
-        text=spec.describe(),
+        text=spec.as_written(),
         hint="check the table or query and its column names in the database",
     )

@@ -50,7 +50,7 @@ def check_lake_source(spec: SourceSpec) -> None:
     prefix = spec.kind.option_prefix
     check_option_names(spec, (prefix + "uri", prefix + "warehouse") if prefix else ())
     if spec.option("version") is not None and spec.option("timestamp") is not None:
-        raise _bad(spec, "delta(...) takes version = or timestamp =, not both", spec.describe())
+        raise _bad(spec, "delta(...) takes version = or timestamp =, not both", spec.as_written())
     for key in ("version", "snapshot"):
         value = spec.option(key)
         if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
@@ -132,7 +132,7 @@ def missing_snapshot(spec: SourceSpec, known: Iterable[int]) -> InvalidInput:
         f"source {spec.name!r} ({spec.describe()}): snapshot {spec.option('snapshot')} does not exist: "
         f"the table's snapshots are {listed}",
         location=spec.location,
-        text=spec.describe(),
+        text=spec.as_written(),
     )
 
 

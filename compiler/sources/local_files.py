@@ -188,6 +188,11 @@ def _unreadable(spec: SourceSpec, reason: str, hint: str) -> EngineError:
 
 
 def _refused(spec: SourceSpec, code: str, path: str, problem: str, hint: str | None) -> EngineError:
+    """``code`` for ``path`` of ``spec``, named in the message as read; the source as declared is quoted."""
     return EngineError(
-        code, f"source {spec.name!r}: {path} {problem}", location=Location(file=path), text=path, hint=hint
+        code,
+        f"source {spec.name!r}: {path} {problem}",
+        location=Location(file=path),
+        text=spec.as_written(),
+        hint=hint,
     )

@@ -121,7 +121,7 @@ def read_as_text(
             f"source {spec.name!r}: column {suspect.column!r} was read as {STRING} because it holds no value "
             f"to tell its type by; so {error.location}: {error.message}",
             location=spec.location,
-            text=spec.describe(),
+            text=spec.as_written(),
             hint='declare its types, schema = "name type, ...": a file without rows is then read in them',
         )
     values = ", ".join(f"{value!r} ({_counted(rows, 'row')})" for value, rows in reading.misfits)
@@ -131,7 +131,7 @@ def read_as_text(
         f"not {reading.meant}s: {values}, while {_counted(reading.fits, 'value')} "
         f"{'is' if reading.fits == 1 else 'are'}; so {error.location}: {error.message}",
         location=spec.location,
-        text=spec.describe(),
+        text=spec.as_written(),
         # a marker only where the kind reads markers (a JSON file's values are typed, not texts)
         hint=_fix(
             schema,

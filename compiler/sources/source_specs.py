@@ -37,6 +37,9 @@ class SourceSpec:
     row_number: str | None = None
     # where the user declared it: errors reading it point there
     location: Location | None = field(default=None, compare=False, hash=False, repr=False)
+    # the declaration as the user wrote it there (``csv("data/users.csv")``, its paths not yet
+    # taken from the suite's folder): what those errors quote
+    written: str | None = field(default=None, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.format not in SOURCE_KINDS:
@@ -74,6 +77,11 @@ class SourceSpec:
             if name == key:
                 return value
         return default
+
+    def as_written(self) -> str:
+        """The declaration as written, without any secret it holds: what an error at it quotes
+        (``describe()`` of a source declared nowhere, a frame's)."""
+        return redact(self.written) if self.written else self.describe()
 
     def describe(self) -> str:
         """A short human description: ``csv("data/users.csv")``, without any secret its URL holds."""

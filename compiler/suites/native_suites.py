@@ -296,7 +296,7 @@ def _source(statement: SourceDecl, base: Path) -> SourceSpec:
 
 def _declared_source(statement: SourceDecl, base: Path) -> SourceSpec:
     fmt, paths, options, name = statement.format, statement.paths, statement.options, statement.name
-    location = statement.location
+    location, written = statement.location, _written_call(statement)
     declared = dict(options).get("schema")
     schema = parse_schema(str(declared), location) if declared is not None else None
     options = tuple((k, v) for k, v in options if k != "schema")
@@ -310,13 +310,15 @@ def _declared_source(statement: SourceDecl, base: Path) -> SourceSpec:
                 text=statement.text,
             )
         where = _resolved(paths, base) if source_kind(fmt).paths_are == "files" else paths
-        source = SourceSpec(name, fmt, paths=where, options=options, location=location)
+        source = SourceSpec(name, fmt, paths=where, options=options, location=location, written=written)
         check_database_source(source)
         return source
     if family == "stream":
         # a Kafka source names brokers, a folder source a folder of this machine (or the cluster's)
         located = _resolved(paths, base) if source_kind(fmt).paths_are == "files" else paths
-        source = SourceSpec(name, fmt, paths=located, options=options, schema=schema, location=location)
+        source = SourceSpec(
+            name, fmt, paths=located, options=options, schema=schema, location=location, written=written
+        )
         check_stream_source(source)
         return source
     if family == "lake":
@@ -329,18 +331,28 @@ def _declared_source(statement: SourceDecl, base: Path) -> SourceSpec:
                 location=location,
                 text=statement.text,
             )
-        source = SourceSpec(name, fmt, paths=paths, options=options, location=location)
+        source = SourceSpec(name, fmt, paths=paths, options=options, location=location, written=written)
         check_lake_source(source)  # an Iceberg name in a catalog is no path: resolved only when it is one
         if not names or iceberg_is_path(source):
-            source = SourceSpec(name, fmt, paths=_resolved(paths, base), options=options, location=location)
+            source = SourceSpec(
+                name, fmt, paths=_resolved(paths, base), options=options, location=location, written=written
+            )
         return source
     if family == "catalog":
         if len(paths) != 1:
             raise InvalidInput("BAD_SOURCE", "table(...) takes one table name", location=location, text=statement.text)
-        return SourceSpec(name, "table", table=paths[0], options=options, location=location)
+        return SourceSpec(name, "table", table=paths[0], options=options, location=location, written=written)
     if not paths:
         raise InvalidInput("BAD_SOURCE", f"{fmt}(...) needs a path", location=location, text=statement.text)
-    return SourceSpec(name, fmt, paths=_resolved(paths, base), options=options, schema=schema, location=location)
+    return SourceSpec(
+        name, fmt, paths=_resolved(paths, base), options=options, schema=schema, location=location, written=written
+    )
+
+
+def _written_call(statement: SourceDecl) -> str:
+    """The declaration's call as written, from its kind on: ``csv("data/x.csv", header = false)``."""
+    call = re.search(rf"\b{re.escape(statement.format)}\s*\(", statement.text, re.IGNORECASE)
+    return statement.text[call.start() :] if call else statement.text
 
 
 def _resolved(paths: tuple[str, ...], base: Path) -> tuple[str, ...]:

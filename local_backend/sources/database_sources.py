@@ -128,7 +128,7 @@ def source_error(spec: SourceSpec, exc: Exception) -> EngineError | InvalidInput
             "SOURCE_UNREADABLE",
             f"source {spec.name!r} ({spec.describe()}) cannot be read: {message}",
             location=spec.location,
-            text=spec.describe(),
+            text=spec.as_written(),
         )
     )
 

@@ -285,7 +285,7 @@ def _iceberg_table(spec: SourceSpec):
                 f"source {spec.name!r} ({spec.describe()}): the Iceberg catalog {name!r} cannot be opened: "
                 f"{_one_line(exc)}",
                 location=spec.location,
-                text=spec.describe(),
+                text=spec.as_written(),
                 hint="give its properties as catalog.uri = ..., catalog.warehouse = ... (or in ~/.pyiceberg.yaml)",
             ) from None
         return catalog.load_table(tuple(table))
@@ -365,7 +365,7 @@ def _not_found(spec: SourceSpec, problem: str) -> InvalidInput:
         "LAKE_TABLE_NOT_FOUND",
         f"source {spec.name!r} ({spec.describe()}): {problem}",
         location=spec.location,
-        text=spec.paths[0],
+        text=spec.as_written(),
         hint="check the table's path or name",
     )
 
@@ -375,7 +375,7 @@ def _no_version(spec: SourceSpec, problem: str) -> InvalidInput:
         "LAKE_VERSION_NOT_FOUND",
         f"source {spec.name!r} ({spec.describe()}): {problem}",
         location=spec.location,
-        text=spec.describe(),
+        text=spec.as_written(),
     )
 
 
@@ -384,7 +384,7 @@ def _unreadable(spec: SourceSpec, exc: BaseException) -> EngineError:
         "SOURCE_UNREADABLE",
         f"source {spec.name!r} ({spec.describe()}) cannot be read: {_one_line(exc)}",
         location=spec.location,
-        text=spec.describe(),
+        text=spec.as_written(),
     )
 
 

@@ -22,7 +22,7 @@ def missing_readers(sources: Sequence[SourceSpec]) -> list[EngineError]:
                     "DRIVER_MISSING",
                     f"source {spec.name!r} ({spec.format}) needs {package.provides}, which is not installed",
                     location=spec.location,
-                    text=spec.describe(),
+                    text=spec.as_written(),
                     hint=f'pip install "gryph[{package.name}]"',
                 )
             )

@@ -4,6 +4,8 @@ backslash gets a warning with the fix."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from gryph.client import validate
@@ -84,6 +86,122 @@ def test_at_most_twenty_errors(folder):
     assert done.stderr.rstrip().endswith(
         f"{MAX_ERRORS} errors (the first {MAX_ERRORS}; more may follow once they are fixed)"
     )
+
+
+def test_every_unknown_column_of_a_statement_is_reported(folder):
+    suite = folder / "s.dq"
+    suite.write_text('source users = csv("users.csv")\ncompleteness c on users: emial, post_cod\n')
+    done = gryph("validate", str(suite))
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"{suite}:2:26: error UNKNOWN_COLUMN: unknown column 'emial'\n    near: emial\n"
+        "    hint: did you mean 'email'?\n"
+        f"{suite}:2:33: error UNKNOWN_COLUMN: unknown column 'post_cod'\n    near: post_cod\n"
+        "    hint: did you mean 'post_code'?\n"
+        "2 errors\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "statement,unknown",
+    [
+        # the where clause is read first: its errors still come in the order they stand
+        (
+            "profiling p on users: max(emial) as m, count(*) as n where user_idd > 1 and post_cod is null",
+            ["emial", "user_idd", "post_cod"],
+        ),
+        # the keys read from the source and again from the target: each error once
+        ("uniqueness u on users, copy: emial, user_idd", ["emial", "user_idd"]),
+        ("distinctness d on users: emial, user_idd", ["emial", "user_idd"]),
+        (
+            "accuracy a on users, copy: users.user_idd = copy.user_idd and users.emial = copy.email "
+            "when post_cod is not null",
+            [".user_idd = copy", ".user_idd and", ".emial", "post_cod"],
+        ),
+        # no NO_SOURCE_COLUMN: the rule's source column is the unknown one
+        ("accuracy a on users, copy: users.user_idd = copy.user_id", [".user_idd"]),
+        # an unknown function hides neither its arguments nor the next condition
+        ("validity v on users: lenght(emial) > 1, post_cod is not null", ["lenght(", "emial", "post_cod"]),
+        # no TYPE_MISMATCH for times that are not there; the segment's name (at its `by`) checked with theirs
+        ("timeliness t on users by regionn: created_at, shipped_at", ["by regionn", "created_at", "shipped_at"]),
+        (
+            'griffin duplication d on users: emial, user_idd with bad.record.definition = "duplicate"',
+            ["emial", "user_idd"],
+        ),
+        # a measure's segment (located at its `by`) is a column of its source, not a name its query gives
+        ('measure "m" by n: select count(*) as n from users', ["by n"]),
+    ],
+)
+def test_each_unknown_name_of_a_rule_is_its_own_located_error(folder, statement, unknown):
+    (folder / "copy.csv").write_text(USERS)
+    suite = folder / "s.dq"
+    suite.write_text(f'source users = csv("users.csv")\nsource copy = csv("copy.csv")\n{statement}\n')
+    expected = [
+        ("UNKNOWN_FUNCTION" if text.endswith("(") else "UNKNOWN_COLUMN", 3, statement.index(text) + 1)
+        for text in unknown
+    ]
+    assert _errors(suite) == expected
+
+
+def test_at_most_twenty_errors_of_one_statement(folder):
+    suite = folder / "s.dq"
+    line = "completeness c on users: " + ", ".join(f"nope{i}" for i in range(25))
+    suite.write_text(f'source users = csv("users.csv")\n{line}\n')
+    found = _errors(suite)
+    assert len(found) == MAX_ERRORS and found[-1] == ("UNKNOWN_COLUMN", 2, line.index("nope19") + 1)
+
+
+@pytest.mark.parametrize(
+    "declaration,code,message",
+    [
+        ('csv("data/empty.csv")', "SOURCE_EMPTY", "{base}/data/empty.csv is empty: no header, no rows"),
+        ('csv("data/binary.csv")', "SOURCE_NOT_TEXT", "{base}/data/binary.csv is not csv text (it holds NUL bytes)"),
+        ('csv( "data/empty.csv" , header = true)', "SOURCE_EMPTY", "{base}/data/empty.csv is empty"),
+        ('sqlite("data/shop.db", table = "t", query = "select 1")', "BAD_SOURCE", "takes exactly one of"),
+    ],
+)
+def test_an_error_at_a_source_quotes_it_as_the_suite_writes_it(folder, declaration, code, message):
+    """Paths are read from the suite's folder: the message names the file so read, near: the
+    declaration as written."""
+    suites = folder / "suites"
+    (suites / "data").mkdir(parents=True)
+    (suites / "data" / "empty.csv").write_bytes(b"")
+    (suites / "data" / "binary.csv").write_bytes(b"id\0\n")
+    (suites / "s.dq").write_text(f"source orders = {declaration}\ncompleteness c on orders: id\n")
+    done = gryph("validate", "suites/s.dq", cwd=folder)
+    assert done.returncode in (2, 3)
+    first, near = done.stderr.splitlines()[:2]
+    assert first.startswith(f"suites/s.dq:1:1: error {code}: source 'orders'")
+    assert message.format(base=suites.resolve()) in first
+    assert near == f"    near: {declaration}"
+
+
+def test_a_griffin_config_and_suggest_quote_a_path_as_written(folder):
+    (folder / "data").mkdir()
+    (folder / "data" / "empty.csv").write_bytes(b"")
+    config = {
+        "name": "g",
+        "process.type": "batch",
+        "data.sources": [
+            {
+                "name": "source",
+                "connector": {
+                    "type": "file",
+                    "config": {"format": "csv", "options": {"header": "true"}, "paths": ["data/empty.csv"]},
+                },
+            }
+        ],
+        "evaluate.rule": {
+            "rules": [{"dsl.type": "griffin-dsl", "dq.type": "profiling", "rule": "count(*) as n from source"}]
+        },
+    }
+    (folder / "g.json").write_text(json.dumps(config))
+    empty = folder.resolve() / "data" / "empty.csv"
+    for done in (gryph("validate", "g.json", cwd=folder), gryph("suggest", "data/empty.csv", cwd=folder)):
+        assert done.returncode == 3
+        first, near = done.stderr.splitlines()[:2]
+        assert "error SOURCE_EMPTY: source " in first and f"{empty} is empty" in first
+        assert near == "    near: data/empty.csv"
 
 
 def test_run_reports_the_syntax_errors_of_every_statement(folder):

@@ -177,6 +177,22 @@ def test_validation_errors_have_code_line_and_column(checks, code, line, column)
 
 
 @pytest.mark.parametrize(
+    "call,near",
+    [
+        ("rowz(users) > 0", "rows"),  # rows(...) is read by the parser, anomaly and drift as whole checks
+        ("Rows(users) > 0", "rows"),
+        ('anomally(measures["n"], normal(k = 3))', "anomaly"),
+        ("drfit(users.age)", "drift"),
+        ("maxx(1, 2) > 0", "max"),
+    ],
+)
+def test_a_misspelt_check_function_names_the_near_one(call, near):
+    with pytest.raises(InvalidInput) as caught:
+        compiled(f'check "c": {call}\n')
+    assert (caught.value.code, caught.value.hint) == ("UNKNOWN_FUNCTION", f"did you mean {near!r}?")
+
+
+@pytest.mark.parametrize(
     "expr",
     [
         "__import__('os')",  # no such function

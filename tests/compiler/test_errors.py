@@ -155,6 +155,14 @@ def test_unknown_function_suggests_the_closest():
     assert error.code == "UNKNOWN_FUNCTION" and "'upper'" in error.hint
 
 
+@pytest.mark.parametrize("call", ["rows(*)", "rowz(*)", "rowz(age)"])
+def test_a_checks_rows_in_a_rule_says_how_a_query_counts_rows(call):
+    text = f"profiling p on users: {call} as x"
+    error = error_of(text)
+    assert (error.code, error.column) == ("UNKNOWN_FUNCTION", col(text, call))
+    assert error.hint == "rows(...) counts rows in a check: a query counts them with count(*)"
+
+
 @pytest.mark.parametrize("call", ["upper(first_name, age)", "max(age, 1)", "substring(first_name)"])
 def test_wrong_arity(call):
     text = f"profiling p on users: {call} as x"

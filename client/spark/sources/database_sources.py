@@ -127,7 +127,7 @@ def _driver_missing(error: GryphError, spec: SourceSpec) -> EngineError | None:
         "DRIVER_MISSING",
         f"source {spec.name!r}: the Spark server has no JDBC driver {driver}",
         location=spec.location,
-        text=spec.describe(),
+        text=spec.as_written(),
         hint=f"start the server with --packages {DRIVER_PACKAGES[driver]} (or its jar in spark.jars)",
     )
 
@@ -139,5 +139,5 @@ def _as_source_error(error: GryphError, spec: SourceSpec) -> GryphError:
         _driver_missing(error, spec)
         or statement_timed_out([spec], error.message)
         or refused_by_database(spec, error.message)
-        or EngineError(error.code, error.message, location=spec.location, text=spec.describe(), hint=error.hint)
+        or EngineError(error.code, error.message, location=spec.location, text=spec.as_written(), hint=error.hint)
     )

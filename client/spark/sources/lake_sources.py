@@ -158,7 +158,7 @@ def open_catalog(
             f"{described}: this Spark session already has the Iceberg catalog {name!r} at {current}; "
             "a session opens a catalog once",
             location=None if spec is None else spec.location,
-            text=None if spec is None else spec.describe(),
+            text=None if spec is None else spec.as_written(),
             hint="read and write tables of different catalogs under different catalog names, or in separate runs",
         )
     for key, value in settings.items():
@@ -244,7 +244,7 @@ def _lake_error(spec: SourceSpec, exc: PySparkException, spark: SparkSession) ->
         return known
     if condition.startswith(_NO_VERSION) or _NO_SNAPSHOT in lowered:
         return InvalidInput(
-            "LAKE_VERSION_NOT_FOUND", f"{described}: {text}", location=spec.location, text=spec.describe()
+            "LAKE_VERSION_NOT_FOUND", f"{described}: {text}", location=spec.location, text=spec.as_written()
         )
     return None
 
@@ -254,7 +254,7 @@ def _not_a_table(spec: SourceSpec, problem: str) -> InvalidInput:
         "LAKE_TABLE_NOT_FOUND",
         f"source {spec.name!r} ({spec.describe()}): {problem}",
         location=spec.location,
-        text=spec.paths[0],
+        text=spec.as_written(),
         hint="check the table's path or name (paths are resolved on the Spark server)",
     )
 
@@ -268,7 +268,7 @@ def not_enabled(spec: SourceSpec, server_version: str) -> EngineError:
         f"source {spec.name!r} ({spec.describe()}): this Spark server (Spark {server_version}) cannot read "
         f"{spec.format.title()} tables{extra}",
         location=spec.location,
-        text=spec.describe(),
+        text=spec.as_written(),
         hint=f"start the server with --packages {package} and --conf " + " --conf ".join(settings),
     )
 

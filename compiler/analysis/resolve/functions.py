@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...errors import InvalidInput, did_you_mean
+from ...errors import InvalidInput, closest, did_you_mean
 from ...language.ruletree.nodes import Expr, FunctionCall, MethodStep, Node, Star
 from ...plan import AggFn, AggregateCall, Call, Scalar
 from ...plan.data_types import INTEGER, DataType
@@ -12,11 +12,19 @@ from ...plan.scalars import contains_aggregate
 from ..function_builders import ArgumentError, Invocation
 from ..function_catalogue import FUNCTIONS, Function
 from ..regex_literals import warn_lost_backslashes
-from .scope import Context, Scope
+from .scope import Context, Scope, unknown_name
 
 # the functions whose second argument (a method's receiver counted) is a regular expression: a
 # string literal there loses a backslash as one after rlike does
 _PATTERN_FUNCTIONS = frozenset({"regexp_extract", "regexp_replace", "split"})
+
+
+def _hint(name: str) -> str | None:
+    """The function nearest to ``name``; for a check's ``rows(...)`` (or a name near it), how a
+    query counts rows."""
+    if closest(name, FUNCTIONS) is None and closest(name, ["rows"]) is not None:
+        return "rows(...) counts rows in a check: a query counts them with count(*)"
+    return did_you_mean(name, FUNCTIONS)
 
 
 class FunctionResolver:
@@ -33,9 +41,12 @@ class FunctionResolver:
         arg_nodes = node.args
         function = FUNCTIONS.get(name)
         if function is None:
-            raise self.scope.error(
-                "UNKNOWN_FUNCTION", f"unknown function {node.raw_name!r}", node, did_you_mean(name, FUNCTIONS)
-            )
+            error = self.scope.error("UNKNOWN_FUNCTION", f"unknown function {node.raw_name!r}", node, _hint(name))
+            value = unknown_name(error, self.scope.unknown)
+            for written in arg_nodes:  # the names its arguments read are checked too
+                if not isinstance(written, Star):
+                    self._expr(written, ctx)
+            return value
         if any(isinstance(a, Star) for a in arg_nodes):
             if name != "count" or len(arg_nodes) != 1 or receiver is not None or node.distinct:
                 raise self.scope.error("STAR_NOT_ALLOWED", "'*' is only allowed as count(*)", node)

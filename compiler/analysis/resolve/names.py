@@ -20,7 +20,7 @@ from ...plan import AggFn, Field, Literal, Scalar
 from ...plan.data_types import INTEGER, Kind
 from ..selections import Selected, Selector, is_selection_step
 from .functions import FunctionResolver
-from .scope import Context, Side
+from .scope import Context, Side, unknown_name
 
 
 class NameResolver(FunctionResolver):
@@ -170,7 +170,8 @@ class NameResolver(FunctionResolver):
             heads = [h for h in self.scope.sides if h.lower() == name.lower()]
             if heads:
                 hint = f"{name!r} is a data source: name a column, e.g. {heads[0]}.column"
-            raise self.scope.error("UNKNOWN_COLUMN", f"unknown column {name!r}", node, hint)
+            error = self.scope.error("UNKNOWN_COLUMN", f"unknown column {name!r}", node, hint)
+            return unknown_name(error, self.scope.unknown)
         if len(matches) > 1:
             raise self.scope.error(
                 "AMBIGUOUS_COLUMN",
@@ -183,12 +184,13 @@ class NameResolver(FunctionResolver):
     def _side_column(self, side: Side, name: str, node: Node) -> Scalar:
         column = side.schema.get(name)
         if column is None:
-            raise self.scope.error(
+            error = self.scope.error(
                 "UNKNOWN_COLUMN",
                 f"unknown column {name!r} in {side.source}",
                 node,
                 did_you_mean(name, side.schema.names),
             )
+            return unknown_name(error, self.scope.unknown)
         self.sides_used.add(side.source)
         return Field(side.rename(name), column.dtype)
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ...errors import ErrorList, InvalidInput
 from ...language.ruletree.nodes import located
-from ...plan import Scalar
-from ...plan.data_types import Schema
+from ...plan import Literal, Scalar
+from ...plan.data_types import NULL, Schema
 
 
 @dataclass
@@ -35,6 +36,7 @@ class Scope:
     outside: set[str] = field(default_factory=set)  # data sources this rule may not read
     variables: dict[str, Scalar] = field(default_factory=dict)  # `SLA = 24h;` read as ${SLA}
     now_ms: int = 0  # the run's time: current_date() and the like are this constant
+    unknown: ErrorList | None = None  # the rule's unknown names, kept while it is checked on (None: raised)
 
     error = staticmethod(located)  # an error at a node of the rule
 
@@ -51,6 +53,16 @@ class Scope:
         for side_name in self.default:
             names.extend(self.sides[side_name].schema.names)
         return names
+
+
+def unknown_name(error: InvalidInput, kept: ErrorList | None) -> Scalar:
+    """What a column or function the rule names, and that is not there, reads as: NULL, which
+    every operator and function takes, so the rule's other names are checked on; ``error`` is
+    kept in ``kept`` (the rule's: ``RuleChecker.checked`` raises them together), raised without it."""
+    if kept is None:
+        raise error
+    kept.add(error)
+    return Literal(None, NULL)
 
 
 @dataclass
