@@ -7,7 +7,9 @@ those segments, with those segments). A view that is not ``pass`` is an open inc
 incident opens or changes (another tone, other checks), not again while it stays the same unless
 the route says ``repeat = 6h`` (then once each time another period has passed since it opened,
 counted in run time: data time, else start), and told of the recovery when the view turns
-``pass`` again, naming the checks that recovered.
+``pass`` again, naming the checks that recovered. A tone the target is not told of is no incident
+for it (a warning, to ``on fail``: its failure recovered); a run that broke judged no check, so
+what recovered after it is what failed in the last run that judged them.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from ..results.document import Check, Outcome, ResultDocument, Severity
 
 EVENTS = {"fail": "failure", "warn": "warning", "pass": "recovery", "error": "error"}
 INCIDENT_LOOKBACK = 500  # earlier runs read to find when an open incident began (for repeat)
+BROKEN_LOOKBACK = 20  # earlier runs read past the runs that broke, to the last one that judged its checks
 
 
 # per failed check a target routed to segments watches, its failing segments among those
@@ -101,17 +104,20 @@ def _recovered(before: SegmentSets, now: SegmentSets) -> SegmentSets:
 def event_for(target: NotifySpec, document: ResultDocument, earlier: list[ResultDocument]) -> Event | None:
     """What ``target`` is told of ``document`` after the runs ``earlier`` (oldest first; the
     newest is the run just before), or None: nothing."""
-    now = view(document, target)
-    before = view(earlier[-1], target) if earlier else None
+    now = _seen(target, view(document, target))
+    if now is None:
+        return None  # a run that broke, of a tone the target is not told of: its incident stands
+    views = _views_before(target, earlier)
+    before = views[0] if views else None
+    # what failed in the last run that judged its checks (a run that broke judged none)
+    judged = next((v for v in views if v.tone != "error"), PASSED)
     if now.tone == "pass":
-        if before is None or before.tone == "pass" or not _told_of(target, before.tone):
+        if before is None or before.tone == "pass":
             return None
-        return Event("recovery", before.failed, recovered_segments=before.segments)
-    if not _told_of(target, now.tone):
-        return None
+        return Event("recovery", judged.failed, recovered_segments=judged.segments)
     if before != now:
-        # a run that broke judged no check: it says nothing of what recovered
-        judged = before if before is not None and now.tone != "error" else View("pass", ())
+        if now.tone == "error":  # it says nothing of what recovered
+            return Event(EVENTS[now.tone])
         recovered = tuple(name for name in judged.failed if name not in now.failed)
         return Event(EVENTS[now.tone], recovered, recovered_segments=_recovered(judged.segments, now.segments))
     opened = _repeat_due(target, now, document, earlier)
@@ -119,9 +125,28 @@ def event_for(target: NotifySpec, document: ResultDocument, earlier: list[Result
 
 
 def needs_incidents(targets: tuple[NotifySpec, ...]) -> int:
-    """How many earlier runs the targets' events need: the one before, or for a repeat, the
-    incident's runs."""
-    return INCIDENT_LOOKBACK if any(target.repeat_ms for target in targets) else 1
+    """How many earlier runs the targets' events need: for a repeat, the incident's runs; else
+    the run before, and the runs that broke before it (to find what the last judged run failed)."""
+    return INCIDENT_LOOKBACK if any(target.repeat_ms for target in targets) else BROKEN_LOOKBACK
+
+
+PASSED = View("pass", ())
+
+
+def _seen(target: NotifySpec, seen: View) -> View | None:
+    """A view as ``target`` follows it: a tone it is not told of is no incident for it (``on
+    fail`` sees a run with only warnings as passed: its failure recovered); a run that broke, when
+    it is not told of errors, is no news at all (None: the incident before it stands)."""
+    if _told_of(target, seen.tone) or seen.tone == "pass":
+        return seen
+    return None if seen.tone == "error" else PASSED
+
+
+def _views_before(target: NotifySpec, earlier: list[ResultDocument]) -> list[View]:
+    """The earlier runs as ``target`` follows them, the newest first (runs that are no news to it
+    left out)."""
+    seen = (_seen(target, view(run, target)) for run in reversed(earlier))
+    return [one for one in seen if one is not None]
 
 
 def _told_of(target: NotifySpec, tone: str) -> bool:
@@ -137,7 +162,10 @@ def _repeat_due(
         return None
     opened = _run_time(earlier[-1])
     for run in reversed(earlier):
-        if view(run, target) != now:
+        seen = _seen(target, view(run, target))
+        if seen is None:
+            continue  # no news to the target: the incident went on through it
+        if seen != now:
             break
         opened = _run_time(run)
     period = dt.timedelta(milliseconds=target.repeat_ms)

@@ -122,6 +122,9 @@ def segment_anomaly(check: Anomaly, key: str) -> Anomaly:
     return replace(check, query=query)
 
 
+VANISHED = "vanished"  # the value that marks a segment of the run before, gone from this one
+
+
 def segment_label(value: object) -> str:
     """A segment's value: text in quotes (so "" and "NULL" are told from NULL), NULL, a number."""
     if value is None:

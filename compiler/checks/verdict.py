@@ -23,6 +23,7 @@ from .interpreter import Env, evaluate
 from .schema_checks import SchemaCheck, judge_schema
 from .segment_checks import (
     NO_SEGMENTS,
+    VANISHED,
     Segmented,
     SegmentedReads,
     failing_summary,
@@ -141,7 +142,7 @@ def _by_segment(
     gone = [json.loads(key) for key in earlier or () if key not in {segment_key(v) for v, _ in judged}]
     if gone:
         outcome.values = {**outcome.values, "segments vanished": ", ".join(map(segment_label, gone))}
-    vanished: dict[str, object] = {"vanished": f"in the run before, not in this one's {reading.column}"}
+    vanished: dict[str, object] = {VANISHED: f"in the run before, not in this one's {reading.column}"}
     outcome.segments = judged + [(value, CheckOutcome(spec.name, _text(spec), False, True, vanished)) for value in gone]
     return outcome
 

@@ -86,6 +86,27 @@ def test_a_route_on_fail_and_error_is_told_neither_warnings_nor_their_recovery(t
     assert error["error"]["code"] == "UNKNOWN_COLUMN" and error["data_time"] == "2026-03-04"
 
 
+def test_a_route_on_fail_hears_its_failure_recover_when_only_a_warning_is_left(tmp_path, hooks):
+    notify = f'notify "{hooks["routed"].url}" on fail\n'
+    days = [NULL, OLD, GOOD]
+    codes = [_run(tmp_path, data, f"2026-03-0{i + 1}", notify) for i, data in enumerate(days)]
+    assert codes == [1, 0, 0]
+    # 03-02 leaves only the warning "no old", which this route is not told of: for it the failure
+    # of "no nulls" recovered there; 03-03 passes: nothing more to tell it
+    assert _told(hooks["routed"]) == [("failure", ["no nulls"], []), ("recovery", ["no old"], ["no nulls"])]
+
+
+def test_a_recovery_after_a_run_that_broke_names_what_failed_before_it(tmp_path, hooks):
+    notify = f'notify "{hooks["all"].url}"\nnotify "{hooks["routed"].url}" on fail\n'
+    days = [NULL, BROKEN, GOOD]
+    codes = [_run(tmp_path, data, f"2026-03-0{i + 1}", notify) for i, data in enumerate(days)]
+    assert codes == [1, 2, 0]
+    # the run that broke judged nothing: what recovered on 03-03 is what failed on 03-01
+    assert _told(hooks["all"]) == [("failure", ["no nulls"], []), ("error", [], []), ("recovery", [], ["no nulls"])]
+    # not told of errors, the route on fail saw the incident of 03-01 go on through 03-02
+    assert _told(hooks["routed"]) == [("failure", ["no nulls"], []), ("recovery", [], ["no nulls"])]
+
+
 def test_a_route_for_some_checks_hears_of_them_alone(tmp_path, hooks):
     notify = f'notify "{hooks["routed"].url}" for "rows steady"\n'
     days = [GOOD, NULL, NULL_AND_SHORT, SHORT, GOOD]

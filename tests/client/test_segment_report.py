@@ -5,7 +5,9 @@ read in headless Chromium as a person sees the page."""
 from __future__ import annotations
 
 from gryph.client.cli.main import main
-from gryph.client.outputs.html.segment_tables import sparkline
+from gryph.client.outputs.html.segment_tables import failed_count, sparkline
+from gryph.client.results.document import Check, CheckSegment
+from gryph.compiler.checks.segment_checks import VANISHED
 from tests.client.browser import Browser
 from tests.client.test_html_report import ARTIFACTS
 
@@ -70,3 +72,17 @@ def test_a_trend_leaves_a_gap_where_a_run_lacked_the_segment():
     assert 'points="3.0,3.0"' in drawn and 'points="79.0,21.0 117.0,3.0"' in drawn
     assert '<circle cx="117.0" cy="3.0"' in drawn and "<title>2 → — → 1 → 2</title>" in drawn
     assert sparkline([5, None]) == '<span class="muted">—</span>'  # one number is no trend
+
+
+def test_a_vanished_segment_is_counted_apart_from_the_failed_ones():
+    # as the check's verdict counts them: DE failed of the 3 judged (PT skipped), ES gone since the run before
+    segments = (
+        CheckSegment("DE", "FAIL", {'measures["rows"]': 40}),
+        CheckSegment("ES", "WARN", {VANISHED: "in the run before, not in this one's country"}),
+        CheckSegment("FR", "PASS", {'measures["rows"]': 5}),
+        CheckSegment("PT", "SKIP", skipped="a new segment, not in the run before: not evaluated"),
+    )
+    check = Check("rows steady", "anomaly(...)", "FAIL", segments=segments)
+    assert failed_count(check) == "1 of 3 segments failed, 1 vanished"
+    only_gone = Check("rows steady", "anomaly(...)", "PASS", segments=segments[1:3])
+    assert failed_count(only_gone) == "0 of 1 segments failed, 1 vanished"

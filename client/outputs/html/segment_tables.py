@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
-from gryph.compiler.checks.segment_checks import segment_label
+from gryph.compiler.checks.segment_checks import VANISHED, segment_label
 
 from ...results.document import Check, CheckSegment, ResultDocument
 from ..segments_text import cap_warning
@@ -45,7 +45,6 @@ def worst_first(check: Check) -> list[CheckSegment]:
 
 def _check_table(check: Check, recent: list[ResultDocument]) -> str:
     ordered = worst_first(check)
-    failed = sum(1 for segment in ordered if segment.status in ("FAIL", "WARN"))
     rows = []
     for segment in ordered[:SHOWN]:
         values = ", ".join(f"{text} = {cell(value)}" for text, value in segment.values.items())
@@ -61,10 +60,19 @@ def _check_table(check: Check, recent: list[ResultDocument]) -> str:
     more = len(ordered) - SHOWN
     below = f'<p class="muted">and {more} more segments, none worse than the last shown</p>' if more > 0 else ""
     return (
-        f"<h3>{badge(check.status)} {escape(check.name)}: {failed} of {len(ordered)} segments failed</h3>"
+        f"<h3>{badge(check.status)} {escape(check.name)}: {escape(failed_count(check))}</h3>"
         f'<table class="segments"><tr><th>segment</th><th>result</th><th>values read</th>'
         f"<th>last {len(recent)} runs</th></tr>{''.join(rows)}</table>{below}"
     )
+
+
+def failed_count(check: Check) -> str:
+    """How many of the segments the check judged failed, as its verdict counts them; a segment of
+    the run before that is gone is a warning row of its own, counted apart."""
+    gone = sum(1 for segment in check.segments if VANISHED in segment.values)
+    judged = [segment for segment in check.segments if VANISHED not in segment.values]
+    failed = sum(1 for segment in judged if segment.status in ("FAIL", "WARN"))
+    return f"{failed} of {len(judged)} segments failed" + (f", {gone} vanished" if gone else "")
 
 
 def _history(name: str, segment: CheckSegment, recent: list[ResultDocument]) -> list[float | None]:
