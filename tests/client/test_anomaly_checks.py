@@ -33,13 +33,13 @@ def record(store, started, n, passed=True, metrics=None, anomalies=None, suite="
     store.record(document, started, {"n": n})
 
 
-def outcome(store, check: str, n: float, metrics=None):
-    """The one check's outcome for today's value ``n`` against the store's history."""
+def outcome(store, check: str, n: float, metrics=None, now=NOW):
+    """The one check's outcome for today's value ``n`` (at ``now``) against the store's history."""
     suite = parse_suite(
         f'suite s\nmeasure n: count(*)\nuniqueness ids on t: id\ncheck "c": {check}\n', known_sources=("t",)
     )
     [compiled] = compile_checks(suite)
-    verdict = judge([compiled], PassSpec("all"), {"n": n}, metrics or {}, Clock("s", NOW, store))
+    verdict = judge([compiled], PassSpec("all"), {"n": n}, metrics or {}, Clock("s", now, store))
     return verdict.checks[0]
 
 

@@ -60,7 +60,19 @@ class Case:
     gryph: list[int] | None = None  # gryph's answer where it differs on purpose (declared)
 
 
+def _two_weeks() -> list[float]:
+    """HoltWintersTest's two weeks of daily values: a weekly shape plus Random(42) Gaussians."""
+    random = JavaRandom(42)
+    return [value + random.next_gaussian() for value in [1, 1, 1.2, 1.3, 1.5, 2.1, 1.9] * 2]
+
+
 NOISY_51, NOISY_50 = _noisy(51), _noisy(50)
+TWO_WEEKS = _two_weeks()
+WITH_HEAD, WITH_ZERO, FOUR_WEEKS = [*TWO_WEEKS, TWO_WEEKS[0]], [*TWO_WEEKS, 0.0], TWO_WEEKS * 2
+CONSTANT, ONE_ERROR, LINEAR = [1.0] * 21, [1.0] * 20 + [0.0], [float(t) for t in range(48)]
+WEEKLY_LINEAR = [math.sin(2 * math.pi / 7 * t) + t for t in range(48)]
+DAILY_WEEKLY = "HoltWinters(MetricInterval.Daily, SeriesSeasonality.Weekly)"  # a season of 7 daily runs
+HOLT_WINTERS = "anomaly(n, holt_winters(k = 1.96))"  # Deequ's bound: 1.96 residual standard deviations
 SIGNED, RATIOS = _steps(-1), _steps(1.0)
 ORDERS = [0.0, 1.0, 3.0, 6.0, 18.0, 72.0]
 EVERY_RUN = "include_failed = true, include_anomalies = true"  # Deequ's change strategies read the raw series
@@ -301,6 +313,73 @@ CASES = [
         [5],
     ),
     Case(
+        "HoltWintersTest: predict no anomaly for normally distributed errors",
+        WITH_HEAD,
+        f"{DAILY_WEEKLY}.detect(data, (14, 15))",
+        HOLT_WINTERS,
+        range(14, 15),
+        [],
+    ),
+    Case(
+        "HoltWintersTest: predict an anomaly",
+        WITH_ZERO,
+        f"{DAILY_WEEKLY}.detect(data, (14, Int.MaxValue))",
+        HOLT_WINTERS,
+        range(14, 15),
+        [14],
+        # statsmodels' fit of the 14 noisy values forecasts 1.129 with residual stddev 0.827: the
+        # bounds are [-0.491, 2.750], and 0 is inside them
+        gryph=[],
+    ),
+    Case(
+        "HoltWintersTest: predict no anomalies on longer series",
+        FOUR_WEEKS,
+        f"{DAILY_WEEKLY}.detect(data, (26, Int.MaxValue))",
+        HOLT_WINTERS,
+        range(26, 28),
+        [],
+    ),
+    Case(
+        "HoltWintersTest: detect no anomalies on constant series",
+        CONSTANT,
+        f"{DAILY_WEEKLY}.detect(data, (14, Int.MaxValue))",
+        HOLT_WINTERS,
+        range(14, 21),
+        [],
+    ),
+    Case(
+        "HoltWintersTest: detect a single anomaly in constant series with a single error",
+        ONE_ERROR,
+        f"{DAILY_WEEKLY}.detect(data, (14, Int.MaxValue))",
+        HOLT_WINTERS,
+        range(14, 21),
+        [20],
+    ),
+    Case(
+        "HoltWintersTest: detect no anomalies on exact linear trend series",
+        LINEAR,
+        f"{DAILY_WEEKLY}.detect(data, (36, Int.MaxValue))",
+        HOLT_WINTERS,
+        range(36, 48),
+        [],
+    ),
+    Case(
+        "HoltWintersTest: detect no anomalies on exact linear and seasonal effects",
+        WEEKLY_LINEAR,
+        f"{DAILY_WEEKLY}.detect(data, (36, Int.MaxValue))",
+        HOLT_WINTERS,
+        range(36, 48),
+        [],
+    ),
+    Case(
+        "HoltWintersTest: detect anomalies if the training data is wrong",
+        [0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0] * 2 + [1.0] * 7,
+        f"{DAILY_WEEKLY}.detect(data, (14, 21))",
+        HOLT_WINTERS,
+        range(14, 21),
+        [14],
+    ),
+    Case(
         "issue 44: a negative series, -100 then -150 (relative change, signed)",
         [-100.0, -150.0],
         "RelativeRateOfChangeStrategy(None, Some(1.1))",  # -150 / -100 = 1.5 > 1.1: an anomaly to Deequ
@@ -326,7 +405,9 @@ def _found(case: Case, tmp_path: Path) -> list[int]:
     for i, value in enumerate(case.series):
         if case.batch and i not in case.judged:
             continue
-        finding = outcome(store, check, value) if i in case.judged else None
+        # a run is judged at its own time (Holt-Winters places today one run spacing after the run before)
+        today = NOW if case.batch else start + dt.timedelta(days=i)
+        finding = outcome(store, check, value, now=today) if i in case.judged else None
         anomaly = finding.anomaly if finding is not None else None
         if anomaly:
             found.append(i)
@@ -434,6 +515,15 @@ def _series_name(series: list[float]) -> str:
         id(NOISY_50): "50 Gaussians of Random(1), 20..30 moved by +i (even) or -i (odd)",
         id(SIGNED): "51 values 1.0, 20..30: i (even) or -i (odd)",
         id(RATIOS): "51 values 1.0, 20..30: i (even) or 1 (odd)",
+        id(
+            WITH_HEAD
+        ): "two weeks (1, 1, 1.2, 1.3, 1.5, 2.1, 1.9 twice, plus Gaussians of Random(42)), then its first value",
+        id(WITH_ZERO): "two weeks (1, 1, 1.2, 1.3, 1.5, 2.1, 1.9 twice, plus Gaussians of Random(42)), then 0",
+        id(FOUR_WEEKS): "the two weeks (1, 1, 1.2, 1.3, 1.5, 2.1, 1.9 twice, plus Gaussians of Random(42)) twice",
+        id(CONSTANT): "21 values 1.0",
+        id(ONE_ERROR): "20 values 1.0, then 0",
+        id(LINEAR): "0, 1, ..., 47",
+        id(WEEKLY_LINEAR): "t + sin(2πt / 7), t = 0..47",
     }
     return named.get(id(series)) or ", ".join(f"{v:g}" for v in series) or "empty"
 
