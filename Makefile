@@ -29,8 +29,9 @@ $(STAMP)-dev: | $(STAMP)-base
 # other worker runs the DuckDB tests. WORKERS=0 runs in this process.
 WORKERS ?= 2
 
+# --durations: the slowest tests, printed by every run, so a run that grows shows where
 test: setup-tests
-	.venv/bin/python -m pytest -q -n $(WORKERS) --dist loadgroup
+	.venv/bin/python -m pytest -q -n $(WORKERS) --dist loadgroup --durations=30
 
 # DuckDB only: the tests that need a Spark server carry the `spark` marker (tests/conftest.py); the
 # wheel's build and install (`wheel` marker) are left to `make test` too
