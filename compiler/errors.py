@@ -16,6 +16,8 @@ from typing import Any
 from .error_codes import BAD_INPUT, RUN_FAILED, declared
 from .redaction import redact
 
+UNLOCATED = "<input>"  # where an error with no file is said to be
+
 
 @dataclass(frozen=True, slots=True)
 class Location:
@@ -26,7 +28,7 @@ class Location:
     column: int | None = None
 
     def __str__(self) -> str:
-        parts = [self.file or "<input>"]
+        parts = [self.file or UNLOCATED]
         if self.line is not None:
             parts.append(str(self.line))
             if self.column is not None:

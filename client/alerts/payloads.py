@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from gryph.compiler.checks.segment_checks import segment_label
 
+from ..outputs.headline import error_text
 from ..outputs.text import cell
 
 _TITLES = {"failure": "failed", "warning": "has warnings", "recovery": "recovered", "error": "broke"}
@@ -24,11 +25,12 @@ def text(message: dict) -> str:
     """The message as plain lines: headline, data time, the error of a run that broke, each failed
     or warning check with its values and bounds, the checks that recovered, what could not finish,
     the report."""
-    lines = [f"{subject(message)}: {message['headline']}"]
+    # a run that broke has its error for headline: said once, in full, on its own line below
+    lines = [subject(message) if "error" in message else f"{subject(message)}: {message['headline']}"]
     if "data_time" in message:
         lines.append(f"data time: {message['data_time']}")
     if "error" in message:
-        lines.append(f"error {message['error']['code']}: {message['error']['message']}")
+        lines.append(error_text(message["error"]["code"], message["error"]["message"]))
     for status, key in (("FAIL", "failed"), ("WARN", "warnings")):
         for check in message[key]:
             values = ", ".join(f"{name} = {cell(value)}" for name, value in check["values"].items())

@@ -11,6 +11,7 @@ from gryph.compiler.errors import InvalidInput, Location, closest
 from gryph.compiler.suites.data_times import parse_data_time
 from gryph.compiler.suites.data_times import shown as shown_data_time
 
+from ..outputs.headline import broke
 from ..outputs.text import cell, metrics_summary, table
 from ..outputs.visible_text import for_terminal
 from ..results.run_result import to_json
@@ -169,15 +170,9 @@ def _value_rows(run_cells: list[object], run: dict) -> list[list[object]]:
         (f"metrics[{json.dumps(rule, ensure_ascii=False)}]", metrics_summary(v)) for rule, v in run["metrics"].items()
     ]
     if run.get("error"):
-        values = [("error", _error_line(run["error"]))]
+        values = [("error", broke(run["error"]["code"], run["error"]["message"]).text)]
     blank = [""] * len(run_cells)
     return [[*(run_cells if i == 0 else blank), name, v] for i, (name, v) in enumerate(values or [("", "")])]
-
-
-def _error_line(error: dict) -> str:
-    """A broken run's reason on one line, its code named once (a located message carries it)."""
-    first = (error["message"].splitlines() or [""])[0]
-    return first if error["code"] in first else f"{error['code']}: {first}".rstrip(": ")
 
 
 def _data_time_cell(run: dict) -> str:

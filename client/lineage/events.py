@@ -32,6 +32,7 @@ from openlineage.client.generated.test_run import TestRunFacet
 from gryph.compiler.redaction import redact
 from gryph.compiler.suites.suite import Suite
 
+from ..outputs.headline import error_text
 from ..results.document import ResultDocument
 from .check_facets import judged_checks
 from .dataset_names import DatasetName, dataset_name
@@ -73,7 +74,7 @@ class LineageRun:
             facets["test"] = TestRunFacet(tests=[check.execution() for check in checks])
         if document.error is not None:
             facets["errorMessage"] = ErrorMessageRunFacet(
-                message=redact(f"{document.error.code}: {document.error.message}"), programmingLanguage="python"
+                message=redact(error_text(document.error.code, document.error.message)), programmingLanguage="python"
             )
         assertions = {
             source: [check.assertion() for check in checks if source in check.sources] for source in self.suite.sources

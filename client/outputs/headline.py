@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from gryph.compiler.errors import UNLOCATED
+
 from ..results.document import ResultDocument
 from ..results.run_result import RunResult
 
@@ -75,8 +77,21 @@ def document_headline(document: ResultDocument, strict: bool = False) -> Headlin
 
 
 def broke(code: str, message: str) -> Headline:
-    """The headline of a run that broke before its checks judged (its first line, the error's)."""
-    return Headline(f"error {code}: {message.splitlines()[0] if message else ''}".rstrip(": "), "error")
+    """The headline of a run that broke before its checks judged: the verdict and code first, then
+    the error's first line, where it was last (``error CODE: unknown column 'age' (at s.dq:5:43)``)."""
+    first = message.splitlines()[0] if message else ""
+    where, said, rest = first.partition(f": error {code}: ")
+    if not said:
+        return Headline(f"error {code}: {first}".rstrip(": "), "error")
+    at = f" (at {where})" if where and where != UNLOCATED else ""
+    return Headline(f"error {code}: {rest}{at}", "error")
+
+
+def error_text(code: str, message: str) -> str:
+    """A broken run's error as one text, its code named once: a located error's message already
+    says ``FILE:LINE:COL: error CODE: ...`` (a run keeps it whole, with its near: and hint:)."""
+    first = message.splitlines()[0] if message else ""
+    return message if f"error {code}:" in first else f"error {code}: {message}".rstrip(": ")
 
 
 def _count(number: int, one: str, many: str | None = None) -> str:

@@ -137,7 +137,13 @@ def test_slack_says_a_broken_run_broke_with_its_error(tmp_path, hooks):
     [slack] = [received["body"] for received in hooks["routed"].received]
     assert slack["text"] == "gryph: suite orders broke"
     text = slack["blocks"][0]["text"]["text"]
-    assert "\ndata time: 2026-03-01\nerror UNKNOWN_COLUMN: " in text and "age" in text
+    lines = text.splitlines()
+    assert lines[:2] == ["gryph: suite orders broke", "data time: 2026-03-01"]
+    # the located error once, whole (not again as the headline, nor its code twice in one line)
+    assert lines[2].endswith("s.dq:5:43: error UNKNOWN_COLUMN: unknown column 'age'") and lines[3:] == [
+        "    near: age",
+        "    hint: known names: email, id",
+    ]
 
 
 @pytest.mark.parametrize(

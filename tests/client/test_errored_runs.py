@@ -77,4 +77,5 @@ def test_a_dropped_column_alerts_once_as_an_incident_and_recovers(tmp_path, hook
     ]
     assert events == [("error", "2026-03-02", "UNKNOWN_COLUMN"), ("recovery", "2026-03-04", None)]
     assert hook.received[0]["body"]["verdict"] == "error"
-    assert hook.received[0]["body"]["headline"].startswith("error UNKNOWN_COLUMN: ")
+    headline = hook.received[0]["body"]["headline"]  # the verdict and code first, once; where last
+    assert headline.startswith("error UNKNOWN_COLUMN: unknown column 'email' (at ") and headline.endswith("s.dq:2:45)")

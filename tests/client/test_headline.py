@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gryph.client.outputs.headline import Headline, headline
+from gryph.client.outputs.headline import Headline, broke, error_text, headline
 
 
 @pytest.mark.parametrize(
@@ -100,3 +100,33 @@ from gryph.client.outputs.headline import Headline, headline
 )
 def test_headline_words_and_tone(passed, policy, statuses, unfinished, strict, expected):
     assert headline(passed, policy, statuses, unfinished, strict) == expected
+
+
+@pytest.mark.parametrize(
+    "code,message,text,line",
+    [
+        # a located error carries its code: said once, whole (near: and hint: kept); the headline
+        # leads with the verdict and the code, and says where last
+        (
+            "UNKNOWN_COLUMN",
+            "s.dq:5:43: error UNKNOWN_COLUMN: unknown column 'age'\n    near: age",
+            "s.dq:5:43: error UNKNOWN_COLUMN: unknown column 'age'\n    near: age",
+            "error UNKNOWN_COLUMN: unknown column 'age' (at s.dq:5:43)",
+        ),
+        # an error of no file says no place
+        (
+            "SPARK_UNREACHABLE",
+            "<input>: error SPARK_UNREACHABLE: no server at sc://x",
+            "<input>: error SPARK_UNREACHABLE: no server at sc://x",
+            "error SPARK_UNREACHABLE: no server at sc://x",
+        ),
+        # a message without its code (an older history's): the code leads it
+        ("SOURCE_NOT_FOUND", "no file t.csv", "error SOURCE_NOT_FOUND: no file t.csv", None),
+        ("SOURCE_NOT_FOUND", "", "error SOURCE_NOT_FOUND", None),
+        # another error's code quoted in the message is not this error's own
+        ("RULE_FAILED", "x: error UNKNOWN_COLUMN: a", "error RULE_FAILED: x: error UNKNOWN_COLUMN: a", None),
+    ],
+)
+def test_a_broken_run_names_its_error_code_once(code, message, text, line):
+    assert error_text(code, message) == text
+    assert broke(code, message) == Headline(line or text, "error")
