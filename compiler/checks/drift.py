@@ -96,7 +96,7 @@ def psi(before: Sketch, now: Sketch) -> tuple[float, list[dict[str, object]]]:
     rows: NULL, NaN, then the numbers binned at the previous run's distinct quantiles."""
     edges = sorted(set(before.quantiles or now.quantiles))
     bins: list[dict[str, object]] = [
-        {"bin": "null", "before": _part(before, before.rows - before.values), "now": _part(now, now.rows - now.values)},
+        {"bin": "NULL", "before": _part(before, before.rows - before.values), "now": _part(now, now.rows - now.values)},
         {"bin": "NaN", "before": _part(before, before.nans), "now": _part(now, now.nans)},
     ]
     for low, high in zip([-math.inf, *edges], [*edges, math.inf], strict=True):

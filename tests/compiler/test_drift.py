@@ -43,7 +43,7 @@ def test_psi_of_a_distribution_squeezed_into_half_its_range():
     assert index == pytest.approx(3.447663, abs=1e-6)
     assert [b["before"] for b in bins[3:23]] == [0.05] * 20
     assert [b["now"] for b in bins[3:23]] == [0.1] * 10 + [0.0] * 10
-    assert bins[0] == {"bin": "null", "before": 0.0, "now": 0.0}
+    assert bins[0] == {"bin": "NULL", "before": 0.0, "now": 0.0}
 
 
 def test_psi_counts_nulls_and_nan_as_bins_of_their_own():
@@ -51,7 +51,7 @@ def test_psi_counts_nulls_and_nan_as_bins_of_their_own():
     index, bins = psi(_sketch(UNIFORM_0_20, rows=10), _sketch(UNIFORM_0_20, rows=10, nulls=5))
     # 20 * (0.025 - 0.05) ln(0.5) + (0.5 - 0.0001) ln(0.5 / 0.0001) = 0.5 ln 2 + 0.4999 ln 5000
     assert index == pytest.approx(0.5 * math.log(2) + 0.4999 * math.log(5000))
-    assert bins[0] == {"bin": "null", "before": 0.0, "now": 0.5}
+    assert bins[0] == {"bin": "NULL", "before": 0.0, "now": 0.5}
     # a NaN share: 2 of 10 rows now, none before; the numbers' bins hold 0.8 of the rows
     index, bins = psi(_sketch(UNIFORM_0_20, rows=10), _sketch(UNIFORM_0_20, rows=10, nans=2))
     assert index == pytest.approx(20 * (0.04 - 0.05) * math.log(0.8) + (0.2 - 0.0001) * math.log(2000))
