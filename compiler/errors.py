@@ -209,6 +209,13 @@ def closest(name: str, candidates: Iterable[str]) -> str | None:
     return lowered[match[0]] if match else None
 
 
+def with_article(word: str) -> str:
+    """``word`` after "a" or "an", by how it sounds: an avro, an orc, a parquet, a uniqueness."""
+    lowered = word.lower()
+    vowel = lowered[:1] in ("a", "e", "i", "o", "u") and not lowered.startswith(("uni", "use", "usu", "eu"))
+    return f"{'an' if vowel else 'a'} {word}"
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """A "did you mean" hint, or a list of what exists."""
     pool = sorted({str(c) for c in candidates})

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gryph.compiler.errors import EngineError, InvalidInput, Location
+from gryph.compiler.errors import EngineError, InvalidInput, Location, with_article
 from gryph.compiler.lowering.row_failures import BOOKKEEPING, DATA_TIME
 from gryph.compiler.source_kinds import SourceKind
 from gryph.compiler.sources.databases import resolve
@@ -140,7 +140,7 @@ def _not_written(spec: SourceSpec) -> Iterator[None]:
             f"{spec.name} {spec.describe()} was not written: {str(error).splitlines()[0]}",
             location=spec.location,
             text=spec.describe(),
-            hint=f"a {spec.format} output must be a table of the columns the run writes, {DATA_TIME} included "
+            hint=f"{with_article(spec.format)} output must be a table of the columns the run writes, {DATA_TIME} included "
             "(a new name makes one)",
         ) from None
 

@@ -107,6 +107,8 @@ class _Builder:
             return Const(node.value)
         if isinstance(node, c.CheckNull):
             return Const(None)
+        if isinstance(node, c.CheckRows):  # a source and a condition given to another name than rows
+            raise self.misnamed_rows(node)
         if isinstance(node, c.CheckColumn):
             raise self.error(
                 "BAD_DRIFT_CHECK",
@@ -171,6 +173,23 @@ class _Builder:
             )
         return MetricRef(name)
 
+    def unknown_function(self, name: str, node: Node) -> InvalidInput:
+        return self.error(
+            "UNKNOWN_FUNCTION", f"unknown function {name!r}", node, did_you_mean(name, [*FUNCTIONS, *_FORMS])
+        )
+
+    def misnamed_rows(self, node: c.CheckRows) -> InvalidInput:
+        """``rowz(orders where ...)``: an unknown name is refused as any unknown function is, with
+        the one meant; a known function takes values, not a source and a condition."""
+        if node.function not in (*FUNCTIONS, *_FORMS):
+            return self.unknown_function(node.function, node)
+        return self.error(
+            "SYNTAX_ERROR",
+            f"{node.function}(...) takes values, not a source and a condition",
+            node,
+            f"rows({node.source} where ...) counts the rows that hold the condition",
+        )
+
     def call(self, node: c.CheckCall) -> Traced:
         name = node.name
         if name == "drift":
@@ -189,8 +208,7 @@ class _Builder:
             )
         function = FUNCTIONS.get(name)
         if function is None:
-            hint = did_you_mean(name, [*FUNCTIONS, *_FORMS])
-            raise self.error("UNKNOWN_FUNCTION", f"unknown function {name!r}", node, hint)
+            raise self.unknown_function(name, node)
         keyword = next((arg for arg in node.args if isinstance(arg, c.CheckNamedArgument)), None)
         if keyword is not None:
             raise self.error("NAMED_ARGUMENT", f"{name}() takes no named argument {keyword.name!r}", keyword)

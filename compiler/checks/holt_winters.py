@@ -48,11 +48,22 @@ def exponential_smoothing() -> Any:
     return ExponentialSmoothing
 
 
+def numpy() -> Any:
+    """numpy, which statsmodels brings (imported with it, on first use)."""
+    import numpy
+
+    return numpy
+
+
 def holt_winters_bounds(
     strategy: HoltWinters, points: list[Point], now: dt.datetime
 ) -> tuple[float, float, dict[str, object]]:
     """The bounds on the value of the run at ``now``, from ``points`` (newest first, finite numbers)."""
     series, ahead = _grid([(p.started, float(p.value)) for p in reversed(points)], now, strategy.seasonal_periods)  # type: ignore[arg-type]
+    if len(set(series)) == 1:
+        # every level, trend and season fits a constant series exactly (Deequ's fit forecasts it
+        # with no residual whatever its parameters): only that value is in bounds
+        return series[0], series[0], {"forecast": series[0], "residual stddev": 0.0}
     model = exponential_smoothing()(
         series,
         trend="add",
@@ -63,7 +74,10 @@ def holt_winters_bounds(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # statsmodels' convergence notes: the residuals say how well it fit
         fit = model.fit()
-    forecast = float(fit.forecast(ahead)[-1])
+    # each forecast recomputes the fit's information criteria (unused here), log(error sum): an
+    # exact fit's -inf is numpy's division by zero, not the user's business
+    with numpy().errstate(divide="ignore", invalid="ignore"):
+        forecast = float(fit.forecast(ahead)[-1])
     spread = sample_stddev([float(r) for r in fit.resid]) or 0.0
     margin = strategy.k * spread
     return forecast - margin, forecast + margin, {"forecast": forecast, "residual stddev": spread}

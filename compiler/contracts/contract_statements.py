@@ -64,6 +64,7 @@ class Statement:
     clause: RowClause | None = None
     warning: str = ""
     uncompared: tuple[str, str, str] | None = None  # with a warning: (table, column, physicalType) not compared
+    key_paths: tuple[Path, ...] = ()  # with a primary key's clause: where each of its columns is stated
 
 
 def source_name(obj: YamlMap) -> str:
@@ -102,7 +103,7 @@ def _object_statements(obj: YamlMap, table: str, path: Path, server_type: object
     out: list[Statement] = []
     properties = obj.get("properties") or []
     typed = []
-    keys: list[tuple[int, str]] = []
+    keys: list[tuple[int, str, Path]] = []  # position, column, where it is stated a part of the key
     for index, prop in enumerate(properties):
         where: Path = (*path, "properties", index)
         column = str(prop.get("physicalName") or prop["name"])
@@ -115,15 +116,16 @@ def _object_statements(obj: YamlMap, table: str, path: Path, server_type: object
         typed.append(f"{quoted(column)} {kind}" if kind else quoted(column))
         out.extend(_property_statements(prop, table, column, where))
         if prop.get("primaryKey"):
-            keys.append((int(prop.get("primaryKeyPosition") or 0), column))
+            keys.append((int(prop.get("primaryKeyPosition") or 0), column, (*where, "primaryKey")))
     if typed:
         out.insert(0, Statement(f"schema {table}: required({', '.join(typed)})", path))
     integers = frozenset(
         str(p.get("physicalName") or p["name"]) for p in properties if p.get("logicalType") == "integer"
     )
     if keys:
-        names = [column for _, column in sorted(keys)]
-        out.extend(_key_statements(table, names, (*path, "primaryKey"), integers))
+        ordered = sorted(keys, key=lambda key: key[:2])
+        names, key_paths = [key[1] for key in ordered], tuple(key[2] for key in ordered)
+        out.extend(_key_statements(table, names, key_paths, (*path, "primaryKey"), integers))
     for index, rule in enumerate(obj.get("quality") or []):
         out.extend(_quality(rule, table, None, (*path, "quality", index), integers))
     return out
@@ -179,12 +181,14 @@ def _property_statements(prop: YamlMap, table: str, column: str, path: Path) -> 
     return out
 
 
-def _key_statements(table: str, names: list[str], path: Path, integers: frozenset[str]) -> list[Statement]:
+def _key_statements(
+    table: str, names: list[str], stated: tuple[Path, ...], path: Path, integers: frozenset[str]
+) -> list[Statement]:
     name = show_path(path)
     nulls = " or ".join(f"{quoted(column)} is null" for column in names)
     return [
         _none_where(f"{name} (required)", table, nulls, path, clause=name),
-        *_no_duplicates(name, table, names, path, integers),
+        *_no_duplicates(name, table, names, path, integers, stated),
     ]
 
 
@@ -196,19 +200,27 @@ def _none_where(name: str, table: str, condition: str, path: Path, clause: str |
 
 
 def _no_duplicates(
-    name: str, table: str, keys: list[str], path: Path, integers: frozenset[str] = frozenset()
+    name: str,
+    table: str,
+    keys: list[str],
+    path: Path,
+    integers: frozenset[str] = frozenset(),
+    stated: tuple[Path, ...] = (),
 ) -> list[Statement]:
     """The measure of ``keys``' duplicates (``duplicates_measure``) and the check that there are none."""
     return [
-        _duplicates(name, table, keys, path, integers),
+        _duplicates(name, table, keys, path, integers, stated),
         Statement(f'check "{name}": measures["{name}"] == 0', path),
     ]
 
 
-def _duplicates(name: str, table: str, keys: list[str], path: Path, integers: frozenset[str]) -> Statement:
+def _duplicates(
+    name: str, table: str, keys: list[str], path: Path, integers: frozenset[str], stated: tuple[Path, ...] = ()
+) -> Statement:
     """The measure ``name`` counting ``keys``' duplicates: every row holding a duplicated key fails its clause."""
     clause = RowClause(name, table, f"unique({', '.join(quoted(key) for key in keys)})", keys=tuple(keys))
-    return Statement(f'measure "{name}": sql {_sql_text(duplicates_measure(table, keys, integers))}', path, clause)
+    text = f'measure "{name}": sql {_sql_text(duplicates_measure(table, keys, integers))}'
+    return Statement(text, path, clause, key_paths=stated)
 
 
 def _quality(

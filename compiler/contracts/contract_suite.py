@@ -50,7 +50,13 @@ def load_contract(path: str | Path, server: str | None = None, with_data: bool =
     except InvalidInput as error:
         raise _relocated(document, lines, error) from None
     clauses = tuple(
-        dataclasses.replace(s.clause, location=document.key_location(s.path)) for s in statements if s.clause
+        dataclasses.replace(
+            s.clause,
+            location=document.key_location(s.path),
+            key_locations=tuple(document.key_location(p) for p in s.key_paths),
+        )
+        for s in statements
+        if s.clause
     )
     suite = dataclasses.replace(suite, schemas=_with_uncompared(suite.schemas, statements))
     return dataclasses.replace(_pointed_back(suite, document, lines), row_clauses=clauses)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
-from ..errors import EngineError, InvalidInput
+from ..errors import EngineError, InvalidInput, with_article
 from ..language.time_literals import duration_ms
 from ..plan.data_types import BOOLEAN, DATE, DOUBLE, INTEGER, STRING, TIMESTAMP, DataType, decimal
 from ..redaction import redact, register_secret
@@ -199,7 +199,7 @@ def _check_url(spec: SourceSpec) -> None:
     schemes = spec.kind.url_schemes
     problem, hint = None, f'{spec.format}("{_EXAMPLE_URLS[spec.format]}", ...)'
     if scheme not in schemes or not rest:
-        problem = f"a {spec.format} URL starts with {schemes[0]}://"
+        problem = f"{with_article(spec.format)} URL starts with {schemes[0]}://"
     elif "@" not in re.split(r"[/?#]", rest)[0] and re.search(r"[/?#][^@]*@", rest):
         problem = "the URL's user or password holds a '/', '?' or '#' that is not percent-encoded"
         hint = "percent-encode them: / as %2F, ? as %3F, # as %23 (or give the password with password_env)"

@@ -13,7 +13,7 @@ import stat
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
-from ..errors import EngineError, Location
+from ..errors import EngineError, Location, with_article
 from ..source_kinds import Marks
 from .source_specs import SourceSpec
 
@@ -50,7 +50,7 @@ def check_local_files(spec: SourceSpec) -> None:
             "SOURCE_EMPTY",
             shown,
             "is empty: no header, no rows",
-            f"a {spec.format} file needs at least a header line" if spec.kind.text else None,
+            f"{with_article(spec.format)} file needs at least a header line" if spec.kind.text else None,
         )
     for file in files:
         if b"\0" in _peek(spec, file):
@@ -151,7 +151,7 @@ def _check_marks(spec: SourceSpec, file: str, declared: Marks) -> None:
     if start != head or end != tail or size < len(head) + len(tail):
         raise _unreadable(
             spec,
-            f"{file} is not a {spec.format} file: it lacks {marks}",
+            f"{file} is not {with_article(spec.format)} file: it lacks {marks}",
             DAMAGED,
         )
 

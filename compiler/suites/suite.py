@@ -120,6 +120,7 @@ class RowClause:
     keys: tuple[str, ...] = ()
     rule: str | None = None
     location: Location | None = None
+    key_locations: tuple[Location, ...] = ()  # where each of ``keys`` is stated (none: at ``location``)
 
 
 DEFAULT_NOTIFY_TIMEOUT_SECONDS = 10.0  # one delivery, start to end: a slow target never holds up the run

@@ -62,6 +62,36 @@ def test_a_run_left_out_of_the_baseline_keeps_the_season_in_place(tmp_path):
     assert outcome(store, CHECK, 20).anomaly is True
 
 
+def _series_history(tmp_path, values) -> HistoryStore:
+    """One daily run per value, oldest first, ending yesterday."""
+    store = HistoryStore(tmp_path / "series.duckdb")
+    for i, value in enumerate(values):
+        record(store, NOW - dt.timedelta(days=len(values) - i), value)
+    return store
+
+
+def test_a_constant_series_bounds_its_value_exactly_and_warns_of_nothing(tmp_path, recwarn):
+    # 14 runs of 5: every level, trend and season fits them with no residual (Deequ's fit too), so
+    # the forecast is 5 and the bounds are [5, 5]; statsmodels' log of the zero error sum is not shown
+    store = _series_history(tmp_path, [5] * 14)
+    found = outcome(store, CHECK, 5)
+    assert found.status == "PASS" and found.anomaly is False, found.values
+    assert (found.values["forecast"], found.values["residual stddev"]) == (5.0, 0.0)
+    assert (found.values["lower bound"], found.values["upper bound"]) == (5.0, 5.0)
+    assert outcome(store, CHECK, 6).anomaly is True
+    assert [str(w.message) for w in recwarn] == []
+
+
+def test_an_exactly_repeating_season_is_forecast_without_a_warning(tmp_path, recwarn):
+    # 1, 2, ..., 7 twice: today is slot 14, the season's first day again; the fit is exact (its
+    # error sum 0, whose log statsmodels takes with every forecast), so 1 is in bounds and 4 is not
+    store = _series_history(tmp_path, list(range(1, 8)) * 2)
+    found = outcome(store, CHECK, 1)
+    assert found.anomaly is False and found.values["forecast"] == pytest.approx(1.0), found.values
+    assert outcome(store, CHECK, 4).anomaly is True
+    assert [str(w.message) for w in recwarn] == []
+
+
 def test_fewer_than_two_seasons_is_not_enough_history(tmp_path):
     found = outcome(daily_history(tmp_path, 13), CHECK, 100)
     assert found.status == "SKIP" and found.skipped == "not enough history: 13 earlier runs, 14 needed"

@@ -160,6 +160,7 @@ def test_failed_checks_keep_the_values_they_read():
         ('check "c": measures["nn"] == 1\n', "UNKNOWN_MEASURE", 1, 20),
         ('check "c": 1 == 1\ncheck "d": metrics["ac"]["total"] > 0\n', "UNKNOWN_RULE", 2, 19),
         ('check "c":\n    lenn([1])\n', "UNKNOWN_FUNCTION", 2, 5),
+        ('check "c": 1 == 1 and rowz(users where age > 0) == 0\n', "UNKNOWN_FUNCTION", 1, 23),
         ('check "c": len(1, 2) == 1\n', "WRONG_ARITY", 1, 12),
         ('check "c": get_previous_measure_values("nn", 3)\n', "UNKNOWN_MEASURE", 1, 40),
         ('check "c": foo == 1\n', "UNKNOWN_NAME", 1, 12),
@@ -181,6 +182,8 @@ def test_validation_errors_have_code_line_and_column(checks, code, line, column)
     [
         ("rowz(users) > 0", "rows"),  # rows(...) is read by the parser, anomaly and drift as whole checks
         ("Rows(users) > 0", "rows"),
+        ("rowz(users where age > 0) == 0", "rows"),  # a filtered source: no call, but the same error
+        ("Rows(users where age > 0) == 0", "rows"),
         ('anomally(measures["n"], normal(k = 3))', "anomaly"),
         ("drfit(users.age)", "drift"),
         ("maxx(1, 2) > 0", "max"),
@@ -190,6 +193,17 @@ def test_a_misspelt_check_function_names_the_near_one(call, near):
     with pytest.raises(InvalidInput) as caught:
         compiled(f'check "c": {call}\n')
     assert (caught.value.code, caught.value.hint) == ("UNKNOWN_FUNCTION", f"did you mean {near!r}?")
+
+
+def test_a_check_function_given_a_filtered_source_says_rows_counts_it():
+    with pytest.raises(InvalidInput) as caught:
+        compiled('check "c": max(users where age > 0) == 0\n')
+    error = caught.value
+    assert (error.code, error.message) == ("SYNTAX_ERROR", "max(...) takes values, not a source and a condition")
+    assert (error.text, error.hint) == (
+        "max(users where age > 0)",
+        "rows(users where ...) counts the rows that hold the condition",
+    )
 
 
 @pytest.mark.parametrize(

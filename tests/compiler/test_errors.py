@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gryph.compiler.errors import InvalidInput
+from gryph.compiler.errors import InvalidInput, with_article
 from tests.compiler.compiler_support import compile_text
 
 
@@ -304,3 +304,12 @@ def test_a_column_named_twice_through_a_star():
     error = error_of(text)
     # * already brings age: the second age is the duplicate, and the error stands on it
     assert (error.code, error.column) == ("DUPLICATE_NAME", text.rindex("age") + 1)
+
+
+@pytest.mark.parametrize(
+    "word,said",
+    [("avro", "an avro"), ("orc", "an orc"), ("iceberg", "an iceberg"), ("excel", "an excel"),
+     ("parquet", "a parquet"), ("csv", "a csv"), ("delta", "a delta"), ("uniqueness", "a uniqueness")],
+)  # fmt: skip
+def test_a_word_takes_the_article_its_sound_does(word, said):
+    assert with_article(word) == said

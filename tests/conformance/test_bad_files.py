@@ -181,6 +181,19 @@ def test_a_damaged_parquet_file_names_its_source_and_file_alike(dq_engine, tmp_p
     assert "write it again" in caught.value.hint
 
 
+@pytest.mark.parametrize(
+    "file_format,marks", [("avro", "the Obj mark at its start"), ("orc", "the ORC mark at its start")]
+)
+def test_a_file_of_another_format_is_not_an_avro_or_orc_file(dq_engine, tmp_path, file_format, marks):
+    path = tmp_path / f"orders.{file_format}"
+    path.write_text("id\n1\n")
+    with pytest.raises(EngineError) as caught:
+        rows_of(dq_engine, path, file_format)
+    assert caught.value.message == (
+        f"source 't' ({file_format}(\"{path}\")) cannot be read: {path} is not an {file_format} file: it lacks {marks}"
+    )
+
+
 def test_csv_files_of_one_folder_with_other_headers_name_the_file(dq_engine, tmp_path):
     """DuckDB refuses such a folder in words that name the wrong file; Spark reads the second
     file's columns by position under the first's names. Both now refuse it alike, naming both."""

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from gryph.client import run
-from gryph.compiler.errors import InvalidInput
+from gryph.compiler.errors import InvalidInput, InvalidInputs
 from tests.conformance.conformance_support import arrow_table
 
 COLUMNS = [["id", "int64"], ["email", "string"], ["code", "string"], ["amount", "float64"], ["customer", "string"]]
@@ -275,3 +275,24 @@ def test_a_key_column_the_data_lacks_is_located_in_the_contract(tmp_path):
     assert raised.value.message == f"{P}[5].unique: unknown column 'sku' in orders"
     lines = path.read_text("utf-8").splitlines()
     assert lines[raised.value.location.line - 1].strip() == "- name: sku"
+
+
+def test_every_key_column_the_data_lacks_is_an_error_with_its_hint(tmp_path):
+    # a composite primaryKey of two columns the orders lack (id is known: it is not the key here)
+    properties = [{k: v for k, v in p.items() if not k.startswith("primaryKey")} for p in PROPERTIES]
+    properties += [
+        {"name": "idd", "primaryKey": True, "primaryKeyPosition": 1},
+        {"name": "emial", "primaryKey": True, "primaryKeyPosition": 2},
+    ]
+    path = _contract(tmp_path, ORDERS, properties=properties)
+    with pytest.raises(InvalidInputs) as raised:
+        run(str(path), "duckdb")
+    keyed = [e for e in raised.value.errors if e.message.startswith(f"{KEY}:")]
+    assert [(e.code, e.message, e.text, e.hint) for e in keyed] == [
+        ("UNKNOWN_COLUMN", f"{KEY}: unknown column 'idd' in orders", "idd", "did you mean 'id'?"),
+        ("UNKNOWN_COLUMN", f"{KEY}: unknown column 'emial' in orders", "emial", "did you mean 'email'?"),
+    ]
+    # each at the property that makes the column a part of the key
+    lines = path.read_text("utf-8").splitlines()
+    stated = [[line.strip() for line in lines[e.location.line - 2 : e.location.line]] for e in keyed]
+    assert stated == [["- name: idd", "primaryKey: true"], ["- name: emial", "primaryKey: true"]], stated

@@ -104,6 +104,7 @@ class CheckRows(Node):
     """``rows(orders where amount < 0)``: how many rows of a source hold a condition (all of them
     without one); the suite reads it as a measure of its own (``compiler/suites/row_counts.py``)."""
 
+    function: str  # as written: rows, or another name given a source and a condition (refused)
     source: str
     condition: Expr | None
 

@@ -212,6 +212,6 @@ _CHECKS: dict[str, Callable[[SuiteConverter, Any], c.CheckExpr | c.CheckNamedArg
     "CheckString": lambda v, m: c.CheckString(unquote_string(m.value), **v.at(m)),
     "CheckBoolean": lambda v, m: c.CheckBoolean(m.value.lower() == "true", **v.at(m)),
     "CheckNull": lambda v, m: c.CheckNull(**v.at(m)),
-    "CheckRows": lambda v, m: c.CheckRows(unquote_name(m.source), v.optional(m.condition), **v.at(m)),
+    "CheckRows": lambda v, m: c.CheckRows(m.function, unquote_name(m.source), v.optional(m.condition), **v.at(m)),
     "CheckColumn": lambda v, m: c.CheckColumn(unquote_name(m.source), unquote_name(m.column), **v.at(m)),
 }

@@ -455,7 +455,7 @@ class SuiteParser(ExpressionParser):
             source = unquote_name(self.name())
             condition = self.expression()[0] if self.keyword("where") else None
             self.expect_punct(")")
-            return c.CheckRows(source, condition, **self.span(start, self.last_end))
+            return c.CheckRows(name, source, condition, **self.span(start, self.last_end))
         args: tuple[c.CheckExpr | c.CheckNamedArgument, ...] = ()
         if self.char() != ")":
             args = (self._check_argument(),)
