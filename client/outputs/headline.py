@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..results.document import ResultDocument
 from ..results.run_result import RunResult
+from .readable_values import counted
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ def headline(passed: bool, policy: str, statuses: Iterable[str], unfinished: int
     judged = len(statuses) - skipped
     counts = []
     if failed + warnings:
-        counts.append(f"{failed + warnings} of {_count(judged, 'check')} failed")
+        counts.append(f"{failed + warnings} of {counted(judged, 'check')} failed")
         if warnings and failed:
             counts.append(f"{warnings} of them {'a warning' if warnings == 1 else 'warnings'}")
         elif warnings:
@@ -37,9 +38,9 @@ def headline(passed: bool, policy: str, statuses: Iterable[str], unfinished: int
     elif judged:
         counts.append("the check passed" if judged == 1 else f"all {judged} checks passed")
     if skipped:
-        counts.append(f"{skipped} skipped" if judged else f"{_count(skipped, 'check')} skipped")
+        counts.append(f"{skipped} skipped" if judged else f"{counted(skipped, 'check')} skipped")
     if unfinished:
-        counts.append(f"{_count(unfinished, 'rule or measure', 'rules or measures')} could not finish")
+        counts.append(f"{counted(unfinished, 'rule or measure', 'rules or measures')} could not finish")
     verdict = f"{'passed' if passed else 'failed'} (policy: {policy}{', strict' if strict else ''})"
     tone = "fail" if not passed else ("warn" if failed + warnings + unfinished else "pass")
     return Headline(" — ".join([verdict, ", ".join(counts)]) if counts else verdict, tone)
@@ -77,7 +78,3 @@ def document_headline(document: ResultDocument, strict: bool = False) -> Headlin
 def broke(code: str, message: str) -> Headline:
     """The headline of a run that broke before its checks judged (its first line, the error's)."""
     return Headline(f"error {code}: {message.splitlines()[0] if message else ''}".rstrip(": "), "error")
-
-
-def _count(number: int, one: str, many: str | None = None) -> str:
-    return f"{number} {one if number == 1 else (many or one + 's')}"
