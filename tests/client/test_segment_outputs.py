@@ -9,6 +9,7 @@ import json
 import pytest
 
 from gryph.client import load_suite, run
+from gryph.client.cli.main import main
 from gryph.client.outputs.text import to_text
 from gryph.client.results.checked_values import Damaged
 from gryph.client.results.document import read_document
@@ -104,3 +105,15 @@ def _table():
     import pyarrow as pa
 
     return pa.table({"k": ["a", "a", "b"], "v": [1, None, None]})
+
+
+def test_a_backfill_says_each_runs_cap_on_stderr(suite_file, tmp_path, capsys):
+    text = suite_file.read_text(encoding="utf-8").replace("by country:", "by country top 2:")
+    suite_file.write_text(text.replace("suite segs\n", "suite segs\ndata_time = ${day}\n"), encoding="utf-8")
+    days = ["--from", "2026-03-01", "--to", "2026-03-02", "--var", "day={data_time}"]
+    assert main(["backfill", str(suite_file), *days, "--history", str(tmp_path / "h.duckdb")]) == 0
+    # four countries, two kept, in each day's run (the `by` now on line 4)
+    said = "s.dq:4:31: warning: contact by country: more than 2 segments; the 2 with the most rows are kept"
+    err = capsys.readouterr().err.splitlines()
+    assert [line.split(": ", 1)[0] for line in err] == ["2026-03-01", "2026-03-02"]
+    assert all(said in line for line in err), err
