@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 
+from gryph.compiler.checks.segment_checks import segment_label
 from gryph.compiler.errors import InvalidInput, Location, closest
 from gryph.compiler.suites.data_times import parse_data_time
 from gryph.compiler.suites.data_times import shown as shown_data_time
@@ -18,6 +19,15 @@ from ..results.run_result import to_json
 from ..store.history import HistoryStore
 from . import options
 from .exit_codes import EXIT_OK
+from .history_segments import (
+    ALL,
+    segment_cell,
+    segment_rows,
+    stored_segments,
+    wanted_segment,
+    with_segments,
+    without_segments,
+)
 from .html_reports import check_report_outputs, wants_report, write_report
 
 ACCEPT = "accept"  # gryph history accept SUITE --data-time TIME
@@ -31,6 +41,14 @@ def add_history_options(history: argparse.ArgumentParser) -> None:
         "--data-time", metavar="TIME", help="accept: the run whose values anomaly baselines take as normal"
     )
     history.add_argument("--measure", help="list this measure's values only")
+    history.add_argument(
+        "--segments", action="store_true", help="also each segment's values of the measures and rules `by COLUMN`"
+    )
+    history.add_argument(
+        "--segment",
+        metavar="VALUE",
+        help='the runs holding this segment, with its values: as gryph shows it ("FR", NULL, 3) or bare text (FR)',
+    )
     options.history(history)
     history.add_argument("--limit", type=int, default=50, help="newest runs shown (default 50)")
     options.output_format(history)
@@ -99,41 +117,88 @@ def history_command(args) -> int:
     if args.measure is None:
         metrics = store.run_metrics([r["run_id"] for r in runs])
         runs = [{**r, "metrics": metrics.get(r["run_id"], {})} for r in runs]
+    listed = runs
+    by_segment = args.segments or args.segment is not None
+    wanted = ALL if args.segment is None else wanted_segment(args.segment)
+    if by_segment:
+        runs = [kept for r in runs if (kept := with_segments(r, wanted)) is not None]
+    else:
+        runs = [without_segments(r) for r in runs]
     if args.measure is not None:
         runs = [
-            {
-                "run_id": r["run_id"],
-                "started": r["started"],
-                "data_time": r["data_time"],
-                "pass": r["pass"],
-                "value": r["measure"][args.measure],
-                **({"accepted": True} if r.get("accepted") else {}),
-                **({"superseded_by": r["superseded_by"]} if args.all else {}),
-            }
+            _measure_row(r, args)
             for r in runs
-            if args.measure in r["measure"]
+            if args.measure in r["measure"] and (args.segment is None or args.measure in r["measure_segments"])
         ]
     if args.format == "json":
         sys.stdout.write(to_json({"suite": args.suite, "runs": runs}))
     elif not runs:
-        print(
-            for_terminal(
-                f"no runs of {args.suite!r}"
-                + (f" with measure {args.measure!r}" if args.measure else "")
-                + f" in {args.history}"
-            )
-        )
+        print(for_terminal(_no_runs(args, listed)))
     elif args.measure is not None:
         print(
             table(
-                ["started", "data time", "pass", args.measure],
-                [[r["started"], _data_time_cell(r), r["pass"], r["value"]] for r in runs],
+                ["started", "data time", "pass", *(["segment"] if by_segment else []), args.measure],
+                _measure_rows(runs, args),
             )
         )
     else:
-        rows = [row for r in runs for row in _value_rows([r["started"], _data_time_cell(r), r["engine"], r["pass"]], r)]
-        print(table(["started", "data time", "engine", "pass", "measure or rule", "value"], rows))
+        rows = [
+            row
+            for r in runs
+            for row in _value_rows([r["started"], _data_time_cell(r), r["engine"], r["pass"]], r, by_segment)
+        ]
+        segment = ["segment"] if by_segment else []
+        print(table(["started", "data time", "engine", "pass", "measure or rule", *segment, "value"], rows))
     return EXIT_OK
+
+
+def _measure_row(run: dict, args) -> dict:
+    """A run's line of ``--measure NAME``: its value; with ``--segments`` each segment's too, with
+    ``--segment`` that segment's in its place."""
+    row = {"run_id": run["run_id"], "started": run["started"], "data_time": run["data_time"], "pass": run["pass"]}
+    split = run.get("measure_segments", {}).get(args.measure)
+    if args.segment is not None:
+        (picked,) = split["values"]
+        row.update(column=split["column"], segment=picked["segment"], value=picked["value"])
+    else:
+        row["value"] = run["measure"][args.measure]
+        row.update({"segments": split} if split is not None else {})
+    return {
+        **row,
+        **({"accepted": True} if run.get("accepted") else {}),
+        **({"superseded_by": run["superseded_by"]} if args.all else {}),
+    }
+
+
+def _measure_rows(runs: list[dict], args) -> list[list[object]]:
+    """``--measure NAME``'s table: a line per run; with ``--segments`` its segments' lines below it."""
+    rows: list[list[object]] = []
+    for run in runs:
+        cells = [run["started"], _data_time_cell(run), run["pass"]]
+        if args.segment is not None:
+            rows.append([*cells, segment_cell(run["column"], run["segment"]), run["value"]])
+        elif args.segments:
+            split = run.get("segments", {"column": "", "values": []})
+            rows.append([*cells, "", run["value"]])
+            rows += [["", "", "", segment_cell(split["column"], v["segment"]), v["value"]] for v in split["values"]]
+        else:
+            rows.append([*cells, run["value"]])
+    return rows
+
+
+def _no_runs(args, listed: list[dict]) -> str:
+    """Why nothing is listed; for a segment no run holds, the segments they do hold."""
+    said = f"no runs of {args.suite!r}"
+    if args.measure is not None:
+        said += f" with measure {args.measure!r}"
+    if args.segment is not None:
+        said += f" {'in' if args.measure is not None else 'with'} segment {segment_label(wanted_segment(args.segment))}"
+        held = stored_segments(listed)
+        if held:
+            return (
+                f"{said} in {args.history} (segments stored: {', '.join(held[:12])}{', ...' if len(held) > 12 else ''})"
+            )
+    return f"{said} in {args.history}"
 
 
 def _accept(args) -> int:
@@ -162,17 +227,26 @@ def _accept(args) -> int:
     return EXIT_OK
 
 
-def _value_rows(run_cells: list[object], run: dict) -> list[list[object]]:
+def _value_rows(run_cells: list[object], run: dict, by_segment: bool) -> list[list[object]]:
     """A run's lines in the history's table: one per measure and rule, named as checks read them
-    (``measures["rows"]``, ``metrics["ids"]``), the run's own cells on its first line only."""
-    values = [(f"measures[{json.dumps(name, ensure_ascii=False)}]", cell(v)) for name, v in run["measure"].items()]
-    values += [
-        (f"metrics[{json.dumps(rule, ensure_ascii=False)}]", metrics_summary(v)) for rule, v in run["metrics"].items()
-    ]
+    (``measures["rows"]``, ``metrics["ids"]``), with ``by_segment`` each of its segments below
+    it (``country = "FR"``), the run's own cells on its first line only."""
+    values: list[tuple[str, str, str]] = []
+    for name, value in run["measure"].items():
+        shown = f"measures[{json.dumps(name, ensure_ascii=False)}]"
+        values.append((shown, "", cell(value)))
+        values += [(shown, segment, cell(v)) for segment, v in segment_rows(run, "measure_segments", name)]
+    for rule, metrics in run["metrics"].items():
+        shown = f"metrics[{json.dumps(rule, ensure_ascii=False)}]"
+        values.append((shown, "", metrics_summary(metrics)))
+        values += [(shown, segment, metrics_summary(m)) for segment, m in segment_rows(run, "segments", rule)]
     if run.get("error"):
-        values = [("error", broke(run["error"]["code"], run["error"]["message"]).text)]
+        values = [("error", "", broke(run["error"]["code"], run["error"]["message"]).text)]
     blank = [""] * len(run_cells)
-    return [[*(run_cells if i == 0 else blank), name, v] for i, (name, v) in enumerate(values or [("", "")])]
+    return [
+        [*(run_cells if i == 0 else blank), name, *([segment] if by_segment else []), v]
+        for i, (name, segment, v) in enumerate(values or [("", "", "")])
+    ]
 
 
 def _data_time_cell(run: dict) -> str:

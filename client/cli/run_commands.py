@@ -19,6 +19,7 @@ from ..alerts.run_alerts import AlertTargets, alert_targets, send_alerts, warn_n
 from ..griffin.sinks import resolve_sinks, write_sinks
 from ..lineage import RunLineage, run_lineage
 from ..outputs.gate import gate_passes, to_junit, to_markdown
+from ..outputs.segments_text import cap_warnings
 from ..outputs.text import to_text
 from ..outputs.visible_text import for_terminal, for_terminal_lines
 from ..results.output_files import check_writable_path, write_whole
@@ -123,6 +124,9 @@ def run_command(args: argparse.Namespace, engine: Engine | str, env: GriffinEnv 
             documents = documents[: ids.index(result.run_id) + 1] if result.run_id in ids else []
             write_report(documents or [result.document()], args)
     _write(to_json(result.to_dict()) if args.format == "json" else to_text(result, args.strict), args.output)
+    if args.format == "json" or args.output is not None:  # no text report on the terminal to say them
+        for warning in cap_warnings(result.document()):
+            print(warning, file=sys.stderr)
     if args.junit:
         _write(to_junit(result, args.strict), args.junit)
     if args.markdown:
@@ -178,6 +182,8 @@ def backfill_command(args, engine: Engine | str) -> int:
         outcomes.append({"data_time": data_time, "run_id": result.run_id, "pass": result.passed})
         if args.format == "text":
             print(for_terminal(f"{data_time}: {'passed' if result.passed else 'FAILED'}"))
+        for warning in cap_warnings(result.document()):  # a backfill prints no report that would say them
+            print(f"{data_time}: {warning}", file=sys.stderr)
         failures = send_alerts(alerts, result, args.history, None)  # each run alerts as a gryph run does
         warn_not_sent(failures, result.passed)
         lineage.end(result.document(), result.passed)

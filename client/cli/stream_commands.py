@@ -31,6 +31,8 @@ from ..alerts.run_alerts import (
 )
 from ..lineage import RunLineage, run_lineage
 from ..outputs.gate import gate_passes, to_junit, to_markdown
+from ..outputs.readable_values import counted
+from ..outputs.segments_text import cap_warnings
 from ..outputs.text import to_text
 from ..outputs.visible_text import for_terminal, for_terminal_lines
 from ..results.document import ResultDocument, StreamBatch
@@ -174,6 +176,8 @@ class _Outputs:
         if self.args.format == "json":
             sys.stdout.write(to_json(result.to_dict(), one_line=True))
             sys.stdout.flush()
+            for warning in cap_warnings(result.document()):  # the text report says them in place
+                print(warning, file=sys.stderr)
         else:
             batch = result.document().stream
             if batch is not None:
@@ -219,16 +223,12 @@ def _file_writer(path: str, render: Callable[[RunResult, bool], str]) -> Callabl
 def _read(batch: StreamBatch) -> str:
     """What each source read: ``clicks 3 rows, 1 malformed, lag 0``."""
     return "; ".join(
-        f"{name} {_counted(read.rows, 'row')}"
+        f"{name} {counted(read.rows, 'row')}"
         + (f", {read.malformed} malformed" if read.malformed else "")
-        + (f", {_counted(len(read.linked_outside), 'link')} out of its folder skipped" if read.linked_outside else "")
+        + (f", {counted(len(read.linked_outside), 'link')} out of its folder skipped" if read.linked_outside else "")
         + f", lag {read.lag}"
         for name, read in batch.sources.items()
     )
-
-
-def _counted(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def _trigger(text: str | None) -> int | None:

@@ -13,6 +13,7 @@ from gryph.compiler.errors import UNLOCATED
 
 from ..results.document import ResultDocument
 from ..results.run_result import RunResult
+from .readable_values import counted
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ def headline(passed: bool, policy: str, statuses: Iterable[str], unfinished: int
     judged = len(statuses) - skipped
     counts = []
     if failed + warnings:
-        counts.append(f"{failed + warnings} of {_count(judged, 'check')} failed")
+        counts.append(f"{failed + warnings} of {counted(judged, 'check')} failed")
         if warnings and failed:
             counts.append(f"{warnings} of them {'a warning' if warnings == 1 else 'warnings'}")
         elif warnings:
@@ -39,9 +40,9 @@ def headline(passed: bool, policy: str, statuses: Iterable[str], unfinished: int
     elif judged:
         counts.append("the check passed" if judged == 1 else f"all {judged} checks passed")
     if skipped:
-        counts.append(f"{skipped} skipped" if judged else f"{_count(skipped, 'check')} skipped")
+        counts.append(f"{skipped} skipped" if judged else f"{counted(skipped, 'check')} skipped")
     if unfinished:
-        counts.append(f"{_count(unfinished, 'rule or measure', 'rules or measures')} could not finish")
+        counts.append(f"{counted(unfinished, 'rule or measure', 'rules or measures')} could not finish")
     verdict = f"{'passed' if passed else 'failed'} (policy: {policy}{', strict' if strict else ''})"
     tone = "fail" if not passed else ("warn" if failed + warnings + unfinished else "pass")
     return Headline(" — ".join([verdict, ", ".join(counts)]) if counts else verdict, tone)
@@ -92,7 +93,3 @@ def error_text(code: str, message: str) -> str:
     says ``FILE:LINE:COL: error CODE: ...`` (a run keeps it whole, with its near: and hint:)."""
     first = message.splitlines()[0] if message else ""
     return message if f"error {code}:" in first else f"error {code}: {message}".rstrip(": ")
-
-
-def _count(number: int, one: str, many: str | None = None) -> str:
-    return f"{number} {one if number == 1 else (many or one + 's')}"

@@ -29,6 +29,11 @@ def number(value: float) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
+def counted(number: int, one: str, many: str | None = None) -> str:
+    """A count with its noun, singular for one: ``1 segment``, ``2 segments``."""
+    return f"{number} {one if number == 1 else (many or one + 's')}"
+
+
 def duration(ms: float) -> str:
     """Milliseconds as days, hours, minutes and seconds, each unit shown only when not zero:
     ``250 ms``, ``1.5 s``, ``3 min 39.864 s``, ``2 h 5 min``; below a second, in milliseconds."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from gryph.compiler.rule_kinds import RuleKind, metric_name
 
-from ..results.document import Rule, RuleSegments, Segment
+from ..results.document import ResultDocument, Rule, RuleSegments, Segment
+from .readable_values import counted
 from .visible_text import for_terminal
 
 # per rule kind, the metric counting a segment's bad rows and the one counting all of them
@@ -37,6 +38,13 @@ def worst_first(segments: RuleSegments, rule: Rule) -> list[Segment]:
 def cap_warning(name: str, segments: RuleSegments) -> str:
     """The located warning of a rule whose column held more segments than its cap."""
     return for_terminal(
-        f"{segments.at}: warning: {name} by {segments.column}: more than {segments.cap} segments; "
-        f"the {segments.cap} with the most rows are kept (write `by {segments.column} top N` to change the cap)"
+        f"{segments.at}: warning: {name} by {segments.column}: more than {counted(segments.cap, 'segment')}; "
+        f"the {segments.cap} with the most rows {'is' if segments.cap == 1 else 'are'} kept "
+        f"(write `by {segments.column} top N` to change the cap)"
     )
+
+
+def cap_warnings(document: ResultDocument) -> list[str]:
+    """The cap's warning of each rule and measure whose column held more segments than its cap."""
+    segmented = [*document.segments.items(), *document.measure_segments.items()]
+    return [cap_warning(name, segments) for name, segments in segmented if segments.capped]

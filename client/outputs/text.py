@@ -12,7 +12,7 @@ from gryph.compiler.rule_kinds import RuleKind
 from ..results.document import Check, MalformedColumn, ResultDocument, Rule
 from ..results.run_result import RunResult, json_safe
 from .headline import run_headline
-from .readable_values import duration, number
+from .readable_values import counted, duration, number
 from .segments_text import cap_warning, ordered
 from .visible_text import for_terminal
 
@@ -216,7 +216,7 @@ def _segments_text(document: ResultDocument) -> list[str]:
     segmented = [*document.segments.items(), *document.measure_segments.items()]
     for name, segments in segmented:
         listed, order = ordered(segments, document.rules.get(name))
-        lines += ["", for_terminal(f"{name} by {segments.column}: {len(listed)} segments, {order}")]
+        lines += ["", for_terminal(f"{name} by {segments.column}: {counted(len(listed), 'segment')}, {order}")]
         if segments.capped:
             lines.append(cap_warning(name, segments))
         keys = list(listed[0].metrics) if listed else []

@@ -39,6 +39,7 @@ from gryph.compiler.suites.suite import RuleSpec, Suite
 from gryph.compiler.suites.suite_variables import check_all_used, substitute, take_data_time
 from gryph.compiler.support.text_files import read_utf8
 
+from ..outputs.readable_values import counted
 from ..results.run_result import RunResult
 from ..store.history import HistoryStore
 from ..store.history_writes import HistoryWriteError
@@ -171,22 +172,18 @@ def execute(
     one_step = bool(compiled.conditions) and engine.one_step(compiled.plan, sources)
     first = compiled.plan if one_step else compiled.first_plan()
     phase(
-        f"reading {_counted(len(compiled.suite.sources), 'source')}: {_counted(len(first.queries), 'statement')} on {engine.name}"
+        f"reading {counted(len(compiled.suite.sources), 'source')}: {counted(len(first.queries), 'statement')} on {engine.name}"
     )
     rows = engine.run(first, sources)
     second = None if one_step else compiled.second_plan(rows)
     if second is not None:
-        phase(f"fetching record samples: {_counted(len(second.queries), 'statement')}")
+        phase(f"fetching record samples: {counted(len(second.queries), 'statement')}")
         rows.update(engine.run(second, sources))
     third = compiled.third_plan(rows)
     if third is not None:
         phase("running the Spark SQL rules that read other rules' results")
         rows.update(engine.run(third, sources))
     return rows
-
-
-def _counted(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 @contextlib.contextmanager

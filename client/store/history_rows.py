@@ -5,11 +5,13 @@ row is HISTORY_UNREADABLE naming the file, never a traceback in ``gryph history`
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Mapping
+from functools import partial
 
 from gryph.compiler.suites.data_times import shown as shown_data_time
 
 from ..results.checked_values import Damaged, text
-from ..results.document import ResultDocument, read_document
+from ..results.document import ResultDocument, RuleSegments, read_document
 from .stored_values import json_object, json_text
 
 
@@ -58,12 +60,34 @@ def run_row(row: tuple, superseded: bool) -> dict:
         "engine": text(engine, f"{what}'s engine"),
         "pass": passed,
         "measure": dict(stored.measures),
+        # per measure and rule `by COLUMN`, its values per segment as the run stored them
+        "measure_segments": {
+            name: _segments(part, "value", partial(measure_shaped, stored.measures.get(name)))
+            for name, part in stored.measure_segments.items()
+        },
+        "segments": {name: _segments(part, "metrics", dict) for name, part in stored.segments.items()},
     }
     if stored.error is not None:  # a run that broke: why, in place of values it never measured
         run["error"] = {"code": stored.error.code, "message": stored.error.message}
     if superseded:
         run["superseded_by"] = superseded_by
     return run
+
+
+def _segments(part: RuleSegments, key: str, shaped: Callable[[Mapping[str, object]], object]) -> dict:
+    """A rule's or measure's segments as ``gryph history`` lists them: its column, whether its cap
+    left segments out, and each segment's value (JSON: NULL is null) with its metrics or value."""
+    values = [{"segment": segment.value, key: shaped(segment.metrics)} for segment in part.values]
+    return {"column": part.column, "capped": part.capped, "values": values}
+
+
+def measure_shaped(whole: object, row: Mapping[str, object]) -> object:
+    """A segment's row as its measure over all rows is stored: a map, a list, or its one value."""
+    if isinstance(whole, dict):
+        return dict(row)
+    if isinstance(whole, list):
+        return list(row.values())
+    return next(iter(row.values()))
 
 
 def document_row(row: tuple) -> ResultDocument:

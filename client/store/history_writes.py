@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import uuid
-from collections.abc import Mapping
 
 from gryph.compiler.checks.segment_checks import segment_check, segment_key
 from gryph.compiler.error_codes import HISTORY_NOT_STORED
@@ -15,6 +14,7 @@ from gryph.compiler.errors import GryphError
 from ..results.document import ResultDocument
 from ..results.run_result import RunResult, json_safe
 from .history_file import _SCHEMA, HistoryFile, _utc
+from .history_rows import measure_shaped
 
 
 class HistoryWriteError(GryphError):
@@ -167,7 +167,7 @@ class HistoryWrites(HistoryFile):
             for segment in part.values
         ]
         rows += [
-            ("measure", name, segment.value, _measure_shaped(measures.get(name), segment.metrics))
+            ("measure", name, segment.value, measure_shaped(measures.get(name), segment.metrics))
             for name, part in document.measure_segments.items()
             for segment in part.values
         ]
@@ -198,15 +198,6 @@ class HistoryWrites(HistoryFile):
             [run_id, suite, data_time],
         )
         con.execute("insert into data_times values (?, ?, ?, null)", [run_id, suite, data_time])
-
-
-def _measure_shaped(whole: object, row: Mapping[str, object]) -> object:
-    """A segment's row as its measure over all rows is stored: a map, a list, or its one value."""
-    if isinstance(whole, dict):
-        return dict(row)
-    if isinstance(whole, list):
-        return list(row.values())
-    return next(iter(row.values()))
 
 
 def _json(value: object) -> str:

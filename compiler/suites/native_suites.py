@@ -165,10 +165,14 @@ def parse_suite(
                 outputs.append(statement)
                 continue
             if isinstance(statement, NotifyDecl):
-                options = {d.key: d.value for d in statement.details}
                 notify.append(
                     notify_target(
-                        statement.url, location, options, statement.tones, statement.checks, statement.segments
+                        statement.url,
+                        location,
+                        statement.details,
+                        statement.tones,
+                        statement.checks,
+                        statement.segments,
                     )
                 )
                 continue

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Mapping
+from collections.abc import Sequence
 from urllib.parse import SplitResult, parse_qs, urlsplit
 
 from ..errors import InvalidInput, Location, did_you_mean
-from ..language.time_literals import duration_ms
+from ..language.ruletree.statements import Detail
+from ..language.time_literals import duration_literal, duration_ms
 from .suite import DEFAULT_NOTIFY_TIMEOUT_SECONDS, NotifySpec
 
 PREFIXES = ("slack:", "teams:")  # before an http(s) URL: that service's incoming-webhook payload
@@ -43,7 +44,7 @@ _BAD_ESCAPE = re.compile("%(?![0-9A-Fa-f]{2})")
 def notify_target(
     url: str,
     location: Location | None = None,
-    options: Mapping[str, object] | None = None,
+    details: Sequence[Detail] = (),
     tones: tuple[str, ...] = (),
     checks: tuple[str, ...] = (),
     segments: tuple[object, ...] = (),
@@ -66,7 +67,7 @@ def notify_target(
         problem = _address_problem(kind, parts)
     if problem is not None:
         raise _bad(url, problem, location, None)
-    secret_env, timeout, repeat_ms = _options(url, kind, options or {}, location)
+    secret_env, timeout, repeat_ms = _options(url, kind, details, location)
     tones = _tones(url, tones, location)
     return NotifySpec(
         kind, address, secret_env, location, timeout, tones, checks, repeat_ms, tuple(dict.fromkeys(segments))
@@ -183,13 +184,14 @@ def _mail_problem(parts: SplitResult) -> str | None:
 
 
 def _options(
-    url: str, kind: str, options: Mapping[str, object], location: Location | None
+    url: str, kind: str, details: Sequence[Detail], location: Location | None
 ) -> tuple[str | None, float, int | None]:
     secret_option = SECRET_OPTIONS[kind]
     secret_env, timeout, repeat_ms = None, DEFAULT_NOTIFY_TIMEOUT_SECONDS, None
-    for key, value in options.items():
+    for detail in details:
+        key, value = detail.key, detail.value
         if key == "repeat":
-            repeat_ms = _repeat_ms(url, value, location)
+            repeat_ms = _repeat_ms(url, detail, location)
             continue
         if key == "timeout":
             if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -212,14 +214,19 @@ def _options(
     return secret_env, timeout, repeat_ms
 
 
-def _repeat_ms(url: str, value: object, location: Location | None) -> int:
+def _repeat_ms(url: str, detail: Detail, location: Location | None) -> int:
     """``repeat = 6h`` (a time literal, in milliseconds) or ``repeat = "6h"``: at least a minute."""
     try:
-        ms = duration_ms(value)
+        ms = duration_ms(detail.value)
     except ValueError:
         ms = None
     if ms is None or not ms >= SHORTEST_REPEAT_MS:
-        raise _bad(url, f"repeat must be a time of at least 1m, got {value!r}", location, "repeat = 6h")
+        # the value as the suite writes it: a time literal reaches here in milliseconds
+        written = detail.text.split("=", 1)[1].strip()
+        if ms is not None and written.isdigit():
+            written += f" (a number is milliseconds: {duration_literal(ms)})"
+        problem = f"repeat must be a time of at least {duration_literal(SHORTEST_REPEAT_MS)}, got {written}"
+        raise _bad(url, problem, location, "repeat = 6h")
     return int(ms)
 
 

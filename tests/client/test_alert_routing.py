@@ -151,8 +151,7 @@ def test_slack_says_a_broken_run_broke_with_its_error(tmp_path, hooks):
     [
         ('notify "http://127.0.0.1:9/" on failure', "BAD_NOTIFY", "'failure' is no tone to alert on"),
         ('notify "http://127.0.0.1:9/" on fail for "no nul"', "UNKNOWN_CHECK", "did you mean 'no nulls'?"),
-        ('notify "http://127.0.0.1:9/" with repeat = 30s', "BAD_NOTIFY", "repeat must be a time of at least 1m"),
-        ('notify "http://127.0.0.1:9/" with repeat = "often"', "BAD_NOTIFY", "repeat must be a time"),
+        ('notify "http://127.0.0.1:9/" with repeat = "often"', "BAD_NOTIFY", 'a time of at least 1m, got "often"'),
     ],
 )
 def test_bad_routes_are_refused_before_the_run(tmp_path, capsys, notify, code, text):
@@ -161,3 +160,24 @@ def test_bad_routes_are_refused_before_the_run(tmp_path, capsys, notify, code, t
     assert main(["validate", str(tmp_path / "s.dq")]) == 2
     err = capsys.readouterr().err
     assert f"s.dq:9:1: error {code}" in err and text in err
+
+
+@pytest.mark.parametrize("parser", ["fast", "textx"])
+@pytest.mark.parametrize(
+    "written,said",
+    [
+        ("30s", "got 30s"),  # as written, not the 30000 milliseconds it is read as
+        ("59999ms", "got 59999ms"),
+        ('"30s"', 'got "30s"'),
+        ("0", "got 0"),
+        ("30000", "got 30000 (a number is milliseconds: 30s)"),
+    ],
+)
+def test_a_repeat_under_a_minute_is_refused_as_the_suite_writes_it(
+    tmp_path, capsys, monkeypatch, parser, written, said
+):
+    monkeypatch.setenv("GRYPH_PARSER", parser)
+    (tmp_path / "s.dq").write_text(SUITE + f'notify "http://127.0.0.1:9/" with repeat = {written}\n', encoding="utf-8")
+    assert main(["validate", str(tmp_path / "s.dq")]) == 2
+    err = capsys.readouterr().err
+    assert f"s.dq:9:1: error BAD_NOTIFY: notify http:...: repeat must be a time of at least 1m, {said}\n" in err, err

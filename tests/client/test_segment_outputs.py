@@ -9,6 +9,7 @@ import json
 import pytest
 
 from gryph.client import load_suite, run
+from gryph.client.cli.main import main
 from gryph.client.outputs.text import to_text
 from gryph.client.results.checked_values import Damaged
 from gryph.client.results.document import read_document
@@ -73,10 +74,46 @@ def test_a_damaged_segments_part_is_named():
 def test_the_cap_is_a_located_warning_naming_it(tmp_path):
     result = run(load_suite("completeness c on t by k top 1: v", {"t": _table()}))
     assert result.to_dict()["segments"]["c"]["capped"] is True
-    assert "warning: c by k: more than 1 segments; the 1 with the most rows are kept" in to_text(result)
+    text = to_text(result)
+    # k holds "a" and "b": one segment kept, counted in the singular
+    assert "c by k: 1 segment, the worst first" in text
+    assert "warning: c by k: more than 1 segment; the 1 with the most rows is kept" in text
+    plural = to_text(run(load_suite("completeness c on t by k: v", {"t": _table()})))
+    assert "c by k: 2 segments, the worst first" in plural
+
+
+@pytest.mark.parametrize("where", [["--format", "json"], ["--output", "report.txt"]])
+def test_the_caps_warning_reaches_stderr_when_no_text_report_is_on_the_terminal(suite_file, tmp_path, where):
+    suite_file.write_text(suite_file.read_text(encoding="utf-8").replace("by country:", "by country top 2:"))
+    done = gryph("run", str(suite_file), "--no-history", "--quiet", *where, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    # four countries (FR, NULL, "", "Ü"), two kept
+    warning = "s.dq:3:31: warning: contact by country: more than 2 segments; the 2 with the most rows are kept"
+    assert warning in done.stderr and done.stderr.count("warning:") == 1
+    assert warning not in done.stdout
+    if where[0] == "--format":
+        assert json.loads(done.stdout)["segments"]["contact"]["capped"] is True
+
+
+def test_a_text_report_on_the_terminal_says_the_cap_once(suite_file, tmp_path):
+    suite_file.write_text(suite_file.read_text(encoding="utf-8").replace("by country:", "by country top 2:"))
+    done = gryph("run", str(suite_file), "--no-history", "--quiet", cwd=tmp_path)
+    assert "more than 2 segments" in done.stdout and "warning" not in done.stderr
 
 
 def _table():
     import pyarrow as pa
 
     return pa.table({"k": ["a", "a", "b"], "v": [1, None, None]})
+
+
+def test_a_backfill_says_each_runs_cap_on_stderr(suite_file, tmp_path, capsys):
+    text = suite_file.read_text(encoding="utf-8").replace("by country:", "by country top 2:")
+    suite_file.write_text(text.replace("suite segs\n", "suite segs\ndata_time = ${day}\n"), encoding="utf-8")
+    days = ["--from", "2026-03-01", "--to", "2026-03-02", "--var", "day={data_time}"]
+    assert main(["backfill", str(suite_file), *days, "--history", str(tmp_path / "h.duckdb")]) == 0
+    # four countries, two kept, in each day's run (the `by` now on line 4)
+    said = "s.dq:4:31: warning: contact by country: more than 2 segments; the 2 with the most rows are kept"
+    err = capsys.readouterr().err.splitlines()
+    assert [line.split(": ", 1)[0] for line in err] == ["2026-03-01", "2026-03-02"]
+    assert all(said in line for line in err), err

@@ -85,4 +85,4 @@ def test_a_vanished_segment_is_counted_apart_from_the_failed_ones():
     check = Check("rows steady", "anomaly(...)", "FAIL", segments=segments)
     assert failed_count(check) == "1 of 3 segments failed, 1 vanished"
     only_gone = Check("rows steady", "anomaly(...)", "PASS", segments=segments[1:3])
-    assert failed_count(only_gone) == "0 of 1 segments failed, 1 vanished"
+    assert failed_count(only_gone) == "0 of 1 segment failed, 1 vanished"

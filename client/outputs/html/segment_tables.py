@@ -11,7 +11,8 @@ from html import escape
 from gryph.compiler.checks.segment_checks import VANISHED, segment_label
 
 from ...results.document import Check, CheckSegment, ResultDocument
-from ..segments_text import cap_warning
+from ..readable_values import counted
+from ..segments_text import cap_warnings
 from ..text import cell
 from .chart import is_number
 from .page import badge
@@ -26,8 +27,7 @@ def segments_section(documents: list[ResultDocument]) -> str:
     """The section of the newest of ``documents`` (oldest first); empty without segments."""
     document = documents[-1]
     checks = [check for check in document.checks if check.segments]
-    segmented = [*document.segments.items(), *document.measure_segments.items()]
-    warnings = [cap_warning(name, segments) for name, segments in segmented if segments.capped]
+    warnings = cap_warnings(document)
     if not checks and not warnings:
         return ""
     recent = documents[-TREND_RUNS:]
@@ -58,7 +58,9 @@ def _check_table(check: Check, recent: list[ResultDocument]) -> str:
             f"<td>{sparkline(_history(check.name, segment, recent))}</td></tr>"
         )
     more = len(ordered) - SHOWN
-    below = f'<p class="muted">and {more} more segments, none worse than the last shown</p>' if more > 0 else ""
+    below = (
+        f'<p class="muted">and {counted(more, "more segment")}, none worse than the last shown</p>' if more > 0 else ""
+    )
     return (
         f"<h3>{badge(check.status)} {escape(check.name)}: {escape(failed_count(check))}</h3>"
         f'<table class="segments"><tr><th>segment</th><th>result</th><th>values read</th>'
@@ -72,7 +74,7 @@ def failed_count(check: Check) -> str:
     gone = sum(1 for segment in check.segments if VANISHED in segment.values)
     judged = [segment for segment in check.segments if VANISHED not in segment.values]
     failed = sum(1 for segment in judged if segment.status in ("FAIL", "WARN"))
-    return f"{failed} of {len(judged)} segments failed" + (f", {gone} vanished" if gone else "")
+    return f"{failed} of {counted(len(judged), 'segment')} failed" + (f", {gone} vanished" if gone else "")
 
 
 def _history(name: str, segment: CheckSegment, recent: list[ResultDocument]) -> list[float | None]:
