@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from .. import validate
+from ..outputs.readable_values import counted
 from ..outputs.visible_text import for_terminal, for_terminal_lines
 from ..run import runner
 from . import options
@@ -32,8 +33,8 @@ def validate_command(args: argparse.Namespace, engine: Engine | str) -> int:
     suite = validate(args.file, engine, remote=args.remote, variables=variables, server=args.server).suite
     print(
         for_terminal(
-            f"{args.file}: ok ({len(suite.rules)} rules, {len(suite.measures)} measures, "
-            f"{len(suite.checks)} checks, {len(suite.sources)} sources; pass when {suite.policy})"
+            f"{args.file}: ok ({counted(len(suite.rules), 'rule')}, {counted(len(suite.measures), 'measure')}, "
+            f"{counted(len(suite.checks), 'check')}, {counted(len(suite.sources), 'source')}; pass when {suite.policy})"
         )
     )
     return EXIT_OK

@@ -7,6 +7,7 @@ import re
 from ..results.document import Check, Outcome, Severity
 from ..results.run_result import RunResult
 from .headline import gate_passes, run_headline
+from .readable_values import counted
 from .text import cell, check_details, failing_rows_text
 from .visible_text import for_markdown, spelled
 
@@ -102,5 +103,5 @@ def to_markdown(result: RunResult, strict: bool = False) -> str:
             lines.append(f"| {for_markdown(check.name)} | {status} | {for_markdown(check_details(check))} |")
         lines.append("")
     if not checks and not result.measures:
-        lines += [f"{len(result.metrics)} rules ran; no checks.", ""]
+        lines += [f"{counted(len(result.metrics), 'rule')} ran; no checks.", ""]
     return "\n".join(lines)
