@@ -151,7 +151,7 @@ def known(tmp_path):
 def test_accuracy_by_segment_scans_each_source_as_often_as_unsegmented(events, known, tmp_path, monkeypatch, by):
     """Beside another rule of the source: each segment's judged rows come from the source's
     grouped query, its misses from the rule's one anti join, grouped by segment and joined to the
-    segments kept (was: the source scanned 3 times, the target twice)."""
+    segments kept (was: the source scanned 4 times, the target twice)."""
     text = ACCURATE.format(path=events, known=known, by=by) + f"completeness contact on events{by}: email\n"
     scans, document = _scans_of_run(text, [str(events), str(known)], tmp_path, monkeypatch)
     # the shared aggregate, and the anti join's source side; its target side
