@@ -13,30 +13,23 @@ from typing import Any
 
 from ..analysis.checked_rules import CheckedAccuracy
 from ..plan import (
-    Aggregate,
-    Call,
     Field,
     Filter,
-    Fn,
     IsNull,
     Join,
     JoinKind,
-    Limit,
-    Named,
     Read,
     Relation,
-    Sort,
     and_all,
     count_all,
     not_,
 )
-from ..plan.data_types import BOOLEAN, INTEGER
 from ..plan.scalars import field_names
 from ..results import RuleResult, Segments
 from ..rule_kinds import RuleKind
 from .common import Finisher, RuleLowering, positive, rename_all
-from .query_collector import GROUP_KEY, Results
-from .segments import SEGMENT_ROWS, cap_of, kept_segments, segment_order
+from .query_collector import Results
+from .segments import SegmentRefs
 
 
 class AccuracyLowering(RuleLowering[CheckedAccuracy]):
@@ -88,18 +81,12 @@ class AccuracyLowering(RuleLowering[CheckedAccuracy]):
     def _segments(
         self, judged: Relation, misses: Relation, segment: Field, metrics: Callable[[int, int], dict[str, Any]]
     ) -> Callable[[Results], Segments]:
-        """Each segment's judged rows and misses: the segments of the most judged rows, as the cap
-        keeps them, each joined with its misses (none when it has none)."""
-        cap, _ = cap_of(self)
-        totals = Aggregate(judged, (Named(segment, GROUP_KEY),), (Named(count_all(), SEGMENT_ROWS),))
-        kept = Limit(Sort(totals, segment_order(segment.dtype)), cap + 1)
-        miss_key, miss_count = Field("__miss_key", segment.dtype), Field("__misses", INTEGER)
-        missed = Aggregate(misses, (Named(segment, miss_key.name),), (Named(count_all(), miss_count.name),))
-        on = Call(Fn.EQ_NULL_SAFE, (Field(GROUP_KEY, segment.dtype), miss_key), BOOLEAN)
-        joined = Join(JoinKind.LEFT, kept, missed, on)
-        return kept_segments(
-            self, joined, segment.dtype, segment.name, lambda row: metrics(row[SEGMENT_ROWS], row[miss_count.name] or 0)
-        )
+        """Each segment's judged rows, in the grouped query of the judged rows (the source's, with
+        no condition), and its misses, counted per segment from the rule's one anti join."""
+        segments = SegmentRefs(self, judged, segment)
+        total_ref = segments.value(count_all())
+        miss_ref = segments.value_from(misses, segment, count_all())
+        return lambda results: segments.finish(results, lambda get: metrics(get(total_ref), get(miss_ref) or 0))
 
 
 def _judged(checked: CheckedAccuracy, source_read: Read) -> Relation:

@@ -32,7 +32,6 @@ from ..plan import (
     Project,
     Read,
     Relation,
-    Scalar,
     and_all,
     count_all,
     free_prefix,
@@ -45,7 +44,7 @@ from ..results import MetricWrite, RuleResult, Segments
 from ..rule_kinds import RuleKind
 from .common import Finisher, RuleLowering
 from .query_collector import Results
-from .segments import segments_of_groups
+from .segments import SegmentRefs
 
 Duplicates = TypeVar("Duplicates", bound=CheckedDuplicates)
 
@@ -76,7 +75,7 @@ class _DuplicateLowering(RuleLowering[Duplicates]):
         keys: list[Named],
         names: list[str],
         second: tuple[str, Callable[[dict[int | None, int]], int]],
-        per_segment: Scalar,
+        per_segment: AggregateCall,
     ) -> Finisher:
         """``total``, the rule's own count, the duplication array and the records; with `by
         COLUMN`, each segment's ``total`` and own count (``per_segment``: that count as an
@@ -120,18 +119,37 @@ class _DuplicateLowering(RuleLowering[Duplicates]):
 
         return finish
 
-    def _segments(
-        self, read: Relation, keys: list[Named], second_name: str, second: Scalar
-    ) -> Callable[[Results], Segments] | None:
-        """Each segment's ``total`` and ``second``, from the values counted per segment and value."""
+    def counted(self, read: Relation, keys: list[Named]) -> Relation:
+        """Each value of ``keys`` with its rows (``__count``). With `by COLUMN`, summed from the
+        counts per segment and value, which the segments read too: one grouping of the source."""
+        if self.checked.segment is None:
+            return grouped_counts(read, tuple(keys))
+        fields = tuple(Named(Field(k.name, k.expr.dtype), k.name) for k in keys)
+        summed = AggregateCall(AggFn.SUM, (Field(COUNT, INTEGER),), INTEGER)
+        return Aggregate(self._segment_counts(read, keys)[0], fields, (Named(summed, COUNT),))
+
+    def _segment_counts(self, read: Relation, keys: list[Named]) -> tuple[Relation, Field]:
+        """The rows of each segment and value (``__count``), and the segment's column there."""
         segment = self.checked.segment
-        if segment is None:
-            return None
+        assert segment is not None  # asked only `by COLUMN`
         key = Field(free_prefix("__segment", read.schema), segment.dtype)
-        counted = grouped_counts(read, (Named(segment, key.name), *keys))
-        rows = AggregateCall(AggFn.SUM, (Field(COUNT, INTEGER),), INTEGER)
-        metrics = {self.name_of("total"): rows, second_name: second}
-        return segments_of_groups(self, counted, key, segment.name, rows, metrics)
+        return grouped_counts(read, (Named(segment, key.name), *keys)), key
+
+    def _segments(
+        self, read: Relation, keys: list[Named], second_name: str, second: AggregateCall
+    ) -> Callable[[Results], Segments] | None:
+        """Each segment's ``total`` (its rows, in the source's grouped query) and ``second`` (an
+        aggregate of the segment's counted values)."""
+        if self.checked.segment is None:
+            return None
+        segments = SegmentRefs(self, read, self.checked.segment)
+        total_ref = segments.value(count_all())
+        counted, key = self._segment_counts(read, keys)
+        second_ref = segments.value_from(counted, key, second)
+        names = (self.name_of("total"), second_name)
+        return lambda results: segments.finish(
+            results, lambda get: dict(zip(names, (get(total_ref), get(second_ref) or 0), strict=True))
+        )
 
 
 class DistinctnessLowering(_DuplicateLowering[CheckedDistinctness]):
@@ -142,7 +160,7 @@ class DistinctnessLowering(_DuplicateLowering[CheckedDistinctness]):
         keys, names = self.keys(), list(self.checked.names)
         if self.checked.target is not None:
             return self._against_older(read, keys, names, self.checked.target)
-        counted = grouped_counts(read, tuple(keys))
+        counted = self.counted(read, keys)
         distinct = (self.name_of("distinct"), lambda histogram: sum(histogram.values()))
         return self.finisher(read, counted, keys, names, distinct, count_all())
 
@@ -218,7 +236,7 @@ class UniquenessLowering(_DuplicateLowering[CheckedUniqueness]):
         keys, names = self.keys(), list(self.checked.names)
         target = self.checked.target
         if target is None:
-            counted: Relation = grouped_counts(read, tuple(keys))
+            counted = self.counted(read, keys)
         else:
             # distinct source values, each with how often the target holds it (NULL: never)
             joined = _counted_in(self, Distinct(Project(read, tuple(keys))), keys, target)

@@ -21,6 +21,8 @@ from ..plan import (
     Filter,
     Fn,
     GroupingSets,
+    Join,
+    JoinKind,
     Literal,
     Named,
     Plan,
@@ -33,6 +35,7 @@ from ..plan import (
     Window,
     WindowCall,
     WindowFn,
+    and_all,
     count_all,
 )
 from ..plan.data_types import BOOLEAN, INTEGER
@@ -80,6 +83,8 @@ class _Fused:
         self.measures: dict[AggregateCall, str] = {}
         self.outputs: dict[Scalar, str] = {}
         self.limits: dict[Scalar, int] = {}  # each grouping key, with the most groups asked of it
+        # aggregates of other relations per value of a grouping key: (key, other, other's key) -> {call: column}
+        self.joined: dict[tuple[Scalar, Relation, Scalar], dict[AggregateCall, str]] = {}
 
     def measure(self, call: AggregateCall) -> str:
         if call not in self.measures:
@@ -95,9 +100,22 @@ class _Fused:
         return self.outputs[post]
 
     def grouped(self, key: Scalar, expr: Scalar, limit: int) -> GroupedRef:
-        self.limits[key] = max(limit, self.limits.get(key, 0))
-        at = list(self.limits).index(key)
+        at = self._grouping(key, limit)
         return GroupedRef(self.name, self.add(expr), at + 1, f"{GROUP_KEY}{at}", limit)
+
+    def grouped_from(
+        self, key: Scalar, other: Relation, other_key: Scalar, call: AggregateCall, limit: int
+    ) -> GroupedRef:
+        at = self._grouping(key, limit)
+        calls = self.joined.setdefault((key, other, other_key), {})
+        if call not in calls:
+            calls[call] = f"j{sum(map(len, self.joined.values()))}"
+        return GroupedRef(self.name, calls[call], at + 1, f"{GROUP_KEY}{at}", limit)
+
+    def _grouping(self, key: Scalar, limit: int) -> int:
+        """The index of ``key``'s grouping, which keeps at least ``limit`` groups."""
+        self.limits[key] = max(limit, self.limits.get(key, 0))
+        return list(self.limits).index(key)
 
     def query(self) -> Query:
         columns = tuple(Named(expr, name) for expr, name in self.outputs.items())
@@ -119,7 +137,29 @@ class _Fused:
         rank = WindowCall(WindowFn.ROW_NUMBER, (grouping,), order)
         ranked = Window(projected, (Named(rank, GROUP_RANK),))
         kept = Call(Fn.LE, (Field(GROUP_RANK, INTEGER), Literal(max(self.limits.values()), INTEGER)), BOOLEAN)
-        return Query(self.name, Filter(ranked, kept))
+        return Query(self.name, self._join_others(Filter(ranked, kept), key_fields))
+
+    def _join_others(self, kept: Relation, key_fields: tuple[Field, ...]) -> Relation:
+        """``kept`` with the values asked of other relations per group, each other relation
+        aggregated by its key and joined to the groups kept (NULL where it has no rows of one):
+        the groups and their cap are this relation's. The other relation (an anti join, a
+        grouping) is one another query holds too, computed once for both (plan/sharing.py)."""
+        if not self.joined:
+            return kept
+        keys = list(self.limits)
+        out, shown = kept, [Named(Field(c.name, c.dtype), c.name) for c in kept.schema.columns]
+        for i, ((key, other, other_key), calls) in enumerate(self.joined.items()):
+            at, joined_key = keys.index(key), Field(f"jk{i}", other_key.dtype)
+            per_group = Aggregate(
+                other, (Named(other_key, joined_key.name),), tuple(Named(c, n) for c, n in calls.items())
+            )
+            same_group = (
+                Call(Fn.EQ, (Field(GROUPING_SET, INTEGER), Literal(at + 1, INTEGER)), BOOLEAN),
+                Call(Fn.EQ_NULL_SAFE, (key_fields[at], joined_key), BOOLEAN),
+            )
+            out = Join(JoinKind.LEFT, out, per_group, and_all(same_group))
+            shown += [Named(Field(n, c.dtype), n) for c, n in calls.items()]
+        return Project(out, tuple(shown))
 
     def _measures(self) -> tuple[Named, ...]:
         return tuple(Named(c, n) for c, n in self.measures.items())
@@ -159,6 +199,15 @@ class Collector:
         groups (the most rows first). Every value asked of ``relation``, grouped by any key or
         not, comes from one query that reads it once."""
         return self._fused_of(relation).grouped(key, expr, limit)
+
+    def grouped_value_from(
+        self, relation: Relation, key: Scalar, other: Relation, other_key: Scalar, call: AggregateCall, limit: int
+    ) -> GroupedRef:
+        """``call`` over the rows of ``other`` per value of ``other_key``, for the groups of
+        ``relation`` by ``key`` that ``grouped_value`` keeps (NULL for a group ``other`` has no
+        rows of): a value derived from ``relation``'s rows (its misses, its counted values) per
+        group, in ``relation``'s query and without reading ``relation`` again."""
+        return self._fused_of(relation).grouped_from(key, other, other_key, call, limit)
 
     def _fused_of(self, relation: Relation) -> _Fused:
         fused = self._fused.get(relation)

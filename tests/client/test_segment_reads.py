@@ -2,8 +2,8 @@
 segment's, and a drift check's category counts come from one scan, counted by DuckDB's profile of
 each statement the run sends and, on Spark, by the requests the run sends (a source scanned twice
 is kept on the server first, read_once.py: a request of its own; tests/spark/test_segment_reads.py).
-What reads a source more than once is pinned too: uniqueness and accuracy by segment. Values
-derived by hand."""
+Uniqueness, distinctness and accuracy by segment read their sources as often as without `by`.
+Values derived by hand."""
 
 from __future__ import annotations
 
@@ -104,24 +104,34 @@ def test_duckdb_scans_the_source_once_for_totals_segments_and_drift(events, tmp_
 
 UNIQUE = """source events = parquet("{path}")
 uniqueness once on events{by}: user_id
+distinctness users on events{by}: user_id
 completeness contact on events{by}: email
 """
 
 
 @pytest.mark.parametrize("by", ["", " by segment"])
-def test_uniqueness_by_segment_scans_once_more_than_unsegmented(events, tmp_path, monkeypatch, by):
-    """The values' counts over all rows (GROUP BY user_id) and per segment (GROUP BY segment,
-    user_id) are two statements (the plan has no union to give both from one): uniqueness by
-    segment reads its source once more, no more (benchmarks/README.md measures it)."""
+def test_uniqueness_by_segment_scans_as_often_as_unsegmented(events, tmp_path, monkeypatch, by):
+    """Both rules count their values in one grouping of the source: by segment, the counts per
+    segment and value, summed per value for the rules' own metrics and counted per segment in the
+    source's grouped query. Two scans either way: the shared aggregate (totals, completeness) and
+    the values' grouping (was 3 by segment: the values were grouped again per segment)."""
     scans, document = _scans_of_run(UNIQUE.format(path=events, by=by), [str(events)], tmp_path, monkeypatch)
-    # the shared aggregate (totals, completeness), the values' histogram, and per segment one more
-    assert scans[str(events)] == (3 if by else 2), scans
-    # users 1, 1, 2, 3, 3, 4, NULL: 2, 4 and NULL once each
+    assert scans[str(events)] == 2, scans
+    # users 1, 1, 2, 3, 3, 4, NULL: 2, 4 and NULL once each; five values, NULL one of them
     assert document["metrics"]["once"] == {"total": 7, "unique": 3}
+    assert document["metrics"]["users"] == {"total": 7, "distinct": 5}
     if by:
-        # a: users 1, 1, 4 (one unique); NULL: 3, NULL; '': 3; b: 2
-        once = [(v["segment"], v["metrics"]["unique"]) for v in document["segments"]["once"]["values"]]
-        assert once == [("a", 1), (None, 2), ("", 1), ("b", 1)]
+        # a: users 1, 1, 4; NULL: 3, NULL; '': 3; b: 2 (3 twice over all rows, once in NULL's and '')
+        segments = document["segments"]
+        once = [(v["segment"], v["metrics"]) for v in segments["once"]["values"]]
+        assert once == [
+            ("a", {"total": 3, "unique": 1}),
+            (None, {"total": 2, "unique": 2}),
+            ("", {"total": 1, "unique": 1}),
+            ("b", {"total": 1, "unique": 1}),
+        ]
+        users = [(v["segment"], v["metrics"]["distinct"]) for v in segments["users"]["values"]]
+        assert users == [("a", 2), (None, 2), ("", 1), ("b", 1)]
 
 
 ACCURATE = """source events = parquet("{path}")
@@ -130,22 +140,46 @@ accuracy known_users on events, known{by}: events.user_id = known.user_id
 """
 
 
+@pytest.fixture
+def known(tmp_path):
+    path = tmp_path / "known.parquet"
+    pq.write_table(pa.table({"user_id": [1, 2]}), path)
+    return path
+
+
 @pytest.mark.parametrize("by", ["", " by segment"])
-def test_accuracy_by_segment_scans_each_source_once_more_than_unsegmented(events, tmp_path, monkeypatch, by):
-    """Accuracy's judged rows and misses (an anti join of the two sources) are counted in the
-    source's shared statement; per segment both are counted again, grouped by the segment and
-    joined, in a statement of its own (accuracy.py's _segments): the judged rows and the anti join
-    each read the source there, the anti join the target."""
-    known = tmp_path / "known.parquet"
-    pq.write_table(pa.table({"user_id": [1, 2]}), known)
-    text = ACCURATE.format(path=events, known=known, by=by)
+def test_accuracy_by_segment_scans_each_source_as_often_as_unsegmented(events, known, tmp_path, monkeypatch, by):
+    """Beside another rule of the source: each segment's judged rows come from the source's
+    grouped query, its misses from the rule's one anti join, grouped by segment and joined to the
+    segments kept (was: the source scanned 4 times, the target twice)."""
+    text = ACCURATE.format(path=events, known=known, by=by) + f"completeness contact on events{by}: email\n"
     scans, document = _scans_of_run(text, [str(events), str(known)], tmp_path, monkeypatch)
-    assert scans == ({str(events): 3, str(known): 2} if by else {str(events): 1, str(known): 1}), scans
+    # the shared aggregate, and the anti join's source side; its target side
+    assert scans == {str(events): 2, str(known): 1}, scans
     # users 3, 3, 4 miss; NULL is never a miss
     assert document["metrics"]["known_users"]["miss"] == 3
     if by:
-        misses = [(v["segment"], v["metrics"]["miss"]) for v in document["segments"]["known_users"]["values"]]
-        assert misses == [("a", 1), (None, 1), ("", 1), ("b", 0)]
+        misses = [(v["segment"], v["metrics"]) for v in document["segments"]["known_users"]["values"]]
+        assert misses == [
+            ("a", {"total": 3, "miss": 1, "matched": 2, "matchedFraction": 2 / 3}),  # users 1, 1, 4
+            (None, {"total": 2, "miss": 1, "matched": 1, "matchedFraction": 0.5}),  # 3, and NULL: no miss
+            ("", {"total": 1, "miss": 1, "matched": 0, "matchedFraction": 0.0}),  # 3
+            ("b", {"total": 1, "miss": 0, "matched": 1, "matchedFraction": 1.0}),  # 2
+        ]
+
+
+@pytest.mark.parametrize("by", ["", " by segment"])
+def test_accuracy_alone_by_segment_reads_the_rows_its_count_takes_from_metadata(
+    events, known, tmp_path, monkeypatch, by
+):
+    """Alone, an accuracy rule's judged rows over all rows are a ``count(*)`` that DuckDB answers
+    from the parquet footer, reading no rows; per segment they are counted from the rows, one
+    scan of the segment column that no other rule shares. The misses come from the anti join either
+    way: its scan cannot count the rows it does not return."""
+    scans, _ = _scans_of_run(
+        ACCURATE.format(path=events, known=known, by=by), [str(events), str(known)], tmp_path, monkeypatch
+    )
+    assert scans == {str(events): 2 if by else 1, str(known): 1}, scans
 
 
 def test_a_distinct_count_over_all_rows_beside_segmented_rules_shares_their_scan(events, tmp_path, monkeypatch):

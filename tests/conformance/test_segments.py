@@ -309,3 +309,54 @@ def test_a_distinct_count_over_all_rows_beside_segmented_rules(dq_engine):
         "Ünïcode 東京": {"total": 1, "incomplete": 0, "complete": 1},
         "DE": {"total": 1, "incomplete": 1, "complete": 0},
     }
+
+
+def test_uniqueness_accuracy_and_completeness_by_one_column(dq_engine):
+    text = (
+        "uniqueness once on users by country: email\n"
+        "accuracy known_emails on users, known by country: users.email = known.email\n"
+        "completeness contact on users by country: email\n"
+    )
+    document = _accuracy(text, dq_engine)
+    # emails a, b, c, d once each and NULL five times (rows 2, 3, 5, 7, 9): four unique
+    assert document["metrics"]["once"] == {"total": 9, "unique": 4}
+    assert document["metrics"]["known_emails"]["miss"] == 2  # b@x (row 4), d@x (row 8)
+    # per segment NULL is a value like another: twice in FR's rows 2, 3, once in NULL's, ''s and DE's
+    assert document["segments"]["once"]["values"] == [
+        {"segment": "FR", "metrics": {"total": 3, "unique": 1}},  # a@x, NULL twice
+        {"segment": None, "metrics": {"total": 2, "unique": 2}},  # b@x, NULL
+        {"segment": "", "metrics": {"total": 2, "unique": 2}},  # c@x, NULL
+        {"segment": "DE", "metrics": {"total": 1, "unique": 1}},  # NULL
+        {"segment": "Ünïcode 東京", "metrics": {"total": 1, "unique": 1}},  # d@x
+    ]
+    assert {k: (v["total"], v["miss"]) for k, v in _by_segment(document, "known_emails").items()} == {
+        "FR": (3, 0),
+        None: (2, 1),
+        "": (2, 0),
+        "DE": (1, 0),
+        "Ünïcode 東京": (1, 1),
+    }
+    assert _by_segment(document, "contact")["FR"] == {"total": 3, "incomplete": 2, "complete": 1}
+
+
+def test_accuracy_top_n_keeps_the_segments_of_the_most_judged_rows_not_of_the_most_misses(dq_engine):
+    text = "accuracy known_emails on users, known by country top 1: users.email = known.email\n"
+    part = _accuracy(text, dq_engine)["segments"]["known_emails"]
+    # FR has the most rows (3) and no miss; the misses are NULL's and Ü's
+    assert (part["capped"], part["values"]) == (
+        True,
+        [{"segment": "FR", "metrics": {"total": 3, "miss": 0, "matched": 3, "matchedFraction": 1.0}}],
+    )
+
+
+def test_uniqueness_top_n_counts_the_kept_segments_values(dq_engine):
+    text = "uniqueness once on codes by country top 2: code\n"
+    part = run(load_suite(text, {"codes": arrow_table(CODES)}), dq_engine).to_dict()["segments"]["once"]
+    # '' and FR have 3 rows each ('' first); FR's x twice leaves y; NULL's and DE's are left out
+    assert (part["capped"], part["values"]) == (
+        True,
+        [
+            {"segment": "", "metrics": {"total": 3, "unique": 3}},
+            {"segment": "FR", "metrics": {"total": 3, "unique": 1}},
+        ],
+    )
