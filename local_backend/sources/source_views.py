@@ -30,6 +30,7 @@ from gryph.compiler.sources.typed_text import declared_text
 from gryph.compiler.sources.unchanged_files import while_unchanged
 from gryph.compiler.sources.unreadable_files import damaged_file, source_of_file, unreadable_source
 
+from ..spark_emulation.csv_headers import spark_header
 from ..sql.quoting import ident, string
 from .csv_inference import spark_typed
 from .csv_skipped_lines import without_skipped_lines
@@ -248,24 +249,46 @@ def _dialect_arguments(dialect: CsvDialect) -> list[tuple[str, str]]:
 
 
 def _header_columns(con: duckdb.DuckDBPyConnection, spec: SourceSpec, args: list[str]) -> str:
-    """The header's columns only: Spark drops the fields of a row beyond the header's, where DuckDB
-    would add columns for them (or, without padding, take the longest row for the header)."""
-    headless = [arg for arg in args if not arg.startswith("header")] + ["header = false"]
+    """The header's columns only, named as Spark names them (csv_headers.py). Spark drops the fields
+    of a row beyond the header's, where DuckDB would add columns for them (or, without padding,
+    take the longest row for the header)."""
+    # the header as read: an empty field '' (a field never equals a line break), a padded one NULL
+    raw = [arg for arg in args if not arg.startswith(("header", "nullstr", "allow_quoted_nulls"))]
+    raw += ["header = false", f"nullstr = {string(chr(10))}", "allow_quoted_nulls = false"]
     relation = f"read_csv({', '.join(args)})"
 
     def header() -> tuple[list[str], tuple]:  # two sniffs of the file: kept while it is unchanged
         try:
             columns = con.sql(f"SELECT * FROM {relation}").columns
-            first = (con.execute(f"SELECT * FROM read_csv({', '.join(headless)}) LIMIT 1").fetchall() or [()])[0]
+            first = (con.execute(f"SELECT * FROM read_csv({', '.join(raw)}) LIMIT 1").fetchall() or [()])[0]
         except duckdb.Error as exc:
             raise _unreadable(spec, exc) from None
         return columns, first
 
     columns, first = while_unchanged(f"header of {relation}", expand_paths(spec), header)
-    width = max((i + 1 for i, name in enumerate(first) if name is not None), default=len(columns))
-    if width >= len(columns):
+    fields = [field for field in first if field is not None]
+    if not fields:  # no header row (an empty file): DuckDB's names for what it found
         return relation
-    return f"(SELECT {', '.join(ident(name) for name in columns[:width])} FROM {relation})"
+    names = spark_header(fields, markers_of(spec))
+    taken = _named_twice(names)
+    if taken is not None:  # Spark refuses to read such a file (COLUMN_ALREADY_EXISTS)
+        raise unreadable_source(
+            spec,
+            f"its header gives two columns the name {taken!r}, as Spark names a header's columns",
+            'declare its columns, which then name them by position: schema = "id bigint, ..."',
+        )
+    renamed = ", ".join(f"{ident(column)} AS {ident(name)}" for column, name in zip(columns, names, strict=False))
+    return f"(SELECT {renamed} FROM {relation})"
+
+
+def _named_twice(names: list[str]) -> str | None:
+    """A name found twice among ``names``, in any case (Spark resolves names so), or None."""
+    seen: set[str] = set()
+    for name in names:
+        if name.lower() in seen:
+            return name
+        seen.add(name.lower())
+    return None
 
 
 def _spark_column_names(con: duckdb.DuckDBPyConnection, spec: SourceSpec, relation: str) -> str:

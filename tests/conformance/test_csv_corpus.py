@@ -2,7 +2,8 @@
 
 Each file is read on DuckDB and on Spark with no option but what its case gives, and compared with
 Python's ``csv`` module reading it with the dialect stated by hand (an independent reader): the
-same column names, row count and values, and the column types stated by hand: no engine differs.
+same row count and values, the column types stated by hand, and the column names stated by hand,
+which are Spark's names for the header Python's csv module reads: no engine differs.
 csv-spectrum's JSON files and JSON lines of mixed types are read alike too.
 """
 
@@ -21,6 +22,7 @@ import pytest
 from gryph.compiler.errors import EngineError
 from gryph.compiler.sources.declared_schemas import parse_schema
 from gryph.compiler.sources.source_specs import SourceSpec
+from gryph.local_backend.spark_emulation.csv_headers import spark_header
 from tests.support.plan_helpers import read, run_one
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "csv_corpus"
@@ -29,7 +31,8 @@ CORPUS = Path(__file__).resolve().parents[1] / "data" / "csv_corpus"
 @dataclass(frozen=True)
 class Case:
     """A file (a corpus path, or bytes written here), how Python's csv module splits it, and the
-    column types both engines give it (inferred by Spark's rules: all integer text, an integer)."""
+    columns both engines give it: Spark's names for its header, and the types inferred by Spark's
+    rules (all integer text, an integer)."""
 
     types: list[tuple[str, str]]
     path: str = ""
@@ -43,6 +46,13 @@ class Case:
 
 
 S, I, D, DATE = "string", "integer", "double", "date"
+
+
+def _numbered(prefix: str, count: int, kind: str) -> list[tuple[str, str]]:
+    """Columns ``prefix_1`` to ``prefix_{count}``, each of ``kind``, as R names a matrix's cells."""
+    return [(f"{prefix}_{i}", kind) for i in range(1, count + 1)]
+
+
 CASES = {
     # csv-spectrum: every value as its json/ folder has it; types by Spark's rules
     "comma_in_quotes": Case([("first", S), ("last", S), ("address", S), ("city", S), ("zip", I)]),
@@ -112,6 +122,45 @@ CASES = {
         null=("NA", ""),
     ),
     "iowa_electricity": Case([("year", DATE), ("source", S), ("net_generation", I)], path="pypi/iowa-electricity.csv"),
+    # a space after each comma, the header's too: Spark keeps it in the names (DuckDB trimmed it)
+    "arima111_forecasts": Case(
+        [("dates", S), *((f" {name}", D) for name in ("cpi", "predict", "stderr", "conf1", "conf2"))],
+        path="pypi/arima111_forecasts.csv",
+    ),
+    # v_1 and V_1 (v_2 and V_2) differ only in case: Spark suffixes each with its position
+    "results_exact_initial_var1_R": Case(
+        [
+            *_numbered("r", 2, D),
+            *_numbered("r0", 2, D),
+            *_numbered("r1", 2, D),
+            *(("N_1", D), ("N_2", I), ("N_3", I), ("N_4", D), ("N0_1", D), ("N0_2", I), ("N0_3", I), ("N0_4", D)),
+            *_numbered("N1", 4, I),
+            *_numbered("N2", 4, I),
+            *_numbered("m", 2, D),
+            *(("v_124", D), ("v_225", D)),
+            *_numbered("F", 2, I),
+            *_numbered("Finf", 2, I),
+            *_numbered("K", 4, I),
+            *_numbered("Kinf", 4, I),
+            *_numbered("a", 2, D),
+            *_numbered("P", 4, I),
+            *_numbered("Pinf", 4, I),
+            *_numbered("att", 2, D),
+            *_numbered("Ptt", 4, I),
+            *_numbered("alphahat", 2, D),
+            *(("V_156", I), ("V_257", I), ("V_3", I), ("V_4", I)),
+            *_numbered("muhat", 2, D),
+            *_numbered("Vmu", 4, I),
+            *_numbered("etahat", 2, D),
+            *_numbered("Veta", 4, I),
+            *_numbered("epshat", 2, I),
+            *_numbered("Veps", 2, I),
+            ("llf", D),
+        ],
+        path="pypi/results_exact_initial_var1_R.csv",
+        options=(("nullValue", "NA"),),
+        null=("NA", ""),
+    ),
     # the dialects of real files, written here
     "semicolon": Case(
         [("id", I), ("name", S), ("amount", D)], data=b"id;name;amount\n1;Ann;10.5\n2;Bob;3\n", delimiter=";"
@@ -142,6 +191,20 @@ CASES = {
     # column): a quoted empty field is one, NULL on both ("" is the null text)
     "one_column_empty_lines": Case([("status", S)], data=b'status\nopen\n\npaid\n""\n\n'),
     "one_column_empty_lines_crlf": Case([("n", I)], data=b"n\r\n1\r\n\r\n2\r\n\r\n"),
+    # a name repeated (in any case) is suffixed with its position, an empty one is _c and its
+    # position; whitespace stays as written
+    "header_names": Case(
+        [("a0", I), ("a1", I), ("A2", I), ("_c3", I), ("b ", I), (" c", I)], data=b"a,a,A,,b , c\n1,2,3,4,5,6\n"
+    ),
+    # an empty last field of the header is a column too; so is a field that is the null marker,
+    # quoted or not
+    "header_ends_empty": Case([("a", I), ("b", I), ("_c2", I)], data=b"a,b,\n1,2,3\n"),
+    "header_null_marker": Case(
+        [("a", I), ("_c1", I), ("_c2", I), ("b", I)],
+        data=b'a,NA,"NA",b\n1,2,3,4\n',
+        options=(("nullValue", "NA"),),
+        null=("NA", ""),
+    ),
     "latin1_given": Case(
         [("id", I), ("name", S)],
         data=b"id,name\n1,caf\xe9\n",
@@ -204,10 +267,11 @@ def test_a_csv_reads_as_pythons_csv_module_reads_it(dq_engine, case_name, tmp_pa
     rows = run_one(dq_engine, relation, {"corpus": spec})
     header, expected = _python_rows(case, path)
     assert [(c.name, c.dtype.kind.value) for c in relation.schema.columns] == case.types
-    assert [name for name, _ in case.types] == header
+    names = [name for name, _ in case.types]
+    assert names == spark_header(header, [str(value) for key, value in case.options if key == "nullValue"])
     assert len(rows) == len(expected)
     for row, written in zip(rows, expected, strict=True):
-        assert all(_same(row[name], text, case) for name, text in zip(header, written, strict=True)), (row, written)
+        assert all(_same(row[name], text, case) for name, text in zip(names, written, strict=True)), (row, written)
 
 
 @pytest.mark.parametrize(

@@ -106,6 +106,19 @@ def test_the_header_follows_the_file_as_it_changes(engine, tmp_path):
     assert load(engine, spec) == [{"name": "Joey"}]
 
 
+def test_a_header_spark_names_two_columns_alike_is_refused(engine, tmp_path):
+    """Spark names a, a, a1 a0, a1, a1 and refuses to read the file (COLUMN_ALREADY_EXISTS, in any
+    case): so does DuckDB, saying how to read it; a declared schema names the columns by position."""
+    path = write(tmp_path / "p.csv", "a,A,a1\n1,2,3\n")
+    with pytest.raises(EngineError) as err:
+        load(engine, SourceSpec("p", "csv", paths=(path,)))
+    assert err.value.code == "SOURCE_UNREADABLE"
+    assert "its header gives two columns the name 'a1', as Spark names a header's columns" in err.value.message
+    assert err.value.hint == 'declare its columns, which then name them by position: schema = "id bigint, ..."'
+    declared = schema(("x", INTEGER), ("y", INTEGER), ("z", INTEGER))
+    assert load(engine, SourceSpec("p", "csv", paths=(path,), schema=declared)) == [{"x": 1, "y": 2, "z": 3}]
+
+
 def test_headerless_csv_takes_names_and_types_from_the_declared_schema(engine, tmp_path):
     path = write(tmp_path / "p.csv", "Joey,014\nIvan,32\n")
     declared = schema(("name", STRING), ("code", STRING))
