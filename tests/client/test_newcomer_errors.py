@@ -143,6 +143,28 @@ def test_each_unknown_name_of_a_rule_is_its_own_located_error(folder, statement,
     assert _errors(suite) == expected
 
 
+@pytest.mark.parametrize(
+    "declared,column,hint",
+    [
+        # a tab-separated file told to split by "|": its header is one column holding the names
+        ('delimiter = "|"', "email", "t was read as one column, 'user_id\\temail': declare its delimiter, "
+         'delimiter = "\\t"'),
+        # qualified, the same hint
+        ('delimiter = "|"', "t.email", "t was read as one column, 'user_id\\temail': declare its delimiter, "
+         'delimiter = "\\t"'),
+        # a name that is not among the header's parts: the usual list of what exists (its tab
+        # shown as the terminal output shows a control character)
+        ('delimiter = "|"', "mail", "known names: user_id\\x09email"),
+    ],
+)  # fmt: skip
+def test_a_file_read_as_one_column_names_the_delimiter_to_declare(folder, declared, column, hint):
+    (folder / "tabs.csv").write_text("user_id\temail\n1\ta@x\n", encoding="utf-8")
+    suite = folder / "s.dq"
+    suite.write_text(f'source t = csv("tabs.csv", {declared})\nmeasure m: select count({column}) from t\n')
+    done = gryph("validate", str(suite))
+    assert done.returncode == 2 and done.stderr.splitlines()[2] == f"    hint: {hint}", done.stderr
+
+
 def test_at_most_twenty_errors_of_one_statement(folder):
     suite = folder / "s.dq"
     line = "completeness c on users: " + ", ".join(f"nope{i}" for i in range(25))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from ...errors import did_you_mean
 from ...language.ruletree.nodes import (
     Expr,
@@ -166,7 +168,9 @@ class NameResolver(FunctionResolver):
             candidates = self.scope.all_column_names() + list(self.scope.aliases)
             if name in self.scope.aliases:
                 return self.scope.aliases[name]
-            hint = did_you_mean(name, candidates)
+            hint = _one_column_hint(name, [self.scope.sides[s] for s in self.scope.default]) or did_you_mean(
+                name, candidates
+            )
             heads = [h for h in self.scope.sides if h.lower() == name.lower()]
             if heads:
                 hint = f"{name!r} is a data source: name a column, e.g. {heads[0]}.column"
@@ -188,7 +192,7 @@ class NameResolver(FunctionResolver):
                 "UNKNOWN_COLUMN",
                 f"unknown column {name!r} in {side.source}",
                 node,
-                did_you_mean(name, side.schema.names),
+                _one_column_hint(name, [side]) or did_you_mean(name, side.schema.names),
             )
             return unknown_name(error, self.scope.unknown)
         self.sides_used.add(side.source)
@@ -206,3 +210,23 @@ class NameResolver(FunctionResolver):
             else:
                 raise self.scope.error("STAR_NOT_ALLOWED", "'.*' needs a data source before it", step)
         return self.selector.finish(selected)
+
+
+# what splits a file's fields when its reader found none (a header read as one column holds them)
+_DELIMITERS = (",", ";", "\t", "|")
+
+
+def _one_column_hint(name: str, sides: list[Side]) -> str | None:
+    """When a source was read as one column whose name holds ``name`` between delimiters (a
+    header "a,b"), the delimiter to declare: its reader split the file by another."""
+    for side in sides:
+        if len(side.schema.names) != 1:
+            continue
+        [column] = side.schema.names
+        for delimiter in _DELIMITERS:
+            if delimiter in column and name in (part.strip() for part in column.split(delimiter)):
+                return (
+                    f"{side.source} was read as one column, {column!r}: declare its delimiter, "
+                    f"delimiter = {json.dumps(delimiter)}"
+                )
+    return None
