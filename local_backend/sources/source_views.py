@@ -164,7 +164,16 @@ def _unreadable(spec: SourceSpec, exc: Exception) -> EngineError:
             return located
     if multi_line:
         return unreadable_source(spec, f"{lines[0]}: a quoted field holds a line break", MULTI_LINE_HINT)
+    if _NOT_STANDARD in reason:
+        # DuckDB's sniffer, told the dialect, finds lines it does not split by the CSV standard
+        # (it then lists every setting it tried): say so, and how both engines read it alike
+        return unreadable_source(spec, f"{lines[0].rstrip('.')}: {_NOT_STANDARD_WHY}", _NOT_STANDARD_HINT)
     return unreadable_source(spec, reason, NOT_UTF8_HINT if not_utf8 else None)
+
+
+_NOT_STANDARD = "not possible to automatically detect the CSV parsing dialect"
+_NOT_STANDARD_WHY = 'some lines do not split by the CSV standard with its delimiter and quote (a field quoted in part, as "w" v, is one)'
+_NOT_STANDARD_HINT = 'quote = "" reads every quote as text, on both engines alike; or quote such fields whole'
 
 
 _FAILED_FILE = re.compile(r"^\s*file = (.+)$", re.MULTILINE)  # how DuckDB's CSV errors name the file

@@ -448,3 +448,25 @@ def test_a_quoted_line_break_past_the_first_mib_is_refused_alike(dq_engine, tmp_
         {"id": 70_000, "name": "two\nlines"},
         {"id": 70_001, "name": 'say "hi"'},
     ]
+
+
+def test_a_field_quoted_in_part_is_refused_on_duckdb_with_the_reading_both_engines_share(duckdb_engine, tmp_path):
+    """A field quoted in part ("w" v) does not split by the CSV standard: DuckDB's reader refuses
+    the file (Spark reads it by its own rules), saying so, with the option both engines read alike."""
+    path = tmp_path / "part.csv"
+    path.write_bytes(b'a,b\n1,2\n3,"w" v\n')
+    spec = SourceSpec("part", "csv", paths=(str(path),), options=(("delimiter", ","), ("quote", '"')))
+    error = _refused_alike(duckdb_engine, spec)
+    assert error.message.endswith(
+        'some lines do not split by the CSV standard with its delimiter and quote (a field quoted in part, as "w" v, is one)'
+    )
+    assert error.hint == 'quote = "" reads every quote as text, on both engines alike; or quote such fields whole'
+
+
+def test_quotes_read_as_text_alike(dq_engine, tmp_path):
+    """The hint's reading: with quote = "" a quote is text wherever it stands, on both engines."""
+    path = tmp_path / "part.csv"
+    path.write_bytes(b'a,b\n1,2\n3,"w" v\n5, "x"\n')
+    spec = SourceSpec("part", "csv", paths=(str(path),), options=(("quote", ""),))
+    rows = run_one(dq_engine, read(dq_engine, spec), {"part": spec})
+    assert rows == [{"a": 1, "b": "2"}, {"a": 3, "b": '"w" v'}, {"a": 5, "b": ' "x"'}]
