@@ -40,6 +40,7 @@ CODES: dict[str, ErrorCode] = {
         CONTRACT_INVALID="<path in the contract>: <what the ODCS v3.1.0 schema says>",
         CONTRACT_UNSUPPORTED="<path in the contract>: <what gryph cannot run, and why>",
         TYPE_NOT_COMPARED="<path in the contract>: physicalType <name> is no type gryph knows (a warning: not compared)",
+        BLANK_BEFORE_QUOTE="<file> line <n>: a blank before a quote (a warning: the engines read that field apart)",
         BAD_ENCODING="<file> is not UTF-8 text",
         EMPTY_JSON="<file> holds no JSON document",
         FILE_NOT_FOUND="no file <path>",

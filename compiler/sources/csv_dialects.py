@@ -15,11 +15,12 @@ import codecs
 import csv
 import io
 import os
+import warnings
 from dataclasses import dataclass
 
 import duckdb
 
-from ..errors import InvalidInput
+from ..errors import InvalidInput, LocatedWarning
 from .local_files import local_files
 from .source_specs import SourceSpec
 from .unchanged_files import while_unchanged
@@ -154,7 +155,38 @@ def _sniffed(spec: SourceSpec, path: str, given: dict[str, object]) -> CsvDialec
         fields["multi_line"] = bool(quote and quote in text) and any(
             "\n" in field or "\r" in field for row in _rows(text, fields) for field in row
         )
+    _warn_blank_before_quote(spec, path, text, fields)
     return CsvDialect(**fields)  # type: ignore[arg-type]  # the fields' own names and types
+
+
+def _warn_blank_before_quote(spec: SourceSpec, path: str, text: str, dialect: dict[str, object]) -> None:
+    """A warning when a field of the sample starts with blanks then the quote (``1, "x"``): Spark
+    reads it as written, quotes included, DuckDB as the quoted text ``x``; no option of either
+    engine reads it as the other does, but both read quotes as text alike."""
+    quote = str(dialect.get("quote", '"'))
+    if not quote or quote not in text:
+        return
+    # split as the CSV standard has it (Spark too): a quote after blanks opens no quoted field
+    line = next(
+        (
+            number
+            for number, row in _numbered_rows(text, dialect)
+            for field in row
+            if field[:1] in (" ", "\t") and field.lstrip(" \t")[:1] == quote
+        ),
+        None,
+    )
+    if line is None:
+        return
+    error = InvalidInput(
+        "BLANK_BEFORE_QUOTE",
+        f"{path} line {line}: a blank before a quote: Spark reads that field as written, quotes "
+        "included, DuckDB as the text the quotes enclose",
+        location=spec.location,
+        text=spec.as_written(),
+        hint='quote = "" reads every quote as text, on both engines alike',
+    )
+    warnings.warn(LocatedWarning(error), stacklevel=2)
 
 
 def first_local_file(spec: SourceSpec) -> str | None:
@@ -236,6 +268,12 @@ def _duckdb_sniff(path: str, given: dict[str, object], defaults: CsvDialect) -> 
 
 def _rows(text: str, dialect: dict[str, object]) -> list[list[str]]:
     """The sample's rows as Python's csv module splits them with ``dialect``."""
+    return [row for _, row in _numbered_rows(text, dialect)]
+
+
+def _numbered_rows(text: str, dialect: dict[str, object]) -> list[tuple[int, list[str]]]:
+    """The sample's rows as Python's csv module splits them with ``dialect``, each with the
+    number of the line it ends on; comment lines left out."""
     quote, escape = str(dialect.get("quote", '"')), str(dialect.get("escape", '"'))
     reader = csv.reader(
         io.StringIO(text, newline=""),
@@ -246,7 +284,8 @@ def _rows(text: str, dialect: dict[str, object]) -> list[list[str]]:
         escapechar=escape if escape and escape != quote else None,
         strict=False,
     )
+    comment = dialect.get("comment")
     try:
-        return [row for row in reader if not (dialect.get("comment") and row and row[0][:1] == dialect["comment"])]
+        return [(reader.line_num, row) for row in reader if not (comment and row and row[0][:1] == comment)]
     except csv.Error:  # a delimiter of several characters: Python's csv cannot split by it
         return []

@@ -14,12 +14,14 @@ import datetime as dt
 import io
 import json
 import math
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from gryph.compiler.errors import EngineError
+from gryph.compiler.errors import EngineError, LocatedWarning
+from gryph.compiler.sources.csv_dialects import csv_dialect
 from gryph.compiler.sources.declared_schemas import parse_schema
 from gryph.compiler.sources.source_specs import SourceSpec
 from gryph.local_backend.spark_emulation.csv_headers import spark_header
@@ -470,3 +472,21 @@ def test_quotes_read_as_text_alike(dq_engine, tmp_path):
     spec = SourceSpec("part", "csv", paths=(str(path),), options=(("quote", ""),))
     rows = run_one(dq_engine, read(dq_engine, spec), {"part": spec})
     assert rows == [{"a": 1, "b": "2"}, {"a": 3, "b": '"w" v'}, {"a": 5, "b": ' "x"'}]
+
+
+def test_a_blank_before_a_quote_is_a_warning_naming_its_line(tmp_path):
+    """``3, "x"``: Spark reads ` "x"`, DuckDB `x`, and no option of either reads it as the other
+    does: a located warning, with the reading both share; a quote after text (`a "q"`) is none."""
+    path = tmp_path / "blank.csv"
+    path.write_bytes(b'a,b\n1,"y"\n2,a "q"\n3, "x"\n')
+    with pytest.warns(LocatedWarning) as caught:
+        csv_dialect(SourceSpec("blank", "csv", paths=(str(path),)))
+    [warning] = caught
+    error = warning.message.error
+    assert error.code == "BLANK_BEFORE_QUOTE" and error.message.startswith(f"{path} line 4: a blank before a quote")
+    assert error.hint == 'quote = "" reads every quote as text, on both engines alike'
+    (tmp_path / "clean.csv").write_bytes(b'a,b\n1,"y"\n2,a "q"\n')
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        csv_dialect(SourceSpec("clean", "csv", paths=(str(tmp_path / "clean.csv"),)))
+        csv_dialect(SourceSpec("told", "csv", paths=(str(path),), options=(("quote", ""),)))
