@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..errors import with_article
 from ..language.ruletree.fast_expressions import KEYWORDS
 from ..plan.data_types import parse_type_name
 from ..spark_dialect.spark_names import quoted
@@ -320,7 +321,7 @@ def _sla_statements(contract: YamlMap, objects: dict[str, YamlMap]) -> list[Stat
             limit = f"{value}{_DURATIONS[unit]}" if unit in _DURATIONS and isinstance(value, (int, float)) else None
             of, wanted = "", "a number value and a unit of d, h, m or s"
         if table not in objects or not column or limit is None or isinstance(value, bool):
-            raise ContractProblem(path, f"a {kind} SLA needs element 'object.property', {wanted}")
+            raise ContractProblem(path, f"{with_article(kind)} SLA needs element 'object.property', {wanted}")
         source = source_name(objects[table])
         out.append(Statement(f"freshness sla_{index} on {source}: {quoted(column)} with {of}error = {limit}", path))
     return out

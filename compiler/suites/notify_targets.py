@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping
 from urllib.parse import SplitResult, parse_qs, urlsplit
 
-from ..errors import InvalidInput, Location, did_you_mean
+from ..errors import InvalidInput, Location, did_you_mean, with_article
 from ..language.time_literals import duration_ms
 from .suite import DEFAULT_NOTIFY_TIMEOUT_SECONDS, NotifySpec
 
@@ -201,7 +201,7 @@ def _options(
         elif key != secret_option:
             raise _bad(
                 url,
-                f"a {kind} target takes no option {key!r}",
+                f"{with_article(kind)} target takes no option {key!r}",
                 location,
                 did_you_mean(key, [secret_option, "timeout", "repeat"]),
             )
