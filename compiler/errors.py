@@ -53,7 +53,7 @@ class GryphError(Exception):
         if declared(code).exit_code != self.exit_code:
             raise ValueError(
                 f"error code {code!r} is declared with exit {declared(code).exit_code}, "
-                f"raised as a {type(self).__name__} (exit {self.exit_code})"
+                f"raised as {with_article(type(self).__name__)} (exit {self.exit_code})"
             )
         # no secret ever shows, whatever text an error quotes (and again when it is rendered:
         # a secret may be registered after the error was made)
@@ -210,9 +210,13 @@ def closest(name: str, candidates: Iterable[str]) -> str | None:
 
 
 def with_article(word: str) -> str:
-    """``word`` after "a" or "an", by how it sounds: an avro, an orc, a parquet, a uniqueness."""
+    """``word`` after "a" or "an", by how it sounds: an avro, an orc, a parquet, a uniqueness; a
+    word with no vowel is said letter by letter: an smtp, an sql, a csv."""
     lowered = word.lower()
-    vowel = lowered[:1] in ("a", "e", "i", "o", "u") and not lowered.startswith(("uni", "use", "usu", "eu"))
+    if not any(letter in "aeiouy" for letter in lowered):
+        vowel = lowered[:1] in ("f", "h", "l", "m", "n", "r", "s", "x")  # ef, aitch, el, em, en, ar, ess, ex
+    else:
+        vowel = lowered[:1] in ("a", "e", "i", "o", "u") and not lowered.startswith(("uni", "use", "usu", "eu"))
     return f"{'an' if vowel else 'a'} {word}"
 
 

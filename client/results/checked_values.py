@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+from gryph.compiler.errors import with_article
+
 
 class Damaged(ValueError):
     """A stored value that is not what gryph wrote; the message says which and why."""
@@ -51,4 +53,4 @@ def shown(value: object) -> str:
     if value is None:
         return "NULL"
     text = repr(value)
-    return f"{type(value).__name__} {text}" if len(text) <= 40 else f"a {type(value).__name__}"
+    return f"{type(value).__name__} {text}" if len(text) <= 40 else with_article(type(value).__name__)

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gryph.compiler.engine import Engine
-from gryph.compiler.errors import GryphError, InvalidInput, Location
+from gryph.compiler.errors import GryphError, InvalidInput, Location, with_article
 from gryph.compiler.lowering.row_failures import OUTPUTS
 from gryph.compiler.plan.printer import table_label
 from gryph.compiler.safe_names import safe_file_name
@@ -75,7 +75,7 @@ def refuse_engine(engine: str, tables: dict[str, dict[str, DatabaseTable]]) -> N
     if first is not None and engine != "duckdb":
         raise _refused(
             first,
-            f"is a table of the --database DuckDB file: a {engine} run has none",
+            f"is a table of the --database DuckDB file: {with_article(engine)} run has none",
             'on spark, write delta("PATH") or iceberg(...) outputs; or run on duckdb with --database FILE',
         )
 

@@ -7,7 +7,7 @@ lowering reads only what it returns.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..checks.anomaly_syntax import MeasureTypes
@@ -34,7 +34,7 @@ from .griffin_measures import (
     SparkSqlMeasureChecker,
 )
 from .queries import MeasureChecker, QueryChecker
-from .row_clauses import checked_row_clauses
+from .row_clauses import checked_row_clauses, unknown_stated_columns
 from .row_rules import CompletenessChecker, DistinctnessChecker, TimelinessChecker, UniquenessChecker
 from .rule_checker import RuleChecker
 from .validity import ValidityChecker
@@ -95,26 +95,35 @@ def check_suite(suite: Suite, schemas: Mapping[str, Schema], now_ms: int = 0) ->
         with errors.statement():
             suite = with_implied_checks(suite, rules)
         suite = replace(suite, measures=with_frequency_sketches(suite.measures, schemas))
-        measures = _checked(errors, suite.measures, schemas, now_ms)
+        unknown = unknown_stated_columns(suite.row_clauses, schemas, errors)
+        said = {c.measure for c in suite.row_clauses if unknown.intersection(c.stated)}
+        measures = _checked(errors, suite.measures, schemas, now_ms, said)
         measure_types = _measure_types(measures)
         checks = tuple(compile_checks(suite, measure_types, schemas, errors))
         with errors.statement():
             check_reads(suite, measure_types)
-        clauses = checked_row_clauses(suite.row_clauses, measures, schemas, errors)
+        clauses = checked_row_clauses(suite.row_clauses, measures, schemas, errors, unknown)
         errors.raise_any()
         return CheckedSuite(suite, rules, measures, checks, clauses)
 
 
 def _checked(
-    errors: ErrorList, rules: Sequence[RuleSpec], schemas: Mapping[str, Schema], now_ms: int
+    errors: ErrorList,
+    rules: Sequence[RuleSpec],
+    schemas: Mapping[str, Schema],
+    now_ms: int,
+    said: Collection[str | None] = (),
 ) -> tuple[CheckedRule, ...]:
-    """The ``rules`` (or measures) checked; one in error is left out and its error kept in ``errors``."""
+    """The ``rules`` (or measures) checked; one in error is left out and its error kept in
+    ``errors``, unless it is ``said``: a measure of a property whose unknown column is said there."""
     checked = []
     for rule in rules:
         with errors.statement():
             try:
                 checked.append(check_rule(rule, schemas, now_ms))
             except InvalidInput as error:
+                if rule.name in said:
+                    continue
                 raise as_drift_error(error, rule) from None
     return tuple(checked)
 

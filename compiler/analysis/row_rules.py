@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TypeVar, cast
 
+from ..errors import with_article
 from ..language.ruletree.nodes import SelectItem, SelectList, located
 from ..plan import Call, Cast, Field, Fn, In, IsNull, Literal, RLike, Scalar, and_all, not_, or_all
 from ..plan.data_types import INTEGER, STRING, TIMESTAMP, Kind, Schema
@@ -108,7 +109,7 @@ class DuplicatesChecker(RuleChecker):
         if segment is not None and target is not None:
             raise located(
                 "UNSUPPORTED",
-                f"a {self.kind} rule against another source ({target}) is not split by segment",
+                f"{with_article(self.kind)} rule against another source ({target}) is not split by segment",
                 segment,
                 "count the values within its own source to split them `by COLUMN`",
             )
@@ -198,7 +199,7 @@ def epoch_millis(expr: Scalar, node: SelectItem, kind: RuleKind) -> Scalar:
         return Call(Fn.EPOCH_MILLIS, (value,), INTEGER)
     raise located(
         "TYPE_MISMATCH",
-        f"a {kind} time must be a timestamp, a date or epoch milliseconds, got {expr.dtype}",
+        f"{with_article(kind)} time must be a timestamp, a date or epoch milliseconds, got {expr.dtype}",
         node,
         "cast it: cast(x as timestamp)",
     )

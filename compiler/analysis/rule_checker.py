@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar, TypeVar
 
-from ..errors import ErrorList, InvalidInput, did_you_mean
+from ..errors import ErrorList, InvalidInput, did_you_mean, with_article
 from ..language.ruletree.nodes import FieldStep, Name, Node, Selection, SelectItem, Star, located
 from ..language.time_literals import duration_ms
 from ..plan import Field, Scalar
@@ -41,7 +41,7 @@ class RuleChecker:
         if rule.segment is not None and not self.segmented:
             raise located(
                 "UNSUPPORTED",
-                f"a {self.kind} rule's metrics are not split by segment",
+                f"{with_article(self.kind)} rule's metrics are not split by segment",
                 rule.segment,
                 self.unsegmented_hint,
             )
@@ -80,7 +80,9 @@ class RuleChecker:
         """The rule's body, which the loaders give every rule of this checker's kinds as a ``kind``."""
         body = self.rule.body
         if not isinstance(body, kind):
-            raise TypeError(f"a {self.rule.kind} rule's body is a {kind.__name__}, not {body!r}")
+            raise TypeError(
+                f"{with_article(self.rule.kind)} rule's body is {with_article(kind.__name__)}, not {body!r}"
+            )
         return body
 
     # -- errors and details ---------------------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..errors import did_you_mean
+from ..errors import did_you_mean, with_article
 from ..language.ruletree.nodes import AllStep, Expr, FieldStep, FilterStep, IndexStep, MethodStep, Node, RangeStep, Step
 from ..plan import Call, Fn, IsNull, Lambda, Literal, Scalar, Variable, not_
 from ..plan.data_types import BOOLEAN, INTEGER, JSON, STRING, DataType, Kind, array
@@ -111,7 +111,9 @@ class Selector:
                 "UNKNOWN_FIELD", f"no field {name!r} in {value.dtype}", node, did_you_mean(name, names)
             )
         hint = "parse the text first: x.json()." + name if kind is Kind.STRING else None
-        raise self.scope.error("NOT_A_STRUCT", f"cannot select field {name!r} of a {value.dtype}", node, hint)
+        raise self.scope.error(
+            "NOT_A_STRUCT", f"cannot select field {name!r} of {with_article(str(value.dtype))}", node, hint
+        )
 
     def index(self, value: Scalar, index: Scalar, node: Node) -> Scalar:
         kind = value.dtype.kind
@@ -120,7 +122,7 @@ class Selector:
         if kind in (Kind.ARRAY, Kind.JSON):
             items = self.items(value, node)
             return Call(Fn.ELEMENT_AT, (items, self._integer(index, node)), items.dtype.args[0])
-        raise self.scope.error("NOT_INDEXABLE", f"cannot index a {value.dtype}", node)
+        raise self.scope.error("NOT_INDEXABLE", f"cannot index {with_article(str(value.dtype))}", node)
 
     def items(self, value: Scalar, node: Node) -> Scalar:
         """The elements of an array (a JSON value read as an array of JSON values)."""

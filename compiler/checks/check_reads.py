@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..errors import InvalidInput, did_you_mean
+from ..errors import InvalidInput, did_you_mean, with_article
 from ..language.ruletree import check_nodes as c
 from ..language.ruletree.nodes import Node, SelectList, StatementRule, located
 from ..plan.data_types import DataType, Kind
@@ -113,17 +113,18 @@ class _Reads:
             return  # only a measure against a literal has two known types
         measure, literal = (right, left) if _is_literal(left) else (left, right)
         measure_shape, literal_shape = self.shape(measure), self.shape(literal)
-        if None in (measure_shape, literal_shape) or measure_shape == literal_shape:
+        if measure_shape is None or literal_shape is None or measure_shape == literal_shape:
             return
         quoted = _string(literal)
         raise self.error(
             "TYPE_MISMATCH",
-            f"{node.ops[0]} compares {measure.text}, a {measure_shape}, with {literal.text}, a {literal_shape}: "
+            f"{node.ops[0]} compares {measure.text}, {with_article(measure_shape)}, with {literal.text}, "
+            f"{with_article(literal_shape)}: "
             "values of different types are never equal or ordered",
             node,
             f"write the number without quotes: {quoted}"
             if measure_shape == "number" and quoted is not None and _is_number(quoted)
-            else f"compare with a {measure_shape}",
+            else f"compare with {with_article(measure_shape)}",
         )
 
     def shape(self, node: c.CheckExpr) -> Shape | None:

@@ -14,6 +14,7 @@ import operator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import with_article
 from ..results import Failed, Row
 from .check_functions import FUNCTIONS, CheckError, Clock, is_number, shown, type_name
 from .tree_nodes import Binary, Call, Const, Index, ListOf, MeasureRef, MetricRef, Traced, Unary
@@ -109,7 +110,7 @@ def _index(base: object, index: object) -> object:
         if index not in base:
             raise CheckError(f"no key {index!r} (keys: {', '.join(map(str, base))})")
         return base[index]
-    raise CheckError(f"a {type_name(base)} cannot be subscripted")
+    raise CheckError(f"{with_article(type_name(base))} cannot be subscripted")
 
 
 def _position(items: list[object], index: object) -> object:

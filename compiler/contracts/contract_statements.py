@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..errors import with_article
 from ..language.ruletree.fast_expressions import KEYWORDS
 from ..plan.data_types import parse_type_name
 from ..spark_dialect.spark_names import quoted
@@ -53,6 +54,9 @@ _NARROWED = frozenset({("date", "timestamp"), ("string", "binary")})
 BOUND_WARNING = "(on a bound, which mustBeBetween excludes)"
 
 
+Named = tuple[str, Path]  # a property's column and where the property names it
+
+
 @dataclass(frozen=True)
 class Statement:
     """One line of the native suite and the contract path it comes from, with the clause whose
@@ -64,7 +68,7 @@ class Statement:
     clause: RowClause | None = None
     warning: str = ""
     uncompared: tuple[str, str, str] | None = None  # with a warning: (table, column, physicalType) not compared
-    key_paths: tuple[Path, ...] = ()  # with a primary key's clause: where each of its columns is stated
+    stated: tuple[Named, ...] = ()  # with a clause the contract derives from properties: their columns
 
 
 def source_name(obj: YamlMap) -> str:
@@ -103,10 +107,11 @@ def _object_statements(obj: YamlMap, table: str, path: Path, server_type: object
     out: list[Statement] = []
     properties = obj.get("properties") or []
     typed = []
-    keys: list[tuple[int, str, Path]] = []  # position, column, where it is stated a part of the key
+    keys: list[tuple[int, Named]] = []  # position, property
     for index, prop in enumerate(properties):
         where: Path = (*path, "properties", index)
         column = str(prop.get("physicalName") or prop["name"])
+        named = (column, (*where, "physicalName" if prop.get("physicalName") else "name"))
         try:
             kind = _column_type(prop, where, server_type)
         except UnknownType as unknown:
@@ -114,18 +119,17 @@ def _object_statements(obj: YamlMap, table: str, path: Path, server_type: object
             out.append(Statement("", (*where, "physicalType"), warning=str(unknown), uncompared=stated))
             kind = _TYPES.get(str(prop.get("logicalType")))
         typed.append(f"{quoted(column)} {kind}" if kind else quoted(column))
-        out.extend(_property_statements(prop, table, column, where))
+        out.extend(_property_statements(prop, table, named, where))
         if prop.get("primaryKey"):
-            keys.append((int(prop.get("primaryKeyPosition") or 0), column, (*where, "primaryKey")))
+            keys.append((int(prop.get("primaryKeyPosition") or 0), named))
     if typed:
         out.insert(0, Statement(f"schema {table}: required({', '.join(typed)})", path))
     integers = frozenset(
         str(p.get("physicalName") or p["name"]) for p in properties if p.get("logicalType") == "integer"
     )
     if keys:
-        ordered = sorted(keys, key=lambda key: key[:2])
-        names, key_paths = [key[1] for key in ordered], tuple(key[2] for key in ordered)
-        out.extend(_key_statements(table, names, key_paths, (*path, "primaryKey"), integers))
+        ordered = tuple(named for _, named in sorted(keys, key=lambda key: (key[0], key[1][0])))
+        out.extend(_key_statements(table, ordered, (*path, "primaryKey"), integers))
     for index, rule in enumerate(obj.get("quality") or []):
         out.extend(_quality(rule, table, None, (*path, "quality", index), integers))
     return out
@@ -160,13 +164,14 @@ def _kind(type_name: str) -> str:
     return dtype.kind.value if dtype else type_name
 
 
-def _property_statements(prop: YamlMap, table: str, column: str, path: Path) -> list[Statement]:
+def _property_statements(prop: YamlMap, table: str, named: Named, path: Path) -> list[Statement]:
     out: list[Statement] = []
+    column = named[0]
     col = quoted(column)
     if prop.get("required"):
-        out.append(_none_where(show_path((*path, "required")), table, f"{col} is null", path))
+        out.append(_none_where(show_path((*path, "required")), table, f"{col} is null", path, stated=(named,)))
     if prop.get("unique"):
-        out.extend(_no_duplicates(show_path((*path, "unique")), table, [column], path))
+        out.extend(_no_duplicates(show_path((*path, "unique")), table, [column], path, stated=(named,)))
     options = prop.get("logicalTypeOptions") or {}
     for key, value in options.items():
         where = (*path, "logicalTypeOptions", key)
@@ -175,28 +180,30 @@ def _property_statements(prop: YamlMap, table: str, column: str, path: Path) -> 
         except Unsupported as exc:
             raise ContractProblem(where, str(exc)) from None
         if condition is not None:
-            out.append(_none_where(show_path(where), table, condition, where))
+            out.append(_none_where(show_path(where), table, condition, where, stated=(named,)))
     for index, rule in enumerate(prop.get("quality") or []):
         out.extend(_quality(rule, table, column, (*path, "quality", index)))
     return out
 
 
-def _key_statements(
-    table: str, names: list[str], stated: tuple[Path, ...], path: Path, integers: frozenset[str]
-) -> list[Statement]:
+def _key_statements(table: str, stated: tuple[Named, ...], path: Path, integers: frozenset[str]) -> list[Statement]:
     name = show_path(path)
+    names = [column for column, _ in stated]
     nulls = " or ".join(f"{quoted(column)} is null" for column in names)
     return [
-        _none_where(f"{name} (required)", table, nulls, path, clause=name),
+        _none_where(f"{name} (required)", table, nulls, path, clause=name, stated=stated),
         *_no_duplicates(name, table, names, path, integers, stated),
     ]
 
 
-def _none_where(name: str, table: str, condition: str, path: Path, clause: str | None = None) -> Statement:
+def _none_where(
+    name: str, table: str, condition: str, path: Path, clause: str | None = None, stated: tuple[Named, ...] = ()
+) -> Statement:
     """The check that no row of ``table`` is under ``condition``: those rows fail the clause at
-    ``path`` (named ``clause``, by default as the check)."""
+    ``path`` (named ``clause``, by default as the check), derived from the properties ``stated``."""
     count = rows_where(table, condition)
-    return Statement(f'check "{name}": {count} == 0', path, RowClause(clause or name, table, condition, count))
+    row_clause = RowClause(clause or name, table, condition, count)
+    return Statement(f'check "{name}": {count} == 0', path, row_clause, stated=stated)
 
 
 def _no_duplicates(
@@ -205,7 +212,7 @@ def _no_duplicates(
     keys: list[str],
     path: Path,
     integers: frozenset[str] = frozenset(),
-    stated: tuple[Path, ...] = (),
+    stated: tuple[Named, ...] = (),
 ) -> list[Statement]:
     """The measure of ``keys``' duplicates (``duplicates_measure``) and the check that there are none."""
     return [
@@ -215,12 +222,12 @@ def _no_duplicates(
 
 
 def _duplicates(
-    name: str, table: str, keys: list[str], path: Path, integers: frozenset[str], stated: tuple[Path, ...] = ()
+    name: str, table: str, keys: list[str], path: Path, integers: frozenset[str], stated: tuple[Named, ...] = ()
 ) -> Statement:
     """The measure ``name`` counting ``keys``' duplicates: every row holding a duplicated key fails its clause."""
     clause = RowClause(name, table, f"unique({', '.join(quoted(key) for key in keys)})", keys=tuple(keys))
     text = f'measure "{name}": sql {_sql_text(duplicates_measure(table, keys, integers))}'
-    return Statement(text, path, clause, key_paths=stated)
+    return Statement(text, path, clause, stated=stated)
 
 
 def _quality(
@@ -314,7 +321,7 @@ def _sla_statements(contract: YamlMap, objects: dict[str, YamlMap]) -> list[Stat
             limit = f"{value}{_DURATIONS[unit]}" if unit in _DURATIONS and isinstance(value, (int, float)) else None
             of, wanted = "", "a number value and a unit of d, h, m or s"
         if table not in objects or not column or limit is None or isinstance(value, bool):
-            raise ContractProblem(path, f"a {kind} SLA needs element 'object.property', {wanted}")
+            raise ContractProblem(path, f"{with_article(kind)} SLA needs element 'object.property', {wanted}")
         source = source_name(objects[table])
         out.append(Statement(f"freshness sla_{index} on {source}: {quoted(column)} with {of}error = {limit}", path))
     return out

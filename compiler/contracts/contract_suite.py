@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import InvalidInput, InvalidInputs, LocatedWarning, Location, did_you_mean
 from ..suites.native_suites import parse_suite
-from ..suites.suite import SchemaSpec, Suite
+from ..suites.suite import SchemaSpec, StatedColumn, Suite
 from ..support.text_files import read_utf8
 from .contract_servers import duckdb_database
 from .contract_statements import Statement, contract_statements, plain_name
@@ -49,11 +49,11 @@ def load_contract(path: str | Path, server: str | None = None, with_data: bool =
         raise InvalidInputs([_relocated(document, lines, e) for e in errors.errors]) from None
     except InvalidInput as error:
         raise _relocated(document, lines, error) from None
-    clauses = tuple(
+    clauses = tuple(  # a property's path is its name's (or physicalName's) without the key
         dataclasses.replace(
             s.clause,
             location=document.key_location(s.path),
-            key_locations=tuple(document.key_location(p) for p in s.key_paths),
+            stated=tuple(StatedColumn(column, show_path(p[:-1]), document.key_location(p)) for column, p in s.stated),
         )
         for s in statements
         if s.clause

@@ -12,7 +12,7 @@ import os
 import re
 from pathlib import Path
 
-from ..errors import InvalidInput, Location
+from ..errors import InvalidInput, Location, with_article
 from ..language.ruletree.fast_expressions import KEYWORDS
 from ..rule_kinds import RuleKind, spec_of
 from ..suites.griffin_measure_specs import (
@@ -153,7 +153,7 @@ def _column(name: str) -> str:
 
 def _rule_line(rule: RuleSpec, text: str) -> str:
     if rule.kind not in _STATEMENT_KINDS:
-        raise _refused(f"a {rule.kind} rule has no suite statement of the same metrics", rule.location)
+        raise _refused(f"{with_article(rule.kind)} rule has no suite statement of the same metrics", rule.location)
     if rule.metric is not None and (rule.metric.name not in (None, rule.name) or rule.metric.flatten != "default"):
         raise _refused(
             f"rule {rule.name!r}: a metric output renamed or flattened has no suite statement", rule.location

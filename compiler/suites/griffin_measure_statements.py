@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from ..errors import InvalidInput, Location, did_you_mean
+from ..errors import InvalidInput, Location, did_you_mean, with_article
 from ..language.ruletree.convert import parse_rule_text
 from ..language.ruletree.nodes import (
     Cast,
@@ -74,7 +74,9 @@ def griffin_measure(statement: GriffinMeasureDecl) -> tuple[RuleSpec, ViewSpec |
             statement, "MISSING_REF_SOURCE", f"accuracy measure {statement.name!r} needs a reference source", ""
         )
     if kind is not RuleKind.GRIFFIN_ACCURACY and statement.target is not None:
-        raise _error(statement, "TARGET_NOT_ALLOWED", f"a {statement.measure_type} measure has no reference source")
+        raise _error(
+            statement, "TARGET_NOT_ALLOWED", f"{with_article(statement.measure_type)} measure has no reference source"
+        )
     view = None
     items = statement.body.items
     body: MeasureConfig
@@ -147,7 +149,7 @@ def _typed(details: dict[str, Detail], key: str, kind: type[_T], default: _T) ->
 def _one(statement: GriffinMeasureDecl, what: str) -> SelectItem:
     items = statement.body.items
     if len(items) != 1 or items[0].alias:
-        raise _error(statement, "BAD_CONFIG", f"a {statement.measure_type} measure takes one item: {what}")
+        raise _error(statement, "BAD_CONFIG", f"{with_article(statement.measure_type)} measure takes one item: {what}")
     return items[0]
 
 

@@ -6,7 +6,7 @@ import math
 import re
 from pathlib import Path
 
-from ..errors import ErrorList, InvalidInput, Location, did_you_mean
+from ..errors import ErrorList, InvalidInput, Location, did_you_mean, with_article
 from ..language.number_literals import number_from_text
 from ..language.ruletree.statements import (
     CheckDecl,
@@ -207,7 +207,7 @@ def parse_suite(
             if rule.target is not None and spec_of(rule.kind).target == "none":
                 raise InvalidInput(
                     "TARGET_NOT_ALLOWED",
-                    f"a {rule.kind} rule reads one source, not {rule.target!r}",
+                    f"{with_article(rule.kind)} rule reads one source, not {rule.target!r}",
                     location=_name_location(statement, rule.target, file),
                     text=rule.target,
                     hint=f"write: {rule.kind} {rule.name} on {rule.source}: ...",

@@ -16,9 +16,14 @@ import re
 from collections.abc import Sequence
 from urllib.parse import SplitResult, parse_qs, urlsplit
 
+<<<<<<< HEAD
 from ..errors import InvalidInput, Location, did_you_mean
 from ..language.ruletree.statements import Detail
 from ..language.time_literals import duration_literal, duration_ms
+=======
+from ..errors import InvalidInput, Location, did_you_mean, with_article
+from ..language.time_literals import duration_ms
+>>>>>>> h4
 from .suite import DEFAULT_NOTIFY_TIMEOUT_SECONDS, NotifySpec
 
 PREFIXES = ("slack:", "teams:")  # before an http(s) URL: that service's incoming-webhook payload
@@ -203,7 +208,7 @@ def _options(
         elif key != secret_option:
             raise _bad(
                 url,
-                f"a {kind} target takes no option {key!r}",
+                f"{with_article(kind)} target takes no option {key!r}",
                 location,
                 did_you_mean(key, [secret_option, "timeout", "repeat"]),
             )

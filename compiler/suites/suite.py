@@ -106,6 +106,16 @@ class SchemaSpec:
 
 
 @dataclass(frozen=True)
+class StatedColumn:
+    """The column a contract's property names (``name``: the property's path), read by each clause
+    the contract derives from the property: one the data lacks is one error, at ``location``."""
+
+    column: str
+    name: str
+    location: Location | None = None
+
+
+@dataclass(frozen=True)
 class RowClause:
     """A clause whose failures are rows of ``source`` though no row-level rule states it (a
     contract's ``required``, a pattern, a key): quarantine flags them, naming the clause ``name``
@@ -120,7 +130,7 @@ class RowClause:
     keys: tuple[str, ...] = ()
     rule: str | None = None
     location: Location | None = None
-    key_locations: tuple[Location, ...] = ()  # where each of ``keys`` is stated (none: at ``location``)
+    stated: tuple[StatedColumn, ...] = ()  # the properties it is derived from (none: a clause the user wrote)
 
 
 DEFAULT_NOTIFY_TIMEOUT_SECONDS = 10.0  # one delivery, start to end: a slow target never holds up the run

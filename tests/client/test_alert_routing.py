@@ -152,6 +152,11 @@ def test_slack_says_a_broken_run_broke_with_its_error(tmp_path, hooks):
         ('notify "http://127.0.0.1:9/" on failure', "BAD_NOTIFY", "'failure' is no tone to alert on"),
         ('notify "http://127.0.0.1:9/" on fail for "no nul"', "UNKNOWN_CHECK", "did you mean 'no nulls'?"),
         ('notify "http://127.0.0.1:9/" with repeat = "often"', "BAD_NOTIFY", 'a time of at least 1m, got "often"'),
+        (
+            'notify "smtp://dq@mail.example:587/?from=d@example.org&to=a@example.org" with token_env = "T"',
+            "BAD_NOTIFY",
+            "an smtp target takes no option 'token_env'",
+        ),
     ],
 )
 def test_bad_routes_are_refused_before_the_run(tmp_path, capsys, notify, code, text):

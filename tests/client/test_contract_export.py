@@ -292,6 +292,20 @@ HAND_MADE_GRIFFIN = {
 }  # fmt: skip
 
 
+def test_a_griffin_spark_sql_rule_is_refused_as_an_sql_rule(examples):
+    config = {**HAND_MADE_GRIFFIN, "evaluate.rule": {"rules": [
+        {"dsl.type": "spark-sql", "out.dataframe.name": "n", "rule": "select count(*) as n from users"},
+    ]}}  # fmt: skip
+    path = examples / "sql.json"
+    path.write_text(json.dumps(config), encoding="utf-8")
+    with pytest.raises(InvalidInput) as error:
+        exported_contract(str(path))
+    assert (error.value.code, error.value.message) == (
+        "CONTRACT_UNSUPPORTED",
+        "export: an sql rule has no suite statement of the same metrics",
+    )
+
+
 def test_a_hand_made_griffin_config_of_every_rule_kind_runs_to_the_same_metrics(examples):
     config = examples / "rules.json"
     config.write_text(json.dumps(HAND_MADE_GRIFFIN), encoding="utf-8")

@@ -309,7 +309,20 @@ def test_a_column_named_twice_through_a_star():
 @pytest.mark.parametrize(
     "word,said",
     [("avro", "an avro"), ("orc", "an orc"), ("iceberg", "an iceberg"), ("excel", "an excel"),
-     ("parquet", "a parquet"), ("csv", "a csv"), ("delta", "a delta"), ("uniqueness", "a uniqueness")],
+     ("parquet", "a parquet"), ("csv", "a csv"), ("delta", "a delta"), ("uniqueness", "a uniqueness"),
+     ("accuracy", "an accuracy"), ("integer", "an integer"), ("smtp", "an smtp"), ("sql", "an sql"),
+     ("tsv", "a tsv"), ("webhook", "a webhook")],
 )  # fmt: skip
 def test_a_word_takes_the_article_its_sound_does(word, said):
     assert with_article(word) == said
+
+
+@pytest.mark.parametrize(
+    "rule,code,message",
+    [
+        ("validity v on users: age[0] > 1", "NOT_INDEXABLE", "cannot index an integer"),
+        ("validity v on users: age.x > 1", "NOT_A_STRUCT", "cannot select field 'x' of an integer"),
+    ],
+)
+def test_a_value_that_takes_no_index_is_named_with_its_article(rule, code, message):
+    assert (error_of(rule).code, error_of(rule).message) == (code, message)

@@ -266,33 +266,88 @@ def test_a_contract_with_no_row_level_clause_refuses_a_quarantine(tmp_path):
     assert not (tmp_path / "q").exists()
 
 
-def test_a_key_column_the_data_lacks_is_located_in_the_contract(tmp_path):
-    properties = [*PROPERTIES, {"name": "sku", "unique": True}]
-    path = _contract(tmp_path, ORDERS, properties=properties)
+def _unknown_columns(tmp_path: Path, properties: list[dict]) -> list[tuple[str, str, str | None, list[str]]]:
+    """Running the orders' contract with ``properties`` after PROPERTIES without their key:
+    each error's message, text, hint and the contract's lines up to the one it is at (from the
+    property's first)."""
+    unkeyed = [{k: v for k, v in p.items() if not k.startswith("primaryKey")} for p in PROPERTIES]
+    path = _contract(tmp_path, ORDERS, properties=[*unkeyed, *properties])
     with pytest.raises(InvalidInput) as raised:
         run(str(path), "duckdb")
-    assert raised.value.code == "UNKNOWN_COLUMN"
-    assert raised.value.message == f"{P}[5].unique: unknown column 'sku' in orders"
+    errors = raised.value.errors if isinstance(raised.value, InvalidInputs) else [raised.value]
+    assert {e.code for e in errors} == {"UNKNOWN_COLUMN"}
     lines = path.read_text("utf-8").splitlines()
-    assert lines[raised.value.location.line - 1].strip() == "- name: sku"
+    stated = []
+    for error in errors:
+        first = max(n for n in range(error.location.line) if lines[n].lstrip().startswith("- "))
+        stated.append([line.strip() for line in lines[first : error.location.line]])
+    return [(e.message, e.text, e.hint, at) for e, at in zip(errors, stated, strict=True)]
 
 
-def test_every_key_column_the_data_lacks_is_an_error_with_its_hint(tmp_path):
-    # a composite primaryKey of two columns the orders lack (id is known: it is not the key here)
-    properties = [{k: v for k, v in p.items() if not k.startswith("primaryKey")} for p in PROPERTIES]
-    properties += [
-        {"name": "idd", "primaryKey": True, "primaryKeyPosition": 1},
+KNOWN = "known names: amount, code, customer, email, id"  # the hint when no orders' column is close
+
+
+def test_a_unique_column_the_data_lacks_is_located_at_its_property(tmp_path):
+    assert _unknown_columns(tmp_path, [{"name": "sku", "unique": True}]) == [
+        (f"{P}[5]: unknown column 'sku' in orders", "sku", KNOWN, ["- name: sku"]),
+    ]
+
+
+def test_a_key_column_the_data_lacks_is_one_error_at_its_property(tmp_path):
+    # the key's "no part NULL" and "no duplicate" clauses both read idd: one error, not one each
+    assert _unknown_columns(tmp_path, [{"name": "idd", "primaryKey": True}]) == [
+        (f"{P}[5]: unknown column 'idd' in orders", "idd", "did you mean 'id'?", ["- name: idd"]),
+    ]
+
+
+def test_every_key_column_the_data_lacks_is_one_error_with_its_hint(tmp_path):
+    # a composite primaryKey of two columns the orders lack (id is known: it is not the key here),
+    # positions against the properties' order
+    properties = [
         {"name": "emial", "primaryKey": True, "primaryKeyPosition": 2},
+        {"name": "idd", "primaryKey": True, "primaryKeyPosition": 1},
     ]
-    path = _contract(tmp_path, ORDERS, properties=properties)
-    with pytest.raises(InvalidInputs) as raised:
-        run(str(path), "duckdb")
-    keyed = [e for e in raised.value.errors if e.message.startswith(f"{KEY}:")]
-    assert [(e.code, e.message, e.text, e.hint) for e in keyed] == [
-        ("UNKNOWN_COLUMN", f"{KEY}: unknown column 'idd' in orders", "idd", "did you mean 'id'?"),
-        ("UNKNOWN_COLUMN", f"{KEY}: unknown column 'emial' in orders", "emial", "did you mean 'email'?"),
+    assert _unknown_columns(tmp_path, properties) == [
+        (f"{P}[5]: unknown column 'emial' in orders", "emial", "did you mean 'email'?", ["- name: emial"]),
+        (f"{P}[6]: unknown column 'idd' in orders", "idd", "did you mean 'id'?", ["- name: idd"]),
     ]
-    # each at the property that makes the column a part of the key
-    lines = path.read_text("utf-8").splitlines()
-    stated = [[line.strip() for line in lines[e.location.line - 2 : e.location.line]] for e in keyed]
-    assert stated == [["- name: idd", "primaryKey: true"], ["- name: emial", "primaryKey: true"]], stated
+
+
+def test_a_column_the_data_lacks_is_one_error_for_all_its_property_states(tmp_path):
+    # required, unique, a part of the key and a bound: four clauses derived from one property;
+    # a physicalName is the column, and the error is at its line
+    prop = {
+        "name": "sku",
+        "physicalName": "cod",
+        "logicalType": "string",
+        "required": True,
+        "unique": True,
+        "primaryKey": True,
+        "logicalTypeOptions": {"maxLength": 4},
+    }
+    assert _unknown_columns(tmp_path, [prop]) == [
+        (
+            f"{P}[5]: unknown column 'cod' in orders",
+            "cod",
+            "did you mean 'code'?",
+            ["- name: sku", "physicalName: cod"],
+        ),
+    ]
+
+
+def test_each_quality_rule_on_a_column_the_data_lacks_is_its_own_error(tmp_path):
+    # rules the user wrote about the column are errors of their own, after the property's
+    prop = {
+        "name": "sku",
+        "required": True,
+        "quality": [
+            {"metric": "duplicateValues", "mustBe": 0},
+            {"metric": "invalidValues", "arguments": {"validValues": ["A"]}, "mustBe": 0},
+        ],
+    }
+    dup, invalid = ["- metric: duplicateValues"], ["- metric: invalidValues"]
+    assert _unknown_columns(tmp_path, [prop]) == [
+        (f"{P}[5]: unknown column 'sku' in orders", "sku", KNOWN, ["- name: sku"]),
+        ("unknown column 'sku'", "`sku`", KNOWN, invalid),
+        (f"{P}[5].quality[0]: unknown column 'sku' in orders", "sku", KNOWN, dup),
+    ]
