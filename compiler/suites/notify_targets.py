@@ -16,14 +16,9 @@ import re
 from collections.abc import Sequence
 from urllib.parse import SplitResult, parse_qs, urlsplit
 
-<<<<<<< HEAD
-from ..errors import InvalidInput, Location, did_you_mean
+from ..errors import InvalidInput, Location, did_you_mean, with_article
 from ..language.ruletree.statements import Detail
 from ..language.time_literals import duration_literal, duration_ms
-=======
-from ..errors import InvalidInput, Location, did_you_mean, with_article
-from ..language.time_literals import duration_ms
->>>>>>> h4
 from .suite import DEFAULT_NOTIFY_TIMEOUT_SECONDS, NotifySpec
 
 PREFIXES = ("slack:", "teams:")  # before an http(s) URL: that service's incoming-webhook payload
