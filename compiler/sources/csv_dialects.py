@@ -149,28 +149,25 @@ def _sniffed(spec: SourceSpec, path: str, given: dict[str, object]) -> CsvDialec
     if found and not found["quote"] and '"' not in text:
         found["quote"] = found["escape"] = '"'  # no quote in the file: read it as quoted by default
     fields = {**found, **given, "encoding": encoding}
+    quote = str(fields.get("quote", '"'))
+    # split once, for both looks below; a file without its quote character is not split (a large
+    # export often has none): no field of it holds a line break or a quote
+    rows = _numbered_rows(text, fields) if quote and quote in text else []
     if "multi_line" not in fields:
-        quote = str(fields.get("quote", '"'))
-        # a file without its quote character is split without a look (as a large export often is)
-        fields["multi_line"] = bool(quote and quote in text) and any(
-            "\n" in field or "\r" in field for row in _rows(text, fields) for field in row
-        )
-    _warn_blank_before_quote(spec, path, text, fields)
+        fields["multi_line"] = any("\n" in field or "\r" in field for _, row in rows for field in row)
+    _warn_blank_before_quote(spec, path, rows, quote)
     return CsvDialect(**fields)  # type: ignore[arg-type]  # the fields' own names and types
 
 
-def _warn_blank_before_quote(spec: SourceSpec, path: str, text: str, dialect: dict[str, object]) -> None:
-    """A warning when a field of the sample starts with blanks then the quote (``1, "x"``): Spark
-    reads it as written, quotes included, DuckDB as the quoted text ``x``; no option of either
-    engine reads it as the other does, but both read quotes as text alike."""
-    quote = str(dialect.get("quote", '"'))
-    if not quote or quote not in text:
-        return
+def _warn_blank_before_quote(spec: SourceSpec, path: str, rows: list[tuple[int, list[str]]], quote: str) -> None:
+    """A warning when a field of the sample's ``rows`` starts with blanks then the ``quote``
+    (``1, "x"``): Spark reads it as written, quotes included, DuckDB as the quoted text ``x``; no
+    option of either engine reads it as the other does, but both read quotes as text alike."""
     # split as the CSV standard has it (Spark too): a quote after blanks opens no quoted field
     line = next(
         (
             number
-            for number, row in _numbered_rows(text, dialect)
+            for number, row in rows
             for field in row
             if field[:1] in (" ", "\t") and field.lstrip(" \t")[:1] == quote
         ),
@@ -264,11 +261,6 @@ def _duckdb_sniff(path: str, given: dict[str, object], defaults: CsvDialect) -> 
     if not found["line_break"]:
         found["line_break"] = defaults.line_break
     return found
-
-
-def _rows(text: str, dialect: dict[str, object]) -> list[list[str]]:
-    """The sample's rows as Python's csv module splits them with ``dialect``."""
-    return [row for _, row in _numbered_rows(text, dialect)]
 
 
 def _numbered_rows(text: str, dialect: dict[str, object]) -> list[tuple[int, list[str]]]:
